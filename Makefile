@@ -1,0 +1,35 @@
+# dpgpu — see README.md. Everything builds with CGO_ENABLED=0: the CUDA
+# driver and NVRTC are loaded at run time where a GPU is present.
+export CGO_ENABLED := 0
+GO ?= go
+
+.PHONY: build test ci vet fmt-check fuzz device bench clean
+
+build:
+	$(GO) build -o dpgpu ./cmd/dpgpu
+
+# The test command of the README; GPU tests skip where no CUDA driver is found.
+test:
+	$(GO) test -timeout 15m ./...
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+ci: fmt-check vet test
+
+# Fuzz the parser (FUZZTIME=5m for a long run); the seed corpus lives in
+# dsl/testdata/fuzz/FuzzParse.
+FUZZTIME ?= 60s
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./dsl
+
+# Build the binaries that scripts/device-check.sh runs on the GPU machine.
+device:
+	scripts/device-build.sh
+
+clean:
+	rm -rf dpgpu .device

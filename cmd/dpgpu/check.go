@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/dpgpu/dpgpu/engine"
+	"github.com/dpgpu/dpgpu/heldkarp"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/report"
+)
+
+// heldKarpNeeds prints what a TSP instance needs and the largest instance
+// this machine's free memory allows.
+func heldKarpNeeds(w io.Writer, l *engine.Loaded) {
+	n := 0
+	for _, in := range l.Problem.Inputs {
+		if !in.Vector && in.Rows == in.Cols {
+			n = in.Rows
+		}
+	}
+	host, dev := heldkarp.Requirements(n)
+	fmt.Fprintf(w, "cities     %d: %s states\n", n, report.Count(int64(n-1)<<max(n-2, 0)))
+	fmt.Fprintf(w, "memory     host %s (one predecessor byte per state), device %s (two layers of values)\n", report.Bytes(host), report.Bytes(dev))
+	if avail := memAvailable(); avail > 0 {
+		fmt.Fprintf(w, "limit      %s of host memory available: up to n = %d\n", report.Bytes(avail), heldkarp.MaxN(avail))
+	}
+}
+
+// memAvailable reads MemAvailable from /proc/meminfo (0 if unknown).
+func memAvailable() int64 {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err == nil {
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}
+
+func checkCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "check a problem and print its analysis: grid, inputs, dependencies, schedule, prev, memory",
+		ArgsUsage: "FILE|BUILTIN [ARG FILES...]",
+		Flags:     append(inputFlags(), &cli.BoolFlag{Name: "json", Usage: "print one JSON object"}),
+		Action: func(c *cli.Context) error {
+			l, err := loadProblem(c)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				enc := json.NewEncoder(c.App.Writer)
+				enc.SetIndent("", "  ")
+				return enc.Encode(report.CheckObject(l.Problem, l.Plan))
+			}
+			report.Check(c.App.Writer, l.Problem, l.Plan)
+			if l.Plan.Schedule == plan.HeldKarp {
+				heldKarpNeeds(c.App.Writer, l)
+			}
+			return nil
+		},
+	}
+}

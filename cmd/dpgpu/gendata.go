@@ -1,0 +1,101 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/dpgpu/dpgpu/problems/gen"
+)
+
+// genDataCommand writes the random instances of the seed thesis (section
+// 5.2.4) in the formats the built-in problems read.
+func genDataCommand() *cli.Command {
+	seed := &cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed (the same seed gives the same files)"}
+	out := &cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output file (or prefix for lcs)"}
+	return &cli.Command{
+		Name:  "gen-data",
+		Usage: "write random instances as in the seed thesis: lcs, knapsack, manhattan",
+		Subcommands: []*cli.Command{
+			{
+				Name:  "lcs",
+				Usage: "two random ACGT strings with a planted common subsequence (for lcs, editdistance, alignments)",
+				Flags: []cli.Flag{seed, &cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "pair", Usage: "prefix: writes PREFIX_a.fa and PREFIX_b.fa"},
+					&cli.IntFlag{Name: "len", Aliases: []string{"n"}, Value: 1000, Usage: "length of the first string"},
+					&cli.Float64Flag{Name: "ratio", Value: 1, Usage: "length of the second string as a fraction of the first (thesis: 0.25, 0.5, 0.75, 1)"},
+					&cli.Float64Flag{Name: "planted", Value: 0.5, Usage: "planted common subsequence as a fraction of the shorter string"},
+					&cli.StringFlag{Name: "ext", Value: ".fa", Usage: "file type: .fa or .txt"},
+				},
+				Action: func(c *cli.Context) error {
+					n, ratio, planted := c.Int("len"), c.Float64("ratio"), c.Float64("planted")
+					if n < 0 || ratio < 0 || ratio > 1 || planted < 0 || planted > 1 {
+						return usageErr("gen-data lcs: need --len >= 0, --ratio and --planted in [0, 1]")
+					}
+					a, b, common := gen.LCSPair(gen.NewRand(c.Uint64("seed")), n, int(float64(n)*ratio+0.5), planted)
+					prefix, ext := c.String("out"), c.String("ext")
+					for k, s := range []string{a, b} {
+						path := fmt.Sprintf("%s_%c%s", prefix, 'a'+k, ext)
+						if err := gen.WriteSequence(path, fmt.Sprintf("dpgpu gen-data lcs seed=%d %c", c.Uint64("seed"), 'A'+k), s); err != nil {
+							return err
+						}
+						fmt.Fprintf(c.App.Writer, "wrote %s (%d characters)\n", path, len(s))
+					}
+					fmt.Fprintf(c.App.Writer, "planted common subsequence: %d characters (the LCS is at least this long)\n", len(common))
+					return nil
+				},
+			},
+			{
+				Name:  "knapsack",
+				Usage: "a random knapsack instance in Pisinger's format (80% of weights in 5-20% of C, 10% in 0-10%, 10% in 20-30%)",
+				Flags: []cli.Flag{seed, out,
+					&cli.IntFlag{Name: "items", Aliases: []string{"n"}, Value: 100, Usage: "number of items"},
+					&cli.Int64Flag{Name: "capacity", Aliases: []string{"c"}, Value: 1000, Usage: "capacity C"},
+					&cli.BoolFlag{Name: "bounded", Usage: "also write a count per item to OUT.counts.txt"},
+				},
+				Action: func(c *cli.Context) error {
+					n, capacity, path := c.Int("items"), c.Int64("capacity"), c.String("out")
+					if path == "" {
+						path = fmt.Sprintf("knapsack_%d_%d.txt", n, capacity)
+					}
+					if n < 0 || capacity < 1 || capacity > gen.MaxCapacity {
+						return usageErr("gen-data knapsack: need --items >= 0 and 1 <= --capacity <= %d", int64(gen.MaxCapacity))
+					}
+					k, counts := gen.Knapsack(gen.NewRand(c.Uint64("seed")), n, capacity, c.Bool("bounded"))
+					if err := gen.WriteKnapsack(path, k); err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.Writer, "wrote %s (%d items, capacity %d)\n", path, n, capacity)
+					if counts != nil {
+						cp := strings.TrimSuffix(path, ".txt") + ".counts.txt"
+						if err := gen.WriteCounts(cp, counts); err != nil {
+							return err
+						}
+						fmt.Fprintf(c.App.Writer, "wrote %s (use --input cnt=@%s)\n", cp, cp)
+					}
+					return nil
+				},
+			},
+			{
+				Name:  "manhattan",
+				Usage: "a random square Manhattan tourist grid, street weights uniform in 0..100",
+				Flags: []cli.Flag{seed, out, &cli.IntFlag{Name: "size", Aliases: []string{"n"}, Value: 100, Usage: "intersections per side"}},
+				Action: func(c *cli.Context) error {
+					n, path := c.Int("size"), c.String("out")
+					if n < 1 {
+						return usageErr("gen-data manhattan: --size must be at least 1")
+					}
+					if path == "" {
+						path = fmt.Sprintf("manhattan_%d.txt", n)
+					}
+					down, right := gen.Manhattan(gen.NewRand(c.Uint64("seed")), n)
+					if err := gen.WriteManhattan(path, n, down, right); err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.Writer, "wrote %s (%dx%d intersections)\n", path, n, n)
+					return nil
+				},
+			},
+		},
+	}
+}

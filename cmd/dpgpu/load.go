@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/dpgpu/dpgpu/engine"
+	"github.com/dpgpu/dpgpu/sema"
+)
+
+// inputFlags are the flags that feed the checker: --input and --set.
+func inputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "replace an input: NAME=@FILE or NAME=v1,v2,... (rows separated by &)"},
+		&cli.StringSliceFlag{Name: "set", Aliases: []string{"s"}, Usage: "set a scalar: NAME=VALUE (derived scalars follow)"},
+	}
+}
+
+func overrides(flag string, values []string) ([]sema.Override, error) {
+	var out []sema.Override
+	for _, v := range values {
+		name, val, ok := strings.Cut(v, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, usageErr("--%s %q: want NAME=VALUE", flag, v)
+		}
+		out = append(out, sema.Override{Name: name, Value: val})
+	}
+	return out, nil
+}
+
+// loadProblem resolves, parses, checks and plans the problem named by the
+// first argument; the other arguments are positional files for `args:`.
+// Errors in the file are printed with carets and returned as shown.
+func loadProblem(c *cli.Context) (*engine.Loaded, error) {
+	if c.NArg() < 1 {
+		return nil, usageErr("%s: name a .dp file or a built-in problem (dpgpu problems lists them)", c.Command.Name)
+	}
+	src, err := engine.Resolve(c.Args().First())
+	if err != nil {
+		return nil, err
+	}
+	ins, err := overrides("input", c.StringSlice("input"))
+	if err != nil {
+		return nil, err
+	}
+	sets, err := overrides("set", c.StringSlice("set"))
+	if err != nil {
+		return nil, err
+	}
+	cfg := sema.Config{Inputs: ins, Sets: sets, Args: c.Args().Tail()}
+	l, err := engine.Load(src, cfg)
+	if err != nil {
+		fmt.Fprintln(c.App.ErrWriter, engine.FormatError(err, src))
+		return nil, shown(err)
+	}
+	return l, nil
+}

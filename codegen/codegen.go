@@ -1,0 +1,875 @@
+// Package codegen turns a checked, planned problem into CUDA C: the
+// recurrence becomes a typed __device__ function, and a kernel template
+// (package templates) chosen by the schedule sweeps the grid with it. The
+// result, a Program, carries the source and everything the CUDA executor
+// (runtime/gpu) needs to run it: kernel names, where each input lives,
+// the tile geometry and the table of check sites that device errors refer to.
+//
+// The generated code is deterministic: the same problem and options give the
+// same source byte for byte, so the compile cache (keyed by the source) hits.
+//
+// Scalars, ROWS, COLS and the input sizes are compile-time constants in the
+// source rather than kernel parameters. sema already folds ROWS, COLS and
+// len() into constants, and constants let NVRTC fold the index arithmetic,
+// the bounds checks and the boundary cases (`i == 0`) of the hot loops; the
+// price is a compile (about a second, once, then cached) for each new size
+// or `--set` value, while new data of the same size reuses the cached CUBIN.
+package codegen
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/templates"
+)
+
+// KernelKind is how a program sweeps the grid.
+type KernelKind string
+
+const (
+	// KernelLine computes one row (rows schedule) or column (cols) per
+	// launch, every cell of it in parallel; prev+1 lines rotate in device
+	// memory.
+	KernelLine KernelKind = "line"
+	// KernelTile computes the tiles of one tile anti-diagonal per launch,
+	// each tile by one block with an in-tile wavefront in shared memory.
+	// It runs any wavefront recurrence, and copies tiles back for maintain.
+	KernelTile KernelKind = "tile"
+	// KernelStrip is the fast wavefront: one persistent launch in which each
+	// warp sweeps a strip of 32*RowsPerThread rows across all columns with
+	// the cells in registers, following the strip above through progress
+	// flags.
+	KernelStrip KernelKind = "strip"
+)
+
+// Kernel entry points (extern "C", so the names are not mangled).
+const (
+	FuncLine   = "dp_line"
+	FuncGather = "dp_gather"
+	FuncTile   = "dp_tile"
+	FuncStrip  = "dp_strip"
+)
+
+// Module globals.
+const (
+	SymError   = "dp_err"   // struct dp_error_t (40 bytes)
+	SymAbort   = "dp_abort" // int: non-zero stops the strip kernel
+	SymAnswer  = "dp_ans"   // cell_t: the answer cell
+	SymCapture = "dp_capv"  // cell_t[MaxStripCaptures]: captured answer cells (strip)
+)
+
+// Device error codes (dp_err.code).
+const (
+	ErrCell     = 1
+	ErrLoad     = 2
+	ErrOverflow = 3
+	ErrDivZero  = 4
+	ErrNaN      = 5
+)
+
+// PartBytes is the size of one partial result of a region answer
+// (struct dp_part_t: idx int64, iv int64, fv float64, any int32, pad int32).
+const PartBytes = 32
+
+// MaxStripCaptures is how many answer cells the strip kernel captures
+// itself; answers that read more cells use the tile kernel.
+const MaxStripCaptures = 4
+
+// Placement says where an input lives on the device.
+type Placement uint8
+
+const (
+	Constant Placement = iota // __constant__ array, filled by the host
+	Global                    // read-only global memory, pointer in a __constant__ symbol
+	Texture                   // texture object, handle in a __constant__ symbol
+)
+
+func (p Placement) String() string {
+	return [...]string{"constant", "global", "texture"}[p]
+}
+
+// Input is one input of the problem as the program expects it.
+type Input struct {
+	In     *ir.Input
+	Symbol string // module global to fill: the array, the pointer or the texture handle
+	Place  Placement
+	// Unsigned is set for char data with codes above 127: stored as
+	// unsigned char (else signed char).
+	Unsigned bool
+	Len      int64
+	Rows     int64
+	Cols     int64
+}
+
+// Options tune the generated program.
+type Options struct {
+	// Maintain asks for a program that copies every cell back (the tile
+	// kernel for wavefronts; staged lines for rows and cols).
+	Maintain bool
+	// Mem overrides the problem's `mem:` (MemFromProblem keeps it).
+	Mem MemChoice
+	// ConstantBytes is the room for inputs in __constant__ memory
+	// (default 60 KiB of the 64 KiB, leaving room for the symbols).
+	ConstantBytes int64
+	// TextureMax is the largest texture (elements) the device supports;
+	// larger inputs fall back to global memory (default 1<<27).
+	TextureMax int64
+	// Kernel forces KernelTile or KernelStrip for a wavefront ("" chooses).
+	Kernel KernelKind
+	// TileH and TileW are the tile kernel's tile size (default 64x64, and
+	// 128x128 with Maintain).
+	TileH, TileW int
+	// RowsPerThread is the strip kernel's rows per thread (default 4).
+	RowsPerThread int
+	// StripWarps is the strip kernel's warps per block (default 8).
+	StripWarps int
+
+	// LineThreads is the line kernel's block size (default 256).
+	LineThreads int
+	// FMA lets NVRTC contract a*b+c into fused multiply-adds. Off by
+	// default so that floating results match the CPU's.
+	FMA bool
+}
+
+// MemChoice says where inputs go, overriding the problem's `mem:`.
+type MemChoice uint8
+
+const (
+	MemFromProblem MemChoice = iota // as the problem's `mem:` says
+	Mem0                            // `mem: 0`: constant memory, or read-only global
+	Mem1                            // `mem: 1`: textures
+)
+
+// AnswerMode is how a program delivers the answer.
+type AnswerMode uint8
+
+const (
+	AnswerCell    AnswerMode = iota + 1 // dp_ans holds the answer cell
+	AnswerRegion                        // partial results in the part buffer
+	AnswerCapture                       // the cells the answer expression reads
+)
+
+// Program is generated CUDA C with what it takes to run it.
+type Program struct {
+	Name    string   // file name NVRTC reports, e.g. "lcs.cu"
+	Source  string   // the CUDA C
+	Options []string // NVRTC options, besides the architecture
+
+	Kernel   KernelKind
+	Schedule plan.Kind
+	Backward bool
+	Cell     ir.Type
+	Rows     int64
+	Cols     int64
+
+	Inputs []Input
+	Sites  []Site // indexed by dp_err.site for every code but ErrCell
+	// Refs are the cell references: dp_err.site for ErrCell indexes it.
+	Refs []*ir.CellRef
+
+	// Line kernel: lines (rows or columns) in sweep order, their width,
+	// how many lines back a cell reads.
+	Lines, Width int64
+	Reach        int
+	LineThreads  int
+
+	// Wavefront: how far back (up, left, in sweep order) cells read.
+	PI, PJ int
+	// Tile kernel geometry.
+	TileH, TileW    int
+	TilesI, TilesJ  int64
+	TileSharedBytes int
+	// Strip kernel geometry.
+	RowsPerThread, StripWarps int
+	Strips                    int64
+
+	Answer   AnswerMode
+	Captures [][2]int64 // AnswerCapture: the cells, sorted (row-major)
+	// Region answer operation (AnswerRegion).
+	RegionOp ir.ReduceOp
+}
+
+// StripRows is the height of one strip of the strip kernel (one block's
+// rows: 32 per warp and RowsPerThread per lane).
+func (p *Program) StripRows() int64 { return 32 * int64(p.RowsPerThread) * int64(p.StripWarps) }
+
+type gen struct {
+	p    *ir.Problem
+	pl   *plan.Plan
+	opt  Options
+	prog *Program
+
+	sites   []Site
+	refSafe []bool
+	errs    dsl.ErrorList
+
+	rowSlot map[*ir.Load]int
+	colSlot map[*ir.Load]int
+	rowLds  []*ir.Load
+	colLds  []*ir.Load
+
+	cellRange ival
+}
+
+func (g *gen) fail(n ir.Expr, format string, args ...any) {
+	g.errs.Add(n.Position(), "code generation: "+format, args...)
+}
+
+func (g *gen) input(in *ir.Input) *Input {
+	for k := range g.prog.Inputs {
+		if g.prog.Inputs[k].In == in {
+			return &g.prog.Inputs[k]
+		}
+	}
+	return nil
+}
+
+// Generate writes the CUDA program for p planned as pl.
+func Generate(p *ir.Problem, pl *plan.Plan, opt Options) (*Program, error) {
+	if pl.Schedule == plan.HeldKarp {
+		return nil, fmt.Errorf("codegen: held-karp problems run on their own solver, not generated code")
+	}
+	if p.Rows <= 0 || p.Cols <= 0 {
+		return nil, fmt.Errorf("codegen: empty %dx%d grid", p.Rows, p.Cols)
+	}
+	switch p.CellType {
+	case ir.Int, ir.Long, ir.Float, ir.Double:
+	default:
+		return nil, fmt.Errorf("codegen: unsupported cell type %s", p.CellType)
+	}
+	if opt.ConstantBytes == 0 {
+		opt.ConstantBytes = 60 << 10
+	}
+	if opt.TextureMax == 0 {
+		opt.TextureMax = 1 << 27
+	}
+	if opt.TileH == 0 {
+		// Larger tiles copy back in longer rows (maintain).
+		opt.TileH = 64
+		if opt.Maintain {
+			opt.TileH = 128
+		}
+	}
+	if opt.TileW == 0 {
+		opt.TileW = 64
+		if opt.Maintain {
+			opt.TileW = 128
+		}
+	}
+	if opt.RowsPerThread == 0 {
+		opt.RowsPerThread = 4
+	}
+	if opt.StripWarps == 0 {
+		opt.StripWarps = 8
+	}
+
+	if opt.LineThreads == 0 {
+		opt.LineThreads = 256
+	}
+	g := &gen{p: p, pl: pl, opt: opt, rowSlot: map[*ir.Load]int{}, colSlot: map[*ir.Load]int{}}
+	prog := &Program{
+		Name:     programName(p),
+		Schedule: pl.Schedule,
+		Backward: pl.Direction == plan.Backward,
+		Cell:     p.CellType,
+		Rows:     p.Rows,
+		Cols:     p.Cols,
+		Refs:     p.CellRefs,
+		Options:  []string{"--std=c++17", "-default-device"},
+	}
+	if !opt.FMA {
+		prog.Options = append(prog.Options, "--fmad=false")
+	}
+	g.prog = prog
+	if err := g.layout(); err != nil {
+		return nil, err
+	}
+	g.placeInputs()
+	g.classifyLoads()
+	g.cellRange = g.inferCellRange()
+	src, err := g.source()
+	if err != nil {
+		return nil, err
+	}
+	if err := g.errs.Err(); err != nil {
+		return nil, err
+	}
+	prog.Source = src
+	prog.Sites = g.sites
+	return prog, nil
+}
+
+func programName(p *ir.Problem) string {
+	name := p.Name
+	if name == "" {
+		name = "problem"
+	}
+	return cIdent(name) + ".cu"
+}
+
+// layout chooses the kernel and its geometry.
+func (g *gen) layout() error {
+	p, pl, prog, opt := g.p, g.pl, g.prog, g.opt
+	sign := int64(1)
+	if prog.Backward {
+		sign = -1
+	}
+	switch pl.Schedule {
+	case plan.Rows, plan.Cols:
+		prog.Kernel = KernelLine
+		prog.LineThreads = opt.LineThreads
+		prog.Lines, prog.Width = p.Rows, p.Cols
+		if pl.Schedule == plan.Cols {
+			prog.Lines, prog.Width = p.Cols, p.Rows
+		}
+		for _, d := range pl.Deps {
+			off := d.DI
+			if pl.Schedule == plan.Cols {
+				off = d.DJ
+			}
+			if off == nil || *off*sign < 1 {
+				return fmt.Errorf("codegen: %s does not read an earlier line (internal planning error)", d.Ref.Text)
+			}
+			prog.Reach = max(prog.Reach, int(*off*sign))
+		}
+	case plan.Wavefront:
+		for _, d := range pl.Deps {
+			if d.DI == nil || d.DJ == nil || *d.DI*sign < 0 || *d.DJ*sign < 0 {
+				return fmt.Errorf("codegen: %s has no constant backward offset (internal planning error)", d.Ref.Text)
+			}
+			prog.PI = max(prog.PI, int(*d.DI*sign))
+			prog.PJ = max(prog.PJ, int(*d.DJ*sign))
+		}
+		prog.Kernel = g.chooseWavefront()
+		switch prog.Kernel {
+		case KernelTile:
+			prog.TileH, prog.TileW = opt.TileH, opt.TileW
+			for prog.TileH < prog.PI {
+				prog.TileH *= 2
+			}
+			for prog.TileW < prog.PJ {
+				prog.TileW *= 2
+			}
+			if prog.TileH > 1024 {
+				return fmt.Errorf("codegen: a cell reads %d rows back; the tile kernel supports at most 1024", prog.PI)
+			}
+			prog.TilesI = (p.Rows + int64(prog.TileH) - 1) / int64(prog.TileH)
+			prog.TilesJ = (p.Cols + int64(prog.TileW) - 1) / int64(prog.TileW)
+			prog.TileSharedBytes = (prog.TileH + prog.PI) * (prog.TileW + prog.PJ) * p.CellType.Size()
+		case KernelStrip:
+			prog.RowsPerThread = max(opt.RowsPerThread, prog.PI)
+			prog.StripWarps = opt.StripWarps
+			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
+		}
+	default:
+		return fmt.Errorf("codegen: unknown schedule %q", pl.Schedule)
+	}
+	switch pl.Answer.Kind {
+	case plan.AnswerCell:
+		prog.Answer = AnswerCell
+	case plan.AnswerRegion:
+		prog.Answer = AnswerRegion
+		prog.RegionOp = pl.Answer.Op
+	default:
+		prog.Answer = AnswerCapture
+		prog.Captures = append([][2]int64(nil), pl.Answer.Cells...)
+		sort.Slice(prog.Captures, func(a, b int) bool {
+			x, y := prog.Captures[a], prog.Captures[b]
+			return x[0] < y[0] || (x[0] == y[0] && x[1] < y[1])
+		})
+	}
+	return nil
+}
+
+// chooseWavefront picks the strip kernel where it applies: no maintain
+// (it keeps no tiles to copy), small offsets, few captured answer cells.
+func (g *gen) chooseWavefront() KernelKind {
+	switch g.opt.Kernel {
+	case KernelTile, KernelStrip:
+		if g.opt.Kernel == KernelStrip && g.stripFits() {
+			return KernelStrip
+		}
+		return KernelTile
+	}
+	if g.stripFits() {
+		return KernelStrip
+	}
+	return KernelTile
+}
+
+func (g *gen) stripFits() bool {
+	if g.opt.Maintain || g.prog.PI > 8 || g.prog.PJ > 8 {
+		return false
+	}
+	if g.pl.Answer.Kind == plan.AnswerExpr && len(g.pl.Answer.Cells) > MaxStripCaptures {
+		return false
+	}
+	return true
+}
+
+// placeInputs decides where each input lives: mem 0 puts all inputs in
+// __constant__ memory when they fit together, else in read-only global
+// memory; mem 1 uses textures (global memory for inputs too large for one).
+func (g *gen) placeInputs() {
+	mem := g.p.Mem
+	switch g.opt.Mem {
+	case Mem0:
+		mem = 0
+	case Mem1:
+		mem = 1
+	}
+	var total int64
+	for _, in := range g.p.Inputs {
+		total += int64(in.Len()) * int64(storeSize(in.T))
+	}
+	for k, in := range g.p.Inputs {
+		pi := Input{In: in, Len: int64(in.Len()), Rows: int64(in.Rows), Cols: int64(in.Cols)}
+		if in.T == ir.Char {
+			for _, v := range in.I {
+				if v > 127 {
+					pi.Unsigned = true
+					break
+				}
+			}
+		}
+		switch {
+		case mem == 1 && int64(in.Len()) <= g.opt.TextureMax:
+			pi.Place = Texture
+			pi.Symbol = fmt.Sprintf("dp_in%d_tex", k)
+		case mem == 0 && total <= g.opt.ConstantBytes:
+			pi.Place = Constant
+			pi.Symbol = fmt.Sprintf("dp_in%d_data", k)
+		default:
+			pi.Place = Global
+			pi.Symbol = fmt.Sprintf("dp_in%d_ptr", k)
+		}
+		g.prog.Inputs = append(g.prog.Inputs, pi)
+	}
+}
+
+// storeSize is the bytes per element of an input on the device.
+func storeSize(t ir.Type) int {
+	if t == ir.Bool {
+		return 1
+	}
+	return t.Size()
+}
+
+// elemCType is the C type of an input's elements in device memory.
+func elemCType(in *Input) string {
+	switch in.In.T {
+	case ir.Char:
+		if in.Unsigned {
+			return "unsigned char"
+		}
+		return "signed char"
+	case ir.Bool:
+		return "unsigned char"
+	}
+	return ctype(in.In.T)
+}
+
+// loadFuncName is the device function that reads element k of input in.
+func loadFuncName(k int) string { return fmt.Sprintf("dp_in%d", k) }
+
+// inferCellRange bounds the values int cells can take, to spare overflow
+// checks: cells at depth d (the longest chain of cell reads below them) lie
+// in X_d = X_{d-1} joined with F(X_{d-1}), F being the case values with
+// every cell read in X_{d-1}. The depth is bounded by the sweep (each read
+// goes at least one line or anti-diagonal back), so iterating to a fixed
+// point or to that bound is sound. It gives up (every int) when the range
+// leaves 32 bits or the iteration would cost too much.
+func (g *gen) inferCellRange() ival {
+	t := g.p.CellType
+	full := typeRange(t)
+	if t != ir.Int {
+		return full
+	}
+	var depth int64
+	switch g.pl.Schedule {
+	case plan.Rows:
+		depth = g.p.Rows
+	case plan.Cols:
+		depth = g.p.Cols
+	default:
+		depth = g.p.Rows + g.p.Cols
+	}
+	nodes := 0
+	for _, c := range g.p.Cases {
+		ir.Walk(c.Value, func(ir.Expr) bool { nodes++; return true })
+		if c.Cond != nil {
+			ir.Walk(c.Cond, func(ir.Expr) bool { nodes++; return true })
+		}
+	}
+	const budget = 20_000_000
+	slope1 := slopeOne(g.p)
+	en0 := env{i: span(0, g.p.Rows-1), j: span(0, g.p.Cols-1)}
+	x := ival{known: true, empty: true}
+	for d := int64(0); d <= depth; d++ {
+		if int64(nodes)*(d+1) > budget {
+			return full
+		}
+		nx := x
+		for k, c := range g.p.Cases {
+			en := en0
+			if c.Cond != nil {
+				en = refine(c.Cond, true, en)
+			}
+			for m := 0; m < k; m++ {
+				en = refine(g.p.Cases[m].Cond, false, en)
+			}
+			nx = hull(nx, rangeOfCells(c.Value, en, x))
+		}
+		if !nx.within(math.MinInt32, math.MaxInt32) {
+			return full
+		}
+		if nx == x {
+			return x
+		}
+		if slope1 && !x.empty && d >= 1 {
+			// The increments never grow (see slopeOne): extrapolating the
+			// last one to the full depth bounds every later step.
+			left := depth - d
+			lo, ok1 := mul64(x.lo-nx.lo, left)
+			hi, ok2 := mul64(nx.hi-x.hi, left)
+			if ok1 && ok2 && nx.lo-lo >= math.MinInt32 && nx.hi+hi <= math.MaxInt32 {
+				return span(nx.lo-lo, nx.hi+hi)
+			}
+		}
+		x = nx
+	}
+	return x
+}
+
+// slopeOne reports whether every case value depends on the cells it reads
+// through max, min, choices and additions of cell-free terms only. Then the
+// upper bound of a case value is a piecewise-linear function of the cells'
+// upper bound with slopes 0 and 1 (likewise the lower bound), so the
+// increments of inferCellRange's iteration never grow once it is under way,
+// and extrapolating the current increment over-approximates.
+func slopeOne(p *ir.Problem) bool {
+	for _, c := range p.Cases {
+		if _, ok := cellDep(c.Value); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// cellDep reports whether e's value depends on cell values (dep) and
+// whether it does so with slope at most one (ok).
+func cellDep(e ir.Expr) (dep, ok bool) {
+	switch n := e.(type) {
+	case *ir.CellRef:
+		return true, true
+	case *ir.Const, *ir.Inf, *ir.ScalarRef, *ir.Var, *ir.Load:
+		return false, true
+	case *ir.Unary:
+		d, ok := cellDep(n.X)
+		if n.Op == ir.OpNot {
+			return false, ok
+		}
+		return d, ok && !d
+	case *ir.Binary:
+		dx, okx := cellDep(n.X)
+		dy, oky := cellDep(n.Y)
+		if !okx || !oky {
+			return false, false
+		}
+		switch n.Op {
+		case ir.OpAdd:
+			return dx || dy, !(dx && dy)
+		case ir.OpSub:
+			return dx, !dy
+		case ir.OpMul, ir.OpDiv, ir.OpRem:
+			return false, !dx && !dy
+		}
+		return false, true // comparisons and logic: 0 or 1
+	case *ir.Select:
+		_, okc := cellDep(n.Cond)
+		dt, okt := cellDep(n.Then)
+		de, oke := cellDep(n.Else)
+		return dt || de, okc && okt && oke
+	case *ir.Convert:
+		d, ok := cellDep(n.X)
+		if n.T == ir.Bool {
+			return false, ok
+		}
+		return d, ok && (!d || (n.T.IsInteger() && n.X.Type().IsInteger()))
+	case *ir.Call:
+		any := false
+		for _, a := range n.Args {
+			d, ok := cellDep(a)
+			if !ok {
+				return false, false
+			}
+			any = any || d
+		}
+		if n.Fn == ir.FnMin || n.Fn == ir.FnMax {
+			return any, true
+		}
+		return false, !any
+	case *ir.Reduce:
+		_, okl := cellDep(n.Lo)
+		_, okh := cellDep(n.Hi)
+		d, ok := cellDep(n.Body)
+		if n.Op == ir.ReduceSum {
+			return false, okl && okh && ok && !d
+		}
+		return d, okl && okh && ok
+	}
+	return false, false
+}
+
+// rangeOfCells is rangeOf with every cell read bounded by cells.
+func rangeOfCells(e ir.Expr, en env, cells ival) ival {
+	en.cells, en.hasCells = cells, true
+	return rangeOf(e, en)
+}
+
+// source assembles the CUDA C.
+func (g *gen) source() (string, error) {
+	var b bytes.Buffer
+	p, prog := g.p, g.prog
+	fmt.Fprintf(&b, "// Generated by dpgpu from %s: do not edit.\n", srcName(p))
+	fmt.Fprintf(&b, "// problem %s: %dx%d %s cells, schedule %s %s, kernel %s\n", p.Name, p.Rows, p.Cols, p.CellType, prog.Schedule, g.pl.Direction, prog.Kernel)
+	b.WriteString(g.defines())
+	var rec strings.Builder
+	g.recurrence(&rec)
+	data := g.templateData()
+	for _, name := range []string{"preamble.cu"} {
+		if err := templates.Execute(&b, name, data); err != nil {
+			return "", err
+		}
+	}
+	b.WriteString(g.inputDecls())
+	b.WriteString(g.invariantDecls())
+	b.WriteString(rec.String())
+	b.WriteString(g.refTable())
+	kernel := map[KernelKind]string{KernelLine: "line.cu", KernelTile: "tile.cu", KernelStrip: "strip.cu"}[prog.Kernel]
+	if err := templates.Execute(&b, kernel, data); err != nil {
+		return "", err
+	}
+	return resetLines(b.String(), prog.Name), nil
+}
+
+func srcName(p *ir.Problem) string {
+	if p.File != "" {
+		return p.File
+	}
+	if p.RecurPos.File != "" {
+		return p.RecurPos.File
+	}
+	return "<input>"
+}
+
+// lineReset marks where the generated text goes back to its own line
+// numbers after the recurrence's `#line` directives; resetLines replaces it.
+const lineReset = "//@dpgpu-line-reset\n"
+
+func resetLines(src, name string) string {
+	lines := strings.SplitAfter(src, "\n")
+	var b strings.Builder
+	for k, l := range lines {
+		if l == lineReset {
+			fmt.Fprintf(&b, "#line %d %q\n", k+2, name)
+			continue
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+func (g *gen) defines() string {
+	p, prog := g.p, g.prog
+	var b strings.Builder
+	def := func(name string, v any) { fmt.Fprintf(&b, "#define %s %v\n", name, v) }
+	def("DP_CELL_T", ctype(p.CellType))
+	def("DP_CELL_INT", b2i(p.CellType == ir.Int))
+	def("DP_CELL_FLOAT", b2i(p.CellType.IsFloat()))
+	def("DP_IDX_T", g.idxType())
+	def("DP_ROWS", fmt.Sprintf("%dLL", p.Rows))
+	def("DP_COLS", fmt.Sprintf("%dLL", p.Cols))
+	def("DP_BACK", b2i(prog.Backward))
+	jt := "int"
+	if p.Cols+64 > math.MaxInt32 {
+		jt = "long long"
+	}
+	def("DP_JT", jt)
+	switch prog.Answer {
+	case AnswerCell:
+		def("DP_ANS_KIND", 1)
+		def("DP_ANS_I", intLit(g.pl.Answer.I, ir.Int))
+		def("DP_ANS_J", intLit(g.pl.Answer.J, ir.Int))
+	case AnswerRegion:
+		a := g.pl.Answer
+		def("DP_ANS_KIND", 2)
+		def("DP_REG_OP", int(a.Op))
+		if a.I0 == 0 && a.J0 == 0 && a.I1 == p.Rows-1 && a.J1 == p.Cols-1 {
+			def("DP_IN_REGION(i, j)", "true")
+		} else {
+			def("DP_IN_REGION(i, j)", fmt.Sprintf("((i) >= %dLL && (i) <= %dLL && (j) >= %dLL && (j) <= %dLL)", a.I0, a.I1, a.J0, a.J1))
+		}
+	default:
+		def("DP_ANS_KIND", 3)
+	}
+	if prog.Answer != AnswerRegion {
+		def("DP_REG_OP", 0)
+	}
+	switch prog.Kernel {
+	case KernelLine:
+		def("DP_SWEEP_ROWS", b2i(prog.Schedule == plan.Rows))
+		def("DP_NLINES", fmt.Sprintf("%dLL", prog.Lines))
+		def("DP_WIDTH", fmt.Sprintf("%dLL", prog.Width))
+		def("DP_REACH", prog.Reach)
+		def("DP_LINE_THREADS", prog.LineThreads)
+	case KernelTile:
+		def("DP_PI", prog.PI)
+		def("DP_PJ", prog.PJ)
+		def("DP_TH", prog.TileH)
+		def("DP_TW", prog.TileW)
+		def("DP_SW", prog.TileW+prog.PJ)
+	case KernelStrip:
+		def("DP_PI", prog.PI)
+		def("DP_PJ", prog.PJ)
+		def("DP_RPT", prog.RowsPerThread)
+		def("DP_STRIP_WARPS", prog.StripWarps)
+		def("DP_NSTRIPS", fmt.Sprintf("%dLL", prog.Strips))
+		def("DP_NROWV", len(g.rowLds))
+		def("DP_NCOLV", len(g.colLds))
+		if prog.Answer == AnswerCapture {
+			def("DP_NCAPS", len(prog.Captures))
+			var c strings.Builder
+			c.WriteString("do {")
+			for k, cell := range prog.Captures {
+				fmt.Fprintf(&c, " if ((i) == %dLL && (j) == %dLL) dp_capv[%d] = (v);", cell[0], cell[1], k)
+			}
+			c.WriteString(" } while (0)")
+			def("DP_CAPTURE(i, j, v)", c.String())
+		}
+	}
+	return b.String()
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// idxType is the C type of the index variables: the IR's (int unless the
+// grid needs long).
+func (g *gen) idxType() string {
+	t := ir.Int
+	if g.p.Rows > math.MaxInt32 || g.p.Cols > math.MaxInt32 {
+		t = ir.Long
+	}
+	for _, c := range g.p.Cases {
+		for _, e := range []ir.Expr{c.Cond, c.Value} {
+			ir.Walk(e, func(x ir.Expr) bool {
+				if v, ok := x.(*ir.Var); ok && (v.Kind == ir.VarI || v.Kind == ir.VarJ) && v.T == ir.Long {
+					t = ir.Long
+				}
+				return true
+			})
+		}
+	}
+	return ctype(t)
+}
+
+// templateData is what the kernel templates see.
+type templateData struct {
+	Prog       *Program
+	HasRowVals bool
+	HasColVals bool
+}
+
+func (g *gen) templateData() templateData {
+	return templateData{Prog: g.prog, HasRowVals: len(g.rowLds) > 0, HasColVals: len(g.colLds) > 0}
+}
+
+// inputDecls declares the inputs and a reader for each.
+func (g *gen) inputDecls() string {
+	var b strings.Builder
+	b.WriteString("\n// ---- inputs ----\n")
+	for k := range g.prog.Inputs {
+		in := &g.prog.Inputs[k]
+		et := elemCType(in)
+		rt := ctype(in.In.T)
+		if in.In.T == ir.Char || in.In.T == ir.Bool {
+			rt = "int"
+		}
+		fmt.Fprintf(&b, "// %s: %s %dx%d, %s memory\n", cComment(in.In.Name), in.In.T, in.Rows, in.Cols, in.Place)
+		f := loadFuncName(k)
+		switch in.Place {
+		case Constant:
+			fmt.Fprintf(&b, "__constant__ %s %s[%d];\n", et, in.Symbol, max(in.Len, 1))
+			fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return %s[k]; }\n", rt, f, in.Symbol)
+		case Global:
+			fmt.Fprintf(&b, "__constant__ const %s *%s;\n", et, in.Symbol)
+			fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return __ldg(%s + k); }\n", rt, f, in.Symbol)
+		case Texture:
+			fmt.Fprintf(&b, "__constant__ unsigned long long %s;\n", in.Symbol)
+			var fetch string
+			switch in.In.T {
+			case ir.Char, ir.Bool, ir.Int:
+				fetch = "dp_tex_s32"
+			case ir.Long:
+				fetch = "dp_tex_s64"
+			case ir.Float:
+				fetch = "dp_tex_f32"
+			default:
+				fetch = "dp_tex_f64"
+			}
+			fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return %s(%s, (int)k); }\n", rt, f, fetch, in.Symbol)
+		}
+	}
+	return b.String()
+}
+
+// inputIndex is the position of in among the problem's inputs.
+func (g *gen) inputIndex(in *ir.Input) int {
+	for k := range g.prog.Inputs {
+		if g.prog.Inputs[k].In == in {
+			return k
+		}
+	}
+	return -1
+}
+
+// refTable writes dp_ref<ID>: each reference's offset in sweep order and
+// whether it is proved inside the grid wherever it is evaluated.
+func (g *gen) refTable() string {
+	var b strings.Builder
+	b.WriteString("\n// ---- cell references: sweep offsets, proved in the grid ----\n")
+	b.WriteString("template <int ID> struct dp_ref;\n")
+	sign := int64(1)
+	if g.prog.Backward {
+		sign = -1
+	}
+	for k, ref := range g.p.CellRefs {
+		var di, dj int64
+		if k < len(g.pl.Deps) {
+			d := g.pl.Deps[k]
+			switch g.prog.Schedule {
+			case plan.Rows:
+				di = *d.DI * sign
+			case plan.Cols:
+				di = *d.DJ * sign
+			default:
+				di, dj = *d.DI*sign, *d.DJ*sign
+			}
+		}
+		safe := k < len(g.refSafe) && g.refSafe[k]
+		fmt.Fprintf(&b, "template <> struct dp_ref<%d> { static constexpr int di = %d, dj = %d; static constexpr bool safe = %t; }; // %s\n",
+			k, di, dj, safe, cComment(ref.Text))
+	}
+	return b.String()
+}

@@ -1,0 +1,253 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+const lcsSrc = `problem lcs
+char 1x? A = "ACCGGTCGAGTGCGCGGAAGCCGGCCGAA"
+char 1x? B = "GTCGTTCGGAATGCCGTTGCTCTGTAAA"
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0                                  when i == 0 || j == 0
+           | cell[i-1][j-1] + 1                 when A[i-1] == B[j-1]   emit A[i-1]
+           | max(cell[i-1][j], cell[i][j-1])    otherwise
+`
+
+const knapSrc = `problem knapsack01
+int 1x5 wt  = 2,3,4,5,9
+int 1x5 val = 3,4,5,8,10
+int cap = 20
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                     when i == 0
+           | cell[i-1][w-wt[i-1]] + val[i-1]       when wt[i-1] <= w && cell[i-1][w-wt[i-1]] + val[i-1] > cell[i-1][w]   emit i-1
+           | cell[i-1][w]                          otherwise
+`
+
+const lookbackSrc = `problem lookback-put
+double S0 = 50
+double sigma = 0.4
+double r = 0.1
+double T = 0.25
+int N = 3
+double dt = T / N
+double u = exp(sigma * sqrt(dt))
+double d = 1 / u
+double p = (exp(r * dt) - d) / (u - d)
+double disc = exp(-r * dt)
+cell: double
+(N+1) x (N+2)
+cell[i][j] = pow(u, j) - 1                                                        when i == N
+           | 0                                                                    when j > i
+           | max(pow(u, j) - 1, disc * ((1-p)*d*cell[i+1][j+1] + p*u*cell[i+1][j-1]))   when j >= 1
+           | max(0, disc * ((1-p)*d*cell[i+1][1] + p*u*cell[i+1][0]))              otherwise
+answer: S0 * cell[0][0]
+`
+
+// Every kernel's program compiles as C++ against stand-ins for CUDA.
+func TestHostCompiles(t *testing.T) {
+	cases := []struct {
+		name, src string
+		opt       Options
+		kernel    KernelKind
+	}{
+		{"lcs", lcsSrc, Options{Kernel: KernelStrip}, KernelStrip},
+		{"lcs", lcsSrc, Options{Kernel: KernelTile}, KernelTile},
+		{"lcs", lcsSrc, Options{Maintain: true}, KernelTile},
+		{"lcs", lcsSrc, Options{Mem: Mem1}, KernelStrip},
+		{"knapsack", knapSrc, Options{}, KernelLine},
+		{"knapsack", knapSrc, Options{Mem: Mem1}, KernelLine},
+		{"lookback", lookbackSrc, Options{}, KernelLine},
+	}
+	for _, c := range cases {
+		prog := generate(t, c.name+".dp", c.src, c.opt)
+		if prog.Kernel != c.kernel {
+			t.Errorf("%s %+v: kernel %s, want %s", c.name, c.opt, prog.Kernel, c.kernel)
+		}
+		hostCheck(t, prog)
+	}
+}
+
+// The same problem gives the same source, byte for byte (the compile
+// cache's key); a different size gives another.
+func TestDeterministic(t *testing.T) {
+	a := generate(t, "lcs.dp", lcsSrc, Options{})
+	for k := 0; k < 5; k++ {
+		b := generate(t, "lcs.dp", lcsSrc, Options{})
+		if a.Source != b.Source {
+			t.Fatal("two generations of the same problem differ")
+		}
+	}
+	c := generate(t, "lcs.dp", strings.Replace(lcsSrc, `"ACCG`, `"ACG`, 1), Options{})
+	if c.Source == a.Source {
+		t.Error("a different grid size gave the same source")
+	}
+	// New data of the same size reuses the program.
+	d := generate(t, "lcs.dp", strings.Replace(lcsSrc, `"ACCG`, `"TTTT`, 1), Options{})
+	if d.Source != a.Source {
+		t.Error("new data of the same size changed the source")
+	}
+}
+
+// The recurrence carries #line directives to its `.dp` lines, and the
+// template code after it goes back to the program's own line numbers.
+func TestLineDirectives(t *testing.T) {
+	prog := generate(t, "lcs.dp", lcsSrc, Options{})
+	for _, line := range []int{5, 6, 7} {
+		if !strings.Contains(prog.Source, fmt.Sprintf("#line %d \"lcs.dp\"\n", line)) {
+			t.Errorf("no #line %d \"lcs.dp\" in the source", line)
+		}
+	}
+	lines := strings.Split(prog.Source, "\n")
+	found := false
+	for k, l := range lines {
+		var n int
+		if _, err := fmt.Sscanf(l, "#line %d \"lcs.cu\"", &n); err == nil {
+			found = true
+			if n != k+2 {
+				t.Errorf("line %d resets to %d, want %d", k+1, n, k+2)
+			}
+		}
+	}
+	if !found {
+		t.Error("no #line back to lcs.cu after the recurrence")
+	}
+}
+
+// Checks are left out where the ranges prove them unnecessary and kept
+// where they do not.
+func TestChecksElided(t *testing.T) {
+	lcs := generate(t, "lcs.dp", lcsSrc, Options{})
+	rec := recurrenceText(lcs.Source)
+	for _, s := range []string{"dp_chk", "dp_addi", "dp_fail"} {
+		if strings.Contains(rec, s) {
+			t.Errorf("LCS recurrence has a check %s:\n%s", s, rec)
+		}
+	}
+	if !strings.Contains(lcs.Source, "struct dp_ref<0> { static constexpr int di = 1, dj = 1; static constexpr bool safe = true; }") {
+		t.Error("cell[i-1][j-1] of LCS is not proved inside the grid")
+	}
+	knap := generate(t, "knapsack.dp", knapSrc, Options{})
+	// cell[i-1][w-wt[i-1]] depends on the data: checked; cell[i-1][w] is safe.
+	if !strings.Contains(knap.Source, "struct dp_ref<0> { static constexpr int di = 1, dj = 0; static constexpr bool safe = false; }") {
+		t.Error("knapsack's data-dependent reference is not checked")
+	}
+	if !strings.Contains(knap.Source, "struct dp_ref<2> { static constexpr int di = 1, dj = 0; static constexpr bool safe = true; }") {
+		t.Error("knapsack's cell[i-1][w] is checked")
+	}
+	// cell + val[i-1] may overflow an int: checked.
+	if !strings.Contains(recurrenceText(knap.Source), "dp_addi(") {
+		t.Error("knapsack's additions of int values are not checked for overflow")
+	}
+	// A read with no guard keeps its check.
+	bad := generate(t, "bad.dp", "10 x 10\ncell[i][j] = cell[i-1][j] + cell[i][j-1]\n", Options{})
+	if !strings.Contains(bad.Source, "safe = false") {
+		t.Error("an unguarded cell[i-1][j] is proved safe")
+	}
+	if !strings.Contains(bad.Source, "dp_addi(") {
+		t.Error("an unbounded sum is not checked for overflow")
+	}
+}
+
+func recurrenceText(src string) string {
+	a := strings.Index(src, "dp_rec(const DP_IDX_T")
+	b := strings.Index(src, lineReset[:10])
+	if b < 0 {
+		b = strings.Index(src[a:], "\n}\n") + a
+	}
+	return src[a:b]
+}
+
+// Inputs go to constant memory when they fit, global memory when not, and
+// textures for mem: 1.
+func TestPlacement(t *testing.T) {
+	prog := generate(t, "lcs.dp", lcsSrc, Options{})
+	for _, in := range prog.Inputs {
+		if in.Place != Constant {
+			t.Errorf("%s in %s memory, want constant", in.In.Name, in.Place)
+		}
+	}
+	prog = generate(t, "lcs.dp", lcsSrc, Options{ConstantBytes: 40})
+	for _, in := range prog.Inputs {
+		if in.Place != Global {
+			t.Errorf("with 40 bytes of constant memory, %s in %s memory, want global", in.In.Name, in.Place)
+		}
+	}
+	prog = generate(t, "lcs.dp", strings.Replace(lcsSrc, "problem lcs", "problem lcs\nmem: 1", 1), Options{})
+	for _, in := range prog.Inputs {
+		if in.Place != Texture {
+			t.Errorf("mem: 1 put %s in %s memory", in.In.Name, in.Place)
+		}
+	}
+	prog = generate(t, "lcs.dp", lcsSrc, Options{Mem: Mem1, TextureMax: 28})
+	if prog.Inputs[0].Place != Global || prog.Inputs[1].Place != Texture {
+		t.Errorf("a texture too large for the device: placements %v, %v", prog.Inputs[0].Place, prog.Inputs[1].Place)
+	}
+}
+
+// Kernels and geometry by schedule.
+func TestLayout(t *testing.T) {
+	knap := generate(t, "knapsack.dp", knapSrc, Options{})
+	if knap.Kernel != KernelLine || knap.Reach != 1 || knap.Lines != 6 || knap.Width != 21 {
+		t.Errorf("knapsack: kernel %s reach %d lines %d width %d", knap.Kernel, knap.Reach, knap.Lines, knap.Width)
+	}
+	lb := generate(t, "lookback.dp", lookbackSrc, Options{})
+	if lb.Kernel != KernelLine || !lb.Backward || lb.Answer != AnswerCapture || len(lb.Captures) != 1 {
+		t.Errorf("lookback: kernel %s backward %v answer %v captures %v", lb.Kernel, lb.Backward, lb.Answer, lb.Captures)
+	}
+	lcs := generate(t, "lcs.dp", lcsSrc, Options{})
+	if lcs.Kernel != KernelStrip || lcs.PI != 1 || lcs.PJ != 1 || lcs.Strips != 1 {
+		t.Errorf("lcs: kernel %s PI %d PJ %d strips %d", lcs.Kernel, lcs.PI, lcs.PJ, lcs.Strips)
+	}
+	tile := generate(t, "lcs.dp", lcsSrc, Options{Maintain: true, TileH: 16, TileW: 8})
+	if tile.Kernel != KernelTile || tile.TilesI != 2 || tile.TilesJ != 4 {
+		t.Errorf("lcs maintain: kernel %s tiles %dx%d", tile.Kernel, tile.TilesI, tile.TilesJ)
+	}
+}
+
+// The cell range inference bounds LCS by ROWS+COLS and gives up on sums of
+// unbounded inputs.
+func TestCellRange(t *testing.T) {
+	p, pl := load(t, "lcs.dp", lcsSrc)
+	g := &gen{p: p, pl: pl, prog: &Program{}}
+	r := g.inferCellRange()
+	if !r.known || r.lo != 0 || r.hi > p.Rows+p.Cols {
+		t.Errorf("LCS cells in %+v, want within [0, %d]", r, p.Rows+p.Cols)
+	}
+	p, pl = load(t, "knapsack.dp", knapSrc)
+	g = &gen{p: p, pl: pl, prog: &Program{}}
+	if r := g.inferCellRange(); r.known && r.hi < 1<<31-1 {
+		t.Errorf("knapsack cells bounded by %+v, but val may be any int", r)
+	}
+}
+
+func TestMapLog(t *testing.T) {
+	log := "lcs.dp(6): error: identifier \"Q\" is undefined\n" +
+		"lcs.cu(612): warning #177-D: variable \"x\" was declared but never referenced\n" +
+		"\n2 errors detected in the compilation of \"lcs.cu\".\n"
+	got := MapLog(log)
+	want := "lcs.dp:6: error: identifier \"Q\" is undefined\n" +
+		"lcs.cu:612: warning #177-D: variable \"x\" was declared but never referenced\n" +
+		"\n2 errors detected in the compilation of \"lcs.cu\"."
+	if got != want {
+		t.Errorf("MapLog:\n%s\nwant:\n%s", got, want)
+	}
+	if m := LogMentions(got, "lcs.dp"); len(m) != 1 || m[0] != "lcs.dp:6" {
+		t.Errorf("LogMentions = %v", m)
+	}
+}
+
+func TestGenerateErrors(t *testing.T) {
+	p, pl := load(t, "lcs.dp", lcsSrc)
+	pl2 := *pl
+	pl2.Schedule = "held-karp"
+	if _, err := Generate(p, &pl2, Options{}); err == nil {
+		t.Error("held-karp generated")
+	}
+	p2 := *p
+	p2.Rows = 0
+	if _, err := Generate(&p2, pl, Options{}); err == nil {
+		t.Error("an empty grid generated")
+	}
+}

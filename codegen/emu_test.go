@@ -1,0 +1,700 @@
+package codegen
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// The tests of this file run the generated kernels on host threads with
+// testdata/cuda_emu.h (a small emulation of blocks, warps, shuffles and
+// barriers) and compare what they compute with plain-Go references. They
+// need g++ with C++20 and skip without it. The harness written here plays
+// the executor's part: the launch sequence of each kernel.
+
+// emuResult is what a harness prints.
+type emuResult struct {
+	ans   float64 // dp_ans
+	err   [6]int64
+	caps  []float64
+	parts [][4]float64 // idx, iv, fv, any
+	grid  []float64    // line and tile kernels: every cell, row-major
+}
+
+func emuCompiler(t *testing.T) string {
+	t.Helper()
+	gxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("no g++ to run the emulated kernels")
+	}
+	return gxx
+}
+
+func cLiteral(in *Input) string {
+	var b strings.Builder
+	if in.In.T.IsFloat() {
+		for k, v := range in.In.F {
+			if k > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		}
+	} else {
+		for k, v := range in.In.I {
+			if k > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.FormatInt(v, 10))
+			if in.In.T == ir.Long {
+				b.WriteString("LL")
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return "0"
+	}
+	return b.String()
+}
+
+// harness writes main() for prog.
+func harness(prog *Program) string {
+	var b strings.Builder
+	b.WriteString("\nint main() {\n")
+	for k := range prog.Inputs {
+		in := &prog.Inputs[k]
+		et := elemCType(in)
+		fmt.Fprintf(&b, "\tstatic const %s in%d[] = {%s};\n", et, k, cLiteral(in))
+		switch in.Place {
+		case Constant:
+			fmt.Fprintf(&b, "\tmemcpy(%s, in%d, sizeof in%d);\n", in.Symbol, k, k)
+		case Global:
+			fmt.Fprintf(&b, "\t%s = in%d;\n", in.Symbol, k)
+		default:
+			b.WriteString("\tfprintf(stderr, \"textures are not emulated\\n\"); return 1;\n")
+		}
+	}
+	b.WriteString("\tstatic dp_part_t parts[4096];\n\tmemset(parts, 0, sizeof parts);\n")
+	b.WriteString("\tconst long long R = DP_ROWS, C = DP_COLS;\n\tstd::vector<cell_t> grid(R * C);\n\tbool haveGrid = false;\n")
+	switch prog.Kernel {
+	case KernelLine:
+		b.WriteString(`	std::vector<cell_t> ring(DP_NLINES * DP_WIDTH);
+	const unsigned T = DP_LINE_THREADS, blocks = (unsigned)((DP_WIDTH + T - 1) / T);
+	for (long long L = 0; L < DP_NLINES; ++L)
+		emu_launch(blocks, T, [&] { dp_line(L, ring.data(), (int)DP_NLINES, parts); });
+	for (long long L = 0; L < DP_NLINES; ++L)
+		for (long long q = 0; q < DP_WIDTH; ++q) {
+			long long real = DP_BACK ? DP_NLINES - 1 - L : L;
+			long long i = DP_SWEEP_ROWS ? real : q, j = DP_SWEEP_ROWS ? q : real;
+			grid[i * C + j] = ring[L * DP_WIDTH + q];
+		}
+	haveGrid = true;
+`)
+	case KernelTile:
+		fmt.Fprintf(&b, "\tconst long long nTI = %d, nTJ = %d;\n", prog.TilesI, prog.TilesJ)
+		var caps strings.Builder
+		for k, c := range prog.Captures {
+			if k > 0 {
+				caps.WriteByte(',')
+			}
+			fmt.Fprintf(&caps, "%dLL", c[0]*prog.Cols+c[1])
+		}
+		if caps.Len() == 0 {
+			caps.WriteString("0")
+		}
+		fmt.Fprintf(&b, "\tstatic const long long cap[] = {%s};\n\tconst int ncap = %d;\n\tstatic cell_t capv[%d];\n", caps.String(), len(prog.Captures), len(prog.Captures)+1)
+		b.WriteString(`	std::vector<cell_t> H(3 * (DP_PI + 1) * C), V((DP_PJ + 1) * R);
+	std::vector<cell_t> stage((nTI < nTJ ? nTI : nTJ) * DP_TH * DP_TW);
+	for (long long d = 0; d < nTI + nTJ - 1; ++d) {
+		long long tiLo = d - (nTJ - 1) > 0 ? d - (nTJ - 1) : 0, tiHi = d < nTI - 1 ? d : nTI - 1;
+		emu_launch((unsigned)(tiHi - tiLo + 1), DP_TH, [&] { dp_tile((int)d, (int)tiLo, H.data(), V.data(), stage.data(), parts, cap, ncap, capv); });
+		for (long long ti = tiLo; ti <= tiHi; ++ti) {
+			long long tj = d - ti;
+			for (long long r = 0; r < DP_TH; ++r)
+				for (long long c = 0; c < DP_TW; ++c) {
+					long long ip = ti * DP_TH + r, jp = tj * DP_TW + c;
+					if (ip >= R || jp >= C)
+						continue;
+					long long i = DP_BACK ? R - 1 - ip : ip, j = DP_BACK ? C - 1 - jp : jp;
+					grid[i * C + j] = stage[(ti - tiLo) * DP_TH * DP_TW + r * DP_TW + c];
+				}
+		}
+	}
+	haveGrid = true;
+	printf("CAP");
+	for (int k = 0; k < ncap; ++k)
+		printf(" %.17g", (double)capv[k]);
+	printf("\n");
+`)
+	case KernelStrip:
+		b.WriteString(`	std::vector<cell_t> bnd(2 * (DP_PI + 1) * C);
+	std::vector<int> prog(DP_NSTRIPS + 2);
+	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts); });
+	printf("CAP");
+	for (int k = 0; k < 4; ++k)
+		printf(" %.17g", (double)dp_capv[k]);
+	printf("\n");
+`)
+	}
+	b.WriteString(`	printf("ANS %.17g\n", (double)dp_ans);
+	printf("ERR %d %d %lld %lld %lld %lld\n", dp_err.code, dp_err.site, dp_err.i, dp_err.j, dp_err.a, dp_err.b);
+	printf("PARTS");
+	for (int k = 0; k < 4096; ++k)
+		if (parts[k].any)
+			printf(" %lld %lld %.17g", parts[k].idx, parts[k].iv, parts[k].fv);
+	printf("\n");
+	if (haveGrid) {
+		printf("GRID");
+		for (long long k = 0; k < R * C; ++k)
+			printf(" %.17g", (double)grid[k]);
+		printf("\n");
+	}
+	return 0;
+}
+`)
+	return b.String()
+}
+
+// emulate compiles prog with the harness and runs it.
+func emulate(t *testing.T, prog *Program) emuResult {
+	t.Helper()
+	gxx := emuCompiler(t)
+	dir := t.TempDir()
+	emu, err := filepath.Abs("testdata/cuda_emu.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "emu.cc")
+	if err := os.WriteFile(src, []byte(prog.Source+harness(prog)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "emu")
+	out, err := exec.Command(gxx, "-std=c++20", "-O1", "-pthread", "-w", "-include", emu, "-x", "c++", src, "-o", bin).CombinedOutput()
+	if err != nil {
+		t.Fatalf("compiling the emulated %s: %v\n%s", prog.Name, err, out)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(bin)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("running the emulated %s: %v\n%s", prog.Name, err, stderr.String())
+	}
+	var res emuResult
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		nums := make([]float64, len(f)-1)
+		for k, s := range f[1:] {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil && !strings.Contains(s, "inf") && !strings.Contains(s, "nan") {
+				t.Fatalf("bad harness output %q", line)
+			}
+			nums[k] = v
+		}
+		switch f[0] {
+		case "ANS":
+			res.ans = nums[0]
+		case "ERR":
+			for k := range res.err {
+				res.err[k] = int64(nums[k])
+			}
+		case "CAP":
+			res.caps = nums
+		case "PARTS":
+			for k := 0; k+2 < len(nums); k += 3 {
+				res.parts = append(res.parts, [4]float64{nums[k], nums[k+1], nums[k+2], 1})
+			}
+		case "GRID":
+			res.grid = nums
+		}
+	}
+	return res
+}
+
+// refLCS is the LCS grid of a and b.
+func refLCS(a, b string) [][]float64 {
+	g := grid(len(a)+1, len(b)+1)
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			switch {
+			case a[i-1] == b[j-1]:
+				g[i][j] = g[i-1][j-1] + 1
+			default:
+				g[i][j] = math.Max(g[i-1][j], g[i][j-1])
+			}
+		}
+	}
+	return g
+}
+
+func grid(r, c int) [][]float64 {
+	g := make([][]float64, r)
+	for i := range g {
+		g[i] = make([]float64, c)
+	}
+	return g
+}
+
+func compareGrid(t *testing.T, name string, got []float64, want [][]float64, tol float64) {
+	t.Helper()
+	if len(got) != len(want)*len(want[0]) {
+		t.Fatalf("%s: grid has %d cells, want %dx%d", name, len(got), len(want), len(want[0]))
+	}
+	bad := 0
+	for i := range want {
+		for j := range want[i] {
+			g, w := got[i*len(want[0])+j], want[i][j]
+			if !close(g, w, tol) {
+				if bad < 5 {
+					t.Errorf("%s: cell[%d][%d] = %v, want %v", name, i, j, g, w)
+				}
+				bad++
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%s: %d cells differ", name, bad)
+	}
+}
+
+func close(a, b, tol float64) bool {
+	if a == b {
+		return true
+	}
+	return math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
+}
+
+func randSeq(n int, seed uint64) string {
+	b := make([]byte, n)
+	x := seed*6364136223846793005 + 1442695040888963407
+	for k := range b {
+		x = x*6364136223846793005 + 1442695040888963407
+		b[k] = "ACGT"[x>>62]
+	}
+	return string(b)
+}
+
+func lcsText(a, b string) string {
+	return fmt.Sprintf(`problem lcs
+char 1x? A = %q
+char 1x? B = %q
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0                                  when i == 0 || j == 0
+           | cell[i-1][j-1] + 1                 when A[i-1] == B[j-1]
+           | max(cell[i-1][j], cell[i][j-1])    otherwise
+`, a, b)
+}
+
+func TestEmulatedLCS(t *testing.T) {
+	emuCompiler(t)
+	sizes := [][2]int{{0, 0}, {1, 40}, {40, 1}, {16, 32}, {63, 63}, {63, 127}, {100, 70}}
+	if os.Getenv("DPGPU_EMU_ALL") == "" {
+		sizes = [][2]int{{100, 70}}
+	}
+	for k, sz := range sizes {
+		a, b := randSeq(sz[0], uint64(k)), randSeq(sz[1], uint64(k+100))
+		want := refLCS(a, b)
+		last := want[sz[0]][sz[1]]
+		for _, kern := range []KernelKind{KernelStrip, KernelTile} {
+			name := fmt.Sprintf("%dx%d/%s", sz[0]+1, sz[1]+1, kern)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				prog := generate(t, "lcs.dp", lcsText(a, b), Options{Kernel: kern, RowsPerThread: 1, StripWarps: 2})
+				if prog.Kernel != kern {
+					t.Fatalf("kernel %s, want %s", prog.Kernel, kern)
+				}
+				res := emulate(t, prog)
+				if res.err[0] != 0 {
+					t.Fatalf("device error %v", res.err)
+				}
+				if res.ans != last {
+					t.Errorf("answer %v, want %v", res.ans, last)
+				}
+				if res.grid != nil {
+					compareGrid(t, name, res.grid, want, 0)
+				}
+			})
+		}
+	}
+}
+
+// emuCase is a problem, how to generate it, and what the kernels must give.
+type emuCase struct {
+	name    string
+	src     string
+	opt     Options
+	kern    KernelKind
+	want    [][]float64 // the whole grid (checked where the kernel yields it)
+	ans     float64     // dp_ans (AnswerCell), or the region's best value
+	best    [2]int64    // region min/max: the winning cell
+	caps    []float64   // captured answer cells, in the program's order
+	tol     float64
+	err     [2]int64 // device error code and site (code 0: none; site -1: any site of errKind)
+	errAt   [2]int64 // the cell being computed when it failed
+	errKind SiteKind
+}
+
+func ints(vals []int64) string {
+	s := make([]string, len(vals))
+	for k, v := range vals {
+		s[k] = strconv.FormatInt(v, 10)
+	}
+	return strings.Join(s, ",")
+}
+
+func matrixText(m [][]int64) string {
+	rows := make([]string, len(m))
+	for i, r := range m {
+		rows[i] = ints(r)
+	}
+	return strings.Join(rows, " & ")
+}
+
+type rng struct{ x uint64 }
+
+func (r *rng) intn(n int64) int64 {
+	r.x = r.x*6364136223846793005 + 1442695040888963407
+	return int64((r.x >> 33) % uint64(n))
+}
+
+func editCase(a, b string, kern KernelKind) emuCase {
+	g := grid(len(a)+1, len(b)+1)
+	for i := 0; i <= len(a); i++ {
+		for j := 0; j <= len(b); j++ {
+			switch {
+			case i == 0 && j == 0:
+			case i == 0:
+				g[i][j] = g[i][j-1] + 1
+			case j == 0:
+				g[i][j] = g[i-1][j] + 1
+			default:
+				sub := 2.0
+				if a[i-1] == b[j-1] {
+					sub = 0
+				}
+				g[i][j] = math.Min(math.Min(g[i-1][j-1]+sub, g[i-1][j]+1), g[i][j-1]+1)
+			}
+		}
+	}
+	src := fmt.Sprintf(`problem editdistance
+char 1x? A = %q
+char 1x? B = %q
+int ins = 1
+int del = 1
+int sub = 2
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0                       when i == 0 && j == 0
+           | cell[i][j-1] + ins      when i == 0
+           | cell[i-1][j] + del      when j == 0
+           | min(cell[i-1][j-1] + (A[i-1] == B[j-1] ? 0 : sub), cell[i-1][j] + del, cell[i][j-1] + ins)   otherwise
+`, a, b)
+	return emuCase{name: "edit/" + string(kern), src: src, opt: Options{Kernel: kern, RowsPerThread: 2, StripWarps: 2}, kern: kern, want: g, ans: g[len(a)][len(b)]}
+}
+
+// manhattanCase is the Manhattan tourist on an n x m city with cell type t.
+func manhattanCase(n, m int, t string, kern KernelKind, seed uint64) emuCase {
+	r := &rng{seed}
+	down := make([][]int64, n-1)
+	for i := range down {
+		down[i] = make([]int64, m)
+		for j := range down[i] {
+			down[i][j] = r.intn(20)
+		}
+	}
+	right := make([][]int64, n)
+	for i := range right {
+		right[i] = make([]int64, m-1)
+		for j := range right[i] {
+			right[i][j] = r.intn(20)
+		}
+	}
+	g := grid(n, m)
+	for i := 0; i < n; i++ {
+		for j := 0; j < m; j++ {
+			switch {
+			case i == 0 && j == 0:
+			case i == 0:
+				g[i][j] = g[i][j-1] + float64(right[i][j-1])
+			case j == 0:
+				g[i][j] = g[i-1][j] + float64(down[i-1][j])
+			default:
+				g[i][j] = math.Max(g[i-1][j]+float64(down[i-1][j]), g[i][j-1]+float64(right[i][j-1]))
+			}
+		}
+	}
+	it := t
+	if t == "float" || t == "double" || t == "long" {
+		it = t
+	}
+	src := fmt.Sprintf(`problem manhattan
+%s %dx%d down = %s
+%s %dx%d right = %s
+cell: %s
+%d x %d
+cell[i][j] = 0                                                    when i == 0 && j == 0
+           | cell[i][j-1] + right[i][j-1]                         when i == 0
+           | cell[i-1][j] + down[i-1][j]                          when j == 0
+           | max(cell[i-1][j] + down[i-1][j], cell[i][j-1] + right[i][j-1])   otherwise
+`, it, n-1, m, matrixText(down), it, n, m-1, matrixText(right), t, n, m)
+	return emuCase{name: fmt.Sprintf("manhattan-%s-%dx%d/%s", t, n, m, kern), src: src, opt: Options{Kernel: kern, RowsPerThread: 1, StripWarps: 2, TileH: 32, TileW: 32}, kern: kern, want: g, ans: g[n-1][m-1]}
+}
+
+func knapsackCase(items int, capacity int64, seed uint64) emuCase {
+	r := &rng{seed}
+	wt, val := make([]int64, items), make([]int64, items)
+	for k := range wt {
+		wt[k], val[k] = 1+r.intn(capacity/2+1), 1+r.intn(100)
+	}
+	g := grid(items+1, int(capacity)+1)
+	for i := 1; i <= items; i++ {
+		for w := int64(0); w <= capacity; w++ {
+			g[i][w] = g[i-1][w]
+			if wt[i-1] <= w && g[i-1][w-wt[i-1]]+float64(val[i-1]) > g[i-1][w] {
+				g[i][w] = g[i-1][w-wt[i-1]] + float64(val[i-1])
+			}
+		}
+	}
+	src := fmt.Sprintf(`problem knapsack01
+int 1x? wt  = %s
+int 1x? val = %s
+int cap = %d
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                     when i == 0
+           | cell[i-1][w-wt[i-1]] + val[i-1]       when wt[i-1] <= w && cell[i-1][w-wt[i-1]] + val[i-1] > cell[i-1][w]
+           | cell[i-1][w]                          otherwise
+`, ints(wt), ints(val), capacity)
+	return emuCase{name: fmt.Sprintf("knapsack-%dx%d", items, capacity), src: src, opt: Options{LineThreads: 64}, kern: KernelLine, want: g, ans: g[items][capacity]}
+}
+
+func boundedCase(items int, capacity int64, seed uint64) emuCase {
+	r := &rng{seed}
+	wt, val, cnt := make([]int64, items), make([]int64, items), make([]int64, items)
+	for k := range wt {
+		wt[k], val[k], cnt[k] = r.intn(capacity/2+1), 1+r.intn(50), 1+r.intn(4)
+	}
+	g := grid(items+1, int(capacity)+1)
+	for i := 1; i <= items; i++ {
+		for w := int64(0); w <= capacity; w++ {
+			hi := cnt[i-1]
+			if wt[i-1] > 0 {
+				hi = min(hi, w/wt[i-1])
+			}
+			best := math.Inf(-1)
+			for k := int64(0); k <= hi; k++ {
+				best = math.Max(best, g[i-1][w-k*wt[i-1]]+float64(k*val[i-1]))
+			}
+			g[i][w] = best
+		}
+	}
+	src := fmt.Sprintf(`problem knapsack-bounded
+int 1x? wt  = %s
+int 1x? val = %s
+int 1x? cnt = %s
+int cap = %d
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                                              when i == 0
+           | max(k in 0..(wt[i-1] == 0 ? cnt[i-1] : min(cnt[i-1], w / wt[i-1])): cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
+`, ints(wt), ints(val), ints(cnt), capacity)
+	return emuCase{name: "bounded", src: src, opt: Options{LineThreads: 32}, kern: KernelLine, want: g, ans: g[items][capacity]}
+}
+
+// backwardCase sweeps from the bottom-right corner (long cells, modular).
+func backwardCase(n, m int, kern KernelKind) emuCase {
+	r := &rng{7}
+	a, b := make([]int64, n), make([]int64, m)
+	for k := range a {
+		a[k] = r.intn(1000)
+	}
+	for k := range b {
+		b[k] = r.intn(1000)
+	}
+	g := grid(n, m)
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			switch {
+			case i == n-1 || j == m-1:
+				g[i][j] = float64(a[i] + b[j])
+			default:
+				g[i][j] = float64((int64(g[i+1][j]) + 2*int64(g[i][j+1]) + int64(g[i+1][j+1]) + a[i]*b[j]) % 1000003)
+			}
+		}
+	}
+	src := fmt.Sprintf(`problem backward
+long 1x? a = %s
+long 1x? b = %s
+cell: long
+(len(a)) x (len(b))
+cell[i][j] = a[i] + b[j]     when i == ROWS-1 || j == COLS-1
+           | (cell[i+1][j] + 2*cell[i][j+1] + cell[i+1][j+1] + a[i]*b[j]) %% 1000003   otherwise
+`, ints(a), ints(b))
+	return emuCase{name: "backward/" + string(kern), src: src, opt: Options{Kernel: kern, RowsPerThread: 1, StripWarps: 1, TileH: 32, TileW: 32}, kern: kern, want: g, ans: g[0][0]}
+}
+
+// colsCase needs the cols schedule: every reference reads column j-1 at a
+// row that depends on i.
+func colsCase(n, m int) emuCase {
+	r := &rng{11}
+	w := make([]int64, n)
+	for k := range w {
+		w[k] = r.intn(100)
+	}
+	g := grid(n, m)
+	for j := 0; j < m; j++ {
+		for i := 0; i < n; i++ {
+			if j == 0 {
+				g[i][j] = float64(w[i])
+				continue
+			}
+			g[i][j] = 0.5*g[i][j-1] + 0.25*g[(i*7+3)%n][j-1]
+		}
+	}
+	src := fmt.Sprintf(`problem cols
+int 1x? w = %s
+cell: double
+%d x %d
+cell[i][j] = w[i]                                             when j == 0
+           | 0.5*cell[i][j-1] + 0.25*cell[(i*7+3) %% ROWS][j-1]   otherwise
+`, ints(w), n, m)
+	return emuCase{name: "cols", src: src, opt: Options{LineThreads: 32}, kern: KernelLine, want: g, ans: g[n-1][m-1], tol: 1e-12}
+}
+
+// swCase is Smith-Waterman: the answer is the best cell anywhere.
+func swCase(a, b string, kern KernelKind) emuCase {
+	g := grid(len(a)+1, len(b)+1)
+	best, bi, bj := 0.0, int64(0), int64(0)
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			s := -3.0
+			if a[i-1] == b[j-1] {
+				s = 3
+			}
+			g[i][j] = math.Max(math.Max(0, g[i-1][j-1]+s), math.Max(g[i-1][j]-2, g[i][j-1]-2))
+			if g[i][j] > best {
+				best, bi, bj = g[i][j], int64(i), int64(j)
+			}
+		}
+	}
+	src := fmt.Sprintf(`problem smith-waterman
+char 1x? A = %q
+char 1x? B = %q
+int match = 3
+int mismatch = -3
+int gap = -2
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0                       when i == 0 || j == 0
+           | max(0, cell[i-1][j-1] + (A[i-1] == B[j-1] ? match : mismatch), cell[i-1][j] + gap, cell[i][j-1] + gap)   otherwise
+answer: max(i in 0..ROWS-1: max(j in 0..COLS-1: cell[i][j]))
+`, a, b)
+	return emuCase{name: "sw/" + string(kern), src: src, opt: Options{Kernel: kern, RowsPerThread: 1, StripWarps: 2}, kern: kern, want: g, ans: best, best: [2]int64{bi, bj}}
+}
+
+func (c emuCase) run(t *testing.T) {
+	prog := generate(t, c.name+".dp", c.src, c.opt)
+	if c.kern != "" && prog.Kernel != c.kern {
+		t.Fatalf("kernel %s, want %s", prog.Kernel, c.kern)
+	}
+	res := emulate(t, prog)
+	siteOK := res.err[1] == c.err[1]
+	if c.err[1] < 0 {
+		site := int(res.err[1])
+		siteOK = site >= 0 && site < len(prog.Sites) && prog.Sites[site].Kind == c.errKind
+	}
+	if res.err[0] != c.err[0] || (c.err[0] != 0 && (!siteOK || res.err[2] != c.errAt[0] || res.err[3] != c.errAt[1])) {
+		t.Fatalf("device error %v, want code %d site %d at %v", res.err, c.err[0], c.err[1], c.errAt)
+	}
+	if c.err[0] != 0 {
+		return
+	}
+	switch prog.Answer {
+	case AnswerCell:
+		if !close(res.ans, c.ans, c.tol) {
+			t.Errorf("answer %v, want %v", res.ans, c.ans)
+		}
+	case AnswerRegion:
+		var best [4]float64
+		for k, p := range res.parts {
+			if k == 0 || p[1] > best[1] || (p[1] == best[1] && p[0] < best[0]) {
+				best = p
+			}
+		}
+		idx := int64(best[0])
+		if best[1] != c.ans || idx/prog.Cols != c.best[0] || idx%prog.Cols != c.best[1] {
+			t.Errorf("region best %v at cell[%d][%d], want %v at %v", best[1], idx/prog.Cols, idx%prog.Cols, c.ans, c.best)
+		}
+	case AnswerCapture:
+		for k, w := range c.caps {
+			if k >= len(res.caps) || !close(res.caps[k], w, c.tol) {
+				t.Errorf("captured cells %v, want %v", res.caps, c.caps)
+				break
+			}
+		}
+	}
+	if res.grid != nil && c.want != nil {
+		compareGrid(t, c.name, res.grid, c.want, c.tol)
+	}
+}
+
+func TestEmulatedProblems(t *testing.T) {
+	emuCompiler(t)
+	a, b := randSeq(45, 1), randSeq(70, 2)
+	cases := []emuCase{
+		editCase("INTENTION", "EXECUTION", KernelStrip),
+		editCase(a, b, KernelTile),
+		editCase(b, a, KernelStrip),
+		manhattanCase(37, 50, "int", KernelStrip, 1),
+		{name: "lcs-4warps", src: lcsText(randSeq(299, 5), randSeq(180, 6)), opt: Options{Kernel: KernelStrip, RowsPerThread: 1, StripWarps: 4}, kern: KernelStrip, want: refLCS(randSeq(299, 5), randSeq(180, 6)), ans: refLCS(randSeq(299, 5), randSeq(180, 6))[299][180]},
+		manhattanCase(37, 50, "long", KernelTile, 2),
+		manhattanCase(50, 37, "float", KernelStrip, 3),
+		manhattanCase(33, 65, "double", KernelTile, 4),
+		knapsackCase(9, 70, 5),
+		boundedCase(7, 40, 6),
+		backwardCase(40, 45, KernelStrip),
+		backwardCase(45, 40, KernelTile),
+		colsCase(30, 20),
+		swCase(a, b, KernelStrip),
+		swCase(b, a, KernelTile),
+		outsideCase(KernelStrip),
+		outsideCase(KernelTile),
+		{name: "input-outside", kern: KernelLine, opt: Options{LineThreads: 32}, src: `problem bad
+int 1x? A = 1,2,3,4
+(len(A)+1) x 5
+cell[i][j] = (i == ROWS-1 && j == 2 ? A[i] : 0) + cell[i-1][j]   when i > 0
+           | 0                                                    otherwise
+`, err: [2]int64{ErrLoad, -1}, errKind: SiteLoad, errAt: [2]int64{4, 2}},
+		{name: "overflow", kern: KernelLine, opt: Options{LineThreads: 32}, src: `problem big
+30 x 1
+cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
+           | 1                      otherwise
+`, err: [2]int64{ErrOverflow, -1}, errKind: SiteOverflow, errAt: [2]int64{20, 0}},
+	}
+	if os.Getenv("DPGPU_EMU_ALL") == "" {
+		// Each case compiles a C++ program (seconds): by default run a
+		// few that cover every kernel; DPGPU_EMU_ALL=1 runs them all.
+		cases = []emuCase{cases[0], cases[4], cases[8], cases[14], cases[15], cases[18]}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.run(t)
+		})
+	}
+}
+
+// outsideCase reads outside the grid at exactly one cell, (2, 3).
+func outsideCase(kern KernelKind) emuCase {
+	return emuCase{name: "outside/" + string(kern), kern: kern, opt: Options{Kernel: kern, RowsPerThread: 1, StripWarps: 2, TileH: 32, TileW: 32}, src: `problem bad
+40 x 50
+cell[i][j] = cell[i][j-4]                        when i == 2 && j == 3
+           | max(cell[i-1][j], cell[i][j-1])     when i > 0 && j > 0
+           | 1                                   otherwise
+`, err: [2]int64{ErrCell, 0}, errAt: [2]int64{2, 3}}
+}

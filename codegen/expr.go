@@ -1,0 +1,579 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// ctype is the C type of an IR type on the device.
+func ctype(t ir.Type) string {
+	switch t {
+	case ir.Bool:
+		return "bool"
+	case ir.Char:
+		return "int" // char values are promoted as soon as they are used
+	case ir.Int:
+		return "int"
+	case ir.Long:
+		return "long long"
+	case ir.Float:
+		return "float"
+	case ir.Double:
+		return "double"
+	}
+	return "void"
+}
+
+// intLit prints an integer constant of type t as a C literal.
+func intLit(v int64, t ir.Type) string {
+	switch t {
+	case ir.Bool:
+		if v != 0 {
+			return "true"
+		}
+		return "false"
+	case ir.Long:
+		if v == math.MinInt64 {
+			return "(-9223372036854775807LL-1)"
+		}
+		return strconv.FormatInt(v, 10) + "LL"
+	}
+	if v == math.MinInt32 {
+		return "(-2147483647-1)"
+	}
+	if v > math.MaxInt32 || v < math.MinInt32 {
+		return strconv.FormatInt(v, 10) + "LL"
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// floatLit prints x exactly (shortest round-trip form) as a C literal of t.
+func floatLit(x float64, t ir.Type) string {
+	switch {
+	case math.IsInf(x, 1):
+		return infLit(t, false)
+	case math.IsInf(x, -1):
+		return infLit(t, true)
+	case math.IsNaN(x):
+		if t == ir.Float {
+			return "__int_as_float(0x7fc00000)"
+		}
+		return "__longlong_as_double(0x7ff8000000000000LL)"
+	}
+	bits := 64
+	if t == ir.Float {
+		bits = 32
+	}
+	s := strconv.FormatFloat(x, 'g', -1, bits)
+	if !strings.ContainsAny(s, ".eEn") {
+		s += ".0"
+	}
+	if t == ir.Float {
+		s += "f"
+	}
+	return s
+}
+
+func infLit(t ir.Type, neg bool) string {
+	sign := ""
+	if neg {
+		sign = "-"
+	}
+	switch t {
+	case ir.Float:
+		return "(" + sign + "__int_as_float(0x7f800000))"
+	case ir.Double:
+		return "(" + sign + "__longlong_as_double(0x7ff0000000000000LL))"
+	}
+	p, n := ir.InfSentinel(t)
+	if neg {
+		return intLit(n, t)
+	}
+	return intLit(p, t)
+}
+
+// valueLit prints constant v converted to type t as eval converts it.
+func valueLit(v ir.Value, t ir.Type) string {
+	switch {
+	case t.IsFloat() && v.T.IsFloat():
+		if t == ir.Float {
+			return floatLit(float64(float32(v.F)), t)
+		}
+		return floatLit(v.F, t)
+	case t.IsFloat():
+		f := float64(v.I)
+		if t == ir.Float {
+			f = float64(float32(f))
+		}
+		return floatLit(f, t)
+	case v.T.IsFloat():
+		// Folded by sema in practice; truncate as a conversion would.
+		x := v.F
+		switch {
+		case math.IsNaN(x):
+			return intLit(0, t)
+		case math.IsInf(x, 0):
+			return infLit(t, x < 0)
+		}
+		return intLit(int64(x), t)
+	}
+	return intLit(v.I, t)
+}
+
+// siteKind says what a device check reports.
+type SiteKind uint8
+
+const (
+	SiteCell     SiteKind = iota + 1 // a cell reference outside the grid
+	SiteLoad                         // an input read outside the input
+	SiteOverflow                     // int arithmetic that does not fit in 32 bits
+	SiteDivZero                      // integer division or remainder by zero
+	SiteNaN                          // NaN converted to an integer
+)
+
+// Site is a place in the recurrence where the device checks something. The
+// device reports the site's index with the coordinates; Node gives the
+// `.dp` position and the text for the message.
+type Site struct {
+	Kind SiteKind
+	Node ir.Expr
+}
+
+// redVar names the variable of an enclosing reduction in C.
+type redVar struct {
+	r    *ir.Reduce
+	name string
+	t    ir.Type
+}
+
+// emitter turns typed IR expressions into C expressions with C's own
+// short-circuit semantics. It records the check sites it emits.
+type emitter struct {
+	g    *gen
+	reds []redVar
+	nred int
+	// invariant, when set, lets loads whose index depends only on i (rows)
+	// or only on j (cols) read values the kernel prepared.
+	invariant bool
+}
+
+func (m *emitter) site(kind SiteKind, n ir.Expr) int {
+	m.g.sites = append(m.g.sites, Site{Kind: kind, Node: n})
+	return len(m.g.sites) - 1
+}
+
+// ck is the argument list that every checking helper takes first: whether
+// the cell is live (padding cells never report), the site and the cell.
+func (m *emitter) ck(site int) string {
+	return fmt.Sprintf("a.live(), %d, i, j", site)
+}
+
+func (m *emitter) expr(e ir.Expr, en env) string {
+	t := e.Type()
+	switch n := e.(type) {
+	case *ir.Const:
+		return valueLit(n.V, t)
+	case *ir.Inf:
+		return infLit(t, n.Neg)
+	case *ir.ScalarRef:
+		return fmt.Sprintf("/*%s*/%s", cComment(n.Scalar.Name), valueLit(n.Scalar.Value, t))
+	case *ir.Var:
+		switch n.Kind {
+		case ir.VarI:
+			return "i"
+		case ir.VarJ:
+			return "j"
+		}
+		for k := len(m.reds) - 1; k >= 0; k-- {
+			if bound(n, m.reds[k].r) {
+				return m.reds[k].name
+			}
+		}
+		m.g.fail(n, "reduction variable %s is not bound here", n.Name)
+		return "0"
+	case *ir.Load:
+		return m.load(n, en)
+	case *ir.CellRef:
+		ci := m.expr(n.I, en)
+		cj := m.expr(n.J, en)
+		if n.ID >= 0 && n.ID < len(m.g.refSafe) {
+			m.g.refSafe[n.ID] = rangeOf(n.I, en).within(0, m.g.p.Rows-1) && rangeOf(n.J, en).within(0, m.g.p.Cols-1)
+		} else {
+			m.g.fail(n, "%s has no reference ID", n.Text)
+		}
+		return fmt.Sprintf("a.template ref<%d>(%s, %s, i, j)", n.ID, ci, cj)
+	case *ir.Unary:
+		x := m.expr(n.X, en)
+		if n.Op == ir.OpNot {
+			return "(!" + x + ")"
+		}
+		switch t {
+		case ir.Int:
+			if rangeOf(n.X, en).has(math.MinInt32) {
+				return fmt.Sprintf("dp_negi(%s, %s)", m.ck(m.site(SiteOverflow, n)), x)
+			}
+		case ir.Long:
+			return "dp_negl(" + x + ")"
+		}
+		return "(-" + x + ")"
+	case *ir.Binary:
+		return m.binary(n, en)
+	case *ir.Select:
+		c := m.expr(n.Cond, en)
+		a := m.expr(n.Then, refine(n.Cond, true, en))
+		b := m.expr(n.Else, refine(n.Cond, false, en))
+		return fmt.Sprintf("(%s ? %s : %s)", c, a, b)
+	case *ir.Convert:
+		return m.convert(n, en)
+	case *ir.Call:
+		return m.call(n, en)
+	case *ir.Reduce:
+		return m.reduce(n, en)
+	}
+	m.g.fail(e, "cannot generate code for %T", e)
+	return "0"
+}
+
+func cComment(s string) string { return strings.ReplaceAll(s, "*/", "* /") }
+
+func (m *emitter) binary(n *ir.Binary, en env) string {
+	t := n.T
+	switch n.Op {
+	case ir.OpAnd:
+		x := m.expr(n.X, en)
+		y := m.expr(n.Y, refine(n.X, true, en))
+		return "(" + x + " && " + y + ")"
+	case ir.OpOr:
+		x := m.expr(n.X, en)
+		y := m.expr(n.Y, refine(n.X, false, en))
+		return "(" + x + " || " + y + ")"
+	}
+	x := m.expr(n.X, en)
+	y := m.expr(n.Y, en)
+	switch n.Op {
+	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
+		return "(" + x + " " + n.Op.String() + " " + y + ")"
+	}
+	if t.IsFloat() {
+		if n.Op == ir.OpRem {
+			if t == ir.Float {
+				return "fmodf(" + x + ", " + y + ")"
+			}
+			return "fmod(" + x + ", " + y + ")"
+		}
+		return "(" + x + " " + n.Op.String() + " " + y + ")"
+	}
+	long := t == ir.Long
+	rx, ry := rangeOf(n.X, en), rangeOf(n.Y, en)
+	switch n.Op {
+	case ir.OpDiv, ir.OpRem:
+		fn := map[bool]string{false: "dp_divi", true: "dp_divl"}[long]
+		if n.Op == ir.OpRem {
+			fn = map[bool]string{false: "dp_remi", true: "dp_reml"}[long]
+		}
+		if !ry.has(0) && !ry.has(-1) {
+			return "(" + x + " " + n.Op.String() + " " + y + ")"
+		}
+		kind := SiteDivZero
+		if !ry.has(0) {
+			kind = SiteOverflow // only MIN / -1 can go wrong
+		}
+		return fmt.Sprintf("%s(%s, %s, %s)", fn, m.ck(m.site(kind, n)), x, y)
+	}
+	op := map[ir.Op]string{ir.OpAdd: "add", ir.OpSub: "sub", ir.OpMul: "mul"}[n.Op]
+	if long {
+		if n.Saturate && n.Op != ir.OpMul {
+			return fmt.Sprintf("dp_s%sl(%s, %s)", op, x, y)
+		}
+		return fmt.Sprintf("dp_%sl(%s, %s)", op, x, y)
+	}
+	// int (and, should sema leave any, char or bool) arithmetic.
+	var r ival
+	switch n.Op {
+	case ir.OpAdd:
+		r = ivAdd(rx, ry)
+	case ir.OpSub:
+		r = ivAdd(rx, ivNeg(ry))
+	case ir.OpMul:
+		r = ivMul(rx, ry)
+	}
+	if n.Saturate && n.Op != ir.OpMul {
+		return fmt.Sprintf("dp_s%si(%s, %s, %s)", op, m.ck(m.site(SiteOverflow, n)), x, y)
+	}
+	if r.within(math.MinInt32, math.MaxInt32) {
+		return "(" + x + " " + n.Op.String() + " " + y + ")"
+	}
+	return fmt.Sprintf("dp_%si(%s, %s, %s)", op, m.ck(m.site(SiteOverflow, n)), x, y)
+}
+
+func (m *emitter) convert(n *ir.Convert, en env) string {
+	to, from := n.T, n.X.Type()
+	x := m.expr(n.X, en)
+	switch {
+	case to == from:
+		return x
+	case to == ir.Bool:
+		return "((" + x + ") != 0)"
+	case to.IsFloat() && from.IsFloat():
+		return "((" + ctype(to) + ")(" + x + "))"
+	case to.IsFloat():
+		if from == ir.Int || from == ir.Long {
+			return fmt.Sprintf("dp_i2f<%s>(%s)", ctype(to), x)
+		}
+		return "((" + ctype(to) + ")(" + x + "))"
+	case from.IsFloat():
+		if to == ir.Long {
+			return fmt.Sprintf("dp_f2l(%s, %s)", m.ck(m.site(SiteNaN, n)), x)
+		}
+		// to int (or char): NaN and overflow are errors.
+		return fmt.Sprintf("dp_f2i(%s, %d, %s)", m.ck(m.site(SiteNaN, n)), m.site(SiteOverflow, n), x)
+	case from == ir.Int && to == ir.Long:
+		return "dp_i2l(" + x + ")"
+	case from == ir.Long && to == ir.Int:
+		if rangeOf(n.X, en).within(math.MinInt32, math.MaxInt32) {
+			return "((int)(" + x + "))"
+		}
+		return fmt.Sprintf("dp_l2i(%s, %s)", m.ck(m.site(SiteOverflow, n)), x)
+	}
+	return "((" + ctype(to) + ")(" + x + "))"
+}
+
+func (m *emitter) call(n *ir.Call, en env) string {
+	t := n.T
+	args := make([]string, len(n.Args))
+	for k, a := range n.Args {
+		args[k] = m.expr(a, en)
+	}
+	switch n.Fn {
+	case ir.FnMin, ir.FnMax:
+		if len(args) == 0 {
+			m.g.fail(n, "%s() needs arguments", n.Fn)
+			return "0"
+		}
+		fn := "dp_min"
+		if n.Fn == ir.FnMax {
+			fn = "dp_max"
+		}
+		acc := args[0]
+		for _, a := range args[1:] {
+			acc = fmt.Sprintf("%s<%s>(%s, %s)", fn, ctype(t), acc, a)
+		}
+		if len(args) == 1 {
+			return "((" + ctype(t) + ")(" + acc + "))"
+		}
+		return acc
+	case ir.FnAbs:
+		switch t {
+		case ir.Float:
+			return "fabsf(" + args[0] + ")"
+		case ir.Double:
+			return "fabs(" + args[0] + ")"
+		case ir.Long:
+			return "dp_absl(" + args[0] + ")"
+		}
+		if rangeOf(n.Args[0], en).has(math.MinInt32) {
+			return fmt.Sprintf("dp_absi(%s, %s)", m.ck(m.site(SiteOverflow, n)), args[0])
+		}
+		return "dp_abs(" + args[0] + ")"
+	}
+	name := map[ir.Func]string{ir.FnExp: "exp", ir.FnLog: "log", ir.FnSqrt: "sqrt", ir.FnPow: "pow", ir.FnFloor: "floor", ir.FnCeil: "ceil"}[n.Fn]
+	if name == "" {
+		m.g.fail(n, "cannot generate code for %s()", n.Fn)
+		return "0"
+	}
+	if t == ir.Float {
+		// eval computes float math in double and rounds once; so do we.
+		for k := range args {
+			args[k] = "(double)(" + args[k] + ")"
+		}
+		return "((float)" + name + "(" + strings.Join(args, ", ") + "))"
+	}
+	return name + "(" + strings.Join(args, ", ") + ")"
+}
+
+func (m *emitter) reduce(n *ir.Reduce, en env) string {
+	t := n.T
+	ct := ctype(t)
+	m.nred++
+	name := fmt.Sprintf("r%d_%s", m.nred, cIdent(n.Var.Name))
+	lo := m.expr(n.Lo, en)
+	hi := m.expr(n.Hi, en)
+	vt := n.Var.T
+	if !vt.IsInteger() || vt == ir.Bool {
+		vt = ir.Long
+	}
+	bodyEnv := en.withRed(n, hull(rangeOf(n.Lo, en), rangeOf(n.Hi, en)))
+	m.reds = append(m.reds, redVar{r: n, name: name, t: vt})
+	body := m.expr(n.Body, bodyEnv)
+	m.reds = m.reds[:len(m.reds)-1]
+	var id, step string
+	switch n.Op {
+	case ir.ReduceMin:
+		id = infLit(t, false)
+		step = "acc = (v < acc) ? v : acc;"
+	case ir.ReduceMax:
+		id = infLit(t, true)
+		step = "acc = (v > acc) ? v : acc;"
+	default:
+		id = "(" + ct + ")0"
+		switch t {
+		case ir.Int:
+			step = fmt.Sprintf("acc = dp_saddi(%s, acc, v);", m.ck(m.site(SiteOverflow, n)))
+		case ir.Long:
+			step = "acc = dp_saddl(acc, v);"
+		default:
+			step = "acc = acc + v;"
+		}
+	}
+	return fmt.Sprintf("([&]() -> %s { %s acc = %s; const long long lo_ = %s, hi_ = %s; "+
+		"for (long long k_ = lo_; k_ <= hi_; ++k_) { const %s %s = (%s)k_; const %s v = %s; %s if (k_ == hi_) break; } return acc; }())",
+		ct, ct, id, lo, hi, ctype(vt), name, ctype(vt), ct, body, step)
+}
+
+// cIdent makes s usable inside a C identifier.
+func cIdent(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 128 && (r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// load emits an input read. Indices proved in range read directly; the
+// others go through a check that reports the site and reads element 0.
+func (m *emitter) load(n *ir.Load, en env) string {
+	in := m.g.input(n.In)
+	if in == nil {
+		m.g.fail(n, "unknown input %s", n.In.Name)
+		return "0"
+	}
+	var flat string
+	if len(n.Index) == 1 {
+		r := rangeOf(n.Index[0], en)
+		k := m.expr(n.Index[0], en)
+		if !r.within(0, in.Len-1) {
+			flat = fmt.Sprintf("dp_chk1(%s, (long long)(%s), %dLL)", m.ck(m.site(SiteLoad, n)), k, in.Len)
+		} else {
+			flat = k
+		}
+	} else {
+		rr, rc := rangeOf(n.Index[0], en), rangeOf(n.Index[1], en)
+		r := m.expr(n.Index[0], en)
+		c := m.expr(n.Index[1], en)
+		if !rr.within(0, in.Rows-1) || !rc.within(0, in.Cols-1) {
+			flat = fmt.Sprintf("dp_chk2(%s, (long long)(%s), (long long)(%s), %dLL, %dLL)", m.ck(m.site(SiteLoad, n)), r, c, in.Rows, in.Cols)
+		} else {
+			flat = fmt.Sprintf("((long long)(%s) * %dLL + (%s))", r, in.Cols, c)
+		}
+	}
+	if m.invariant {
+		if slot, ok := m.g.rowSlot[n]; ok {
+			return fmt.Sprintf("a.template rv<%d>(%s)", slot, flat)
+		}
+		if slot, ok := m.g.colSlot[n]; ok {
+			return fmt.Sprintf("a.template cv<%d>(%s)", slot, flat)
+		}
+	}
+	return fmt.Sprintf("%s(%s)", loadFuncName(m.g.inputIndex(n.In)), flat)
+}
+
+// pure reports whether the code the emitter writes for e, in the strip
+// kernel, has no side effect and reads no memory that could be outside its
+// object: no checks (they may report), no reductions, input reads only of
+// prepared row or column values, cell reads proved inside the grid (the
+// strip kernel reads those from registers). Such expressions may be
+// evaluated even where their case does not apply, which lets the
+// recurrence be one chain of selects instead of branches.
+func (m *emitter) pure(e ir.Expr, en env) bool {
+	t := e.Type()
+	switch n := e.(type) {
+	case *ir.Const, *ir.Inf, *ir.ScalarRef, *ir.Var:
+		return true
+	case *ir.Load:
+		if _, ok := m.g.rowSlot[n]; !ok {
+			if _, ok := m.g.colSlot[n]; !ok {
+				return false
+			}
+		}
+		in := m.g.input(n.In)
+		if len(n.Index) == 1 {
+			return rangeOf(n.Index[0], en).within(0, in.Len-1) && m.pure(n.Index[0], en)
+		}
+		return rangeOf(n.Index[0], en).within(0, in.Rows-1) && rangeOf(n.Index[1], en).within(0, in.Cols-1) &&
+			m.pure(n.Index[0], en) && m.pure(n.Index[1], en)
+	case *ir.CellRef:
+		return rangeOf(n.I, en).within(0, m.g.p.Rows-1) && rangeOf(n.J, en).within(0, m.g.p.Cols-1) &&
+			m.pure(n.I, en) && m.pure(n.J, en)
+	case *ir.Unary:
+		if n.Op == ir.OpNeg && t == ir.Int && rangeOf(n.X, en).has(math.MinInt32) {
+			return false
+		}
+		return m.pure(n.X, en)
+	case *ir.Binary:
+		switch n.Op {
+		case ir.OpAnd:
+			return m.pure(n.X, en) && m.pure(n.Y, refine(n.X, true, en))
+		case ir.OpOr:
+			return m.pure(n.X, en) && m.pure(n.Y, refine(n.X, false, en))
+		}
+		if !m.pure(n.X, en) || !m.pure(n.Y, en) {
+			return false
+		}
+		if t.IsFloat() || t == ir.Bool {
+			return true
+		}
+		switch n.Op {
+		case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
+			return true
+		case ir.OpDiv, ir.OpRem:
+			ry := rangeOf(n.Y, en)
+			return !ry.has(0) && !ry.has(-1)
+		}
+		if n.Saturate {
+			return t == ir.Long
+		}
+		if t == ir.Long {
+			return true
+		}
+		rx, ry := rangeOf(n.X, en), rangeOf(n.Y, en)
+		var r ival
+		switch n.Op {
+		case ir.OpAdd:
+			r = ivAdd(rx, ry)
+		case ir.OpSub:
+			r = ivAdd(rx, ivNeg(ry))
+		case ir.OpMul:
+			r = ivMul(rx, ry)
+		}
+		return r.within(math.MinInt32, math.MaxInt32)
+	case *ir.Select:
+		return m.pure(n.Cond, en) && m.pure(n.Then, refine(n.Cond, true, en)) && m.pure(n.Else, refine(n.Cond, false, en))
+	case *ir.Convert:
+		if n.X.Type().IsFloat() && !t.IsFloat() && t != ir.Bool {
+			return false // NaN and overflow checks
+		}
+		if n.X.Type() == ir.Long && t == ir.Int && !rangeOf(n.X, en).within(math.MinInt32, math.MaxInt32) {
+			return false
+		}
+		return m.pure(n.X, en)
+	case *ir.Call:
+		if n.Fn == ir.FnAbs && t == ir.Int && rangeOf(n.Args[0], en).has(math.MinInt32) {
+			return false
+		}
+		for _, a := range n.Args {
+			if !m.pure(a, en) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

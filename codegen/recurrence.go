@@ -1,0 +1,250 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// lineDirective points NVRTC's messages at a `.dp` position.
+func lineDirective(pos dsl.Pos) string {
+	if !pos.IsValid() {
+		return ""
+	}
+	file := pos.File
+	if file == "" {
+		file = "<input>"
+	}
+	file = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(file)
+	return fmt.Sprintf("#line %d \"%s\"\n", pos.Line, file)
+}
+
+// recurrence writes dp_rec, the recurrence as a device function templated
+// on the kernel's accessor A, which supplies cell reads (a.ref<ID>) and,
+// in the strip kernel, prepared input values (a.rv<S>, a.cv<S>).
+func (g *gen) recurrence(b *strings.Builder) {
+	g.refSafe = make([]bool, len(g.p.CellRefs))
+	m := &emitter{g: g, invariant: g.prog.Kernel == KernelStrip}
+	b.WriteString("\n// ---- the recurrence ----\n")
+	b.WriteString("template <class A>\n__device__ __forceinline__ cell_t dp_rec(const DP_IDX_T i, const DP_IDX_T j, A &a)\n{\n")
+	en0 := env{i: span(0, g.p.Rows-1), j: span(0, g.p.Cols-1), cells: g.cellRange, hasCells: true}
+	condEnv := func(k int) env {
+		en := en0
+		for m := 0; m < k; m++ {
+			en = refine(g.p.Cases[m].Cond, false, en)
+		}
+		return en
+	}
+	valEnv := func(k int) env {
+		en := en0
+		if c := g.p.Cases[k].Cond; c != nil {
+			en = refine(c, true, en)
+		}
+		for m := 0; m < k; m++ {
+			en = refine(g.p.Cases[m].Cond, false, en)
+		}
+		return en
+	}
+	if m.invariant && g.selectForm(m, condEnv, valEnv) {
+		// Every case is pure: evaluate them all, last to first, and keep
+		// the first that applies: no branches in the hot loop.
+		n := len(g.p.Cases)
+		b.WriteString(lineDirective(g.p.Cases[n-1].Value.Position()))
+		fmt.Fprintf(b, "\tcell_t r = (cell_t)(%s);\n", m.expr(g.p.Cases[n-1].Value, valEnv(n-1)))
+		for k := n - 2; k >= 0; k-- {
+			c := g.p.Cases[k]
+			b.WriteString(lineDirective(c.Cond.Position()))
+			fmt.Fprintf(b, "\tconst bool c%d = %s;\n", k, m.expr(c.Cond, condEnv(k)))
+			b.WriteString(lineDirective(c.Value.Position()))
+			fmt.Fprintf(b, "\tr = c%d ? (cell_t)(%s) : r;\n", k, m.expr(c.Value, valEnv(k)))
+		}
+		b.WriteString("\treturn r;\n}\n")
+		b.WriteString(lineReset)
+		return
+	}
+	last := false
+	for k, c := range g.p.Cases {
+		if c.Cond != nil {
+			b.WriteString(lineDirective(c.Cond.Position()))
+			fmt.Fprintf(b, "\tif (%s)\n", m.expr(c.Cond, condEnv(k)))
+			b.WriteString(lineDirective(c.Value.Position()))
+			fmt.Fprintf(b, "\t\treturn (cell_t)(%s);\n", m.expr(c.Value, valEnv(k)))
+			continue
+		}
+		b.WriteString(lineDirective(c.Value.Position()))
+		fmt.Fprintf(b, "\treturn (cell_t)(%s);\n", m.expr(c.Value, valEnv(k)))
+		last = true
+		break
+	}
+	if !last {
+		b.WriteString("\treturn (cell_t)0;\n")
+	}
+	b.WriteString("}\n")
+	b.WriteString(lineReset)
+}
+
+// classifyLoads finds, for the strip kernel, the input reads whose index
+// depends on i alone (the same for a thread's row across the whole sweep:
+// kept in registers) or on j alone (staged per column in shared memory).
+func (g *gen) classifyLoads() {
+	if g.prog.Kernel != KernelStrip {
+		return
+	}
+	seen := map[*ir.Load]bool{}
+	visit := func(e ir.Expr) {
+		ir.Walk(e, func(x ir.Expr) bool {
+			ld, ok := x.(*ir.Load)
+			if !ok || seen[ld] {
+				return true
+			}
+			seen[ld] = true
+			switch {
+			case pureIndex(ld, ir.VarI):
+				g.rowSlot[ld] = len(g.rowLds)
+				g.rowLds = append(g.rowLds, ld)
+			case pureIndex(ld, ir.VarJ):
+				g.colSlot[ld] = len(g.colLds)
+				g.colLds = append(g.colLds, ld)
+			}
+			return true
+		})
+	}
+	for _, c := range g.p.Cases {
+		visit(c.Cond)
+		visit(c.Value)
+	}
+}
+
+// pureIndex reports whether every index of ld is arithmetic of the index
+// variable v and constants.
+func pureIndex(ld *ir.Load, v ir.VarKind) bool {
+	uses := false
+	for _, x := range ld.Index {
+		ok := true
+		ir.Walk(x, func(e ir.Expr) bool {
+			switch n := e.(type) {
+			case *ir.Var:
+				if n.Kind != v {
+					ok = false
+				}
+				uses = true
+			case *ir.Const:
+				if n.V.T.IsFloat() || n.T.IsFloat() {
+					ok = false
+				}
+			case *ir.ScalarRef:
+				if n.Scalar.Value.T.IsFloat() || n.T.IsFloat() {
+					ok = false
+				}
+			case *ir.Unary:
+				if n.Op != ir.OpNeg {
+					ok = false
+				}
+			case *ir.Binary:
+				if n.Op != ir.OpAdd && n.Op != ir.OpSub && n.Op != ir.OpMul {
+					ok = false
+				}
+			case *ir.Convert:
+				if !n.T.IsInteger() || !n.X.Type().IsInteger() || n.T == ir.Bool {
+					ok = false
+				}
+			default:
+				ok = false
+			}
+			return ok
+		})
+		if !ok {
+			return false
+		}
+	}
+	return uses
+}
+
+// pureExpr prints an index expression of pureIndex in terms of x, in 64-bit
+// arithmetic (the kernel clamps the result, so it needs no checks).
+func pureExpr(e ir.Expr) string {
+	switch n := e.(type) {
+	case *ir.Var:
+		return "x"
+	case *ir.Const:
+		return intLit(n.V.I, ir.Long)
+	case *ir.ScalarRef:
+		return intLit(n.Scalar.Value.I, ir.Long)
+	case *ir.Unary:
+		return "(0LL - " + pureExpr(n.X) + ")"
+	case *ir.Binary:
+		return "(" + pureExpr(n.X) + " " + n.Op.String() + " " + pureExpr(n.Y) + ")"
+	case *ir.Convert:
+		return pureExpr(n.X)
+	}
+	return "0LL"
+}
+
+// invariantDecls writes dp_rowv<S>/dp_colv<S> (how to read slot S: directly,
+// or by filling it for a whole row or column) and the structs dp_rowvals and
+// dp_colvals that hold one row's or column's slots.
+func (g *gen) invariantDecls() string {
+	var b strings.Builder
+	b.WriteString("\n// ---- input reads that depend on i alone (rows) or j alone (columns) ----\n")
+	for _, side := range []struct {
+		name string
+		lds  []*ir.Load
+	}{{"rowv", g.rowLds}, {"colv", g.colLds}} {
+		fmt.Fprintf(&b, "template <int S> struct dp_%s;\n", side.name)
+		for s, ld := range side.lds {
+			k := g.inputIndex(ld.In)
+			in := &g.prog.Inputs[k]
+			rt := ctype(ld.T)
+			if ld.T == ir.Char || ld.T == ir.Bool {
+				rt = "int"
+			}
+			fmt.Fprintf(&b, "template <> struct dp_%s<%d> { // %s\n\ttypedef %s type;\n", side.name, s, cComment(ld.In.Name), rt)
+			fmt.Fprintf(&b, "\tstatic __device__ __forceinline__ type load(long long k) { return %s(k); }\n", loadFuncName(k))
+			if len(ld.Index) == 1 {
+				fmt.Fprintf(&b, "\tstatic __device__ __forceinline__ type fill(long long x) { long long k = %s; if (k < 0 || k >= %dLL) k = 0; return %s(k); }\n",
+					pureExpr(ld.Index[0]), in.Len, loadFuncName(k))
+			} else {
+				fmt.Fprintf(&b, "\tstatic __device__ __forceinline__ type fill(long long x) { long long r = %s, c = %s; if (r < 0 || r >= %dLL) r = 0; if (c < 0 || c >= %dLL) c = 0; return %s(r * %dLL + c); }\n",
+					pureExpr(ld.Index[0]), pureExpr(ld.Index[1]), in.Rows, in.Cols, loadFuncName(k), in.Cols)
+			}
+			b.WriteString("};\n")
+		}
+		fmt.Fprintf(&b, "struct dp_%sals {\n", side.name)
+		for s := range side.lds {
+			fmt.Fprintf(&b, "\ttypename dp_%s<%d>::type v%d;\n", side.name, s, s)
+		}
+		b.WriteString("\t__device__ __forceinline__ void fill(long long x)\n\t{\n")
+		if len(side.lds) == 0 {
+			b.WriteString("\t\t(void)x;\n")
+		}
+		for s := range side.lds {
+			fmt.Fprintf(&b, "\t\tv%d = dp_%s<%d>::fill(x);\n", s, side.name, s)
+		}
+		b.WriteString("\t}\n\ttemplate <int S> __device__ __forceinline__ auto get() const\n\t{\n\t\t")
+		for s := range side.lds {
+			fmt.Fprintf(&b, "if constexpr (S == %d)\n\t\t\treturn v%d;\n\t\telse ", s, s)
+		}
+		b.WriteString("\n\t\t\treturn 0;\n\t}\n};\n")
+	}
+	return b.String()
+}
+
+// selectForm reports whether every case's condition and value are pure
+// (see emitter.pure) and the last case is `otherwise`.
+func (g *gen) selectForm(m *emitter, condEnv, valEnv func(int) env) bool {
+	n := len(g.p.Cases)
+	if n == 0 || g.p.Cases[n-1].Cond != nil {
+		return false
+	}
+	for k, c := range g.p.Cases {
+		if c.Cond != nil && !m.pure(c.Cond, condEnv(k)) {
+			return false
+		}
+		if !m.pure(c.Value, valEnv(k)) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,91 @@
+package dsl
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Error is a problem found in a `.dp` file, at a position.
+type Error struct {
+	Pos Pos
+	Msg string
+}
+
+func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// ErrorList is several errors, reported together. Its Error method prints
+// one per line; use Format to add the offending source line and a caret.
+type ErrorList []*Error
+
+// Add appends an error at pos.
+func (l *ErrorList) Add(pos Pos, format string, args ...any) {
+	*l = append(*l, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Sort orders the errors by position, keeping the order of equal ones.
+func (l ErrorList) Sort() {
+	sort.SliceStable(l, func(a, b int) bool {
+		pa, pb := l[a].Pos, l[b].Pos
+		if pa.File != pb.File {
+			return pa.File < pb.File
+		}
+		if pa.Line != pb.Line {
+			return pa.Line < pb.Line
+		}
+		return pa.Col < pb.Col
+	})
+}
+
+// Err returns nil for an empty list and the list otherwise.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+func (l ErrorList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Format renders err for a person: each positioned error followed by its
+// source line and a caret under the column. source is the file's text (may be
+// nil). Errors that are not *Error or ErrorList are printed as they are.
+func Format(err error, source []byte) string {
+	var list ErrorList
+	var one *Error
+	switch {
+	case errors.As(err, &list):
+	case errors.As(err, &one):
+		list = ErrorList{one}
+	default:
+		return err.Error()
+	}
+	lines := strings.Split(string(source), "\n")
+	var b strings.Builder
+	for i, e := range list {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+		if e.Pos.Line >= 1 && e.Pos.Line <= len(lines) && source != nil {
+			line := strings.TrimRight(lines[e.Pos.Line-1], "\r")
+			b.WriteString("\n    " + strings.ReplaceAll(line, "\t", " ") + "\n    ")
+			col := e.Pos.Col
+			if col < 1 {
+				col = 1
+			}
+			if col > len(line)+1 {
+				col = len(line) + 1
+			}
+			b.WriteString(strings.Repeat(" ", col-1) + "^")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,563 @@
+package dsl
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Parse reads the `.dp` file src, named filename in positions and messages.
+//
+// A declaration ends at the end of its line, except that a line ending in `&`
+// continues a matrix's data and lines starting with `|` add cases to the
+// recurrence above them. Parse checks syntax only: names, types and the
+// meaning of settings are checked by package sema.
+//
+// The error, if any, is an ErrorList sorted by position, with one entry per
+// bad line (parsing starts afresh on the next line) up to a limit. The
+// returned File is never nil; when there are errors it holds the
+// declarations that did parse.
+func Parse(filename string, src []byte) (*File, error) {
+	p := &parser{}
+	f := &File{Name: filename, Source: src}
+	toks, err := lexFile(filename, string(src))
+	if err != nil {
+		// Unreachable: every byte matches a rule (see dpLexer).
+		p.errs.Add(Pos{File: filename, Line: 1, Col: 1}, "internal error: %v", err)
+		return f, p.errs
+	}
+	var groups []*group
+	for _, seg := range splitLines(toks) {
+		t0 := seg.toks[0]
+		if t0.Type == tokOp && t0.Value == "|" {
+			last := len(groups) - 1
+			if last < 0 || groups[last].kind != kindRecurrence {
+				p.errorAt(t0.Pos, "a case line starting with `|` must follow a recurrence `cell[i][j] = ...`")
+				continue
+			}
+			groups[last].cases = append(groups[last].cases, seg)
+			continue
+		}
+		groups = append(groups, &group{kind: classify(seg.toks), head: seg})
+	}
+	for _, g := range groups {
+		if p.full() {
+			break
+		}
+		if d := p.parseGroup(g); d != nil {
+			f.Decls = append(f.Decls, d)
+		}
+	}
+	p.errs.Sort()
+	return f, p.errs.Err()
+}
+
+// maxErrors bounds the errors reported for one file: past it, a file is
+// unlikely to be a `.dp` file at all.
+const maxErrors = 20
+
+// maxNesting bounds how deeply one line's expression may nest, so that the
+// recursive descent of the parser stays far from the goroutine stack limit
+// whatever the input. Real expressions nest a handful of levels.
+const maxNesting = 500
+
+type parser struct {
+	errs ErrorList
+}
+
+func (p *parser) full() bool { return len(p.errs) > maxErrors }
+
+func (p *parser) errorAt(at lexer.Position, format string, args ...any) {
+	p.error(pos(at), format, args...)
+}
+
+func (p *parser) error(at Pos, format string, args ...any) {
+	switch {
+	case len(p.errs) < maxErrors:
+		p.errs.Add(at, format, args...)
+	case len(p.errs) == maxErrors:
+		p.errs.Add(at, "too many errors")
+	}
+}
+
+func pos(p lexer.Position) Pos {
+	return Pos{File: p.Filename, Offset: p.Offset, Line: p.Line, Col: p.Column}
+}
+
+// A segment is the tokens of one line (more than one physical line when
+// rows end in `&`), without the Newline.
+type segment struct {
+	toks []lexer.Token
+	end  lexer.Position // just after the last token: where "end of line" is reported
+}
+
+// splitLines cuts the token stream at Newline tokens, dropping empty lines.
+func splitLines(toks []lexer.Token) []segment {
+	var segs []segment
+	start := 0
+	for i, t := range toks {
+		if t.Type != tokNewline && !t.EOF() {
+			continue
+		}
+		if i > start {
+			line := toks[start:i:i]
+			segs = append(segs, segment{toks: line, end: endPos(line[len(line)-1])})
+		}
+		start = i + 1
+	}
+	return segs
+}
+
+// sliceLexer replays a segment's tokens to participle, then EOF at the end
+// of the line.
+type sliceLexer struct {
+	seg segment
+	i   int
+}
+
+func (l *sliceLexer) Next() (lexer.Token, error) {
+	if l.i < len(l.seg.toks) {
+		l.i++
+		return l.seg.toks[l.i-1], nil
+	}
+	return lexer.EOFToken(l.seg.end), nil
+}
+
+// run parses one segment with participle.
+func run[G any](pp *participle.Parser[G], seg segment) (*G, error) {
+	pl, err := lexer.Upgrade(&sliceLexer{seg: seg})
+	if err != nil {
+		return nil, err
+	}
+	return pp.ParseFromLexer(pl)
+}
+
+type kind int
+
+const (
+	kindUnknown kind = iota
+	kindProblem
+	kindSetting
+	kindAnswer
+	kindArgs
+	kindScalar
+	kindInput
+	kindGrid
+	kindRecurrence
+)
+
+// A group is one declaration: a line, and for a recurrence its `|` lines.
+type group struct {
+	kind  kind
+	head  segment
+	cases []segment
+}
+
+var typeNames = map[string]bool{"char": true, "int": true, "long": true, "float": true, "double": true}
+
+// classify picks the kind of declaration from a line's first tokens, so that
+// it can be parsed, and its errors worded, as that kind.
+func classify(toks []lexer.Token) kind {
+	at := func(i int) lexer.Token {
+		if i < len(toks) {
+			return toks[i]
+		}
+		return lexer.Token{Type: lexer.EOF}
+	}
+	isOp := func(t lexer.Token, op string) bool { return t.Type == tokOp && t.Value == op }
+	t0, t1 := at(0), at(1)
+	switch t0.Type {
+	case tokDims, tokInt:
+		return kindGrid
+	case tokOp:
+		if t0.Value == "(" {
+			return kindGrid
+		}
+		return kindUnknown
+	case tokIdent:
+	default:
+		return kindUnknown
+	}
+	switch {
+	case isOp(t1, "=") && !typeNames[t0.Value]:
+		return kindUnknown // `x = 3`: reported as a missing type
+	case isOp(t1, ":"):
+		switch t0.Value {
+		case "answer":
+			return kindAnswer
+		case "args":
+			return kindArgs
+		}
+		return kindSetting
+	case t1.Type == tokDims:
+		return kindInput
+	case isOp(t1, "["):
+		return kindRecurrence
+	case t0.Value == "problem":
+		return kindProblem
+	case typeNames[t0.Value], t1.Type == tokIdent && isOp(at(2), "="):
+		return kindScalar
+	}
+	for _, t := range toks {
+		if t.Type == tokIdent && t.Value == "x" {
+			return kindGrid
+		}
+	}
+	return kindUnknown
+}
+
+// parseGroup parses and converts one declaration, reporting its errors.
+func (p *parser) parseGroup(g *group) (d Decl) {
+	defer func() {
+		// A last defence only: the fuzz tests assert that this never runs.
+		if r := recover(); r != nil {
+			p.errorAt(g.head.toks[0].Pos, "internal error: %v (please report this file)", r)
+			d = nil
+		}
+	}()
+	if !p.lexOK(g.head) {
+		for _, seg := range g.cases {
+			p.lexOK(seg)
+		}
+		return nil
+	}
+	c := &conv{p: p}
+	switch g.kind {
+	case kindProblem:
+		if gp, err := run(problemParser, g.head); err != nil {
+			p.syntaxError(err, g.kind, g.head)
+		} else {
+			return c.problem(gp)
+		}
+	case kindSetting:
+		if gs, err := run(settingParser, g.head); err != nil {
+			p.syntaxError(err, g.kind, g.head)
+		} else {
+			return c.setting(gs)
+		}
+	case kindAnswer:
+		if ga, err := run(answerParser, g.head); err != nil {
+			p.syntaxError(err, g.kind, g.head)
+		} else {
+			return &AnswerDecl{Pos: pos(ga.Kw.Pos), Expr: c.expr(ga.Expr)}
+		}
+	case kindArgs:
+		if ga, err := run(argsParser, g.head); err != nil {
+			p.syntaxError(err, g.kind, g.head)
+		} else {
+			return c.args(ga)
+		}
+	case kindScalar:
+		if gs, err := run(scalarParser, g.head); err != nil {
+			p.syntaxError(err, g.kind, g.head)
+		} else {
+			return &ScalarDecl{Pos: pos(gs.Type.Pos), Type: gs.Type.Value, Name: gs.Name.Value, Expr: c.expr(gs.Expr)}
+		}
+	case kindInput:
+		if gi, err := run(inputParser, g.head); err != nil {
+			p.syntaxError(err, g.kind, g.head)
+		} else {
+			return c.input(gi)
+		}
+	case kindGrid:
+		if gg, err := run(gridParser, g.head); err != nil {
+			p.syntaxError(err, g.kind, g.head)
+		} else {
+			return c.grid(gg)
+		}
+	case kindRecurrence:
+		return p.recurrence(c, g)
+	default:
+		p.unknownLine(g.head)
+	}
+	return nil
+}
+
+func (p *parser) recurrence(c *conv, g *group) Decl {
+	var d *RecurrenceDecl
+	if gr, err := run(recurrenceParser, g.head); err != nil {
+		p.syntaxError(err, g.kind, g.head)
+	} else {
+		d = &RecurrenceDecl{
+			Pos:    pos(gr.Target.Pos),
+			Target: gr.Target.Value,
+			I:      &Ident{Pos: pos(gr.I.Pos), Name: gr.I.Value},
+			J:      &Ident{Pos: pos(gr.J.Pos), Name: gr.J.Value},
+			Cases:  []*Case{c.kase(gr.Case, len(g.cases) > 0)},
+		}
+	}
+	for _, seg := range g.cases {
+		if !p.lexOK(seg) {
+			continue
+		}
+		gl, err := run(caseLineParser, seg)
+		if err != nil {
+			p.syntaxError(err, g.kind, seg)
+			continue
+		}
+		k := c.kase(gl.Case, true)
+		if d != nil {
+			d.Cases = append(d.Cases, k)
+		}
+	}
+	if d == nil {
+		return nil
+	}
+	return d
+}
+
+// lexOK reports the first bad token of a line (an unterminated string, a
+// stray character) and checks that its expressions do not nest absurdly
+// deep; such a line is not given to participle.
+func (p *parser) lexOK(seg segment) bool {
+	depth, maxDepth, nest := 0, 0, 0
+	for i, t := range seg.toks {
+		switch t.Type {
+		case tokBadString, tokBadQuote:
+			if strings.HasPrefix(t.Value, "'") {
+				p.errorAt(t.Pos, "character literal not terminated")
+			} else {
+				p.errorAt(t.Pos, "string not terminated")
+			}
+			return false
+		case tokBad:
+			p.errorAt(t.Pos, "%s", badChar(t.Value))
+			return false
+		case tokOp:
+			switch t.Value {
+			case "(", "[":
+				depth++
+				maxDepth = max(maxDepth, depth)
+			case ")", "]":
+				depth--
+			case "?":
+				nest++
+			case "-", "+", "!":
+				if i == 0 || isOperand(seg.toks[i-1]) {
+					break
+				}
+				nest++ // a prefix operator: one more level of recursion
+			}
+		}
+		if maxDepth+nest > maxNesting {
+			p.errorAt(t.Pos, "expression nested too deeply (more than %d levels)", maxNesting)
+			return false
+		}
+	}
+	return true
+}
+
+// isOperand reports whether t can end an operand, so that a following `-`
+// is binary.
+func isOperand(t lexer.Token) bool {
+	switch t.Type {
+	case tokIdent, tokInt, tokFloat, tokChar:
+		return true
+	case tokKeyword:
+		return t.Value == "inf"
+	case tokOp:
+		return t.Value == ")" || t.Value == "]"
+	}
+	return false
+}
+
+func badChar(v string) string {
+	switch v {
+	case "&":
+		return "unexpected `&` (`&` separates the rows of an input's data; the logical and is `&&`)"
+	case "@":
+		return "unexpected `@` (a file source is written `@\"path\"` after an input's dimensions)"
+	}
+	r, _ := utf8.DecodeRuneInString(v)
+	if r == utf8.RuneError || !isPrint(r) {
+		return fmt.Sprintf("unexpected character %q", v)
+	}
+	return fmt.Sprintf("unexpected character `%s`", v)
+}
+
+func isPrint(r rune) bool { return r >= 0x20 && r != 0x7f && r != utf8.RuneError }
+
+// unknownLine reports a line that starts like no declaration.
+func (p *parser) unknownLine(seg segment) {
+	t := seg.toks[0]
+	if t.Type == tokIdent && len(seg.toks) > 1 && seg.toks[1].Type == tokOp && seg.toks[1].Value == "=" {
+		p.errorAt(t.Pos, "missing type before `%s` (a scalar is declared as in `int %s = ...`)", t.Value, t.Value)
+		return
+	}
+	if t.Type == tokOp && t.Value == "||" {
+		p.errorAt(t.Pos, "unexpected `||` at the start of a line (a recurrence's case lines start with a single `|`)")
+		return
+	}
+	p.errorAt(t.Pos, "unexpected %s at the start of a line: expected a declaration (grid size, setting, input, scalar or recurrence)", tokenText(t))
+}
+
+// syntaxError turns a participle error into a positioned message worded for
+// the kind of line being parsed.
+func (p *parser) syntaxError(err error, k kind, seg segment) {
+	var ute *participle.UnexpectedTokenError
+	if !errors.As(err, &ute) {
+		var pe participle.Error
+		if errors.As(err, &pe) {
+			p.errorAt(pe.Position(), "%s", pe.Message())
+		} else {
+			p.errorAt(seg.toks[0].Pos, "%v", err)
+		}
+		return
+	}
+	found := ute.Unexpected
+	want := expectation(ute.Message())
+	var prev lexer.Token // the token before found, if any
+	for i, t := range seg.toks {
+		if t.Pos.Offset >= found.Pos.Offset {
+			break
+		}
+		prev = seg.toks[i]
+	}
+	p.errorAt(found.Pos, "%s", message(k, found, prev, want, seg))
+}
+
+// expectation extracts what participle wanted from its message and words it
+// for a person: `unexpected token "b" (expected "=" GExpr)` gives "`=`".
+func expectation(msg string) string {
+	i := strings.Index(msg, "(expected ")
+	if i < 0 {
+		return ""
+	}
+	s := strings.TrimSuffix(msg[i+len("(expected "):], ")")
+	// The first element of the expected sequence.
+	var first string
+	switch {
+	case strings.HasPrefix(s, `"`):
+		end := strings.Index(s[1:], `"`)
+		if end < 0 {
+			return ""
+		}
+		first = s[:end+2]
+	default:
+		end := strings.IndexAny(s, " ")
+		if end < 0 {
+			end = len(s)
+		}
+		first = s[:end]
+	}
+	switch first {
+	case `"in"`:
+		// Only the reduction branch of a call asks for `in` (`min(k in ...)`);
+		// the other branch was a plain argument list.
+		return "`,` or `)`"
+	case "<ident>":
+		return "a name"
+	case "<int>":
+		return "an integer"
+	case "<row>":
+		return "values"
+	case "GData":
+		return "values, a string or `@\"path\"`"
+	case "<eq>":
+		return "`=`"
+	case "<dims>":
+		return "dimensions such as `1x5`"
+	case "GSide":
+		return "a number, a name or `(`"
+	case "GName":
+		return "a name"
+	case "GArgItem":
+		return "an input name or `(`"
+	}
+	if strings.HasPrefix(first, `"`) {
+		return "`" + strings.Trim(first, `"`) + "`"
+	}
+	if strings.HasPrefix(first, "G") || strings.HasPrefix(first, "(") {
+		return "an expression"
+	}
+	return first
+}
+
+// message words a syntax error; k, prev and seg give the context.
+func message(k kind, found, prev lexer.Token, want string, seg segment) string {
+	f := tokenText(found)
+	if found.EOF() {
+		f = "end of line"
+	}
+	isOp := func(t lexer.Token, ops ...string) bool {
+		if t.Type != tokOp {
+			return false
+		}
+		for _, op := range ops {
+			if t.Value == op {
+				return true
+			}
+		}
+		return false
+	}
+	switch k {
+	case kindProblem:
+		if want == "a name" {
+			return "expected a name after `problem`, found " + f
+		}
+	case kindSetting:
+		if prev.Type == tokOp && prev.Value == ":" && want == "a name" {
+			return fmt.Sprintf("expected a value after `%s:`, found %s", seg.toks[0].Value, f)
+		}
+	case kindScalar:
+		switch {
+		case want == "`=`":
+			return fmt.Sprintf("expected `=` after scalar name `%s`, found %s", prev.Value, f)
+		case want == "a name" && prev.Pos.Offset == seg.toks[0].Pos.Offset && prev.Value == seg.toks[0].Value:
+			return fmt.Sprintf("expected dimensions (`1x5`) or a name after type `%s`, found %s", prev.Value, f)
+		}
+	case kindInput:
+		switch {
+		case found.Type == tokEq && prev.Type == tokDims:
+			return "expected an input name before `=`"
+		case (found.Type == tokString || found.Type == tokSource) && prev.Type == tokRow:
+			return fmt.Sprintf("expected `=` after input name `%s`", strings.Trim(prev.Value, blanks))
+		case found.Type == tokEq:
+			return "unexpected second `=`"
+		}
+	case kindGrid:
+		if isOp(found, "+", "-", "*", "/", "%") {
+			return fmt.Sprintf("unexpected %s in the grid size: put an expression side in parentheses, as in `(N+1) x M`", f)
+		}
+		if want == "`x`" {
+			return "expected `x` between the grid's rows and columns, found " + f
+		}
+	case kindRecurrence:
+		eq := -1
+		for i, t := range seg.toks {
+			if isOp(t, "=") {
+				eq = i
+				break
+			}
+		}
+		if seg.toks[0].Type == tokIdent && (eq < 0 || found.Pos.Offset <= seg.toks[eq].Pos.Offset) {
+			if want == "`=`" {
+				return fmt.Sprintf("expected `=` after `%s`, found %s", strings.Join(tokenValues(seg.toks, found), ""), f)
+			}
+			return fmt.Sprintf("unexpected %s: the left side of a recurrence names its two index variables, as in `cell[i][j]`", f)
+		}
+		if want == "" && (isOp(found, "|") || found.Type == tokKeyword) {
+			return fmt.Sprintf("unexpected %s", f)
+		}
+	}
+	if want == "" {
+		return "unexpected " + f
+	}
+	return "unexpected " + f + ", expected " + want
+}
+
+// tokenValues joins the values of toks before stop.
+func tokenValues(toks []lexer.Token, stop lexer.Token) []string {
+	var vs []string
+	for _, t := range toks {
+		if t.Pos.Offset >= stop.Pos.Offset {
+			break
+		}
+		vs = append(vs, t.Value)
+	}
+	return vs
+}

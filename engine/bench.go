@@ -1,0 +1,298 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/problems/gen"
+	"github.com/dpgpu/dpgpu/runtime"
+	"github.com/dpgpu/dpgpu/sema"
+)
+
+// BenchSpec says what to measure.
+type BenchSpec struct {
+	Problem  string   // a file or built-in name
+	Sizes    []int    // instance sizes (see SizeInputs)
+	Backends []string // "cpu", "cuda"
+	Reps     int      // measured repetitions per point (median reported)
+	Warmup   int      // unmeasured runs first (compilation, caches)
+	Threads  int
+	Sets     []sema.Override // extra --set overrides (e.g. cap=1000000)
+	Seed     uint64
+	Maintain bool
+}
+
+// BenchRow is one measured point.
+type BenchRow struct {
+	Problem        string    `json:"problem"`
+	Size           int       `json:"size"`
+	Rows           int64     `json:"rows"`
+	Cols           int64     `json:"cols"`
+	Backend        string    `json:"backend"`
+	Device         string    `json:"device"`
+	Cells          int64     `json:"cells"`
+	Seconds        []float64 `json:"seconds"`
+	Median         float64   `json:"median_seconds"`
+	Min            float64   `json:"min_seconds"`
+	Max            float64   `json:"max_seconds"`
+	GCUPS          float64   `json:"gcups"`
+	ComputeMedian  float64   `json:"compute_median_seconds,omitempty"`
+	ComputeGCUPS   float64   `json:"compute_gcups,omitempty"`
+	PeakHostBytes  int64     `json:"peak_host_bytes"`
+	DeviceBytes    int64     `json:"device_bytes"`
+	Answer         any       `json:"answer"`
+	CompileSeconds float64   `json:"compile_seconds"`
+}
+
+// SizeInputs makes a random instance of a given size for a problem and
+// returns the --input overrides that load it. Built-ins have their own
+// recipes (sequence pairs for the alignments, the thesis's knapsack
+// generator with capacity 100*size unless cap is set, square Manhattan
+// grids); for any other file every input with a `?` side gets random data of
+// that size on each `?` side (ACGT for char, 1..100 for integers, [0,1) for
+// floating types). Files are written under dir.
+func SizeInputs(l *Loaded, size int, seed uint64, dir string, sets []sema.Override) (inputs, extraSets []sema.Override, err error) {
+	inputs, extraSets, err = sizeInputs(l, size, seed, dir, sets)
+	return
+}
+
+func sizeInputs(l *Loaded, size int, seed uint64, dir string, sets []sema.Override) ([]sema.Override, []sema.Override, error) {
+	r := gen.NewRand(seed ^ uint64(size)*0x9e3779b97f4a7c15)
+	name := l.Problem.Name
+	switch name {
+	case "lcs", "editdistance", "needleman-wunsch", "smith-waterman":
+		a, b, _ := gen.LCSPair(r, size, size, 0.5)
+		ov, err := writeSeqs(dir, map[string]string{"A": a, "B": b})
+		return ov, nil, err
+	case "knapsack", "knapsack01", "knapsack-bounded", "knapsack-unbounded":
+		capacity, given := int64(100*size), false
+		for _, s := range sets {
+			if s.Name == "cap" {
+				v, err := strconv.ParseInt(s.Value, 10, 64)
+				if err != nil {
+					return nil, nil, InputError(fmt.Errorf("--set cap=%s: %w", s.Value, err))
+				}
+				capacity, given = v, true
+			}
+		}
+		k, counts := gen.Knapsack(r, size, max(capacity, 1), name == "knapsack-bounded")
+		ov := []sema.Override{{Name: "val", Value: numbers(k.Profits)}, {Name: "wt", Value: numbers(k.Weights)}}
+		if counts != nil {
+			ov = append(ov, sema.Override{Name: "cnt", Value: numbers(counts)})
+		}
+		var extra []sema.Override
+		if !given {
+			extra = []sema.Override{{Name: "cap", Value: strconv.FormatInt(capacity, 10)}}
+		}
+		return ov, extra, nil
+	case "manhattan":
+		down, right := gen.Manhattan(r, size)
+		path := filepath.Join(dir, fmt.Sprintf("manhattan_%d", size))
+		if err := writeMatrix(path+"_down.txt", down, size-1, size); err != nil {
+			return nil, nil, err
+		}
+		if err := writeMatrix(path+"_right.txt", right, size, size-1); err != nil {
+			return nil, nil, err
+		}
+		return []sema.Override{{Name: "down", Value: "@" + path + "_down.txt"}, {Name: "right", Value: "@" + path + "_right.txt"}}, nil, nil
+	}
+	ov, err := genericInputs(l, size, r, dir)
+	return ov, nil, err
+}
+
+func numbers(v []int64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatInt(x, 10)
+	}
+	return strings.Join(s, ",")
+}
+
+func writeSeqs(dir string, seqs map[string]string) ([]sema.Override, error) {
+	var ov []sema.Override
+	for _, name := range []string{"A", "B"} {
+		path := filepath.Join(dir, name+".txt")
+		if err := gen.WriteSequence(path, name, seqs[name]); err != nil {
+			return nil, err
+		}
+		ov = append(ov, sema.Override{Name: name, Value: "@" + path})
+	}
+	return ov, nil
+}
+
+func writeMatrix(path string, v []int64, rows, cols int) error {
+	var b strings.Builder
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strconv.FormatInt(v[i*cols+j], 10))
+		}
+		b.WriteByte('\n')
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+func genericInputs(l *Loaded, size int, r *rand.Rand, dir string) ([]sema.Override, error) {
+	var ov []sema.Override
+	for _, d := range l.File.Decls {
+		in, ok := d.(*dsl.InputDecl)
+		if !ok || (in.Dims.Rows >= 0 && in.Dims.Cols >= 0) {
+			continue
+		}
+		name := in.Name
+		if name == "" {
+			name = l.Problem.Inputs[inputIndex(l, in)].Name
+		}
+		rows, cols := in.Dims.Rows, in.Dims.Cols
+		if rows < 0 {
+			rows = size
+		}
+		if cols < 0 {
+			cols = size
+		}
+		var b strings.Builder
+		for i := 0; i < rows; i++ {
+			for j := 0; j < cols; j++ {
+				switch in.Type {
+				case "char":
+					b.WriteByte(gen.Alphabet[r.IntN(len(gen.Alphabet))])
+					continue
+				case "float", "double":
+					b.WriteString(strconv.FormatFloat(r.Float64(), 'g', -1, 64))
+				default:
+					b.WriteString(strconv.Itoa(1 + r.IntN(100)))
+				}
+				b.WriteByte(' ')
+			}
+			b.WriteByte('\n')
+		}
+		path := filepath.Join(dir, name+".txt")
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			return nil, err
+		}
+		ov = append(ov, sema.Override{Name: name, Value: "@" + path})
+	}
+	if len(ov) == 0 {
+		return nil, InputError(fmt.Errorf("%s has no input with a `?` size, so --size cannot scale it; use --input/--set", l.Source.Name))
+	}
+	return ov, nil
+}
+
+// inputIndex finds the position of an input declaration among the file's
+// inputs (unnamed inputs are named by position: in0, in1, ...).
+func inputIndex(l *Loaded, target *dsl.InputDecl) int {
+	k := 0
+	for _, d := range l.File.Decls {
+		if in, ok := d.(*dsl.InputDecl); ok {
+			if in == target {
+				return k
+			}
+			k++
+		}
+	}
+	return 0
+}
+
+// Bench measures spec. For each size it builds one random instance (the same
+// for every backend), runs Warmup unmeasured runs and Reps measured ones, and
+// reports the median, min and max wall time of the runs.
+func Bench(ctx context.Context, spec BenchSpec, notice func(string)) ([]BenchRow, error) {
+	src, err := Resolve(spec.Problem)
+	if err != nil {
+		return nil, err
+	}
+	base, err := Load(src, sema.Config{Sets: spec.Sets})
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "dpgpu-bench-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	var rows []BenchRow
+	for _, size := range spec.Sizes {
+		ins, sets, err := SizeInputs(base, size, spec.Seed, dir, spec.Sets)
+		if err != nil {
+			return nil, err
+		}
+		l, err := Load(src, sema.Config{Inputs: ins, Sets: append(sets, spec.Sets...)})
+		if err != nil {
+			return nil, err
+		}
+		for _, backend := range spec.Backends {
+			ex, err := NewExecutor(backend, spec.Threads, nil)
+			if err != nil {
+				return nil, err
+			}
+			if notice != nil {
+				notice(fmt.Sprintf("%s size %d on %s (%s)", l.Problem.Name, size, ex.Name(), ex.Device()))
+			}
+			row, err := benchOne(ctx, l, ex, spec)
+			if err != nil {
+				return nil, fmt.Errorf("%s size %d on %s: %w", l.Problem.Name, size, backend, err)
+			}
+			row.Problem, row.Size = l.Problem.Name, size
+			rows = append(rows, row)
+		}
+	}
+	return rows, nil
+}
+
+func benchOne(ctx context.Context, l *Loaded, ex runtime.Executor, spec BenchSpec) (BenchRow, error) {
+	opt := runtime.Options{Threads: spec.Threads, Maintain: spec.Maintain}
+	row := BenchRow{Rows: l.Problem.Rows, Cols: l.Problem.Cols, Backend: ex.Name(), Device: ex.Device()}
+	var compute []float64
+	for k := 0; k < spec.Warmup+max(spec.Reps, 1); k++ {
+		start := time.Now()
+		res, err := Run(ctx, l, ex, opt)
+		if err != nil {
+			return row, err
+		}
+		wall := time.Since(start).Seconds()
+		if k < spec.Warmup {
+			continue
+		}
+		row.Seconds = append(row.Seconds, wall)
+		if res.Stats.ComputeSeconds > 0 {
+			compute = append(compute, res.Stats.ComputeSeconds)
+		}
+		row.Cells = res.Stats.Cells
+		row.PeakHostBytes = max(row.PeakHostBytes, res.Stats.PeakHostBytes)
+		row.DeviceBytes = max(row.DeviceBytes, res.Stats.DeviceBytes)
+		row.CompileSeconds = res.Stats.CompileSeconds
+		row.Answer = res.Answer.String()
+	}
+	row.Median, row.Min, row.Max = median(row.Seconds), slices.Min(row.Seconds), slices.Max(row.Seconds)
+	if row.Median > 0 {
+		row.GCUPS = float64(row.Cells) / row.Median / 1e9
+	}
+	if len(compute) > 0 {
+		row.ComputeMedian = median(compute)
+		row.ComputeGCUPS = float64(row.Cells) / row.ComputeMedian / 1e9
+	}
+	return row, nil
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

@@ -1,0 +1,630 @@
+package eval
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// Axis says which index varies along a batch.
+type Axis uint8
+
+const (
+	// AlongJ: a batch is a segment of one row, i fixed and j = Lane0,
+	// Lane0+1, ... (the rows and wavefront schedules).
+	AlongJ Axis = iota
+	// AlongI: a batch is a segment of one column (the cols schedule).
+	AlongI
+)
+
+// Line is one row (AlongJ) or column (AlongI) of the executor's window on
+// the grid: the cell at lane index x is I[x-Base] for integer cells and
+// F[x-Base] for floating ones (int and long cells are both held as int64,
+// float and double cells as float64).
+type Line struct {
+	I    []int64
+	F    []float64
+	Base int64
+}
+
+// Batch is a run of cells of one row (or column) to compute: lane indices
+// Lane0 .. Lane0+N-1 at step index Step. Lines[k] is the line at step index
+// Step - (k + lo), where lo, hi = Recurrence.Steps(); the output line is
+// Lines[-lo]. Lines must hold every cell the recurrence may read: the cells
+// already computed, LaneReach lanes around the batch, and whole lines when
+// FullLines is true.
+type Batch struct {
+	Step  int64
+	Lane0 int64
+	N     int
+	Lines []Line
+}
+
+// Recurrence is a problem's recurrence compiled for one axis and lane
+// order. It is safe for concurrent use; each worker runs kernels on its own
+// Machine.
+type Recurrence struct {
+	p        *ir.Problem
+	axis     Axis
+	desc     bool
+	cellT    ir.Type
+	cls      class
+	slots    map[*ir.Reduce]int
+	dLo, dHi int64 // step offsets read, 0 included
+	reachLo  int64 // lanes read before the cell (same or other lines)
+	reachHi  int64 // lanes read after the cell
+	full     bool  // some reference has a data-dependent lane
+	stepN    int64 // grid extent along the step axis
+	laneN    int64 // grid extent along the lane axis
+	inRanges map[*ir.Input]ival
+	stepOff  map[*ir.CellRef]int64
+	anyCase  []caseFns // scalar closures of every case, for the fallbacks
+
+	mu      sync.Mutex
+	kernels map[string]*Kernel
+}
+
+// caseFns are the scalar closures of one case: its condition (nil for
+// otherwise) and its value converted to the cell type.
+type caseFns struct {
+	cond bFn
+	ival iFn
+	fval fFn
+}
+
+// Compile compiles the recurrence of p for batches along axis; descending
+// says that the lanes of a batch are computed from the last to the first
+// (a backward wavefront). It checks what the batch model needs: every cell
+// reference reads a line at a constant step offset, and a reference to the
+// line being computed reads a constant number of lanes back in the lane
+// order.
+func Compile(p *ir.Problem, axis Axis, descending bool) (*Recurrence, error) {
+	if p.Rows <= 0 || p.Cols <= 0 {
+		return nil, fmt.Errorf("compiling %s: the grid is %dx%d", p.Name, p.Rows, p.Cols)
+	}
+	switch p.CellType {
+	case ir.Int, ir.Long, ir.Float, ir.Double:
+	default:
+		return nil, fmt.Errorf("compiling %s: unsupported cell type %s", p.Name, p.CellType)
+	}
+	if len(p.Cases) == 0 {
+		return nil, fmt.Errorf("compiling %s: the recurrence has no cases", p.Name)
+	}
+	r := &Recurrence{
+		p: p, axis: axis, desc: descending, cellT: p.CellType, cls: classOf(p.CellType),
+		slots: map[*ir.Reduce]int{}, inRanges: map[*ir.Input]ival{},
+		stepOff: map[*ir.CellRef]int64{}, kernels: map[string]*Kernel{},
+	}
+	r.stepN, r.laneN = p.Rows, p.Cols
+	if axis == AlongI {
+		r.stepN, r.laneN = p.Cols, p.Rows
+	}
+	for _, c := range p.Cases {
+		assignSlots(c.Cond, r.slots)
+		assignSlots(c.Value, r.slots)
+	}
+	for _, in := range p.Inputs {
+		if in.T.IsFloat() || len(in.I) == 0 {
+			continue
+		}
+		lo, hi := in.I[0], in.I[0]
+		for _, v := range in.I {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		r.inRanges[in] = ival{lo, hi}
+	}
+	var errs []error
+	for _, c := range p.Cases {
+		for _, e := range []ir.Expr{c.Cond, c.Value} {
+			ir.Walk(e, func(x ir.Expr) bool {
+				if ref, ok := x.(*ir.CellRef); ok {
+					if err := r.checkRef(ref); err != nil {
+						errs = append(errs, err)
+					}
+				}
+				return true
+			})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	sc := &scomp{sc: &scope{slots: r.slots}}
+	for _, c := range p.Cases {
+		var f caseFns
+		if c.Cond != nil {
+			f.cond = sc.boolFn(c.Cond)
+		}
+		v := toCellType(c.Value, r.cellT)
+		if r.cls == clInt {
+			f.ival = sc.intFn(v)
+		} else {
+			f.fval = sc.floatFn(v)
+		}
+		r.anyCase = append(r.anyCase, f)
+	}
+	if sc.err != nil {
+		return nil, fmt.Errorf("compiling %s: %w", p.Name, sc.err)
+	}
+	return r, nil
+}
+
+// toCellType converts a case value to the cell type when sema has not.
+func toCellType(e ir.Expr, t ir.Type) ir.Expr {
+	if e.Type() == t {
+		return e
+	}
+	return &ir.Convert{Node: ir.Node{T: t, Pos: e.Position()}, X: e}
+}
+
+func (r *Recurrence) stepVar() ir.VarKind {
+	if r.axis == AlongJ {
+		return ir.VarI
+	}
+	return ir.VarJ
+}
+
+func (r *Recurrence) laneVar() ir.VarKind {
+	if r.axis == AlongJ {
+		return ir.VarJ
+	}
+	return ir.VarI
+}
+
+// refIndices returns a reference's step-axis and lane-axis index.
+func (r *Recurrence) refIndices(ref *ir.CellRef) (step, lane ir.Expr) {
+	if r.axis == AlongJ {
+		return ref.I, ref.J
+	}
+	return ref.J, ref.I
+}
+
+func (r *Recurrence) checkRef(ref *ir.CellRef) error {
+	step, lane := r.refIndices(ref)
+	d, ok := constOffset(step, r.stepVar())
+	if !ok {
+		axis := "row"
+		if r.axis == AlongI {
+			axis = "column"
+		}
+		return errAt(ref.Pos, "%s: the CPU executor needs a constant %s offset here", refText(ref), axis)
+	}
+	r.stepOff[ref] = d
+	r.dLo, r.dHi = min(r.dLo, d), max(r.dHi, d)
+	b, ok := constOffset(lane, r.laneVar())
+	if !ok {
+		if d == 0 {
+			return errAt(ref.Pos, "%s reads the line being computed at a data-dependent position", refText(ref))
+		}
+		r.full = true
+		return nil
+	}
+	if d == 0 && (b == 0 || (b < 0) != r.desc) {
+		return errAt(ref.Pos, "%s reads a cell of the line being computed that is not computed yet", refText(ref))
+	}
+	if b > 0 {
+		r.reachLo = max(r.reachLo, b)
+	} else {
+		r.reachHi = max(r.reachHi, -b)
+	}
+	return nil
+}
+
+// constOffset returns d when e is `v - d` for the index variable v.
+func constOffset(e ir.Expr, v ir.VarKind) (int64, bool) {
+	coef, k, ok := linearIn(e, v)
+	if !ok || coef != 1 {
+		return 0, false
+	}
+	return -k, true
+}
+
+// linearIn writes e as coef*v + k with constant integers.
+func linearIn(e ir.Expr, v ir.VarKind) (coef, k int64, ok bool) {
+	switch n := e.(type) {
+	case *ir.Var:
+		if n.Kind == v && n.Reduce == nil {
+			return 1, 0, true
+		}
+	case *ir.Const:
+		if classOf(n.T) == clInt {
+			return 0, constValue(n).I, true
+		}
+	case *ir.ScalarRef:
+		if !n.Scalar.Value.T.IsFloat() {
+			return 0, n.Scalar.Value.I, true
+		}
+	case *ir.Convert:
+		if classOf(n.T) == clInt && classOf(n.X.Type()) == clInt {
+			return linearIn(n.X, v)
+		}
+	case *ir.Unary:
+		if n.Op == ir.OpNeg {
+			c, k, ok := linearIn(n.X, v)
+			return -c, -k, ok
+		}
+	case *ir.Binary:
+		if n.Saturate {
+			return 0, 0, false
+		}
+		c1, k1, ok1 := linearIn(n.X, v)
+		c2, k2, ok2 := linearIn(n.Y, v)
+		if !ok1 || !ok2 {
+			return 0, 0, false
+		}
+		switch n.Op {
+		case ir.OpAdd:
+			return c1 + c2, k1 + k2, true
+		case ir.OpSub:
+			return c1 - c2, k1 - k2, true
+		case ir.OpMul:
+			if c1 == 0 {
+				return k1 * c2, k1 * k2, true
+			}
+			if c2 == 0 {
+				return c1 * k2, k1 * k2, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// Steps returns the range of step offsets lo..hi (lo <= 0 <= hi) of the
+// lines a batch reads: offset d is the line at step index Step - d.
+func (r *Recurrence) Steps() (lo, hi int64) { return r.dLo, r.dHi }
+
+// LaneReach returns how many lanes before and after a cell the recurrence
+// reads at constant offsets: a batch's lines must hold lanes
+// Lane0-before .. Lane0+N-1+after.
+func (r *Recurrence) LaneReach() (before, after int64) { return r.reachLo, r.reachHi }
+
+// FullLines reports whether some reference reads a data-dependent lane, so
+// that every line must hold the whole extent of the grid.
+func (r *Recurrence) FullLines() bool { return r.full }
+
+func (r *Recurrence) inputRange(in *ir.Input) ival {
+	if v, ok := r.inRanges[in]; ok {
+		return v
+	}
+	return fullRange
+}
+
+// Kernel returns the kernel specialised for the cells of rows iLo..iHi and
+// columns jLo..jHi (inclusive): the conditions that are constant there are
+// folded and the reads that cannot leave the grid are not checked. Kernels
+// are cached by what the analysis decided, so regions with the same facts
+// share one.
+func (r *Recurrence) Kernel(iLo, iHi, jLo, jHi int64) (*Kernel, error) {
+	a := analyzer{rec: r, iLo: iLo, iHi: iHi, jLo: jLo, jHi: jHi, env: map[*ir.Reduce]ival{}}
+	a.analyze()
+	key := string(a.sig)
+	r.mu.Lock()
+	k := r.kernels[key]
+	r.mu.Unlock()
+	if k != nil {
+		return k, nil
+	}
+	f := &facts{proven: map[ir.Expr]bool{}, known: map[ir.Expr]tri{}}
+	a2 := analyzer{rec: r, iLo: iLo, iHi: iHi, jLo: jLo, jHi: jHi, env: map[*ir.Reduce]ival{}, rec2: f}
+	a2.analyze()
+	f.cases = append([]tri(nil), a2.caseConds...)
+	k, err := r.compileKernel(f)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	if old := r.kernels[key]; old != nil {
+		k = old
+	} else {
+		r.kernels[key] = k
+	}
+	r.mu.Unlock()
+	return k, nil
+}
+
+// Kernels is the number of distinct kernels compiled so far.
+func (r *Recurrence) Kernels() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.kernels)
+}
+
+// instr is one step of a kernel: an operation over the whole batch.
+type instr func(m *Machine)
+
+// Kernel computes batches of cells for one set of facts.
+type Kernel struct {
+	rec   *Recurrence
+	prog  []instr
+	seqs  []*seqCase // cases that read the line being computed, in case order
+	und   *undecided // lanes whose case depends on the line being computed
+	blend *blendCase // the case the scan stores for the lanes it does not compute
+	fast  scanFn     // the scan of the single common case, when it has one
+	nSI   int
+	nSF   int
+	nVI   int
+	nVF   int
+	nVB   int
+}
+
+// Machine is one worker's registers for running kernels.
+type Machine struct {
+	rec  *Recurrence
+	b    *Batch
+	n    int
+	out  int // index of the output line in b.Lines
+	fr   frame
+	si   []int64
+	sf   []float64
+	vi   [][]int64
+	vf   [][]float64
+	vb   [][]bool
+	xi   [][]int64
+	xf   [][]float64
+	xb   [][]bool
+	cap  int
+	zI   []int64
+	zF   []float64
+	allT []bool
+}
+
+// NewMachine returns registers for batches of up to maxLanes cells.
+func (r *Recurrence) NewMachine(maxLanes int) *Machine {
+	maxLanes = max(maxLanes, 1)
+	m := &Machine{rec: r, cap: maxLanes, out: int(-r.dLo)}
+	m.fr.vars = make([]int64, len(r.slots))
+	m.fr.cells = m
+	m.fr.m = m
+	m.zI = make([]int64, maxLanes)
+	m.zF = make([]float64, maxLanes)
+	m.allT = make([]bool, maxLanes)
+	for k := range m.allT {
+		m.allT[k] = true
+	}
+	return m
+}
+
+// Bytes is the memory the machine's registers hold.
+func (m *Machine) Bytes() int64 {
+	return int64(m.cap) * int64(8*(len(m.xi)+len(m.xf)+2)+len(m.xb)+1)
+}
+
+func (m *Machine) ensure(k *Kernel) {
+	for len(m.si) < k.nSI {
+		m.si = append(m.si, 0)
+	}
+	for len(m.sf) < k.nSF {
+		m.sf = append(m.sf, 0)
+	}
+	for len(m.xi) < k.nVI {
+		m.xi = append(m.xi, make([]int64, m.cap))
+		m.vi = append(m.vi, nil)
+	}
+	for len(m.xf) < k.nVF {
+		m.xf = append(m.xf, make([]float64, m.cap))
+		m.vf = append(m.vf, nil)
+	}
+	for len(m.xb) < k.nVB {
+		m.xb = append(m.xb, make([]bool, m.cap))
+		m.vb = append(m.vb, nil)
+	}
+}
+
+// Run computes the cells of batch b into its output line with kernel k.
+// The first error (a read outside the grid or an input, a division by zero,
+// an int overflow) stops it.
+func (m *Machine) Run(k *Kernel, b *Batch) error {
+	if b.N <= 0 {
+		return nil
+	}
+	if b.N > m.cap {
+		return fmt.Errorf("internal error: batch of %d cells on a machine for %d", b.N, m.cap)
+	}
+	r := m.rec
+	if len(b.Lines) != int(r.dHi-r.dLo+1) {
+		return fmt.Errorf("internal error: batch with %d lines, the recurrence reads %d", len(b.Lines), r.dHi-r.dLo+1)
+	}
+	out := b.Lines[m.out]
+	s := b.Lane0 - out.Base
+	size := len(out.I)
+	if r.cls == clFloat {
+		size = len(out.F)
+	}
+	if s < 0 || s+int64(b.N) > int64(size) {
+		return fmt.Errorf("internal error: the output line does not hold lanes %d..%d", b.Lane0, b.Lane0+int64(b.N)-1)
+	}
+	m.ensure(k)
+	m.b, m.n = b, b.N
+	m.fr.err = nil
+	for _, in := range k.prog {
+		in(m)
+		if m.fr.err != nil {
+			return m.fr.err
+		}
+	}
+	if len(k.seqs) > 0 || k.und != nil {
+		m.scan(k)
+	}
+	return m.fr.err
+}
+
+// outI and outF are the batch's cells in the output line.
+func (m *Machine) outI() []int64 {
+	l := &m.b.Lines[m.out]
+	s := m.b.Lane0 - l.Base
+	return l.I[s : s+int64(m.n)]
+}
+
+func (m *Machine) outF() []float64 {
+	l := &m.b.Lines[m.out]
+	s := m.b.Lane0 - l.Base
+	return l.F[s : s+int64(m.n)]
+}
+
+// coords returns the grid coordinates of lane k of the batch.
+func (m *Machine) coords(k int) (i, j int64) {
+	if m.rec.axis == AlongJ {
+		return m.b.Step, m.b.Lane0 + int64(k)
+	}
+	return m.b.Lane0 + int64(k), m.b.Step
+}
+
+// at points the scalar frame at lane k.
+func (m *Machine) at(k int) {
+	m.fr.i, m.fr.j = m.coords(k)
+	m.fr.lane = k
+}
+
+func (m *Machine) fail(err error) { m.fr.fail(err) }
+
+// active reports whether any lane of mask register r (-1: all) is set.
+func (m *Machine) anyActive(r int) bool {
+	if r < 0 {
+		return m.n > 0
+	}
+	for _, v := range m.vb[r][:m.n] {
+		if v {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Machine) isActive(r, k int) bool { return r < 0 || m.vb[r][k] }
+
+// geti and getf read lane k of an operand in a vector or scalar register.
+func (m *Machine) geti(vec bool, r, k int) int64 {
+	if vec {
+		return m.vi[r][k]
+	}
+	return m.si[r]
+}
+
+func (m *Machine) getf(vec bool, r, k int) float64 {
+	if vec {
+		return m.vf[r][k]
+	}
+	return m.sf[r]
+}
+
+// cellAt locates cell [i][j] in the window: the line and the index in it.
+func (m *Machine) cellAt(ref *ir.CellRef, i, j int64) (*Line, int64, error) {
+	p := m.rec.p
+	if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
+		return nil, 0, OutsideGrid(ref, i, j, p.Rows, p.Cols)
+	}
+	step, lane := i, j
+	if m.rec.axis == AlongI {
+		step, lane = j, i
+	}
+	d := m.b.Step - step
+	if d < m.rec.dLo || d > m.rec.dHi {
+		return nil, 0, errAt(ref.Pos, "internal error: %s reads cell[%d][%d], which the executor does not hold", refText(ref), i, j)
+	}
+	l := &m.b.Lines[d-m.rec.dLo]
+	return l, lane - l.Base, nil
+}
+
+func (m *Machine) cellInt(ref *ir.CellRef, i, j int64) (int64, error) {
+	l, x, err := m.cellAt(ref, i, j)
+	if err != nil {
+		return 0, err
+	}
+	if x < 0 || x >= int64(len(l.I)) {
+		return 0, errAt(ref.Pos, "internal error: %s reads cell[%d][%d], outside the executor's window", refText(ref), i, j)
+	}
+	return l.I[x], nil
+}
+
+func (m *Machine) cellFloat(ref *ir.CellRef, i, j int64) (float64, error) {
+	l, x, err := m.cellAt(ref, i, j)
+	if err != nil {
+		return 0, err
+	}
+	if x < 0 || x >= int64(len(l.F)) {
+		return 0, errAt(ref.Pos, "internal error: %s reads cell[%d][%d], outside the executor's window", refText(ref), i, j)
+	}
+	return l.F[x], nil
+}
+
+// minF and maxF keep the first of equal operands, like min() and max().
+func minF(a, b float64) float64 {
+	if b < a {
+		return b
+	}
+	return a
+}
+
+func maxF(a, b float64) float64 {
+	if b > a {
+		return b
+	}
+	return a
+}
+
+// vector operation codes, indexes of the generated tables.
+const (
+	vAdd = iota
+	vSub
+	vMul
+	vDiv
+	vMin
+	vMax
+	vEq
+	vNe
+	vLt
+	vLe
+	vGt
+	vGe
+)
+
+func vopOf(op ir.Op) int {
+	switch op {
+	case ir.OpAdd:
+		return vAdd
+	case ir.OpSub:
+		return vSub
+	case ir.OpMul:
+		return vMul
+	case ir.OpDiv:
+		return vDiv
+	case ir.OpEq:
+		return vEq
+	case ir.OpNe:
+		return vNe
+	case ir.OpLt:
+		return vLt
+	case ir.OpLe:
+		return vLe
+	case ir.OpGt:
+		return vGt
+	case ir.OpGe:
+		return vGe
+	}
+	return -1
+}
+
+// satLoop applies a saturating + or - element by element.
+func satLoop(d, x, y []int64, xs, ys int64, sub bool, pos, neg int64) {
+	for k := range d {
+		a, b := xs, ys
+		if x != nil {
+			a = x[k]
+		}
+		if y != nil {
+			b = y[k]
+		}
+		if sub {
+			d[k] = subSat(a, b, pos, neg)
+		} else {
+			d[k] = addSat(a, b, pos, neg)
+		}
+	}
+}
+
+func fill[T any](d []T, v T) {
+	for k := range d {
+		d[k] = v
+	}
+}

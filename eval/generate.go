@@ -1,0 +1,3 @@
+package eval
+
+//go:generate go run ./internal/genops

@@ -1,0 +1,526 @@
+package eval
+
+import (
+	"math"
+
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// This file is the interval analysis behind per-region specialisation: over
+// a rectangle of the grid it bounds every integer expression, decides the
+// conditions that are the same for every cell of the rectangle (i == 0 is
+// false away from the first row) and proves the reads that cannot leave the
+// grid or an input. A kernel compiled for those facts skips dead cases and
+// bounds checks; the facts, in a fixed order, are the key under which the
+// kernel is cached.
+
+// ival is an inclusive range of int64 values.
+type ival struct{ lo, hi int64 }
+
+var fullRange = ival{math.MinInt64, math.MaxInt64}
+
+func point(v int64) ival                { return ival{v, v} }
+func (a ival) isPoint() bool            { return a.lo == a.hi }
+func (a ival) within(lo, hi int64) bool { return a.lo >= lo && a.hi <= hi }
+func (a ival) has(v int64) bool         { return a.lo <= v && v <= a.hi }
+func union(a, b ival) ival              { return ival{min(a.lo, b.lo), max(a.hi, b.hi)} }
+
+func addChecked(a, b int64) (int64, bool) {
+	s := a + b
+	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
+		return 0, false
+	}
+	return s, true
+}
+
+func mulChecked(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		return 0, false
+	}
+	return p, true
+}
+
+func addI(a, b ival) ival {
+	lo, ok1 := addChecked(a.lo, b.lo)
+	hi, ok2 := addChecked(a.hi, b.hi)
+	if !ok1 || !ok2 {
+		return fullRange
+	}
+	return ival{lo, hi}
+}
+
+func negI(a ival) ival {
+	if a.lo == math.MinInt64 {
+		return fullRange
+	}
+	return ival{-a.hi, -a.lo}
+}
+
+func mulI(a, b ival) ival {
+	r := ival{math.MaxInt64, math.MinInt64}
+	for _, x := range [2]int64{a.lo, a.hi} {
+		for _, y := range [2]int64{b.lo, b.hi} {
+			p, ok := mulChecked(x, y)
+			if !ok {
+				return fullRange
+			}
+			r.lo, r.hi = min(r.lo, p), max(r.hi, p)
+		}
+	}
+	return r
+}
+
+// tri is what is known of a condition over a region.
+type tri uint8
+
+const (
+	triFalse   tri = 1
+	triTrue    tri = 2
+	triUnknown tri = 3
+)
+
+func triOf(b bool) tri {
+	if b {
+		return triTrue
+	}
+	return triFalse
+}
+
+func (t tri) not() tri {
+	switch t {
+	case triFalse:
+		return triTrue
+	case triTrue:
+		return triFalse
+	}
+	return triUnknown
+}
+
+// facts are the analysis results a kernel is compiled for.
+type facts struct {
+	proven map[ir.Expr]bool // Load, CellRef: never outside
+	known  map[ir.Expr]tri  // && and || left operands, ?: conditions
+	cases  []tri            // each case's condition (triTrue for otherwise)
+}
+
+// analyzer runs the interval analysis over one region.
+type analyzer struct {
+	rec       *Recurrence
+	iLo, iHi  int64
+	jLo, jHi  int64
+	env       map[*ir.Reduce]ival
+	stack     []*ir.Reduce
+	sig       []byte
+	rec2      *facts // when not nil, record the facts
+	caseConds []tri
+}
+
+func (a *analyzer) resolve(v *ir.Var) *ir.Reduce {
+	if v.Reduce != nil {
+		return v.Reduce
+	}
+	for k := len(a.stack) - 1; k >= 0; k-- {
+		if boundBy(v, a.stack[k]) {
+			return a.stack[k]
+		}
+	}
+	return nil
+}
+
+func (a *analyzer) noteProven(e ir.Expr, ok bool) {
+	a.sig = append(a.sig, byte(b2i(ok)))
+	if a.rec2 != nil {
+		a.rec2.proven[e] = ok
+	}
+}
+
+func (a *analyzer) noteTri(e ir.Expr, t tri) {
+	a.sig = append(a.sig, byte(t)+2)
+	if a.rec2 != nil {
+		a.rec2.known[e] = t
+	}
+}
+
+// intRange bounds an integer expression.
+func (a *analyzer) intRange(e ir.Expr) ival {
+	t := e.Type()
+	switch n := e.(type) {
+	case *ir.Const:
+		return point(constValue(n).I)
+	case *ir.Inf:
+		return point(infValue(t, n.Neg).I)
+	case *ir.ScalarRef:
+		if n.Scalar.Value.T.IsFloat() {
+			return fullRange
+		}
+		return point(n.Scalar.Value.I)
+	case *ir.Var:
+		if r := a.resolve(n); r != nil {
+			if v, ok := a.env[r]; ok {
+				return v
+			}
+			return fullRange
+		}
+		switch n.Kind {
+		case ir.VarI:
+			return ival{a.iLo, a.iHi}
+		case ir.VarJ:
+			return ival{a.jLo, a.jHi}
+		}
+		return fullRange
+	case *ir.Load:
+		return a.loadRange(n)
+	case *ir.CellRef:
+		a.cellRef(n)
+		return fullRange
+	case *ir.Unary:
+		if n.Op == ir.OpNot {
+			return boolRange(a.boolTri(n))
+		}
+		if classOf(t) != clInt {
+			a.walkOther(n.X)
+			return fullRange
+		}
+		return negI(a.intRange(n.X))
+	case *ir.Binary:
+		switch n.Op {
+		case ir.OpAnd, ir.OpOr, ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
+			return boolRange(a.boolTri(n))
+		}
+		x, y := a.intRange(n.X), a.intRange(n.Y)
+		if n.Saturate {
+			p, ng := sentinels(t)
+			if x.has(p) || x.has(ng) || y.has(p) || y.has(ng) {
+				return fullRange
+			}
+		}
+		switch n.Op {
+		case ir.OpAdd:
+			return addI(x, y)
+		case ir.OpSub:
+			return addI(x, negI(y))
+		case ir.OpMul:
+			return mulI(x, y)
+		case ir.OpDiv:
+			if y.isPoint() && y.lo > 0 {
+				return ival{x.lo / y.lo, x.hi / y.lo}
+			}
+		case ir.OpRem:
+			if y.isPoint() && y.lo != 0 && y.lo != math.MinInt64 {
+				m := y.lo
+				if m < 0 {
+					m = -m
+				}
+				if x.lo >= 0 {
+					return ival{0, min(x.hi, m-1)}
+				}
+				return ival{-(m - 1), m - 1}
+			}
+		}
+		return fullRange
+	case *ir.Select:
+		c := a.boolTri(n.Cond)
+		a.noteTri(n, c)
+		x, y := a.anyRange(n.Then), a.anyRange(n.Else)
+		switch c {
+		case triTrue:
+			return x
+		case triFalse:
+			return y
+		}
+		return union(x, y)
+	case *ir.Convert:
+		switch classOf(n.X.Type()) {
+		case clBool:
+			return boolRange(a.boolTri(n.X))
+		case clFloat:
+			a.walkOther(n.X)
+			return fullRange
+		}
+		x := a.intRange(n.X)
+		from := n.X.Type()
+		if from != t && hasSentinel(from) && hasSentinel(t) {
+			p, ng := sentinels(from)
+			if x.has(p) || x.has(ng) {
+				return fullRange
+			}
+		}
+		return x
+	case *ir.Call:
+		if classOf(t) != clInt {
+			a.walkOther(n)
+			return fullRange
+		}
+		switch n.Fn {
+		case ir.FnMin, ir.FnMax:
+			var r ival
+			for k, x := range n.Args {
+				v := a.intRange(x)
+				switch {
+				case k == 0:
+					r = v
+				case n.Fn == ir.FnMin:
+					r = ival{min(r.lo, v.lo), min(r.hi, v.hi)}
+				default:
+					r = ival{max(r.lo, v.lo), max(r.hi, v.hi)}
+				}
+			}
+			return r
+		case ir.FnAbs:
+			x := a.intRange(n.Args[0])
+			if x.lo >= 0 {
+				return x
+			}
+			if x.lo == math.MinInt64 {
+				return fullRange
+			}
+			if x.hi <= 0 {
+				return ival{-x.hi, -x.lo}
+			}
+			return ival{0, max(-x.lo, x.hi)}
+		}
+		for _, x := range n.Args {
+			a.anyRange(x)
+		}
+		return fullRange
+	case *ir.Reduce:
+		lo, hi := a.intRange(n.Lo), a.intRange(n.Hi)
+		a.env[n] = ival{lo.lo, hi.hi}
+		a.stack = append(a.stack, n)
+		var body ival
+		if classOf(n.Body.Type()) == clInt {
+			body = a.intRange(n.Body)
+		} else {
+			a.walkOther(n.Body)
+			body = fullRange
+		}
+		a.stack = a.stack[:len(a.stack)-1]
+		delete(a.env, n)
+		if n.Op == ir.ReduceSum || classOf(t) != clInt {
+			return fullRange
+		}
+		if lo.hi > hi.lo { // the range may be empty
+			body = union(body, point(identityInt(n.Op, t)))
+		}
+		return body
+	}
+	return fullRange
+}
+
+func boolRange(t tri) ival {
+	switch t {
+	case triFalse:
+		return point(0)
+	case triTrue:
+		return point(1)
+	}
+	return ival{0, 1}
+}
+
+// anyRange bounds e if it is an integer and walks it otherwise.
+func (a *analyzer) anyRange(e ir.Expr) ival {
+	switch classOf(e.Type()) {
+	case clInt:
+		return a.intRange(e)
+	case clBool:
+		return boolRange(a.boolTri(e))
+	}
+	a.walkOther(e)
+	return fullRange
+}
+
+// walkOther visits a floating expression for the reads and conditions
+// inside it.
+func (a *analyzer) walkOther(e ir.Expr) {
+	switch n := e.(type) {
+	case *ir.Load:
+		a.loadRange(n)
+	case *ir.CellRef:
+		a.cellRef(n)
+	case *ir.Unary:
+		a.anyRange(n.X)
+	case *ir.Binary:
+		if n.Op == ir.OpAnd || n.Op == ir.OpOr {
+			a.boolTri(n)
+			return
+		}
+		a.anyRange(n.X)
+		a.anyRange(n.Y)
+	case *ir.Select:
+		a.noteTri(n, a.boolTri(n.Cond))
+		a.anyRange(n.Then)
+		a.anyRange(n.Else)
+	case *ir.Convert:
+		a.anyRange(n.X)
+	case *ir.Call:
+		for _, x := range n.Args {
+			a.anyRange(x)
+		}
+	case *ir.Reduce:
+		lo, hi := a.intRange(n.Lo), a.intRange(n.Hi)
+		a.env[n] = ival{lo.lo, hi.hi}
+		a.stack = append(a.stack, n)
+		a.anyRange(n.Body)
+		a.stack = a.stack[:len(a.stack)-1]
+		delete(a.env, n)
+	}
+}
+
+func (a *analyzer) loadRange(n *ir.Load) ival {
+	idx := make([]ival, len(n.Index))
+	for k, x := range n.Index {
+		idx[k] = a.intRange(x)
+	}
+	in := n.In
+	ok := false
+	if len(idx) == 1 {
+		ok = idx[0].within(0, int64(in.Len())-1)
+	} else if len(idx) == 2 {
+		ok = idx[0].within(0, int64(in.Rows)-1) && idx[1].within(0, int64(in.Cols)-1)
+	}
+	a.noteProven(n, ok)
+	if in.T.IsFloat() {
+		return fullRange
+	}
+	if ok && idx[0].isPoint() && idx[len(idx)-1].isPoint() {
+		k, _ := loadIndex(in, []int64{idx[0].lo, idx[len(idx)-1].lo})
+		if len(idx) == 1 {
+			k = idx[0].lo
+		}
+		return point(in.I[k])
+	}
+	return a.rec.inputRange(in)
+}
+
+func (a *analyzer) cellRef(n *ir.CellRef) {
+	i, j := a.intRange(n.I), a.intRange(n.J)
+	p := a.rec.p
+	a.noteProven(n, i.within(0, p.Rows-1) && j.within(0, p.Cols-1))
+}
+
+// boolTri decides a condition over the region when it can.
+func (a *analyzer) boolTri(e ir.Expr) tri {
+	switch n := e.(type) {
+	case *ir.Const:
+		return triOf(n.V.I != 0 || n.V.F != 0)
+	case *ir.Unary:
+		if n.Op == ir.OpNot {
+			return a.boolTri(n.X).not()
+		}
+	case *ir.Binary:
+		switch n.Op {
+		case ir.OpAnd, ir.OpOr:
+			x := a.boolTri(n.X)
+			a.noteTri(n, x)
+			y := a.boolTri(n.Y)
+			if n.Op == ir.OpAnd {
+				switch {
+				case x == triFalse || y == triFalse:
+					return triFalse
+				case x == triTrue:
+					return y
+				case y == triTrue:
+					return x
+				}
+				return triUnknown
+			}
+			switch {
+			case x == triTrue || y == triTrue:
+				return triTrue
+			case x == triFalse:
+				return y
+			case y == triFalse:
+				return x
+			}
+			return triUnknown
+		case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
+			if classOf(n.X.Type()) == clFloat || classOf(n.Y.Type()) == clFloat {
+				a.anyRange(n.X)
+				a.anyRange(n.Y)
+				return triUnknown
+			}
+			return compareTri(n.Op, a.intRange(n.X), a.intRange(n.Y))
+		}
+	case *ir.Select:
+		c := a.boolTri(n.Cond)
+		a.noteTri(n, c)
+		x, y := a.boolTri(n.Then), a.boolTri(n.Else)
+		switch c {
+		case triTrue:
+			return x
+		case triFalse:
+			return y
+		}
+		if x == y {
+			return x
+		}
+		return triUnknown
+	case *ir.Convert:
+		if classOf(n.X.Type()) == clInt {
+			r := a.intRange(n.X)
+			switch {
+			case r == point(0):
+				return triFalse
+			case !r.has(0):
+				return triTrue
+			}
+			return triUnknown
+		}
+	}
+	a.anyRange(e)
+	return triUnknown
+}
+
+func compareTri(op ir.Op, x, y ival) tri {
+	switch op {
+	case ir.OpEq, ir.OpNe:
+		t := triUnknown
+		if x.isPoint() && y.isPoint() && x.lo == y.lo {
+			t = triTrue
+		} else if x.hi < y.lo || y.hi < x.lo {
+			t = triFalse
+		}
+		if op == ir.OpNe {
+			return t.not()
+		}
+		return t
+	case ir.OpLt:
+		if x.hi < y.lo {
+			return triTrue
+		}
+		if x.lo >= y.hi {
+			return triFalse
+		}
+	case ir.OpLe:
+		if x.hi <= y.lo {
+			return triTrue
+		}
+		if x.lo > y.hi {
+			return triFalse
+		}
+	case ir.OpGt:
+		return compareTri(ir.OpLt, y, x)
+	case ir.OpGe:
+		return compareTri(ir.OpLe, y, x)
+	}
+	return triUnknown
+}
+
+// analyze runs the analysis of the recurrence's cases over rows iLo..iHi,
+// columns jLo..jHi, appending the signature to sig.
+func (a *analyzer) analyze() {
+	a.caseConds = a.caseConds[:0]
+	for _, c := range a.rec.p.Cases {
+		t := triTrue
+		if c.Cond != nil {
+			t = a.boolTri(c.Cond)
+		}
+		a.caseConds = append(a.caseConds, t)
+		a.sig = append(a.sig, byte(t)+5)
+		a.anyRange(c.Value)
+	}
+}

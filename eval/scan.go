@@ -1,0 +1,952 @@
+package eval
+
+import (
+	"math"
+
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// This file compiles the cases and the scan stage. Cases whose value does
+// not read the line being computed are computed for the whole batch and
+// stored under their masks. A case that reads the line being computed (the
+// wavefront's cell[i][j-1]) cannot be: each lane needs its neighbour. Its
+// value is taken apart, where it has the shape op(X, cell[i][j-b] + Y) (op
+// min or max, X and Y not reading the line), into X and Y, computed for
+// the batch, and a scan that runs lane by lane; anything else is evaluated
+// lane by lane with scalar closures.
+
+// seqCase is a case whose value reads the line being computed.
+type seqCase struct {
+	mask int         // its lanes (-1: all)
+	form *scanForm   // nil: the scalar closure below
+	ival iFn         // the value converted to the cell type
+	fval fFn         //
+	pos  dsl.Pos     // for overflow errors
+	ref  *ir.CellRef // a reference for messages
+}
+
+// scanForm is op(X, term, term...).
+type scanForm struct {
+	op    int // vMin, vMax or -1 for a single term
+	x     opnd
+	hasX  bool
+	terms []scanTerm
+}
+
+// scanTerm is cell[lane - b] + Y (or - Y) on the line being computed.
+type scanTerm struct {
+	ref    *ir.CellRef
+	b      int64
+	y      opnd
+	hasY   bool
+	sub    bool
+	sat    bool
+	swap   bool // Y + cell: saturation keeps Y when both are infinite
+	r32    bool
+	proven bool
+}
+
+// undecided is the lanes whose case depends on the line being computed:
+// from case `from` on, each is decided lane by lane.
+type undecided struct {
+	mask int
+	from int
+}
+
+type scanFn func(m *Machine)
+
+// blendCase is a case computed for the batch whose lanes the scan stores
+// itself: the lanes where cv is set take v, the others the single
+// sequential case. It saves the store and the mask of the remaining lanes
+// in the common shape "A when COND | B otherwise" (LCS).
+type blendCase struct {
+	cv   int // bool vector register
+	v    int // vector register: the value in the cell type is v + c
+	c    opnd
+	hasC bool
+	pos  dsl.Pos
+}
+
+func (c *vcomp) cases() {
+	if c.blendCases() || c.pairCases() {
+		return
+	}
+	p := c.rec.p
+	rem := -1
+	for ci, cs := range p.Cases {
+		t := triTrue
+		if ci < len(c.f.cases) {
+			t = c.f.cases[ci]
+		}
+		if cs.Cond == nil {
+			t = triTrue
+		}
+		if t == triFalse {
+			continue
+		}
+		if t == triUnknown && c.seq(cs.Cond) {
+			c.k.und = &undecided{mask: rem, from: ci}
+			return
+		}
+		cv := -1
+		if t == triUnknown {
+			cv = c.vecB(c.expr(cs.Cond, rem))
+		}
+		if c.seq(cs.Value) {
+			take := c.and(rem, cv)
+			c.seqCase(cs, take)
+			if cv < 0 {
+				return
+			}
+			rem = c.andNot(rem, cv)
+			continue
+		}
+		vmask := rem
+		if c.mayFail(cs.Value) {
+			vmask = c.and(rem, cv)
+		}
+		v := c.expr(toCellType(cs.Value, c.rec.cellT), vmask)
+		if cv < 0 {
+			c.store(v, rem, -1, -1, cs.Value.Position())
+			return
+		}
+		nr := c.newVB()
+		c.store(v, rem, cv, nr, cs.Value.Position())
+		rem = nr
+	}
+}
+
+// caseTri is what the facts say of case ci's condition.
+func (c *vcomp) caseTri(ci int) tri {
+	if c.rec.p.Cases[ci].Cond == nil || ci >= len(c.f.cases) {
+		return triTrue
+	}
+	return c.f.cases[ci]
+}
+
+// blendCases compiles the shape "A when COND | B otherwise" where only B
+// reads the line being computed and is a scan; it reports whether it did.
+func (c *vcomp) blendCases() bool {
+	p := c.rec.p
+	live := c.liveCases()
+	if len(live) != 2 {
+		return false
+	}
+	a, b := p.Cases[live[0]], p.Cases[live[1]]
+	if c.caseTri(live[0]) != triUnknown || c.caseTri(live[1]) != triTrue ||
+		c.seq(a.Cond) || c.seq(a.Value) || !c.seq(b.Value) {
+		return false
+	}
+	ps := c.parseScan(b.Value)
+	if ps == nil {
+		return false
+	}
+	cv := c.vecB(c.expr(a.Cond, -1))
+	vmask := -1
+	if c.mayFail(a.Value) {
+		vmask = cv
+	}
+	bl := &blendCase{cv: cv, pos: a.Value.Position()}
+	av := toCellType(a.Value, c.rec.cellT)
+	// x + c with c the same for the batch is added in the scan's loop.
+	vec := c.vecI
+	if c.rec.cls == clFloat {
+		vec = c.vecF
+	}
+	if add, ok := av.(*ir.Binary); ok && add.Op == ir.OpAdd && !add.Saturate && c.uniform(add.Y) && !c.uniform(add.X) {
+		bl.v = vec(c.expr(add.X, vmask))
+		bl.c, bl.hasC = c.expr(add.Y, vmask), true
+	} else {
+		bl.v = vec(c.expr(av, vmask))
+	}
+	bmask := -1
+	if c.mayFail(b.Value) {
+		bmask = c.andNot(-1, cv)
+	}
+	c.k.blend = bl
+	c.k.seqs = append(c.k.seqs, &seqCase{mask: -1, pos: b.Value.Position(), form: c.compileScan(ps, bmask)})
+	return true
+}
+
+// liveCases lists the cases the facts leave, up to the first that always
+// holds.
+func (c *vcomp) liveCases() []int {
+	var live []int
+	for ci := range c.rec.p.Cases {
+		t := c.caseTri(ci)
+		if t == triFalse {
+			continue
+		}
+		live = append(live, ci)
+		if t == triTrue {
+			break
+		}
+	}
+	return live
+}
+
+// pairCases compiles "A when COND | B otherwise" where neither reads the
+// line being computed into one select-and-store; it reports whether it did.
+func (c *vcomp) pairCases() bool {
+	live := c.liveCases()
+	if len(live) != 2 {
+		return false
+	}
+	a, b := c.rec.p.Cases[live[0]], c.rec.p.Cases[live[1]]
+	if c.caseTri(live[0]) != triUnknown || c.caseTri(live[1]) != triTrue ||
+		c.seq(a.Cond) || c.seq(a.Value) || c.seq(b.Value) {
+		return false
+	}
+	cv := c.vecB(c.expr(a.Cond, -1))
+	am, bm := -1, -1
+	if c.mayFail(a.Value) {
+		am = cv
+	}
+	if c.mayFail(b.Value) {
+		bm = c.andNot(-1, cv)
+	}
+	t := c.rec.cellT
+	av := c.expr(toCellType(a.Value, t), am)
+	bv := c.expr(toCellType(b.Value, t), bm)
+	apos, bpos := a.Value.Position(), b.Value.Position()
+	if c.rec.cls == clFloat {
+		ar, br := c.vecF(av), c.vecF(bv)
+		c.emit(func(m *Machine) {
+			out, x, y, cm := m.outF(), m.vf[ar][:m.n], m.vf[br][:m.n], m.vb[cv][:m.n]
+			for k := range out {
+				if cm[k] {
+					out[k] = x[k]
+				} else {
+					out[k] = y[k]
+				}
+			}
+		})
+		return true
+	}
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	if t == ir.Int {
+		lo, hi = math.MinInt32, math.MaxInt32
+	}
+	ar, br := c.vecI(av), c.vecI(bv)
+	c.emit(func(m *Machine) {
+		out, x, y, cm := m.outI(), m.vi[ar][:m.n], m.vi[br][:m.n], m.vb[cv][:m.n]
+		for k := range out {
+			v, pos := y[k], bpos
+			if cm[k] {
+				v, pos = x[k], apos
+			}
+			if v < lo || v > hi {
+				i, j := m.coords(k)
+				m.fail(overflow(pos, i, j, v))
+				return
+			}
+			out[k] = v
+		}
+	})
+	return true
+}
+
+// store writes v to the output line on the lanes of rem (-1: all) where
+// cv (-1: always) is set, and sets newRem to the lanes of rem where cv is
+// not set.
+func (c *vcomp) store(v opnd, rem, cv, newRem int, pos dsl.Pos) {
+	if c.rec.cls == clFloat {
+		vr := c.vecF(v)
+		c.emit(func(m *Machine) {
+			out, vals := m.outF(), m.vf[vr][:m.n]
+			var nr []bool
+			if newRem >= 0 {
+				nr = m.xb[newRem][:m.n]
+				m.vb[newRem] = nr
+			}
+			for k := range out {
+				r := rem < 0 || m.vb[rem][k]
+				take := r && (cv < 0 || m.vb[cv][k])
+				if take {
+					out[k] = vals[k]
+				}
+				if nr != nil {
+					nr[k] = r && !take
+				}
+			}
+		})
+		return
+	}
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	if c.rec.cellT == ir.Int {
+		lo, hi = math.MinInt32, math.MaxInt32
+	}
+	vr := c.vecI(v)
+	if rem < 0 && cv >= 0 && newRem >= 0 {
+		c.emit(func(m *Machine) {
+			out, vals := m.outI(), m.vi[vr][:m.n]
+			cm, nr := m.vb[cv][:m.n], m.xb[newRem][:m.n]
+			m.vb[newRem] = nr
+			for k := range out {
+				if cm[k] {
+					x := vals[k]
+					if x < lo || x > hi {
+						i, j := m.coords(k)
+						m.fail(overflow(pos, i, j, x))
+						return
+					}
+					out[k] = x
+				}
+				nr[k] = !cm[k]
+			}
+		})
+		return
+	}
+	c.emit(func(m *Machine) {
+		out, vals := m.outI(), m.vi[vr][:m.n]
+		var nr []bool
+		if newRem >= 0 {
+			nr = m.xb[newRem][:m.n]
+			m.vb[newRem] = nr
+		}
+		for k := range out {
+			r := rem < 0 || m.vb[rem][k]
+			take := r && (cv < 0 || m.vb[cv][k])
+			if take {
+				x := vals[k]
+				if x < lo || x > hi {
+					i, j := m.coords(k)
+					m.fail(overflow(pos, i, j, x))
+					return
+				}
+				out[k] = x
+			}
+			if nr != nil {
+				nr[k] = r && !take
+			}
+		}
+	})
+}
+
+// seqCase compiles a case that reads the line being computed.
+func (c *vcomp) seqCase(cs *ir.Case, mask int) {
+	sc := &seqCase{mask: mask, pos: cs.Value.Position()}
+	if ps := c.parseScan(cs.Value); ps != nil {
+		sc.form = c.compileScan(ps, mask)
+	} else {
+		v := toCellType(cs.Value, c.rec.cellT)
+		s := c.laneCompiler(mask)
+		if c.rec.cls == clFloat {
+			sc.fval = s.floatFn(v)
+		} else {
+			sc.ival = s.intFn(v)
+		}
+	}
+	c.k.seqs = append(c.k.seqs, sc)
+}
+
+// laneCompiler returns a closure compiler for expressions evaluated lane by
+// lane in the scan, for the lanes of mask: the parts that do not read the
+// line being computed, and cannot fail, are computed for the whole batch
+// first and read back by lane; cells of the line being computed at a
+// constant lane offset are read from it directly.
+func (c *vcomp) laneCompiler(mask int) *scomp {
+	s := &scomp{sc: c.sc}
+	r := c.rec
+	out := int(-r.dLo)
+	s.leaf = func(e ir.Expr) any {
+		if !c.seq(e) {
+			if c.uniform(e) || c.mayFail(e) || c.readsLaneVar(e) {
+				return nil
+			}
+			o := c.expr(e, mask)
+			switch o.cls {
+			case clFloat:
+				reg := c.vecF(o)
+				return fFn(func(f *frame) float64 { return f.m.vf[reg][f.lane] })
+			case clBool:
+				reg := c.vecB(o)
+				return bFn(func(f *frame) bool { return f.m.vb[reg][f.lane] })
+			}
+			reg := c.vecI(o)
+			return iFn(func(f *frame) int64 { return f.m.vi[reg][f.lane] })
+		}
+		ref, ok := e.(*ir.CellRef)
+		if !ok || r.stepOff[ref] != 0 {
+			return nil
+		}
+		_, laneE := r.refIndices(ref)
+		b, ok := constOffset(laneE, r.laneVar())
+		if !ok {
+			return nil
+		}
+		// read returns the index of the neighbour in the output line, or
+		// -1 after an error.
+		read := func(f *frame, size int) int64 {
+			m := f.m
+			x := m.b.Lane0 + int64(f.lane) - b
+			if x < 0 || x >= r.laneN {
+				i, j := m.b.Step, x
+				if r.axis == AlongI {
+					i, j = x, m.b.Step
+				}
+				f.fail(OutsideGrid(ref, i, j, r.p.Rows, r.p.Cols))
+				return -1
+			}
+			l := &m.b.Lines[out]
+			at := x - l.Base
+			if at < 0 || at >= int64(size) {
+				f.fail(errAt(ref.Pos, "internal error: %s outside the executor's window", refText(ref)))
+				return -1
+			}
+			return at
+		}
+		if r.cls == clFloat {
+			return fFn(func(f *frame) float64 {
+				l := &f.m.b.Lines[out]
+				if at := read(f, len(l.F)); at >= 0 {
+					return l.F[at]
+				}
+				return 0
+			})
+		}
+		return iFn(func(f *frame) int64 {
+			l := &f.m.b.Lines[out]
+			if at := read(f, len(l.I)); at >= 0 {
+				return l.I[at]
+			}
+			return 0
+		})
+	}
+	return s
+}
+
+// readsLaneVar reports whether e reads the variable of a reduction that
+// the closures evaluate lane by lane (so it cannot be computed for the
+// batch outside it).
+func (c *vcomp) readsLaneVar(e ir.Expr) bool {
+	found := false
+	ir.Walk(e, func(x ir.Expr) bool {
+		if v, ok := x.(*ir.Var); ok {
+			if r := c.sc.resolve(v); r != nil && !c.uniRed[r] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// parsedScan is a value taken apart into op(X..., terms...).
+type parsedScan struct {
+	op    int
+	xs    []ir.Expr
+	terms []scanTerm
+	ys    []ir.Expr // the Y of each term, nil when none
+}
+
+// parseScan takes v apart into op(X, terms...); nil when v has another
+// shape.
+func (c *vcomp) parseScan(v ir.Expr) *parsedScan {
+	if v.Type() != c.rec.cellT {
+		return nil
+	}
+	ps := &parsedScan{op: -1}
+	args := []ir.Expr{v}
+	if call, ok := v.(*ir.Call); ok && (call.Fn == ir.FnMin || call.Fn == ir.FnMax) {
+		ps.op = vMin
+		if call.Fn == ir.FnMax {
+			ps.op = vMax
+		}
+		args = flatten(call, nil)
+	}
+	for _, a := range args {
+		if !c.seq(a) {
+			ps.xs = append(ps.xs, a)
+			continue
+		}
+		term, y, ok := c.parseTerm(a)
+		if !ok {
+			return nil
+		}
+		ps.terms = append(ps.terms, term)
+		ps.ys = append(ps.ys, y)
+	}
+	if len(ps.terms) == 0 || (ps.op < 0 && len(ps.xs) > 0) {
+		return nil
+	}
+	return ps
+}
+
+// compileScan compiles X and the Ys of a parsed scan for the lanes of mask.
+func (c *vcomp) compileScan(ps *parsedScan, mask int) *scanForm {
+	f := &scanForm{op: ps.op}
+	for _, x := range ps.xs {
+		o := c.expr(x, mask)
+		if !f.hasX {
+			f.x, f.hasX = o, true
+			continue
+		}
+		if c.rec.cls == clFloat {
+			f.x = c.binF(f.op, false, f.x, o)
+		} else {
+			f.x = c.binI(f.op, f.x, o)
+		}
+	}
+	if f.hasX {
+		if c.rec.cls == clFloat {
+			f.x.reg = c.vecF(f.x)
+		} else {
+			f.x.reg = c.vecI(f.x)
+		}
+		f.x.vec = true
+	}
+	for k, term := range ps.terms {
+		if y := ps.ys[k]; y != nil {
+			term.y, term.hasY = c.expr(y, mask), true
+		}
+		f.terms = append(f.terms, term)
+	}
+	return f
+}
+
+// flatten lists the arguments of nested calls of the same min or max.
+func flatten(call *ir.Call, out []ir.Expr) []ir.Expr {
+	for _, a := range call.Args {
+		if in, ok := a.(*ir.Call); ok && in.Fn == call.Fn && in.T == call.T {
+			out = flatten(in, out)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// parseTerm recognises cell[..][lane-b], cell + Y, Y + cell and cell - Y on
+// the line being computed, Y not reading it.
+func (c *vcomp) parseTerm(a ir.Expr) (scanTerm, ir.Expr, bool) {
+	t := c.rec.cellT
+	ref := func(e ir.Expr) (*ir.CellRef, int64, bool) {
+		r, ok := e.(*ir.CellRef)
+		if !ok || c.rec.stepOff[r] != 0 || r.T != t {
+			return nil, 0, false
+		}
+		_, lane := c.rec.refIndices(r)
+		b, ok := constOffset(lane, c.rec.laneVar())
+		if !ok {
+			return nil, 0, false
+		}
+		return r, b, true
+	}
+	if r, b, ok := ref(a); ok {
+		return scanTerm{ref: r, b: b, proven: c.f.proven[r]}, nil, true
+	}
+	bin, ok := a.(*ir.Binary)
+	if !ok || bin.T != t || (bin.Op != ir.OpAdd && bin.Op != ir.OpSub) {
+		return scanTerm{}, nil, false
+	}
+	term := scanTerm{sub: bin.Op == ir.OpSub, sat: bin.Saturate, r32: t == ir.Float}
+	if r, b, ok := ref(bin.X); ok && !c.seq(bin.Y) {
+		term.ref, term.b, term.proven = r, b, c.f.proven[r]
+		return term, bin.Y, true
+	}
+	if r, b, ok := ref(bin.Y); ok && !c.seq(bin.X) && bin.Op == ir.OpAdd {
+		term.ref, term.b, term.proven, term.swap = r, b, c.f.proven[r], true
+		return term, bin.X, true
+	}
+	return scanTerm{}, nil, false
+}
+
+// pickFast chooses a generated scan loop when the kernel's only sequential
+// case is one integer term one lane back.
+func (c *vcomp) pickFast() {
+	k, r := c.k, c.rec
+	if len(k.seqs) != 1 || k.und != nil {
+		return
+	}
+	sc := k.seqs[0]
+	f := sc.form
+	if f == nil || len(f.terms) != 1 {
+		return
+	}
+	t := f.terms[0]
+	if t.sat || (t.sub && t.hasY && t.y.vec) || (t.b != 1 && !r.desc) || (t.b != -1 && r.desc) {
+		return
+	}
+	opIdx := 2
+	switch {
+	case f.op == vMax && f.hasX:
+		opIdx = 0
+	case f.op == vMin && f.hasX:
+		opIdx = 1
+	case f.hasX:
+		return
+	}
+	yIdx := 0
+	if t.hasY && t.y.vec {
+		yIdx = 1
+	}
+	mode := 0 // M
+	switch {
+	case k.blend != nil:
+		mode = 2 // E
+	case sc.mask < 0:
+		mode = 1 // A
+	}
+	dirIdx := 0
+	if r.desc {
+		dirIdx = 1
+	}
+	if r.cls == clFloat {
+		c.pickFastF(opIdx, yIdx, mode, dirIdx)
+		return
+	}
+	loop := scanLoops[opIdx][yIdx][mode][dirIdx]
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	if r.cellT == ir.Int {
+		lo, hi = math.MinInt32, math.MaxInt32
+	}
+	mask, x, y, hasY, pos, desc, proven, sub := sc.mask, f.x, t.y, t.hasY, sc.pos, r.desc, t.proven, t.sub
+	var cv, ev int
+	if k.blend != nil {
+		cv, ev = k.blend.cv, k.blend.v
+	}
+	out := int(-r.dLo)
+	laneN := r.laneN
+	k.fast = func(m *Machine) {
+		l := &m.b.Lines[out]
+		n := m.n
+		s0 := int(m.b.Lane0 - l.Base)
+		if (!desc && s0 < 1) || (desc && s0+n+1 > len(l.I)) {
+			m.slowScan(k) // the neighbour is not in memory: let the checks say why
+			return
+		}
+		var xs, ys, evs []int64
+		var yv, evc int64
+		var mb []bool
+		if opIdx < 2 {
+			xs = m.vi[x.reg]
+		}
+		if hasY {
+			if y.vec {
+				ys = m.vi[y.reg]
+			} else {
+				yv = m.si[y.reg]
+				if sub {
+					yv = -yv
+				}
+			}
+		}
+		switch mode {
+		case 0:
+			mb = m.vb[mask]
+		case 2:
+			mb, evs = m.vb[cv], m.vi[ev]
+			if k.blend.hasC {
+				evc = m.si[k.blend.c.reg]
+			}
+		}
+		if !proven && m.edgeInScan(k, mode, mb, desc, laneN) {
+			m.slowScan(k)
+			return
+		}
+		if bad, v := loop(l.I, s0, n, xs, ys, yv, mb, evs, evc, lo, hi); bad >= 0 {
+			i, j := m.coords(bad)
+			at := pos
+			if mode == 2 && mb[bad] {
+				at = k.blend.pos
+			}
+			m.fail(overflow(at, i, j, v))
+		}
+	}
+}
+
+// edgeInScan reports whether the lane at the grid's edge, the only one
+// whose neighbour can be outside the grid, goes through the scan: then the
+// slow path runs and says where.
+func (m *Machine) edgeInScan(k *Kernel, mode int, mb []bool, desc bool, laneN int64) bool {
+	n := m.n
+	edge := -1
+	if !desc && m.b.Lane0 == 0 {
+		edge = 0
+	} else if desc && m.b.Lane0+int64(n) == laneN {
+		edge = n - 1
+	}
+	return edge >= 0 && (mode == 1 || (mode == 0 && mb[edge]) || (mode == 2 && !mb[edge]))
+}
+
+// pickFastF is pickFast for floating cells.
+func (c *vcomp) pickFastF(opIdx, yIdx, mode, dirIdx int) {
+	k, r := c.k, c.rec
+	sc := k.seqs[0]
+	f := sc.form
+	t := f.terms[0]
+	loop := fscanLoops[opIdx][yIdx][mode][dirIdx]
+	mask, x, y, hasY, desc, proven, sub := sc.mask, f.x, t.y, t.hasY, r.desc, t.proven, t.sub
+	r32 := r.cellT == ir.Float
+	var cv, ev int
+	if k.blend != nil {
+		cv, ev = k.blend.cv, k.blend.v
+	}
+	out := int(-r.dLo)
+	laneN := r.laneN
+	k.fast = func(m *Machine) {
+		l := &m.b.Lines[out]
+		n := m.n
+		s0 := int(m.b.Lane0 - l.Base)
+		if (!desc && s0 < 1) || (desc && s0+n+1 > len(l.F)) {
+			m.slowScan(k)
+			return
+		}
+		var xs, ys, evs []float64
+		var yv, evc float64
+		var mb []bool
+		if opIdx < 2 {
+			xs = m.vf[x.reg]
+		}
+		if hasY {
+			if y.vec {
+				ys = m.vf[y.reg]
+			} else {
+				yv = m.sf[y.reg]
+				if sub {
+					yv = -yv
+				}
+			}
+		}
+		switch mode {
+		case 0:
+			mb = m.vb[mask]
+		case 2:
+			mb, evs = m.vb[cv], m.vf[ev]
+			if k.blend.hasC {
+				evc = m.sf[k.blend.c.reg]
+			}
+		}
+		if !proven && m.edgeInScan(k, mode, mb, desc, laneN) {
+			m.slowScan(k)
+			return
+		}
+		loop(l.F, s0, n, xs, ys, yv, mb, evs, evc, r32)
+	}
+}
+
+// scan runs the sequential stage after the batch-wide one.
+func (m *Machine) scan(k *Kernel) {
+	if k.fast != nil {
+		k.fast(m)
+		return
+	}
+	m.slowScan(k)
+}
+
+func (m *Machine) slowScan(k *Kernel) {
+	n := m.n
+	for t := 0; t < n && m.fr.err == nil; t++ {
+		lane := t
+		if m.rec.desc {
+			lane = n - 1 - t
+		}
+		if bl := k.blend; bl != nil && m.vb[bl.cv][lane] {
+			if m.rec.cls == clFloat {
+				v := m.vf[bl.v][lane]
+				if bl.hasC {
+					v = roundTo(v+m.sf[bl.c.reg], m.rec.cellT)
+				}
+				m.outF()[lane] = v
+				continue
+			}
+			v := m.vi[bl.v][lane]
+			if bl.hasC {
+				v += m.si[bl.c.reg]
+			}
+			m.storeLaneI(lane, v, bl.pos)
+			continue
+		}
+		done := false
+		for _, sc := range k.seqs {
+			if m.isActive(sc.mask, lane) {
+				m.seqLane(sc, lane)
+				done = true
+				break
+			}
+		}
+		if !done && k.und != nil && m.isActive(k.und.mask, lane) {
+			m.undecidedLane(k.und, lane)
+		}
+	}
+}
+
+// storeLane stores one computed cell, checking int cells.
+func (m *Machine) storeLaneI(lane int, v int64, pos dsl.Pos) {
+	if m.rec.cellT == ir.Int && !fitsInt(v) {
+		i, j := m.coords(lane)
+		m.fail(overflow(pos, i, j, v))
+		return
+	}
+	m.outI()[lane] = v
+}
+
+func (m *Machine) seqLane(sc *seqCase, lane int) {
+	f := sc.form
+	if f == nil {
+		m.at(lane)
+		if sc.fval != nil {
+			v := sc.fval(&m.fr)
+			if m.fr.err == nil {
+				m.outF()[lane] = v
+			}
+			return
+		}
+		v := sc.ival(&m.fr)
+		if m.fr.err == nil {
+			m.storeLaneI(lane, v, sc.pos)
+		}
+		return
+	}
+	r := m.rec
+	l := &m.b.Lines[-r.dLo]
+	x := m.b.Lane0 + int64(lane)
+	isMin := f.op == vMin
+	if r.cls == clFloat {
+		var acc float64
+		for ti, t := range f.terms {
+			v, ok := m.termF(&t, l, x, lane)
+			if !ok {
+				return
+			}
+			if ti == 0 || betterFloat(isMin, v, acc) {
+				acc = v
+			}
+		}
+		if f.hasX {
+			if xv := m.vf[f.x.reg][lane]; !betterFloat(isMin, acc, xv) {
+				acc = xv
+			}
+		}
+		m.outF()[lane] = acc
+		return
+	}
+	var acc int64
+	for ti, t := range f.terms {
+		v, ok := m.termI(&t, l, x, lane)
+		if !ok {
+			return
+		}
+		if ti == 0 || betterInt(isMin, v, acc) {
+			acc = v
+		}
+	}
+	if f.hasX {
+		if xv := m.vi[f.x.reg][lane]; !betterInt(isMin, acc, xv) {
+			acc = xv
+		}
+	}
+	m.storeLaneI(lane, acc, sc.pos)
+}
+
+// neighbour locates the cell a term reads for lane index x; ok is false
+// after an error.
+func (m *Machine) neighbour(t *scanTerm, l *Line, x int64, size int) (int64, bool) {
+	r := m.rec
+	nx := x - t.b
+	if nx < 0 || nx >= r.laneN {
+		i, j := nx, m.b.Step
+		if r.axis == AlongJ {
+			i, j = m.b.Step, nx
+		}
+		m.fail(OutsideGrid(t.ref, i, j, r.p.Rows, r.p.Cols))
+		return 0, false
+	}
+	at := nx - l.Base
+	if at < 0 || at >= int64(size) {
+		m.fail(errAt(t.ref.Pos, "internal error: %s outside the executor's window", refText(t.ref)))
+		return 0, false
+	}
+	return at, true
+}
+
+func (m *Machine) termI(t *scanTerm, l *Line, x int64, lane int) (int64, bool) {
+	at, ok := m.neighbour(t, l, x, len(l.I))
+	if !ok {
+		return 0, false
+	}
+	v := l.I[at]
+	if !t.hasY {
+		return v, true
+	}
+	var y int64
+	if t.y.vec {
+		y = m.vi[t.y.reg][lane]
+	} else {
+		y = m.si[t.y.reg]
+	}
+	if t.sat {
+		pos, neg := sentinels(m.rec.cellT)
+		switch {
+		case t.sub:
+			return subSat(v, y, pos, neg), true
+		case t.swap:
+			return addSat(y, v, pos, neg), true
+		}
+		return addSat(v, y, pos, neg), true
+	}
+	if t.sub {
+		return v - y, true
+	}
+	return v + y, true
+}
+
+func (m *Machine) termF(t *scanTerm, l *Line, x int64, lane int) (float64, bool) {
+	at, ok := m.neighbour(t, l, x, len(l.F))
+	if !ok {
+		return 0, false
+	}
+	v := l.F[at]
+	if !t.hasY {
+		return v, true
+	}
+	var y float64
+	if t.y.vec {
+		y = m.vf[t.y.reg][lane]
+	} else {
+		y = m.sf[t.y.reg]
+	}
+	if t.sub {
+		v -= y
+	} else if t.swap {
+		v = y + v
+	} else {
+		v += y
+	}
+	if t.r32 {
+		v = round32(v)
+	}
+	return v, true
+}
+
+// undecidedLane evaluates the cases from und.from on for one lane.
+func (m *Machine) undecidedLane(und *undecided, lane int) {
+	r := m.rec
+	m.at(lane)
+	for ci := und.from; ci < len(r.anyCase); ci++ {
+		f := r.anyCase[ci]
+		if f.cond != nil {
+			ok := f.cond(&m.fr)
+			if m.fr.err != nil {
+				return
+			}
+			if !ok {
+				continue
+			}
+		}
+		if f.fval != nil {
+			v := f.fval(&m.fr)
+			if m.fr.err == nil {
+				m.outF()[lane] = v
+			}
+			return
+		}
+		v := f.ival(&m.fr)
+		if m.fr.err == nil {
+			m.storeLaneI(lane, v, r.p.Cases[ci].Value.Position())
+		}
+		return
+	}
+}

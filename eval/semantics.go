@@ -1,0 +1,293 @@
+// Package eval evaluates the expressions of a checked problem (package ir)
+// on the host. It has two halves:
+//
+//   - Eval and EvalAt, a general evaluator for any expression with a cell
+//     accessor. The executors use it for the `answer:` expression and the
+//     traceback for the case conditions; it is simple and slow.
+//   - Compile, which turns the recurrence into a Recurrence: per region of
+//     the grid it specialises a Kernel that computes a batch of cells (a row
+//     or column segment) with one tight Go loop per operation, so that the
+//     cost of interpreting the expression is paid once per batch rather than
+//     once per cell. The CPU executor (runtime/cpu) drives it.
+//
+// Both halves share one set of arithmetic rules, those of this file, so the
+// fast path and the general evaluator agree bit for bit:
+//
+//   - Integer types (char, int, long) are evaluated in 64 bits. An int cell
+//     whose value does not fit in 32 bits is an error when it is stored (the
+//     message suggests `cell: long`); long arithmetic wraps.
+//   - The integer inf sentinels of ir.InfSentinel saturate on + and - where
+//     ir.Binary.Saturate is set, and in sum reductions: inf + x is inf.
+//     Conversions between int and long map sentinel to sentinel, and to and
+//     from floating types map it to and from the IEEE infinities.
+//   - float values are computed in double precision and rounded to float32
+//     after every operation, which for + - * / and sqrt gives exactly the
+//     float32 result.
+//   - Integer / and % truncate toward zero (C); a zero divisor is an error
+//     naming the operator's `.dp` position. Floating division by zero gives
+//     an IEEE infinity, as in C.
+//   - min and max keep the first of equal arguments; converting NaN to an
+//     integer is an error.
+package eval
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// class is how a type is held during evaluation.
+type class uint8
+
+const (
+	clBool  class = iota // Go bool
+	clInt                // int64 (char, int, long)
+	clFloat              // float64 (float rounded to float32)
+)
+
+func classOf(t ir.Type) class {
+	switch {
+	case t == ir.Bool:
+		return clBool
+	case t.IsFloat():
+		return clFloat
+	}
+	return clInt
+}
+
+// hasSentinel reports whether integer type t has inf sentinels that
+// conversions map. char has none: its 127 is an ordinary character.
+func hasSentinel(t ir.Type) bool { return t == ir.Int || t == ir.Long }
+
+// sentinels returns the inf and -inf sentinels of integer type t.
+func sentinels(t ir.Type) (pos, neg int64) {
+	if t == ir.Int || t == ir.Long || t == ir.Char {
+		return ir.InfSentinel(t)
+	}
+	return ir.InfSentinel(ir.Long)
+}
+
+// round32 rounds x to the nearest float32 and back.
+func round32(x float64) float64 { return float64(float32(x)) }
+
+// roundTo rounds x for type t: float values are float32.
+func roundTo(x float64, t ir.Type) float64 {
+	if t == ir.Float {
+		return round32(x)
+	}
+	return x
+}
+
+// addSat is x + y where either operand may be an inf sentinel: an infinite
+// operand wins (the left one when both are).
+func addSat(x, y, pos, neg int64) int64 {
+	if x == pos || x == neg {
+		return x
+	}
+	if y == pos || y == neg {
+		return y
+	}
+	return x + y
+}
+
+// subSat is x - y with sentinels: inf - x is inf, x - inf is -inf.
+func subSat(x, y, pos, neg int64) int64 {
+	if x == pos || x == neg {
+		return x
+	}
+	if y == pos {
+		return neg
+	}
+	if y == neg {
+		return pos
+	}
+	return x - y
+}
+
+// convInt converts an integer of type from to integer type to.
+func convInt(v int64, from, to ir.Type) int64 {
+	if to == ir.Bool {
+		if v != 0 {
+			return 1
+		}
+		return 0
+	}
+	if from != to && hasSentinel(from) && hasSentinel(to) {
+		fp, fn := sentinels(from)
+		tp, tn := sentinels(to)
+		switch v {
+		case fp:
+			return tp
+		case fn:
+			return tn
+		}
+	}
+	return v
+}
+
+// intToFloat converts an integer of type from to floating type to.
+func intToFloat(v int64, from, to ir.Type) float64 {
+	if hasSentinel(from) {
+		p, n := sentinels(from)
+		switch v {
+		case p:
+			return math.Inf(1)
+		case n:
+			return math.Inf(-1)
+		}
+	}
+	return roundTo(float64(v), to)
+}
+
+// floatToInt converts x to integer type to, truncating toward zero;
+// infinities become sentinels. ok is false for NaN.
+func floatToInt(x float64, to ir.Type) (v int64, ok bool) {
+	if to == ir.Bool {
+		if x != 0 {
+			return 1, true
+		}
+		return 0, true
+	}
+	p, n := sentinels(to)
+	switch {
+	case x != x:
+		return 0, false
+	case math.IsInf(x, 1):
+		return p, true
+	case math.IsInf(x, -1):
+		return n, true
+	case x >= 9.2233720368547758e18:
+		return math.MaxInt64, true
+	case x <= -9.2233720368547758e18:
+		return -math.MaxInt64, true
+	}
+	return int64(x), true
+}
+
+// b2i is a bool as 0 or 1.
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// identityInt is the value of an empty integer reduction.
+func identityInt(op ir.ReduceOp, t ir.Type) int64 {
+	p, n := sentinels(t)
+	switch op {
+	case ir.ReduceMin:
+		return p
+	case ir.ReduceMax:
+		return n
+	}
+	return 0
+}
+
+// identityFloat is the value of an empty floating reduction.
+func identityFloat(op ir.ReduceOp) float64 {
+	switch op {
+	case ir.ReduceMin:
+		return math.Inf(1)
+	case ir.ReduceMax:
+		return math.Inf(-1)
+	}
+	return 0
+}
+
+// mathFn returns the float64 function of a math built-in.
+func mathFn(fn ir.Func) func(float64) float64 {
+	switch fn {
+	case ir.FnExp:
+		return math.Exp
+	case ir.FnLog:
+		return math.Log
+	case ir.FnSqrt:
+		return math.Sqrt
+	case ir.FnFloor:
+		return math.Floor
+	case ir.FnCeil:
+		return math.Ceil
+	case ir.FnAbs:
+		return math.Abs
+	}
+	return nil
+}
+
+// errAt is an error positioned at a `.dp` node, printable with dsl.Format.
+func errAt(pos dsl.Pos, format string, args ...any) error {
+	return &dsl.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+func divByZero(pos dsl.Pos, op ir.Op) error {
+	if op == ir.OpRem {
+		return errAt(pos, "remainder of a division by zero")
+	}
+	return errAt(pos, "division by zero")
+}
+
+func nanToInt(pos dsl.Pos, t ir.Type) error {
+	return errAt(pos, "NaN converted to %s", t)
+}
+
+// OutsideGrid is the error for reading a cell outside the grid, e.g.
+// `lcs.dp:7:12: cell[i-1][j] reads cell[-1][3], outside the 5x7 grid`.
+func OutsideGrid(ref *ir.CellRef, i, j, rows, cols int64) error {
+	return errAt(ref.Pos, "%s reads cell[%d][%d], outside the %dx%d grid", refText(ref), i, j, rows, cols)
+}
+
+func refText(ref *ir.CellRef) string {
+	if ref.Text != "" {
+		return ref.Text
+	}
+	return "cell[..][..]"
+}
+
+// outsideInput is the error for reading an input outside its bounds.
+func outsideInput(ld *ir.Load, idx []int64) error {
+	in := ld.In
+	if len(idx) == 1 {
+		if in.Vector || in.Rows == 1 {
+			return errAt(ld.Pos, "%s[%d] is outside %s, which has %d elements (0..%d)", in.Name, idx[0], in.Name, in.Len(), in.Len()-1)
+		}
+		return errAt(ld.Pos, "%s[%d] is outside %s, which has %d elements", in.Name, idx[0], in.Name, in.Len())
+	}
+	return errAt(ld.Pos, "%s[%d][%d] is outside the %dx%d input %s", in.Name, idx[0], idx[1], in.Rows, in.Cols, in.Name)
+}
+
+// Overflow is the error for an int cell whose value does not fit in 32 bits.
+func overflow(pos dsl.Pos, i, j, v int64) error {
+	return errAt(pos, "cell[%d][%d] = %d does not fit in int (32 bits); use `cell: long`", i, j, v)
+}
+
+// fitsInt reports whether v can be stored in an int cell.
+func fitsInt(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
+
+// loadIndex returns the flat element index of a load, or ok false when
+// outside the input.
+func loadIndex(in *ir.Input, idx []int64) (int64, bool) {
+	if len(idx) == 1 {
+		if in.Vector || in.Rows == 1 || in.Cols == 1 {
+			k := idx[0]
+			return k, k >= 0 && k < int64(in.Len())
+		}
+		return 0, false
+	}
+	r, c := idx[0], idx[1]
+	if r < 0 || r >= int64(in.Rows) || c < 0 || c >= int64(in.Cols) {
+		return 0, false
+	}
+	return r*int64(in.Cols) + c, true
+}
+
+// Convert converts v to type t by the rules of ir.Convert (integer
+// sentinels map to sentinels and to IEEE infinities; float to integer
+// truncates; NaN to an integer is an error).
+func Convert(v ir.Value, t ir.Type) (ir.Value, error) {
+	if v.T == t {
+		return v, nil
+	}
+	return convertValue(v, t, &ir.Convert{Node: ir.Node{T: t}})
+}

@@ -1,0 +1,605 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// MaxAnswerCells bounds how many cells an `answer:` expression that is not a
+// plain cell or rectangle reduction may read: executors capture them one by
+// one while the grid is swept.
+const MaxAnswerCells = 1 << 20
+
+// Analyze derives the plan of a checked problem. Errors are a dsl.ErrorList
+// positioned at the `.dp` line at fault.
+func Analyze(p *ir.Problem) (*Plan, error) {
+	if p.Schedule == string(HeldKarp) {
+		return &Plan{
+			Schedule:  HeldKarp,
+			Direction: Forward,
+			Reason:    "forced by `schedule: held-karp`: subsets are swept layer by layer by size",
+		}, nil
+	}
+	pl := &Plan{}
+	for _, ref := range p.CellRefs {
+		d := Dependency{Ref: ref}
+		if c, ok := offset(ref.I, ir.VarI); ok {
+			d.DI = &c
+		}
+		if c, ok := offset(ref.J, ir.VarJ); ok {
+			d.DJ = &c
+		}
+		pl.Deps = append(pl.Deps, d)
+	}
+	if err := choose(p, pl); err != nil {
+		return nil, err
+	}
+	if err := setPrev(p, pl); err != nil {
+		return nil, err
+	}
+	pl.Memory = memory(p, pl)
+	ans, err := answerSpec(p, pl)
+	if err != nil {
+		return nil, err
+	}
+	pl.Answer = ans
+	return pl, nil
+}
+
+// offset returns c when e is `v - c` (v the index variable of kind v), i.e.
+// how far back along that axis the referenced cell is.
+func offset(e ir.Expr, v ir.VarKind) (int64, bool) {
+	coef, k, ok := linear(e, v)
+	if !ok || coef != 1 {
+		return 0, false
+	}
+	return -k, true
+}
+
+// linear writes e as coef*v + k with integer constants, if it can.
+func linear(e ir.Expr, v ir.VarKind) (coef, k int64, ok bool) {
+	switch n := e.(type) {
+	case *ir.Var:
+		if n.Kind == v {
+			return 1, 0, true
+		}
+	case *ir.Const:
+		if n.V.T.IsInteger() {
+			return 0, n.V.I, true
+		}
+	case *ir.ScalarRef:
+		if n.Scalar.Value.T.IsInteger() {
+			return 0, n.Scalar.Value.I, true
+		}
+	case *ir.Convert:
+		if n.T.IsInteger() && n.X.Type().IsInteger() {
+			return linear(n.X, v)
+		}
+	case *ir.Unary:
+		if n.Op == ir.OpNeg {
+			c, k, ok := linear(n.X, v)
+			return -c, -k, ok
+		}
+	case *ir.Binary:
+		c1, k1, ok1 := linear(n.X, v)
+		c2, k2, ok2 := linear(n.Y, v)
+		if !ok1 || !ok2 {
+			return 0, 0, false
+		}
+		switch n.Op {
+		case ir.OpAdd:
+			return c1 + c2, k1 + k2, true
+		case ir.OpSub:
+			return c1 - c2, k1 - k2, true
+		case ir.OpMul:
+			if c1 == 0 {
+				return k1 * c2, k1 * k2, true
+			}
+			if c2 == 0 {
+				return c1 * k2, k1 * k2, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// schedTest says whether one schedule/direction can run the dependencies and,
+// if not, which reference breaks it and why.
+type schedTest struct {
+	kind    Kind
+	dir     Direction
+	ok      bool
+	breaker *Dependency
+	why     string
+}
+
+func testSchedule(kind Kind, dir Direction, deps []Dependency) schedTest {
+	t := schedTest{kind: kind, dir: dir, ok: true}
+	sign := int64(1)
+	if dir == Backward {
+		sign = -1
+	}
+	for i := range deps {
+		d := &deps[i]
+		var bad string
+		switch kind {
+		case Rows:
+			switch {
+			case d.DI == nil:
+				bad = "has a data-dependent row"
+			case *d.DI*sign < 1:
+				bad = fmt.Sprintf("reads row %s, not an earlier row", relText("i", -*d.DI))
+			}
+		case Cols:
+			switch {
+			case d.DJ == nil:
+				bad = "has a data-dependent column"
+			case *d.DJ*sign < 1:
+				bad = fmt.Sprintf("reads column %s, not an earlier column", relText("j", -*d.DJ))
+			}
+		case Wavefront:
+			switch {
+			case d.DI == nil || d.DJ == nil:
+				bad = "has a data-dependent offset"
+			case *d.DI == 0 && *d.DJ == 0:
+				bad = "reads the cell being computed"
+			case *d.DI*sign < 0 || *d.DJ*sign < 0:
+				if dir == Forward {
+					bad = "reads a cell below or to the right"
+				} else {
+					bad = "reads a cell above or to the left"
+				}
+			}
+		}
+		if bad != "" {
+			t.ok, t.breaker, t.why = false, d, bad
+			return t
+		}
+	}
+	return t
+}
+
+func relText(v string, c int64) string {
+	switch {
+	case c == 0:
+		return v
+	case c > 0:
+		return fmt.Sprintf("%s+%d", v, c)
+	}
+	return fmt.Sprintf("%s-%d", v, -c)
+}
+
+func choose(p *ir.Problem, pl *Plan) error {
+	if len(pl.Deps) == 0 {
+		kind := Rows
+		if p.Schedule != "" {
+			kind = Kind(p.Schedule)
+		}
+		pl.Schedule, pl.Direction = kind, Forward
+		pl.Reason = "the recurrence reads no other cell: every cell is independent"
+		return nil
+	}
+	var tests []schedTest
+	for _, k := range []Kind{Rows, Cols, Wavefront} {
+		for _, d := range []Direction{Forward, Backward} {
+			tests = append(tests, testSchedule(k, d, pl.Deps))
+		}
+	}
+	pick := func(t schedTest) {
+		pl.Schedule, pl.Direction = t.kind, t.dir
+		switch t.kind {
+		case Rows, Cols:
+			axis, order := "row", "ascending"
+			if t.kind == Cols {
+				axis = "column"
+			}
+			if t.dir == Backward {
+				order = "descending"
+			}
+			pl.Reason = fmt.Sprintf("every reference reads an earlier %s (%ss run %s), so all cells of a %s are independent", axis, axis, order, axis)
+		case Wavefront:
+			from := "top-left"
+			if t.dir == Backward {
+				from = "bottom-right"
+			}
+			pl.Reason = fmt.Sprintf("every offset is constant and points %s, but some reference reads the same row or column: cells of one anti-diagonal are independent, swept from the %s corner", map[Direction]string{Forward: "up or left", Backward: "down or right"}[t.dir], from)
+		}
+	}
+	if p.Schedule != "" {
+		for _, t := range tests {
+			if string(t.kind) == p.Schedule && t.ok {
+				pick(t)
+				pl.Reason = "forced by `schedule: " + p.Schedule + "`; " + pl.Reason
+				return nil
+			}
+		}
+		var t schedTest
+		for _, x := range tests {
+			if string(x.kind) == p.Schedule {
+				t = x
+				break
+			}
+		}
+		var errs dsl.ErrorList
+		errs.Add(t.breaker.Ref.Pos, "`schedule: %s` cannot run this recurrence: %s %s", p.Schedule, t.breaker.Ref.Text, t.why)
+		return errs
+	}
+	// Rows or columns give a whole row (column) of parallel work per step;
+	// prefer the one with the wider step. Wavefront is the fallback.
+	var rows, cols *schedTest
+	for i := range tests {
+		t := &tests[i]
+		if !t.ok {
+			continue
+		}
+		if t.kind == Rows && rows == nil {
+			rows = t
+		}
+		if t.kind == Cols && cols == nil {
+			cols = t
+		}
+	}
+	switch {
+	case rows != nil && (cols == nil || p.Cols >= p.Rows):
+		pick(*rows)
+		return nil
+	case cols != nil:
+		pick(*cols)
+		return nil
+	}
+	for _, t := range tests {
+		if t.kind == Wavefront && t.ok {
+			pick(t)
+			return nil
+		}
+	}
+	// Nothing fits: name the reference that breaks each schedule.
+	var parts []string
+	for _, t := range tests {
+		if t.dir == Backward {
+			continue
+		}
+		b := tests[indexOf(tests, t.kind, Backward)]
+		why := fmt.Sprintf("%s: %s %s", t.kind, t.breaker.Ref.Text, t.why)
+		if b.breaker != t.breaker {
+			why += fmt.Sprintf(" (and backward, %s %s)", b.breaker.Ref.Text, b.why)
+		}
+		parts = append(parts, why)
+	}
+	var errs dsl.ErrorList
+	errs.Add(tests[0].breaker.Ref.Pos, "no schedule can run this recurrence; %s", strings.Join(parts, "; "))
+	return errs
+}
+
+func indexOf(ts []schedTest, k Kind, d Direction) int {
+	for i, t := range ts {
+		if t.kind == k && t.dir == d {
+			return i
+		}
+	}
+	return -1
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func setPrev(p *ir.Problem, pl *Plan) error {
+	need := int64(0)
+	var needBy *Dependency
+	for i := range pl.Deps {
+		d := &pl.Deps[i]
+		var k int64
+		switch pl.Schedule {
+		case Rows:
+			k = abs64(*d.DI)
+		case Cols:
+			k = abs64(*d.DJ)
+		case Wavefront:
+			k = abs64(*d.DI + *d.DJ)
+		}
+		if k > need {
+			need, needBy = k, d
+		}
+	}
+	unit := map[Kind]string{Rows: "rows", Cols: "columns", Wavefront: "anti-diagonals"}[pl.Schedule]
+	if p.Prev >= 0 {
+		if int64(p.Prev) < need {
+			var errs dsl.ErrorList
+			errs.Add(p.PrevPos, "prev: %d is too small: %s (line %d) reads %d %s back; use prev: %d or leave the line out", p.Prev, needBy.Ref.Text, needBy.Ref.Pos.Line, need, unit, need)
+			return errs
+		}
+		pl.Prev = p.Prev
+		return nil
+	}
+	pl.Prev, pl.PrevInferred = int(need), true
+	return nil
+}
+
+func memory(p *ir.Problem, pl *Plan) Memory {
+	var m Memory
+	for _, in := range p.Inputs {
+		m.Inputs += int64(in.Len()) * int64(in.T.Size())
+	}
+	cell := int64(p.CellType.Size())
+	var width int64
+	switch pl.Schedule {
+	case Rows:
+		width = p.Cols
+	case Cols:
+		width = p.Rows
+	case Wavefront:
+		width = min(p.Rows, p.Cols)
+	}
+	window := int64(pl.Prev+1) * width * cell
+	m.Device = window + m.Inputs
+	m.Host = window
+	if p.Maintain {
+		m.Host = p.Rows * p.Cols * cell
+	}
+	return m
+}
+
+// LastCell is the cell a sweep computes last: its default answer.
+func LastCell(p *ir.Problem, pl *Plan) (i, j int64) {
+	if pl.Direction == Backward {
+		return 0, 0
+	}
+	return p.Rows - 1, p.Cols - 1
+}
+
+func answerSpec(p *ir.Problem, pl *Plan) (AnswerSpec, error) {
+	var errs dsl.ErrorList
+	if p.Answer == nil {
+		i, j := LastCell(p, pl)
+		return AnswerSpec{Kind: AnswerCell, I: i, J: j}, nil
+	}
+	e := stripConvert(p.Answer)
+	if ref, ok := e.(*ir.CellRef); ok {
+		i, iok := constInt(ref.I, nil)
+		j, jok := constInt(ref.J, nil)
+		if iok && jok {
+			if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
+				errs.Add(ref.Pos, "answer reads cell[%d][%d], outside the %dx%d grid", i, j, p.Rows, p.Cols)
+				return AnswerSpec{}, errs
+			}
+			return AnswerSpec{Kind: AnswerCell, I: i, J: j, Expr: p.Answer}, nil
+		}
+	}
+	if spec, ok := regionSpec(p, e); ok {
+		spec.Expr = p.Answer
+		if spec.I0 < 0 || spec.I1 >= p.Rows || spec.J0 < 0 || spec.J1 >= p.Cols {
+			errs.Add(p.Answer.Position(), "answer reads cells [%d..%d][%d..%d], outside the %dx%d grid", spec.I0, spec.I1, spec.J0, spec.J1, p.Rows, p.Cols)
+			return AnswerSpec{}, errs
+		}
+		return spec, nil
+	}
+	set := map[[2]int64]bool{}
+	if err := collectCells(p, p.Answer, map[*ir.Var]int64{}, set); err != nil {
+		return AnswerSpec{}, err
+	}
+	cells := make([][2]int64, 0, len(set))
+	for c := range set {
+		cells = append(cells, c)
+	}
+	sort.Slice(cells, func(a, b int) bool {
+		if cells[a][0] != cells[b][0] {
+			return cells[a][0] < cells[b][0]
+		}
+		return cells[a][1] < cells[b][1]
+	})
+	return AnswerSpec{Kind: AnswerExpr, Expr: p.Answer, Cells: cells}, nil
+}
+
+func stripConvert(e ir.Expr) ir.Expr {
+	for {
+		c, ok := e.(*ir.Convert)
+		if !ok {
+			return e
+		}
+		e = c.X
+	}
+}
+
+// regionSpec recognises op(a in ..: op(b in ..: cell[a][b])) and
+// op(a in ..: cell[a][K]) / op(b in ..: cell[K][b]) with constant bounds.
+func regionSpec(p *ir.Problem, e ir.Expr) (AnswerSpec, bool) {
+	outer, ok := e.(*ir.Reduce)
+	if !ok {
+		return AnswerSpec{}, false
+	}
+	lo1, ok1 := constInt(outer.Lo, nil)
+	hi1, ok2 := constInt(outer.Hi, nil)
+	if !ok1 || !ok2 || lo1 > hi1 {
+		return AnswerSpec{}, false
+	}
+	body := stripConvert(outer.Body)
+	vars := map[*ir.Var][2]int64{outer.Var: {lo1, hi1}}
+	if inner, ok := body.(*ir.Reduce); ok {
+		if inner.Op != outer.Op {
+			return AnswerSpec{}, false
+		}
+		lo2, ok1 := constInt(inner.Lo, nil)
+		hi2, ok2 := constInt(inner.Hi, nil)
+		if !ok1 || !ok2 || lo2 > hi2 {
+			return AnswerSpec{}, false
+		}
+		vars[inner.Var] = [2]int64{lo2, hi2}
+		body = stripConvert(inner.Body)
+	}
+	ref, ok := body.(*ir.CellRef)
+	if !ok {
+		return AnswerSpec{}, false
+	}
+	axis := func(x ir.Expr) (lo, hi int64, used *ir.Var, ok bool) {
+		if v, isVar := x.(*ir.Var); isVar {
+			if r, bound := vars[v]; bound {
+				return r[0], r[1], v, true
+			}
+			return 0, 0, nil, false
+		}
+		k, isConst := constInt(x, nil)
+		return k, k, nil, isConst
+	}
+	i0, i1, vi, ok1 := axis(stripConvert(ref.I))
+	j0, j1, vj, ok2 := axis(stripConvert(ref.J))
+	if !ok1 || !ok2 || (vi != nil && vi == vj) {
+		return AnswerSpec{}, false
+	}
+	// Every bound variable must index the cell, else the reduction repeats
+	// cells (a sum would count them twice).
+	for v := range vars {
+		if v != vi && v != vj {
+			return AnswerSpec{}, false
+		}
+	}
+	return AnswerSpec{Kind: AnswerRegion, Op: outer.Op, I0: i0, I1: i1, J0: j0, J1: j1}, true
+}
+
+// constInt evaluates an integer expression made of constants, scalars and
+// bound reduction variables.
+func constInt(e ir.Expr, env map[*ir.Var]int64) (int64, bool) {
+	switch n := e.(type) {
+	case *ir.Const:
+		return n.V.I, n.V.T.IsInteger()
+	case *ir.ScalarRef:
+		return n.Scalar.Value.I, n.Scalar.Value.T.IsInteger()
+	case *ir.Var:
+		v, ok := env[n]
+		return v, ok
+	case *ir.Convert:
+		if !n.T.IsInteger() || !n.X.Type().IsInteger() {
+			return 0, false
+		}
+		return constInt(n.X, env)
+	case *ir.Unary:
+		x, ok := constInt(n.X, env)
+		if n.Op == ir.OpNeg {
+			return -x, ok
+		}
+	case *ir.Binary:
+		x, ok1 := constInt(n.X, env)
+		y, ok2 := constInt(n.Y, env)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		switch n.Op {
+		case ir.OpAdd:
+			return x + y, true
+		case ir.OpSub:
+			return x - y, true
+		case ir.OpMul:
+			return x * y, true
+		case ir.OpDiv:
+			if y != 0 {
+				return x / y, true
+			}
+		case ir.OpRem:
+			if y != 0 {
+				return x % y, true
+			}
+		}
+	case *ir.Call:
+		if n.Fn != ir.FnMin && n.Fn != ir.FnMax {
+			return 0, false
+		}
+		var r int64
+		for k, a := range n.Args {
+			v, ok := constInt(a, env)
+			if !ok {
+				return 0, false
+			}
+			if k == 0 || (n.Fn == ir.FnMin && v < r) || (n.Fn == ir.FnMax && v > r) {
+				r = v
+			}
+		}
+		return r, true
+	}
+	return 0, false
+}
+
+// collectCells adds every cell e reads to set, iterating reductions.
+func collectCells(p *ir.Problem, e ir.Expr, env map[*ir.Var]int64, set map[[2]int64]bool) error {
+	var errs dsl.ErrorList
+	switch n := e.(type) {
+	case nil:
+		return nil
+	case *ir.CellRef:
+		i, ok1 := constInt(n.I, env)
+		j, ok2 := constInt(n.J, env)
+		if !ok1 || !ok2 {
+			errs.Add(n.Pos, "answer: the indices of %s must be constants or reduction variables", n.Text)
+			return errs
+		}
+		if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
+			errs.Add(n.Pos, "answer reads cell[%d][%d], outside the %dx%d grid", i, j, p.Rows, p.Cols)
+			return errs
+		}
+		set[[2]int64{i, j}] = true
+		if len(set) > MaxAnswerCells {
+			errs.Add(n.Pos, "answer reads more than %d cells; write it as a min/max/sum over a rectangle of cells", MaxAnswerCells)
+			return errs
+		}
+		return nil
+	case *ir.Reduce:
+		lo, ok1 := constInt(n.Lo, env)
+		hi, ok2 := constInt(n.Hi, env)
+		if !ok1 || !ok2 {
+			if !refsCells(n.Body) {
+				return nil
+			}
+			errs.Add(n.Pos, "answer: a reduction over cells needs constant bounds")
+			return errs
+		}
+		for v := lo; v <= hi; v++ {
+			env[n.Var] = v
+			if err := collectCells(p, n.Body, env, set); err != nil {
+				return err
+			}
+		}
+		delete(env, n.Var)
+		return nil
+	}
+	for _, c := range children(e) {
+		if err := collectCells(p, c, env, set); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func refsCells(e ir.Expr) bool {
+	found := false
+	ir.Walk(e, func(x ir.Expr) bool {
+		if _, ok := x.(*ir.CellRef); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func children(e ir.Expr) []ir.Expr {
+	switch n := e.(type) {
+	case *ir.Load:
+		return n.Index
+	case *ir.Unary:
+		return []ir.Expr{n.X}
+	case *ir.Binary:
+		return []ir.Expr{n.X, n.Y}
+	case *ir.Select:
+		return []ir.Expr{n.Cond, n.Then, n.Else}
+	case *ir.Convert:
+		return []ir.Expr{n.X}
+	case *ir.Call:
+		return n.Args
+	}
+	return nil
+}

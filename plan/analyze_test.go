@@ -1,0 +1,269 @@
+package plan_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/sema"
+)
+
+func analyze(t *testing.T, src string) (*plan.Plan, error) {
+	t.Helper()
+	f, err := dsl.Parse("t.dp", []byte(src))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	p, err := sema.Check(f, sema.Config{})
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	return plan.Analyze(p)
+}
+
+const lcs = `problem lcs
+char 1x? A = "ACGTTGCA"
+char 1x? B = "AGTTC"
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0                                  when i == 0 || j == 0
+           | cell[i-1][j-1] + 1                 when A[i-1] == B[j-1]   emit A[i-1]
+           | max(cell[i-1][j], cell[i][j-1])    otherwise
+`
+
+const thesis = `5x5
+prev: 2
+char 1x5 A,B,C,D,E
+char 1x5 C,D,E,F,G
+mem: 0
+maintain: 1
+cell[i][j] = 0 when i == 0 || j == 0
+           | cell[i-1][j-1] + 1 when in0[i-1] == in1[j-1]
+           | max(cell[i-1][j], cell[i][j-1]) otherwise
+`
+
+const manhattan = `int 3x4 down = 1,2,3,4 & 5,6,7,8 & 9,1,2,3
+int 4x3 right = 1,2,3 & 4,5,6 & 7,8,9 & 1,2,3
+4 x 4
+cell[i][j] = 0 when i == 0 && j == 0
+           | cell[i][j-1] + right[i][j-1] when i == 0
+           | cell[i-1][j] + down[i-1][j] when j == 0
+           | max(cell[i-1][j] + down[i-1][j], cell[i][j-1] + right[i][j-1]) otherwise
+`
+
+const knapsack = `problem knapsack01
+int 1x5 wt  = 2,3,4,5,9
+int 1x5 val = 3,4,5,8,10
+int cap = 20
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                     when i == 0
+           | cell[i-1][w-wt[i-1]] + val[i-1]       when wt[i-1] <= w && cell[i-1][w-wt[i-1]] + val[i-1] > cell[i-1][w]   emit i-1
+           | cell[i-1][w]                          otherwise
+`
+
+const lookback = `problem lookback-put
+double S0 = 50
+double sigma = 0.4
+double r = 0.1
+double T = 0.25
+int N = 3
+double dt = T / N
+double u = exp(sigma * sqrt(dt))
+double d = 1 / u
+double p = (exp(r * dt) - d) / (u - d)
+double disc = exp(-r * dt)
+cell: double
+(N+1) x (N+2)
+cell[i][j] = pow(u, j) - 1                                                        when i == N
+           | 0                                                                    when j > i
+           | max(pow(u, j) - 1, disc * ((1-p)*d*cell[i+1][j+1] + p*u*cell[i+1][j-1]))   when j >= 1
+           | max(0, disc * ((1-p)*d*cell[i+1][1] + p*u*cell[i+1][0]))              otherwise
+answer: S0 * cell[0][0]
+`
+
+func i64(v int64) *int64 { return &v }
+
+func TestScheduleChoice(t *testing.T) {
+	tests := []struct {
+		name     string
+		src      string
+		schedule plan.Kind
+		dir      plan.Direction
+		prev     int
+		inferred bool
+		deps     [][2]*int64 // di, dj per reference in source order
+	}{
+		{"lcs", lcs, plan.Wavefront, plan.Forward, 2, true,
+			[][2]*int64{{i64(1), i64(1)}, {i64(1), i64(0)}, {i64(0), i64(1)}}},
+		{"thesis fig 3.14", thesis, plan.Wavefront, plan.Forward, 2, false, nil},
+		{"manhattan", manhattan, plan.Wavefront, plan.Forward, 1, true, nil},
+		{"knapsack", knapsack, plan.Rows, plan.Forward, 1, true,
+			[][2]*int64{{i64(1), nil}, {i64(1), nil}, {i64(1), i64(0)}, {i64(1), i64(0)}}},
+		{"lookback", lookback, plan.Rows, plan.Backward, 1, true,
+			[][2]*int64{{i64(-1), i64(-1)}, {i64(-1), i64(1)}, {i64(-1), nil}, {i64(-1), nil}}},
+		{"backward wave", "4x4\ncell[i][j] = 1 when i == 3 || j == 3\n | cell[i+1][j] + cell[i][j+1] otherwise\n",
+			plan.Wavefront, plan.Backward, 1, true, nil},
+		{"backward cols", "4x4\ncell[i][j] = 1 when i == 3 || j == 3\n | cell[i+1][j+1] + cell[i][j+1] otherwise\n",
+			plan.Cols, plan.Backward, 1, true, nil},
+		{"backward wave, diagonal", "4x4\ncell[i][j] = 1 when i == 3 || j == 3\n | cell[i+1][j+1] + cell[i+1][j] + cell[i][j+1] otherwise\n",
+			plan.Wavefront, plan.Backward, 2, true, nil},
+		{"columns", "3x9\ncell[i][j] = 1 when j == 0\n | cell[i][j-1] + (i > 0 ? cell[i-1][j-1] : 0) otherwise\n",
+			plan.Cols, plan.Forward, 1, true, nil},
+		{"rows preferred when wide", "3x9\ncell[i][j] = 1 when i == 0 || j == 0\n | cell[i-1][j-1] otherwise\n",
+			plan.Rows, plan.Forward, 1, true, nil},
+		{"cols preferred when tall", "9x3\ncell[i][j] = 1 when i == 0 || j == 0\n | cell[i-1][j-1] otherwise\n",
+			plan.Cols, plan.Forward, 1, true, nil},
+		{"forced wavefront", "schedule: wavefront\n3x9\ncell[i][j] = 1 when i == 0 || j == 0\n | cell[i-1][j-1] otherwise\n",
+			plan.Wavefront, plan.Forward, 2, true, nil},
+		{"no references", "3x3\ncell[i][j] = i * j\n", plan.Rows, plan.Forward, 0, true, nil},
+		{"declared prev larger", "prev: 3\n3x3\ncell[i][j] = 0 when i == 0\n | cell[i-1][j] otherwise\n", plan.Rows, plan.Forward, 3, false, nil},
+		{"scalar offset", "int k = 2\n5x5\ncell[i][j] = 0 when i < k\n | cell[i-k][j] otherwise\n", plan.Rows, plan.Forward, 2, true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pl, err := analyze(t, tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pl.Schedule != tt.schedule || pl.Direction != tt.dir || pl.Prev != tt.prev || pl.PrevInferred != tt.inferred {
+				t.Errorf("got %s %s prev %d (inferred %v), want %s %s prev %d (inferred %v)",
+					pl.Schedule, pl.Direction, pl.Prev, pl.PrevInferred, tt.schedule, tt.dir, tt.prev, tt.inferred)
+			}
+			if pl.Reason == "" {
+				t.Error("no reason given")
+			}
+			if tt.deps == nil {
+				return
+			}
+			if len(pl.Deps) != len(tt.deps) {
+				t.Fatalf("%d dependencies, want %d", len(pl.Deps), len(tt.deps))
+			}
+			for k, d := range pl.Deps {
+				for axis, got := range []*int64{d.DI, d.DJ} {
+					want := tt.deps[k][axis]
+					if (got == nil) != (want == nil) || (got != nil && *got != *want) {
+						t.Errorf("%s axis %d: got %v, want %v", d.Ref.Text, axis, show(got), show(want))
+					}
+				}
+			}
+		})
+	}
+}
+
+func show(p *int64) any {
+	if p == nil {
+		return "data-dependent"
+	}
+	return *p
+}
+
+func TestRejections(t *testing.T) {
+	tests := []struct {
+		name      string
+		src       string
+		line, col int
+		contains  []string
+	}{
+		{"mixed directions", "4x4\ncell[i][j] = cell[i][j+1] + cell[i-1][j]\n", 2, 14,
+			[]string{"no schedule", "rows: cell[i][j+1] reads row i", "cols: cell[i][j+1] reads column j+1", "cell[i-1][j] reads column j", "wavefront"}},
+		{"anti-diagonal neighbour", "4x4\ncell[i][j] = cell[i-1][j+1] + cell[i][j-1]\n", 2, 31,
+			[]string{"no schedule", "cell[i-1][j+1]", "cell[i][j-1]"}},
+		{"self reference", "4x4\ncell[i][j] = cell[i][j]\n", 2, 14, []string{"reads the cell being computed"}},
+		{"prev too small", "prev: 1\n5x5\ncell[i][j] = 0 when i == 0 || j == 0\n | max(cell[i-1][j-1], cell[i-1][j], cell[i][j-1]) otherwise\n", 1, 1,
+			[]string{"prev: 1 is too small", "cell[i-1][j-1]", "prev: 2"}},
+		{"forced rows impossible", "schedule: rows\n4x4\ncell[i][j] = 0 when j == 0\n | cell[i][j-1] otherwise\n", 4, 4,
+			[]string{"schedule: rows", "cell[i][j-1]"}},
+		{"answer outside", "3x3\ncell[i][j] = 1\nanswer: cell[3][0]\n", 3, 9, []string{"outside the 3x3 grid"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := analyze(t, tt.src)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var list dsl.ErrorList
+			if !errors.As(err, &list) || len(list) == 0 {
+				t.Fatalf("error %v is not a dsl.ErrorList", err)
+			}
+			if list[0].Pos.Line != tt.line || list[0].Pos.Col != tt.col {
+				t.Errorf("at %d:%d, want %d:%d: %v", list[0].Pos.Line, list[0].Pos.Col, tt.line, tt.col, err)
+			}
+			for _, s := range tt.contains {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("%q does not mention %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+func TestAnswerSpec(t *testing.T) {
+	grid := "4x6\ncell[i][j] = 0 when i == 0\n | cell[i-1][j] + 1 otherwise\n"
+	tests := []struct {
+		name   string
+		answer string
+		want   plan.AnswerSpec
+	}{
+		{"default forward", "", plan.AnswerSpec{Kind: plan.AnswerCell, I: 3, J: 5}},
+		{"constant cell", "answer: cell[ROWS-2][1]\n", plan.AnswerSpec{Kind: plan.AnswerCell, I: 2, J: 1}},
+		{"last row max", "answer: max(j in 0..COLS-1: cell[ROWS-1][j])\n",
+			plan.AnswerSpec{Kind: plan.AnswerRegion, Op: ir.ReduceMax, I0: 3, I1: 3, J0: 0, J1: 5}},
+		{"whole grid max", "answer: max(i in 0..ROWS-1: max(j in 0..COLS-1: cell[i][j]))\n",
+			plan.AnswerSpec{Kind: plan.AnswerRegion, Op: ir.ReduceMax, I0: 0, I1: 3, J0: 0, J1: 5}},
+		{"column sum", "answer: sum(i in 1..2: cell[i][4])\n",
+			plan.AnswerSpec{Kind: plan.AnswerRegion, Op: ir.ReduceSum, I0: 1, I1: 2, J0: 4, J1: 4}},
+		{"expression", "answer: 2 * cell[0][0] + max(j in 4..5: cell[1][j])\n",
+			plan.AnswerSpec{Kind: plan.AnswerExpr, Cells: [][2]int64{{0, 0}, {1, 4}, {1, 5}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pl, err := analyze(t, grid+tt.answer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := pl.Answer
+			got.Expr = nil
+			if got.Kind != tt.want.Kind || got.I != tt.want.I || got.J != tt.want.J || got.Op != tt.want.Op ||
+				got.I0 != tt.want.I0 || got.I1 != tt.want.I1 || got.J0 != tt.want.J0 || got.J1 != tt.want.J1 ||
+				len(got.Cells) != len(tt.want.Cells) {
+				t.Fatalf("got %+v, want %+v", got, tt.want)
+			}
+			for k := range got.Cells {
+				if got.Cells[k] != tt.want.Cells[k] {
+					t.Errorf("cells %v, want %v", got.Cells, tt.want.Cells)
+				}
+			}
+		})
+	}
+}
+
+func TestBackwardDefaultAnswerAndMemory(t *testing.T) {
+	pl, err := analyze(t, lookback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Answer.Kind != plan.AnswerExpr || len(pl.Answer.Cells) != 1 || pl.Answer.Cells[0] != [2]int64{0, 0} {
+		t.Errorf("lookback answer %+v", pl.Answer)
+	}
+	pl, err = analyze(t, "4x5\ncell[i][j] = 1 when i == 3 || j == 4\n | cell[i+1][j] + cell[i][j+1] otherwise\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Answer.Kind != plan.AnswerCell || pl.Answer.I != 0 || pl.Answer.J != 0 {
+		t.Errorf("backward default answer %+v, want cell[0][0]", pl.Answer)
+	}
+	// wavefront on 4x5 ints with prev 1: 2 diagonals of min(4,5) cells.
+	if pl.Memory.Device != 2*4*4 || pl.Memory.Host != 2*4*4 {
+		t.Errorf("memory %+v", pl.Memory)
+	}
+	pl, err = analyze(t, thesis)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// maintain: 1 keeps the 5x5 int grid on the host; inputs are 2x5 chars.
+	if pl.Memory.Host != 25*4 || pl.Memory.Inputs != 10 || pl.Memory.Device != 3*5*4+10 {
+		t.Errorf("thesis memory %+v", pl.Memory)
+	}
+}

@@ -1,0 +1,94 @@
+// Package plan is the analysis stage: from a checked ir.Problem it derives the
+// dependency offset of every cell reference, chooses the schedule (how the
+// grid is swept: rows, columns, anti-diagonal wavefront, or Held-Karp's
+// subset layers), infers or validates `prev`, and estimates the memory a run
+// needs. It decides what may run in parallel; it does not decide threads,
+// tiles or kernels, which belong to each runtime.
+package plan
+
+import "github.com/dpgpu/dpgpu/ir"
+
+// Kind is a schedule.
+type Kind string
+
+const (
+	Wavefront Kind = "wavefront" // anti-diagonals in parallel
+	Rows      Kind = "rows"      // each row in parallel
+	Cols      Kind = "cols"      // each column in parallel
+	HeldKarp  Kind = "held-karp" // subset layers (TSP)
+)
+
+// Direction is the order of the sweep. Forward: increasing i (rows),
+// increasing j (cols), or from cell[0][0] (wavefront). Backward: the reverse.
+type Direction string
+
+const (
+	Forward  Direction = "forward"
+	Backward Direction = "backward"
+)
+
+// Dependency is one cell reference of the recurrence and how far back the
+// referenced cell is: DI = i - (row index), DJ = j - (column index). A nil
+// offset is data-dependent (or depends on the other index).
+type Dependency struct {
+	Ref    *ir.CellRef
+	DI, DJ *int64
+}
+
+// Plan is the result of the analysis.
+type Plan struct {
+	Schedule  Kind
+	Direction Direction
+	Reason    string // why this schedule, for a person
+	// Prev is how many previous rows (rows), columns (cols) or
+	// anti-diagonals (wavefront) a cell may read.
+	Prev         int
+	PrevInferred bool
+	Deps         []Dependency
+	Memory       Memory
+	Answer       AnswerSpec
+}
+
+// Memory is the estimate of what a run needs, in bytes.
+type Memory struct {
+	// Device is what the thesis's rotating model needs on a GPU: prev+1
+	// buffers of the sweep's width, plus the inputs.
+	Device int64
+	// Host is what the host needs beyond the inputs: the whole grid when
+	// maintain is on, the rotating window otherwise.
+	Host int64
+	// Inputs is the size of all inputs on the device.
+	Inputs int64
+}
+
+// AnswerKind says how the answer is read from the grid.
+type AnswerKind uint8
+
+const (
+	// AnswerCell: the answer is one cell, (I, J). This is the default (the
+	// last cell of the sweep) and `answer: cell[a][b]` with constant indices.
+	AnswerCell AnswerKind = iota
+	// AnswerRegion: the answer is Op over the rectangle of cells rows I0..I1,
+	// columns J0..J1 (inclusive), e.g. `max(i in 0..ROWS-1: max(j in
+	// 0..COLS-1: cell[i][j]))` (local alignment). Executors compute it as a
+	// streaming reduction while cells are computed, so it works without
+	// keeping the grid, and report the winning cell (the first in the sweep's
+	// order on ties) for min and max.
+	AnswerRegion
+	// AnswerExpr: any other expression. Cells lists every cell it reads;
+	// executors capture those cells as they are computed and the host
+	// evaluates Expr with them.
+	AnswerExpr
+)
+
+// AnswerSpec is how executors obtain the answer.
+type AnswerSpec struct {
+	Kind AnswerKind
+	I, J int64 // AnswerCell
+
+	Op             ir.ReduceOp // AnswerRegion
+	I0, I1, J0, J1 int64       // AnswerRegion
+
+	Expr  ir.Expr    // AnswerExpr (and the original expression for the others, nil for the default)
+	Cells [][2]int64 // AnswerExpr: the cells Expr reads, sorted, without duplicates
+}

@@ -1,0 +1,142 @@
+package formats
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// fastaWidth is the line length WriteFASTA wraps sequences at.
+const fastaWidth = 60
+
+// loadFASTA reads one record of a FASTA file. See readFASTA.
+func loadFASTA(path string, opt Options) (*Table, error) {
+	if !opt.Char {
+		return nil, fmt.Errorf("%s: FASTA holds characters; declare the input as char", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readFASTA(f, path, opt.Record)
+}
+
+// readFASTA returns the sequence of the record-th record (1-based; 0 means
+// the first) as a 1xN char vector. Header lines start with '>'; the lines of
+// a sequence are joined and all whitespace dropped; lines starting with ';'
+// are comments (an old FASTA convention). Letters are converted to
+// upper case, because FASTA uses lower case only as a soft mask (repeats)
+// that must not change which characters compare equal.
+func readFASTA(r io.Reader, name string, record int) (*Table, error) {
+	want := max(record, 1)
+	lr := newLineReader(r, name)
+	var (
+		seq     []byte // bytes, widened once at the end: 8x less to grow
+		records int
+		header  string
+		hline   int
+	)
+	for {
+		line, ok, err := lr.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if len(line) > 0 && line[0] == '>' {
+			records++
+			if records > want {
+				break // the record wanted is complete
+			}
+			if records == want {
+				header = strings.TrimSpace(string(line[1:]))
+				hline = lr.n
+			}
+			continue
+		}
+		if len(line) > 0 && line[0] == ';' {
+			continue // an old-style comment line; no sequence letter is ';'
+		}
+		if records == 0 {
+			if isBlankOrComment(line) {
+				continue
+			}
+			return nil, errAt(name, lr.n, "sequence data before the first '>' header line; is this a FASTA file?")
+		}
+		if records != want {
+			continue
+		}
+		for i, c := range line {
+			if isSpace(c) {
+				continue
+			}
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			if err := checkChar(c); err != nil {
+				return nil, errAt(name, lr.n, "column %d: %v", i+1, err)
+			}
+			seq = append(seq, c)
+		}
+	}
+	switch {
+	case records == 0:
+		return nil, errAt(name, 0, "no FASTA record (no line starts with '>')")
+	case records < want:
+		return nil, fmt.Errorf("%s has %d record%s, asked for #%d", name, records, plural(records), want)
+	case len(seq) == 0:
+		return nil, errAt(name, hline, "record #%d (%q) has an empty sequence", want, header)
+	}
+	vals := make([]int64, len(seq))
+	for i, c := range seq {
+		vals[i] = int64(c)
+	}
+	return &Table{Rows: 1, Cols: len(vals), I: vals}, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// WriteFASTA writes one FASTA record: '>' and header (the description line,
+// given without the '>'), then seq in lines of 60 characters. The sequence
+// must be non-empty printable ASCII without spaces, '>' or ';', so that Load
+// reads back exactly seq (in upper case).
+func WriteFASTA(w io.Writer, header, seq string) error {
+	if strings.ContainsAny(header, "\r\n") {
+		return fmt.Errorf("writing FASTA: the header %q spans lines", header)
+	}
+	if seq == "" {
+		return fmt.Errorf("writing FASTA: empty sequence for %q", header)
+	}
+	for i := 0; i < len(seq); i++ {
+		c := seq[i]
+		if err := checkChar(c); err != nil {
+			return fmt.Errorf("writing FASTA: sequence position %d: %w", i, err)
+		}
+		if c == '>' || c == ';' {
+			return fmt.Errorf("writing FASTA: sequence position %d: %q would be read as the start of a header or comment line", i, c)
+		}
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString(">")
+	bw.WriteString(header)
+	bw.WriteByte('\n')
+	for len(seq) > 0 {
+		n := min(len(seq), fastaWidth)
+		bw.WriteString(seq[:n])
+		bw.WriteByte('\n')
+		seq = seq[n:]
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing FASTA: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,135 @@
+// Package formats reads the data files that `.dp` problems name with
+// `@"path"`: plain text, CSV, FASTA, NumPy .npy and TSPLIB, plus the
+// multi-table instance formats of the built-in problems (Pisinger's knapsack
+// files and this project's Manhattan tourist grids). It also writes the
+// formats that the generators produce, so that what they write is exactly
+// what Load reads back.
+//
+// Every error names the file, and the line where there is one, in the form
+// "path:line: message", so that it can be shown to a user as it is.
+package formats
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+)
+
+// Table is loaded data, row-major: element [r][c] is at r*Cols+c. I holds
+// integer and char data, F floating data; exactly one of them is non-nil.
+//
+// Load cannot know how the input was declared, so it returns the shape the
+// file itself shows: a vector is 1xN, a matrix RxC. A consumer that declared
+// a vector should take all Rows*Cols values in order (a char text file whose
+// lines happen to have equal lengths is read as a matrix, and a 2-D .npy of
+// shape (N,1) stays Nx1).
+type Table struct {
+	Rows, Cols int
+	I          []int64
+	F          []float64
+}
+
+// Len is the number of elements, Rows*Cols.
+func (t *Table) Len() int { return t.Rows * t.Cols }
+
+// Options say how to read values.
+type Options struct {
+	// Record is the 1-based FASTA record to read; 0 means the first. It is
+	// an error for any other format.
+	Record int
+	// Char: the input is declared `char`; text is read as characters, one
+	// value per character (ASCII only, so that every value fits a C char).
+	Char bool
+	// Float: the input is declared float or double; numbers are parsed as
+	// floats into F. Otherwise numbers must be integers (a float that is
+	// exactly integral, such as 3.0 or 1e3, is accepted) and go into I.
+	Float bool
+}
+
+// Load reads the data file at path, choosing the format by its extension
+// (case-insensitive): .txt, .csv, .fa/.fasta/.fna, .npy, .tsp/.atsp.
+func Load(path string, opt Options) (*Table, error) {
+	if opt.Char && opt.Float {
+		return nil, fmt.Errorf("%s: an input cannot be both char and floating", path)
+	}
+	if opt.Record < 0 {
+		return nil, fmt.Errorf("%s: record #%d: records are numbered from 1", path, opt.Record)
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	fasta := ext == ".fa" || ext == ".fasta" || ext == ".fna"
+	if opt.Record != 0 && !fasta {
+		return nil, fmt.Errorf("%s: a record selector (#%d) applies only to FASTA files", path, opt.Record)
+	}
+	switch {
+	case ext == ".txt":
+		return loadText(path, opt)
+	case ext == ".csv":
+		return loadCSV(path, opt)
+	case fasta:
+		return loadFASTA(path, opt)
+	case ext == ".npy":
+		return loadNpy(path, opt)
+	case ext == ".tsp" || ext == ".atsp":
+		return loadTSPLIB(path, opt)
+	}
+	return nil, fmt.Errorf("%s: unknown data file extension %q (known: .txt, .csv, .fa, .fasta, .fna, .npy, .tsp, .atsp)", path, ext)
+}
+
+// LoadGroup reads a file that holds several tables at once, in a named
+// format (case-insensitive):
+//
+//	pisinger   [profits 1xn, weights 1xn, capacity 1x1]
+//	manhattan  [down (n-1)xm, right nx(m-1)]
+func LoadGroup(format, path string) ([]*Table, error) {
+	switch strings.ToLower(format) {
+	case "pisinger":
+		return loadPisinger(path)
+	case "manhattan":
+		return loadManhattan(path)
+	}
+	return nil, fmt.Errorf("%s: unknown group format %q (known: manhattan, pisinger)", path, format)
+}
+
+// errAt formats an error at a line of a named input. An empty name (a reader
+// with no file behind it) gives "line N: ..."; line 0 leaves the line out.
+func errAt(name string, line int, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	switch {
+	case name == "" && line > 0:
+		return fmt.Errorf("line %d: %s", line, msg)
+	case name == "":
+		return fmt.Errorf("%s", msg)
+	case line > 0:
+		return fmt.Errorf("%s:%d: %s", name, line, msg)
+	}
+	return fmt.Errorf("%s: %s", name, msg)
+}
+
+// maxExactInt is 2^53: every integer of at most this magnitude is exactly a
+// float64, and beyond it some are not.
+const maxExactInt = 1 << 53
+
+// floatToInt converts an integral float to int64; ok is false for NaN, Inf,
+// a fraction, or a value outside int64.
+func floatToInt(f float64) (int64, bool) {
+	if f != math.Trunc(f) || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false
+	}
+	// -2^63 is representable; 2^63 is not an int64.
+	if f < -9223372036854775808.0 || f >= 9223372036854775808.0 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// intToFloat converts an integer to float64 only when the conversion is exact.
+func intToFloat(v int64) (float64, bool) {
+	if v > maxExactInt || v < -maxExactInt {
+		return 0, false
+	}
+	return float64(v), true
+}
+
+// notInteger is the advice given when an integer input meets a fraction.
+const notInteger = "is not an integer (declare the input as float or double to read fractions)"

@@ -1,0 +1,104 @@
+// Package render prints the solution of a built-in problem in the problem's
+// own terms, from a run's traceback (runtime.Result's Path and Emitted): the
+// common subsequence of LCS, the alignment of two sequences, the items of a
+// knapsack, the route of a Manhattan tourist.
+//
+// A renderer trusts nothing: a file may call itself `problem lcs` and
+// compute something else. Each one checks that the inputs it needs exist with
+// the right types and that every step of the path is one its problem can
+// take, and otherwise reports that it has no rendering, so that the caller
+// falls back to printing the raw emitted values.
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/runtime"
+)
+
+// width is the number of characters per line of a long sequence, alignment
+// or move string.
+const width = 60
+
+// Solution renders the traceback in res of the problem p, whose name (its
+// `problem` line, or the built-in's name) selects the rendering. It returns
+// false when the name has no rendering, when res holds no traceback, or when
+// the problem or path does not have the shape the rendering expects. The
+// text has one or more lines, without a trailing newline.
+func Solution(name string, p *ir.Problem, res *runtime.Result) (string, bool) {
+	if p == nil || res == nil || len(res.Path) == 0 {
+		return "", false
+	}
+	switch name {
+	case "lcs":
+		return lcs(res)
+	case "editdistance", "edit-distance", "levenshtein":
+		return alignment(p, res, editDistance)
+	case "needleman-wunsch", "global-alignment":
+		return alignment(p, res, global)
+	case "smith-waterman", "local-alignment":
+		return alignment(p, res, local)
+	case "knapsack", "knapsack01", "knapsack-01", "knapsack-bounded", "knapsack-unbounded":
+		return knapsack(p, res)
+	case "manhattan", "manhattan-tourist":
+		return manhattan(p, res)
+	}
+	return "", false
+}
+
+// lcs prints the emitted characters, which spell the common subsequence,
+// and its length.
+func lcs(res *runtime.Result) (string, bool) {
+	s := make([]byte, len(res.Emitted))
+	for i, v := range res.Emitted {
+		if v.T != ir.Char {
+			return "", false
+		}
+		s[i] = byte(v.I)
+	}
+	var b strings.Builder
+	if len(s) == 0 {
+		b.WriteString("(empty)\n")
+	}
+	for _, line := range chunks(string(s), width) {
+		b.WriteString(line + "\n")
+	}
+	fmt.Fprintf(&b, "length %d", len(s))
+	return b.String(), true
+}
+
+// chunks splits s into pieces of at most n bytes (none for an empty s).
+func chunks(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// intInput returns the named input when it holds integers (char, int, long).
+func intInput(p *ir.Problem, name string) *ir.Input {
+	in := p.Input(name)
+	if in == nil || !in.T.IsInteger() || len(in.I) != in.Len() {
+		return nil
+	}
+	return in
+}
+
+// plural is "1 deletion", "2 deletions", "0 matches".
+func plural(n int, word string) string {
+	switch {
+	case n == 1:
+		return "1 " + word
+	case strings.HasSuffix(word, "ch"):
+		return strconv.Itoa(n) + " " + word + "es"
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

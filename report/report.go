@@ -1,0 +1,366 @@
+// Package report is the pipeline's last stage: it turns an analysed problem
+// and a run's result into text for a person or JSON for a program. It
+// computes nothing of its own beyond formatting and unit conversions.
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/runtime"
+)
+
+// Bytes renders a byte count with a binary unit: "1.5 GiB".
+func Bytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 5; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// Count renders an integer with thousands separators: "1,234,567".
+func Count(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Rate renders cells per second as GCUPS (giga cell updates per second).
+func Rate(cellsPerSecond float64) string {
+	return fmt.Sprintf("%.3f GCUPS", cellsPerSecond/1e9)
+}
+
+// JSONValue converts a value for encoding/json: integers stay exact, chars
+// become one-character strings, non-finite floats become strings.
+func JSONValue(v ir.Value) any {
+	switch {
+	case v.T == ir.Char:
+		return string(rune(v.I))
+	case v.T.IsFloat():
+		if math.IsInf(v.F, 0) || math.IsNaN(v.F) {
+			return fmt.Sprint(v.F)
+		}
+		return v.F
+	}
+	return v.I
+}
+
+// ValueText renders an answer for a person (integer sentinels as inf).
+func ValueText(v ir.Value, cellType ir.Type) string {
+	if v.T.IsInteger() && v.T != ir.Char {
+		pos, neg := ir.InfSentinel(cellType)
+		if cellType.IsInteger() && v.I == pos {
+			return "inf"
+		}
+		if cellType.IsInteger() && v.I == neg {
+			return "-inf"
+		}
+	}
+	if v.T.IsFloat() {
+		return fmt.Sprintf("%.10g", v.F)
+	}
+	return v.String()
+}
+
+// dimText renders an offset, "?" when data-dependent.
+func dimText(d *int64) string {
+	if d == nil {
+		return "?"
+	}
+	return fmt.Sprint(*d)
+}
+
+// Check writes the analysis of a problem for a person.
+func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
+	fmt.Fprintf(w, "problem    %s", p.Name)
+	if p.File != "" {
+		fmt.Fprintf(w, " (%s)", p.File)
+	}
+	fmt.Fprintln(w)
+	if pl.Schedule != plan.HeldKarp {
+		fmt.Fprintf(w, "grid       %s x %s = %s cells of %s\n", Count(p.Rows), Count(p.Cols), Count(p.Cells()), p.CellType)
+	}
+	if len(p.Inputs) > 0 {
+		fmt.Fprintln(w, "inputs")
+		for _, in := range p.Inputs {
+			shape := fmt.Sprintf("%dx%d", in.Rows, in.Cols)
+			fmt.Fprintf(w, "  %-10s %-6s %-12s %s\n", in.Name, in.T, shape, in.Origin)
+		}
+	}
+	if len(p.Scalars) > 0 {
+		fmt.Fprintln(w, "scalars")
+		for _, s := range p.Scalars {
+			kind := ""
+			if s.Derived {
+				kind = " (derived)"
+			}
+			fmt.Fprintf(w, "  %-10s %-6s %s%s\n", s.Name, s.Value.T, s.Value, kind)
+		}
+	}
+	if len(pl.Deps) > 0 {
+		fmt.Fprintln(w, "dependencies (offset di, dj back from cell[i][j]; ? = data-dependent)")
+		for _, d := range pl.Deps {
+			fmt.Fprintf(w, "  line %-4d %-28s di=%-3s dj=%s\n", d.Ref.Pos.Line, d.Ref.Text, dimText(d.DI), dimText(d.DJ))
+		}
+	}
+	fmt.Fprintf(w, "schedule   %s, %s\n", pl.Schedule, pl.Direction)
+	fmt.Fprintf(w, "           %s\n", pl.Reason)
+	if pl.Schedule != plan.HeldKarp {
+		how := "declared"
+		if pl.PrevInferred {
+			how = "inferred"
+		}
+		fmt.Fprintf(w, "prev       %d (%s)\n", pl.Prev, how)
+		fmt.Fprintf(w, "memory     device %s (rotating buffers + %s of inputs), host %s", Bytes(pl.Memory.Device), Bytes(pl.Memory.Inputs), Bytes(pl.Memory.Host))
+		if p.Maintain {
+			fmt.Fprint(w, " (maintain: 1 keeps the whole grid)")
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "answer     %s\n", AnswerText(pl.Answer))
+	}
+}
+
+// AnswerText describes where the answer comes from.
+func AnswerText(a plan.AnswerSpec) string {
+	switch a.Kind {
+	case plan.AnswerCell:
+		return fmt.Sprintf("cell[%d][%d]", a.I, a.J)
+	case plan.AnswerRegion:
+		return fmt.Sprintf("%s over cells [%d..%d][%d..%d] (streamed)", a.Op, a.I0, a.I1, a.J0, a.J1)
+	}
+	return fmt.Sprintf("an expression over %d cell(s)", len(a.Cells))
+}
+
+// CheckJSON is the machine-readable analysis.
+type CheckJSON struct {
+	Problem      string       `json:"problem"`
+	File         string       `json:"file,omitempty"`
+	Rows         int64        `json:"rows"`
+	Cols         int64        `json:"cols"`
+	CellType     string       `json:"cell_type"`
+	Schedule     string       `json:"schedule"`
+	Direction    string       `json:"direction"`
+	Reason       string       `json:"reason"`
+	Prev         int          `json:"prev"`
+	PrevInferred bool         `json:"prev_inferred"`
+	Inputs       []InputJSON  `json:"inputs"`
+	Scalars      []ScalarJSON `json:"scalars"`
+	Dependencies []DepJSON    `json:"dependencies"`
+	Memory       MemoryJSON   `json:"memory"`
+	Answer       string       `json:"answer"`
+}
+
+// InputJSON describes one input.
+type InputJSON struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Rows   int    `json:"rows"`
+	Cols   int    `json:"cols"`
+	Origin string `json:"origin"`
+}
+
+// ScalarJSON describes one scalar.
+type ScalarJSON struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Value   any    `json:"value"`
+	Derived bool   `json:"derived"`
+}
+
+// DepJSON is one dependency; DI/DJ are null when data-dependent.
+type DepJSON struct {
+	Text string `json:"text"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	DI   *int64 `json:"di"`
+	DJ   *int64 `json:"dj"`
+}
+
+// MemoryJSON is the memory estimate.
+type MemoryJSON struct {
+	DeviceBytes int64 `json:"device_bytes"`
+	HostBytes   int64 `json:"host_bytes"`
+	InputBytes  int64 `json:"input_bytes"`
+}
+
+// CheckObject builds the JSON analysis.
+func CheckObject(p *ir.Problem, pl *plan.Plan) CheckJSON {
+	c := CheckJSON{
+		Problem: p.Name, File: p.File, Rows: p.Rows, Cols: p.Cols, CellType: p.CellType.String(),
+		Schedule: string(pl.Schedule), Direction: string(pl.Direction), Reason: pl.Reason,
+		Prev: pl.Prev, PrevInferred: pl.PrevInferred,
+		Inputs: []InputJSON{}, Scalars: []ScalarJSON{}, Dependencies: []DepJSON{},
+		Memory: MemoryJSON{DeviceBytes: pl.Memory.Device, HostBytes: pl.Memory.Host, InputBytes: pl.Memory.Inputs},
+	}
+	if pl.Schedule != plan.HeldKarp {
+		c.Answer = AnswerText(pl.Answer)
+	}
+	for _, in := range p.Inputs {
+		c.Inputs = append(c.Inputs, InputJSON{in.Name, in.T.String(), in.Rows, in.Cols, in.Origin})
+	}
+	for _, s := range p.Scalars {
+		c.Scalars = append(c.Scalars, ScalarJSON{s.Name, s.Value.T.String(), JSONValue(s.Value), s.Derived})
+	}
+	for _, d := range pl.Deps {
+		c.Dependencies = append(c.Dependencies, DepJSON{d.Ref.Text, d.Ref.Pos.Line, d.Ref.Pos.Col, d.DI, d.DJ})
+	}
+	return c
+}
+
+// SolveJSON is the machine-readable result of `dpgpu solve`.
+type SolveJSON struct {
+	Problem        string  `json:"problem"`
+	File           string  `json:"file,omitempty"`
+	Rows           int64   `json:"rows"`
+	Cols           int64   `json:"cols"`
+	CellType       string  `json:"cell_type"`
+	Schedule       string  `json:"schedule"`
+	Direction      string  `json:"direction"`
+	Prev           int     `json:"prev"`
+	Backend        string  `json:"backend"`
+	Device         string  `json:"device"`
+	Answer         any     `json:"answer"`
+	AnswerCell     []int64 `json:"answer_cell,omitempty"`
+	Emitted        []any   `json:"emitted,omitempty"`
+	EmittedText    string  `json:"emitted_text,omitempty"`
+	Path           int     `json:"path_length,omitempty"`
+	Solution       string  `json:"solution,omitempty"`
+	Tour           []int   `json:"tour,omitempty"`
+	Cells          int64   `json:"cells"`
+	Seconds        float64 `json:"seconds"`
+	ComputeSeconds float64 `json:"compute_seconds"`
+	CompileSeconds float64 `json:"compile_seconds"`
+	CompileCached  bool    `json:"compile_cached"`
+	CellsPerSecond float64 `json:"cells_per_second"`
+	PeakHostBytes  int64   `json:"peak_host_bytes"`
+	DeviceBytes    int64   `json:"device_bytes"`
+}
+
+// SolveObject builds the JSON result. solution is the rendered solution
+// ("" when none).
+func SolveObject(p *ir.Problem, pl *plan.Plan, r *runtime.Result, solution string) SolveJSON {
+	s := SolveJSON{
+		Problem: p.Name, File: p.File, Rows: p.Rows, Cols: p.Cols, CellType: p.CellType.String(),
+		Schedule: string(pl.Schedule), Direction: string(pl.Direction), Prev: pl.Prev,
+		Backend: r.Backend, Device: r.Device, Answer: JSONValue(r.Answer),
+		Solution: solution, Tour: r.Tour,
+		Cells: r.Stats.Cells, Seconds: r.Stats.Seconds, ComputeSeconds: r.Stats.ComputeSeconds,
+		CompileSeconds: r.Stats.CompileSeconds, CompileCached: r.Stats.CompileCached,
+		CellsPerSecond: r.Stats.CellsPerSecond(), PeakHostBytes: r.Stats.PeakHostBytes, DeviceBytes: r.Stats.DeviceBytes,
+	}
+	if r.AnswerIsCell {
+		s.AnswerCell = []int64{r.AnswerI, r.AnswerJ}
+	}
+	if r.Emitted != nil {
+		s.Emitted = []any{}
+		var text strings.Builder
+		for _, v := range r.Emitted {
+			s.Emitted = append(s.Emitted, JSONValue(v))
+			if v.T == ir.Char {
+				text.WriteRune(rune(v.I))
+			}
+		}
+		s.EmittedText = text.String()
+		s.Path = len(r.Path)
+	}
+	return s
+}
+
+// Solve writes a run's result for a person.
+func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *runtime.Result, solution string) {
+	fmt.Fprintf(w, "problem    %s", p.Name)
+	if p.File != "" {
+		fmt.Fprintf(w, " (%s)", p.File)
+	}
+	fmt.Fprintln(w)
+	if pl.Schedule == plan.HeldKarp {
+		n := 0
+		for _, in := range p.Inputs {
+			if in.Rows == in.Cols && in.Rows > 1 {
+				n = in.Rows
+			}
+		}
+		fmt.Fprintf(w, "instance   %d cities\n", n)
+	} else {
+		fmt.Fprintf(w, "grid       %s x %s = %s cells of %s\n", Count(p.Rows), Count(p.Cols), Count(p.Cells()), p.CellType)
+	}
+	fmt.Fprintf(w, "schedule   %s, %s", pl.Schedule, pl.Direction)
+	if pl.Schedule != plan.HeldKarp {
+		fmt.Fprintf(w, ", prev %d", pl.Prev)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "backend    %s: %s\n", r.Backend, r.Device)
+	fmt.Fprintf(w, "answer     %s\n", ValueText(r.Answer, p.CellType))
+	if r.Tour != nil {
+		cities := make([]string, len(r.Tour))
+		for i, c := range r.Tour {
+			cities[i] = fmt.Sprint(c + 1)
+		}
+		fmt.Fprintf(w, "tour       %s %d\n", strings.Join(cities, " "), r.Tour[0]+1)
+	}
+	if solution != "" {
+		lines := strings.Split(strings.TrimRight(solution, "\n"), "\n")
+		for i, l := range lines {
+			head := "solution   "
+			if i > 0 {
+				head = "           "
+			}
+			fmt.Fprintln(w, head+l)
+		}
+	} else if r.Emitted != nil {
+		vals := make([]string, len(r.Emitted))
+		allChar := true
+		for i, v := range r.Emitted {
+			vals[i] = v.String()
+			allChar = allChar && v.T == ir.Char
+		}
+		sep := " "
+		if allChar {
+			sep = ""
+		}
+		fmt.Fprintf(w, "emitted    %s (%d values, path of %d cells)\n", strings.Join(vals, sep), len(vals), len(r.Path))
+	}
+	st := r.Stats
+	fmt.Fprintf(w, "time       %.6f s, %s cells, %s", st.Seconds, Count(st.Cells), Rate(st.CellsPerSecond()))
+	if st.ComputeSeconds > 0 {
+		fmt.Fprintf(w, "; compute %.6f s (%s)", st.ComputeSeconds, Rate(float64(st.Cells)/st.ComputeSeconds))
+	}
+	fmt.Fprintln(w)
+	if st.CompileSeconds > 0 || st.CompileCached {
+		cached := ""
+		if st.CompileCached {
+			cached = " (cached)"
+		}
+		fmt.Fprintf(w, "compile    %.3f s%s\n", st.CompileSeconds, cached)
+	}
+	if st.PeakHostBytes > 0 || st.DeviceBytes > 0 {
+		fmt.Fprintf(w, "memory     host %s", Bytes(st.PeakHostBytes))
+		if st.DeviceBytes > 0 {
+			fmt.Fprintf(w, ", device %s", Bytes(st.DeviceBytes))
+		}
+		fmt.Fprintln(w)
+	}
+}

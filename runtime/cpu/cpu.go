@@ -1,0 +1,142 @@
+// Package cpu is the CPU executor: it runs a planned problem on all cores
+// with the batch kernels of package eval. It is the default backend and the
+// reference the GPU executor is checked against.
+//
+// Schedules:
+//
+//   - wavefront: the grid is cut into tiles, and the tiles of one tile
+//     anti-diagonal (a wave) are computed in parallel, each by one worker,
+//     row by row inside the tile. Only the edges a tile hands to its
+//     neighbours are kept between waves, in three rotating wave buffers (a
+//     tile reads edges written one and two waves before), so the memory is
+//     O((rows + cols) * offset) plus one tile per worker.
+//   - rows and cols: each row (column) is split between the workers, which
+//     meet at a barrier before the next one; only the rows the recurrence
+//     reads back (`prev`) plus the one being computed are kept.
+//
+// Both run forward or backward as the plan says. With runtime.Options that
+// keep the grid, every computed cell is also copied into a runtime.Grid.
+package cpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	goruntime "runtime"
+	"time"
+
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/runtime"
+	"github.com/dpgpu/dpgpu/runtime/traceback"
+)
+
+// Executor runs problems on the CPU.
+type Executor struct {
+	threads int
+	tune    tuning
+}
+
+// tuning are the sizes that shape a run. The defaults suit the hardware;
+// the tests shrink them to reach many tiles, batches and workers on small
+// grids.
+type tuning struct {
+	tileW, tileH   int64 // wavefront tile
+	lanes          int64 // widest batch
+	lanesPerWorker int64 // narrowest share of a row worth a worker
+	kernelCells    int64 // cells that share one kernel lookup (rows, cols)
+}
+
+var defaultTuning = tuning{tileW: 512, tileH: 128, lanes: 1024, lanesPerWorker: 2048, kernelCells: 1 << 15}
+
+// New returns a CPU executor with the given number of worker threads
+// (0: one per core).
+func New(threads int) *Executor {
+	return &Executor{threads: threads, tune: defaultTuning}
+}
+
+// Name is "cpu".
+func (e *Executor) Name() string { return "cpu" }
+
+// Device describes the threads and, when /proc/cpuinfo says, the processor.
+func (e *Executor) Device() string {
+	n := e.threadsFor(runtime.Options{})
+	s := fmt.Sprintf("%d CPU threads", n)
+	if n == 1 {
+		s = "1 CPU thread"
+	}
+	if model := cpuModel(); model != "" {
+		s += " (" + model + ")"
+	}
+	return s
+}
+
+func (e *Executor) threadsFor(opt runtime.Options) int {
+	switch {
+	case opt.Threads > 0:
+		return opt.Threads
+	case e.threads > 0:
+		return e.threads
+	}
+	return goruntime.NumCPU()
+}
+
+// ErrHeldKarp is returned for problems of the held-karp schedule, which the
+// TSP solver runs.
+var ErrHeldKarp = errors.New("the held-karp schedule is run by the TSP solver, not the grid executor")
+
+// Run solves p as planned by pl.
+func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*runtime.Result, error) {
+	start := time.Now()
+	if pl.Schedule == plan.HeldKarp {
+		return nil, ErrHeldKarp
+	}
+	if p.Rows <= 0 || p.Cols <= 0 {
+		return nil, fmt.Errorf("the grid is %dx%d: nothing to compute", p.Rows, p.Cols)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	threads := e.threadsFor(opt)
+	r, err := newRun(ctx, p, pl, opt, threads, e.tune)
+	if err != nil {
+		return nil, err
+	}
+	computeStart := time.Now()
+	switch pl.Schedule {
+	case plan.Wavefront:
+		err = r.wavefront()
+	case plan.Rows, plan.Cols:
+		err = r.lines()
+	default:
+		err = fmt.Errorf("the CPU executor has no %q schedule", pl.Schedule)
+	}
+	compute := time.Since(computeStart).Seconds()
+	if err != nil {
+		return nil, err
+	}
+	if opt.Progress != nil {
+		opt.Progress(p.Cells(), p.Cells())
+	}
+	res := &runtime.Result{Backend: "cpu", Device: e.Device(), Grid: r.grid}
+	if err := r.answer(res); err != nil {
+		return nil, err
+	}
+	if opt.Traceback {
+		if !res.AnswerIsCell {
+			return nil, fmt.Errorf("traceback starts at the answer cell, but the answer of %s is not one cell", p.Name)
+		}
+		path, emitted, err := traceback.Trace(p, r.grid, res.AnswerI, res.AnswerJ)
+		if err != nil {
+			return nil, err
+		}
+		res.Path, res.Emitted = path, emitted
+	}
+	res.Stats = runtime.Stats{
+		Cells:          p.Cells(),
+		Seconds:        time.Since(start).Seconds(),
+		ComputeSeconds: compute,
+		PeakHostBytes:  r.bytes,
+	}
+	return res, nil
+}

@@ -1,0 +1,374 @@
+package cpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/runtime"
+)
+
+var allTypes = []string{"int", "long", "float", "double"}
+
+var refProblems = []struct {
+	name  string
+	gen   func(r *rand.Rand, n, m int) refCase
+	types []string
+}{
+	{"lcs", lcsCase, allTypes},
+	{"editdistance", editCase, allTypes},
+	{"manhattan", manhattanCase, allTypes},
+	{"knapsack", knapsackCase, allTypes},
+	{"knapsack-bounded", boundedCase, allTypes},
+	{"backward", backwardCase, []string{"int", "long"}},
+	{"backward-max", backwardMaxCase, allTypes},
+	{"cols", colsCase(false), allTypes},
+	{"cols-backward", colsCase(true), allTypes},
+	{"minplus", minPlusCase, allTypes},
+	{"smith-waterman", swCase, allTypes},
+	{"lookback", lookbackCase, []string{"double"}},
+	{"rows2", rows2Case, []string{"int", "long"}},
+	{"wave2", wave2Case, allTypes},
+}
+
+// matches compares a cell or answer with the reference value; infinities
+// stand for the integer sentinels.
+func matches(v ir.Value, want float64, tol float64) bool {
+	if math.IsInf(want, 0) && !v.T.IsFloat() {
+		pos, neg := ir.InfSentinel(v.T)
+		if want > 0 {
+			return v.I == pos
+		}
+		return v.I == neg
+	}
+	got := v.Float64()
+	if tol > 0 {
+		return math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))
+	}
+	return got == want
+}
+
+// TestAgainstReferences runs every problem, at awkward sizes, with every
+// cell type, 1, 2 and 7 threads, keeping the grid and not, and compares the
+// answer (and the grid, cell by cell) with the plain-Go reference.
+func TestAgainstReferences(t *testing.T) {
+	r := seeded(t)
+	sizes := [][2]int{{0, 0}, {0, 9}, {9, 0}, {1, 1}, {16, 32}, {33, 17}, {100, 130}}
+	covered := map[string]bool{}
+	for _, pr := range refProblems {
+		for _, sz := range sizes {
+			rc := pr.gen(r, sz[0], sz[1])
+			for _, ct := range pr.types {
+				src := withCell(rc.src, ct)
+				p, pl := load(t, pr.name+".dp", src)
+				covered[fmt.Sprintf("%s %s", pl.Schedule, pl.Direction)] = true
+				for _, threads := range []int{1, 2, 7} {
+					for _, keep := range []bool{false, true} {
+						name := fmt.Sprintf("%s %dx%d %s threads=%d keep=%v (%s %s)", pr.name, p.Rows, p.Cols, ct, threads, keep, pl.Schedule, pl.Direction)
+						run := solve
+						if keep {
+							// Keeping the grid, cut it into tiny tiles,
+							// batches and shares: every seam is checked.
+							run = solveTiny
+						}
+						res, err := run(t, p, pl, runtime.Options{Threads: threads, Maintain: keep})
+						if err != nil {
+							t.Fatalf("%s: %v\n%s", name, err, src)
+						}
+						checkResult(t, name, src, rc, res, keep)
+					}
+				}
+			}
+		}
+	}
+	for _, want := range []string{"wavefront forward", "wavefront backward", "rows forward", "rows backward", "cols forward", "cols backward"} {
+		if !covered[want] {
+			t.Errorf("no test problem ran the %s schedule", want)
+		}
+	}
+}
+
+func checkResult(t *testing.T, name, src string, rc refCase, res *runtime.Result, keep bool) {
+	t.Helper()
+	want := rc.answer
+	if !matches(res.Answer, want, rc.tol) {
+		t.Fatalf("%s: answer %v, want %v\n%s", name, res.Answer, want, src)
+	}
+	if res.AnswerIsCell != rc.ansIsCell || (rc.ansIsCell && (res.AnswerI != rc.ansI || res.AnswerJ != rc.ansJ)) {
+		t.Fatalf("%s: answer cell %v [%d][%d], want %v [%d][%d]", name, res.AnswerIsCell, res.AnswerI, res.AnswerJ, rc.ansIsCell, rc.ansI, rc.ansJ)
+	}
+	if !keep {
+		if res.Grid != nil {
+			t.Fatalf("%s: a grid came back without maintain", name)
+		}
+		return
+	}
+	g := res.Grid
+	if g == nil || g.Rows != int64(len(rc.grid)) || g.Cols != int64(len(rc.grid[0])) {
+		t.Fatalf("%s: no grid of the right size", name)
+	}
+	for i := range rc.grid {
+		for j, w := range rc.grid[i] {
+			if v := g.At(int64(i), int64(j)); !matches(v, w, rc.tol) {
+				t.Fatalf("%s: cell[%d][%d] = %v, want %v\n%s", name, i, j, v, w, src)
+			}
+		}
+	}
+}
+
+// TestLarge runs two problems at 1000x999 on a few threads: sizes that are
+// no multiple of the tiles, with many tiles and waves.
+func TestLarge(t *testing.T) {
+	r := seeded(t)
+	for _, c := range []refCase{lcsCase(r, 999, 998), editCase(r, 999, 1200), knapsackCase(r, 120, 5000)} {
+		p, pl := load(t, "large.dp", c.src)
+		for _, threads := range []int{2, 7} {
+			res, err := solve(t, p, pl, runtime.Options{Threads: threads, Maintain: threads == 7})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, fmt.Sprintf("%s threads=%d", p.Name, threads), "", c, res, threads == 7)
+		}
+	}
+}
+
+// TestPublishedValues checks the answers the language contract and the
+// textbooks give.
+func TestPublishedValues(t *testing.T) {
+	knap := knapsackSource([]int{2, 3, 4, 5, 9}, []int{3, 4, 5, 8, 10}, 20)
+	for _, tc := range []struct {
+		name, src string
+		want      float64
+		tol       float64
+	}{
+		{"INTENTION to EXECUTION", editSource("INTENTION", "EXECUTION", 1, 1, 2), 8, 0},
+		{"knapsack of the contract", knap, 26, 0},
+		{"lookback put of the contract", lookbackSource(3), 5.470181, 5e-7},
+		{"LCS of Cormen et al.", lcsSource("ACCGGTCGAGTGCGCGGAAGCCGGCCGAA", "GTCGTTCGGAATGCCGTTGCTCTGTAAA"), 20, 0},
+	} {
+		p, pl := load(t, "t.dp", tc.src)
+		for _, threads := range []int{1, 2} {
+			res, err := solve(t, p, pl, runtime.Options{Threads: threads})
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if got := res.Answer.Float64(); math.Abs(got-tc.want) > tc.tol {
+				t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+			}
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	cases := []struct {
+		name, src, want string
+	}{
+		{"wavefront reads left of the grid", `problem lcs
+char 1x? A = "ACGTA"
+char 1x? B = "CGTAAG"
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0                                  when i == 0
+           | max(cell[i-1][j], cell[i][j-1])    otherwise
+`, "lcs.dp:6:32: cell[i][j-1] reads cell[1][-1], outside the 6x7 grid"},
+		{"rows reads left of the grid", `problem knapsack
+int 1x? wt  = 4,3,4
+int 1x? val = 3,4,5
+int cap = 9
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                     when i == 0
+           | max(cell[i-1][w], cell[i-1][w-wt[i-1]] + val[i-1])   otherwise
+`, "knapsack.dp:7:32: cell[i-1][w-wt[i-1]] reads cell[0][-4], outside the 4x10 grid"},
+		{"input read past its end", `problem p
+int 1x? A = 1,2,3
+4 x 5
+cell[i][j] = A[j]  when i == 0
+           | cell[i-1][j] + A[i]  otherwise
+`, "p.dp:4:14: A[3] is outside A, which has 3 elements (0..2)"},
+		{"division by zero", `problem p
+int 1x? A = 1,2,0,4
+4 x 4
+cell[i][j] = A[j]  when i == 0
+           | cell[i-1][j] / A[j]  otherwise
+`, "p.dp:5:27: division by zero"},
+		{"int overflow", `problem binomial
+20 x 20
+cell[i][j] = 1  when i == 0 || j == 0
+           | cell[i-1][j] + cell[i][j-1]  otherwise
+`, "does not fit in int (32 bits); use `cell: long`"},
+		{"held-karp", `problem tsp
+schedule: held-karp
+int ?x? dist = 0,1 & 1,0
+`, "held-karp"},
+	}
+	for _, tc := range cases {
+		p, pl := load(t, strings.Fields(tc.src)[1]+".dp", tc.src)
+		for _, threads := range []int{1, 2, 7} {
+			_, err := solve(t, p, pl, runtime.Options{Threads: threads})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s, %d threads: error %v, want %q", tc.name, threads, err, tc.want)
+			}
+		}
+	}
+}
+
+// TestOverflowFitsLong: the int overflow above is fine in long cells and
+// gives the binomial coefficient.
+func TestOverflowFitsLong(t *testing.T) {
+	p, pl := load(t, "binomial.dp", `problem binomial
+cell: long
+20 x 20
+cell[i][j] = 1  when i == 0 || j == 0
+           | cell[i-1][j] + cell[i][j-1]  otherwise
+`)
+	res, err := solve(t, p, pl, runtime.Options{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer.I != 35345263800 { // C(38, 19)
+		t.Errorf("C(38,19) = %d, want 35345263800", res.Answer.I)
+	}
+}
+
+func TestTracebackThroughRun(t *testing.T) {
+	r := seeded(t)
+	for k := 0; k < 20; k++ {
+		a, b := randString(r, r.Intn(60), "ACGT"), randString(r, r.Intn(60), "ACGT")
+		p, pl := load(t, "lcs.dp", lcsSource(a, b))
+		res, err := solve(t, p, pl, runtime.Options{Threads: 2, Traceback: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s strings.Builder
+		for _, v := range res.Emitted {
+			s.WriteByte(byte(v.I))
+		}
+		if int64(s.Len()) != res.Answer.I || !isSubsequence(s.String(), a) || !isSubsequence(s.String(), b) {
+			t.Fatalf("LCS %q of %q and %q: length %d, answer %d", s.String(), a, b, s.Len(), res.Answer.I)
+		}
+		if len(res.Path) == 0 || res.Path[len(res.Path)-1] != [2]int64{p.Rows - 1, p.Cols - 1} {
+			t.Fatalf("path does not end at the answer cell: %v", res.Path)
+		}
+	}
+	// The answer of a sum is not one cell: no traceback.
+	p, pl := load(t, "sum.dp", `problem sum
+3 x 3
+cell[i][j] = i + j
+answer: sum(i in 0..2: sum(j in 0..2: cell[i][j]))
+`)
+	res, err := solve(t, p, pl, runtime.Options{})
+	if err != nil || res.Answer.I != 18 || res.AnswerIsCell {
+		t.Fatalf("sum answer %v (cell %v), error %v; want 18", res.Answer, res.AnswerIsCell, err)
+	}
+	if _, err := solve(t, p, pl, runtime.Options{Traceback: true}); err == nil {
+		t.Errorf("traceback from a sum: no error")
+	}
+}
+
+func isSubsequence(s, of string) bool {
+	k := 0
+	for i := 0; i < len(of) && k < len(s); i++ {
+		if of[i] == s[k] {
+			k++
+		}
+	}
+	return k == len(s)
+}
+
+func TestProgress(t *testing.T) {
+	r := seeded(t)
+	a, b := randString(r, 3000, "ACGT"), randString(r, 3000, "ACGT")
+	p, pl := load(t, "lcs.dp", lcsSource(a, b))
+	var mu sync.Mutex
+	var calls []int64
+	res, err := solve(t, p, pl, runtime.Options{Threads: 2, Progress: func(done, total int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if total != p.Cells() {
+			t.Errorf("progress total %d, want %d", total, p.Cells())
+		}
+		calls = append(calls, done)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer.I != int64(lcsCase2(a, b)) {
+		t.Errorf("answer %d", res.Answer.I)
+	}
+	if len(calls) < 2 || calls[len(calls)-1] != p.Cells() {
+		t.Errorf("progress calls %v, want several ending with %d", calls, p.Cells())
+	}
+}
+
+func lcsCase2(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			if a[i-1] == b[j-1] {
+				cur[j] = prev[j-1] + 1
+			} else {
+				cur[j] = max(prev[j], cur[j-1])
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// TestCancel: a cancelled run stops within a fraction of a second with the
+// context's error, on each schedule.
+func TestCancel(t *testing.T) {
+	r := seeded(t)
+	big := []string{
+		lcsSource(randString(r, 40000, "ACGT"), randString(r, 40000, "ACGT")),
+		knapsackSource(randInts(r, 2000, 1, 1000), randInts(r, 2000, 1, 1000), 2000000),
+	}
+	for _, src := range big {
+		p, pl := load(t, "big.dp", src)
+		for _, threads := range []int{1, 2} {
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			start := time.Now()
+			_, err := New(threads).Run(ctx, p, pl, runtime.Options{})
+			cancel()
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("%s, %d threads: error %v, want the deadline", pl.Schedule, threads, err)
+			}
+			if d := time.Since(start); d > 600*time.Millisecond {
+				t.Errorf("%s, %d threads: stopped after %v", pl.Schedule, threads, d)
+			}
+		}
+	}
+}
+
+// TestGridTooBig: keeping a grid larger than the memory fails before the
+// run and says how much it needs.
+func TestGridTooBig(t *testing.T) {
+	p, pl := load(t, "huge.dp", `problem huge
+maintain: 1
+int n = 3000000
+n x n
+cell[i][j] = i + j
+`)
+	start := time.Now()
+	_, err := solve(t, p, pl, runtime.Options{})
+	if err == nil || !strings.Contains(err.Error(), "needs 32.7 TiB") && !strings.Contains(err.Error(), "needs") {
+		t.Fatalf("error %v, want one saying what the grid needs", err)
+	}
+	if time.Since(start) > time.Second {
+		t.Errorf("the refusal took %v", time.Since(start))
+	}
+}
+
+func TestDevice(t *testing.T) {
+	ex := New(3)
+	if ex.Name() != "cpu" || !strings.HasPrefix(ex.Device(), "3 CPU threads") {
+		t.Errorf("Name %q Device %q", ex.Name(), ex.Device())
+	}
+}

@@ -1,0 +1,62 @@
+package cpu
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dpgpu/dpgpu/runtime"
+)
+
+// TestLCSMemory checks the memory model: LCS of two 200,000-character
+// strings without keeping the grid stays under 50 MB resident. It takes a
+// minute, so it runs only with DPGPU_MEMTEST set (to the string length,
+// or 1 for 200,000):
+//
+//	DPGPU_MEMTEST=1 go test -run TestLCSMemory -v ./runtime/cpu
+func TestLCSMemory(t *testing.T) {
+	env := os.Getenv("DPGPU_MEMTEST")
+	if env == "" {
+		t.Skip("set DPGPU_MEMTEST=1 to run (about a minute on 2 cores)")
+	}
+	n, err := strconv.Atoi(env)
+	if err != nil || n < 1000 {
+		n = 200000
+	}
+	r := seeded(t)
+	a, b := randString(r, n, "ACGT"), randString(r, n, "ACGT")
+	p, pl := load(t, "lcs.dp", lcsSource(a, b))
+	start := time.Now()
+	res, err := solve(t, p, pl, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hwm := vmHWM(t)
+	t.Logf("LCS %dx%d = %d in %v (%.2f GCUPS), VmHWM %.1f MB, PeakHostBytes %.1f MB",
+		n, n, res.Answer.I, time.Since(start), res.Stats.CellsPerSecond()/1e9, float64(hwm)/1e6, float64(res.Stats.PeakHostBytes)/1e6)
+	if hwm > 50e6 {
+		t.Errorf("resident memory peaked at %.1f MB, over 50 MB", float64(hwm)/1e6)
+	}
+}
+
+// vmHWM is the process's peak resident memory, in bytes.
+func vmHWM(t *testing.T) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skipf("no /proc/self/status: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(rest)
+			kb, err := strconv.ParseInt(f[0], 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb * 1024
+		}
+	}
+	t.Fatal("no VmHWM in /proc/self/status")
+	return 0
+}

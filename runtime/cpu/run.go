@@ -1,0 +1,588 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	goruntime "runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dpgpu/dpgpu/eval"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/runtime"
+)
+
+// progressEvery is how many cells pass between progress calls.
+const progressEvery = 1 << 22
+
+// run is the state of one Run.
+type run struct {
+	ctx     context.Context
+	p       *ir.Problem
+	pl      *plan.Plan
+	opt     runtime.Options
+	threads int
+	tune    tuning
+	axis    eval.Axis
+	rec     *eval.Recurrence
+	isF     bool
+	grid    *runtime.Grid // nil unless the grid is kept
+	bytes   int64         // memory allocated, for Stats.PeakHostBytes
+
+	stop atomic.Bool
+	mu   sync.Mutex
+	err  error
+
+	done atomic.Int64 // cells computed, for progress
+
+	capture map[int64][]int64 // step -> sorted lanes of the cells the answer reads
+	workers []*worker
+}
+
+// worker is one goroutine's machine and what it collected.
+type worker struct {
+	r      *run
+	m      *eval.Machine
+	region region
+	got    []captured
+	cache  [16]cachedKernel
+	next   int
+}
+
+type cachedKernel struct {
+	key kernelKey
+	k   *eval.Kernel
+}
+
+type captured struct {
+	i, j int64
+	v    ir.Value
+}
+
+// kernelKey is the region a worker's current kernel was made for.
+type kernelKey struct {
+	iLo, iHi, jLo, jHi int64
+	ok                 bool
+}
+
+func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt runtime.Options, threads int, tune tuning) (*run, error) {
+	r := &run{ctx: ctx, p: p, pl: pl, opt: opt, threads: max(threads, 1), tune: tune, isF: p.CellType.IsFloat()}
+	back := pl.Direction == plan.Backward
+	laneDesc := false
+	switch pl.Schedule {
+	case plan.Cols:
+		r.axis = eval.AlongI
+	case plan.Wavefront:
+		laneDesc = back
+	}
+	rec, err := eval.Compile(p, r.axis, laneDesc)
+	if err != nil {
+		return nil, err
+	}
+	r.rec = rec
+	if opt.KeepGrid(p) {
+		need := p.Cells() * int64(p.CellType.Size())
+		if avail, ok := memAvailable(); ok && need > avail {
+			return nil, fmt.Errorf("keeping the whole %dx%d grid of %s needs %s, but only %s of memory is available; run without maintain, --grid and --traceback",
+				p.Rows, p.Cols, p.CellType, byteSize(need), byteSize(avail))
+		}
+		r.grid = runtime.NewGrid(p.CellType, p.Rows, p.Cols)
+		r.bytes += need
+	}
+	r.capture = map[int64][]int64{}
+	switch pl.Answer.Kind {
+	case plan.AnswerCell:
+		r.addCapture(pl.Answer.I, pl.Answer.J)
+	case plan.AnswerExpr:
+		for _, c := range pl.Answer.Cells {
+			r.addCapture(c[0], c[1])
+		}
+	}
+	for _, lanes := range r.capture {
+		sort.Slice(lanes, func(a, b int) bool { return lanes[a] < lanes[b] })
+	}
+	r.workers = make([]*worker, r.threads)
+	for k := range r.workers {
+		w := &worker{r: r, m: rec.NewMachine(int(tune.lanes))}
+		w.region.init(pl.Answer, p.CellType)
+		r.workers[k] = w
+		r.bytes += w.m.Bytes()
+	}
+	return r, nil
+}
+
+func (r *run) addCapture(i, j int64) {
+	step, lane := i, j
+	if r.axis == eval.AlongI {
+		step, lane = j, i
+	}
+	r.capture[step] = append(r.capture[step], lane)
+}
+
+// fail records the first error and stops the run.
+func (r *run) fail(err error) {
+	r.mu.Lock()
+	if r.err == nil {
+		r.err = err
+	}
+	r.mu.Unlock()
+	r.stop.Store(true)
+}
+
+// stopped reports whether the run should stop: an error, or ctx done.
+func (r *run) stopped() bool {
+	if r.stop.Load() {
+		return true
+	}
+	if r.ctx.Err() != nil {
+		r.fail(r.ctx.Err())
+		return true
+	}
+	return false
+}
+
+func (r *run) result() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// progress adds n computed cells and calls the callback when a multiple of
+// progressEvery is crossed.
+func (r *run) progress(n int64) {
+	d := r.done.Add(n)
+	if r.opt.Progress != nil && d/progressEvery != (d-n)/progressEvery {
+		r.opt.Progress(d, r.p.Cells())
+	}
+}
+
+// kernel returns the kernel for a region, remembering the last few.
+func (w *worker) kernel(iLo, iHi, jLo, jHi int64) (*eval.Kernel, error) {
+	key := kernelKey{iLo, iHi, jLo, jHi, true}
+	for k := range w.cache {
+		if w.cache[k].key == key {
+			return w.cache[k].k, nil
+		}
+	}
+	k, err := w.r.rec.Kernel(iLo, iHi, jLo, jHi)
+	if err != nil {
+		return nil, err
+	}
+	w.cache[w.next] = cachedKernel{key, k}
+	w.next = (w.next + 1) % len(w.cache)
+	return k, nil
+}
+
+// segs are up to three ranges of indices.
+type segs struct {
+	s [3][2]int64
+	n int
+}
+
+// split cuts lo..hi (inclusive) of an axis of n indices into the first
+// index of the axis, the last and the rest, when the range holds them and
+// is at least wide long: boundary conditions (i == 0, j == COLS-1) are
+// usually about those, so the rest gets a kernel without them.
+func split(lo, hi, n, wide int64) segs {
+	var out segs
+	if hi-lo+1 < wide {
+		out.s[0], out.n = [2]int64{lo, hi}, 1
+		return out
+	}
+	a, b := lo, hi
+	if a == 0 {
+		out.s[out.n] = [2]int64{0, 0}
+		out.n++
+		a = 1
+	}
+	last := b == n-1
+	if last {
+		b = n - 2
+	}
+	if a <= b {
+		out.s[out.n] = [2]int64{a, b}
+		out.n++
+	}
+	if last {
+		out.s[out.n] = [2]int64{n - 1, n - 1}
+		out.n++
+	}
+	return out
+}
+
+// seg returns the range of s holding x.
+func (s segs) seg(x int64) [2]int64 {
+	for k := 0; k < s.n; k++ {
+		if x >= s.s[k][0] && x <= s.s[k][1] {
+			return s.s[k]
+		}
+	}
+	return s.s[0]
+}
+
+// safely runs one unit of a worker's work (a tile, a row segment),
+// turning a panic into an error, so that a bug stops the run with a
+// message rather than the process, and the worker still meets the others
+// at the barriers.
+func (r *run) safely(f func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			buf := make([]byte, 4096)
+			buf = buf[:goruntime.Stack(buf, false)]
+			r.fail(fmt.Errorf("internal error in the CPU executor: %v\n%s", v, buf))
+		}
+	}()
+	f()
+}
+
+// sink takes a computed batch: copies it to the kept grid, captures the
+// cells the answer reads and feeds the region reduction.
+func (w *worker) sink(b *eval.Batch, out *eval.Line) {
+	r := w.r
+	s := b.Lane0 - out.Base
+	n := int64(b.N)
+	if g := r.grid; g != nil {
+		if r.axis == eval.AlongJ {
+			at := b.Step*g.Cols + b.Lane0
+			switch {
+			case g.I32 != nil:
+				dst := g.I32[at : at+n]
+				for k, v := range out.I[s : s+n] {
+					dst[k] = int32(v)
+				}
+			case g.I64 != nil:
+				copy(g.I64[at:at+n], out.I[s:s+n])
+			case g.F32 != nil:
+				dst := g.F32[at : at+n]
+				for k, v := range out.F[s : s+n] {
+					dst[k] = float32(v)
+				}
+			default:
+				copy(g.F64[at:at+n], out.F[s:s+n])
+			}
+		} else {
+			at, stride := b.Lane0*g.Cols+b.Step, g.Cols
+			for k := int64(0); k < n; k++ {
+				switch {
+				case g.I32 != nil:
+					g.I32[at] = int32(out.I[s+k])
+				case g.I64 != nil:
+					g.I64[at] = out.I[s+k]
+				case g.F32 != nil:
+					g.F32[at] = float32(out.F[s+k])
+				default:
+					g.F64[at] = out.F[s+k]
+				}
+				at += stride
+			}
+		}
+	}
+	if lanes, ok := r.capture[b.Step]; ok {
+		k0 := sort.Search(len(lanes), func(k int) bool { return lanes[k] >= b.Lane0 })
+		for _, x := range lanes[k0:] {
+			if x >= b.Lane0+n {
+				break
+			}
+			i, j := b.Step, x
+			if r.axis == eval.AlongI {
+				i, j = x, b.Step
+			}
+			v := ir.Value{T: r.p.CellType}
+			if r.isF {
+				v.F = out.F[x-out.Base]
+			} else {
+				v.I = out.I[x-out.Base]
+			}
+			w.got = append(w.got, captured{i, j, v})
+		}
+	}
+	if w.region.on {
+		w.region.add(r.axis, b, out)
+	}
+}
+
+// region is a worker's part of a streaming min, max or sum over a
+// rectangle of cells.
+type region struct {
+	on             bool
+	op             ir.ReduceOp
+	i0, i1, j0, j1 int64
+	has            bool
+	bi, bj         int64 // the winning cell
+	vi             int64
+	vf             float64
+	sumI           int64
+	sumF           float64
+	pos, neg       int64
+}
+
+func (g *region) init(a plan.AnswerSpec, t ir.Type) {
+	if a.Kind != plan.AnswerRegion {
+		return
+	}
+	g.on, g.op = true, a.Op
+	g.i0, g.i1, g.j0, g.j1 = a.I0, a.I1, a.J0, a.J1
+	if t == ir.Int || t == ir.Long {
+		g.pos, g.neg = ir.InfSentinel(t)
+	}
+}
+
+// before reports whether (i, j) comes before (bi, bj) in row-major order.
+func before(i, j, bi, bj int64) bool { return i < bi || (i == bi && j < bj) }
+
+func (g *region) add(axis eval.Axis, b *eval.Batch, out *eval.Line) {
+	step0, step1, lane0, lane1 := g.i0, g.i1, g.j0, g.j1
+	if axis == eval.AlongI {
+		step0, step1, lane0, lane1 = g.j0, g.j1, g.i0, g.i1
+	}
+	if b.Step < step0 || b.Step > step1 {
+		return
+	}
+	lo, hi := max(b.Lane0, lane0), min(b.Lane0+int64(b.N)-1, lane1)
+	if lo > hi {
+		return
+	}
+	coords := func(x int64) (int64, int64) {
+		if axis == eval.AlongJ {
+			return b.Step, x
+		}
+		return x, b.Step
+	}
+	isMin := g.op == ir.ReduceMin
+	if out.F != nil {
+		vals := out.F[lo-out.Base : hi-out.Base+1]
+		if g.op == ir.ReduceSum {
+			for _, v := range vals {
+				g.sumF += v
+			}
+			g.has = true
+			return
+		}
+		// The best of the batch first (the first of equals in lane
+		// order), then against the worker's best in row-major order.
+		best := 0
+		for k := 1; k < len(vals); k++ {
+			if (isMin && vals[k] < vals[best]) || (!isMin && vals[k] > vals[best]) {
+				best = k
+			}
+		}
+		v := vals[best]
+		i, j := coords(lo + int64(best))
+		if !g.has || (isMin && v < g.vf) || (!isMin && v > g.vf) || (v == g.vf && before(i, j, g.bi, g.bj)) {
+			g.has, g.vf, g.bi, g.bj = true, v, i, j
+		}
+		return
+	}
+	vals := out.I[lo-out.Base : hi-out.Base+1]
+	if g.op == ir.ReduceSum {
+		for _, v := range vals {
+			g.sumI = satAdd(g.sumI, v, g.pos, g.neg)
+		}
+		g.has = true
+		return
+	}
+	best := 0
+	if isMin {
+		for k := 1; k < len(vals); k++ {
+			if vals[k] < vals[best] {
+				best = k
+			}
+		}
+	} else {
+		for k := 1; k < len(vals); k++ {
+			if vals[k] > vals[best] {
+				best = k
+			}
+		}
+	}
+	v := vals[best]
+	i, j := coords(lo + int64(best))
+	if !g.has || (isMin && v < g.vi) || (!isMin && v > g.vi) || (v == g.vi && before(i, j, g.bi, g.bj)) {
+		g.has, g.vi, g.bi, g.bj = true, v, i, j
+	}
+}
+
+// satAdd is the saturating sum of eval's rules (pos == neg == 0: no
+// sentinels).
+func satAdd(x, y, pos, neg int64) int64 {
+	if pos != 0 {
+		if x == pos || x == neg {
+			return x
+		}
+		if y == pos || y == neg {
+			return y
+		}
+	}
+	return x + y
+}
+
+// merge folds another worker's region into g.
+func (g *region) merge(o *region, isF bool) {
+	if !o.has {
+		return
+	}
+	if g.op == ir.ReduceSum {
+		g.sumF += o.sumF
+		g.sumI = satAdd(g.sumI, o.sumI, g.pos, g.neg)
+		g.has = true
+		return
+	}
+	isMin := g.op == ir.ReduceMin
+	if isF {
+		if !g.has || (isMin && o.vf < g.vf) || (!isMin && o.vf > g.vf) || (o.vf == g.vf && before(o.bi, o.bj, g.bi, g.bj)) {
+			g.has, g.vf, g.bi, g.bj = true, o.vf, o.bi, o.bj
+		}
+		return
+	}
+	if !g.has || (isMin && o.vi < g.vi) || (!isMin && o.vi > g.vi) || (o.vi == g.vi && before(o.bi, o.bj, g.bi, g.bj)) {
+		g.has, g.vi, g.bi, g.bj = true, o.vi, o.bi, o.bj
+	}
+}
+
+// answer fills in the result's answer from what the workers collected.
+func (r *run) answer(res *runtime.Result) error {
+	p, a := r.p, r.pl.Answer
+	if a.Kind == plan.AnswerRegion {
+		var g region
+		g.init(a, p.CellType)
+		for _, w := range r.workers {
+			g.merge(&w.region, r.isF)
+		}
+		v := ir.Value{T: p.CellType}
+		switch {
+		case g.op == ir.ReduceSum && r.isF:
+			v.F = g.sumF
+			if p.CellType == ir.Float {
+				v.F = float64(float32(v.F))
+			}
+		case g.op == ir.ReduceSum:
+			v.I = g.sumI
+		case r.isF:
+			v.F = g.vf
+		default:
+			v.I = g.vi
+		}
+		if g.op != ir.ReduceSum {
+			res.AnswerI, res.AnswerJ, res.AnswerIsCell = g.bi, g.bj, true
+		}
+		var err error
+		res.Answer, err = convertChain(a.Expr, v)
+		return err
+	}
+	got := map[[2]int64]ir.Value{}
+	for _, w := range r.workers {
+		for _, c := range w.got {
+			got[[2]int64{c.i, c.j}] = c.v
+		}
+	}
+	cells := func(i, j int64) (ir.Value, error) {
+		v, ok := got[[2]int64{i, j}]
+		if !ok {
+			if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
+				return ir.Value{}, fmt.Errorf("outside the %dx%d grid", p.Rows, p.Cols)
+			}
+			return ir.Value{}, fmt.Errorf("internal error: the cell was not captured")
+		}
+		return v, nil
+	}
+	if a.Kind == plan.AnswerCell {
+		v, err := cells(a.I, a.J)
+		if err != nil {
+			return fmt.Errorf("answer cell[%d][%d]: %w", a.I, a.J, err)
+		}
+		res.AnswerI, res.AnswerJ, res.AnswerIsCell = a.I, a.J, true
+		if a.Expr != nil {
+			v, err = eval.Eval(a.Expr, cells)
+			if err != nil {
+				return err
+			}
+		}
+		res.Answer = v
+		return nil
+	}
+	v, err := eval.Eval(a.Expr, cells)
+	if err != nil {
+		return err
+	}
+	res.Answer = v
+	return nil
+}
+
+// convertChain applies the conversions that wrap a region reduction in the
+// answer expression.
+func convertChain(e ir.Expr, v ir.Value) (ir.Value, error) {
+	c, ok := e.(*ir.Convert)
+	if !ok {
+		return v, nil
+	}
+	inner, err := convertChain(c.X, v)
+	if err != nil {
+		return ir.Value{}, err
+	}
+	return eval.Convert(inner, c.T)
+}
+
+// barrier is a reusable barrier for the workers of a run. The last worker
+// to arrive samples whether the run stopped, so that every worker leaves
+// with the same answer and none waits for one that has left.
+type barrier struct {
+	n    int32
+	left atomic.Int32
+	gen  atomic.Uint32
+	halt atomic.Bool
+	r    *run
+}
+
+func newBarrier(n int, r *run) *barrier {
+	b := &barrier{n: int32(n), r: r}
+	b.left.Store(int32(n))
+	return b
+}
+
+// wait blocks until all workers arrive and reports whether to stop.
+func (b *barrier) wait() bool {
+	g := b.gen.Load()
+	if b.left.Add(-1) == 0 {
+		b.halt.Store(b.r.stopped())
+		b.left.Store(b.n)
+		b.gen.Add(1)
+		return b.halt.Load()
+	}
+	for spins := 0; b.gen.Load() == g; spins++ {
+		if spins > 64 {
+			goruntime.Gosched()
+		}
+	}
+	return b.halt.Load()
+}
+
+// parallel runs f(0..n-1) on n goroutines and waits for them.
+func parallel(n int, f func(k int)) {
+	if n == 1 {
+		f(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := 0; k < n; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(k)
+		}()
+	}
+	wg.Wait()
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,386 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"unsafe"
+)
+
+// Context is the primary context of one device. Every object made from it
+// (memory, streams, events, modules, textures) belongs to it and must be
+// released before [Context.Close].
+type Context struct {
+	api    *driverAPI
+	dev    Device
+	handle uintptr // CUcontext; 0 once closed
+	cudev  int32   // CUdevice
+}
+
+// errClosed is returned by the methods of a closed Context.
+var errClosed = errors.New("cuda: context is closed")
+
+// NewContext retains the primary context of device ordinal (see
+// [Driver.Devices]). Primary contexts are shared with any other user of the
+// device in this process.
+func (d *Driver) NewContext(ordinal int) (*Context, error) {
+	if ordinal < 0 || ordinal >= len(d.devices) {
+		return nil, fmt.Errorf("cuda: no device %d (%d present)", ordinal, len(d.devices))
+	}
+	api := d.api
+	var dev int32
+	if err := api.check("cuDeviceGet", api.call(api.cuDeviceGet, uintptr(unsafe.Pointer(&dev)), uintptr(ordinal))); err != nil {
+		return nil, err
+	}
+	var h uintptr
+	if err := api.check("cuDevicePrimaryCtxRetain", api.call(api.cuDevicePrimaryCtxRetain, uintptr(unsafe.Pointer(&h)), uintptr(dev))); err != nil {
+		return nil, fmt.Errorf("device %d: %w", ordinal, err)
+	}
+	return &Context{api: api, dev: d.devices[ordinal], handle: h, cudev: dev}, nil
+}
+
+// Device is the device the context runs on.
+func (c *Context) Device() Device { return c.dev }
+
+// enter locks the goroutine to its thread and makes c current there. Every
+// successful enter must be paired with c.exit().
+func (c *Context) enter() error {
+	if c.handle == 0 {
+		return errClosed
+	}
+	runtime.LockOSThread()
+	if err := c.api.check("cuCtxSetCurrent", c.api.call(c.api.cuCtxSetCurrent, c.handle)); err != nil {
+		runtime.UnlockOSThread()
+		return err
+	}
+	return nil
+}
+
+func (c *Context) exit() { runtime.UnlockOSThread() }
+
+// do runs one driver call with the context current and checks its status.
+//
+//go:uintptrescapes
+func (c *Context) do(name string, fn uintptr, args ...uintptr) error {
+	if err := c.enter(); err != nil {
+		return err
+	}
+	defer c.exit()
+	return c.api.check(name, c.api.call(fn, args...))
+}
+
+// Bind locks the calling goroutine to its OS thread and makes c current on
+// it, for code that calls CUDA by other means. This package's own methods do
+// not need it. Undo with [Context.Unbind] on the same goroutine.
+func (c *Context) Bind() error { return c.enter() }
+
+// Unbind releases the thread lock taken by a successful [Context.Bind].
+func (c *Context) Unbind() { c.exit() }
+
+// Synchronize waits for all work on the device and reports any error a kernel
+// raised.
+func (c *Context) Synchronize() error {
+	return c.do("cuCtxSynchronize", c.api.cuCtxSynchronize)
+}
+
+// MemInfo is the free and total device memory in bytes.
+func (c *Context) MemInfo() (free, total int64, err error) {
+	var f, t uint64
+	err = c.do("cuMemGetInfo_v2", c.api.cuMemGetInfo, uintptr(unsafe.Pointer(&f)), uintptr(unsafe.Pointer(&t)))
+	return int64(f), int64(t), err
+}
+
+// Close releases the primary context. It must not run concurrently with other
+// methods; the Context is unusable afterwards.
+func (c *Context) Close() error {
+	if c.handle == 0 {
+		return nil
+	}
+	c.handle = 0
+	return c.api.check("cuDevicePrimaryCtxRelease", c.api.call(c.api.cuDevicePrimaryCtxRelease, uintptr(c.cudev)))
+}
+
+// DevicePtr is an address in device memory (CUdeviceptr).
+type DevicePtr uint64
+
+// Offset is p advanced by bytes.
+func (p DevicePtr) Offset(bytes int64) DevicePtr { return p + DevicePtr(bytes) }
+
+func checkSize(what string, n int64) error {
+	if n <= 0 {
+		return fmt.Errorf("cuda: %s of %d bytes", what, n)
+	}
+	return nil
+}
+
+// Alloc allocates bytes of device memory (aligned to at least 256 bytes).
+func (c *Context) Alloc(bytes int64) (DevicePtr, error) {
+	if err := checkSize("allocation", bytes); err != nil {
+		return 0, err
+	}
+	var p uint64
+	if err := c.do("cuMemAlloc_v2", c.api.cuMemAlloc, uintptr(unsafe.Pointer(&p)), uintptr(bytes)); err != nil {
+		return 0, fmt.Errorf("allocating %d bytes: %w", bytes, err)
+	}
+	return DevicePtr(p), nil
+}
+
+// Free releases memory from [Context.Alloc]. Freeing 0 does nothing.
+func (c *Context) Free(p DevicePtr) error {
+	if p == 0 {
+		return nil
+	}
+	return c.do("cuMemFree_v2", c.api.cuMemFree, uintptr(p))
+}
+
+// CopyHtoD copies bytes from host memory at src to dst, synchronously.
+func (c *Context) CopyHtoD(dst DevicePtr, src unsafe.Pointer, bytes int64) error {
+	if bytes == 0 {
+		return nil
+	}
+	if err := checkSize("copy", bytes); err != nil {
+		return err
+	}
+	return c.do("cuMemcpyHtoD_v2", c.api.cuMemcpyHtoD, uintptr(dst), uintptr(src), uintptr(bytes))
+}
+
+// CopyDtoH copies bytes from src to host memory at dst, synchronously.
+func (c *Context) CopyDtoH(dst unsafe.Pointer, src DevicePtr, bytes int64) error {
+	if bytes == 0 {
+		return nil
+	}
+	if err := checkSize("copy", bytes); err != nil {
+		return err
+	}
+	return c.do("cuMemcpyDtoH_v2", c.api.cuMemcpyDtoH, uintptr(dst), uintptr(src), uintptr(bytes))
+}
+
+// CopyHtoDAsync queues a copy of bytes from host memory at src to dst on s
+// (nil: the default stream). src must stay valid and unchanged until the copy
+// has run; it should be a [HostBuffer], for pageable memory is staged
+// synchronously by the driver.
+func (c *Context) CopyHtoDAsync(dst DevicePtr, src unsafe.Pointer, bytes int64, s *Stream) error {
+	if bytes == 0 {
+		return nil
+	}
+	if err := checkSize("copy", bytes); err != nil {
+		return err
+	}
+	return c.do("cuMemcpyHtoDAsync_v2", c.api.cuMemcpyHtoDAsync, uintptr(dst), uintptr(src), uintptr(bytes), s.handle())
+}
+
+// CopyDtoHAsync queues a copy of bytes from src to host memory at dst on s
+// (nil: the default stream). dst must stay valid until the copy has run (wait
+// on s or on an event recorded after it); it should be a [HostBuffer].
+func (c *Context) CopyDtoHAsync(dst unsafe.Pointer, src DevicePtr, bytes int64, s *Stream) error {
+	if bytes == 0 {
+		return nil
+	}
+	if err := checkSize("copy", bytes); err != nil {
+		return err
+	}
+	return c.do("cuMemcpyDtoHAsync_v2", c.api.cuMemcpyDtoHAsync, uintptr(dst), uintptr(src), uintptr(bytes), s.handle())
+}
+
+// CopyDtoD copies bytes between two device buffers.
+func (c *Context) CopyDtoD(dst, src DevicePtr, bytes int64) error {
+	if bytes == 0 {
+		return nil
+	}
+	if err := checkSize("copy", bytes); err != nil {
+		return err
+	}
+	return c.do("cuMemcpyDtoD_v2", c.api.cuMemcpyDtoD, uintptr(dst), uintptr(src), uintptr(bytes))
+}
+
+// Memset8 sets count bytes at p to v.
+func (c *Context) Memset8(p DevicePtr, v uint8, count int64) error {
+	if count == 0 {
+		return nil
+	}
+	if err := checkSize("memset", count); err != nil {
+		return err
+	}
+	return c.do("cuMemsetD8_v2", c.api.cuMemsetD8, uintptr(p), uintptr(v), uintptr(count))
+}
+
+// Memset32 sets count 32-bit words at p (4-byte aligned) to v.
+func (c *Context) Memset32(p DevicePtr, v uint32, count int64) error {
+	if count == 0 {
+		return nil
+	}
+	if err := checkSize("memset", count); err != nil {
+		return err
+	}
+	return c.do("cuMemsetD32_v2", c.api.cuMemsetD32, uintptr(p), uintptr(v), uintptr(count))
+}
+
+// Elem is the element types the typed helpers copy: fixed-size numbers with
+// the same layout on host and device.
+type Elem interface {
+	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
+}
+
+// CopyToDevice copies all of src to dst, synchronously.
+func CopyToDevice[T Elem](c *Context, dst DevicePtr, src []T) error {
+	if len(src) == 0 {
+		return nil
+	}
+	var z T
+	return c.CopyHtoD(dst, unsafe.Pointer(unsafe.SliceData(src)), int64(len(src))*int64(unsafe.Sizeof(z)))
+}
+
+// CopyFromDevice fills dst from src, synchronously.
+func CopyFromDevice[T Elem](c *Context, dst []T, src DevicePtr) error {
+	if len(dst) == 0 {
+		return nil
+	}
+	var z T
+	return c.CopyDtoH(unsafe.Pointer(unsafe.SliceData(dst)), src, int64(len(dst))*int64(unsafe.Sizeof(z)))
+}
+
+// HostBuffer is page-locked ("pinned") host memory from cuMemHostAlloc: the
+// GPU reads and writes it by DMA, which is what makes asynchronous copies
+// asynchronous. It lives outside the Go heap; free it with [HostBuffer.Free].
+type HostBuffer struct {
+	ctx   *Context
+	ptr   unsafe.Pointer
+	bytes int64
+}
+
+// HostAlloc allocates bytes of pinned host memory.
+func (c *Context) HostAlloc(bytes int64) (*HostBuffer, error) {
+	if err := checkSize("host allocation", bytes); err != nil {
+		return nil, err
+	}
+	var p unsafe.Pointer
+	if err := c.do("cuMemHostAlloc", c.api.cuMemHostAlloc, uintptr(unsafe.Pointer(&p)), uintptr(bytes), 0); err != nil {
+		return nil, fmt.Errorf("allocating %d pinned bytes: %w", bytes, err)
+	}
+	return &HostBuffer{ctx: c, ptr: p, bytes: bytes}, nil
+}
+
+// Ptr is the start of the buffer, for the copy methods.
+func (h *HostBuffer) Ptr() unsafe.Pointer { return h.ptr }
+
+// Len is the size in bytes.
+func (h *HostBuffer) Len() int64 { return h.bytes }
+
+// Bytes is a view of the whole buffer. It is invalid after Free.
+func (h *HostBuffer) Bytes() []byte {
+	if h.ptr == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(h.ptr), h.bytes)
+}
+
+// Free releases the buffer; views of it become invalid.
+func (h *HostBuffer) Free() error {
+	if h.ptr == nil {
+		return nil
+	}
+	p := h.ptr
+	h.ptr, h.bytes = nil, 0
+	return h.ctx.do("cuMemFreeHost", h.ctx.api.cuMemFreeHost, uintptr(p))
+}
+
+// HostSlice is a view of h as a slice of T (its length rounded down to whole
+// elements). It is invalid after h.Free.
+func HostSlice[T Elem](h *HostBuffer) []T {
+	var z T
+	if h.ptr == nil {
+		return nil
+	}
+	return unsafe.Slice((*T)(h.ptr), h.bytes/int64(unsafe.Sizeof(z)))
+}
+
+// Stream is a queue of device work that runs in order. It is created as a
+// blocking stream: it synchronises with the default stream, so the
+// synchronous copies of [Context] also wait for its work.
+type Stream struct {
+	ctx *Context
+	h   uintptr
+}
+
+// NewStream creates a stream.
+func (c *Context) NewStream() (*Stream, error) {
+	var h uintptr
+	if err := c.do("cuStreamCreate", c.api.cuStreamCreate, uintptr(unsafe.Pointer(&h)), 0); err != nil {
+		return nil, err
+	}
+	return &Stream{ctx: c, h: h}, nil
+}
+
+// handle is the CUstream of s; nil is the default stream.
+func (s *Stream) handle() uintptr {
+	if s == nil {
+		return 0
+	}
+	return s.h
+}
+
+// Synchronize waits until all work queued on s has run.
+func (s *Stream) Synchronize() error {
+	return s.ctx.do("cuStreamSynchronize", s.ctx.api.cuStreamSynchronize, s.h)
+}
+
+// WaitEvent makes work queued on s after this call wait until e has been
+// reached (on whatever stream recorded it).
+func (s *Stream) WaitEvent(e *Event) error {
+	return s.ctx.do("cuStreamWaitEvent", s.ctx.api.cuStreamWaitEvent, s.h, e.h, 0)
+}
+
+// Destroy releases the stream once its queued work has run.
+func (s *Stream) Destroy() error {
+	if s.h == 0 {
+		return nil
+	}
+	h := s.h
+	s.h = 0
+	return s.ctx.do("cuStreamDestroy_v2", s.ctx.api.cuStreamDestroy, h)
+}
+
+// Event marks a point in a stream, to wait for or to time.
+type Event struct {
+	ctx *Context
+	h   uintptr
+}
+
+// NewEvent creates an event that records timing.
+func (c *Context) NewEvent() (*Event, error) {
+	var h uintptr
+	if err := c.do("cuEventCreate", c.api.cuEventCreate, uintptr(unsafe.Pointer(&h)), 0); err != nil {
+		return nil, err
+	}
+	return &Event{ctx: c, h: h}, nil
+}
+
+// Record places e in s (nil: the default stream) after the work queued so far.
+func (e *Event) Record(s *Stream) error {
+	return e.ctx.do("cuEventRecord", e.ctx.api.cuEventRecord, e.h, s.handle())
+}
+
+// Synchronize waits until the work before e's last Record has run.
+func (e *Event) Synchronize() error {
+	return e.ctx.do("cuEventSynchronize", e.ctx.api.cuEventSynchronize, e.h)
+}
+
+// Destroy releases the event.
+func (e *Event) Destroy() error {
+	if e.h == 0 {
+		return nil
+	}
+	h := e.h
+	e.h = 0
+	return e.ctx.do("cuEventDestroy_v2", e.ctx.api.cuEventDestroy, h)
+}
+
+// Elapsed is the device time in milliseconds between two recorded events
+// (resolution about half a microsecond). Both must have completed.
+func Elapsed(start, end *Event) (ms float32, err error) {
+	if start.ctx != end.ctx {
+		return 0, errors.New("cuda: events of different contexts")
+	}
+	err = start.ctx.do("cuEventElapsedTime", start.ctx.api.cuEventElapsedTime, uintptr(unsafe.Pointer(&ms)), start.h, end.h)
+	return ms, err
+}

@@ -1,0 +1,357 @@
+package gpu
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"unsafe"
+
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/eval"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/runtime"
+	"github.com/dpgpu/dpgpu/runtime/cuda"
+)
+
+// setupAnswer allocates what the answer needs: slots partial results of a
+// region (one per block or warp), or the captured cells.
+func (r *run) setupAnswer(slots int) error {
+	pr := r.prog
+	ctx := r.e.ctx
+	switch pr.Answer {
+	case codegen.AnswerRegion:
+		p, err := r.alloc("answer partials", int64(slots)*codegen.PartBytes)
+		if err != nil {
+			return err
+		}
+		if err := ctx.Memset8(p, 0, int64(slots)*codegen.PartBytes); err != nil {
+			return err
+		}
+		r.part, r.parts = p, slots
+	case codegen.AnswerCapture:
+		if pr.Kernel == codegen.KernelStrip {
+			return nil
+		}
+		n := len(pr.Captures)
+		r.capN = n
+		v, err := r.alloc("answer cells", int64(max(n, 1))*r.cellBytes())
+		if err != nil {
+			return err
+		}
+		r.capV = v
+		idx := make([]int64, max(n, 1))
+		if pr.Kernel == codegen.KernelTile {
+			for k, c := range pr.Captures {
+				idx[k] = c[0]*r.p.Cols + c[1]
+			}
+		} else {
+			// Line order: the captures of one line are contiguous.
+			order := r.lineOrder()
+			r.capLn = map[int64][]int{}
+			for m, k := range order {
+				line, pos := r.lineOf(pr.Captures[k][0], pr.Captures[k][1])
+				idx[m] = pos
+				r.capLn[line] = append(r.capLn[line], m)
+			}
+		}
+		p, err := r.alloc("answer cell positions", int64(len(idx))*8)
+		if err != nil {
+			return err
+		}
+		if err := cuda.CopyToDevice(ctx, p, idx); err != nil {
+			return err
+		}
+		r.capPos = p
+	}
+	return nil
+}
+
+// lineOrder lists the capture indices sorted by (line, position).
+func (r *run) lineOrder() []int {
+	pr := r.prog
+	order := make([]int, len(pr.Captures))
+	for k := range order {
+		order[k] = k
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		la, pa := r.lineOf(pr.Captures[order[a]][0], pr.Captures[order[a]][1])
+		lb, pb := r.lineOf(pr.Captures[order[b]][0], pr.Captures[order[b]][1])
+		return la < lb || (la == lb && pa < pb)
+	})
+	return order
+}
+
+// value decodes a cell of the problem's type.
+func (r *run) value(b []byte) ir.Value {
+	t := r.p.CellType
+	switch t {
+	case ir.Int:
+		return ir.Value{T: t, I: int64(int32(binary.LittleEndian.Uint32(b)))}
+	case ir.Long:
+		return ir.Value{T: t, I: int64(binary.LittleEndian.Uint64(b))}
+	case ir.Float:
+		return ir.Value{T: t, F: float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))}
+	}
+	return ir.Value{T: t, F: math.Float64frombits(binary.LittleEndian.Uint64(b))}
+}
+
+func (r *run) readDevice(p cuda.DevicePtr, n int64) ([]byte, error) {
+	b := make([]byte, max(n, 1))
+	if n == 0 {
+		return b[:0], nil
+	}
+	if err := r.e.ctx.CopyDtoH(unsafe.Pointer(&b[0]), p, n); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// answer reads the answer off the device.
+func (r *run) answer(res *runtime.Result) error {
+	pr, p, a := r.prog, r.p, r.pl.Answer
+	cs := r.cellBytes()
+	switch pr.Answer {
+	case codegen.AnswerCell:
+		b, err := r.readDevice(r.mod.globals[codegen.SymAnswer], cs)
+		if err != nil {
+			return err
+		}
+		v := r.value(b)
+		res.AnswerI, res.AnswerJ, res.AnswerIsCell = a.I, a.J, true
+		if a.Expr != nil {
+			cells := func(i, j int64) (ir.Value, error) {
+				if i != a.I || j != a.J {
+					return ir.Value{}, fmt.Errorf("internal error: cell[%d][%d] was not captured", i, j)
+				}
+				return v, nil
+			}
+			if v, err = eval.Eval(a.Expr, cells); err != nil {
+				return err
+			}
+		}
+		res.Answer = v
+		return nil
+	case codegen.AnswerRegion:
+		return r.regionAnswer(res)
+	}
+	var raw []byte
+	var err error
+	n := len(pr.Captures)
+	if pr.Kernel == codegen.KernelStrip {
+		raw, err = r.readDevice(r.mod.globals[codegen.SymCapture], int64(n)*cs)
+	} else {
+		raw, err = r.readDevice(r.capV, int64(n)*cs)
+	}
+	if err != nil {
+		return err
+	}
+	got := map[[2]int64]ir.Value{}
+	if pr.Kernel == codegen.KernelLine {
+		for m, k := range r.lineOrder() {
+			got[pr.Captures[k]] = r.value(raw[int64(m)*cs:])
+		}
+	} else {
+		for k, c := range pr.Captures {
+			got[c] = r.value(raw[int64(k)*cs:])
+		}
+	}
+	cells := func(i, j int64) (ir.Value, error) {
+		v, ok := got[[2]int64{i, j}]
+		if !ok {
+			if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
+				return ir.Value{}, fmt.Errorf("outside the %dx%d grid", p.Rows, p.Cols)
+			}
+			return ir.Value{}, fmt.Errorf("internal error: the cell was not captured")
+		}
+		return v, nil
+	}
+	res.Answer, err = eval.Eval(a.Expr, cells)
+	return err
+}
+
+// part is a decoded dp_part_t.
+type part struct {
+	idx, iv int64
+	fv      float64
+	any     bool
+}
+
+func (r *run) regionAnswer(res *runtime.Result) error {
+	p, a := r.p, r.pl.Answer
+	raw, err := r.readDevice(r.part, int64(r.parts)*codegen.PartBytes)
+	if err != nil {
+		return err
+	}
+	isF := p.CellType.IsFloat()
+	var acc part
+	for k := 0; k < r.parts; k++ {
+		b := raw[k*codegen.PartBytes:]
+		q := part{
+			idx: int64(binary.LittleEndian.Uint64(b)),
+			iv:  int64(binary.LittleEndian.Uint64(b[8:])),
+			fv:  math.Float64frombits(binary.LittleEndian.Uint64(b[16:])),
+			any: binary.LittleEndian.Uint32(b[24:]) != 0,
+		}
+		if !q.any {
+			continue
+		}
+		if !acc.any {
+			acc = q
+			continue
+		}
+		switch a.Op {
+		case ir.ReduceSum:
+			acc.fv += q.fv
+			acc.iv = satAddL(acc.iv, q.iv)
+		default:
+			isMin := a.Op == ir.ReduceMin
+			var better bool
+			if isF {
+				better = (isMin && q.fv < acc.fv) || (!isMin && q.fv > acc.fv) || (q.fv == acc.fv && q.idx < acc.idx)
+			} else {
+				better = (isMin && q.iv < acc.iv) || (!isMin && q.iv > acc.iv) || (q.iv == acc.iv && q.idx < acc.idx)
+			}
+			if better {
+				acc = q
+			}
+		}
+	}
+	if !acc.any {
+		return fmt.Errorf("internal error: the region answer saw no cell")
+	}
+	v := ir.Value{T: p.CellType}
+	switch {
+	case isF:
+		v.F = acc.fv
+		if p.CellType == ir.Float {
+			v.F = float64(float32(v.F))
+		}
+	case a.Op == ir.ReduceSum && p.CellType == ir.Int:
+		// Partial sums carry long sentinels; give back int ones.
+		lp, ln := ir.InfSentinel(ir.Long)
+		ip, in := ir.InfSentinel(ir.Int)
+		switch acc.iv {
+		case lp:
+			v.I = ip
+		case ln:
+			v.I = in
+		default:
+			v.I = acc.iv
+		}
+	default:
+		v.I = acc.iv
+	}
+	if a.Op != ir.ReduceSum {
+		res.AnswerI, res.AnswerJ, res.AnswerIsCell = acc.idx/p.Cols, acc.idx%p.Cols, true
+	}
+	res.Answer, err = convertChain(a.Expr, v)
+	return err
+}
+
+func satAddL(x, y int64) int64 {
+	pos, neg := ir.InfSentinel(ir.Long)
+	if x == pos || x == neg {
+		return x
+	}
+	if y == pos || y == neg {
+		return y
+	}
+	return x + y
+}
+
+// convertChain applies the conversions that wrap a region reduction in the
+// answer expression, as eval would.
+func convertChain(e ir.Expr, v ir.Value) (ir.Value, error) {
+	c, ok := e.(*ir.Convert)
+	if !ok {
+		return v, nil
+	}
+	inner, err := convertChain(c.X, v)
+	if err != nil {
+		return ir.Value{}, err
+	}
+	return eval.Eval(&ir.Convert{Node: c.Node, X: &ir.Const{Node: ir.Node{T: inner.T, Pos: c.Pos}, V: inner}}, nil)
+}
+
+// deviceError reads dp_err and turns it into a positioned error; nil when
+// the device reported nothing (or cannot be read).
+func (r *run) deviceError() error {
+	b, err := r.readDevice(r.mod.globals[codegen.SymError], 40)
+	if err != nil {
+		return nil
+	}
+	code := int32(binary.LittleEndian.Uint32(b))
+	site := int(int32(binary.LittleEndian.Uint32(b[4:])))
+	ci := int64(binary.LittleEndian.Uint64(b[8:]))
+	cj := int64(binary.LittleEndian.Uint64(b[16:]))
+	x := int64(binary.LittleEndian.Uint64(b[24:]))
+	y := int64(binary.LittleEndian.Uint64(b[32:]))
+	if code == 0 {
+		return nil
+	}
+	return r.describe(int(code), site, ci, cj, x, y)
+}
+
+// describe words a device error like the CPU executor's.
+func (r *run) describe(code, site int, ci, cj, x, y int64) error {
+	p := r.p
+	at := fmt.Sprintf(" (computing cell[%d][%d])", ci, cj)
+	if code == codegen.ErrCell {
+		if site < 0 || site >= len(p.CellRefs) {
+			return fmt.Errorf("the GPU reported a read of cell[%d][%d] outside the %dx%d grid at cell[%d][%d]", x, y, p.Rows, p.Cols, ci, cj)
+		}
+		err := eval.OutsideGrid(p.CellRefs[site], x, y, p.Rows, p.Cols)
+		var de *dsl.Error
+		if errors.As(err, &de) {
+			return dsl.ErrorList{&dsl.Error{Pos: de.Pos, Msg: de.Msg + at}}
+		}
+		return err
+	}
+	if site < 0 || site >= len(r.prog.Sites) {
+		return fmt.Errorf("the GPU reported error %d at an unknown site %d, cell[%d][%d]", code, site, ci, cj)
+	}
+	node := r.prog.Sites[site].Node
+	var msg string
+	switch code {
+	case codegen.ErrLoad:
+		ld, _ := node.(*ir.Load)
+		if ld == nil {
+			msg = "an input read is outside its input" + at
+			break
+		}
+		in := ld.In
+		if len(ld.Index) == 1 {
+			msg = fmt.Sprintf("%s[%d] is outside %s, which has %d elements (0..%d)%s", in.Name, x, in.Name, in.Len(), in.Len()-1, at)
+		} else {
+			msg = fmt.Sprintf("%s[%d][%d] is outside the %dx%d input %s%s", in.Name, x, y, in.Rows, in.Cols, in.Name, at)
+		}
+	case codegen.ErrOverflow:
+		what := "the result"
+		switch n := node.(type) {
+		case *ir.Binary:
+			what = fmt.Sprintf("%d %s %d", x, n.Op, y)
+		case *ir.Unary:
+			what = fmt.Sprintf("-(%d)", x)
+		case *ir.Convert:
+			what = fmt.Sprintf("the conversion of %d", x)
+		case *ir.Call:
+			what = fmt.Sprintf("abs(%d)", x)
+		case *ir.Reduce:
+			what = fmt.Sprintf("the sum %d + %d", x, y)
+		}
+		msg = fmt.Sprintf("int overflow: %s does not fit in int (32 bits)%s; use `cell: long`", what, at)
+	case codegen.ErrDivZero:
+		msg = "division by zero" + at
+		if b, ok := node.(*ir.Binary); ok && b.Op == ir.OpRem {
+			msg = "remainder of a division by zero" + at
+		}
+	case codegen.ErrNaN:
+		msg = fmt.Sprintf("NaN converted to %s%s", node.Type(), at)
+	default:
+		msg = fmt.Sprintf("device error %d%s", code, at)
+	}
+	return dsl.ErrorList{&dsl.Error{Pos: node.Position(), Msg: msg}}
+}

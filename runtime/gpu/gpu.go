@@ -1,0 +1,263 @@
+// Package gpu is the CUDA executor: it generates CUDA C for a planned
+// problem (package codegen), compiles it with NVRTC through the on-disk
+// CUBIN cache, and sweeps the grid on the device with the kernels of
+// package templates (package cuda holds the driver bindings).
+//
+// Kernels by schedule:
+//
+//   - rows and cols: one launch per line, every cell of the line in
+//     parallel; the lines a cell reads rotate in device memory.
+//   - wavefront: the strip kernel (one persistent launch; warps sweep strips
+//     of rows with the cells in registers, following the strip above
+//     through progress flags) when the offsets are small and the grid is
+//     not kept; otherwise the tile kernel (one launch per tile
+//     anti-diagonal, tiles in shared memory, edges in O(width) buffers).
+//
+// With maintain (runtime.Options.KeepGrid), finished lines or tiles are
+// copied to pinned host memory on a second stream while the next ones are
+// computed, and CPU workers move them into the runtime.Grid.
+//
+// The device checks every read outside the grid or an input, and int
+// overflow, where the generator could not prove them impossible; the first
+// such error stops the run with a message naming the `.dp` position and the
+// cell (dsl.ErrorList, which dsl.Format shows with a caret).
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/runtime"
+	"github.com/dpgpu/dpgpu/runtime/cuda"
+	"github.com/dpgpu/dpgpu/runtime/traceback"
+)
+
+// Option configures an Executor.
+type Option func(*config)
+
+type config struct {
+	device   int
+	cacheDir string
+	codegen  codegen.Options
+	stageMB  int64
+}
+
+// WithDevice selects the GPU by ordinal (default 0).
+func WithDevice(ordinal int) Option { return func(c *config) { c.device = ordinal } }
+
+// WithCacheDir puts the CUBIN cache in dir (default: cuda.DefaultCacheDir).
+func WithCacheDir(dir string) Option { return func(c *config) { c.cacheDir = dir } }
+
+// WithCodegen sets the code generator's options (tile sizes, a forced
+// wavefront kernel, ...); Maintain and Mem are set per run.
+func WithCodegen(o codegen.Options) Option { return func(c *config) { c.codegen = o } }
+
+// WithStageMB sets the size of each of the two staging buffers that
+// maintain copies the grid through (default 64 MB; tests use less).
+func WithStageMB(mb int64) Option { return func(c *config) { c.stageMB = mb } }
+
+// Executor runs problems on one GPU. It is safe for concurrent use; runs
+// are serialised.
+type Executor struct {
+	cfg   config
+	drv   *cuda.Driver
+	ctx   *cuda.Context
+	dev   cuda.Device
+	nvrtc *cuda.NVRTC
+	cache *cuda.Cache
+
+	mu      sync.Mutex
+	s1, s2  *cuda.Stream
+	modules map[string]*module
+	stage   [2]*cuda.HostBuffer // pinned staging of maintain, reused
+}
+
+// New opens the driver, the device's primary context, NVRTC and the CUBIN
+// cache. Without a usable driver or device the error wraps cuda.ErrNoDriver.
+func New(opts ...Option) (*Executor, error) {
+	cfg := config{stageMB: 64}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	drv, err := cuda.Open()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.device < 0 || cfg.device >= len(drv.Devices()) {
+		return nil, fmt.Errorf("%w: no GPU %d (%d present)", cuda.ErrNoDriver, cfg.device, len(drv.Devices()))
+	}
+	ctx, err := drv.NewContext(cfg.device)
+	if err != nil {
+		return nil, fmt.Errorf("opening GPU %d: %w", cfg.device, err)
+	}
+	e := &Executor{cfg: cfg, drv: drv, ctx: ctx, dev: ctx.Device(), modules: map[string]*module{}}
+	fail := func(err error) (*Executor, error) {
+		e.Close()
+		return nil, err
+	}
+	if e.dev.Major < 7 {
+		return fail(fmt.Errorf("GPU %s has compute capability %d.%d; dpgpu needs 7.0 or later", e.dev.Name, e.dev.Major, e.dev.Minor))
+	}
+	if e.nvrtc, err = cuda.OpenNVRTC(); err != nil {
+		return fail(err)
+	}
+	if e.cache, err = cuda.OpenCache(cfg.cacheDir); err != nil {
+		return fail(err)
+	}
+	if e.s1, err = ctx.NewStream(); err != nil {
+		return fail(err)
+	}
+	if e.s2, err = ctx.NewStream(); err != nil {
+		return fail(err)
+	}
+	return e, nil
+}
+
+// Close releases the modules, streams and the context.
+func (e *Executor) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var errs []error
+	for k, m := range e.modules {
+		errs = append(errs, m.mod.Unload())
+		delete(e.modules, k)
+	}
+	for h, b := range e.stage {
+		if b != nil {
+			errs = append(errs, b.Free())
+			e.stage[h] = nil
+		}
+	}
+	for _, s := range []*cuda.Stream{e.s1, e.s2} {
+		if s != nil {
+			errs = append(errs, s.Destroy())
+		}
+	}
+	e.s1, e.s2 = nil, nil
+	if e.ctx != nil {
+		errs = append(errs, e.ctx.Close())
+		e.ctx = nil
+	}
+	return errors.Join(errs...)
+}
+
+// Name is "cuda".
+func (e *Executor) Name() string { return "cuda" }
+
+// Device is e.g. "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)".
+func (e *Executor) Device() string { return e.dev.String() }
+
+// CUDADevice is the device's properties.
+func (e *Executor) CUDADevice() cuda.Device { return e.dev }
+
+// ErrHeldKarp is returned for the held-karp schedule, which the TSP solver runs.
+var ErrHeldKarp = errors.New("the held-karp schedule is run by the TSP solver, not the grid executor")
+
+// Program generates the CUDA program Run would compile for p with opt.
+func (e *Executor) Program(p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*codegen.Program, error) {
+	return codegen.Generate(p, pl, e.codegenOptions(p, opt))
+}
+
+func (e *Executor) codegenOptions(p *ir.Problem, opt runtime.Options) codegen.Options {
+	o := e.cfg.codegen
+	o.Maintain = opt.KeepGrid(p)
+	if o.ConstantBytes == 0 && e.dev.TotalConstMem > 0 {
+		o.ConstantBytes = int64(e.dev.TotalConstMem) - 4<<10
+	}
+	if o.TextureMax == 0 && e.dev.MaxTexture1DLinear > 0 {
+		o.TextureMax = int64(e.dev.MaxTexture1DLinear)
+	}
+	return o
+}
+
+// Run solves p as planned by pl on the GPU.
+func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*runtime.Result, error) {
+	start := time.Now()
+	if pl.Schedule == plan.HeldKarp {
+		return nil, ErrHeldKarp
+	}
+	if p.Rows <= 0 || p.Cols <= 0 {
+		return nil, fmt.Errorf("the grid is %dx%d: nothing to compute", p.Rows, p.Cols)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ctx == nil {
+		return nil, errors.New("gpu: the executor is closed")
+	}
+	compileStart := time.Now()
+	prog, err := codegen.Generate(p, pl, e.codegenOptions(p, opt))
+	if err != nil {
+		return nil, err
+	}
+	mod, cached, err := e.load(prog)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, keep: opt.KeepGrid(p), trace: newTrace()}
+	r.trace.mark("generate+compile+load")
+	r.stats.CompileSeconds = time.Since(compileStart).Seconds()
+	r.stats.CompileCached = cached
+	defer r.release()
+	if err := r.setup(); err != nil {
+		return nil, err
+	}
+	r.trace.mark("setup")
+	switch prog.Kernel {
+	case codegen.KernelLine:
+		err = r.lines()
+	case codegen.KernelTile:
+		err = r.tiles()
+	case codegen.KernelStrip:
+		err = r.strips()
+	default:
+		err = fmt.Errorf("gpu: unknown kernel %q", prog.Kernel)
+	}
+	if err != nil {
+		// A device error explains a failure better than what followed it.
+		if derr := r.deviceError(); derr != nil {
+			return nil, derr
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
+		return nil, err
+	}
+	if err := r.deviceError(); err != nil {
+		return nil, err
+	}
+	r.trace.mark("sweep")
+	if opt.Progress != nil {
+		opt.Progress(p.Cells(), p.Cells())
+	}
+	res := &runtime.Result{Backend: "cuda", Device: e.Device(), Grid: r.grid}
+	if err := r.answer(res); err != nil {
+		return nil, err
+	}
+	if opt.Traceback {
+		if !res.AnswerIsCell {
+			return nil, fmt.Errorf("traceback starts at the answer cell, but the answer of %s is not one cell", p.Name)
+		}
+		path, emitted, err := traceback.Trace(p, r.grid, res.AnswerI, res.AnswerJ)
+		if err != nil {
+			return nil, err
+		}
+		res.Path, res.Emitted = path, emitted
+	}
+	r.trace.mark("answer")
+	r.trace.print(p.Name)
+	r.stats.Cells = p.Cells()
+	r.stats.Seconds = time.Since(start).Seconds()
+	r.stats.DeviceBytes = r.devBytes
+	r.stats.PeakHostBytes = r.hostBytes
+	res.Stats = r.stats
+	return res, nil
+}

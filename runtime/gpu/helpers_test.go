@@ -1,0 +1,243 @@
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/runtime"
+	"github.com/dpgpu/dpgpu/runtime/cpu"
+	"github.com/dpgpu/dpgpu/runtime/cuda"
+	"github.com/dpgpu/dpgpu/sema"
+)
+
+// The executor is shared by the tests: opening a context costs time.
+var shared struct {
+	once sync.Once
+	e    *Executor
+	err  error
+	dir  string
+}
+
+// executor returns the shared executor, or skips the test when there is no
+// CUDA driver. A driver that is found but fails is a test failure.
+func executor(t testing.TB) *Executor {
+	t.Helper()
+	shared.once.Do(func() {
+		dir := os.Getenv("DPGPU_CACHE_DIR") // device runs: keep the CUBINs to disassemble
+		var err error
+		if dir == "" {
+			dir, err = os.MkdirTemp("", "dpgpu-cubin-")
+		}
+		if err != nil {
+			shared.err = err
+			return
+		}
+		shared.dir = dir
+		shared.e, shared.err = New(WithCacheDir(dir), WithStageMB(4))
+	})
+	if errors.Is(shared.err, cuda.ErrNoDriver) {
+		t.Skipf("no CUDA driver found: %v", shared.err)
+	}
+	if shared.err != nil {
+		t.Fatalf("a CUDA driver is present but the executor failed: %v", shared.err)
+	}
+	return shared.e
+}
+
+// variant is one way of running: the codegen options and maintain.
+type variant struct {
+	name     string
+	cg       codegen.Options
+	maintain bool
+}
+
+var wavefrontVariants = []variant{
+	{"strip", codegen.Options{Kernel: codegen.KernelStrip}, false},
+	{"tile", codegen.Options{Kernel: codegen.KernelTile}, false},
+	{"maintain", codegen.Options{}, true},
+}
+
+var lineVariants = []variant{
+	{"line", codegen.Options{}, false},
+	{"maintain", codegen.Options{}, true},
+}
+
+// run runs p on the GPU with variant v.
+func runGPU(t testing.TB, e *Executor, p *ir.Problem, pl *plan.Plan, v variant) (*runtime.Result, error) {
+	t.Helper()
+	old := e.cfg.codegen
+	e.cfg.codegen = v.cg
+	defer func() { e.cfg.codegen = old }()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	return e.Run(ctx, p, pl, runtime.Options{Maintain: v.maintain})
+}
+
+// load parses, checks and plans `.dp` text; files are written to a
+// temporary directory that the text's @"..." paths are relative to.
+func load(t testing.TB, name, src string, files map[string]string) (*ir.Problem, *plan.Plan) {
+	t.Helper()
+	dir := t.TempDir()
+	for n, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := dsl.Parse(name, []byte(src))
+	if err != nil {
+		t.Fatalf("parse %s: %v", name, err)
+	}
+	p, err := sema.Check(f, sema.Config{BaseDir: dir})
+	if err != nil {
+		t.Fatalf("check %s: %v", name, dsl.Format(err, []byte(src)))
+	}
+	pl, err := plan.Analyze(p)
+	if err != nil {
+		t.Fatalf("plan %s: %v", name, err)
+	}
+	return p, pl
+}
+
+func newRand(t testing.TB) *rand.Rand {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("random seed %d", seed)
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+func randDNA(r *rand.Rand, n int) string {
+	b := make([]byte, n)
+	for k := range b {
+		b[k] = "ACGT"[r.IntN(4)]
+	}
+	return string(b)
+}
+
+func ints(v []int64) string {
+	s := make([]string, len(v))
+	for k, x := range v {
+		s[k] = strconv.FormatInt(x, 10)
+	}
+	return strings.Join(s, ",")
+}
+
+func matrixText(m [][]int64) string {
+	rows := make([]string, len(m))
+	for i, r := range m {
+		rows[i] = ints(r)
+	}
+	return strings.Join(rows, " & ")
+}
+
+// refGrid is a reference grid in float64 (exact for the integers used).
+type refGrid [][]float64
+
+func newRef(r, c int) refGrid {
+	g := make(refGrid, r)
+	for i := range g {
+		g[i] = make([]float64, c)
+	}
+	return g
+}
+
+// cellValue is cell (i, j) of a kept grid as float64.
+func cellValue(g *runtime.Grid, i, j int64) float64 {
+	return g.At(i, j).Float64()
+}
+
+func closeTo(a, b, tol float64) bool {
+	if a == b || (math.IsInf(a, 0) && a == b) {
+		return true
+	}
+	return math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
+}
+
+// tolerance is the relative tolerance for a cell type.
+func tolerance(t ir.Type) float64 {
+	switch t {
+	case ir.Float:
+		return 1e-5
+	case ir.Double:
+		return 1e-9
+	}
+	return 0
+}
+
+func checkGrid(t testing.TB, what string, g *runtime.Grid, want refGrid, tol float64) {
+	t.Helper()
+	if g == nil {
+		t.Fatalf("%s: no grid kept", what)
+	}
+	if g.Rows != int64(len(want)) || g.Cols != int64(len(want[0])) {
+		t.Fatalf("%s: grid %dx%d, want %dx%d", what, g.Rows, g.Cols, len(want), len(want[0]))
+	}
+	bad := 0
+	for i := range want {
+		for j := range want[i] {
+			if v := cellValue(g, int64(i), int64(j)); !closeTo(v, want[i][j], tol) {
+				if bad < 5 {
+					t.Errorf("%s: cell[%d][%d] = %v, want %v", what, i, j, v, want[i][j])
+				}
+				bad++
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%s: %d cells differ", what, bad)
+	}
+}
+
+// sameGrids compares two kept grids cell by cell.
+func sameGrids(t testing.TB, what string, a, b *runtime.Grid, tol float64) {
+	t.Helper()
+	if a == nil || b == nil {
+		t.Fatalf("%s: a grid is missing", what)
+	}
+	if a.Rows != b.Rows || a.Cols != b.Cols || a.T != b.T {
+		t.Fatalf("%s: grids %dx%d %s and %dx%d %s", what, a.Rows, a.Cols, a.T, b.Rows, b.Cols, b.T)
+	}
+	bad := 0
+	for i := int64(0); i < a.Rows; i++ {
+		for j := int64(0); j < a.Cols; j++ {
+			x, y := cellValue(a, i, j), cellValue(b, i, j)
+			if !closeTo(x, y, tol) && !(math.IsNaN(x) && math.IsNaN(y)) {
+				if bad < 5 {
+					t.Errorf("%s: cell[%d][%d] = %v and %v", what, i, j, x, y)
+				}
+				bad++
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%s: %d cells differ", what, bad)
+	}
+}
+
+// againstCPU runs p on the CPU executor (kept grid) for comparison.
+func againstCPU(t testing.TB, p *ir.Problem, pl *plan.Plan) *runtime.Result {
+	t.Helper()
+	res, err := cpu.New(0).Run(context.Background(), p, pl, runtime.Options{Maintain: true})
+	if err != nil {
+		t.Fatalf("CPU: %v", err)
+	}
+	return res
+}
+
+func answerOf(res *runtime.Result) float64 { return res.Answer.Float64() }
+
+func fmtSize(r, c int) string { return fmt.Sprintf("%dx%d", r, c) }
+
+func planOf(p *ir.Problem) (*plan.Plan, error) { return plan.Analyze(p) }

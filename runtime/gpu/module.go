@@ -1,0 +1,445 @@
+package gpu
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/runtime"
+	"github.com/dpgpu/dpgpu/runtime/cuda"
+)
+
+// module is a loaded program: its kernels and globals.
+type module struct {
+	mod     *cuda.Module
+	funcs   map[string]*cuda.Function
+	globals map[string]cuda.DevicePtr
+}
+
+// maxModules bounds the loaded modules an executor keeps (tests run many
+// problems through one executor).
+const maxModules = 32
+
+// CompileError is a program NVRTC rejected. Log is NVRTC's log with
+// locations in file:line form; the recurrence's lines name the `.dp` file.
+type CompileError struct {
+	Program string
+	Log     string
+	Err     error
+}
+
+func (e *CompileError) Error() string {
+	return fmt.Sprintf("compiling the generated CUDA program %s (see `dpgpu gen`):\n%s", e.Program, e.Log)
+}
+
+func (e *CompileError) Unwrap() error { return e.Err }
+
+// load compiles prog (through the CUBIN cache) and loads it; cached reports
+// that no compilation was needed.
+func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
+	h := sha256.New()
+	h.Write([]byte(prog.Source))
+	for _, o := range prog.Options {
+		h.Write([]byte{0})
+		h.Write([]byte(o))
+	}
+	key := hex.EncodeToString(h.Sum(nil))
+	if m, ok := e.modules[key]; ok {
+		return m, true, nil
+	}
+	cubin, log, hit, err := e.cache.Compile(e.nvrtc, prog.Source, prog.Name, e.dev.Arch(), prog.Options)
+	if err != nil {
+		if log != "" {
+			return nil, false, &CompileError{Program: prog.Name, Log: codegen.MapLog(log), Err: err}
+		}
+		return nil, false, fmt.Errorf("compiling %s: %w", prog.Name, err)
+	}
+	mod, err := e.ctx.LoadModule(cubin)
+	if err != nil {
+		return nil, false, fmt.Errorf("loading %s: %w", prog.Name, err)
+	}
+	m := &module{mod: mod, funcs: map[string]*cuda.Function{}, globals: map[string]cuda.DevicePtr{}}
+	var names []string
+	switch prog.Kernel {
+	case codegen.KernelLine:
+		names = []string{codegen.FuncLine, codegen.FuncGather}
+	case codegen.KernelTile:
+		names = []string{codegen.FuncTile}
+	case codegen.KernelStrip:
+		names = []string{codegen.FuncStrip}
+	}
+	for _, n := range names {
+		f, err := mod.Function(n)
+		if err != nil {
+			mod.Unload()
+			return nil, false, fmt.Errorf("%s: %w", prog.Name, err)
+		}
+		m.funcs[n] = f
+	}
+	globals := []string{codegen.SymError, codegen.SymAbort, codegen.SymAnswer, codegen.SymCapture}
+	for _, in := range prog.Inputs {
+		globals = append(globals, in.Symbol)
+	}
+	for _, g := range globals {
+		p, _, err := mod.Global(g)
+		if err != nil {
+			mod.Unload()
+			return nil, false, fmt.Errorf("%s: global %s: %w", prog.Name, g, err)
+		}
+		m.globals[g] = p
+	}
+	if prog.Kernel == codegen.KernelTile && prog.TileSharedBytes > 48<<10 {
+		if err := m.funcs[codegen.FuncTile].SetMaxDynamicShared(prog.TileSharedBytes); err != nil {
+			mod.Unload()
+			return nil, false, err
+		}
+	}
+	if len(e.modules) >= maxModules {
+		for k, old := range e.modules {
+			old.mod.Unload()
+			delete(e.modules, k)
+		}
+	}
+	e.modules[key] = m
+	return m, hit, nil
+}
+
+// run is one Run: the program, its device memory and the grid.
+type run struct {
+	e    *Executor
+	ctx  context.Context
+	p    *ir.Problem
+	pl   *plan.Plan
+	opt  runtime.Options
+	prog *codegen.Program
+	mod  *module
+	keep bool
+
+	grid      *runtime.Grid
+	st        *stager
+	trace     *trace
+	allocs    []cuda.DevicePtr
+	textures  []cuda.TexObject
+	hostBufs  []*cuda.HostBuffer
+	events    []*cuda.Event
+	devBytes  int64
+	hostBytes int64
+	stats     runtime.Stats
+
+	part   cuda.DevicePtr // region answer partials
+	parts  int
+	capV   cuda.DevicePtr // captured answer cells (tile, line kernels)
+	capN   int
+	capLn  map[int64][]int // line kernel: capture indices by sweep line
+	capPos cuda.DevicePtr
+}
+
+func (r *run) alloc(what string, bytes int64) (cuda.DevicePtr, error) {
+	if bytes <= 0 {
+		bytes = 8
+	}
+	p, err := r.e.ctx.Alloc(bytes)
+	if err != nil {
+		free, total, _ := r.e.ctx.MemInfo()
+		return 0, fmt.Errorf("allocating %s (%s) on %s (%s free of %s): %w", what, mb(bytes), r.e.dev.Name, mb(free), mb(total), err)
+	}
+	r.allocs = append(r.allocs, p)
+	r.devBytes += bytes
+	return p, nil
+}
+
+func (r *run) event() (*cuda.Event, error) {
+	ev, err := r.e.ctx.NewEvent()
+	if err != nil {
+		return nil, err
+	}
+	r.events = append(r.events, ev)
+	return ev, nil
+}
+
+func (r *run) hostAlloc(bytes int64) (*cuda.HostBuffer, error) {
+	h, err := r.e.ctx.HostAlloc(bytes)
+	if err != nil {
+		return nil, err
+	}
+	r.hostBufs = append(r.hostBufs, h)
+	r.hostBytes += bytes
+	return h, nil
+}
+
+// release frees what the run allocated, after the streams are idle.
+func (r *run) release() {
+	r.e.s1.Synchronize()
+	r.e.s2.Synchronize()
+	if r.st != nil {
+		// CPU workers may still read the pinned buffers after an error.
+		r.st.scatter[0].Wait()
+		r.st.scatter[1].Wait()
+	}
+	for _, t := range r.textures {
+		r.e.ctx.DestroyTexture(t)
+	}
+	for _, p := range r.allocs {
+		r.e.ctx.Free(p)
+	}
+	for _, h := range r.hostBufs {
+		h.Free()
+	}
+	for _, ev := range r.events {
+		ev.Destroy()
+	}
+}
+
+func mb(b int64) string {
+	switch {
+	case b >= 10<<30:
+		return fmt.Sprintf("%.0f GB", float64(b)/(1<<30))
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%d KB", (b+1023)/1024)
+}
+
+// setup checks memory, uploads the inputs and resets the module's globals.
+func (r *run) setup() error {
+	if err := r.checkMemory(); err != nil {
+		return err
+	}
+	ctx := r.e.ctx
+	for _, in := range r.prog.Inputs {
+		if err := r.upload(in); err != nil {
+			return fmt.Errorf("input %s: %w", in.In.Name, err)
+		}
+	}
+	zero := make([]byte, 48)
+	for _, g := range []string{codegen.SymError, codegen.SymAbort} {
+		if err := ctx.CopyHtoD(r.mod.globals[g], unsafe.Pointer(&zero[0]), map[string]int64{codegen.SymError: 40, codegen.SymAbort: 4}[g]); err != nil {
+			return err
+		}
+	}
+	cs := int64(r.p.CellType.Size())
+	if err := ctx.CopyHtoD(r.mod.globals[codegen.SymAnswer], unsafe.Pointer(&zero[0]), cs); err != nil {
+		return err
+	}
+	r.trace.mark("upload")
+	if r.keep {
+		r.grid = runtime.NewGrid(r.p.CellType, r.p.Rows, r.p.Cols)
+		hugePages(r.grid)
+		r.hostBytes += r.p.Cells() * cs
+	}
+	return nil
+}
+
+// elemBytes converts an input to its device representation.
+func elemBytes(in codegen.Input) ([]byte, error) {
+	src := in.In
+	n := src.Len()
+	switch src.T {
+	case ir.Char, ir.Bool:
+		b := make([]byte, n)
+		for k, v := range src.I {
+			if v < -128 || v > 255 {
+				return nil, fmt.Errorf("element %d = %d does not fit in a char", k, v)
+			}
+			b[k] = byte(v)
+		}
+		return b, nil
+	case ir.Int:
+		s := make([]int32, n)
+		for k, v := range src.I {
+			s[k] = int32(v)
+		}
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*n), nil
+	case ir.Long:
+		s := append([]int64(nil), src.I...)
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 8*n), nil
+	case ir.Float:
+		s := make([]float32, n)
+		for k, v := range src.F {
+			s[k] = float32(v)
+		}
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*n), nil
+	case ir.Double:
+		s := append([]float64(nil), src.F...)
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 8*n), nil
+	}
+	return nil, fmt.Errorf("unsupported element type %s", src.T)
+}
+
+func (r *run) upload(in codegen.Input) error {
+	data, err := elemBytes(in)
+	if err != nil {
+		return err
+	}
+	ctx := r.e.ctx
+	sym := r.mod.globals[in.Symbol]
+	if len(data) == 0 {
+		if in.Place == codegen.Constant {
+			return nil
+		}
+		data = make([]byte, 8)
+	}
+	switch in.Place {
+	case codegen.Constant:
+		return ctx.CopyHtoD(sym, unsafe.Pointer(&data[0]), int64(len(data)))
+	case codegen.Global, codegen.Texture:
+		p, err := r.alloc("input "+in.In.Name, int64(len(data)))
+		if err != nil {
+			return err
+		}
+		if err := ctx.CopyHtoD(p, unsafe.Pointer(&data[0]), int64(len(data))); err != nil {
+			return err
+		}
+		handle := uint64(p)
+		if in.Place == codegen.Texture {
+			var f cuda.TexFormat
+			switch in.In.T {
+			case ir.Char, ir.Bool:
+				f = cuda.TexInt8
+				if in.Unsigned || in.In.T == ir.Bool {
+					f = cuda.TexUint8
+				}
+			case ir.Int:
+				f = cuda.TexInt32
+			case ir.Float:
+				f = cuda.TexFloat32
+			default:
+				f = cuda.TexInt2
+			}
+			t, err := ctx.NewTexture(p, int64(len(data)), f)
+			if err != nil {
+				return err
+			}
+			r.textures = append(r.textures, t)
+			handle = uint64(t)
+		}
+		return ctx.CopyHtoD(sym, unsafe.Pointer(&handle), 8)
+	}
+	return fmt.Errorf("unknown placement %v", in.Place)
+}
+
+// checkMemory compares what the run will allocate with what the device
+// and the host have free, and fails before allocating anything when it
+// cannot fit.
+func (r *run) checkMemory() error {
+	need := r.deviceNeed()
+	free, total, err := r.e.ctx.MemInfo()
+	if err == nil && need > free {
+		return fmt.Errorf("%s needs %s of GPU memory; %s has %s free of %s", r.p.Name, mb(need), r.e.dev.Name, mb(free), mb(total))
+	}
+	if r.keep {
+		host := r.p.Cells()*int64(r.p.CellType.Size()) + 2*r.stageBytes()
+		if avail, ok := memAvailable(); ok && host > avail {
+			return fmt.Errorf("keeping the %dx%d grid of %s needs %s of host memory; %s is available (drop --grid/--traceback/maintain, or use `cell:` with a smaller type)",
+				r.p.Rows, r.p.Cols, r.p.Name, mb(host), mb(avail))
+		}
+	}
+	return nil
+}
+
+// deviceNeed estimates the run's device memory.
+func (r *run) deviceNeed() int64 {
+	pr := r.prog
+	cs := int64(r.p.CellType.Size())
+	var n int64
+	for _, in := range pr.Inputs {
+		if in.Place != codegen.Constant {
+			n += in.Len * int64(max(in.In.T.Size(), 1))
+		}
+	}
+	switch pr.Kernel {
+	case codegen.KernelLine:
+		n += int64(r.ringSlots()) * pr.Width * cs
+	case codegen.KernelTile:
+		n += (3*int64(pr.PI)*pr.Cols + int64(pr.PJ)*pr.Rows) * cs
+		if r.keep {
+			n += 2 * r.stageBytes()
+		}
+	case codegen.KernelStrip:
+		n += 2*int64(pr.PI)*pr.Cols*cs + 4*pr.Strips
+	}
+	return n
+}
+
+// stageBytes is the size of one of the two maintain staging buffers.
+func (r *run) stageBytes() int64 {
+	if !r.keep {
+		return 0
+	}
+	pr := r.prog
+	cs := int64(r.p.CellType.Size())
+	target := r.e.cfg.stageMB << 20
+	switch pr.Kernel {
+	case codegen.KernelTile:
+		diag := min(pr.TilesI, pr.TilesJ) * int64(pr.TileH*pr.TileW) * cs
+		return max(target, diag)
+	case codegen.KernelLine:
+		return int64(r.batchLines()) * pr.Width * cs
+	}
+	return 0
+}
+
+// batchLines is how many lines one maintain batch copies.
+func (r *run) batchLines() int {
+	pr := r.prog
+	line := pr.Width * int64(r.p.CellType.Size())
+	b := (r.e.cfg.stageMB << 20) / max(line, 1)
+	b = max(b, int64(pr.Reach), 1)
+	b = min(b, pr.Lines)
+	return int(b)
+}
+
+// ringSlots is the number of lines kept on the device by the line kernel.
+func (r *run) ringSlots() int {
+	if r.keep {
+		return 2 * r.batchLines()
+	}
+	return r.prog.Reach + 1
+}
+
+// cellBytes is the size of a cell.
+func (r *run) cellBytes() int64 { return int64(r.p.CellType.Size()) }
+
+// progress reports done cells.
+func (r *run) progress(done int64) {
+	if r.opt.Progress != nil {
+		r.opt.Progress(min(done, r.p.Cells()), r.p.Cells())
+	}
+}
+
+// trace records how long the phases of a run take, printed to stderr when
+// DPGPU_TRACE is set (for tuning).
+type trace struct {
+	on    bool
+	last  time.Time
+	marks []string
+}
+
+func newTrace() *trace {
+	return &trace{on: os.Getenv("DPGPU_TRACE") != "", last: time.Now()}
+}
+
+func (t *trace) mark(what string) {
+	if t == nil || !t.on {
+		return
+	}
+	now := time.Now()
+	t.marks = append(t.marks, fmt.Sprintf("%s %.1f ms", what, now.Sub(t.last).Seconds()*1e3))
+	t.last = now
+}
+
+func (t *trace) print(name string) {
+	if t != nil && t.on {
+		fmt.Fprintf(os.Stderr, "dpgpu trace %s: %s\n", name, strings.Join(t.marks, ", "))
+	}
+}

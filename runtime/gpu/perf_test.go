@@ -1,0 +1,275 @@
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/runtime"
+	"github.com/dpgpu/dpgpu/runtime/cuda"
+)
+
+// The speed measurements run only with DPGPU_PERF=1 (scripts/device-check.sh
+// sets it): they need a GPU and minutes. Each times the kernels with CUDA
+// events (Stats.ComputeSeconds) after a warm-up run, on fresh random data,
+// and reports the median of several runs. DPGPU_PERF_SCALE=k divides the
+// sizes by k (a quick look).
+
+type perfRow struct {
+	name          string
+	cells         int64
+	compute       float64 // median seconds, CUDA events
+	wall          float64 // median seconds, whole Run
+	compile       float64
+	cachedCompile bool
+	note          string
+}
+
+func (r perfRow) String() string {
+	return fmt.Sprintf("%-34s %16d %9.1f %10.2f %10.2f %8.1f  %s", r.name, r.cells, float64(r.cells)/r.compute/1e9, r.compute*1e3, r.wall*1e3, r.compile*1e3, r.note)
+}
+
+func perfScale(t *testing.T) int64 {
+	if os.Getenv("DPGPU_PERF") == "" {
+		t.Skip("set DPGPU_PERF=1 to measure speed (needs a GPU)")
+	}
+	if s := os.Getenv("DPGPU_PERF_SCALE"); s != "" {
+		k, err := strconv.ParseInt(s, 10, 64)
+		if err == nil && k > 0 {
+			return k
+		}
+	}
+	return 1
+}
+
+func median(x []float64) float64 {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+// measure runs p once to warm up and then n times.
+func measure(t *testing.T, e *Executor, name string, p *ir.Problem, pl *plan.Plan, cg codegen.Options, opt runtime.Options, n int) perfRow {
+	t.Helper()
+	old := e.cfg.codegen
+	e.cfg.codegen = cg
+	defer func() { e.cfg.codegen = old }()
+	first, err := e.Run(context.Background(), p, pl, opt)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var comp, wall []float64
+	var last *runtime.Result
+	for k := 0; k < n; k++ {
+		res, err := e.Run(context.Background(), p, pl, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if res.Answer != first.Answer {
+			t.Errorf("%s: answers differ between runs: %v and %v", name, first.Answer, res.Answer)
+		}
+		comp = append(comp, res.Stats.ComputeSeconds)
+		wall = append(wall, res.Stats.Seconds)
+		last = res
+	}
+	info := ""
+	if prog, err := e.Program(p, pl, opt); err == nil {
+		if m, _, err := e.load(prog); err == nil {
+			for name, f := range m.funcs {
+				if fi, err := f.Info(); err == nil {
+					info += fmt.Sprintf(" %s: %d regs %d local", name, fi.Regs, fi.LocalBytes)
+				}
+			}
+		}
+	}
+	row := perfRow{name: name, cells: p.Cells(), compute: median(comp), wall: median(wall), compile: first.Stats.CompileSeconds,
+		note: fmt.Sprintf("answer %v, cached compile %.1f ms;%s", first.Answer, last.Stats.CompileSeconds*1e3, info)}
+	t.Log(row)
+	return row
+}
+
+func lcsProblem(t *testing.T, n, m int64) (*ir.Problem, *plan.Plan) {
+	r := newRand(t)
+	return load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": randDNA(r, int(n)), "b.txt": randDNA(r, int(m))})
+}
+
+func printTable(t *testing.T, rows []perfRow) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%-34s %16s %9s %10s %10s %8s  %s\n", "problem", "cells", "GCUPS", "kernel ms", "wall ms", "nvrtc ms", "note")
+	for _, r := range rows {
+		b.WriteString(r.String() + "\n")
+	}
+	fmt.Print(b.String())
+}
+
+// TestPerfLCS: LCS of random ACGT strings, the strip kernel's shapes at
+// 65,536^2, then the best at 262,144^2, and the tile kernel for reference.
+func TestPerfLCS(t *testing.T) {
+	scale := perfScale(t)
+	e := executor(t)
+	var rows []perfRow
+	n := 65536 / scale
+	p, pl := lcsProblem(t, n, n)
+	best := perfRow{compute: 1e9}
+	var bestCG codegen.Options
+	try := func(cg codegen.Options) {
+		row := measure(t, e, fmt.Sprintf("lcs %d^2 strip rpt%d w%d", n, cg.RowsPerThread, cg.StripWarps), p, pl, cg, runtime.Options{}, 5)
+		rows = append(rows, row)
+		if row.compute < best.compute {
+			best, bestCG = row, cg
+		}
+	}
+	for _, rpt := range []int{1, 2, 3, 4, 6, 8} {
+		for _, warps := range []int{2, 4, 8} {
+			try(codegen.Options{Kernel: codegen.KernelStrip, RowsPerThread: rpt, StripWarps: warps})
+		}
+	}
+	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 tile 64x64", n), p, pl, codegen.Options{Kernel: codegen.KernelTile}, runtime.Options{}, 3))
+	big := 262144 / scale
+	p, pl = lcsProblem(t, big, big)
+	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 strip rpt%d w%d", big, bestCG.RowsPerThread, bestCG.StripWarps), p, pl, bestCG, runtime.Options{}, 5))
+	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 strip default", big), p, pl, codegen.Options{}, runtime.Options{}, 5))
+	printTable(t, rows)
+}
+
+// TestPerfKnapsack: 0/1 knapsack, capacity 1,000,000, 10,000 items.
+func TestPerfKnapsack(t *testing.T) {
+	scale := perfScale(t)
+	e := executor(t)
+	r := newRand(t)
+	items, capacity := 10000/scale, 1000000/scale
+	wt, val := make([]int64, items), make([]int64, items)
+	for k := range wt {
+		wt[k], val[k] = 1+r.Int64N(capacity/10), 1+r.Int64N(1000)
+	}
+	p, pl := load(t, "knapsack.dp", fmt.Sprintf(knapsackDP, ints(wt), ints(val), capacity), nil)
+	var rows []perfRow
+	for _, threads := range []int{128, 256, 512} {
+		rows = append(rows, measure(t, e, fmt.Sprintf("knapsack %dx%d line%d", items, capacity, threads), p, pl, codegen.Options{LineThreads: threads}, runtime.Options{}, 5))
+	}
+	printTable(t, rows)
+}
+
+// TestPerfMaintain: LCS 32,768^2 with the whole grid copied back
+// (maintain: 1) against the same without, wall time of Run.
+func TestPerfMaintain(t *testing.T) {
+	scale := perfScale(t)
+	e := executor(t)
+	n := 32768 / scale
+	p, pl := lcsProblem(t, n, n)
+	rows := []perfRow{
+		measure(t, e, fmt.Sprintf("lcs %d^2 maintain 0", n), p, pl, codegen.Options{}, runtime.Options{}, 3),
+	}
+	for _, mb := range []int64{64, 256} {
+		e.cfg.stageMB = mb
+		rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 maintain 1 stage %dMB", n, mb), p, pl, codegen.Options{}, runtime.Options{Maintain: true}, 3))
+	}
+	e.cfg.stageMB = 64
+	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 maintain 1 tile 64x64", n), p, pl, codegen.Options{TileH: 64, TileW: 64}, runtime.Options{Maintain: true}, 3))
+	e.cfg.stageMB = 4
+	printTable(t, rows)
+	fmt.Printf("maintain wall ratio (in-process Run): %.2f (stage 64MB), %.2f (256MB)\n", rows[1].wall/rows[0].wall, rows[2].wall/rows[0].wall)
+	_ = time.Second
+}
+
+// TestPerfHost measures what maintain costs on the host: pinning memory,
+// the device-to-host copy, first touches of a fresh grid and copies into it.
+func TestPerfHost(t *testing.T) {
+	perfScale(t)
+	e := executor(t)
+	const size = 1 << 30
+	start := time.Now()
+	h, err := e.ctx.HostAlloc(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pin := time.Since(start)
+	defer h.Free()
+	d, err := e.ctx.Alloc(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.ctx.Free(d)
+	var dtoh []float64
+	for k := 0; k < 3; k++ {
+		start = time.Now()
+		if err := e.ctx.CopyDtoHAsync(h.Ptr(), d, size, e.s2); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.s2.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		dtoh = append(dtoh, time.Since(start).Seconds())
+	}
+	start = time.Now()
+	g := make([]int32, size/4)
+	parallel(int64(len(g)), func(lo, hi int64) {
+		for k := lo; k < hi; k += 1024 {
+			g[k] = 1
+		}
+	})
+	touch := time.Since(start)
+	start = time.Now()
+	gh := &runtime.Grid{I32: make([]int32, size/4)}
+	hugePages(gh)
+	parallel(int64(len(gh.I32)), func(lo, hi int64) {
+		for k := lo; k < hi; k += 1024 {
+			gh.I32[k] = 1
+		}
+	})
+	touchHuge := time.Since(start)
+	thp, _ := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	fmt.Printf("host: first touch of 1 GB with MADV_HUGEPAGE %.0f ms (THP: %s)\n", touchHuge.Seconds()*1e3, strings.TrimSpace(string(thp)))
+	src := cuda.HostSlice[int32](h)
+	g2 := make([]int32, size/4)
+	start = time.Now()
+	parallel(int64(len(g2)), func(lo, hi int64) { copy(g2[lo:hi], src[lo:hi]) })
+	copyFresh := time.Since(start)
+	start = time.Now()
+	parallel(int64(len(g2)), func(lo, hi int64) { copy(g2[lo:hi], src[lo:hi]) })
+	copyWarm := time.Since(start)
+	fmt.Printf("host: pin 1 GB %.0f ms; DtoH 1 GB %.1f GB/s; first touch of 1 GB %.0f ms; copy 1 GB pinned->fresh %.0f ms, ->touched %.0f ms\n",
+		pin.Seconds()*1e3, 1/median(dtoh), touch.Seconds()*1e3, copyFresh.Seconds()*1e3, copyWarm.Seconds()*1e3)
+}
+
+// TestPerfProfile runs one strip configuration of LCS 65,536^2 twice, for a
+// profiler (DPGPU_PROFILE=1; scripts/device-check.sh profile), and writes
+// its CUBIN and source to $DPGPU_CUBIN_OUT(.cu) for disassembly.
+func TestPerfProfile(t *testing.T) {
+	if os.Getenv("DPGPU_PROFILE") == "" {
+		t.Skip("set DPGPU_PROFILE=1 to run the profiling workload")
+	}
+	e := executor(t)
+	n := int64(65536)
+	p, pl := lcsProblem(t, n, n)
+	old := e.cfg.codegen
+	defer func() { e.cfg.codegen = old }()
+	e.cfg.codegen = codegen.Options{Kernel: codegen.KernelStrip, RowsPerThread: 4, StripWarps: 8}
+	prog, err := e.Program(p, pl, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := os.Getenv("DPGPU_CUBIN_OUT"); out != "" {
+		cubin, _, _, err := e.cache.Compile(e.nvrtc, prog.Source, prog.Name, e.dev.Arch(), prog.Options)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(out, cubin, 0o644)
+		os.WriteFile(out+".cu", []byte(prog.Source), 0o644)
+	}
+	for k := 0; k < 2; k++ {
+		res, err := e.Run(context.Background(), p, pl, runtime.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("run %d: %.2f ms, %.1f GCUPS", k, res.Stats.ComputeSeconds*1e3, float64(res.Stats.Cells)/res.Stats.ComputeSeconds/1e9)
+	}
+}

@@ -1,0 +1,335 @@
+package gpu
+
+import (
+	"fmt"
+	"time"
+	"unsafe"
+
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/runtime/cuda"
+)
+
+// checkEvery is how many launches go by between looks at the context.
+const checkEvery = 64
+
+// timed records the compute events around the launches and, at the end,
+// waits for them and fills in ComputeSeconds.
+type timed struct {
+	start, end *cuda.Event
+}
+
+func (r *run) startTiming() (*timed, error) {
+	t := &timed{}
+	var err error
+	if t.start, err = r.event(); err != nil {
+		return nil, err
+	}
+	if t.end, err = r.event(); err != nil {
+		return nil, err
+	}
+	return t, t.start.Record(r.e.s1)
+}
+
+func (r *run) stopTiming(t *timed) error {
+	if err := t.end.Record(r.e.s1); err != nil {
+		return err
+	}
+	if err := t.end.Synchronize(); err != nil {
+		return fmt.Errorf("running %s on %s: %w", r.p.Name, r.e.dev.Name, err)
+	}
+	ms, err := cuda.Elapsed(t.start, t.end)
+	if err != nil {
+		return err
+	}
+	r.stats.ComputeSeconds = float64(ms) / 1e3
+	return nil
+}
+
+// lines runs the rows and cols schedules: one launch per line.
+func (r *run) lines() error {
+	pr, e := r.prog, r.e
+	cs := r.cellBytes()
+	K := r.ringSlots()
+	ring, err := r.alloc("line buffers", int64(K)*pr.Width*cs)
+	if err != nil {
+		return err
+	}
+	fn := r.mod.funcs[codegen.FuncLine]
+	threads := pr.LineThreads
+	blocks := (pr.Width + int64(threads) - 1) / int64(threads)
+	if occ, err := fn.MaxActiveBlocksPerSM(threads, 0); err == nil && occ > 0 {
+		blocks = min(blocks, int64(occ*e.dev.SMs))
+	}
+	if err := r.setupAnswer(int(blocks)); err != nil {
+		return err
+	}
+	var st *stager
+	B := int64(r.batchLines())
+	if r.keep {
+		if st, err = r.newStager(r.stageBytes(), false); err != nil {
+			return err
+		}
+	}
+	r.trace.mark("staging")
+	tm, err := r.startTiming()
+	if err != nil {
+		return err
+	}
+	lineBytes := pr.Width * cs
+	for L := int64(0); L < pr.Lines; L++ {
+		if st != nil && L%B == 0 {
+			if err := st.begin(int(L / B)); err != nil {
+				return err
+			}
+		}
+		if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(threads), 1, 1}, 0, e.s1,
+			L, ring, int32(K), r.part); err != nil {
+			return err
+		}
+		if ks := r.capLn[L]; len(ks) > 0 {
+			if err := r.gather(ring+cuda.DevicePtr((L%int64(K))*lineBytes), ks); err != nil {
+				return err
+			}
+		}
+		if st != nil && (L%B == B-1 || L == pr.Lines-1) {
+			n := L / B
+			first := n * B
+			count := L - first + 1
+			src := ring + cuda.DevicePtr((first%int64(K))*lineBytes)
+			if err := st.end(int(n), src, count*lineBytes, r.lineScatter(first, count)); err != nil {
+				return err
+			}
+		}
+		if L%checkEvery == checkEvery-1 {
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+			r.progress(L * pr.Width)
+		}
+	}
+	r.trace.mark("launches")
+	if st != nil {
+		if err := st.finish(); err != nil {
+			return err
+		}
+	}
+	r.trace.mark("drain")
+	return r.stopTiming(tm)
+}
+
+// gather launches dp_gather for the captured answer cells ks (indices into
+// the line-ordered capture arrays) of the line at ptr.
+func (r *run) gather(ptr cuda.DevicePtr, ks []int) error {
+	off, n := ks[0], len(ks)
+	cs := r.cellBytes()
+	return r.e.ctx.Launch(r.mod.funcs[codegen.FuncGather], [3]uint32{uint32((n + 127) / 128), 1, 1}, [3]uint32{128, 1, 1}, 0, r.e.s1,
+		ptr, r.capPos+cuda.DevicePtr(8*off), r.capV+cuda.DevicePtr(int64(off)*cs), int32(n))
+}
+
+// tiles runs the wavefront with the tile kernel: one launch per tile
+// anti-diagonal.
+func (r *run) tiles() error {
+	pr, e := r.prog, r.e
+	cs := r.cellBytes()
+	H, err := r.alloc("tile edges", 3*int64(pr.PI)*pr.Cols*cs)
+	if err != nil {
+		return err
+	}
+	V, err := r.alloc("tile edges", int64(pr.PJ)*pr.Rows*cs)
+	if err != nil {
+		return err
+	}
+	nTI, nTJ := pr.TilesI, pr.TilesJ
+	maxTiles := min(nTI, nTJ)
+	if err := r.setupAnswer(int(maxTiles)); err != nil {
+		return err
+	}
+	tileBytes := int64(pr.TileH*pr.TileW) * cs
+	var st *stager
+	half := r.stageBytes()
+	if r.keep {
+		if st, err = r.newStager(half, true); err != nil {
+			return err
+		}
+	}
+	r.trace.mark("staging")
+	tm, err := r.startTiming()
+	if err != nil {
+		return err
+	}
+	fn := r.mod.funcs[codegen.FuncTile]
+	var batch []tileRun
+	var used int64
+	nb := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		err := st.end(nb, st.dev[nb%2], used, r.tileScatter(batch))
+		nb++
+		batch, used = nil, 0
+		return err
+	}
+	var done int64
+	for d := int64(0); d < nTI+nTJ-1; d++ {
+		tiLo := max(0, d-(nTJ-1))
+		tiHi := min(d, nTI-1)
+		count := tiHi - tiLo + 1
+		var stage cuda.DevicePtr
+		if st != nil {
+			if used+count*tileBytes > half {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			if len(batch) == 0 {
+				if err := st.begin(nb); err != nil {
+					return err
+				}
+			}
+			stage = st.dev[nb%2] + cuda.DevicePtr(used)
+			batch = append(batch, tileRun{d: d, tiLo: tiLo, count: count, off: used})
+			used += count * tileBytes
+		}
+		if err := e.ctx.Launch(fn, [3]uint32{uint32(count), 1, 1}, [3]uint32{uint32(pr.TileH), 1, 1}, uint32(pr.TileSharedBytes), e.s1,
+			int32(d), int32(tiLo), H, V, stage, r.part, r.capPos, int32(r.capN), r.capV); err != nil {
+			return err
+		}
+		done += count * int64(pr.TileH*pr.TileW)
+		if d%checkEvery == checkEvery-1 {
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+			r.progress(done)
+		}
+	}
+	r.trace.mark("launches")
+	if st != nil {
+		if err := flush(); err != nil {
+			return err
+		}
+		if err := st.finish(); err != nil {
+			return err
+		}
+	}
+	r.trace.mark("drain")
+	return r.stopTiming(tm)
+}
+
+// tileRun is one launch of the tile kernel within a maintain batch.
+type tileRun struct {
+	d, tiLo, count int64
+	off            int64 // bytes into the staging buffer
+}
+
+// strips runs the wavefront with the strip kernel: one persistent launch,
+// polled for progress and cancellation.
+func (r *run) strips() error {
+	pr, e := r.prog, r.e
+	cs := r.cellBytes()
+	bnd, err := r.alloc("strip edges", 2*int64(pr.PI)*pr.Cols*cs)
+	if err != nil {
+		return err
+	}
+	prog, err := r.alloc("strip progress", 4*pr.Strips+4)
+	if err != nil {
+		return err
+	}
+	ticket := prog + cuda.DevicePtr(4*pr.Strips)
+	if err := e.ctx.Memset32(prog, 0, pr.Strips+1); err != nil {
+		return err
+	}
+	fn := r.mod.funcs[codegen.FuncStrip]
+	threads := 32 * pr.StripWarps
+	occ, err := fn.MaxActiveBlocksPerSM(threads, 0)
+	if err != nil {
+		return err
+	}
+	if occ < 1 {
+		info, _ := fn.Info()
+		return fmt.Errorf("the strip kernel of %s cannot run a block of %d threads (%d registers per thread)", r.p.Name, threads, info.Regs)
+	}
+	// A block sweeps one strip at a time; more blocks than strips idle.
+	blocks := min(int64(occ*e.dev.SMs), pr.Strips)
+	warps := blocks * int64(pr.StripWarps)
+	if err := r.setupAnswer(int(warps)); err != nil {
+		return err
+	}
+	if pr.Answer == codegen.AnswerCapture {
+		zero := make([]byte, codegen.MaxStripCaptures*8)
+		if err := e.ctx.CopyHtoD(r.mod.globals[codegen.SymCapture], unsafe.Pointer(&zero[0]), int64(codegen.MaxStripCaptures)*cs); err != nil {
+			return err
+		}
+	}
+	// The host polls the progress flags (columns done per strip) and the
+	// ticket for progress, and stops the kernel through dp_abort.
+	poll, err := r.hostAlloc(4 * (pr.Strips + 1))
+	if err != nil {
+		return err
+	}
+	tm, err := r.startTiming()
+	if err != nil {
+		return err
+	}
+	if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(threads), 1, 1}, 0, e.s1,
+		bnd, prog, ticket, r.part); err != nil {
+		return err
+	}
+	if err := tm.end.Record(e.s1); err != nil {
+		return err
+	}
+	if r.opt.Progress != nil || r.ctx.Done() != nil {
+		flags := cuda.HostSlice[int32](poll)
+		wait := time.Millisecond
+		for {
+			select {
+			case <-r.ctx.Done():
+				flags[0] = 1
+				if err := e.ctx.CopyHtoDAsync(r.mod.globals[codegen.SymAbort], poll.Ptr(), 4, e.s2); err != nil {
+					return err
+				}
+				tm.end.Synchronize()
+				return r.ctx.Err()
+			case <-time.After(wait):
+			}
+			wait = min(2*wait, 50*time.Millisecond)
+			if err := e.ctx.CopyDtoHAsync(poll.Ptr(), prog, 4*(pr.Strips+1), e.s2); err != nil {
+				return err
+			}
+			if err := e.s2.Synchronize(); err != nil {
+				return fmt.Errorf("running %s on %s: %w", r.p.Name, e.dev.Name, err)
+			}
+			if int64(flags[pr.Strips]) >= pr.Strips+blocks { // every block took a ticket past the end
+				break
+			}
+			var cols int64
+			for _, c := range flags[:pr.Strips] {
+				cols += int64(c)
+			}
+			r.progress(cols * pr.StripRows())
+		}
+	}
+	if err := tm.end.Synchronize(); err != nil {
+		return fmt.Errorf("running %s on %s: %w", r.p.Name, e.dev.Name, err)
+	}
+	ms, err := cuda.Elapsed(tm.start, tm.end)
+	if err != nil {
+		return err
+	}
+	r.stats.ComputeSeconds = float64(ms) / 1e3
+	return nil
+}
+
+// lineOf is the sweep index of the line holding cell (i, j).
+func (r *run) lineOf(i, j int64) (line, pos int64) {
+	pr := r.prog
+	line, pos = i, j
+	if pr.Schedule == plan.Cols {
+		line, pos = j, i
+	}
+	if pr.Backward {
+		line = pr.Lines - 1 - line
+	}
+	return line, pos
+}

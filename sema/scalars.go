@@ -1,0 +1,268 @@
+package sema
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// evalScalars type-checks every scalar's expression and evaluates it, in
+// declaration order, after the command line: a scalar given with --set (or
+// by `args:`) keeps that value, and the scalars derived from it are computed
+// from it.
+func (c *checker) evalScalars() {
+	for _, s := range c.scalars {
+		if s.t == ir.Invalid {
+			continue
+		}
+		sc := &scope{mode: modeConst, what: "scalar " + s.s.Name, self: s, where: s.decl.Pos}
+		e := c.lower(s.decl.Expr, sc)
+		if s.overrideBy != "" || e == nil {
+			continue // the command line decides, or the error is reported
+		}
+		if x, ok := intLiteral(s.decl.Expr); ok && !s.t.IsFloat() {
+			// Integer literals are taken exactly, beyond float64's 2^53.
+			v, err := intValue(x, s.t)
+			if err != nil {
+				c.errorf(s.decl.Pos, "scalar %s: %v", s.s.Name, err)
+				continue
+			}
+			s.s.Value, s.ok = v, true
+			continue
+		}
+		f, err := evalHost(e)
+		if err == nil {
+			s.s.Value, err = floatValue(f, s.t)
+		}
+		if err != nil {
+			c.errorf(errPos(err, s.decl.Pos), "scalar %s: %v", s.s.Name, err)
+			continue
+		}
+		s.ok = true
+	}
+}
+
+// intLiteral returns the value of an integer literal, possibly negated or
+// parenthesised.
+func intLiteral(e dsl.Expr) (int64, bool) {
+	switch e := e.(type) {
+	case *dsl.IntLit:
+		return e.Value, true
+	case *dsl.Paren:
+		return intLiteral(e.X)
+	case *dsl.Unary:
+		x, ok := intLiteral(e.X)
+		switch e.Op {
+		case "-":
+			return -x, ok
+		case "+":
+			return x, ok
+		}
+	}
+	return 0, false
+}
+
+// evalHost evaluates a constant expression (scalars, grid sides) in double
+// precision, as the contract says: integer division is not truncated until
+// the final conversion to the scalar's type.
+func evalHost(e ir.Expr) (float64, error) {
+	switch n := e.(type) {
+	case *ir.Const:
+		return n.V.Float64(), nil
+	case *ir.ScalarRef:
+		return n.Scalar.Value.Float64(), nil
+	case *ir.Inf:
+		if n.Neg {
+			return math.Inf(-1), nil
+		}
+		return math.Inf(1), nil
+	case *ir.Convert:
+		x, err := evalHost(n.X)
+		if n.T == ir.Bool {
+			return b2f(x != 0), err
+		}
+		return x, err
+	case *ir.Unary:
+		x, err := evalHost(n.X)
+		if n.Op == ir.OpNot {
+			return b2f(x == 0), err
+		}
+		return -x, err
+	case *ir.Select:
+		cond, err := evalHost(n.Cond)
+		if err != nil {
+			return 0, err
+		}
+		if cond != 0 {
+			return evalHost(n.Then)
+		}
+		return evalHost(n.Else)
+	case *ir.Binary:
+		return evalBinary(n)
+	case *ir.Call:
+		args := make([]float64, len(n.Args))
+		for k, a := range n.Args {
+			var err error
+			if args[k], err = evalHost(a); err != nil {
+				return 0, err
+			}
+		}
+		switch n.Fn {
+		case ir.FnMin, ir.FnMax:
+			r := args[0]
+			for _, a := range args[1:] {
+				if (n.Fn == ir.FnMin && a < r) || (n.Fn == ir.FnMax && a > r) {
+					r = a
+				}
+			}
+			return r, nil
+		case ir.FnAbs:
+			return math.Abs(args[0]), nil
+		case ir.FnExp:
+			return math.Exp(args[0]), nil
+		case ir.FnLog:
+			return math.Log(args[0]), nil
+		case ir.FnSqrt:
+			return math.Sqrt(args[0]), nil
+		case ir.FnPow:
+			return math.Pow(args[0], args[1]), nil
+		case ir.FnFloor:
+			return math.Floor(args[0]), nil
+		case ir.FnCeil:
+			return math.Ceil(args[0]), nil
+		}
+	}
+	return 0, fmt.Errorf("cannot evaluate %T on the host", e)
+}
+
+func evalBinary(n *ir.Binary) (float64, error) {
+	x, err := evalHost(n.X)
+	if err != nil {
+		return 0, err
+	}
+	switch n.Op {
+	case ir.OpAnd:
+		if x == 0 {
+			return 0, nil
+		}
+	case ir.OpOr:
+		if x != 0 {
+			return 1, nil
+		}
+	}
+	y, err := evalHost(n.Y)
+	if err != nil {
+		return 0, err
+	}
+	switch n.Op {
+	case ir.OpAnd, ir.OpOr:
+		return b2f(y != 0), nil
+	case ir.OpAdd:
+		return x + y, nil
+	case ir.OpSub:
+		return x - y, nil
+	case ir.OpMul:
+		return x * y, nil
+	case ir.OpDiv, ir.OpRem:
+		if y == 0 && n.T.IsInteger() {
+			return 0, &evalError{n.Pos, "division by zero"}
+		}
+		if n.Op == ir.OpRem {
+			return math.Mod(x, y), nil
+		}
+		return x / y, nil
+	case ir.OpEq:
+		return b2f(x == y), nil
+	case ir.OpNe:
+		return b2f(x != y), nil
+	case ir.OpLt:
+		return b2f(x < y), nil
+	case ir.OpLe:
+		return b2f(x <= y), nil
+	case ir.OpGt:
+		return b2f(x > y), nil
+	case ir.OpGe:
+		return b2f(x >= y), nil
+	}
+	return 0, fmt.Errorf("cannot evaluate operator %s on the host", n.Op)
+}
+
+// evalError is an evaluation error at a position in the file.
+type evalError struct {
+	pos dsl.Pos
+	msg string
+}
+
+func (e *evalError) Error() string { return e.msg }
+
+// errPos is where an error from evalHost belongs: its own position, or def.
+func errPos(err error, def dsl.Pos) dsl.Pos {
+	var ee *evalError
+	if errors.As(err, &ee) && ee.pos.IsValid() {
+		return ee.pos
+	}
+	return def
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// maxSide bounds a grid side: sides are computed in double precision,
+// exact up to 2^53.
+const maxSide = 1 << 53
+
+// checkGrid evaluates the grid size.
+func (c *checker) checkGrid() {
+	if c.grid == nil {
+		if !c.heldKarp {
+			c.errorf(c.filePos(), "no grid line: give the grid size, e.g. `(len(A)+1) x (len(B)+1)` or `5x5`")
+		}
+		return
+	}
+	rows, ok1 := c.gridSide(c.grid.Rows, "rows")
+	cols, ok2 := c.gridSide(c.grid.Cols, "columns")
+	if !ok1 || !ok2 {
+		return
+	}
+	if rows > math.MaxInt64/cols {
+		c.errorf(c.grid.Pos, "the grid of %d x %d cells is too large", rows, cols)
+		return
+	}
+	c.rows, c.cols, c.gridOK = rows, cols, true
+	if rows > math.MaxInt32 || cols > math.MaxInt32 {
+		c.idxType = ir.Long
+	}
+	if !c.heldKarp {
+		c.p.Rows, c.p.Cols = rows, cols
+	}
+}
+
+func (c *checker) gridSide(e dsl.Expr, which string) (int64, bool) {
+	sc := &scope{mode: modeConst, what: "the grid size", where: c.grid.Pos}
+	x := c.lower(e, sc)
+	if x == nil {
+		return 0, false
+	}
+	v, err := evalHost(x)
+	text := dsl.ExprString(e)
+	switch {
+	case err != nil:
+		c.errorf(errPos(err, startPos(e)), "the grid's %s: %v", which, err)
+	case math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v):
+		c.errorf(startPos(e), "the grid's %s must be a positive integer, but %s is %g", which, text, v)
+	case v < 1:
+		c.errorf(startPos(e), "the grid's %s must be a positive integer, but %s is %g", which, text, v)
+	case v > maxSide:
+		c.errorf(startPos(e), "the grid's %s, %s = %g, is too large", which, text, v)
+	default:
+		return int64(v), true
+	}
+	return 0, false
+}

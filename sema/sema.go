@@ -1,0 +1,423 @@
+// Package sema checks a parsed `.dp` file and lowers it to the typed form of
+// package ir. It resolves every name, loads every input (inline values, data
+// files, command-line overrides and the positional files of an `args:`
+// line), evaluates the scalars and the grid size on the host, gives every
+// expression a C type with explicit conversions, and marks the integer
+// additions that must saturate on the inf sentinel.
+//
+// Check reports every problem it finds at once, each at the `.dp` position
+// of the node at fault, so that a user fixes a file in one round; errors
+// that come from the command line rather than the file carry the file's name
+// and no line.
+package sema
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// Override replaces the value of an input (--input NAME=VALUE) or a scalar
+// (--set NAME=VALUE).
+type Override struct{ Name, Value string }
+
+// Config is what the command line adds to a file.
+type Config struct {
+	// Inputs replace inputs' data. VALUE is "@path" (loaded by extension,
+	// "@path#k" for FASTA record k), a quoted string "ACGT" for a char
+	// vector, or comma-separated values with matrix rows separated by '&'.
+	// Paths are used as given: relative ones are relative to the working
+	// directory, as for any command-line path.
+	Inputs []Override
+	// Sets replace scalars' values; VALUE is a number (or, for a char
+	// scalar, one character). Derived scalars are evaluated after them.
+	Sets []Override
+	// Args are the positional files, mapped to inputs by the file's
+	// `args:` line.
+	Args []string
+	// BaseDir is the directory that the file's own relative `@"path"`s
+	// are relative to; "" means the directory of dsl.File.Name.
+	BaseDir string
+}
+
+// Check checks f and lowers it to an ir.Problem. A non-nil error is a sorted
+// dsl.ErrorList holding every problem found.
+func Check(f *dsl.File, cfg Config) (*ir.Problem, error) {
+	c := newChecker(f, cfg)
+	c.check()
+	if len(c.errs) > 0 {
+		c.errs.Sort()
+		return nil, c.errs
+	}
+	return c.p, nil
+}
+
+// entity is a declared name: an input or a scalar.
+type entity struct {
+	name   string
+	pos    dsl.Pos
+	order  int // index of the declaration in File.Decls
+	input  *inputInfo
+	scalar *scalarInfo
+}
+
+func (e *entity) kind() string {
+	if e.input != nil {
+		return "input"
+	}
+	return "scalar"
+}
+
+type inputInfo struct {
+	decl *dsl.InputDecl
+	in   *ir.Input
+	src  *dataSource // where the data comes from, after overrides
+	ok   bool        // the data is loaded and matches the declaration
+}
+
+type scalarInfo struct {
+	decl       *dsl.ScalarDecl
+	order      int // index of the declaration in File.Decls
+	s          *ir.Scalar
+	t          ir.Type
+	overrideBy string // who gave the value on the command line ("" if none)
+	ok         bool   // the value is known
+}
+
+type checker struct {
+	file *dsl.File
+	cfg  Config
+	errs dsl.ErrorList
+	p    *ir.Problem
+
+	names    map[string]*entity
+	inputs   []*inputInfo
+	scalars  []*scalarInfo
+	settings map[string]*dsl.SettingDecl
+
+	problemDecl *dsl.ProblemDecl
+	grid        *dsl.GridDecl
+	recur       *dsl.RecurrenceDecl
+	recurOrder  int
+	answer      *dsl.AnswerDecl
+	args        *dsl.ArgsDecl
+
+	cellType   ir.Type
+	idxType    ir.Type
+	rows, cols int64 // the grid size, when gridOK
+	gridOK     bool  // the grid size is known
+	heldKarp   bool
+
+	laterReported map[string]bool // names reported as used before their declaration
+}
+
+func newChecker(f *dsl.File, cfg Config) *checker {
+	if f == nil {
+		f = &dsl.File{}
+	}
+	return &checker{
+		file:          f,
+		cfg:           cfg,
+		p:             &ir.Problem{File: f.Name, Src: f.Source, Prev: -1, CellType: ir.Int},
+		names:         map[string]*entity{},
+		settings:      map[string]*dsl.SettingDecl{},
+		cellType:      ir.Int,
+		idxType:       ir.Int,
+		laterReported: map[string]bool{},
+	}
+}
+
+// filePos is the position used for errors that come from the command line:
+// the file, no line.
+func (c *checker) filePos() dsl.Pos { return dsl.Pos{File: c.file.Name} }
+
+func (c *checker) errorf(pos dsl.Pos, format string, args ...any) {
+	if pos.File == "" {
+		pos.File = c.file.Name
+	}
+	c.errs.Add(pos, format, args...)
+}
+
+func (c *checker) check() {
+	c.collect()
+	c.checkSettings()
+	c.resolveData()
+	c.loadInputs()
+	c.evalScalars()
+	c.checkGrid()
+	c.checkHeldKarp()
+	c.checkRecurrence()
+	c.checkAnswer()
+	c.markInf()
+	c.p.Name = c.problemName()
+}
+
+// reserved are names that an input, scalar or index variable may not take:
+// they already mean something in an expression.
+var reserved = map[string]string{
+	"cell": "the grid",
+	"ROWS": "the number of grid rows",
+	"COLS": "the number of grid columns",
+	"min":  "a built-in function", "max": "a built-in function", "sum": "a built-in function",
+	"abs": "a built-in function", "len": "a built-in function", "rows": "a built-in function",
+	"cols": "a built-in function", "exp": "a built-in function", "log": "a built-in function",
+	"sqrt": "a built-in function", "pow": "a built-in function", "floor": "a built-in function",
+	"ceil": "a built-in function",
+}
+
+// collect sorts the declarations by kind, reporting duplicates.
+func (c *checker) collect() {
+	firsts := map[string]dsl.Pos{}
+	once := func(what string, pos dsl.Pos) bool {
+		if first, dup := firsts[what]; dup {
+			c.errorf(pos, "duplicate %s (the first is at line %d)", what, first.Line)
+			return false
+		}
+		firsts[what] = pos
+		return true
+	}
+	unnamed := 0
+	for k, d := range c.file.Decls {
+		switch d := d.(type) {
+		case *dsl.ProblemDecl:
+			if once("`problem` line", d.Pos) {
+				c.problemDecl = d
+			}
+		case *dsl.GridDecl:
+			if first, dup := firsts["grid"]; dup {
+				c.errorf(d.Pos, "a second grid line: the grid is already given at line %d", first.Line)
+				continue
+			}
+			firsts["grid"] = d.Pos
+			c.grid = d
+		case *dsl.SettingDecl:
+			if once("`"+d.Key+":` line", d.Pos) {
+				c.settings[d.Key] = d
+			}
+		case *dsl.AnswerDecl:
+			if once("`answer:` line", d.Pos) {
+				c.answer = d
+			}
+		case *dsl.ArgsDecl:
+			if once("`args:` line", d.Pos) {
+				c.args = d
+			}
+		case *dsl.RecurrenceDecl:
+			if once("recurrence", d.Pos) {
+				c.recur, c.recurOrder = d, k
+			}
+		case *dsl.InputDecl:
+			name, pos := d.Name, d.Pos
+			if name == "" {
+				name = fmt.Sprintf("in%d", unnamed)
+				unnamed++
+			}
+			info := &inputInfo{decl: d, in: &ir.Input{Pos: d.Pos, Name: name, Vector: d.Dims.Rows == 1}}
+			info.in.T = ir.ParseType(d.Type)
+			if info.in.T == ir.Invalid {
+				c.errorf(d.Pos, "unknown type %q (types: char, int, long, float, double)", d.Type)
+			}
+			c.inputs = append(c.inputs, info)
+			c.declare(&entity{name: name, pos: pos, order: k, input: info}, d.Name != "")
+		case *dsl.ScalarDecl:
+			info := &scalarInfo{decl: d, order: k, s: &ir.Scalar{Pos: d.Pos, Name: d.Name, Derived: !isLiteral(d.Expr)}}
+			info.t = ir.ParseType(d.Type)
+			if info.t == ir.Invalid {
+				c.errorf(d.Pos, "unknown type %q (types: char, int, long, float, double)", d.Type)
+			}
+			info.s.Value.T = info.t
+			c.scalars = append(c.scalars, info)
+			c.declare(&entity{name: d.Name, pos: d.Pos, order: k, scalar: info}, true)
+		case nil:
+		default:
+			c.errorf(d.Position(), "unexpected declaration %T", d)
+		}
+	}
+}
+
+func (c *checker) declare(e *entity, named bool) {
+	if what, ok := reserved[e.name]; ok && named {
+		c.errorf(e.pos, "%s %s cannot be named %s: %s is %s", article(e.kind()), e.kind(), e.name, e.name, what)
+		return
+	}
+	if prev, dup := c.names[e.name]; dup {
+		c.errorf(e.pos, "duplicate name %s: %s %s is already declared at line %d", e.name, prev.kind(), e.name, prev.pos.Line)
+		return
+	}
+	c.names[e.name] = e
+	if e.input != nil {
+		c.p.Inputs = append(c.p.Inputs, e.input.in)
+	} else {
+		c.p.Scalars = append(c.p.Scalars, e.scalar.s)
+	}
+}
+
+// isLiteral reports whether a scalar's expression is a plain literal (a
+// literal scalar) rather than a formula over other names (derived).
+func isLiteral(e dsl.Expr) bool {
+	switch e := e.(type) {
+	case *dsl.IntLit, *dsl.FloatLit, *dsl.CharLit, *dsl.Inf:
+		return true
+	case *dsl.Paren:
+		return isLiteral(e.X)
+	case *dsl.Unary:
+		return (e.Op == "-" || e.Op == "+") && isLiteral(e.X)
+	}
+	return false
+}
+
+var settingValues = map[string][]string{
+	"mem":      {"0", "1"},
+	"maintain": {"0", "1"},
+	"cell":     {"int", "long", "float", "double"},
+	"schedule": {"wavefront", "rows", "cols", "held-karp"},
+}
+
+func (c *checker) checkSettings() {
+	for key, s := range c.settings {
+		if key == "prev" {
+			n, err := strconv.Atoi(s.Value)
+			if err != nil || n < 0 {
+				c.errorf(s.ValuePos, "prev: wants a non-negative integer (how many previous rows or diagonals to keep), not %q", s.Value)
+				continue
+			}
+			c.p.Prev, c.p.PrevPos = n, s.Pos
+			continue
+		}
+		allowed, known := settingValues[key]
+		if !known {
+			msg := fmt.Sprintf("unknown setting %s: (settings: prev, mem, maintain, cell, schedule)", key)
+			if near := closest(key, []string{"prev", "mem", "maintain", "cell", "schedule"}); near != "" {
+				msg = fmt.Sprintf("unknown setting %s: (did you mean %s:?)", key, near)
+			}
+			c.errorf(s.Pos, "%s", msg)
+			continue
+		}
+		if !contains(allowed, s.Value) {
+			c.errorf(s.ValuePos, "%s: wants %s, not %q", key, strings.Join(allowed, " or "), s.Value)
+			continue
+		}
+		switch key {
+		case "mem":
+			c.p.Mem = int(s.Value[0] - '0')
+		case "maintain":
+			c.p.Maintain = s.Value == "1"
+		case "cell":
+			c.cellType = ir.ParseType(s.Value)
+			c.p.CellType = c.cellType
+		case "schedule":
+			c.p.Schedule, c.p.SchedulePos = s.Value, s.Pos
+			c.heldKarp = s.Value == "held-karp"
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) problemName() string {
+	if c.problemDecl != nil && c.problemDecl.Name != "" {
+		return c.problemDecl.Name
+	}
+	if c.file.Name == "" {
+		return "problem"
+	}
+	base := filepath.Base(c.file.Name)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// checkHeldKarp checks what the Held-Karp solver needs: a square integer
+// distance matrix, `dist` or the only matrix input.
+func (c *checker) checkHeldKarp() {
+	if !c.heldKarp {
+		return
+	}
+	c.p.Rows, c.p.Cols = 0, 0
+	var dist *inputInfo
+	if e := c.names["dist"]; e != nil && e.input != nil {
+		dist = e.input
+	} else {
+		var mats []*inputInfo
+		for _, in := range c.inputs {
+			if !in.in.Vector {
+				mats = append(mats, in)
+			}
+		}
+		if len(mats) == 1 {
+			dist = mats[0]
+		}
+	}
+	pos := c.p.SchedulePos
+	if dist == nil {
+		c.errorf(pos, "schedule: held-karp needs a square int or long matrix input of distances, named dist (e.g. `int ?x? dist`)")
+		return
+	}
+	in := dist.in
+	switch {
+	case in.Vector:
+		c.errorf(in.Pos, "schedule: held-karp needs %s to be a square matrix, not a vector", in.Name)
+	case in.T != ir.Int && in.T != ir.Long:
+		c.errorf(in.Pos, "schedule: held-karp needs integer distances: declare %s as int or long, not %s", in.Name, in.T)
+	case dist.ok && in.Rows != in.Cols:
+		c.errorf(in.Pos, "schedule: held-karp needs a square distance matrix, but %s is %dx%d", in.Name, in.Rows, in.Cols)
+	case dist.ok && in.Rows < 2:
+		c.errorf(in.Pos, "schedule: held-karp needs at least 2 cities, but %s is %dx%d", in.Name, in.Rows, in.Cols)
+	}
+}
+
+// closest returns the candidate nearest to name by edit distance, or "" when
+// none is near enough to be a likely typo.
+func closest(name string, candidates []string) string {
+	best, bestD := "", 0
+	for _, cand := range candidates {
+		if cand == name {
+			continue
+		}
+		d := editDistance(strings.ToLower(name), strings.ToLower(cand))
+		if d == 0 {
+			d = 1 // differs only in case: a likely typo
+		}
+		limit := 2
+		if len(name) <= 3 {
+			limit = 1
+		}
+		if d > limit || d >= max(len(name), len(cand)) {
+			continue
+		}
+		if best == "" || d < bestD {
+			best, bestD = cand, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,411 @@
+
+// ---- strip kernel (templates/strip.cu): the fast wavefront ----
+//
+// Coordinates are in sweep order, as in tile.cu. One persistent launch:
+// each block takes strips of DP_BH = DP_STRIP_WARPS*32*DP_RPT rows in order
+// from a ticket counter and sweeps all columns. Warp w of the block holds
+// the strip's rows w*DP_SH .. (DP_SH = 32*DP_RPT rows per warp); lane l
+// holds DP_RPT consecutive rows of them in registers and computes column
+// g - l at its step g (a skew of one column per lane), so the row above a
+// lane's first row is the lane above's last row one step earlier: a
+// __shfl_up_sync. Lane 0 gets it from the warp above: through a ring of
+// DP_RING columns in shared memory for the warps of one block (progress
+// counters made/used, every DP_SYNC columns), and for warp 0 from the last
+// warp of the previous strip, which publishes its bottom DP_PI rows in a
+// buffer of 2 x DP_PI x COLS cells (strip s writes slot s&1, reads (s+1)&1)
+// and its progress in prog[s] every DP_PUB columns.
+//
+// The register window w holds, for this lane's rows and the DP_PI rows
+// above them, the current column and DP_PJ columns back: any constant
+// offset within (DP_PI, DP_PJ) is a register read. Inputs read with an
+// index of i alone are kept per row in registers (dp_rowvals); those of j
+// alone are staged per column in a shared ring (dp_colvals), so that no
+// lane waits on a divergent constant-memory read in the loop.
+//
+// Deadlock freedom: a block waits only for the strip before its own, which
+// a running block took from the ticket earlier; inside a block, a warp
+// waits for the warp above to produce and (the ring being much longer than
+// a step group) for the warp below to consume.
+
+#define DP_SH (32 * DP_RPT)
+#define DP_BH (DP_STRIP_WARPS * DP_SH)
+#define DP_NW (DP_PI + DP_RPT)
+#define DP_NC (DP_PJ + 1)
+#define DP_PI1 (DP_PI > 0 ? DP_PI : 1)
+#define DP_PUB 32
+#define DP_RING 128
+#define DP_SYNC 8 // steps per group; 32 must be a multiple
+
+typedef DP_JT dp_j_t;
+// The column count in the type of column indices (comparisons stay 32-bit).
+#define DP_CJ ((dp_j_t)DP_COLS)
+
+#ifdef DP_EMU
+__device__ __forceinline__ int dp_ld_acquire(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+__device__ __forceinline__ void dp_st_release(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+#else
+__device__ __forceinline__ int dp_ld_acquire(const int *p)
+{
+	int v;
+	asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	return v;
+}
+
+__device__ __forceinline__ void dp_st_release(int *p, int v)
+{
+	asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+#endif
+
+__device__ __forceinline__ bool dp_aborted() { return *(volatile int *)&dp_abort != 0; }
+
+// dp_wait waits until *p >= need; false when the host asked to stop.
+__device__ __forceinline__ bool dp_wait(const int *p, int need, int &known)
+{
+	while (known < need) {
+		known = dp_ld_acquire(p);
+		if (known >= need)
+			break;
+		if (dp_aborted())
+			return false;
+		__nanosleep(64);
+	}
+	return true;
+}
+
+// dp_wait_shared waits until the shared counter *p >= need.
+__device__ __forceinline__ bool dp_wait_shared(volatile int *p, int need)
+{
+	for (int spins = 1; *p < need; ++spins) {
+		// Looking at the abort flag is a global load: not on every spin.
+		if ((spins & 1023) == 0 && dp_aborted())
+			return false;
+#ifdef DP_EMU
+		__nanosleep(0); // host threads: let the others run
+#endif
+	}
+	__threadfence_block();
+	return true;
+}
+
+// Shared state of a block: the rings between its warps and the counters.
+struct dp_strip_shared {
+	cell_t xr[DP_STRIP_WARPS][DP_PI1][DP_RING]; // warp w's bottom rows, for warp w+1
+	int made[DP_STRIP_WARPS];                   // columns warp w has put in xr[w]
+	int used[DP_STRIP_WARPS];                   // columns warp w has taken from xr[w-1]
+	int ticket;
+	int stop;
+};
+
+template <bool CHK, int K> struct dp_strip_acc {
+	cell_t (&w)[DP_NW][DP_NC];
+	const dp_rowvals &rv_;
+	const dp_colvals &cv_;
+	bool lv;
+	__device__ __forceinline__ bool live() const { return CHK ? lv : true; }
+	template <int ID> __device__ __forceinline__ cell_t ref(long long ri, long long rj, long long ci, long long cj) const
+	{
+		if (CHK && !dp_ref<ID>::safe) {
+			if (dp_oob(ri, rj)) {
+				if (lv)
+					dp_fail(DP_E_CELL, ID, ci, cj, ri, rj);
+				return (cell_t)0;
+			}
+		}
+		return w[DP_PI + K - dp_ref<ID>::di][dp_ref<ID>::dj];
+	}
+	template <int S> __device__ __forceinline__ auto rv(long long) const { return rv_.template get<S>(); }
+	template <int S> __device__ __forceinline__ auto cv(long long) const { return cv_.template get<S>(); }
+};
+
+template <bool CHK, int K>
+__device__ __forceinline__ void dp_strip_cells(cell_t (&w)[DP_NW][DP_NC], const dp_rowvals (&rv)[DP_RPT], const dp_colvals &cv,
+	const DP_IDX_T (&ri)[DP_RPT], const bool (&rlive)[DP_RPT], const bool clive, const DP_IDX_T j, dp_part_t &acc)
+{
+	if constexpr (K < DP_RPT) {
+		dp_strip_acc<CHK, K> a{w, rv[K], cv, rlive[K] && clive};
+		const cell_t v = dp_rec(ri[K], j, a);
+		w[DP_PI + K][0] = v;
+#if DP_ANS_KIND == 2
+		if (a.live() && DP_IN_REGION(ri[K], j))
+			dp_part_add(acc, v, (long long)ri[K] * DP_COLS + j);
+#elif DP_ANS_KIND == 3
+		if (a.live())
+			DP_CAPTURE(ri[K], j, v);
+#endif
+		dp_strip_cells<CHK, K + 1>(w, rv, cv, ri, rlive, clive, j, acc);
+	}
+}
+
+// dp_strip_warp is what one warp needs while it sweeps a strip.
+struct dp_strip_warp {
+	long long s;      // strip
+	int wib, lane;    // warp in block, lane
+	bool first, last; // first / last warp of the block
+	int kAns;         // DP_ANS_KIND 1: this lane's row k holding the answer cell, else -1
+	cell_t *out;      // last warp: bottom rows for the next strip
+	int *prog;
+	dp_strip_shared *sh;
+	const dp_colvals *ring;
+};
+
+// dp_strip_chunk runs steps g0 .. g0+31 of a strip, in groups of DP_SYNC
+// steps: the waits and the progress counters are per group, and a group's
+// inputs (the row above from the warp above, the column values) are read
+// into registers before its steps; false when stopped.
+template <bool CHK>
+__device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_warp &sw, cell_t (&w)[DP_NW][DP_NC],
+	const cell_t (&topc)[DP_PI1], const dp_rowvals (&rv)[DP_RPT], const DP_IDX_T (&ri)[DP_RPT], const bool (&rlive)[DP_RPT],
+	dp_part_t &acc)
+{
+	const int lane = sw.lane;
+	for (int u0 = 0; u0 < 32; u0 += DP_SYNC) {
+		const dp_j_t G = g0 + u0;
+#if DP_PI > 0
+		cell_t tvs[DP_SYNC][DP_PI1];
+		if (sw.first) {
+#pragma unroll
+			for (int u = 0; u < DP_SYNC; ++u)
+#pragma unroll
+				for (int p = 0; p < DP_PI; ++p)
+					tvs[u][p] = __shfl_sync(DP_FULL, topc[p], u0 + u);
+		} else {
+			if (G < DP_CJ) {
+				const dp_j_t need = G + DP_SYNC < DP_CJ ? G + DP_SYNC : DP_CJ;
+				if (!dp_wait_shared(&sw.sh->made[sw.wib - 1], (int)need))
+					return false;
+				if (lane == 0)
+					*(volatile int *)&sw.sh->used[sw.wib] = (int)G;
+			}
+#pragma unroll
+			for (int u = 0; u < DP_SYNC; ++u)
+#pragma unroll
+				for (int p = 0; p < DP_PI; ++p)
+					tvs[u][p] = ((volatile cell_t *)sw.sh->xr[sw.wib - 1][p])[(G + u) & (DP_RING - 1)];
+		}
+		const dp_j_t jlo = G - 31; // lane 31's first column in this group
+		if (!sw.last && jlo + DP_SYNC > 0 && jlo < DP_CJ) {
+			// Room in the ring below for columns jlo .. jlo+DP_SYNC-1.
+			if (!dp_wait_shared(&sw.sh->used[sw.wib + 1], (int)(jlo + DP_SYNC - DP_RING)))
+				return false;
+		}
+#endif
+#if DP_NCOLV > 0
+		dp_colvals cvs[DP_SYNC];
+#pragma unroll
+		for (int u = 0; u < DP_SYNC; ++u) {
+			dp_j_t jc = G + u - lane;
+			if (CHK)
+				jc = jc < 0 ? 0 : (jc >= DP_CJ ? DP_CJ - 1 : jc);
+			cvs[u] = sw.ring[jc & 127];
+		}
+#endif
+#pragma unroll
+		for (int u = 0; u < DP_SYNC; ++u) {
+			const dp_j_t j = G + u - lane;
+#if DP_PI > 0
+			cell_t up[DP_PI1];
+#pragma unroll
+			for (int p = 0; p < DP_PI; ++p) {
+				const cell_t x = __shfl_up_sync(DP_FULL, w[DP_RPT + p][0], 1);
+				up[p] = lane == 0 ? tvs[u][p] : x;
+			}
+#endif
+#pragma unroll
+			for (int c = DP_NC - 1; c > 0; --c)
+#pragma unroll
+				for (int r = 0; r < DP_NW; ++r)
+					w[r][c] = w[r][c - 1];
+#if DP_PI > 0
+#pragma unroll
+			for (int p = 0; p < DP_PI; ++p)
+				w[p][0] = up[p];
+#endif
+			bool clive = true;
+			dp_j_t jc = j;
+			if (CHK) {
+				clive = j >= 0 && j < DP_CJ;
+				jc = j < 0 ? 0 : (j >= DP_CJ ? DP_CJ - 1 : j);
+			}
+			const DP_IDX_T rj = (DP_IDX_T)(DP_BACK ? DP_CJ - 1 - jc : jc);
+#if DP_NCOLV > 0
+			const dp_colvals &cv = cvs[u];
+#else
+			const dp_colvals cv{};
+#endif
+			dp_strip_cells<CHK, 0>(w, rv, cv, ri, rlive, clive, rj, acc);
+#if DP_ANS_KIND == 1
+			if (sw.kAns >= 0 && rj == DP_ANS_J && clive) {
+#pragma unroll
+				for (int k = 0; k < DP_RPT; ++k)
+					if (k == sw.kAns)
+						dp_ans = w[DP_PI + k][0];
+			}
+#endif
+#if DP_PI > 0
+			// Lane 31's bottom rows at column j go to the warp below.
+			if (lane == 31 && (!CHK || (j >= 0 && j < DP_CJ))) {
+				if (sw.last) {
+#pragma unroll
+					for (int p = 0; p < DP_PI; ++p)
+						sw.out[p * DP_COLS + j] = w[DP_RPT + p][0];
+				} else {
+#pragma unroll
+					for (int p = 0; p < DP_PI; ++p)
+						((volatile cell_t *)sw.sh->xr[sw.wib][p])[j & (DP_RING - 1)] = w[DP_RPT + p][0];
+				}
+			}
+#endif
+		}
+#if DP_PI > 0
+		// Publish lane 31's columns up to jhi (exclusive).
+		const dp_j_t jhi = jlo + DP_SYNC < DP_CJ ? jlo + DP_SYNC : DP_CJ;
+		if (jhi > 0 && jlo < DP_CJ && lane == 31) {
+			if (sw.last) {
+				if (jhi % DP_PUB == 0 || jhi == DP_CJ)
+					dp_st_release(sw.prog + sw.s, (int)jhi);
+			} else {
+				__threadfence_block();
+				*(volatile int *)&sw.sh->made[sw.wib] = (int)jhi;
+			}
+		}
+#endif
+	}
+	return true;
+}
+
+// dp_strip_one sweeps this warp's rows of strip s; false when stopped.
+__device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, cell_t *bnd, dp_colvals *ring, dp_part_t &acc)
+{
+	const long long s = sw.s;
+	const int lane = sw.lane;
+	const long long base = s * DP_BH + (long long)sw.wib * DP_SH;
+	DP_IDX_T ri[DP_RPT];
+	bool rlive[DP_RPT];
+	dp_rowvals rv[DP_RPT];
+#pragma unroll
+	for (int k = 0; k < DP_RPT; ++k) {
+		const long long r = base + (long long)lane * DP_RPT + k;
+		rlive[k] = r < DP_ROWS;
+		const long long rc = r < DP_ROWS ? r : DP_ROWS - 1;
+		ri[k] = (DP_IDX_T)(DP_BACK ? DP_ROWS - 1 - rc : rc);
+		rv[k].fill(ri[k]);
+	}
+	const bool rowsChk = base < DP_PI || base + DP_SH > DP_ROWS;
+	cell_t w[DP_NW][DP_NC];
+#pragma unroll
+	for (int r = 0; r < DP_NW; ++r)
+#pragma unroll
+		for (int c = 0; c < DP_NC; ++c)
+			w[r][c] = (cell_t)0;
+	cell_t topc[DP_PI1], topn[DP_PI1];
+#pragma unroll
+	for (int p = 0; p < DP_PI1; ++p)
+		topc[p] = topn[p] = (cell_t)0;
+#if DP_PI > 0
+	const cell_t *top = bnd + ((s + 1) & 1) * (long long)DP_PI * DP_COLS;
+	const int *above = sw.prog + (s > 0 ? s - 1 : 0);
+	int known = 0;
+	const bool fromGlobal = sw.first && s > 0;
+	if (fromGlobal) {
+		if (!dp_wait(above, (int)(DP_COLS < 32 ? DP_COLS : 32), known))
+			return false;
+#pragma unroll
+		for (int p = 0; p < DP_PI; ++p)
+			topn[p] = lane < DP_COLS ? __ldcg(top + p * DP_COLS + lane) : (cell_t)0;
+	}
+#endif
+	for (dp_j_t g0 = 0; g0 < DP_CJ + 31; g0 += 32) {
+#pragma unroll
+		for (int p = 0; p < DP_PI1; ++p)
+			topc[p] = topn[p];
+#if DP_PI > 0
+		if (fromGlobal && g0 + 32 < DP_CJ) {
+			const dp_j_t need = g0 + 64 < DP_CJ ? g0 + 64 : DP_CJ;
+			if (!dp_wait(above, (int)need, known))
+				return false;
+			const dp_j_t jn = g0 + 32 + lane;
+#pragma unroll
+			for (int p = 0; p < DP_PI; ++p)
+				topn[p] = jn < DP_CJ ? __ldcg(top + p * DP_COLS + jn) : (cell_t)0;
+		}
+#endif
+#if DP_NCOLV > 0
+		{
+			const dp_j_t jf = g0 + lane < DP_CJ ? g0 + lane : DP_CJ - 1;
+			ring[(g0 + lane) & 127].fill(DP_BACK ? DP_COLS - 1 - jf : jf);
+			__syncwarp();
+		}
+#endif
+		const bool chk = rowsChk || g0 < 31 + DP_PJ || g0 + 32 > DP_CJ;
+		const bool ok = chk ? dp_strip_chunk<true>(g0, sw, w, topc, rv, ri, rlive, acc)
+				    : dp_strip_chunk<false>(g0, sw, w, topc, rv, ri, rlive, acc);
+		if (!ok)
+			return false;
+		if ((g0 & 4095) == 0 && dp_aborted())
+			return false;
+	}
+	return true;
+}
+
+// dp_strip: bnd is 2 x DP_PI x COLS cells, prog has one int per strip and
+// ticket one int, all zeroed before the launch; part has one slot per warp.
+extern "C" __global__ void __launch_bounds__(DP_STRIP_WARPS * 32)
+dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part)
+{
+	__shared__ dp_strip_shared sh;
+	const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+#if DP_NCOLV > 0
+	__shared__ dp_colvals cring[DP_STRIP_WARPS][128];
+	dp_colvals *ring = cring[wib];
+#else
+	dp_colvals *ring = 0;
+#endif
+	dp_part_t acc;
+	dp_part_init(acc);
+	if (threadIdx.x == 0)
+		sh.stop = 0;
+	for (;;) {
+		__syncthreads(); // every warp is done with the previous strip
+		if (threadIdx.x == 0) {
+			sh.ticket = sh.stop ? (int)DP_NSTRIPS : atomicAdd(ticket, 1);
+			if (dp_aborted())
+				sh.ticket = (int)DP_NSTRIPS;
+		}
+		if (threadIdx.x < DP_STRIP_WARPS) {
+			sh.made[threadIdx.x] = 0;
+			sh.used[threadIdx.x] = 0;
+		}
+		__syncthreads();
+		const long long s = sh.ticket;
+		if (s >= DP_NSTRIPS)
+			break;
+		dp_strip_warp sw;
+		sw.s = s;
+		sw.wib = wib;
+		sw.lane = lane;
+		sw.first = wib == 0;
+		sw.last = wib == DP_STRIP_WARPS - 1;
+		sw.out = bnd + (s & 1) * (long long)DP_PI * DP_COLS;
+		sw.prog = prog;
+		sw.sh = &sh;
+		sw.ring = ring;
+		sw.kAns = -1;
+#if DP_ANS_KIND == 1
+		for (int k = 0; k < DP_RPT; ++k) {
+			const long long r = s * DP_BH + (long long)wib * DP_SH + (long long)lane * DP_RPT + k;
+			if (r < DP_ROWS && (DP_BACK ? DP_ROWS - 1 - r : r) == DP_ANS_I)
+				sw.kAns = k;
+		}
+#endif
+		if (!dp_strip_one(sw, bnd, ring, acc) && lane == 0)
+			*(volatile int *)&sh.stop = 1;
+	}
+#if DP_ANS_KIND == 2
+	dp_part_warp(acc);
+	if (lane == 0)
+		part[blockIdx.x * DP_STRIP_WARPS + wib] = acc;
+#else
+	(void)part;
+#endif
+}
