@@ -262,7 +262,8 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 		const dp_j_t jhi = jlo + DP_SYNC < DP_CJ ? jlo + DP_SYNC : DP_CJ;
 		if (jhi > 0 && jlo < DP_CJ && lane == 31) {
 			if (sw.last) {
-				if (jhi % DP_PUB == 0 || jhi == DP_CJ)
+				// Every DP_PUB columns (a release is costly), and at the end.
+				if (jhi == DP_CJ || jhi / DP_PUB != (jhi - DP_SYNC) / DP_PUB)
 					dp_st_release(sw.prog + sw.s, (int)jhi);
 			} else {
 				__threadfence_block();

@@ -79,8 +79,8 @@ func TestStripShapes(t *testing.T) {
 	a, b := randDNA(r, 1234), randDNA(r, 777)
 	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": a, "b.txt": b})
 	want := lcsRef(a, b)[1234][777]
-	for _, rpt := range []int{1, 2, 3, 8} {
-		for _, warps := range []int{1, 4} {
+	for _, rpt := range []int{1, 2, 3, 4, 6, 8} {
+		for _, warps := range []int{1, 4, 8} {
 			v := variant{fmt.Sprintf("rpt%d-w%d", rpt, warps), codegen.Options{Kernel: codegen.KernelStrip, RowsPerThread: rpt, StripWarps: warps}, false}
 			res, err := runGPU(t, e, p, pl, v)
 			if err != nil {

@@ -127,8 +127,8 @@ func TestPerfLCS(t *testing.T) {
 			best, bestCG = row, cg
 		}
 	}
-	for _, rpt := range []int{1, 2, 3, 4, 6, 8} {
-		for _, warps := range []int{2, 4, 8} {
+	for _, rpt := range []int{2, 3, 4, 6, 8} {
+		for _, warps := range []int{4, 8} {
 			try(codegen.Options{Kernel: codegen.KernelStrip, RowsPerThread: rpt, StripWarps: warps})
 		}
 	}
