@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,6 +125,3 @@ func Run(ctx context.Context, l *Loaded, ex runtime.Executor, opt runtime.Option
 	}
 	return res, nil
 }
-
-// Notice is where one-line notices go (e.g. the fallback to the CPU).
-type Notice = io.Writer

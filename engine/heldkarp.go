@@ -17,9 +17,9 @@ type CUDAHolder interface {
 	CUDA() (*cuda.Context, *cuda.NVRTC)
 }
 
-// distances finds the distance matrix of a held-karp problem: the input
+// Distances finds the distance matrix of a held-karp problem: the input
 // named dist, else the only square matrix.
-func distances(p *ir.Problem) (*ir.Input, error) {
+func Distances(p *ir.Problem) (*ir.Input, error) {
 	if in := p.Input("dist"); in != nil {
 		return in, nil
 	}
@@ -39,7 +39,7 @@ func distances(p *ir.Problem) (*ir.Input, error) {
 }
 
 func runHeldKarp(ctx context.Context, l *Loaded, ex runtime.Executor, opt runtime.Options) (*runtime.Result, error) {
-	in, err := distances(l.Problem)
+	in, err := Distances(l.Problem)
 	if err != nil {
 		return nil, err
 	}

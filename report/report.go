@@ -297,13 +297,7 @@ func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *runtime.Result, solutio
 	}
 	fmt.Fprintln(w)
 	if pl.Schedule == plan.HeldKarp {
-		n := 0
-		for _, in := range p.Inputs {
-			if in.Rows == in.Cols && in.Rows > 1 {
-				n = in.Rows
-			}
-		}
-		fmt.Fprintf(w, "instance   %d cities\n", n)
+		fmt.Fprintf(w, "instance   %d cities\n", len(r.Tour))
 	} else {
 		fmt.Fprintf(w, "grid       %s x %s = %s cells of %s\n", Count(p.Rows), Count(p.Cols), Count(p.Cells()), p.CellType)
 	}

@@ -19,12 +19,11 @@ import (
 // heldKarpNeeds prints what a TSP instance needs and the largest instance
 // this machine's free memory allows.
 func heldKarpNeeds(w io.Writer, l *engine.Loaded) {
-	n := 0
-	for _, in := range l.Problem.Inputs {
-		if !in.Vector && in.Rows == in.Cols {
-			n = in.Rows
-		}
+	in, err := engine.Distances(l.Problem)
+	if err != nil {
+		return
 	}
+	n := in.Rows
 	host, dev := heldkarp.Requirements(n)
 	fmt.Fprintf(w, "cities     %d: %s states\n", n, report.Count(int64(n-1)<<max(n-2, 0)))
 	fmt.Fprintf(w, "memory     host %s (one predecessor byte per state), device %s (two layers of values)\n", report.Bytes(host), report.Bytes(dev))

@@ -64,8 +64,7 @@ func solveAction(c *cli.Context) error {
 		if c.Context.Err() != nil {
 			return fmt.Errorf("interrupted: %w", context.Canceled)
 		}
-		var shownSrc = l.Source
-		fmt.Fprintln(c.App.ErrWriter, "dpgpu: "+engine.FormatError(err, shownSrc))
+		fmt.Fprintln(c.App.ErrWriter, "dpgpu: "+engine.FormatError(err, l.Source))
 		return shown(err)
 	}
 	if gridPath != "" {
