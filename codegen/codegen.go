@@ -48,6 +48,11 @@ const (
 	KernelStrip KernelKind = "strip"
 )
 
+// stripSync is DP_SYNC of templates/strip.cu: the steps a warp of the strip
+// kernel takes between looks at its neighbours (and, with Keep, between
+// writes of its cells).
+const stripSync = 8
+
 // Kernel entry points (extern "C", so the names are not mangled).
 const (
 	FuncLine   = "dp_line"
@@ -109,8 +114,8 @@ type Input struct {
 
 // Options tune the generated program.
 type Options struct {
-	// Maintain asks for a program that copies every cell back (the tile
-	// kernel for wavefronts; staged lines for rows and cols).
+	// Maintain asks for a program that copies every cell back (strips or
+	// tiles for wavefronts, staged lines for rows and cols).
 	Maintain bool
 	// Mem overrides the problem's `mem:` (MemFromProblem keeps it).
 	Mem MemChoice
@@ -188,6 +193,12 @@ type Program struct {
 	// Strip kernel geometry.
 	RowsPerThread, StripWarps int
 	Strips                    int64
+	// Keep is set when the strip kernel writes every cell out (Maintain):
+	// strip s to slot s % nslots of a buffer of StripRows() x Cols cells per
+	// slot, in real coordinates, the slot's lowest real row first. It then
+	// launches with StripSharedBytes of dynamic shared memory.
+	Keep             bool
+	StripSharedBytes int
 
 	Answer   AnswerMode
 	Captures [][2]int64 // AnswerCapture: the cells, sorted (row-major)
@@ -366,6 +377,10 @@ func (g *gen) layout() error {
 			prog.RowsPerThread = max(opt.RowsPerThread, prog.PI)
 			prog.StripWarps = opt.StripWarps
 			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
+			if opt.Maintain {
+				prog.Keep = true
+				prog.StripSharedBytes = prog.StripWarps * 32 * prog.RowsPerThread * stripSync * p.CellType.Size()
+			}
 		}
 	default:
 		return fmt.Errorf("codegen: unknown schedule %q", pl.Schedule)
@@ -387,8 +402,8 @@ func (g *gen) layout() error {
 	return nil
 }
 
-// chooseWavefront picks the strip kernel where it applies: no maintain
-// (it keeps no tiles to copy), small offsets, few captured answer cells.
+// chooseWavefront picks the strip kernel where it applies: small offsets,
+// few captured answer cells.
 func (g *gen) chooseWavefront() KernelKind {
 	switch g.opt.Kernel {
 	case KernelTile, KernelStrip:
@@ -404,7 +419,7 @@ func (g *gen) chooseWavefront() KernelKind {
 }
 
 func (g *gen) stripFits() bool {
-	if g.opt.Maintain || g.prog.PI > 8 || g.prog.PJ > 8 {
+	if g.prog.PI > 8 || g.prog.PJ > 8 {
 		return false
 	}
 	if g.pl.Answer.Kind == plan.AnswerExpr && len(g.pl.Answer.Cells) > MaxStripCaptures {
@@ -741,6 +756,7 @@ func (g *gen) defines() string {
 		def("DP_RPT", prog.RowsPerThread)
 		def("DP_STRIP_WARPS", prog.StripWarps)
 		def("DP_NSTRIPS", fmt.Sprintf("%dLL", prog.Strips))
+		def("DP_KEEP", b2i(prog.Keep))
 		def("DP_NROWV", len(g.rowLds))
 		def("DP_NCOLV", len(g.colLds))
 		if prog.Answer == AnswerCapture {

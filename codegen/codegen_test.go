@@ -54,7 +54,8 @@ func TestHostCompiles(t *testing.T) {
 	}{
 		{"lcs", lcsSrc, Options{Kernel: KernelStrip}, KernelStrip},
 		{"lcs", lcsSrc, Options{Kernel: KernelTile}, KernelTile},
-		{"lcs", lcsSrc, Options{Maintain: true}, KernelTile},
+		{"lcs", lcsSrc, Options{Maintain: true}, KernelStrip},
+		{"lcs", lcsSrc, Options{Maintain: true, Kernel: KernelTile}, KernelTile},
 		{"lcs", lcsSrc, Options{Mem: Mem1}, KernelStrip},
 		{"knapsack", knapSrc, Options{}, KernelLine},
 		{"knapsack", knapSrc, Options{Mem: Mem1}, KernelLine},
@@ -200,7 +201,14 @@ func TestLayout(t *testing.T) {
 	if lcs.Kernel != KernelStrip || lcs.PI != 1 || lcs.PJ != 1 || lcs.Strips != 1 {
 		t.Errorf("lcs: kernel %s PI %d PJ %d strips %d", lcs.Kernel, lcs.PI, lcs.PJ, lcs.Strips)
 	}
-	tile := generate(t, "lcs.dp", lcsSrc, Options{Maintain: true, TileH: 16, TileW: 8})
+	keep := generate(t, "lcs.dp", lcsSrc, Options{Maintain: true})
+	if keep.Kernel != KernelStrip || !keep.Keep || keep.StripSharedBytes != 8*32*4*8*4 {
+		t.Errorf("lcs maintain: kernel %s keep %v shared %d", keep.Kernel, keep.Keep, keep.StripSharedBytes)
+	}
+	if lcs.Keep || lcs.StripSharedBytes != 0 {
+		t.Errorf("lcs: keep %v shared %d without maintain", lcs.Keep, lcs.StripSharedBytes)
+	}
+	tile := generate(t, "lcs.dp", lcsSrc, Options{Maintain: true, Kernel: KernelTile, TileH: 16, TileW: 8})
 	if tile.Kernel != KernelTile || tile.TilesI != 2 || tile.TilesJ != 4 {
 		t.Errorf("lcs maintain: kernel %s tiles %dx%d", tile.Kernel, tile.TilesI, tile.TilesJ)
 	}

@@ -136,7 +136,29 @@ func harness(prog *Program) string {
 	case KernelStrip:
 		b.WriteString(`	std::vector<cell_t> bnd(2 * (DP_PI + 1) * C);
 	std::vector<int> prog(DP_NSTRIPS + 2);
-	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts); });
+#if DP_KEEP
+	// A host thread copies strips out of two slots as the kernel sets their
+	// done flags, and frees the slots, as runtime/gpu does.
+	const long long nslots = DP_NSTRIPS < 2 ? DP_NSTRIPS : 2;
+	std::vector<cell_t> keep(nslots * DP_BH * C);
+	std::vector<int> done(DP_NSTRIPS);
+	int freed = 0;
+	std::thread host([&] {
+		for (long long s = 0; s < DP_NSTRIPS; ++s) {
+			while (__atomic_load_n(&done[s], __ATOMIC_ACQUIRE) == 0)
+				std::this_thread::yield();
+			const long long end = (s + 1) * DP_BH < R ? (s + 1) * DP_BH : R;
+			const long long lo = DP_BACK ? R - end : s * DP_BH, hi = DP_BACK ? R - s * DP_BH : end;
+			memcpy(&grid[lo * C], &keep[(s % nslots) * DP_BH * C], (hi - lo) * C * sizeof(cell_t));
+			__atomic_store_n(&freed, (int)(s + 1), __ATOMIC_RELEASE);
+		}
+	});
+	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, keep.data(), nslots, &freed, done.data()); });
+	host.join();
+	haveGrid = true;
+#else
+	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0); });
+#endif
 	printf("CAP");
 	for (int k = 0; k < 4; ++k)
 		printf(" %.17g", (double)dp_capv[k]);
@@ -638,9 +660,19 @@ func (c emuCase) run(t *testing.T) {
 			}
 		}
 	}
+	if c.opt.Maintain && res.grid == nil {
+		t.Fatalf("a %s program for maintain gave no grid", prog.Kernel)
+	}
 	if res.grid != nil && c.want != nil {
 		compareGrid(t, c.name, res.grid, c.want, c.tol)
 	}
+}
+
+// kept is c with the grid kept (maintain).
+func (c emuCase) kept() emuCase {
+	c.name += "/maintain"
+	c.opt.Maintain = true
+	return c
 }
 
 func TestEmulatedProblems(t *testing.T) {
@@ -664,6 +696,16 @@ func TestEmulatedProblems(t *testing.T) {
 		swCase(b, a, KernelTile),
 		outsideCase(KernelStrip),
 		outsideCase(KernelTile),
+		// The strip kernel writing its cells out: several strips through
+		// two slots, both directions, 4- and 8-byte cells, 1 and 4 rows
+		// per thread.
+		emuCase{name: "lcs-4warps", src: lcsText(randSeq(299, 5), randSeq(180, 6)), opt: Options{Kernel: KernelStrip, RowsPerThread: 1, StripWarps: 4}, kern: KernelStrip, want: refLCS(randSeq(299, 5), randSeq(180, 6)), ans: refLCS(randSeq(299, 5), randSeq(180, 6))[299][180]}.kept(),
+		emuCase{name: "lcs-rpt4", src: lcsText(randSeq(600, 7), randSeq(77, 8)), opt: Options{Kernel: KernelStrip, RowsPerThread: 4, StripWarps: 2}, kern: KernelStrip, want: refLCS(randSeq(600, 7), randSeq(77, 8)), ans: refLCS(randSeq(600, 7), randSeq(77, 8))[600][77]}.kept(),
+		manhattanCase(150, 37, "double", KernelStrip, 7).kept(),
+		manhattanCase(37, 50, "long", KernelStrip, 8).kept(),
+		manhattanCase(131, 9, "float", KernelStrip, 9).kept(),
+		backwardCase(100, 45, KernelStrip).kept(),
+		swCase(a, b, KernelStrip).kept(),
 		{name: "input-outside", kern: KernelLine, opt: Options{LineThreads: 32}, src: `problem bad
 int 1x? A = 1,2,3,4
 (len(A)+1) x 5
@@ -679,7 +721,19 @@ cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
 	if os.Getenv("DPGPU_EMU_ALL") == "" {
 		// Each case compiles a C++ program (seconds): by default run a
 		// few that cover every kernel; DPGPU_EMU_ALL=1 runs them all.
-		cases = []emuCase{cases[0], cases[4], cases[8], cases[14], cases[15], cases[18]}
+		quick := map[string]bool{"edit/strip": true, "lcs-4warps": true, "knapsack-9x70": true, "sw/tile": true, "outside/strip": true,
+			"input-outside": true, "manhattan-double-150x37/strip/maintain": true, "backward/strip/maintain": true}
+		var some []emuCase
+		for _, c := range cases {
+			if quick[c.name] {
+				some = append(some, c)
+				delete(quick, c.name)
+			}
+		}
+		if len(quick) > 0 {
+			t.Fatalf("quick cases not found: %v", quick)
+		}
+		cases = some
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

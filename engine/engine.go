@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems"
@@ -107,6 +108,30 @@ func FormatError(err error, src *Source) string {
 		text = src.Text
 	}
 	return dsl.Format(err, text)
+}
+
+// StartGrid begins allocating, in the background, the grid that a run of l
+// with opt keeps: the pages of a grid of gigabytes take a good part of a
+// second to fault in, time that can overlap the GPU driver's start-up. The
+// returned function waits for it and returns opt with Grid set. It leaves
+// opt as it is for grids under 64 MB, for grids that would not fit in the
+// available memory (the executor then says so before allocating) and for
+// Held-Karp problems, which keep no grid.
+func StartGrid(l *Loaded, opt runtime.Options) func() runtime.Options {
+	p := l.Problem
+	bytes := p.Cells() * int64(p.CellType.Size())
+	if !opt.KeepGrid(p) || l.Plan.Schedule == plan.HeldKarp || bytes < 64<<20 {
+		return func() runtime.Options { return opt }
+	}
+	if avail, ok := hostmem.Available(); ok && bytes > avail {
+		return func() runtime.Options { return opt }
+	}
+	ch := make(chan *runtime.Grid, 1)
+	go func() { ch <- runtime.NewGrid(p.CellType, p.Rows, p.Cols) }()
+	return func() runtime.Options {
+		opt.Grid = <-ch
+		return opt
+	}
 }
 
 // Run solves a loaded problem with an executor, routing Held-Karp problems

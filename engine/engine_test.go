@@ -66,3 +66,41 @@ func TestResolve(t *testing.T) {
 }
 
 func runtimeOptions() runtime.Options { return runtime.Options{} }
+
+// StartGrid allocates a large kept grid in the background, of the right
+// shape, and leaves small or unkept grids to the executor; the CPU
+// executor fills the grid it is given.
+func TestStartGrid(t *testing.T) {
+	load := func(src string) *Loaded {
+		t.Helper()
+		l, err := Load(&Source{Name: "g.dp", Text: []byte(src)}, sema.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	big := load("4100 x 4100\ncell: int\ncell[i][j] = (i * 7 + j) % 1000\n") // 67 MB
+	opt := StartGrid(big, runtime.Options{Maintain: true})()
+	if !opt.Grid.Fits(big.Problem.CellType, 4100, 4100) {
+		t.Fatalf("StartGrid gave %+v for a kept 4100x4100 grid", opt.Grid)
+	}
+	if opt := StartGrid(big, runtime.Options{})(); opt.Grid != nil {
+		t.Error("StartGrid allocated a grid that is not kept")
+	}
+	small := load("100 x 100\ncell[i][j] = i + j\n")
+	if opt := StartGrid(small, runtime.Options{Maintain: true})(); opt.Grid != nil {
+		t.Error("StartGrid allocated a small grid")
+	}
+	given := opt.Grid
+	given.I32[12345] = -1 // the executor must overwrite every cell
+	res, err := Run(context.Background(), big, cpu.New(2), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Grid != given {
+		t.Fatal("the CPU executor did not use the grid it was given")
+	}
+	if i, j := int64(12345/4100), int64(12345%4100); res.Grid.I32[12345] != int32((i*7+j)%1000) {
+		t.Errorf("cell[%d][%d] = %d", i, j, res.Grid.I32[12345])
+	}
+}

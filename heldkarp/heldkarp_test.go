@@ -415,23 +415,6 @@ func TestProgress(t *testing.T) {
 	}
 }
 
-func TestParseMemAvailable(t *testing.T) {
-	tests := []struct {
-		in   string
-		want int64
-	}{
-		{"MemTotal:       32000000 kB\nMemFree:  1 kB\nMemAvailable:   24438784 kB\n", 24438784 * 1024},
-		{"MemTotal: 5 kB\n", -1},
-		{"MemAvailable: x kB\n", -1},
-		{"", -1},
-	}
-	for _, tc := range tests {
-		if got := parseMemAvailable([]byte(tc.in)); got != tc.want {
-			t.Errorf("parseMemAvailable(%q) = %d, want %d", tc.in, got, tc.want)
-		}
-	}
-}
-
 // tsplib is one TSPLIB instance of testdata with its proven optimum.
 type tsplib struct {
 	name, file string

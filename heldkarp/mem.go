@@ -1,40 +1,17 @@
 package heldkarp
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"os"
-	"strconv"
+
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 )
 
 // hostAvailable is the host memory a solve may take: MemAvailable of
 // /proc/meminfo, or -1 where that cannot be read (the check is then
 // skipped rather than guessed).
 func hostAvailable() int64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return -1
-	}
-	return parseMemAvailable(b)
-}
-
-// parseMemAvailable reads the "MemAvailable: N kB" line; -1 when absent.
-func parseMemAvailable(meminfo []byte) int64 {
-	sc := bufio.NewScanner(bytes.NewReader(meminfo))
-	for sc.Scan() {
-		f := bytes.Fields(sc.Bytes())
-		if len(f) < 2 || string(f[0]) != "MemAvailable:" {
-			continue
-		}
-		v, err := strconv.ParseInt(string(f[1]), 10, 64)
-		if err != nil || v < 0 {
-			return -1
-		}
-		if len(f) >= 3 && string(f[2]) == "kB" {
-			v *= 1024
-		}
-		return v
+	if n, ok := hostmem.Available(); ok {
+		return n
 	}
 	return -1
 }

@@ -6,7 +6,9 @@ package runtime
 
 import (
 	"context"
+	"unsafe"
 
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
@@ -25,6 +27,11 @@ type Options struct {
 	// Progress, when not nil, is called from time to time with the cells
 	// done so far and the total. It must be cheap and safe for concurrent use.
 	Progress func(done, total int64)
+	// Grid, when it fits the problem, receives the kept grid instead of a
+	// new allocation: a caller can allocate it (NewGrid) while the executor
+	// starts, so that the page faults of a grid of gigabytes overlap the
+	// GPU driver's start-up. Its contents are overwritten.
+	Grid *Grid
 }
 
 // KeepGrid reports whether the run must keep the whole grid.
@@ -94,7 +101,10 @@ type Grid struct {
 	F64        []float64
 }
 
-// NewGrid allocates a rows x cols grid of type t.
+// NewGrid allocates a rows x cols grid of type t. A grid of 64 MB or more
+// asks for transparent huge pages and has its pages touched in parallel
+// now (package hostmem says why): filling it later then runs at memory
+// speed.
 func NewGrid(t ir.Type, rows, cols int64) *Grid {
 	g := &Grid{Rows: rows, Cols: cols, T: t}
 	n := rows * cols
@@ -108,7 +118,45 @@ func NewGrid(t ir.Type, rows, cols int64) *Grid {
 	default:
 		g.F64 = make([]float64, n)
 	}
+	if b := g.Bytes(); len(b) >= 64<<20 {
+		hostmem.Advise(b)
+		hostmem.Touch(b)
+	}
 	return g
+}
+
+// Fits reports whether g is a grid of rows x cols cells of type t.
+func (g *Grid) Fits(t ir.Type, rows, cols int64) bool {
+	return g != nil && g.T == t && g.Rows == rows && g.Cols == cols && int64(len(g.Bytes())) == rows*cols*int64(t.Size())
+}
+
+// Bytes is the grid's memory as bytes (row-major cells in the machine's
+// byte order), for copying whole rows in.
+func (g *Grid) Bytes() []byte {
+	var p unsafe.Pointer
+	var n int
+	switch {
+	case g.I32 != nil:
+		p, n = unsafe.Pointer(unsafe.SliceData(g.I32)), len(g.I32)*4
+	case g.I64 != nil:
+		p, n = unsafe.Pointer(unsafe.SliceData(g.I64)), len(g.I64)*8
+	case g.F32 != nil:
+		p, n = unsafe.Pointer(unsafe.SliceData(g.F32)), len(g.F32)*4
+	case g.F64 != nil:
+		p, n = unsafe.Pointer(unsafe.SliceData(g.F64)), len(g.F64)*8
+	}
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(p), n)
+}
+
+// NewGrid is opt.Grid where it fits p, else a new grid for p.
+func (o Options) NewGrid(p *ir.Problem) *Grid {
+	if o.Grid.Fits(p.CellType, p.Rows, p.Cols) {
+		return o.Grid
+	}
+	return NewGrid(p.CellType, p.Rows, p.Cols)
 }
 
 // At returns cell [i][j] as a Value.

@@ -24,7 +24,14 @@ if [ "$what" = all ] || [ "$what" = tests ]; then
 	for t in "$DEV"/*.test; do
 		name=$(basename "$t" .test)
 		start=$(date +%s)
-		"$t" -test.v -test.timeout 300s >"$OUT/test-$name.log" 2>&1
+		# A test binary runs in its package's directory (testdata is relative).
+		case $name in
+		cuda | gpu) dir=runtime/$name ;;
+		*) dir=$name ;;
+		esac
+		bin=$(cd "$(dirname "$t")" && pwd)/$(basename "$t")
+		log=$(cd "$OUT" && pwd)/test-$name.log
+		(cd "$dir" && "$bin" -test.v -test.timeout 300s) >"$log" 2>&1
 		rc=$?
 		secs=$(( $(date +%s) - start ))
 		pass=$(grep -c -- '--- PASS' "$OUT/test-$name.log")
@@ -55,7 +62,8 @@ if [ -x "$DEV"/dpgpu ] && { [ "$what" = all ] || [ "$what" = cli ]; }; then
 			head -c 3000000 /dev/urandom | tr -dc 'ACGT' | head -c 32768 >"$tmp/$n.txt"
 		done
 	done
-	for m in 0 1 0 1; do
+	# The first pair fills the CUBIN cache; the medians are of the other ten.
+	for m in 0 1 0 1 0 1 0 1 0 1 0 1 0 1 0 1 0 1 0 1 0 1; do
 		flag=""
 		[ "$m" = 1 ] && flag=--maintain
 		start=$(date +%s.%N)
@@ -63,6 +71,9 @@ if [ -x "$DEV"/dpgpu ] && { [ "$what" = all ] || [ "$what" = cli ]; }; then
 		echo "cli lcs 32768^2 maintain $m: rc=$? $(awk "BEGIN{print $(date +%s.%N) - $start}") s wall" >>"$OUT/cli.log"
 	done
 	grep "cli lcs\|answer\|error" "$OUT/cli.log" | tee -a "$OUT/perf-table.txt"
+	for m in 0 1; do
+		grep "cli lcs 32768^2 maintain $m:" "$OUT/cli.log" | tail -n +2 | awk '{print $(NF-2)}' | sort -n | awk -v m=$m '{v[NR]=$1} END {print "cli median maintain " m ": " v[int((NR+1)/2)] " s"}'
+	done | tee -a "$OUT/perf-table.txt"
 	rm -rf "$tmp"
 fi
 

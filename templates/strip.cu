@@ -22,6 +22,18 @@
 // alone are staged per column in a shared ring (dp_colvals), so that no
 // lane waits on a divergent constant-memory read in the loop.
 //
+// With DP_KEEP (maintain), every cell also goes to device memory: a lane
+// puts its DP_RPT cells of each step in its warp's slice of dynamic shared
+// memory (DP_KM = DP_RPT*DP_SYNC cells per lane, rotated by the lane so that
+// neither the writes nor the reads conflict on banks), and after each group
+// of DP_SYNC steps the warp writes the group's cells out row by row, DP_SYNC
+// contiguous cells per row, in real (not sweep) coordinates, into the
+// strip's slot of the keep buffer: slot s % nslots holds the strip's rows,
+// row-major, the lowest real row first. Before a block starts strip s it
+// waits until *freed (the strips the host has copied out) reaches
+// s - nslots + 1; when all its warps are done it sets done[s] (host memory)
+// for the host to copy the slot out.
+//
 // Deadlock freedom: a block waits only for the strip before its own, which
 // a running block took from the ticket earlier; inside a block, a warp
 // waits for the warp above to produce and (the ring being much longer than
@@ -35,6 +47,10 @@
 #define DP_PUB 32
 #define DP_RING 128
 #define DP_SYNC 8 // steps per group; 32 must be a multiple
+#ifndef DP_KEEP
+#define DP_KEEP 0
+#endif
+#define DP_KM (DP_RPT * DP_SYNC)
 
 typedef DP_JT dp_j_t;
 // The column count in the type of column indices (comparisons stay 32-bit).
@@ -43,6 +59,7 @@ typedef DP_JT dp_j_t;
 #ifdef DP_EMU
 __device__ __forceinline__ int dp_ld_acquire(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 __device__ __forceinline__ void dp_st_release(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+__device__ __forceinline__ void dp_st_release_sys(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 #else
 __device__ __forceinline__ int dp_ld_acquire(const int *p)
 {
@@ -54,6 +71,12 @@ __device__ __forceinline__ int dp_ld_acquire(const int *p)
 __device__ __forceinline__ void dp_st_release(int *p, int v)
 {
 	asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// dp_st_release_sys stores v at p (host memory) for the host to see.
+__device__ __forceinline__ void dp_st_release_sys(int *p, int v)
+{
+	asm volatile("st.release.sys.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 #endif
 
@@ -147,7 +170,36 @@ struct dp_strip_warp {
 	int *prog;
 	dp_strip_shared *sh;
 	const dp_colvals *ring;
+	cell_t *keep;     // DP_KEEP: the strip's slot
+	long long keepLo; // DP_KEEP: the slot's first real row
+	cell_t *kt;       // DP_KEEP: this warp's DP_KM x 32 cells of shared memory
 };
+
+#if DP_KEEP
+// dp_keep_flush writes the cells of the group of steps from G on: lane ls
+// computed rows ls*DP_RPT+k at columns G-ls .. G-ls+DP_SYNC-1. Item idx of
+// the 32*DP_KM is row q = idx / DP_SYNC of the warp, column c = idx % DP_SYNC
+// of the row's run, so that a warp's store covers 32/DP_SYNC runs of
+// contiguous cells.
+__device__ __forceinline__ void dp_keep_flush(const dp_strip_warp &sw, const dp_j_t G)
+{
+	const long long base = sw.s * DP_BH + (long long)sw.wib * DP_SH;
+#pragma unroll 4
+	for (int it = 0; it < DP_KM; ++it) {
+		const int idx = it * 32 + sw.lane;
+		const int q = idx / DP_SYNC, c = idx % DP_SYNC;
+		const int ls = q / DP_RPT, k = q % DP_RPT;
+		const long long r = base + q;
+		const dp_j_t j = G - ls + c;
+		if (r < DP_ROWS && j >= 0 && j < DP_CJ) {
+			const cell_t v = sw.kt[ls * DP_KM + (k * DP_SYNC + c + ls) % DP_KM];
+			const long long ri = DP_BACK ? DP_ROWS - 1 - r : r;
+			const long long rj = DP_BACK ? DP_COLS - 1 - (long long)j : (long long)j;
+			sw.keep[(ri - sw.keepLo) * DP_COLS + rj] = v;
+		}
+	}
+}
+#endif
 
 // dp_strip_chunk runs steps g0 .. g0+31 of a strip, in groups of DP_SYNC
 // steps: the waits and the progress counters are per group, and a group's
@@ -242,6 +294,11 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 						dp_ans = w[DP_PI + k][0];
 			}
 #endif
+#if DP_KEEP
+#pragma unroll
+			for (int k = 0; k < DP_RPT; ++k)
+				sw.kt[lane * DP_KM + (k * DP_SYNC + u + lane) % DP_KM] = w[DP_PI + k][0];
+#endif
 #if DP_PI > 0
 			// Lane 31's bottom rows at column j go to the warp below.
 			if (lane == 31 && (!CHK || (j >= 0 && j < DP_CJ))) {
@@ -257,6 +314,11 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 			}
 #endif
 		}
+#if DP_KEEP
+		__syncwarp();
+		dp_keep_flush(sw, G);
+		__syncwarp(); // the next group overwrites kt
+#endif
 #if DP_PI > 0
 		// Publish lane 31's columns up to jhi (exclusive).
 		const dp_j_t jhi = jlo + DP_SYNC < DP_CJ ? jlo + DP_SYNC : DP_CJ;
@@ -351,8 +413,12 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, cell_t *bn
 
 // dp_strip: bnd is 2 x DP_PI x COLS cells, prog has one int per strip and
 // ticket one int, all zeroed before the launch; part has one slot per warp.
+// With DP_KEEP, keep has nslots slots of DP_BH x COLS cells, *freed counts
+// the strips the host copied out, and done (zeroed, host memory) one flag
+// per strip; the launch gives DP_STRIP_WARPS*32*DP_KM cells of dynamic
+// shared memory. Without, they are unused.
 extern "C" __global__ void __launch_bounds__(DP_STRIP_WARPS * 32)
-dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part)
+dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, long long nslots, const int *freed, int *done)
 {
 	__shared__ dp_strip_shared sh;
 	const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
@@ -361,6 +427,17 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part)
 	dp_colvals *ring = cring[wib];
 #else
 	dp_colvals *ring = 0;
+#endif
+#if DP_KEEP
+#ifdef DP_EMU
+	cell_t *kt = (cell_t *)dp_emu_smem + wib * 32 * DP_KM;
+#else
+	extern __shared__ unsigned char dp_smem[];
+	cell_t *kt = (cell_t *)dp_smem + wib * 32 * DP_KM;
+#endif
+#else
+	cell_t *kt = 0;
+	(void)keep, (void)nslots, (void)freed, (void)done;
 #endif
 	dp_part_t acc;
 	dp_part_init(acc);
@@ -372,6 +449,12 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part)
 			sh.ticket = sh.stop ? (int)DP_NSTRIPS : atomicAdd(ticket, 1);
 			if (dp_aborted())
 				sh.ticket = (int)DP_NSTRIPS;
+#if DP_KEEP
+			// The strip's slot is free once the strip nslots back is copied out.
+			int known = 0;
+			if (sh.ticket < DP_NSTRIPS && sh.ticket >= nslots && !dp_wait(freed, (int)(sh.ticket - nslots + 1), known))
+				sh.ticket = (int)DP_NSTRIPS;
+#endif
 		}
 		if (threadIdx.x < DP_STRIP_WARPS) {
 			sh.made[threadIdx.x] = 0;
@@ -392,6 +475,14 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part)
 		sw.sh = &sh;
 		sw.ring = ring;
 		sw.kAns = -1;
+		sw.kt = kt;
+#if DP_KEEP
+		sw.keepLo = DP_BACK ? DP_ROWS - ((s + 1) * DP_BH < DP_ROWS ? (s + 1) * DP_BH : DP_ROWS) : s * DP_BH;
+		sw.keep = keep + (s % nslots) * (long long)DP_BH * DP_COLS;
+#else
+		sw.keepLo = 0;
+		sw.keep = 0;
+#endif
 #if DP_ANS_KIND == 1
 		for (int k = 0; k < DP_RPT; ++k) {
 			const long long r = s * DP_BH + (long long)wib * DP_SH + (long long)lane * DP_RPT + k;
@@ -401,6 +492,12 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part)
 #endif
 		if (!dp_strip_one(sw, bnd, ring, acc) && lane == 0)
 			*(volatile int *)&sh.stop = 1;
+#if DP_KEEP
+		__threadfence_system(); // this thread's cells of the slot, before done[s]
+		__syncthreads();
+		if (threadIdx.x == 0 && !*(volatile int *)&sh.stop)
+			dp_st_release_sys(done + s, 1);
+#endif
 	}
 #if DP_ANS_KIND == 2
 	dp_part_warp(acc);

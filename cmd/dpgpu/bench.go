@@ -36,7 +36,7 @@ size on every input side declared '?'. Reports the median, min and max wall time
 			&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "CPU threads (default: one per core)"},
 			&cli.StringSliceFlag{Name: "set", Aliases: []string{"s"}, Usage: "set a scalar: NAME=VALUE"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed of the instances"},
-			&cli.BoolFlag{Name: "maintain", Usage: "keep the whole grid (measures the copy-back)"},
+			&cli.BoolFlag{Name: "maintain", Usage: "keep the whole grid (measures the copy-back; the grid is allocated once, before the timed runs)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 			&cli.BoolFlag{Name: "csv", Usage: "print CSV"},
 			&cli.StringFlag{Name: "plot", Usage: "write a PNG of GCUPS against size per backend to `FILE`"},

@@ -4,14 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/heldkarp"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/report"
 )
@@ -27,26 +25,9 @@ func heldKarpNeeds(w io.Writer, l *engine.Loaded) {
 	host, dev := heldkarp.Requirements(n)
 	fmt.Fprintf(w, "cities     %d: %s states\n", n, report.Count(int64(n-1)<<max(n-2, 0)))
 	fmt.Fprintf(w, "memory     host %s (one predecessor byte per state), device %s (two layers of values)\n", report.Bytes(host), report.Bytes(dev))
-	if avail := memAvailable(); avail > 0 {
+	if avail, ok := hostmem.Available(); ok && avail > 0 {
 		fmt.Fprintf(w, "limit      %s of host memory available: up to n = %d\n", report.Bytes(avail), heldkarp.MaxN(avail))
 	}
-}
-
-// memAvailable reads MemAvailable from /proc/meminfo (0 if unknown).
-func memAvailable() int64 {
-	data, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			if err == nil {
-				return kb * 1024
-			}
-		}
-	}
-	return 0
 }
 
 func checkCommand() *cli.Command {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -43,23 +45,31 @@ func solveAction(c *cli.Context) error {
 			return err
 		}
 	}
+	tr := newPhases("solve")
+	defer tr.print(c.App.ErrWriter)
 	l, err := loadProblem(c)
 	if err != nil {
 		return err
 	}
-	ex, err := engine.NewExecutor(c.String("backend"), c.Int("threads"), c.App.ErrWriter)
-	if err != nil {
-		return err
-	}
+	tr.mark("load")
 	opt := runtime.Options{
 		Threads:   c.Int("threads"),
 		Maintain:  c.Bool("maintain") || gridPath != "",
 		Traceback: c.Bool("traceback"),
 	}
+	withGrid := engine.StartGrid(l, opt) // while the driver starts
+	ex, err := engine.NewExecutor(c.String("backend"), c.Int("threads"), c.App.ErrWriter)
+	if err != nil {
+		return err
+	}
+	tr.mark("backend")
+	opt = withGrid()
+	tr.mark("grid")
 	bar := newProgress(c.Bool("quiet") || c.Bool("json"))
 	opt.Progress = bar.update
 	res, err := engine.Run(c.Context, l, ex, opt)
 	bar.finish()
+	tr.mark("run")
 	if err != nil {
 		if c.Context.Err() != nil {
 			return fmt.Errorf("interrupted: %w", context.Canceled)
@@ -134,5 +144,34 @@ func (p *progress) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 		fmt.Fprint(os.Stderr, "\r\033[K")
+	}
+}
+
+// phases times the steps of a command for DPGPU_TRACE (tuning): printed as
+// one line on stderr when the command returns.
+type phases struct {
+	on    bool
+	what  string
+	last  time.Time
+	marks []string
+}
+
+func newPhases(what string) *phases {
+	return &phases{on: os.Getenv("DPGPU_TRACE") != "", what: what, last: time.Now()}
+}
+
+func (p *phases) mark(step string) {
+	if !p.on {
+		return
+	}
+	now := time.Now()
+	p.marks = append(p.marks, fmt.Sprintf("%s %.1f ms", step, now.Sub(p.last).Seconds()*1e3))
+	p.last = now
+}
+
+func (p *phases) print(w io.Writer) {
+	if p.on {
+		p.mark("report")
+		fmt.Fprintf(w, "dpgpu trace %s: %s\n", p.what, strings.Join(p.marks, ", "))
 	}
 }

@@ -46,6 +46,7 @@ inline void __syncthreads() { emu_cur_block->bar->arrive_and_wait(); }
 inline void __syncwarp(unsigned = 0xffffffffu) { emu_cur_warp->bar.arrive_and_wait(); }
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __nanosleep(unsigned) { std::this_thread::yield(); }
 
 template <class T> T emu_exchange(T v, int src)

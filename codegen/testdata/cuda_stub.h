@@ -14,6 +14,7 @@ int atomicExch(int *, int);
 int atomicAdd(int *, int);
 void __threadfence();
 void __threadfence_block();
+void __threadfence_system();
 void __syncthreads();
 void __syncwarp(unsigned m = 0xffffffffu);
 void __nanosleep(unsigned);

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/dpgpu/dpgpu/eval"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/runtime"
@@ -84,11 +85,11 @@ func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt runtime.Optio
 	r.rec = rec
 	if opt.KeepGrid(p) {
 		need := p.Cells() * int64(p.CellType.Size())
-		if avail, ok := memAvailable(); ok && need > avail {
+		if avail, ok := hostmem.Available(); ok && need > avail {
 			return nil, fmt.Errorf("keeping the whole %dx%d grid of %s needs %s, but only %s of memory is available; run without maintain, --grid and --traceback",
 				p.Rows, p.Cols, p.CellType, byteSize(need), byteSize(avail))
 		}
-		r.grid = runtime.NewGrid(p.CellType, p.Rows, p.Cols)
+		r.grid = opt.NewGrid(p)
 		r.bytes += need
 	}
 	r.capture = map[int64][]int64{}

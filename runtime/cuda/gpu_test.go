@@ -494,6 +494,43 @@ func TestGPU(t *testing.T) {
 		}
 	})
 
+	// A large HostAlloc (mapped and registered by this package) that a
+	// kernel writes through its device address; a wait event that reports
+	// the kernel's progress without blocking.
+	t.Run("MappedLargeHostAllocAndWaitEvent", func(t *testing.T) {
+		n := (5 << 20) / 4 // 5 MB: above largeHostBuffer
+		host, err := g.ctx.HostAlloc(int64(n) * 4)
+		must(t, err)
+		defer func() { must(t, host.Free()) }()
+		if host.mapped == nil {
+			t.Log("HostAlloc fell back to cuMemHostAlloc for 5 MB")
+		}
+		dptr, err := host.DevicePtr()
+		must(t, err)
+		s1, err := g.ctx.NewStream()
+		must(t, err)
+		defer func() { must(t, s1.Destroy()) }()
+		ev, err := g.ctx.NewWaitEvent()
+		must(t, err)
+		defer func() { must(t, ev.Destroy()) }()
+		v := int32(rng.IntN(1 << 20))
+		// About 0.1 s of spinning: the event cannot be done right away.
+		must(t, g.ctx.Launch(g.fn(t, "spin_fill"), blocks(n, 256), block256, 0, s1, dptr, int32(n), int64(200_000_000), v))
+		must(t, ev.Record(s1))
+		if done, err := ev.Done(); err != nil || done {
+			t.Errorf("Done right after the launch: %v, %v", done, err)
+		}
+		must(t, ev.Synchronize())
+		if done, err := ev.Done(); err != nil || !done {
+			t.Errorf("Done after Synchronize: %v, %v", done, err)
+		}
+		for i, got := range HostSlice[int32](host) {
+			if got != v+int32(i) {
+				t.Fatalf("element %d = %d written by the kernel into mapped host memory, want %d", i, got, v+int32(i))
+			}
+		}
+	})
+
 	t.Run("DynamicShared", func(t *testing.T) {
 		f := g.fn(t, "big_shared")
 		info, err := f.Info()

@@ -74,9 +74,10 @@ type driverAPI struct {
 	cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyHtoDAsync, cuMemcpyDtoHAsync     uintptr
 	cuMemcpyDtoD, cuMemsetD8, cuMemsetD32                                uintptr
 	cuMemHostAlloc, cuMemFreeHost                                        uintptr
+	cuMemHostRegister, cuMemHostUnregister, cuMemHostGetDevicePointer    uintptr
 	cuStreamCreate, cuStreamSynchronize, cuStreamDestroy                 uintptr
 	cuStreamWaitEvent                                                    uintptr
-	cuEventCreate, cuEventRecord, cuEventSynchronize                     uintptr
+	cuEventCreate, cuEventRecord, cuEventSynchronize, cuEventQuery       uintptr
 	cuEventElapsedTime, cuEventDestroy                                   uintptr
 	cuTexObjectCreate, cuTexObjectDestroy                                uintptr
 }
@@ -117,6 +118,9 @@ func (d *driverAPI) symbols() []symbol {
 		{"cuMemsetD32_v2", &d.cuMemsetD32, false},
 		{"cuMemHostAlloc", &d.cuMemHostAlloc, false},
 		{"cuMemFreeHost", &d.cuMemFreeHost, false},
+		{"cuMemHostRegister_v2", &d.cuMemHostRegister, false},
+		{"cuMemHostUnregister", &d.cuMemHostUnregister, false},
+		{"cuMemHostGetDevicePointer_v2", &d.cuMemHostGetDevicePointer, false},
 		{"cuStreamCreate", &d.cuStreamCreate, false},
 		{"cuStreamSynchronize", &d.cuStreamSynchronize, false},
 		{"cuStreamDestroy_v2", &d.cuStreamDestroy, false},
@@ -124,6 +128,7 @@ func (d *driverAPI) symbols() []symbol {
 		{"cuEventCreate", &d.cuEventCreate, false},
 		{"cuEventRecord", &d.cuEventRecord, false},
 		{"cuEventSynchronize", &d.cuEventSynchronize, false},
+		{"cuEventQuery", &d.cuEventQuery, false},
 		{"cuEventElapsedTime", &d.cuEventElapsedTime, false},
 		{"cuEventDestroy_v2", &d.cuEventDestroy, false},
 		{"cuTexObjectCreate", &d.cuTexObjectCreate, false},

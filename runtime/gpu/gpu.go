@@ -9,13 +9,15 @@
 //     parallel; the lines a cell reads rotate in device memory.
 //   - wavefront: the strip kernel (one persistent launch; warps sweep strips
 //     of rows with the cells in registers, following the strip above
-//     through progress flags) when the offsets are small and the grid is
-//     not kept; otherwise the tile kernel (one launch per tile
-//     anti-diagonal, tiles in shared memory, edges in O(width) buffers).
+//     through progress flags) when the offsets are small; otherwise the
+//     tile kernel (one launch per tile anti-diagonal, tiles in shared
+//     memory, edges in O(width) buffers).
 //
-// With maintain (runtime.Options.KeepGrid), finished lines or tiles are
-// copied to pinned host memory on a second stream while the next ones are
-// computed, and CPU workers move them into the runtime.Grid.
+// With maintain (runtime.Options.KeepGrid), finished lines, tiles or strips
+// are copied to pinned host memory on a second stream while the next ones
+// are computed, and CPU workers move them into the runtime.Grid. The strip
+// kernel writes each strip to a slot in device memory and flags it done in
+// host memory; the host copies it out and frees the slot (keep.go).
 //
 // The device checks every read outside the grid or an input, and int
 // overflow, where the generator could not prove them impossible; the first
@@ -42,10 +44,12 @@ import (
 type Option func(*config)
 
 type config struct {
-	device   int
-	cacheDir string
-	codegen  codegen.Options
-	stageMB  int64
+	device      int
+	cacheDir    string
+	codegen     codegen.Options
+	stageMB     int64
+	maxSlots    int64 // strip slots of maintain at most (0: see keepSlots; tests, tuning)
+	copyWorkers int   // CPU workers moving staged rows into the grid (0: see copyWorkers)
 }
 
 // WithDevice selects the GPU by ordinal (default 0).
@@ -59,7 +63,7 @@ func WithCacheDir(dir string) Option { return func(c *config) { c.cacheDir = dir
 func WithCodegen(o codegen.Options) Option { return func(c *config) { c.codegen = o } }
 
 // WithStageMB sets the size of each of the two staging buffers that
-// maintain copies the grid through (default 64 MB; tests use less).
+// maintain copies the grid through (default 32 MB; tests use less).
 func WithStageMB(mb int64) Option { return func(c *config) { c.stageMB = mb } }
 
 // Executor runs problems on one GPU. It is safe for concurrent use; runs
@@ -81,7 +85,7 @@ type Executor struct {
 // New opens the driver, the device's primary context, NVRTC and the CUBIN
 // cache. Without a usable driver or device the error wraps cuda.ErrNoDriver.
 func New(opts ...Option) (*Executor, error) {
-	cfg := config{stageMB: 64}
+	cfg := config{stageMB: 32}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -161,7 +165,25 @@ var ErrHeldKarp = errors.New("the held-karp schedule is run by the TSP solver, n
 
 // Program generates the CUDA program Run would compile for p with opt.
 func (e *Executor) Program(p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*codegen.Program, error) {
-	return codegen.Generate(p, pl, e.codegenOptions(p, opt))
+	return e.generate(p, pl, opt)
+}
+
+// generate makes the program for a run. A strip kernel that keeps the
+// grid needs two strips of cells in device memory; where they do not fit
+// in half of what is free, the tile kernel (whose buffers are smaller)
+// takes over.
+func (e *Executor) generate(p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*codegen.Program, error) {
+	o := e.codegenOptions(p, opt)
+	prog, err := codegen.Generate(p, pl, o)
+	if err != nil || !prog.Keep {
+		return prog, err
+	}
+	slot := prog.StripRows() * prog.Cols * int64(p.CellType.Size())
+	if free, _, err := e.ctx.MemInfo(); err == nil && 2*slot > free/2 {
+		o.Kernel = codegen.KernelTile
+		return codegen.Generate(p, pl, o)
+	}
+	return prog, nil
 }
 
 func (e *Executor) codegenOptions(p *ir.Problem, opt runtime.Options) codegen.Options {
@@ -194,7 +216,7 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ru
 		return nil, errors.New("gpu: the executor is closed")
 	}
 	compileStart := time.Now()
-	prog, err := codegen.Generate(p, pl, e.codegenOptions(p, opt))
+	prog, err := e.generate(p, pl, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/runtime"
 	"github.com/dpgpu/dpgpu/sema"
@@ -81,7 +82,7 @@ func TestStripShapes(t *testing.T) {
 	want := lcsRef(a, b)[1234][777]
 	for _, rpt := range []int{1, 2, 3, 4, 6, 8} {
 		for _, warps := range []int{1, 4, 8} {
-			v := variant{fmt.Sprintf("rpt%d-w%d", rpt, warps), codegen.Options{Kernel: codegen.KernelStrip, RowsPerThread: rpt, StripWarps: warps}, false}
+			v := variant{name: fmt.Sprintf("rpt%d-w%d", rpt, warps), cg: codegen.Options{Kernel: codegen.KernelStrip, RowsPerThread: rpt, StripWarps: warps}}
 			res, err := runGPU(t, e, p, pl, v)
 			if err != nil {
 				t.Fatalf("%s: %v", v.name, err)
@@ -92,7 +93,7 @@ func TestStripShapes(t *testing.T) {
 		}
 	}
 	for _, tile := range [][2]int{{32, 32}, {128, 64}, {32, 256}} {
-		v := variant{fmt.Sprintf("tile%dx%d", tile[0], tile[1]), codegen.Options{TileH: tile[0], TileW: tile[1]}, true}
+		v := variant{name: fmt.Sprintf("tile%dx%d", tile[0], tile[1]), cg: codegen.Options{Kernel: codegen.KernelTile, TileH: tile[0], TileW: tile[1]}, maintain: true}
 		res, err := runGPU(t, e, p, pl, v)
 		if err != nil {
 			t.Fatalf("%s: %v", v.name, err)
@@ -100,6 +101,34 @@ func TestStripShapes(t *testing.T) {
 		if got := answerOf(res); got != want {
 			t.Errorf("%s: LCS = %v, want %v", v.name, got, want)
 		}
+	}
+	// The strip kernel writing the grid out, through 2 and 3 slots.
+	ref := lcsRef(a, b)
+	for _, rpt := range []int{1, 3, 4} {
+		for _, warps := range []int{1, 8} {
+			for _, slots := range []int64{2, 3} {
+				v := variant{name: fmt.Sprintf("keep-rpt%d-w%d-slots%d", rpt, warps, slots), cg: codegen.Options{Kernel: codegen.KernelStrip, RowsPerThread: rpt, StripWarps: warps}, maintain: true, slots: slots}
+				res, err := runGPU(t, e, p, pl, v)
+				if err != nil {
+					t.Fatalf("%s: %v", v.name, err)
+				}
+				checkGrid(t, v.name, res.Grid, ref, 0)
+			}
+		}
+	}
+}
+
+// TestMaintainUsesStrips: with maintain, LCS runs on the strip kernel
+// writing its strips out (the fast path), not on the tile kernel.
+func TestMaintainUsesStrips(t *testing.T) {
+	e := executor(t)
+	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGT", "b.txt": "GATTACA"})
+	prog, err := e.Program(p, pl, runtime.Options{Maintain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prog.Kernel != codegen.KernelStrip || !prog.Keep {
+		t.Fatalf("maintain runs the %s kernel (keep %v), want the strip kernel writing its cells out", prog.Kernel, prog.Keep)
 	}
 }
 
@@ -297,7 +326,7 @@ func TestContractExamples(t *testing.T) {
 			continue
 		}
 		want := againstCPU(t, p, pl)
-		for _, v := range []variant{{"auto", codegen.Options{}, false}, {"maintain", codegen.Options{}, true}} {
+		for _, v := range []variant{{name: "auto"}, {name: "maintain", maintain: true}} {
 			res, err := runGPU(t, e, p, pl, v)
 			if err != nil {
 				t.Errorf("%s/%s: %v", name, v.name, err)
@@ -496,7 +525,7 @@ cell[i][j] = 0    when i == 0 || j == 0
 	var first *runtime.Result
 	for _, mem := range mems {
 		for _, maintain := range []bool{false, true} {
-			v := variant{mem.name, mem.cg, maintain}
+			v := variant{name: mem.name, cg: mem.cg, maintain: maintain}
 			res, err := runGPU(t, e, p, pl, v)
 			if err != nil {
 				t.Fatalf("%s: %v", mem.name, err)
@@ -627,20 +656,7 @@ func TestCancel(t *testing.T) {
 	r := newRand(t)
 	a, b := randDNA(r, 300000), randDNA(r, 300000)
 	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": a, "b.txt": b})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	start := time.Now()
-	_, err := e.Run(ctx, p, pl, runtime.Options{Progress: func(done, total int64) {
-		if done > 0 && done < total {
-			cancel()
-		}
-	}})
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled run: %v, want context.Canceled", err)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("cancelling took %v", d)
-	}
+	cancelMidway(t, e, p, pl, runtime.Options{})
 	// Still usable.
 	small, spl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGT", "b.txt": "AGT"})
 	res, err := e.Run(context.Background(), small, spl, runtime.Options{})
@@ -651,6 +667,46 @@ func TestCancel(t *testing.T) {
 	_, err = e.Run(context.Background(), small, spl, runtime.Options{Progress: func(done, total int64) { calls++ }})
 	if err != nil || calls == 0 {
 		t.Errorf("progress: %d calls, %v", calls, err)
+	}
+}
+
+// TestCancelMaintain cancels a strip kernel that writes its grid out
+// through two slots (it then waits for the host's copies): the run ends
+// with context.Canceled, promptly, and the executor stays usable.
+func TestCancelMaintain(t *testing.T) {
+	e := executor(t)
+	r := newRand(t)
+	a, b := randDNA(r, 20000), randDNA(r, 20000)
+	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": a, "b.txt": b})
+	old := e.cfg
+	e.cfg.maxSlots = 2
+	defer func() { e.cfg = old }()
+	cancelMidway(t, e, p, pl, runtime.Options{Maintain: true})
+	small, spl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGT", "b.txt": "AGT"})
+	res, err := e.Run(context.Background(), small, spl, runtime.Options{Maintain: true})
+	if err != nil || answerOf(res) != 3 {
+		t.Errorf("after cancelling: %v, %v", res, err)
+	}
+}
+
+// cancelMidway runs p with opt, cancelling once progress is reported: the
+// run must end with context.Canceled within seconds.
+func cancelMidway(t *testing.T, e *Executor, p *ir.Problem, pl *plan.Plan, opt runtime.Options) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt.Progress = func(done, total int64) {
+		if done > 0 && done < total {
+			cancel()
+		}
+	}
+	start := time.Now()
+	_, err := e.Run(ctx, p, pl, opt)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled run: %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("cancelling took %v", d)
 	}
 }
 

@@ -63,25 +63,30 @@ type variant struct {
 	name     string
 	cg       codegen.Options
 	maintain bool
+	slots    int64 // strip kernel with maintain: at most this many slots (0: as many as fit)
 }
 
 var wavefrontVariants = []variant{
-	{"strip", codegen.Options{Kernel: codegen.KernelStrip}, false},
-	{"tile", codegen.Options{Kernel: codegen.KernelTile}, false},
-	{"maintain", codegen.Options{}, true},
+	{name: "strip", cg: codegen.Options{Kernel: codegen.KernelStrip}},
+	{name: "tile", cg: codegen.Options{Kernel: codegen.KernelTile}},
+	{name: "maintain", maintain: true},
+	{name: "maintain-tile", cg: codegen.Options{Kernel: codegen.KernelTile}, maintain: true},
+	// Strips of 64 rows through two slots: the kernel waits for the copies.
+	{name: "maintain-2slots", cg: codegen.Options{Kernel: codegen.KernelStrip, RowsPerThread: 1, StripWarps: 2}, maintain: true, slots: 2},
+	{name: "maintain-3slots", cg: codegen.Options{Kernel: codegen.KernelStrip, RowsPerThread: 1, StripWarps: 2}, maintain: true, slots: 3},
 }
 
 var lineVariants = []variant{
-	{"line", codegen.Options{}, false},
-	{"maintain", codegen.Options{}, true},
+	{name: "line"},
+	{name: "maintain", maintain: true},
 }
 
 // run runs p on the GPU with variant v.
 func runGPU(t testing.TB, e *Executor, p *ir.Problem, pl *plan.Plan, v variant) (*runtime.Result, error) {
 	t.Helper()
-	old := e.cfg.codegen
-	e.cfg.codegen = v.cg
-	defer func() { e.cfg.codegen = old }()
+	old := e.cfg
+	e.cfg.codegen, e.cfg.maxSlots = v.cg, v.slots
+	defer func() { e.cfg = old }()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	return e.Run(ctx, p, pl, runtime.Options{Maintain: v.maintain})

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/runtime"
@@ -102,6 +103,12 @@ func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
 			return nil, false, err
 		}
 	}
+	if prog.Kernel == codegen.KernelStrip && prog.StripSharedBytes > 48<<10 {
+		if err := m.funcs[codegen.FuncStrip].SetMaxDynamicShared(prog.StripSharedBytes); err != nil {
+			mod.Unload()
+			return nil, false, err
+		}
+	}
 	if len(e.modules) >= maxModules {
 		for k, old := range e.modules {
 			old.mod.Unload()
@@ -156,8 +163,14 @@ func (r *run) alloc(what string, bytes int64) (cuda.DevicePtr, error) {
 	return p, nil
 }
 
-func (r *run) event() (*cuda.Event, error) {
-	ev, err := r.e.ctx.NewEvent()
+// event is an event that records timing, released with the run.
+func (r *run) event() (*cuda.Event, error) { return r.track(r.e.ctx.NewEvent()) }
+
+// waitEvent is an event for the host or a stream to wait on (no timing;
+// the host sleeps while it waits), released with the run.
+func (r *run) waitEvent() (*cuda.Event, error) { return r.track(r.e.ctx.NewWaitEvent()) }
+
+func (r *run) track(ev *cuda.Event, err error) (*cuda.Event, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -184,6 +197,7 @@ func (r *run) release() {
 		r.st.scatter[0].Wait()
 		r.st.scatter[1].Wait()
 	}
+
 	for _, t := range r.textures {
 		r.e.ctx.DestroyTexture(t)
 	}
@@ -233,8 +247,7 @@ func (r *run) setup() error {
 	}
 	r.trace.mark("upload")
 	if r.keep {
-		r.grid = runtime.NewGrid(r.p.CellType, r.p.Rows, r.p.Cols)
-		hugePages(r.grid)
+		r.grid = r.opt.NewGrid(r.p)
 		r.hostBytes += r.p.Cells() * cs
 	}
 	return nil
@@ -339,7 +352,7 @@ func (r *run) checkMemory() error {
 	}
 	if r.keep {
 		host := r.p.Cells()*int64(r.p.CellType.Size()) + 2*r.stageBytes()
-		if avail, ok := memAvailable(); ok && host > avail {
+		if avail, ok := hostmem.Available(); ok && host > avail {
 			return fmt.Errorf("keeping the %dx%d grid of %s needs %s of host memory; %s is available (drop --grid/--traceback/maintain, or use `cell:` with a smaller type)",
 				r.p.Rows, r.p.Cols, r.p.Name, mb(host), mb(avail))
 		}
@@ -367,6 +380,9 @@ func (r *run) deviceNeed() int64 {
 		}
 	case codegen.KernelStrip:
 		n += 2*int64(pr.PI)*pr.Cols*cs + 4*pr.Strips
+		if pr.Keep {
+			n += 2 * r.slotBytes() // at least; more slots where there is room
+		}
 	}
 	return n
 }
@@ -385,6 +401,8 @@ func (r *run) stageBytes() int64 {
 		return max(target, diag)
 	case codegen.KernelLine:
 		return int64(r.batchLines()) * pr.Width * cs
+	case codegen.KernelStrip:
+		return min(target, r.slotBytes())
 	}
 	return 0
 }

@@ -1,19 +1,18 @@
 package gpu
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	goruntime "runtime"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
+	"sync/atomic"
+	"time"
 	"unsafe"
 
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
 	"github.com/dpgpu/dpgpu/runtime/cuda"
 )
 
@@ -35,6 +34,10 @@ type stager struct {
 	prev     *pendingBatch
 	mu       sync.Mutex
 	err      error
+
+	// For DPGPU_TRACE: nanoseconds the CPU workers spent moving batches,
+	// and the host waited for workers and for copies.
+	busy, waitScatter, waitCopy atomic.Int64
 }
 
 type pendingBatch struct {
@@ -76,10 +79,10 @@ func (r *run) newStager(half int64, withDev bool) (*stager, error) {
 		if s.host[h], err = r.e.staging(h, half); err != nil {
 			return nil, err
 		}
-		if s.computed[h], err = r.event(); err != nil {
+		if s.computed[h], err = r.waitEvent(); err != nil {
 			return nil, err
 		}
-		if s.copied[h], err = r.event(); err != nil {
+		if s.copied[h], err = r.waitEvent(); err != nil {
 			return nil, err
 		}
 	}
@@ -94,19 +97,29 @@ func (s *stager) begin(n int) error {
 	return s.r.e.s1.WaitEvent(s.copied[n%2])
 }
 
-// end queues the copy of batch n (bytes at src) and hands batch n-1, once
-// copied, to the CPU workers; fn moves a batch's bytes into the grid.
+// end queues, after the work queued on the first stream so far, the copy
+// of batch n (bytes at src) and hands batch n-1, once copied, to the CPU
+// workers; fn moves a batch's bytes into the grid.
 func (s *stager) end(n int, src cuda.DevicePtr, bytes int64, fn func([]byte)) error {
+	h := n % 2
+	if err := s.computed[h].Record(s.r.e.s1); err != nil {
+		return err
+	}
+	if err := s.r.e.s2.WaitEvent(s.computed[h]); err != nil {
+		return err
+	}
+	return s.copyOut(n, src, bytes, fn)
+}
+
+// copyOut queues the copy of batch n (bytes at src, computed already) on
+// the second stream and hands batch n-1, once copied, to the CPU workers.
+func (s *stager) copyOut(n int, src cuda.DevicePtr, bytes int64, fn func([]byte)) error {
 	r := s.r
 	h := n % 2
-	if err := s.computed[h].Record(r.e.s1); err != nil {
-		return err
-	}
+	t := time.Now()
 	s.scatter[h].Wait() // pinned buffer h is free once batch n-2 is in the grid
+	s.waitScatter.Add(int64(time.Since(t)))
 	if err := s.failed(); err != nil {
-		return err
-	}
-	if err := r.e.s2.WaitEvent(s.computed[h]); err != nil {
 		return err
 	}
 	if err := r.e.ctx.CopyDtoHAsync(s.host[h].Ptr(), src, bytes, r.e.s2); err != nil {
@@ -129,9 +142,11 @@ func (s *stager) drain() error {
 		return nil
 	}
 	s.prev = nil
+	t := time.Now()
 	if err := s.copied[b.half].Synchronize(); err != nil {
 		return err
 	}
+	s.waitCopy.Add(int64(time.Since(t)))
 	data := s.host[b.half].Bytes()[:b.bytes]
 	s.scatter[b.half].Add(1)
 	go func() {
@@ -143,7 +158,9 @@ func (s *stager) drain() error {
 				s.mu.Unlock()
 			}
 		}()
+		t := time.Now()
 		b.fn(data)
+		s.busy.Add(int64(time.Since(t)))
 	}()
 	return nil
 }
@@ -159,6 +176,9 @@ func (s *stager) finish() error {
 	err := s.drain()
 	s.scatter[0].Wait()
 	s.scatter[1].Wait()
+	ms := func(v *atomic.Int64) float64 { return float64(v.Load()) / 1e6 }
+	s.r.trace.mark(fmt.Sprintf("copy-back (workers busy %.1f ms, host waited %.1f ms for workers, %.1f ms for copies)",
+		ms(&s.busy), ms(&s.waitScatter), ms(&s.waitCopy)))
 	if err != nil {
 		return err
 	}
@@ -182,24 +202,7 @@ func toString(v any) string {
 }
 
 // parallel runs f(lo, hi) over [0, n) split among the CPUs.
-func parallel(n int64, f func(lo, hi int64)) {
-	workers := int64(goruntime.NumCPU())
-	if n < 64 || workers < 2 {
-		f(0, n)
-		return
-	}
-	workers = min(workers, n)
-	var wg sync.WaitGroup
-	for w := int64(0); w < workers; w++ {
-		lo, hi := n*w/workers, n*(w+1)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
-}
+func parallel(n int64, f func(lo, hi int64)) { hostmem.Parallel(goruntime.NumCPU(), n, f) }
 
 // view reinterprets staged bytes as cells.
 func view[T any](b []byte) []T {
@@ -252,6 +255,14 @@ func scatterLines[T any](r *run, grid, src []T, first, count int64) {
 	})
 }
 
+// rowsScatter moves a batch of whole rows into the grid at byte offset at.
+func (r *run) rowsScatter(at int64) func([]byte) {
+	return func(b []byte) {
+		dst := r.grid.Bytes()[at : at+int64(len(b))]
+		hostmem.Parallel(r.e.copyWorkers(), int64(len(b)), func(lo, hi int64) { copy(dst[lo:hi], b[lo:hi]) })
+	}
+}
+
 // tileScatter moves a batch of staged tiles into the grid.
 func (r *run) tileScatter(batch []tileRun) func([]byte) {
 	switch r.p.CellType {
@@ -298,57 +309,12 @@ func scatterTiles[T any](r *run, grid, src []T, batch []tileRun) {
 	})
 }
 
-// memAvailable reads MemAvailable from /proc/meminfo; ok is false where
-// it cannot (then nothing is checked).
-func memAvailable() (int64, bool) {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0, false
+// copyWorkers is how many CPU workers move a staged batch of whole rows
+// into the grid: all cores but two (the thread driving the GPU and the Go
+// runtime's); the copy is bound by memory bandwidth long before that.
+func (e *Executor) copyWorkers() int {
+	if e.cfg.copyWorkers > 0 {
+		return e.cfg.copyWorkers
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == "MemAvailable:" {
-			kb, err := strconv.ParseInt(fields[1], 10, 64)
-			if err != nil {
-				return 0, false
-			}
-			return kb * 1024, true
-		}
-	}
-	return 0, false
+	return max(goruntime.NumCPU()-2, 1)
 }
-
-// hugePages asks the kernel to back a kept grid with transparent huge
-// pages: the grid is written once by the copy back, and first touches of
-// gigabytes in 4 KB pages cost more than the copy itself. It does nothing
-// where transparent huge pages are off.
-func hugePages(g *runtime.Grid) {
-	var p unsafe.Pointer
-	var n int64
-	switch {
-	case g.I32 != nil:
-		p, n = unsafe.Pointer(unsafe.SliceData(g.I32)), int64(len(g.I32))*4
-	case g.I64 != nil:
-		p, n = unsafe.Pointer(unsafe.SliceData(g.I64)), int64(len(g.I64))*8
-	case g.F32 != nil:
-		p, n = unsafe.Pointer(unsafe.SliceData(g.F32)), int64(len(g.F32))*4
-	case g.F64 != nil:
-		p, n = unsafe.Pointer(unsafe.SliceData(g.F64)), int64(len(g.F64))*8
-	}
-	const page = 2 << 20
-	if n < 4*page {
-		return
-	}
-	start := (uintptr(p) + page - 1) &^ (page - 1)
-	end := (uintptr(p) + uintptr(n)) &^ (page - 1)
-	if end <= start {
-		return
-	}
-	b := unsafe.Slice((*byte)(unsafe.Add(p, start-uintptr(p))), end-start)
-	_ = syscall.Madvise(b, madvHugePage)
-}
-
-// madvHugePage is MADV_HUGEPAGE (linux/mman.h).
-const madvHugePage = 14

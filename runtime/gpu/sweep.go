@@ -240,9 +240,16 @@ func (r *run) strips() error {
 	if err := e.ctx.Memset32(prog, 0, pr.Strips+1); err != nil {
 		return err
 	}
+	var kp *keepStrips
+	if pr.Keep {
+		if kp, err = r.newKeepStrips(); err != nil {
+			return err
+		}
+		r.trace.mark("keep buffers")
+	}
 	fn := r.mod.funcs[codegen.FuncStrip]
 	threads := 32 * pr.StripWarps
-	occ, err := fn.MaxActiveBlocksPerSM(threads, 0)
+	occ, err := fn.MaxActiveBlocksPerSM(threads, pr.StripSharedBytes)
 	if err != nil {
 		return err
 	}
@@ -272,25 +279,44 @@ func (r *run) strips() error {
 	if err != nil {
 		return err
 	}
-	if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(threads), 1, 1}, 0, e.s1,
-		bnd, prog, ticket, r.part); err != nil {
+	var keep, freed, done cuda.DevicePtr
+	var nslots int64
+	if kp != nil {
+		keep, nslots, freed, done = kp.slots, kp.nslots, kp.freed, kp.doneDev
+	}
+	if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(threads), 1, 1}, uint32(pr.StripSharedBytes), e.s1,
+		bnd, prog, ticket, r.part, keep, nslots, freed, done); err != nil {
 		return err
 	}
 	if err := tm.end.Record(e.s1); err != nil {
 		return err
 	}
-	if r.opt.Progress != nil || r.ctx.Done() != nil {
+	// stop makes the kernel end early and waits for it.
+	stop := func() error {
+		flags := cuda.HostSlice[int32](poll)
+		flags[0] = 1
+		if err := e.ctx.CopyHtoDAsync(r.mod.globals[codegen.SymAbort], poll.Ptr(), 4, e.s2); err != nil {
+			return err
+		}
+		return tm.end.Synchronize()
+	}
+	abort := func() error {
+		stop()
+		return r.ctx.Err()
+	}
+	if kp != nil {
+		if err := kp.drain(r, tm.end, abort); err != nil {
+			// The kernel may be waiting for slots that will not be freed.
+			stop()
+			return err
+		}
+	} else if r.opt.Progress != nil || r.ctx.Done() != nil {
 		flags := cuda.HostSlice[int32](poll)
 		wait := time.Millisecond
 		for {
 			select {
 			case <-r.ctx.Done():
-				flags[0] = 1
-				if err := e.ctx.CopyHtoDAsync(r.mod.globals[codegen.SymAbort], poll.Ptr(), 4, e.s2); err != nil {
-					return err
-				}
-				tm.end.Synchronize()
-				return r.ctx.Err()
+				return abort()
 			case <-time.After(wait):
 			}
 			wait = min(2*wait, 50*time.Millisecond)
