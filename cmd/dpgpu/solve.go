@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/dpgpu/dpgpu/engine"
+	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/problems/render"
 	"github.com/dpgpu/dpgpu/report"
 	"github.com/dpgpu/dpgpu/runtime"
@@ -45,13 +44,16 @@ func solveAction(c *cli.Context) error {
 			return err
 		}
 	}
-	tr := newPhases("solve")
-	defer tr.print(c.App.ErrWriter)
+	tr := phases.Start("solve")
+	defer func() {
+		tr.Mark("report")
+		tr.Print(c.App.ErrWriter)
+	}()
 	l, err := loadProblem(c)
 	if err != nil {
 		return err
 	}
-	tr.mark("load")
+	tr.Mark("load")
 	opt := runtime.Options{
 		Threads:   c.Int("threads"),
 		Maintain:  c.Bool("maintain") || gridPath != "",
@@ -62,14 +64,14 @@ func solveAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	tr.mark("backend")
+	tr.Mark("backend")
 	opt = withGrid()
-	tr.mark("grid")
+	tr.Mark("grid")
 	bar := newProgress(c.Bool("quiet") || c.Bool("json"))
 	opt.Progress = bar.update
 	res, err := engine.Run(c.Context, l, ex, opt)
 	bar.finish()
-	tr.mark("run")
+	tr.Mark("run")
 	if err != nil {
 		if c.Context.Err() != nil {
 			return fmt.Errorf("interrupted: %w", context.Canceled)
@@ -144,34 +146,5 @@ func (p *progress) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 		fmt.Fprint(os.Stderr, "\r\033[K")
-	}
-}
-
-// phases times the steps of a command for DPGPU_TRACE (tuning): printed as
-// one line on stderr when the command returns.
-type phases struct {
-	on    bool
-	what  string
-	last  time.Time
-	marks []string
-}
-
-func newPhases(what string) *phases {
-	return &phases{on: os.Getenv("DPGPU_TRACE") != "", what: what, last: time.Now()}
-}
-
-func (p *phases) mark(step string) {
-	if !p.on {
-		return
-	}
-	now := time.Now()
-	p.marks = append(p.marks, fmt.Sprintf("%s %.1f ms", step, now.Sub(p.last).Seconds()*1e3))
-	p.last = now
-}
-
-func (p *phases) print(w io.Writer) {
-	if p.on {
-		p.mark("report")
-		fmt.Fprintf(w, "dpgpu trace %s: %s\n", p.what, strings.Join(p.marks, ", "))
 	}
 }

@@ -29,10 +29,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/runtime"
@@ -178,8 +180,7 @@ func (e *Executor) generate(p *ir.Problem, pl *plan.Plan, opt runtime.Options) (
 	if err != nil || !prog.Keep {
 		return prog, err
 	}
-	slot := prog.StripRows() * prog.Cols * int64(p.CellType.Size())
-	if free, _, err := e.ctx.MemInfo(); err == nil && 2*slot > free/2 {
+	if free, _, err := e.ctx.MemInfo(); err == nil && 2*slotBytes(prog) > free/2 {
 		o.Kernel = codegen.KernelTile
 		return codegen.Generate(p, pl, o)
 	}
@@ -224,15 +225,15 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ru
 	if err != nil {
 		return nil, err
 	}
-	r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, keep: opt.KeepGrid(p), trace: newTrace()}
-	r.trace.mark("generate+compile+load")
+	r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, keep: opt.KeepGrid(p), trace: phases.Start(p.Name)}
+	r.trace.Mark("generate+compile+load")
 	r.stats.CompileSeconds = time.Since(compileStart).Seconds()
 	r.stats.CompileCached = cached
 	defer r.release()
 	if err := r.setup(); err != nil {
 		return nil, err
 	}
-	r.trace.mark("setup")
+	r.trace.Mark("setup")
 	switch prog.Kernel {
 	case codegen.KernelLine:
 		err = r.lines()
@@ -256,7 +257,7 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ru
 	if err := r.deviceError(); err != nil {
 		return nil, err
 	}
-	r.trace.mark("sweep")
+	r.trace.Mark("sweep")
 	if opt.Progress != nil {
 		opt.Progress(p.Cells(), p.Cells())
 	}
@@ -274,8 +275,8 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ru
 		}
 		res.Path, res.Emitted = path, emitted
 	}
-	r.trace.mark("answer")
-	r.trace.print(p.Name)
+	r.trace.Mark("answer")
+	r.trace.Print(os.Stderr)
 	r.stats.Cells = p.Cells()
 	r.stats.Seconds = time.Since(start).Seconds()
 	r.stats.DeviceBytes = r.devBytes

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/runtime/cuda"
 )
 
@@ -27,19 +28,18 @@ import (
 // by the host's memory bandwidth), and the process slower
 // (docs/performance.md).
 type keepStrips struct {
-	slots     cuda.DevicePtr
-	nslots    int64
-	slotBytes int64
-	freed     cuda.DevicePtr
-	done      *cuda.HostBuffer // int32 per strip, written by the kernel
-	doneDev   cuda.DevicePtr
-	seq       *cuda.HostBuffer // int32 s+1 at s: what the copies after strip s write to freed
-	st        *stager
+	slots   cuda.DevicePtr
+	nslots  int64
+	freed   cuda.DevicePtr
+	done    *cuda.HostBuffer // int32 per strip, written by the kernel
+	doneDev cuda.DevicePtr
+	seq     *cuda.HostBuffer // int32 s+1 at s: what the copies after strip s write to freed
+	st      *stager
 }
 
-// slotBytes is the size of one strip slot.
-func (r *run) slotBytes() int64 {
-	return r.prog.StripRows() * r.prog.Cols * r.cellBytes()
+// slotBytes is the size of one strip slot of a keeping strip program.
+func slotBytes(pr *codegen.Program) int64 {
+	return pr.StripRows() * pr.Cols * int64(pr.Cell.Size())
 }
 
 // keepSlots is how many strip slots the run allocates: one per strip
@@ -49,7 +49,7 @@ func (r *run) slotBytes() int64 {
 // slots instead of 32 made the whole copy-back 40% slower, the kernel
 // running alongside it until the end.
 func (r *run) keepSlots(free int64) int64 {
-	n := min(r.prog.Strips, max(free/2/r.slotBytes(), 2))
+	n := min(r.prog.Strips, max(free/2/slotBytes(r.prog), 2))
 	if m := r.e.cfg.maxSlots; m > 0 {
 		n = min(n, m)
 	}
@@ -62,9 +62,8 @@ func (r *run) newKeepStrips() (*keepStrips, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &keepStrips{slotBytes: r.slotBytes()}
-	k.nslots = r.keepSlots(free)
-	if k.slots, err = r.alloc("strip slots for maintain", k.nslots*k.slotBytes); err != nil {
+	k := &keepStrips{nslots: r.keepSlots(free)}
+	if k.slots, err = r.alloc("strip slots for maintain", k.nslots*slotBytes(pr)); err != nil {
 		return nil, err
 	}
 	if k.freed, err = r.alloc("strip slot counter", 4); err != nil {
@@ -101,9 +100,10 @@ func (r *run) stripRows(s int64) (lo, hi int64) {
 }
 
 // drain copies the strips out as the kernel finishes them, until the last
-// is in the grid. end is the event recorded after the kernel; abort stops
-// the kernel (the run's context was cancelled).
-func (k *keepStrips) drain(r *run, end *cuda.Event, abort func() error) error {
+// is in the grid. end is the event recorded after the kernel. On an error
+// (a cancelled run's included) the caller must stop the kernel, which may
+// be waiting for slots that will not be freed.
+func (k *keepStrips) drain(r *run, end *cuda.Event) error {
 	pr, e := r.prog, r.e
 	done := cuda.HostSlice[int32](k.done)
 	seq := cuda.HostSlice[int32](k.seq)
@@ -118,15 +118,15 @@ func (k *keepStrips) drain(r *run, end *cuda.Event, abort func() error) error {
 	n := 0
 	var waited time.Duration
 	for s := int64(0); s < pr.Strips; s++ {
-		if r.ctx.Err() != nil {
-			return abort()
+		if err := r.ctx.Err(); err != nil {
+			return err
 		}
 		wait := 10 * time.Microsecond
 		t := time.Now()
 		for atomic.LoadInt32(&done[s]) == 0 {
 			select {
 			case <-r.ctx.Done():
-				return abort()
+				return r.ctx.Err()
 			default:
 			}
 			finished, err := end.Done()
@@ -141,7 +141,7 @@ func (k *keepStrips) drain(r *run, end *cuda.Event, abort func() error) error {
 		}
 		waited += time.Since(t)
 		lo, hi := r.stripRows(s)
-		src := k.slots + cuda.DevicePtr((s%k.nslots)*k.slotBytes)
+		src := k.slots + cuda.DevicePtr((s%k.nslots)*slotBytes(pr))
 		first, last := lo*pr.Cols*cs, hi*pr.Cols*cs // bytes of the grid
 		for at := first; at < last; at += piece {
 			b := min(piece, last-at)
@@ -156,6 +156,6 @@ func (k *keepStrips) drain(r *run, end *cuda.Event, abort func() error) error {
 		}
 		r.progress(min((s+1)*pr.StripRows(), r.p.Rows) * pr.Cols)
 	}
-	r.trace.mark(fmt.Sprintf("strips queued (host waited %.1f ms for strips)", waited.Seconds()*1e3))
+	r.trace.Mark(fmt.Sprintf("strips queued (host waited %.1f ms for strips)", waited.Seconds()*1e3))
 	return k.st.finish()
 }

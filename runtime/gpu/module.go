@@ -5,13 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
-	"strings"
-	"time"
 	"unsafe"
 
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/runtime"
@@ -132,7 +130,7 @@ type run struct {
 
 	grid      *runtime.Grid
 	st        *stager
-	trace     *trace
+	trace     *phases.Timer // DPGPU_TRACE
 	allocs    []cuda.DevicePtr
 	textures  []cuda.TexObject
 	hostBufs  []*cuda.HostBuffer
@@ -245,7 +243,7 @@ func (r *run) setup() error {
 	if err := ctx.CopyHtoD(r.mod.globals[codegen.SymAnswer], unsafe.Pointer(&zero[0]), cs); err != nil {
 		return err
 	}
-	r.trace.mark("upload")
+	r.trace.Mark("upload")
 	if r.keep {
 		r.grid = r.opt.NewGrid(r.p)
 		r.hostBytes += r.p.Cells() * cs
@@ -381,7 +379,7 @@ func (r *run) deviceNeed() int64 {
 	case codegen.KernelStrip:
 		n += 2*int64(pr.PI)*pr.Cols*cs + 4*pr.Strips
 		if pr.Keep {
-			n += 2 * r.slotBytes() // at least; more slots where there is room
+			n += 2 * slotBytes(pr) // at least; more slots where there is room
 		}
 	}
 	return n
@@ -402,7 +400,7 @@ func (r *run) stageBytes() int64 {
 	case codegen.KernelLine:
 		return int64(r.batchLines()) * pr.Width * cs
 	case codegen.KernelStrip:
-		return min(target, r.slotBytes())
+		return min(target, slotBytes(pr))
 	}
 	return 0
 }
@@ -432,32 +430,5 @@ func (r *run) cellBytes() int64 { return int64(r.p.CellType.Size()) }
 func (r *run) progress(done int64) {
 	if r.opt.Progress != nil {
 		r.opt.Progress(min(done, r.p.Cells()), r.p.Cells())
-	}
-}
-
-// trace records how long the phases of a run take, printed to stderr when
-// DPGPU_TRACE is set (for tuning).
-type trace struct {
-	on    bool
-	last  time.Time
-	marks []string
-}
-
-func newTrace() *trace {
-	return &trace{on: os.Getenv("DPGPU_TRACE") != "", last: time.Now()}
-}
-
-func (t *trace) mark(what string) {
-	if t == nil || !t.on {
-		return
-	}
-	now := time.Now()
-	t.marks = append(t.marks, fmt.Sprintf("%s %.1f ms", what, now.Sub(t.last).Seconds()*1e3))
-	t.last = now
-}
-
-func (t *trace) print(name string) {
-	if t != nil && t.on {
-		fmt.Fprintf(os.Stderr, "dpgpu trace %s: %s\n", name, strings.Join(t.marks, ", "))
 	}
 }

@@ -177,7 +177,7 @@ func (s *stager) finish() error {
 	s.scatter[0].Wait()
 	s.scatter[1].Wait()
 	ms := func(v *atomic.Int64) float64 { return float64(v.Load()) / 1e6 }
-	s.r.trace.mark(fmt.Sprintf("copy-back (workers busy %.1f ms, host waited %.1f ms for workers, %.1f ms for copies)",
+	s.r.trace.Mark(fmt.Sprintf("copy-back (workers busy %.1f ms, host waited %.1f ms for workers, %.1f ms for copies)",
 		ms(&s.busy), ms(&s.waitScatter), ms(&s.waitCopy)))
 	if err != nil {
 		return err

@@ -71,7 +71,7 @@ func (r *run) lines() error {
 			return err
 		}
 	}
-	r.trace.mark("staging")
+	r.trace.Mark("staging")
 	tm, err := r.startTiming()
 	if err != nil {
 		return err
@@ -108,13 +108,13 @@ func (r *run) lines() error {
 			r.progress(L * pr.Width)
 		}
 	}
-	r.trace.mark("launches")
+	r.trace.Mark("launches")
 	if st != nil {
 		if err := st.finish(); err != nil {
 			return err
 		}
 	}
-	r.trace.mark("drain")
+	r.trace.Mark("drain")
 	return r.stopTiming(tm)
 }
 
@@ -153,7 +153,7 @@ func (r *run) tiles() error {
 			return err
 		}
 	}
-	r.trace.mark("staging")
+	r.trace.Mark("staging")
 	tm, err := r.startTiming()
 	if err != nil {
 		return err
@@ -204,7 +204,7 @@ func (r *run) tiles() error {
 			r.progress(done)
 		}
 	}
-	r.trace.mark("launches")
+	r.trace.Mark("launches")
 	if st != nil {
 		if err := flush(); err != nil {
 			return err
@@ -213,7 +213,7 @@ func (r *run) tiles() error {
 			return err
 		}
 	}
-	r.trace.mark("drain")
+	r.trace.Mark("drain")
 	return r.stopTiming(tm)
 }
 
@@ -245,7 +245,7 @@ func (r *run) strips() error {
 		if kp, err = r.newKeepStrips(); err != nil {
 			return err
 		}
-		r.trace.mark("keep buffers")
+		r.trace.Mark("keep buffers")
 	}
 	fn := r.mod.funcs[codegen.FuncStrip]
 	threads := 32 * pr.StripWarps
@@ -300,13 +300,8 @@ func (r *run) strips() error {
 		}
 		return tm.end.Synchronize()
 	}
-	abort := func() error {
-		stop()
-		return r.ctx.Err()
-	}
 	if kp != nil {
-		if err := kp.drain(r, tm.end, abort); err != nil {
-			// The kernel may be waiting for slots that will not be freed.
+		if err := kp.drain(r, tm.end); err != nil {
 			stop()
 			return err
 		}
@@ -316,7 +311,8 @@ func (r *run) strips() error {
 		for {
 			select {
 			case <-r.ctx.Done():
-				return abort()
+				stop()
+				return r.ctx.Err()
 			case <-time.After(wait):
 			}
 			wait = min(2*wait, 50*time.Millisecond)
