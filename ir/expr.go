@@ -125,8 +125,12 @@ type Binary struct {
 	Node
 	Op   Op
 	X, Y Expr
-	// Saturate is set on + and - of integer type when an operand may be the
-	// inf sentinel; then inf + x is inf and -inf + x is -inf.
+	// Saturate is set on + - * / % of integer type when an operand may be
+	// the inf sentinel; the operation then follows the inf rules of
+	// docs/language.md ("Arithmetic"): inf + x is inf, inf * x is ±inf by
+	// sign, inf / x is ±inf, x / inf is 0, and inf - inf, inf * 0,
+	// inf / inf and inf % x are errors. Without it an operand is known to
+	// be finite, and only the finite-range (overflow) check applies.
 	Saturate bool
 }
 

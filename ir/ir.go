@@ -139,10 +139,13 @@ type Problem struct {
 	IVar, JVar string // names of the index variables (`i`, `j`)
 
 	// Header settings; *Pos is zero when the line is absent.
-	Prev        int // declared `prev:`, -1 when absent (the planner infers it)
-	PrevPos     dsl.Pos
-	Mem         int    // 0: constant/read-only cache, 1: texture
-	Maintain    bool   // keep the whole grid on the host
+	Prev     int // declared `prev:`, -1 when absent (the planner infers it)
+	PrevPos  dsl.Pos
+	Mem      int  // 0: constant/read-only cache, 1: texture
+	Maintain bool // keep the whole grid on the host
+	// AllowNaN (`nan: allow`) lets a floating cell hold NaN; by default a
+	// NaN reaching a cell or the answer is an error naming the case and cell.
+	AllowNaN    bool
 	Schedule    string // forced schedule name, "" for automatic
 	SchedulePos dsl.Pos
 

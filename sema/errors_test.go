@@ -282,7 +282,7 @@ func TestErrors(t *testing.T) {
 			[]string{"1:7: prev: wants a non-negative integer", "2:6: mem: wants 0 or 1, not \"2\"", "3:11: maintain: wants 0 or 1, not \"yes\"", "4:7: cell: wants int or long or float or double, not \"char\"", "5:11: schedule: wants wavefront or rows or cols or held-karp, not \"diagonal\""}},
 		{"an unknown setting",
 			"shedule: rows\nfoo: 1\n3x3\ncell[i][j] = 0\n",
-			[]string{"1:1: unknown setting shedule: (did you mean schedule:?)", "2:1: unknown setting foo: (settings: prev, mem, maintain, cell, schedule)"}},
+			[]string{"1:1: unknown setting shedule: (did you mean schedule:?)", "2:1: unknown setting foo: (settings: prev, mem, maintain, cell, schedule, nan)"}},
 		{"no grid line",
 			"cell[i][j] = 0\n",
 			[]string{"0:0: no grid line"}},

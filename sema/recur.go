@@ -114,7 +114,7 @@ func (c *checker) checkAnswer() {
 }
 
 // markInf finds, bottom-up, the expressions that may carry the integer inf
-// sentinel and sets Saturate on the integer + and - that read them. A cell
+// sentinel and sets Saturate on the integer + - * / % that read them. A cell
 // may be inf when some case value may be: the least fixed point is reached
 // by first looking at the case values with cells taken as finite.
 func (c *checker) markInf() {
@@ -162,11 +162,17 @@ func mayInf(e ir.Expr, cellInf bool) bool {
 		return n.Op == ir.OpNeg && x
 	case *ir.Binary:
 		x, y := mayInf(n.X, cellInf), mayInf(n.Y, cellInf)
-		if n.Op == ir.OpAdd || n.Op == ir.OpSub {
+		switch n.Op {
+		case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem:
 			if (x || y) && n.T.IsInteger() {
 				n.Saturate = true
 			}
+		}
+		switch n.Op {
+		case ir.OpAdd, ir.OpSub, ir.OpMul:
 			return x || y
+		case ir.OpDiv:
+			return x // inf / finite is inf; finite / inf is 0
 		}
 		return false
 	case *ir.Select:

@@ -275,6 +275,7 @@ var settingValues = map[string][]string{
 	"maintain": {"0", "1"},
 	"cell":     {"int", "long", "float", "double"},
 	"schedule": {"wavefront", "rows", "cols", "held-karp"},
+	"nan":      {"error", "allow"},
 }
 
 func (c *checker) checkSettings() {
@@ -290,8 +291,8 @@ func (c *checker) checkSettings() {
 		}
 		allowed, known := settingValues[key]
 		if !known {
-			msg := fmt.Sprintf("unknown setting %s: (settings: prev, mem, maintain, cell, schedule)", key)
-			if near := closest(key, []string{"prev", "mem", "maintain", "cell", "schedule"}); near != "" {
+			msg := fmt.Sprintf("unknown setting %s: (settings: prev, mem, maintain, cell, schedule, nan)", key)
+			if near := closest(key, []string{"prev", "mem", "maintain", "cell", "schedule", "nan"}); near != "" {
 				msg = fmt.Sprintf("unknown setting %s: (did you mean %s:?)", key, near)
 			}
 			c.errorf(s.Pos, "%s", msg)
@@ -306,6 +307,8 @@ func (c *checker) checkSettings() {
 			c.p.Mem = int(s.Value[0] - '0')
 		case "maintain":
 			c.p.Maintain = s.Value == "1"
+		case "nan":
+			c.p.AllowNaN = s.Value == "allow"
 		case "cell":
 			c.cellType = ir.ParseType(s.Value)
 			c.p.CellType = c.cellType
