@@ -186,6 +186,23 @@ func (p *Problem) Scalar(name string) *Scalar {
 // Cells is the number of grid cells.
 func (p *Problem) Cells() int64 { return p.Rows * p.Cols }
 
+// FiniteRange returns the smallest and largest finite values of integer type
+// t. For int and long the range stops one short of the inf sentinels, so
+// that no finite value can ever be read back as inf, and is symmetric, so
+// that negation and abs never overflow: int holds ±(2^31-2), long ±(2^63-2).
+// A result outside it is an overflow (docs/language.md §6.1).
+func FiniteRange(t Type) (lo, hi int64) {
+	switch t {
+	case Bool:
+		return 0, 1
+	case Char:
+		return -128, 127
+	case Int:
+		return -(1<<31 - 2), 1<<31 - 2
+	}
+	return -(1<<63 - 2), 1<<63 - 2
+}
+
 // InfSentinel returns the values that stand for inf and -inf in an integer
 // type t: the largest value and its negation. Floating types use IEEE
 // infinities and have no sentinel.

@@ -78,9 +78,9 @@ func arith(a, b ir.Type) ir.Type {
 }
 
 // intConstType is the type of an integer literal or folded size: int when
-// it fits, else long.
+// it is a finite int (ir.FiniteRange), else long.
 func intConstType(v int64) ir.Type {
-	if v >= math.MinInt32 && v <= math.MaxInt32 {
+	if lo, hi := ir.FiniteRange(ir.Int); v >= lo && v <= hi {
 		return ir.Int
 	}
 	return ir.Long
@@ -116,6 +116,10 @@ func (c *checker) conv(e ir.Expr, t ir.Type) ir.Expr {
 		}
 		v, err := convertValue(k.V, t)
 		if err != nil {
+			if lo, hi := ir.FiniteRange(t); t.IsInteger() && t != ir.Bool && !(k.V.T.IsFloat() && math.IsNaN(k.V.F)) {
+				c.errorf(k.Pos, "constant %s does not fit %s (finite range %d..%d; write inf for infinity)", k.V, t, lo, hi)
+				return nil
+			}
 			c.errorf(k.Pos, "constant %s: %v", k.V, err)
 			return nil
 		}
@@ -151,6 +155,10 @@ func (c *checker) lower(e dsl.Expr, sc *scope) ir.Expr {
 	case *dsl.Paren:
 		return c.lower(e.X, sc)
 	case *dsl.IntLit:
+		if lo, hi := ir.FiniteRange(ir.Long); e.Value < lo || e.Value > hi {
+			c.errorf(e.Pos, "%d is outside the finite range of long (±9,223,372,036,854,775,806); write inf for infinity", e.Value)
+			return nil
+		}
 		return intConst(e.Value, e.Pos)
 	case *dsl.FloatLit:
 		return &ir.Const{Node: ir.Node{T: ir.Double, Pos: e.Pos}, V: ir.Value{T: ir.Double, F: e.Value}}

@@ -114,9 +114,9 @@ func foldBinary(op string, t ir.Type, x, y ir.Value) (ir.Value, error) {
 	default:
 		return ir.Value{}, fmt.Errorf("unknown operator %s", op)
 	}
-	lo, hi := intRange(t)
+	lo, hi := ir.FiniteRange(t)
 	if overflow || r < lo || r > hi {
-		return ir.Value{}, fmt.Errorf("constant expression %d %s %d overflows %s", a, op, b, t)
+		return ir.Value{}, fmt.Errorf("constant expression %d %s %d overflows %s (finite range ±%d)", a, op, b, t, hi)
 	}
 	return ir.Value{T: t, I: r}, nil
 }

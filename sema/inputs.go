@@ -536,17 +536,7 @@ func dimsText(d dsl.Dims) string {
 }
 
 // intRange is the range of an integer type.
-func intRange(t ir.Type) (lo, hi int64) {
-	switch t {
-	case ir.Char:
-		return -128, 127
-	case ir.Int:
-		return math.MinInt32, math.MaxInt32
-	case ir.Bool:
-		return 0, 1
-	}
-	return math.MinInt64, math.MaxInt64
-}
+func intRange(t ir.Type) (lo, hi int64) { return ir.FiniteRange(t) }
 
 func widerAdvice(t ir.Type) string {
 	switch t {

@@ -46,8 +46,8 @@ func TestLowerTypes(t *testing.T) {
 		{"int", "'A'", "65:int"},
 		{"int", "'A' + 1", "66:int"},
 		{"double", "1.5 * 2", "3:double"},
-		{"double", "1 / -0.0", "-Inf:double"}, // negation keeps the sign of zero
-		{"int", "-2147483648", "-2147483648:int"},
+		{"double", "1 / -0.0", "-Inf:double"},     // negation keeps the sign of zero
+		{"int", "-2147483646", "-2147483646:int"}, // the smallest finite int (§6.1)
 		{"int", "ROWS * COLS", "20:int"},
 		{"int", "len(A) + len(wt) + rows(M) + cols(M)", "14:int"},
 		{"int", "min(3, 1, 2) + max(4, 9) + abs(-5)", "15:int"},

@@ -16,9 +16,10 @@ import (
 )
 
 // foldNode is a random integer constant expression with its reference
-// value, computed with math/big under C's rules: literals are int when they
-// fit in 32 bits and long otherwise, int op long is long, division and
-// remainder truncate, and any result outside its type is an overflow.
+// value, computed with math/big under C's rules as docs/language.md §6.1
+// narrows them: literals are int when they are finite ints (±(2^31-2)) and
+// long otherwise, int op long is long, division and remainder truncate, and
+// any result outside its type's finite range is an overflow.
 type foldNode struct {
 	text string
 	v    *big.Int
@@ -27,10 +28,10 @@ type foldNode struct {
 }
 
 var (
-	minInt32 = big.NewInt(math.MinInt32)
-	maxInt32 = big.NewInt(math.MaxInt32)
-	minInt64 = big.NewInt(math.MinInt64)
-	maxInt64 = big.NewInt(math.MaxInt64)
+	minInt32 = big.NewInt(-(math.MaxInt32 - 1))
+	maxInt32 = big.NewInt(math.MaxInt32 - 1)
+	minInt64 = big.NewInt(-(math.MaxInt64 - 1))
+	maxInt64 = big.NewInt(math.MaxInt64 - 1)
 )
 
 func fits(v *big.Int, long bool) bool {
@@ -58,7 +59,7 @@ func randLiteral(r *rand.Rand) int64 {
 func randFold(r *rand.Rand, depth int) foldNode {
 	if depth == 0 || r.IntN(4) == 0 {
 		x := randLiteral(r)
-		return foldNode{text: strconv.FormatInt(x, 10), v: big.NewInt(x), long: x > math.MaxInt32}
+		return foldNode{text: strconv.FormatInt(x, 10), v: big.NewInt(x), long: x > math.MaxInt32-1}
 	}
 	if r.IntN(6) == 0 {
 		x := randFold(r, depth-1)
@@ -152,9 +153,9 @@ func TestRandomData(t *testing.T) {
 		for k := range ints {
 			switch r.IntN(4) {
 			case 0:
-				ints[k] = math.MaxInt32 - r.Int64N(2)
+				ints[k] = math.MaxInt32 - 1 - r.Int64N(2) // the largest finite ints (§6.1)
 			case 1:
-				ints[k] = math.MinInt32 + r.Int64N(2)
+				ints[k] = -(math.MaxInt32 - 1) + r.Int64N(2)
 			default:
 				ints[k] = r.Int64N(2001) - 1000
 			}
