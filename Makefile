@@ -3,7 +3,7 @@
 export CGO_ENABLED := 0
 GO ?= go
 
-.PHONY: build test ci vet fmt-check fuzz device bench clean
+.PHONY: build test ci vet fmt-check fuzz device bench clean trust
 
 build:
 	$(GO) build -o dpgpu ./cmd/dpgpu
@@ -26,6 +26,11 @@ ci: fmt-check vet test
 FUZZTIME ?= 60s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./dsl
+
+# Replay the bad-input classes of the trust issue against a fresh build: fails
+# on any panic, wrong exit status or leftover file.
+trust:
+	scripts/trust-replay.sh
 
 # Build the binaries that scripts/device-check.sh runs on the GPU machine.
 device:

@@ -75,7 +75,8 @@ const (
 	ErrLoad     = 2
 	ErrOverflow = 3
 	ErrDivZero  = 4
-	ErrNaN      = 5
+	ErrNaN      = 5 // NaN converted to an integer, or a NaN cell (SiteNaNCell)
+	ErrInfOp    = 6 // inf - inf, inf * 0, inf / inf or inf % x (SiteInf)
 )
 
 // PartBytes is the size of one partial result of a region answer

@@ -23,6 +23,7 @@ import (
 // emuResult is what a harness prints.
 type emuResult struct {
 	ans   float64 // dp_ans
+	ansI  int64   // dp_ans exactly, for integer cells
 	err   [6]int64
 	caps  []float64
 	parts [][4]float64 // idx, iv, fv, any
@@ -166,6 +167,9 @@ func harness(prog *Program) string {
 `)
 	}
 	b.WriteString(`	printf("ANS %.17g\n", (double)dp_ans);
+#if !DP_CELL_FLOAT
+	printf("ANSI %lld\n", (long long)dp_ans);
+#endif
 	printf("ERR %d %d %lld %lld %lld %lld\n", dp_err.code, dp_err.site, dp_err.i, dp_err.j, dp_err.a, dp_err.b);
 	printf("PARTS");
 	for (int k = 0; k < 4096; ++k)
@@ -217,7 +221,16 @@ func emulate(t *testing.T, prog *Program) emuResult {
 		nums := make([]float64, len(f)-1)
 		for k, s := range f[1:] {
 			v, err := strconv.ParseFloat(s, 64)
-			if err != nil && !strings.Contains(s, "inf") && !strings.Contains(s, "nan") {
+			switch {
+			case err == nil:
+			case strings.Contains(s, "nan"):
+				v = math.NaN()
+			case strings.Contains(s, "inf"):
+				v = math.Inf(1)
+				if strings.HasPrefix(s, "-") {
+					v = math.Inf(-1)
+				}
+			default:
 				t.Fatalf("bad harness output %q", line)
 			}
 			nums[k] = v
@@ -225,9 +238,14 @@ func emulate(t *testing.T, prog *Program) emuResult {
 		switch f[0] {
 		case "ANS":
 			res.ans = nums[0]
+		case "ANSI":
+			res.ansI, _ = strconv.ParseInt(f[1], 10, 64)
 		case "ERR":
+			// Exactly: operands may be long values a double cannot hold.
 			for k := range res.err {
-				res.err[k] = int64(nums[k])
+				if k+1 < len(f) {
+					res.err[k], _ = strconv.ParseInt(f[k+1], 10, 64)
+				}
 			}
 		case "CAP":
 			res.caps = nums

@@ -130,10 +130,28 @@ type SiteKind uint8
 const (
 	SiteCell     SiteKind = iota + 1 // a cell reference outside the grid
 	SiteLoad                         // an input read outside the input
-	SiteOverflow                     // int arithmetic that does not fit in 32 bits
+	SiteOverflow                     // int or long arithmetic or conversion whose result may leave the finite range
 	SiteDivZero                      // integer division or remainder by zero
-	SiteNaN                          // NaN converted to an integer
+	SiteNaN                          // a conversion from floating to integer: NaN, or outside the finite range
+	SiteInf                          // arithmetic under the inf rules (Saturate): overflow, inf - inf, inf * 0, ..., zero divisor
+	SiteNaNCell                      // a floating cell value that is NaN; Node is the case's value
 )
+
+// The finite ranges of int and long (docs/language.md §6.1): one short of
+// the inf sentinels, symmetric.
+const (
+	intFin  = 1<<31 - 2
+	longFin = 1<<63 - 2
+)
+
+// finiteRange is the finite range of integer type t as an interval; for
+// bool and char (promoted before arithmetic) that of int.
+func finiteRange(t ir.Type) (lo, hi int64) {
+	if t == ir.Long {
+		return -longFin, longFin
+	}
+	return -intFin, intFin
+}
 
 // Site is a place in the recurrence where the device checks something. The
 // device reports the site's index with the coordinates; Node gives the
@@ -211,13 +229,19 @@ func (m *emitter) expr(e ir.Expr, en env) string {
 		if n.Op == ir.OpNot {
 			return "(!" + x + ")"
 		}
+		// Negation maps the finite range and the sentinels onto themselves:
+		// no check. The helpers only keep the most negative value (never a
+		// value, but what a failed operation may leave) free of undefined
+		// behaviour.
 		switch t {
 		case ir.Int:
 			if rangeOf(n.X, en).has(math.MinInt32) {
-				return fmt.Sprintf("dp_negi(%s, %s)", m.ck(m.site(SiteOverflow, n)), x)
+				return "dp_negi(" + x + ")"
 			}
 		case ir.Long:
-			return "dp_negl(" + x + ")"
+			if rangeOf(n.X, en).has(math.MinInt64) {
+				return "dp_negl(" + x + ")"
+			}
 		}
 		return "(-" + x + ")"
 	case *ir.Binary:
@@ -267,33 +291,38 @@ func (m *emitter) binary(n *ir.Binary, en env) string {
 		}
 		return "(" + x + " " + n.Op.String() + " " + y + ")"
 	}
-	long := t == ir.Long
+	// Integer arithmetic: int (and, should sema leave any, char or bool)
+	// or long, by the rules of templates/preamble.cu.
+	sfx := "i"
+	if t == ir.Long {
+		sfx = "l"
+	}
+	op := map[ir.Op]string{ir.OpAdd: "add", ir.OpSub: "sub", ir.OpMul: "mul", ir.OpDiv: "div", ir.OpRem: "rem"}[n.Op]
+	if n.Saturate {
+		// An operand may be inf: always the helper (inf rules and checks).
+		return fmt.Sprintf("dp_s%s%s(%s, %s, %s)", op, sfx, m.ck(m.site(SiteInf, n)), x, y)
+	}
+	if kind, plain := m.arithCheck(n, en); !plain {
+		return fmt.Sprintf("dp_%s%s(%s, %s, %s)", op, sfx, m.ck(m.site(kind, n)), x, y)
+	}
+	return "(" + x + " " + n.Op.String() + " " + y + ")"
+}
+
+// arithCheck says whether integer + - * / % n of finite operands (not
+// Saturate) can be written as plain C (plain: value ranges prove the exact
+// result finite, and the divisor neither 0 nor -1), and else what its check
+// reports. / and % need no range check: a finite quotient or remainder is
+// never larger than the dividend; -1 goes through the helper only to keep C
+// from trapping on a value that already failed.
+func (m *emitter) arithCheck(n *ir.Binary, en env) (kind SiteKind, plain bool) {
 	rx, ry := rangeOf(n.X, en), rangeOf(n.Y, en)
-	switch n.Op {
-	case ir.OpDiv, ir.OpRem:
-		fn := map[bool]string{false: "dp_divi", true: "dp_divl"}[long]
-		if n.Op == ir.OpRem {
-			fn = map[bool]string{false: "dp_remi", true: "dp_reml"}[long]
-		}
-		if !ry.has(0) && !ry.has(-1) {
-			return "(" + x + " " + n.Op.String() + " " + y + ")"
-		}
-		kind := SiteDivZero
-		if !ry.has(0) {
-			kind = SiteOverflow // only MIN / -1 can go wrong
-		}
-		return fmt.Sprintf("%s(%s, %s, %s)", fn, m.ck(m.site(kind, n)), x, y)
-	}
-	op := map[ir.Op]string{ir.OpAdd: "add", ir.OpSub: "sub", ir.OpMul: "mul"}[n.Op]
-	if long {
-		if n.Saturate && n.Op != ir.OpMul {
-			return fmt.Sprintf("dp_s%sl(%s, %s)", op, x, y)
-		}
-		return fmt.Sprintf("dp_%sl(%s, %s)", op, x, y)
-	}
-	// int (and, should sema leave any, char or bool) arithmetic.
 	var r ival
 	switch n.Op {
+	case ir.OpDiv, ir.OpRem:
+		if ry.has(0) {
+			return SiteDivZero, false
+		}
+		return SiteOverflow, !ry.has(-1)
 	case ir.OpAdd:
 		r = ivAdd(rx, ry)
 	case ir.OpSub:
@@ -301,13 +330,8 @@ func (m *emitter) binary(n *ir.Binary, en env) string {
 	case ir.OpMul:
 		r = ivMul(rx, ry)
 	}
-	if n.Saturate && n.Op != ir.OpMul {
-		return fmt.Sprintf("dp_s%si(%s, %s, %s)", op, m.ck(m.site(SiteOverflow, n)), x, y)
-	}
-	if r.within(math.MinInt32, math.MaxInt32) {
-		return "(" + x + " " + n.Op.String() + " " + y + ")"
-	}
-	return fmt.Sprintf("dp_%si(%s, %s, %s)", op, m.ck(m.site(SiteOverflow, n)), x, y)
+	lo, hi := finiteRange(n.T)
+	return SiteOverflow, r.within(lo, hi)
 }
 
 func (m *emitter) convert(n *ir.Convert, en env) string {
@@ -326,15 +350,15 @@ func (m *emitter) convert(n *ir.Convert, en env) string {
 		}
 		return "((" + ctype(to) + ")(" + x + "))"
 	case from.IsFloat():
+		// NaN and a finite value outside the finite range are errors.
 		if to == ir.Long {
 			return fmt.Sprintf("dp_f2l(%s, %s)", m.ck(m.site(SiteNaN, n)), x)
 		}
-		// to int (or char): NaN and overflow are errors.
-		return fmt.Sprintf("dp_f2i(%s, %d, %s)", m.ck(m.site(SiteNaN, n)), m.site(SiteOverflow, n), x)
+		return fmt.Sprintf("dp_f2i(%s, %s)", m.ck(m.site(SiteNaN, n)), x)
 	case from == ir.Int && to == ir.Long:
 		return "dp_i2l(" + x + ")"
 	case from == ir.Long && to == ir.Int:
-		if rangeOf(n.X, en).within(math.MinInt32, math.MaxInt32) {
+		if rangeOf(n.X, en).within(-intFin, intFin) {
 			return "((int)(" + x + "))"
 		}
 		return fmt.Sprintf("dp_l2i(%s, %s)", m.ck(m.site(SiteOverflow, n)), x)
@@ -375,9 +399,7 @@ func (m *emitter) call(n *ir.Call, en env) string {
 		case ir.Long:
 			return "dp_absl(" + args[0] + ")"
 		}
-		if rangeOf(n.Args[0], en).has(math.MinInt32) {
-			return fmt.Sprintf("dp_absi(%s, %s)", m.ck(m.site(SiteOverflow, n)), args[0])
-		}
+		// abs(-inf) is inf; no finite value overflows.
 		return "dp_abs(" + args[0] + ")"
 	}
 	name := map[ir.Func]string{ir.FnExp: "exp", ir.FnLog: "log", ir.FnSqrt: "sqrt", ir.FnPow: "pow", ir.FnFloor: "floor", ir.FnCeil: "ceil"}[n.Fn]
@@ -420,11 +442,12 @@ func (m *emitter) reduce(n *ir.Reduce, en env) string {
 		step = "acc = (v > acc) ? v : acc;"
 	default:
 		id = "(" + ct + ")0"
+		// A sum follows +, with the inf rules (the body may be inf).
 		switch t {
 		case ir.Int:
-			step = fmt.Sprintf("acc = dp_saddi(%s, acc, v);", m.ck(m.site(SiteOverflow, n)))
+			step = fmt.Sprintf("acc = dp_saddi(%s, acc, v);", m.ck(m.site(SiteInf, n)))
 		case ir.Long:
-			step = "acc = dp_saddl(acc, v);"
+			step = fmt.Sprintf("acc = dp_saddl(%s, acc, v);", m.ck(m.site(SiteInf, n)))
 		default:
 			step = "acc = acc + v;"
 		}
@@ -513,9 +536,6 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 		return rangeOf(n.I, en).within(0, m.g.p.Rows-1) && rangeOf(n.J, en).within(0, m.g.p.Cols-1) &&
 			m.pure(n.I, en) && m.pure(n.J, en)
 	case *ir.Unary:
-		if n.Op == ir.OpNeg && t == ir.Int && rangeOf(n.X, en).has(math.MinInt32) {
-			return false
-		}
 		return m.pure(n.X, en)
 	case *ir.Binary:
 		switch n.Op {
@@ -533,41 +553,23 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 		switch n.Op {
 		case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
 			return true
-		case ir.OpDiv, ir.OpRem:
-			ry := rangeOf(n.Y, en)
-			return !ry.has(0) && !ry.has(-1)
 		}
 		if n.Saturate {
-			return t == ir.Long
+			return false
 		}
-		if t == ir.Long {
-			return true
-		}
-		rx, ry := rangeOf(n.X, en), rangeOf(n.Y, en)
-		var r ival
-		switch n.Op {
-		case ir.OpAdd:
-			r = ivAdd(rx, ry)
-		case ir.OpSub:
-			r = ivAdd(rx, ivNeg(ry))
-		case ir.OpMul:
-			r = ivMul(rx, ry)
-		}
-		return r.within(math.MinInt32, math.MaxInt32)
+		_, plain := m.arithCheck(n, en)
+		return plain
 	case *ir.Select:
 		return m.pure(n.Cond, en) && m.pure(n.Then, refine(n.Cond, true, en)) && m.pure(n.Else, refine(n.Cond, false, en))
 	case *ir.Convert:
 		if n.X.Type().IsFloat() && !t.IsFloat() && t != ir.Bool {
 			return false // NaN and overflow checks
 		}
-		if n.X.Type() == ir.Long && t == ir.Int && !rangeOf(n.X, en).within(math.MinInt32, math.MaxInt32) {
+		if n.X.Type() == ir.Long && t == ir.Int && !rangeOf(n.X, en).within(-intFin, intFin) {
 			return false
 		}
 		return m.pure(n.X, en)
 	case *ir.Call:
-		if n.Fn == ir.FnAbs && t == ir.Int && rangeOf(n.Args[0], en).has(math.MinInt32) {
-			return false
-		}
 		for _, a := range n.Args {
 			if !m.pure(a, en) {
 				return false

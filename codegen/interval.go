@@ -8,10 +8,13 @@ import (
 
 // ival is a closed integer interval [lo, hi]. The zero value is unknown
 // (every int64); empty marks a range with no value (an unreachable case).
-// The generator uses intervals to prove reads in bounds and arithmetic free
-// of int overflow, so that it can leave out checks in the hot loops. Every
-// claim must hold for every value a computation can produce, including
-// values that wrapped (int arithmetic that overflowed wraps within 32 bits).
+// The generator uses intervals to prove reads in bounds and int and long
+// arithmetic inside the finite range (docs/language.md §6.1), so that it can
+// leave out checks in the hot loops. Every claim must hold for every value a
+// computation can produce, including what a failed operation leaves behind
+// (an overflow wraps within the type; the inf rules give an operand or 0):
+// the run then stops with an error, but the launch goes on, and a read
+// proved in bounds must stay in bounds.
 type ival struct {
 	lo, hi int64
 	known  bool
@@ -325,9 +328,16 @@ func rangeOf(e ir.Expr, en env) ival {
 				r = hull(r, hull(x, span(ng, p)))
 			}
 		case ir.OpMul:
+			// inf * x is ±inf: as extreme as the product of the sentinel
+			// and x (|x| >= 1), so within the hull of the products.
 			r = ivMul(x, y)
 		case ir.OpDiv, ir.OpRem:
 			r = ivDivRem(n.Op, x, y)
+			if n.Saturate && !r.empty && r.known {
+				// inf / c is inf, not the sentinel divided by c; a failed
+				// inf % c gives 0.
+				r = hull(r, hull(x, point(0)))
+			}
 		}
 	case *ir.Select:
 		r = hull(rangeOf(n.Then, refine(n.Cond, true, en)), rangeOf(n.Else, refine(n.Cond, false, en)))

@@ -47,6 +47,15 @@ func (g *gen) recurrence(b *strings.Builder) {
 		}
 		return en
 	}
+	// A floating cell value that is NaN is an error (unless `nan: allow`),
+	// reported with the case that produced it: one site per case.
+	nanSite := -1
+	if g.p.CellType.IsFloat() && !g.p.AllowNaN {
+		nanSite = len(g.sites)
+		for _, c := range g.p.Cases {
+			m.site(SiteNaNCell, c.Value)
+		}
+	}
 	if m.invariant && g.selectForm(m, condEnv, valEnv) {
 		// Every case is pure: evaluate them all, last to first, and keep
 		// the first that applies: no branches in the hot loop.
@@ -60,9 +69,26 @@ func (g *gen) recurrence(b *strings.Builder) {
 			b.WriteString(lineDirective(c.Value.Position()))
 			fmt.Fprintf(b, "\tr = c%d ? (cell_t)(%s) : r;\n", k, m.expr(c.Value, valEnv(k)))
 		}
+		if nanSite >= 0 {
+			// Only the value kept counts (the others were computed but do
+			// not apply); which case it came from is worked out only when
+			// it is NaN.
+			var which strings.Builder
+			for k := 0; k < n-1; k++ {
+				fmt.Fprintf(&which, "c%d ? %d : ", k, nanSite+k)
+			}
+			fmt.Fprintf(&which, "%d", nanSite+n-1)
+			fmt.Fprintf(b, "\tif (r != r && a.live())\n\t\tdp_fail(DP_E_NAN, %s, i, j, 0, 0);\n", which.String())
+		}
 		b.WriteString("\treturn r;\n}\n")
 		b.WriteString(lineReset)
 		return
+	}
+	ret := func(k int, v string) string {
+		if nanSite < 0 {
+			return "(cell_t)(" + v + ")"
+		}
+		return fmt.Sprintf("dp_cellnan<cell_t>(a.live(), %d, i, j, (cell_t)(%s))", nanSite+k, v)
 	}
 	last := false
 	for k, c := range g.p.Cases {
@@ -70,11 +96,11 @@ func (g *gen) recurrence(b *strings.Builder) {
 			b.WriteString(lineDirective(c.Cond.Position()))
 			fmt.Fprintf(b, "\tif (%s)\n", m.expr(c.Cond, condEnv(k)))
 			b.WriteString(lineDirective(c.Value.Position()))
-			fmt.Fprintf(b, "\t\treturn (cell_t)(%s);\n", m.expr(c.Value, valEnv(k)))
+			fmt.Fprintf(b, "\t\treturn %s;\n", ret(k, m.expr(c.Value, valEnv(k))))
 			continue
 		}
 		b.WriteString(lineDirective(c.Value.Position()))
-		fmt.Fprintf(b, "\treturn (cell_t)(%s);\n", m.expr(c.Value, valEnv(k)))
+		fmt.Fprintf(b, "\treturn %s;\n", ret(k, m.expr(c.Value, valEnv(k))))
 		last = true
 		break
 	}

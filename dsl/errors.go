@@ -76,7 +76,6 @@ func Format(err error, source []byte) string {
 		b.WriteString(e.Error())
 		if e.Pos.Line >= 1 && e.Pos.Line <= len(lines) && source != nil {
 			line := strings.TrimRight(lines[e.Pos.Line-1], "\r")
-			b.WriteString("\n    " + strings.ReplaceAll(line, "\t", " ") + "\n    ")
 			col := e.Pos.Col
 			if col < 1 {
 				col = 1
@@ -84,8 +83,42 @@ func Format(err error, source []byte) string {
 			if col > len(line)+1 {
 				col = len(line) + 1
 			}
-			b.WriteString(strings.Repeat(" ", col-1) + "^")
+			shown, caret := excerpt(line, col)
+			b.WriteString("\n    " + shown + "\n    ")
+			b.WriteString(strings.Repeat(" ", caret-1) + "^")
 		}
 	}
 	return b.String()
+}
+
+// excerptWidth is how much of a long source line an error shows around its
+// caret: a hostile line of megabytes is not echoed whole.
+const excerptWidth = 120
+
+// excerpt returns the part of line to show under an error at byte column
+// col, and the caret's column in it. Tabs become spaces and control
+// characters '?', one column each, so the caret stays under the column and
+// no escape sequence from the input reaches the terminal.
+func excerpt(line string, col int) (string, int) {
+	start, end, pre, post := 0, len(line), "", ""
+	if len(line) > excerptWidth {
+		start = max(0, col-1-excerptWidth/2)
+		end = min(len(line), start+excerptWidth)
+		if start > 0 {
+			pre = "..."
+		}
+		if end < len(line) {
+			post = "..."
+		}
+	}
+	b := []byte(line[start:end])
+	for k, c := range b {
+		switch {
+		case c == '\t':
+			b[k] = ' '
+		case c < 0x20 || c == 0x7f:
+			b[k] = '?'
+		}
+	}
+	return pre + string(b) + post, col - start + len(pre)
 }

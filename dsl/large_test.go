@@ -3,6 +3,7 @@ package dsl
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -111,5 +112,99 @@ cell[i][j] = 0                                  when i == 0 || j == 0
 		if _, err := Parse("lcs.dp", src); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestExpressionLimits: an expression line with more operators than
+// MaxOperators, however it is built, is refused with its position, before
+// participle or any later stage walks it (a flat chain of a million terms
+// made the recursive stages overflow the stack); a file over
+// MaxSourceBytes is refused before it is lexed. Lines at the limit parse.
+func TestExpressionLimits(t *testing.T) {
+	chain := func(n int, op string) string {
+		return strings.Repeat("1"+op, n-1) + "1"
+	}
+	head := "problem x\n3x3\n"
+	tests := []struct {
+		name string
+		src  string
+		want string // "" when the file parses
+	}{
+		{"chain at the limit", head + "cell[i][j] = " + chain(MaxOperators+1, "+") + "\n", ""},
+		{"chain over the limit", head + "cell[i][j] = " + chain(MaxOperators+2, "+") + "\n",
+			fmt.Sprintf("x.dp:3:%d: expression too long: more than %d operators on one line", len("cell[i][j] = ")+2*(MaxOperators+1), MaxOperators)},
+		{"a flat chain far over the limit", head + "cell[i][j] = " + chain(100_000, "+") + "\n", "x.dp:3:"},
+		{"a call with a hundred thousand arguments", head + "cell[i][j] = min(" + chain(100_000, ",") + ")\n",
+			fmt.Sprintf("line too long: more than %d tokens", maxLineTokens)},
+		{"products", head + "cell[i][j] = 2 * " + chain(30_000, "*") + "\n", "operators on one line"},
+		{"in a case", head + "cell[i][j] = 0 when i == 0\n  | " + chain(30_000, "-") + " otherwise\n", "x.dp:4:"},
+		{"in the answer", head + "answer: " + chain(20_000, "+") + "\ncell[i][j] = 1\n", "x.dp:3:"},
+		{"in a scalar", "problem x\nint n = " + chain(20_000, "*") + "\n3x3\ncell[i][j] = 1\n", "x.dp:2:"},
+		{"data is not an expression", "problem x\nint 1x? A = " + chain(100_000, ",-") + "\n3x3\ncell[i][j] = A[i]\n", ""},
+		{"file over the size limit", head + "cell[i][j] = 1\n#" + strings.Repeat(" ", MaxSourceBytes) + "\n",
+			fmt.Sprintf("x.dp:1:1: the file is %d bytes, over the limit of %d MiB", len(head)+17+MaxSourceBytes, MaxSourceBytes>>20)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("x.dp", []byte(tc.src))
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("refused: %.300v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("parsed; want an error containing %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got  %.300q\nwant %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestHostileLineBoundedMemory: a million-term line is refused without
+// keeping its tokens (before the lexer cap, a million terms took ~500 MB; 300,000 took ~150 MB).
+func TestHostileLineBoundedMemory(t *testing.T) {
+	src := []byte("problem x\n3x3\ncell[i][j] = " + strings.Repeat("1+", 300_000) + "1\n")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Parse("x.dp", src)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "too long") {
+		t.Fatalf("got %.200v, want a \"too long\" error", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 60<<20 {
+		t.Errorf("parsing a 600 kB hostile line allocated %d MB, want under 60 MB", alloc>>20)
+	} else {
+		t.Logf("allocated %d MB", alloc>>20)
+	}
+}
+
+// TestFormatExcerpt: an error on a long line shows a window around the
+// caret, and control characters of the source never reach the output.
+func TestFormatExcerpt(t *testing.T) {
+	long := strings.Repeat("a", 5000) + "$" + strings.Repeat("b", 5000)
+	tests := []struct {
+		name, line string
+		col        int
+		want       string
+	}{
+		{"short line as it is", "x = 1", 3, "    x = 1\n      ^"},
+		{"tabs and control characters", "x\t=\x1b[31m1", 4, "    x =?[31m1\n       ^"},
+		{"a long line is cut around the caret", long, 5001,
+			"    ..." + strings.Repeat("a", 60) + "$" + strings.Repeat("b", 59) + "...\n" + strings.Repeat(" ", 4+3+60) + "^"},
+		{"the caret near the start", long, 2, "    " + strings.Repeat("a", 120) + "...\n     ^"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := &Error{Pos: Pos{File: "x.dp", Line: 1, Col: tc.col}, Msg: "bad"}
+			got := Format(err, []byte(tc.line+"\n"))
+			want := fmt.Sprintf("x.dp:1:%d: bad\n", tc.col) + tc.want
+			if got != want {
+				t.Errorf("got\n%s\nwant\n%s", got, want)
+			}
+		})
 	}
 }

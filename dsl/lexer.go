@@ -86,6 +86,10 @@ var (
 	tokEq        = dpLexer.Symbols()["Eq"]
 )
 
+// maxLineTokens bounds the tokens of one line: well above what MaxOperators
+// lets an expression have, so that only a hostile line reaches it.
+const maxLineTokens = 8 * MaxOperators
+
 // lexFile turns src into tokens, Newline tokens included, ending with EOF.
 // Lexing cannot fail (see dpLexer); the error return only guards against a
 // broken rule set.
@@ -96,10 +100,19 @@ func lexFile(filename, src string) ([]lexer.Token, error) {
 	}
 	var toks []lexer.Token
 	lineStart := 0 // offset of the current line's first byte
+	lineToks := 0  // tokens kept of the current line
 	for {
 		t, err := l.Next()
 		if err != nil {
 			return nil, err
+		}
+		// A line of more than maxLineTokens tokens is refused by the parser
+		// (lexOK); keeping only one token past the limit holds the memory of
+		// a hostile line (a million-term sum) to the limit's.
+		if t.Type == tokNewline || t.EOF() {
+			lineToks = 0
+		} else if lineToks++; lineToks > maxLineTokens+1 {
+			continue
 		}
 		// participle counts columns in runes; Pos.Col counts bytes.
 		t.Pos.Column = t.Pos.Offset - lineStart + 1

@@ -24,6 +24,10 @@ import (
 func Parse(filename string, src []byte) (*File, error) {
 	p := &parser{}
 	f := &File{Name: filename, Source: src}
+	if len(src) > MaxSourceBytes {
+		p.errs.Add(Pos{File: filename, Line: 1, Col: 1}, "the file is %d bytes, over the limit of %d MiB for a .dp file (put large data in files named with @\"path\")", len(src), MaxSourceBytes>>20)
+		return f, p.errs
+	}
 	toks, err := lexFile(filename, string(src))
 	if err != nil {
 		// Unreachable: every byte matches a rule (see dpLexer).
@@ -64,6 +68,19 @@ const maxErrors = 20
 // recursive descent of the parser stays far from the goroutine stack limit
 // whatever the input. Real expressions nest a handful of levels.
 const maxNesting = 500
+
+// MaxOperators bounds the operators of one line (a recurrence's case, an
+// answer, a scalar): a flat chain `1+1+1+...` of a million terms parses
+// without recursion, but every later stage (sema, eval, codegen) walks the
+// left-leaning tree it makes recursively, one level per operator, and
+// would overflow the goroutine stack. Real recurrences use a few dozen.
+const MaxOperators = 10000
+
+// MaxSourceBytes bounds the size of a `.dp` file, so that parsing takes
+// bounded memory (participle keeps every token of a line): 64 MiB holds
+// inline data of millions of values; larger data belongs in files named
+// with `@"path"`.
+const MaxSourceBytes = 64 << 20
 
 type parser struct {
 	errs ErrorList
@@ -312,9 +329,14 @@ func (p *parser) recurrence(c *conv, g *group) Decl {
 
 // lexOK reports the first bad token of a line (an unterminated string, a
 // stray character) and checks that its expressions do not nest absurdly
-// deep; such a line is not given to participle.
+// deep (maxNesting) nor hold too many operators (MaxOperators); such a
+// line is not given to participle.
 func (p *parser) lexOK(seg segment) bool {
-	depth, maxDepth, nest := 0, 0, 0
+	if len(seg.toks) > maxLineTokens {
+		p.errorAt(seg.toks[maxLineTokens].Pos, "line too long: more than %d tokens (split it with scalars, or put data in a file named with @\"path\")", maxLineTokens)
+		return false
+	}
+	depth, maxDepth, nest, ops := 0, 0, 0, 0
 	for i, t := range seg.toks {
 		switch t.Type {
 		case tokBadString, tokBadQuote:
@@ -328,6 +350,14 @@ func (p *parser) lexOK(seg segment) bool {
 			p.errorAt(t.Pos, "%s", badChar(t.Value))
 			return false
 		case tokOp:
+			switch t.Value {
+			case "(", "[", ")", "]", ",", "=", "|", ":":
+			default:
+				if ops++; ops > MaxOperators {
+					p.errorAt(t.Pos, "expression too long: more than %d operators on one line (split it with scalars, or use a reduction such as sum(k in 1..N: ...))", MaxOperators)
+					return false
+				}
+			}
 			switch t.Value {
 			case "(", "[":
 				depth++

@@ -28,9 +28,14 @@ type BenchSpec struct {
 	Sets     []sema.Override // extra --set overrides (e.g. cap=1000000)
 	Seed     uint64
 	Maintain bool
+	// Dir is where the random instances are written; "" makes a temporary
+	// directory, removed at the end. (The command line passes its own, so
+	// that it can remove it also when an interrupted run is abandoned.)
+	Dir string
 }
 
-// BenchRow is one measured point.
+// BenchRow is one measured point. Size is 0 for a problem benched at its
+// own size (one without `?` inputs, which --size cannot scale).
 type BenchRow struct {
 	Problem        string    `json:"problem"`
 	Size           int       `json:"size"`
@@ -203,44 +208,82 @@ func inputIndex(l *Loaded, target *dsl.InputDecl) int {
 	return 0
 }
 
+// Scalable reports whether SizeInputs can make instances of l at any
+// size: a built-in with its own recipe, or a file with an input whose size
+// is `?`.
+func Scalable(l *Loaded) bool {
+	switch l.Problem.Name {
+	case "lcs", "editdistance", "needleman-wunsch", "smith-waterman",
+		"knapsack", "knapsack01", "knapsack-bounded", "knapsack-unbounded", "manhattan":
+		return true
+	}
+	for _, d := range l.File.Decls {
+		if in, ok := d.(*dsl.InputDecl); ok && (in.Dims.Rows < 0 || in.Dims.Cols < 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // Bench measures spec. For each size it builds one random instance (the same
 // for every backend), runs Warmup unmeasured runs and Reps measured ones, and
-// reports the median, min and max wall time of the runs.
+// reports the median, min and max wall time of the runs. A problem that
+// --size cannot scale (no `?` input) is measured once at its own size, with
+// Size 0, and notice says so. On an error Bench returns the rows measured
+// before it with the error, which names the problem, size and backend:
+// what ran is not thrown away.
 func Bench(ctx context.Context, spec BenchSpec, notice func(string)) ([]BenchRow, error) {
+	if notice == nil {
+		notice = func(string) {}
+	}
 	src, err := Resolve(spec.Problem)
 	if err != nil {
 		return nil, err
 	}
 	base, err := Load(src, sema.Config{Sets: spec.Sets})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("bench %s: %w", spec.Problem, err)
 	}
-	dir, err := os.MkdirTemp("", "dpgpu-bench-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	var rows []BenchRow
-	for _, size := range spec.Sizes {
-		ins, sets, err := SizeInputs(base, size, spec.Seed, dir, spec.Sets)
-		if err != nil {
+	dir := spec.Dir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "dpgpu-bench-"); err != nil {
 			return nil, err
 		}
-		l, err := Load(src, sema.Config{Inputs: ins, Sets: append(sets, spec.Sets...)})
-		if err != nil {
-			return nil, err
+		defer os.RemoveAll(dir)
+	}
+	sizes := spec.Sizes
+	own := !Scalable(base)
+	if own {
+		sizes = []int{0}
+		notice(fmt.Sprintf("%s has no input with a `?` size, so --size cannot scale it: benched at its own size, %dx%d", base.Problem.Name, base.Problem.Rows, base.Problem.Cols))
+	}
+	var rows []BenchRow
+	for _, size := range sizes {
+		if err := ctx.Err(); err != nil {
+			return rows, err
+		}
+		l := base
+		what := fmt.Sprintf("%s size %d", base.Problem.Name, size)
+		if own {
+			what = base.Problem.Name + " at its own size"
+		} else {
+			ins, sets, err := SizeInputs(base, size, spec.Seed, dir, spec.Sets)
+			if err != nil {
+				return rows, fmt.Errorf("bench %s: %w", what, err)
+			}
+			if l, err = Load(src, sema.Config{Inputs: ins, Sets: append(sets, spec.Sets...)}); err != nil {
+				return rows, fmt.Errorf("bench %s: %w", what, err)
+			}
 		}
 		for _, backend := range spec.Backends {
 			ex, err := NewExecutor(backend, spec.Threads, nil)
 			if err != nil {
-				return nil, err
+				return rows, fmt.Errorf("bench %s: %w", what, err)
 			}
-			if notice != nil {
-				notice(fmt.Sprintf("%s size %d on %s (%s)", l.Problem.Name, size, ex.Name(), ex.Device()))
-			}
+			notice(fmt.Sprintf("%s on %s (%s)", what, ex.Name(), ex.Device()))
 			row, err := benchOne(ctx, l, ex, spec)
 			if err != nil {
-				return nil, fmt.Errorf("%s size %d on %s: %w", l.Problem.Name, size, backend, err)
+				return rows, fmt.Errorf("bench %s on %s: %w", what, backend, err)
 			}
 			row.Problem, row.Size = l.Problem.Name, size
 			rows = append(rows, row)

@@ -19,6 +19,7 @@ import (
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems"
+	"github.com/dpgpu/dpgpu/problems/formats"
 	"github.com/dpgpu/dpgpu/runtime"
 	"github.com/dpgpu/dpgpu/sema"
 )
@@ -50,11 +51,24 @@ func (e *inputError) Unwrap() []error      { return []error{e.err, ErrInput} }
 func (e *inputError) Is(target error) bool { return target == ErrInput }
 
 // Resolve finds a problem: an existing file path, else a built-in name.
+// The file must be a regular file of at most dsl.MaxSourceBytes: a
+// directory, a FIFO or a device (/dev/zero, /dev/stdin) is refused with
+// the path and what it is, before anything is read, so that `check` never
+// blocks or reads without end. A directory that has a built-in's name
+// (a folder called lcs) does not hide the built-in.
 func Resolve(name string) (*Source, error) {
-	if st, err := os.Stat(name); err == nil && !st.IsDir() {
-		text, err := os.ReadFile(name)
+	if st, err := os.Stat(name); err == nil {
+		if st.IsDir() {
+			if b, ok := problems.Lookup(name); ok {
+				return &Source{Name: name, Text: b.Source, Builtin: true}, nil
+			}
+		}
+		text, err := formats.ReadRegular(name, dsl.MaxSourceBytes)
 		if err != nil {
-			return nil, InputError(fmt.Errorf("reading %s: %w", name, err))
+			if errors.Is(err, formats.ErrTooBig) {
+				err = fmt.Errorf("%w (a .dp file may hold at most %d MiB; put large data in files named with @\"path\")", err, dsl.MaxSourceBytes>>20)
+			}
+			return nil, InputError(fmt.Errorf("reading the problem file: %w", err))
 		}
 		return &Source{Name: name, Path: name, Text: text}, nil
 	}
@@ -114,16 +128,23 @@ func FormatError(err error, src *Source) string {
 // with opt keeps: the pages of a grid of gigabytes take a good part of a
 // second to fault in, time that can overlap the GPU driver's start-up. The
 // returned function waits for it and returns opt with Grid set. It leaves
-// opt as it is for grids under 64 MB, for grids that would not fit in the
-// available memory (the executor then says so before allocating) and for
-// Held-Karp problems, which keep no grid.
+// opt as it is for grids under 64 MB, for Held-Karp problems, which keep
+// no grid, and for runs whose grid and working buffers together would not
+// fit in the available memory: the executor then refuses the run before
+// allocating anything (hostmem.ErrTooLarge). Allocating the grid first
+// and refusing afterwards would be the wrong order. The executors know
+// that a grid passed in opt is already allocated and do not count it
+// against the memory that remains.
 func StartGrid(l *Loaded, opt runtime.Options) func() runtime.Options {
 	p := l.Problem
-	bytes := p.Cells() * int64(p.CellType.Size())
+	bytes := plan.GridBytes(p)
 	if !opt.KeepGrid(p) || l.Plan.Schedule == plan.HeldKarp || bytes < 64<<20 {
 		return func() runtime.Options { return opt }
 	}
-	if avail, ok := hostmem.Available(); ok && bytes > avail {
+	// The CPU executor's buffers: the GPU executor's host staging is
+	// smaller, so this errs on the side of leaving the grid to it.
+	need := bytes + plan.CPUMemory(p, l.Plan, opt.Threads, false).Work
+	if avail, ok := hostAvailable(); ok && need > avail {
 		return func() runtime.Options { return opt }
 	}
 	ch := make(chan *runtime.Grid, 1)
@@ -134,14 +155,24 @@ func StartGrid(l *Loaded, opt runtime.Options) func() runtime.Options {
 	}
 }
 
+// hostAvailable is hostmem.Available; the tests replace it.
+var hostAvailable = hostmem.Available
+
 // Run solves a loaded problem with an executor, routing Held-Karp problems
-// to the TSP solver.
+// to the TSP solver. A refusal for want of memory (hostmem.ErrTooLarge,
+// from any executor) is returned as an input error.
 func Run(ctx context.Context, l *Loaded, ex runtime.Executor, opt runtime.Options) (*runtime.Result, error) {
 	if l.Plan.Schedule == plan.HeldKarp {
 		return runHeldKarp(ctx, l, ex, opt)
 	}
 	start := time.Now()
 	res, err := ex.Run(ctx, l.Problem, l.Plan, opt)
+	if errors.Is(err, hostmem.ErrTooLarge) {
+		// The instance is too large for this machine: the user's to
+		// change, so an input error (exit status 2), as every other
+		// memory refusal.
+		return nil, InputError(err)
+	}
 	if err != nil {
 		return nil, err
 	}

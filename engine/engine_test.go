@@ -2,10 +2,15 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/runtime"
 	"github.com/dpgpu/dpgpu/runtime/cpu"
 	"github.com/dpgpu/dpgpu/sema"
@@ -102,5 +107,60 @@ func TestStartGrid(t *testing.T) {
 	}
 	if i, j := int64(12345/4100), int64(12345%4100); res.Grid.I32[12345] != int32((i*7+j)%1000) {
 		t.Errorf("cell[%d][%d] = %d", i, j, res.Grid.I32[12345])
+	}
+}
+
+// TestStartGridLeavesWhatDoesNotFit: StartGrid allocates nothing when the
+// grid fits the available memory but the grid and the run's working
+// buffers together do not; the executor then refuses the run before
+// allocating (hostmem.ErrTooLarge), instead of failing after the grid
+// took the memory.
+func TestStartGridLeavesWhatDoesNotFit(t *testing.T) {
+	l, err := Load(&Source{Name: "g.dp", Text: []byte("4100 x 4100\ncell: int\ncell[i][j] = (i * 7 + j) % 1000\n")}, sema.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := plan.GridBytes(l.Problem)
+	old := hostAvailable
+	t.Cleanup(func() { hostAvailable = old })
+	for _, tc := range []struct {
+		avail int64
+		alloc bool
+	}{
+		{grid + plan.CPUMemory(l.Problem, l.Plan, 2, false).Work, true},
+		{grid, false},
+		{grid - 1, false},
+	} {
+		hostAvailable = func() (int64, bool) { return tc.avail, true }
+		opt := StartGrid(l, runtime.Options{Threads: 2, Maintain: true})()
+		if got := opt.Grid != nil; got != tc.alloc {
+			t.Errorf("%d bytes available for a %d-byte grid: allocated %v, want %v", tc.avail, grid, got, tc.alloc)
+		}
+	}
+}
+
+// tooLargeExecutor refuses every run for want of memory.
+type tooLargeExecutor struct{}
+
+func (tooLargeExecutor) Name() string   { return "stub" }
+func (tooLargeExecutor) Device() string { return "stub" }
+func (tooLargeExecutor) Run(context.Context, *ir.Problem, *plan.Plan, runtime.Options) (*runtime.Result, error) {
+	return nil, fmt.Errorf("cuda: %w", hostmem.TooLarge("solving g on the GPU", 8<<30, 1<<30, "GPU memory on X", "use a smaller instance"))
+}
+
+// TestRunMemoryRefusalIsAnInputError: whatever executor refuses a run for
+// want of memory, Run returns it as an input error (exit status 2) that
+// still wraps hostmem.ErrTooLarge.
+func TestRunMemoryRefusalIsAnInputError(t *testing.T) {
+	l, err := Load(&Source{Name: "g.dp", Text: []byte("10 x 10\ncell[i][j] = i + j\n")}, sema.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), l, tooLargeExecutor{}, runtime.Options{})
+	if !errors.Is(err, ErrInput) || !errors.Is(err, hostmem.ErrTooLarge) {
+		t.Fatalf("got %v; want an input error wrapping hostmem.ErrTooLarge", err)
+	}
+	if want := "cuda: solving g on the GPU needs 8.0 GiB, but only 1.0 GiB of GPU memory on X is available; use a smaller instance"; err.Error() != want {
+		t.Errorf("got  %q\nwant %q", err, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/dpgpu/dpgpu/heldkarp"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/runtime"
 	"github.com/dpgpu/dpgpu/runtime/cuda"
@@ -53,7 +54,7 @@ func runHeldKarp(ctx context.Context, l *Loaded, ex runtime.Executor, opt runtim
 	} else {
 		r, err = heldkarp.SolveCPU(ctx, in.I, in.Rows, opt.Threads, opt.Progress)
 	}
-	if errors.Is(err, heldkarp.ErrTooLarge) {
+	if errors.Is(err, hostmem.ErrTooLarge) {
 		err = InputError(err)
 	}
 	if err != nil {

@@ -305,7 +305,7 @@ func (r *Recurrence) Kernel(iLo, iHi, jLo, jHi int64) (*Kernel, error) {
 	if k != nil {
 		return k, nil
 	}
-	f := &facts{proven: map[ir.Expr]bool{}, known: map[ir.Expr]tri{}}
+	f := &facts{proven: map[ir.Expr]bool{}, safe: map[ir.Expr]bool{}, sides: map[ir.Expr]uint8{}, known: map[ir.Expr]tri{}}
 	a2 := analyzer{rec: r, iLo: iLo, iHi: iHi, jLo: jLo, jHi: jHi, env: map[*ir.Reduce]ival{}, rec2: f}
 	a2.analyze()
 	f.cases = append([]tri(nil), a2.caseConds...)
@@ -493,6 +493,21 @@ func (m *Machine) anyActive(r int) bool {
 
 func (m *Machine) isActive(r, k int) bool { return r < 0 || m.vb[r][k] }
 
+// firstActive is the first lane of mask register r (-1: all), 0 when none
+// is set: where a value the same for every lane is computed, so that an
+// error names a cell that needs it.
+func (m *Machine) firstActive(r int) int {
+	if r < 0 {
+		return 0
+	}
+	for k, v := range m.vb[r][:m.n] {
+		if v {
+			return k
+		}
+	}
+	return 0
+}
+
 // geti and getf read lane k of an operand in a vector or scalar register.
 func (m *Machine) geti(vec bool, r, k int) int64 {
 	if vec {
@@ -603,24 +618,6 @@ func vopOf(op ir.Op) int {
 		return vGe
 	}
 	return -1
-}
-
-// satLoop applies a saturating + or - element by element.
-func satLoop(d, x, y []int64, xs, ys int64, sub bool, pos, neg int64) {
-	for k := range d {
-		a, b := xs, ys
-		if x != nil {
-			a = x[k]
-		}
-		if y != nil {
-			b = y[k]
-		}
-		if sub {
-			d[k] = subSat(a, b, pos, neg)
-		} else {
-			d[k] = addSat(a, b, pos, neg)
-		}
-	}
 }
 
 func fill[T any](d []T, v T) {

@@ -374,7 +374,7 @@ cell[i][j] = 10 / A[j]  when i == 0
 40 x 4
 cell[i][j] = A[j]  when i == 0
            | cell[i-1][j] * 3  otherwise
-`, "does not fit in int (32 bits); use `cell: long`"},
+`, "t.dp:4:27: overflow computing cell[19][1]: 774840978 * 3 does not fit in int (finite range ±2,147,483,646); use cell: long"},
 		{"guarded read is fine", `int 1x4 A = 1,2,3,4
 3 x 4
 cell[i][j] = A[j]  when i == 0

@@ -14,11 +14,13 @@ import (
 // is one generated loop per node.
 //
 // Short-circuit evaluation is kept with masks: an operation that could fail
-// (a read not proven inside, an integer division) runs only on the lanes
-// whose mask is set, and the masks of `&&`, `||`, `?:` and the cases narrow
-// as the contract says. Operations that cannot fail run on every lane,
-// which is harmless: their results on lanes that do not need them are never
-// used.
+// (a read not proven inside, an integer division, an integer operation not
+// proven finite) reports only for the lanes whose mask is set, and the
+// masks of `&&`, `||`, `?:` and the cases narrow as the contract says.
+// Operations that cannot fail run on every lane, which is harmless: their
+// results on lanes that do not need them are never used. Checked integer
+// operations also run on every lane, branch-free, and only when some lane
+// failed look again, lane by lane, for the first one of the mask.
 
 // opnd is where a compiled value is: a scalar register (the same for every
 // lane) or a vector register.
@@ -127,7 +129,8 @@ func (c *vcomp) seq(e ir.Expr) bool {
 
 // mayFail reports whether evaluating e on a lane that does not need it
 // could fail: a read not proven inside, an integer division by what may be
-// zero, a conversion of what may be NaN.
+// zero, an integer operation not proven finite or on what may be inf, a
+// conversion of what may be NaN or out of range.
 func (c *vcomp) mayFail(e ir.Expr) bool {
 	fail := false
 	ir.Walk(e, func(x ir.Expr) bool {
@@ -137,11 +140,25 @@ func (c *vcomp) mayFail(e ir.Expr) bool {
 				fail = true
 			}
 		case *ir.Binary:
-			if (n.Op == ir.OpDiv || n.Op == ir.OpRem) && classOf(n.T) == clInt && !c.f.proven[n] {
-				fail = true
+			if classOf(n.T) != clInt {
+				break
+			}
+			switch n.Op {
+			case ir.OpDiv, ir.OpRem:
+				fail = fail || n.Saturate || !c.f.proven[n]
+			case ir.OpAdd, ir.OpSub, ir.OpMul:
+				fail = fail || n.Saturate || !c.f.safe[n]
 			}
 		case *ir.Convert:
-			if classOf(n.X.Type()) == clFloat && classOf(n.T) != clFloat {
+			from := n.X.Type()
+			switch {
+			case classOf(from) == clFloat && classOf(n.T) != clFloat:
+				fail = true
+			case classOf(from) == clInt && n.T == ir.Int && from == ir.Long:
+				fail = true
+			}
+		case *ir.Reduce:
+			if n.Op == ir.ReduceSum && classOf(n.T) == clInt && !c.f.safe[n] {
 				fail = true
 			}
 		}
@@ -342,7 +359,7 @@ func (c *vcomp) scalar(e ir.Expr, mask int) opnd {
 				m.sf[r] = 0
 				return
 			}
-			m.at(0)
+			m.at(m.firstActive(mask))
 			m.sf[r] = fn(&m.fr)
 		})
 		return opnd{cls: clFloat, reg: r}
@@ -353,7 +370,7 @@ func (c *vcomp) scalar(e ir.Expr, mask int) opnd {
 				m.si[r] = 0
 				return
 			}
-			m.at(0)
+			m.at(m.firstActive(mask))
 			m.si[r] = b2i(fn(&m.fr))
 		})
 		return opnd{cls: clBool, reg: r}
@@ -364,7 +381,7 @@ func (c *vcomp) scalar(e ir.Expr, mask int) opnd {
 			m.si[r] = 0
 			return
 		}
-		m.at(0)
+		m.at(m.firstActive(mask))
 		m.si[r] = fn(&m.fr)
 	})
 	return opnd{cls: clInt, reg: r}
@@ -808,38 +825,86 @@ func (c *vcomp) binary(n *ir.Binary, mask int) opnd {
 	if classOf(n.T) == clFloat {
 		return c.arithF(n, x, y)
 	}
-	if n.Saturate && (n.Op == ir.OpAdd || n.Op == ir.OpSub) {
-		pos, neg := sentinels(n.T)
-		sub := n.Op == ir.OpSub
-		d := c.newVI()
-		c.emit(func(m *Machine) {
-			v := m.xi[d][:m.n]
-			var xv, yv []int64
-			var xs, ys int64
-			if x.vec {
-				xv = m.vi[x.reg][:m.n]
-			} else {
-				xs = m.si[x.reg]
-			}
-			if y.vec {
-				yv = m.vi[y.reg][:m.n]
-			} else {
-				ys = m.si[y.reg]
-			}
-			satLoop(v, xv, yv, xs, ys, sub, pos, neg)
-			m.vi[d] = v
-		})
-		return opnd{cls: clInt, vec: true, reg: d}
-	}
-	if n.Op == ir.OpDiv || n.Op == ir.OpRem {
-		return c.divInt(n, x, y, mask)
+	if n.Saturate || n.Op == ir.OpDiv || n.Op == ir.OpRem {
+		return c.laneArith(n, x, y, mask)
 	}
 	op := vopOf(n.Op)
-	if op < 0 {
+	if op < 0 || op > vMul {
 		c.bad(n, "unexpected operator "+n.Op.String())
 		return x
 	}
-	return c.binI(op, x, y)
+	if c.f.safe[n] {
+		return c.binI(op, x, y)
+	}
+	return c.checkedI(n, op, x, y, mask)
+}
+
+// checkedI applies a generated checked integer + - or *: every lane is
+// computed; when some lane's result is not finite, the lanes of mask are
+// looked at one by one for the first that fails.
+func (c *vcomp) checkedI(n *ir.Binary, op int, x, y opnd, mask int) opnd {
+	d := c.newVI()
+	fmax := finiteMax(n.T)
+	onBad := func(m *Machine) { m.arithFault(n, x, y, mask) }
+	cBinVV, cBinVS, cBinSV := cBin32VV, cBin32VS, cBin32SV
+	switch {
+	case n.T == ir.Long:
+		cBinVV, cBinVS, cBinSV = cBin64VV, cBin64VS, cBin64SV
+	case c.f.sides[n] == sideUp:
+		cBinVV, cBinVS, cBinSV = uBin32VV, uBin32VS, uBin32SV
+	case c.f.sides[n] == sideDown:
+		cBinVV, cBinVS, cBinSV = dBin32VV, dBin32VS, dBin32SV
+	}
+	switch {
+	case x.vec && y.vec:
+		f := cBinVV[op]
+		c.emit(func(m *Machine) {
+			v := m.xi[d][:m.n]
+			bad := f(v, m.vi[x.reg][:m.n], m.vi[y.reg][:m.n], fmax)
+			m.vi[d] = v
+			if bad {
+				onBad(m)
+			}
+		})
+	case x.vec:
+		f := cBinVS[op]
+		c.emit(func(m *Machine) {
+			v := m.xi[d][:m.n]
+			bad := f(v, m.vi[x.reg][:m.n], m.si[y.reg], fmax)
+			m.vi[d] = v
+			if bad {
+				onBad(m)
+			}
+		})
+	case y.vec:
+		f := cBinSV[op]
+		c.emit(func(m *Machine) {
+			v := m.xi[d][:m.n]
+			bad := f(v, m.si[x.reg], m.vi[y.reg][:m.n], fmax)
+			m.vi[d] = v
+			if bad {
+				onBad(m)
+			}
+		})
+	default: // both uniform: the scalar compiler handles those; kept for safety
+		return c.laneArith(n, x, y, mask)
+	}
+	return opnd{cls: clInt, vec: true, reg: d}
+}
+
+// arithFault reports the first lane of mask where x op y faults, if any.
+func (m *Machine) arithFault(n *ir.Binary, x, y opnd, mask int) {
+	for k := 0; k < m.n; k++ {
+		if !m.isActive(mask, k) {
+			continue
+		}
+		a, b := m.geti(x.vec, x.reg, k), m.geti(y.vec, y.reg, k)
+		if _, f := arithInt(n.Op, n.T, n.Saturate, a, b); f != fNone {
+			i, j := m.coords(k)
+			m.fail(arithErr(n.Pos, cellSite(i, j), f, n.Op, n.T, a, b))
+			return
+		}
+	}
 }
 
 // binI applies a generated integer operation.
@@ -872,25 +937,26 @@ func (c *vcomp) binI(op int, x, y opnd) opnd {
 	return opnd{cls: clInt, vec: true, reg: d}
 }
 
-func (c *vcomp) divInt(n *ir.Binary, x, y opnd, mask int) opnd {
+// laneArith applies an integer operation lane by lane with arithInt: the
+// divisions, and every operation on what may be inf. A fault on a lane
+// outside mask leaves 0 there.
+func (c *vcomp) laneArith(n *ir.Binary, x, y opnd, mask int) opnd {
 	d := c.newVI()
-	rem := n.Op == ir.OpRem
+	op, t, sat := n.Op, n.T, n.Saturate
 	c.emit(func(m *Machine) {
 		v := m.xi[d][:m.n]
 		for k := range v {
 			a, b := m.geti(x.vec, x.reg, k), m.geti(y.vec, y.reg, k)
-			switch {
-			case b == 0:
+			r, f := arithInt(op, t, sat, a, b)
+			if f != fNone {
 				if m.isActive(mask, k) {
-					m.fail(divByZero(n.Pos, n.Op))
+					i, j := m.coords(k)
+					m.fail(arithErr(n.Pos, cellSite(i, j), f, op, t, a, b))
 					return
 				}
-				v[k] = 0
-			case rem:
-				v[k] = a % b
-			default:
-				v[k] = a / b
+				r = 0
 			}
+			v[k] = r
 		}
 		m.vi[d] = v
 	})
@@ -1186,7 +1252,13 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 		c.emit(func(m *Machine) {
 			v, s := m.xi[d][:m.n], m.vi[a][:m.n]
 			for k := range v {
-				v[k] = convInt(s[k], from, to)
+				r, f := convInt(s[k], from, to)
+				if f != fNone && m.isActive(mask, k) {
+					i, j := m.coords(k)
+					m.fail(convIntErr(n.Pos, cellSite(i, j), s[k], to))
+					return
+				}
+				v[k] = r
 			}
 			m.vi[d] = v
 		})
@@ -1219,9 +1291,10 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 	c.emit(func(m *Machine) {
 		v, s := m.xi[d][:m.n], m.vf[a][:m.n]
 		for k := range v {
-			r, ok := floatToInt(s[k], to)
-			if !ok && m.isActive(mask, k) {
-				m.fail(nanToInt(n.Pos, to))
+			r, f := floatToInt(s[k], to)
+			if f != fNone && m.isActive(mask, k) {
+				i, j := m.coords(k)
+				m.fail(floatConvErr(n.Pos, cellSite(i, j), f, s[k], to))
 				return
 			}
 			v[k] = r
@@ -1373,7 +1446,6 @@ func (c *vcomp) reduce(n *ir.Reduce, mask int) opnd {
 	}
 	d := c.newVI()
 	id := identityInt(op, t)
-	pos, neg := sentinels(t)
 	c.emit(func(m *Machine) {
 		acc := m.xi[d][:m.n]
 		fill(acc, id)
@@ -1397,7 +1469,13 @@ func (c *vcomp) reduce(n *ir.Reduce, mask int) opnd {
 						acc[x] = v
 					}
 				default:
-					acc[x] = addSat(acc[x], v, pos, neg)
+					s, f := sumInt(t, acc[x], v)
+					if f != fNone && m.isActive(mask, x) {
+						i, j := m.coords(x)
+						m.fail(arithErr(n.Pos, cellSite(i, j), f, ir.OpAdd, t, acc[x], v))
+						return
+					}
+					acc[x] = s
 				}
 			}
 			if k == math.MaxInt64 {

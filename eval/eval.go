@@ -84,6 +84,9 @@ func boundBy(v *ir.Var, r *ir.Reduce) bool {
 	return v == r.Var || (v.Reduce != nil && v.Reduce == r)
 }
 
+// site is what the walker computes, for messages.
+func (w *walker) site() site { return site{w.i, w.j, w.haveIJ} }
+
 func (w *walker) lookup(v *ir.Var) (int64, error) {
 	for k := len(w.env) - 1; k >= 0; k-- {
 		if boundBy(v, w.env[k].red) {
@@ -173,6 +176,7 @@ func (w *walker) eval(e ir.Expr) (ir.Value, error) {
 		if t.IsFloat() {
 			return floatV(t, -x.F), nil
 		}
+		// The finite range is symmetric and -inf is -(inf): no check.
 		return intV(t, -x.I), nil
 	case *ir.Binary:
 		return w.binary(n)
@@ -190,7 +194,7 @@ func (w *walker) eval(e ir.Expr) (ir.Value, error) {
 		if err != nil {
 			return ir.Value{}, err
 		}
-		return convertValue(x, t, n)
+		return convertValue(x, t, n, w.site())
 	case *ir.Call:
 		return w.call(n)
 	case *ir.Reduce:
@@ -206,7 +210,7 @@ func constValue(n *ir.Const) ir.Value {
 		v.F = float64(n.V.I)
 	}
 	if !n.T.IsFloat() && n.V.T.IsFloat() {
-		v.I, _ = floatToInt(n.V.F, n.T)
+		v.I, _ = floatToInt(n.V.F, n.T) // sema checked the constant
 	}
 	if n.T == ir.Float {
 		v.F = round32(v.F)
@@ -228,20 +232,24 @@ func infValue(t ir.Type, neg bool) ir.Value {
 	return intV(t, p)
 }
 
-func convertValue(x ir.Value, to ir.Type, n *ir.Convert) (ir.Value, error) {
+func convertValue(x ir.Value, to ir.Type, n *ir.Convert, s site) (ir.Value, error) {
 	switch {
 	case to.IsFloat() && x.T.IsFloat():
 		return floatV(to, roundTo(x.F, to)), nil
 	case to.IsFloat():
 		return floatV(to, intToFloat(x.I, x.T, to)), nil
 	case x.T.IsFloat():
-		v, ok := floatToInt(x.F, to)
-		if !ok {
-			return ir.Value{}, nanToInt(n.Pos, to)
+		v, f := floatToInt(x.F, to)
+		if f != fNone {
+			return ir.Value{}, floatConvErr(n.Pos, s, f, x.F, to)
 		}
 		return intV(to, v), nil
 	}
-	return intV(to, convInt(x.I, x.T, to)), nil
+	v, f := convInt(x.I, x.T, to)
+	if f != fNone {
+		return ir.Value{}, convIntErr(n.Pos, s, x.I, to)
+	}
+	return intV(to, v), nil
 }
 
 func (w *walker) binary(n *ir.Binary) (ir.Value, error) {
@@ -278,39 +286,11 @@ func (w *walker) binary(n *ir.Binary) (ir.Value, error) {
 	if t.IsFloat() {
 		return floatV(t, roundTo(arithFloat(n.Op, x.F, y.F), t)), nil
 	}
-	switch n.Op {
-	case ir.OpDiv, ir.OpRem:
-		if y.I == 0 {
-			return ir.Value{}, divByZero(n.Pos, n.Op)
-		}
+	v, f := arithInt(n.Op, t, n.Saturate, x.I, y.I)
+	if f != fNone {
+		return ir.Value{}, arithErr(n.Pos, w.site(), f, n.Op, t, x.I, y.I)
 	}
-	if n.Saturate {
-		p, ng := sentinels(t)
-		switch n.Op {
-		case ir.OpAdd:
-			return intV(t, addSat(x.I, y.I, p, ng)), nil
-		case ir.OpSub:
-			return intV(t, subSat(x.I, y.I, p, ng)), nil
-		}
-	}
-	return intV(t, arithInt(n.Op, x.I, y.I)), nil
-}
-
-// arithInt is an integer operation; the divisor of / and % is not zero.
-func arithInt(op ir.Op, x, y int64) int64 {
-	switch op {
-	case ir.OpAdd:
-		return x + y
-	case ir.OpSub:
-		return x - y
-	case ir.OpMul:
-		return x * y
-	case ir.OpDiv:
-		return x / y
-	case ir.OpRem:
-		return x % y
-	}
-	return 0
+	return intV(t, v), nil
 }
 
 func arithFloat(op ir.Op, x, y float64) float64 {
@@ -455,7 +435,6 @@ func (w *walker) reduce(n *ir.Reduce) (ir.Value, error) {
 	}
 	w.env = append(w.env, binding{red: n})
 	defer func() { w.env = w.env[:len(w.env)-1] }()
-	p, ng := sentinels(t)
 	for k := lo; k <= hi; k++ {
 		w.env[len(w.env)-1].v = k
 		v, err := w.eval(n.Body)
@@ -466,7 +445,11 @@ func (w *walker) reduce(n *ir.Reduce) (ir.Value, error) {
 		case n.Op == ir.ReduceSum && t.IsFloat():
 			acc.F = roundTo(acc.F+v.F, t)
 		case n.Op == ir.ReduceSum:
-			acc.I = addSat(acc.I, v.I, p, ng)
+			s, f := sumInt(t, acc.I, v.I)
+			if f != fNone {
+				return ir.Value{}, arithErr(n.Pos, w.site(), f, ir.OpAdd, t, acc.I, v.I)
+			}
+			acc.I = s
 		case t.IsFloat():
 			if betterFloat(isMin, v.F, acc.F) {
 				acc.F = v.F

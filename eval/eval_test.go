@@ -39,23 +39,132 @@ func TestConvert(t *testing.T) {
 	}
 }
 
-func TestSaturation(t *testing.T) {
-	pos, neg := ir.InfSentinel(ir.Int)
-	for _, c := range []struct {
-		x, y, add, sub int64
+// TestArithInt is the table of section 6.1 for one operation at a time:
+// finite results, the inf rules, and the faults.
+func TestArithInt(t *testing.T) {
+	ip, in := ir.InfSentinel(ir.Int)
+	lp, ln := ir.InfSentinel(ir.Long)
+	const F, L = intFinite, longFinite
+	cases := []struct {
+		op   ir.Op
+		t    ir.Type
+		sat  bool
+		x, y int64
+		want int64
+		f    fault
 	}{
-		{pos, 5, pos, pos},
-		{5, pos, pos, neg},
-		{neg, 5, neg, neg},
-		{5, neg, neg, pos},
-		{pos, neg, pos, pos},
-		{3, 4, 7, -1},
-	} {
-		if got := addSat(c.x, c.y, pos, neg); got != c.add {
-			t.Errorf("%d + %d = %d, want %d", c.x, c.y, got, c.add)
+		{ir.OpAdd, ir.Int, false, 3, 4, 7, fNone},
+		{ir.OpAdd, ir.Int, false, F, 0, F, fNone},
+		{ir.OpAdd, ir.Int, false, F, 1, 0, fOverflow}, // would be the inf sentinel
+		{ir.OpAdd, ir.Int, false, -F, -1, 0, fOverflow},
+		{ir.OpSub, ir.Int, false, -F, 1, 0, fOverflow},
+		{ir.OpMul, ir.Int, false, 1000000000, 1000000000, 0, fOverflow},
+		{ir.OpMul, ir.Int, false, 46340, 46340, 46340 * 46340, fNone},
+		{ir.OpMul, ir.Int, false, -2, 1073741823, -2147483646, fNone},
+		{ir.OpMul, ir.Int, false, -2, 1073741824, 0, fOverflow},
+		{ir.OpAdd, ir.Long, false, L, 0, L, fNone},
+		{ir.OpAdd, ir.Long, false, L, 1, 0, fOverflow},
+		{ir.OpAdd, ir.Long, false, L, L, 0, fOverflow}, // wraps in 64 bits
+		{ir.OpAdd, ir.Long, false, -L, -L, 0, fOverflow},
+		{ir.OpSub, ir.Long, false, -L, L, 0, fOverflow},
+		{ir.OpSub, ir.Long, false, L, -L, 0, fOverflow},
+		{ir.OpSub, ir.Long, false, -L, 1, 0, fOverflow},
+		{ir.OpMul, ir.Long, false, 1 << 62, 2, 0, fOverflow},
+		{ir.OpMul, ir.Long, false, 1 << 62, -2, 0, fOverflow},
+		{ir.OpMul, ir.Long, false, 4611686018427387903, 2, L, fNone},
+		{ir.OpMul, ir.Long, false, 3037000499, 3037000499, 3037000499 * 3037000499, fNone},
+		{ir.OpMul, ir.Long, false, 3037000500, 3037000500, 0, fOverflow},
+		{ir.OpMul, ir.Long, false, 1 << 32, 1 << 32, 0, fOverflow}, // low word 0
+		{ir.OpDiv, ir.Int, false, -7, 2, -3, fNone},
+		{ir.OpRem, ir.Int, false, -7, 2, -1, fNone},
+		{ir.OpDiv, ir.Int, false, 7, 0, 0, fDivZero},
+		{ir.OpRem, ir.Long, true, lp, 0, 0, fDivZero},
+		// inf
+		{ir.OpAdd, ir.Int, true, ip, 5, ip, fNone},
+		{ir.OpAdd, ir.Int, true, 5, in, in, fNone},
+		{ir.OpAdd, ir.Int, true, ip, ip, ip, fNone},
+		{ir.OpAdd, ir.Int, true, ip, in, 0, fInfSub},
+		{ir.OpAdd, ir.Long, true, ln, lp, 0, fInfSub},
+		{ir.OpSub, ir.Int, true, ip, 5, ip, fNone},
+		{ir.OpSub, ir.Int, true, 5, ip, in, fNone},
+		{ir.OpSub, ir.Int, true, 5, in, ip, fNone},
+		{ir.OpSub, ir.Int, true, ip, in, ip, fNone},
+		{ir.OpSub, ir.Int, true, ip, ip, 0, fInfSub},
+		{ir.OpSub, ir.Int, true, in, in, 0, fInfSub},
+		{ir.OpAdd, ir.Int, true, F, 1, 0, fOverflow}, // finite operands still checked
+		{ir.OpMul, ir.Int, true, ip, -3, in, fNone},
+		{ir.OpMul, ir.Int, true, in, -3, ip, fNone},
+		{ir.OpMul, ir.Long, true, 2, ln, ln, fNone},
+		{ir.OpMul, ir.Int, true, ip, in, in, fNone},
+		{ir.OpMul, ir.Int, true, ip, 0, 0, fInfMul},
+		{ir.OpMul, ir.Int, true, 0, in, 0, fInfMul},
+		{ir.OpDiv, ir.Int, true, ip, -3, in, fNone},
+		{ir.OpDiv, ir.Int, true, in, -3, ip, fNone},
+		{ir.OpDiv, ir.Int, true, 7, ip, 0, fNone},
+		{ir.OpDiv, ir.Int, true, -7, in, 0, fNone},
+		{ir.OpDiv, ir.Int, true, ip, in, 0, fInfDiv},
+		{ir.OpRem, ir.Int, true, 7, ip, 7, fNone},
+		{ir.OpRem, ir.Int, true, -7, in, -7, fNone},
+		{ir.OpRem, ir.Int, true, ip, 3, 0, fInfRem},
+		{ir.OpRem, ir.Long, true, ln, lp, 0, fInfRem},
+	}
+	for _, c := range cases {
+		got, f := arithInt(c.op, c.t, c.sat, c.x, c.y)
+		if f != c.f || (f == fNone && got != c.want) {
+			t.Errorf("%s: %d %s %d (sat %v) = %d, fault %d; want %d, fault %d", c.t, c.x, c.op, c.y, c.sat, got, f, c.want, c.f)
 		}
-		if got := subSat(c.x, c.y, pos, neg); got != c.sub {
-			t.Errorf("%d - %d = %d, want %d", c.x, c.y, got, c.sub)
+	}
+}
+
+// TestCheckedLoops checks the generated vector loops against arithInt on
+// values around the edges of the finite ranges.
+func TestCheckedLoops(t *testing.T) {
+	for _, ty := range []ir.Type{ir.Int, ir.Long} {
+		F := finiteMax(ty)
+		edge := []int64{0, 1, -1, 2, -2, 3, 46341, -46341, 1 << 31, F, -F, F - 1, -F + 1, F / 2, -F / 2, F/2 + 1, 3037000500, -3037000500, 1 << 32}
+		for _, op := range []ir.Op{ir.OpAdd, ir.OpSub, ir.OpMul} {
+			for _, a := range edge {
+				for _, b := range edge {
+					if !isFinite(a, F) || !isFinite(b, F) {
+						continue
+					}
+					want, f := arithInt(op, ty, false, a, b)
+					d := make([]int64, 1)
+					vop := vopOf(op)
+					vv, vs, sv := cBin32VV[vop], cBin32VS[vop], cBin32SV[vop]
+					if ty == ir.Long {
+						vv, vs, sv = cBin64VV[vop], cBin64VS[vop], cBin64SV[vop]
+					}
+					bad := []bool{
+						vv(d, []int64{a}, []int64{b}, F),
+						vs(d, []int64{a}, b, F),
+						sv(d, a, []int64{b}, F),
+					}
+					// The one-sided int loops, where the analysis says the
+					// result cannot cross the other end.
+					exact := a + b
+					switch op {
+					case ir.OpSub:
+						exact = a - b
+					case ir.OpMul:
+						exact = a * b // exact for int operands
+					}
+					if ty == ir.Int && exact >= -F {
+						bad = append(bad, uBin32VV[vop](d, []int64{a}, []int64{b}, F), uBin32VS[vop](d, []int64{a}, b, F), uBin32SV[vop](d, a, []int64{b}, F))
+					}
+					if ty == ir.Int && exact <= F {
+						bad = append(bad, dBin32VV[vop](d, []int64{a}, []int64{b}, F), dBin32VS[vop](d, []int64{a}, b, F), dBin32SV[vop](d, a, []int64{b}, F))
+					}
+					for form, got := range bad {
+						if got != (f != fNone) {
+							t.Errorf("%s form %d: %d %s %d: bad %v, want fault %d", ty, form, a, op, b, got, f)
+						}
+					}
+					if f == fNone && d[0] != want {
+						t.Errorf("%s: %d %s %d = %d, want %d", ty, a, op, b, d[0], want)
+					}
+				}
+			}
 		}
 	}
 }

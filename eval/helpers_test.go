@@ -153,12 +153,12 @@ func reference(p *ir.Problem, axis Axis, stepDesc, laneDesc bool) (*grid, error)
 			if err != nil {
 				return err
 			}
+			if err := StoreCheck(p, c.Value.Position(), i, j, v); err != nil {
+				return err
+			}
 			if g.F != nil {
 				g.F[i*p.Cols+j] = v.F
 			} else {
-				if p.CellType == ir.Int && !fitsInt(v.I) {
-					return overflow(c.Value.Position(), i, j, v.I)
-				}
 				g.I[i*p.Cols+j] = v.I
 			}
 			return nil

@@ -103,8 +103,12 @@ func (t tri) not() tri {
 // facts are the analysis results a kernel is compiled for.
 type facts struct {
 	proven map[ir.Expr]bool // Load, CellRef: never outside
-	known  map[ir.Expr]tri  // && and || left operands, ?: conditions
-	cases  []tri            // each case's condition (triTrue for otherwise)
+	safe   map[ir.Expr]bool // integer + - * and sum: never outside the finite range
+	// sides says, for an integer + - * not safe, which end of the finite
+	// range it may cross: sideUp, sideDown or both.
+	sides map[ir.Expr]uint8
+	known map[ir.Expr]tri // && and || left operands, ?: conditions
+	cases []tri           // each case's condition (triTrue for otherwise)
 }
 
 // analyzer runs the interval analysis over one region.
@@ -136,6 +140,50 @@ func (a *analyzer) noteProven(e ir.Expr, ok bool) {
 	if a.rec2 != nil {
 		a.rec2.proven[e] = ok
 	}
+}
+
+// Which end of the finite range an operation may cross.
+const (
+	sideUp   uint8 = 1
+	sideDown uint8 = 2
+)
+
+// noteSafe records whether an integer operation is proven to stay within
+// the finite range, so that its kernel may leave the check out.
+func (a *analyzer) noteSafe(e ir.Expr, ok bool) {
+	a.noteSides(e, fullRange, ir.Int, ok)
+}
+
+// noteSides records the range r an integer operation of type t may reach:
+// safe when within the finite range, else which ends it may cross.
+func (a *analyzer) noteSides(e ir.Expr, r ival, t ir.Type, safe bool) {
+	var side uint8
+	if !safe {
+		if r.hi > finiteMax(t) {
+			side |= sideUp
+		}
+		if r.lo < -finiteMax(t) {
+			side |= sideDown
+		}
+	}
+	a.sig = append(a.sig, side+9)
+	if a.rec2 != nil {
+		a.rec2.safe[e] = side == 0
+		a.rec2.sides[e] = side
+	}
+}
+
+// finiteRange is the range of finite values of integer type t.
+func finiteRange(t ir.Type) ival {
+	f := finiteMax(t)
+	return ival{-f, f}
+}
+
+// clampFinite bounds the result of a checked operation: anything outside
+// the finite range stops the run, so what follows never sees it.
+func clampFinite(r ival, t ir.Type) ival {
+	f := finiteRange(t)
+	return ival{max(r.lo, f.lo), min(r.hi, f.hi)}
 }
 
 func (a *analyzer) noteTri(e ir.Expr, t tri) {
@@ -195,16 +243,31 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 		if n.Saturate {
 			p, ng := sentinels(t)
 			if x.has(p) || x.has(ng) || y.has(p) || y.has(ng) {
+				if n.Op == ir.OpAdd || n.Op == ir.OpSub || n.Op == ir.OpMul {
+					a.noteSafe(n, false)
+				}
 				return fullRange
 			}
 		}
 		switch n.Op {
-		case ir.OpAdd:
-			return addI(x, y)
-		case ir.OpSub:
-			return addI(x, negI(y))
-		case ir.OpMul:
-			return mulI(x, y)
+		case ir.OpAdd, ir.OpSub, ir.OpMul:
+			if !n.Saturate {
+				// Without Saturate both operands are finite values
+				// (sema), and a checked operand never leaves the range.
+				x, y = clampFinite(x, t), clampFinite(y, t)
+			}
+			var r ival
+			switch n.Op {
+			case ir.OpAdd:
+				r = addI(x, y)
+			case ir.OpSub:
+				r = addI(x, negI(y))
+			default:
+				r = mulI(x, y)
+			}
+			safe := r.within(-finiteMax(t), finiteMax(t))
+			a.noteSides(n, r, t, safe)
+			return clampFinite(r, t)
 		case ir.OpDiv:
 			if y.isPoint() && y.lo > 0 {
 				return ival{x.lo / y.lo, x.hi / y.lo}
@@ -300,8 +363,18 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 		}
 		a.stack = a.stack[:len(a.stack)-1]
 		delete(a.env, n)
-		if n.Op == ir.ReduceSum || classOf(t) != clInt {
+		if classOf(t) != clInt {
 			return fullRange
+		}
+		if n.Op == ir.ReduceSum {
+			// At most hi - lo + 1 terms, each within body, and 0 when empty.
+			r := fullRange
+			if cnt, ok := addChecked(hi.hi, -lo.lo); ok && lo.lo != math.MinInt64 && cnt < math.MaxInt64 {
+				r = union(point(0), mulI(ival{0, max(cnt+1, 0)}, body))
+			}
+			safe := r.within(-finiteMax(t), finiteMax(t))
+			a.noteSafe(n, safe)
+			return clampFinite(r, t)
 		}
 		if lo.hi > hi.lo { // the range may be empty
 			body = union(body, point(identityInt(n.Op, t)))

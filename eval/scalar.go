@@ -31,6 +31,9 @@ type cellReader interface {
 	cellFloat(ref *ir.CellRef, i, j int64) (float64, error)
 }
 
+// site is the cell being evaluated, for messages.
+func (f *frame) site() site { return cellSite(f.i, f.j) }
+
 func (f *frame) fail(err error) {
 	if f.err == nil {
 		f.err = err
@@ -174,9 +177,10 @@ func (c *scomp) intFn(e ir.Expr) iFn {
 		case clFloat:
 			x := c.floatFn(n.X)
 			return func(f *frame) int64 {
-				v, ok := floatToInt(x(f), t)
-				if !ok {
-					f.fail(nanToInt(n.Pos, t))
+				a := x(f)
+				v, fl := floatToInt(a, t)
+				if fl != fNone {
+					f.fail(floatConvErr(n.Pos, f.site(), fl, a, t))
 				}
 				return v
 			}
@@ -185,7 +189,14 @@ func (c *scomp) intFn(e ir.Expr) iFn {
 		if from == t || !(hasSentinel(from) && hasSentinel(t)) && t != ir.Bool {
 			return x
 		}
-		return func(f *frame) int64 { return convInt(x(f), from, t) }
+		return func(f *frame) int64 {
+			a := x(f)
+			v, fl := convInt(a, from, t)
+			if fl != fNone {
+				f.fail(convIntErr(n.Pos, f.site(), a, t))
+			}
+			return v
+		}
 	case *ir.Call:
 		return c.callInt(n)
 	case *ir.Reduce:
@@ -222,39 +233,49 @@ func (c *scomp) loadInt(n *ir.Load) iFn {
 	}
 }
 
+// binaryInt compiles an integer + - * / %, checked by the rules of
+// section 6.1 (arith.go). The common finite + and - get closures of their
+// own; the rest go through arithInt.
 func (c *scomp) binaryInt(n *ir.Binary) iFn {
 	x, y := c.intFn(n.X), c.intFn(n.Y)
-	t := n.T
-	if n.Saturate && (n.Op == ir.OpAdd || n.Op == ir.OpSub) {
-		p, ng := sentinels(t)
-		if n.Op == ir.OpAdd {
-			return func(f *frame) int64 { return addSat(x(f), y(f), p, ng) }
-		}
-		return func(f *frame) int64 { return subSat(x(f), y(f), p, ng) }
+	t, op, sat := n.T, n.Op, n.Saturate
+	switch op {
+	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem:
+	default:
+		c.bad(n, "unexpected integer operator "+n.Op.String())
+		return func(*frame) int64 { return 0 }
 	}
-	switch n.Op {
-	case ir.OpAdd:
-		return func(f *frame) int64 { return x(f) + y(f) }
-	case ir.OpSub:
-		return func(f *frame) int64 { return x(f) - y(f) }
-	case ir.OpMul:
-		return func(f *frame) int64 { return x(f) * y(f) }
-	case ir.OpDiv, ir.OpRem:
-		op := n.Op
+	fail := func(f *frame, fl fault, a, b int64) {
+		f.fail(arithErr(n.Pos, f.site(), fl, op, t, a, b))
+	}
+	if !sat && op == ir.OpAdd {
 		return func(f *frame) int64 {
 			a, b := x(f), y(f)
-			if b == 0 {
-				f.fail(divByZero(n.Pos, op))
-				return 0
+			v, ok := addFinite(t, a, b)
+			if !ok {
+				fail(f, fOverflow, a, b)
 			}
-			if op == ir.OpDiv {
-				return a / b
-			}
-			return a % b
+			return v
 		}
 	}
-	c.bad(n, "unexpected integer operator "+n.Op.String())
-	return func(*frame) int64 { return 0 }
+	if !sat && op == ir.OpSub {
+		return func(f *frame) int64 {
+			a, b := x(f), y(f)
+			v, ok := subFinite(t, a, b)
+			if !ok {
+				fail(f, fOverflow, a, b)
+			}
+			return v
+		}
+	}
+	return func(f *frame) int64 {
+		a, b := x(f), y(f)
+		v, fl := arithInt(op, t, sat, a, b)
+		if fl != fNone {
+			fail(f, fl, a, b)
+		}
+		return v
+	}
 }
 
 func (c *scomp) callInt(n *ir.Call) iFn {
@@ -319,7 +340,6 @@ func (c *scomp) reduceInt(n *ir.Reduce) iFn {
 	c.sc.pop()
 	t := n.T
 	id := identityInt(n.Op, t)
-	p, ng := sentinels(t)
 	op := n.Op
 	return func(f *frame) int64 {
 		a, b := lo(f), hi(f)
@@ -337,7 +357,11 @@ func (c *scomp) reduceInt(n *ir.Reduce) iFn {
 					acc = v
 				}
 			default:
-				acc = addSat(acc, v, p, ng)
+				s, fl := sumInt(t, acc, v)
+				if fl != fNone {
+					f.fail(arithErr(n.Pos, f.site(), fl, ir.OpAdd, t, acc, v))
+				}
+				acc = s
 			}
 			if k == math.MaxInt64 {
 				break

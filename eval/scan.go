@@ -1,8 +1,6 @@
 package eval
 
 import (
-	"math"
-
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
 )
@@ -42,9 +40,10 @@ type scanTerm struct {
 	hasY   bool
 	sub    bool
 	sat    bool
-	swap   bool // Y + cell: saturation keeps Y when both are infinite
+	swap   bool // Y + cell: the message writes Y first
 	r32    bool
 	proven bool
+	pos    dsl.Pos // the + or -, for errors
 }
 
 // undecided is the lanes whose case depends on the line being computed:
@@ -61,11 +60,12 @@ type scanFn func(m *Machine)
 // sequential case. It saves the store and the mask of the remaining lanes
 // in the common shape "A when COND | B otherwise" (LCS).
 type blendCase struct {
-	cv   int // bool vector register
-	v    int // vector register: the value in the cell type is v + c
-	c    opnd
-	hasC bool
-	pos  dsl.Pos
+	cv     int // bool vector register
+	v      int // vector register: the value in the cell type is v + c
+	c      opnd
+	hasC   bool
+	pos    dsl.Pos // the case value
+	addPos dsl.Pos // the + of v + c, for overflow errors
 }
 
 func (c *vcomp) cases() {
@@ -156,7 +156,7 @@ func (c *vcomp) blendCases() bool {
 	}
 	if add, ok := av.(*ir.Binary); ok && add.Op == ir.OpAdd && !add.Saturate && c.uniform(add.Y) && !c.uniform(add.X) {
 		bl.v = vec(c.expr(add.X, vmask))
-		bl.c, bl.hasC = c.expr(add.Y, vmask), true
+		bl.c, bl.hasC, bl.addPos = c.expr(add.Y, vmask), true, add.Pos
 	} else {
 		bl.v = vec(c.expr(av, vmask))
 	}
@@ -212,22 +212,30 @@ func (c *vcomp) pairCases() bool {
 	apos, bpos := a.Value.Position(), b.Value.Position()
 	if c.rec.cls == clFloat {
 		ar, br := c.vecF(av), c.vecF(bv)
+		nanOK := c.rec.p.AllowNaN
 		c.emit(func(m *Machine) {
 			out, x, y, cm := m.outF(), m.vf[ar][:m.n], m.vf[br][:m.n], m.vb[cv][:m.n]
+			nan := false
 			for k := range out {
+				v := y[k]
 				if cm[k] {
-					out[k] = x[k]
-				} else {
-					out[k] = y[k]
+					v = x[k]
 				}
+				nan = nan || v != v
+				out[k] = v
+			}
+			if nan && !nanOK {
+				m.nanLanes(-1, -1, -1, func(k int) dsl.Pos {
+					if cm[k] {
+						return apos
+					}
+					return bpos
+				})
 			}
 		})
 		return true
 	}
-	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
-	if t == ir.Int {
-		lo, hi = math.MinInt32, math.MaxInt32
-	}
+	lo, hi := storeRange(t)
 	ar, br := c.vecI(av), c.vecI(bv)
 	c.emit(func(m *Machine) {
 		out, x, y, cm := m.outI(), m.vi[ar][:m.n], m.vi[br][:m.n], m.vb[cv][:m.n]
@@ -238,7 +246,7 @@ func (c *vcomp) pairCases() bool {
 			}
 			if v < lo || v > hi {
 				i, j := m.coords(k)
-				m.fail(overflow(pos, i, j, v))
+				m.fail(cellOverflow(pos, t, i, j, v))
 				return
 			}
 			out[k] = v
@@ -247,12 +255,30 @@ func (c *vcomp) pairCases() bool {
 	return true
 }
 
+// nanLanes reports the first lane of the output that holds NaN among those
+// stored (rem: -1 all, else a mask register; cv likewise; except the lanes
+// of not, -1 none); at names the case value of a lane.
+func (m *Machine) nanLanes(rem, cv, not int, at func(k int) dsl.Pos) {
+	out := m.outF()
+	for k := range out {
+		if !m.isActive(rem, k) || !m.isActive(cv, k) || (not >= 0 && m.vb[not][k]) {
+			continue
+		}
+		if v := out[k]; v != v {
+			i, j := m.coords(k)
+			m.fail(nanCell(at(k), i, j))
+			return
+		}
+	}
+}
+
 // store writes v to the output line on the lanes of rem (-1: all) where
 // cv (-1: always) is set, and sets newRem to the lanes of rem where cv is
 // not set.
 func (c *vcomp) store(v opnd, rem, cv, newRem int, pos dsl.Pos) {
 	if c.rec.cls == clFloat {
 		vr := c.vecF(v)
+		nanOK := c.rec.p.AllowNaN
 		c.emit(func(m *Machine) {
 			out, vals := m.outF(), m.vf[vr][:m.n]
 			var nr []bool
@@ -264,7 +290,13 @@ func (c *vcomp) store(v opnd, rem, cv, newRem int, pos dsl.Pos) {
 				r := rem < 0 || m.vb[rem][k]
 				take := r && (cv < 0 || m.vb[cv][k])
 				if take {
-					out[k] = vals[k]
+					x := vals[k]
+					if x != x && !nanOK {
+						i, j := m.coords(k)
+						m.fail(nanCell(pos, i, j))
+						return
+					}
+					out[k] = x
 				}
 				if nr != nil {
 					nr[k] = r && !take
@@ -273,10 +305,8 @@ func (c *vcomp) store(v opnd, rem, cv, newRem int, pos dsl.Pos) {
 		})
 		return
 	}
-	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
-	if c.rec.cellT == ir.Int {
-		lo, hi = math.MinInt32, math.MaxInt32
-	}
+	t := c.rec.cellT
+	lo, hi := storeRange(t)
 	vr := c.vecI(v)
 	if rem < 0 && cv >= 0 && newRem >= 0 {
 		c.emit(func(m *Machine) {
@@ -288,7 +318,7 @@ func (c *vcomp) store(v opnd, rem, cv, newRem int, pos dsl.Pos) {
 					x := vals[k]
 					if x < lo || x > hi {
 						i, j := m.coords(k)
-						m.fail(overflow(pos, i, j, x))
+						m.fail(cellOverflow(pos, t, i, j, x))
 						return
 					}
 					out[k] = x
@@ -312,7 +342,7 @@ func (c *vcomp) store(v opnd, rem, cv, newRem int, pos dsl.Pos) {
 				x := vals[k]
 				if x < lo || x > hi {
 					i, j := m.coords(k)
-					m.fail(overflow(pos, i, j, x))
+					m.fail(cellOverflow(pos, t, i, j, x))
 					return
 				}
 				out[k] = x
@@ -541,7 +571,7 @@ func (c *vcomp) parseTerm(a ir.Expr) (scanTerm, ir.Expr, bool) {
 	if !ok || bin.T != t || (bin.Op != ir.OpAdd && bin.Op != ir.OpSub) {
 		return scanTerm{}, nil, false
 	}
-	term := scanTerm{sub: bin.Op == ir.OpSub, sat: bin.Saturate, r32: t == ir.Float}
+	term := scanTerm{sub: bin.Op == ir.OpSub, sat: bin.Saturate, r32: t == ir.Float, pos: bin.Pos}
 	if r, b, ok := ref(bin.X); ok && !c.seq(bin.Y) {
 		term.ref, term.b, term.proven = r, b, c.f.proven[r]
 		return term, bin.Y, true
@@ -579,7 +609,10 @@ func (c *vcomp) pickFast() {
 		return
 	}
 	yIdx := 0
-	if t.hasY && t.y.vec {
+	switch {
+	case !t.hasY:
+		yIdx = 2
+	case t.y.vec:
 		yIdx = 1
 	}
 	mode := 0 // M
@@ -598,11 +631,11 @@ func (c *vcomp) pickFast() {
 		return
 	}
 	loop := scanLoops[opIdx][yIdx][mode][dirIdx]
-	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
-	if r.cellT == ir.Int {
-		lo, hi = math.MinInt32, math.MaxInt32
+	if r.cellT == ir.Long {
+		loop = lscanLoops[opIdx][yIdx][mode][dirIdx]
 	}
-	mask, x, y, hasY, pos, desc, proven, sub := sc.mask, f.x, t.y, t.hasY, sc.pos, r.desc, t.proven, t.sub
+	fmax := finiteMax(r.cellT)
+	mask, x, y, hasY, desc, proven, sub := sc.mask, f.x, t.y, t.hasY, r.desc, t.proven, t.sub
 	var cv, ev int
 	if k.blend != nil {
 		cv, ev = k.blend.cv, k.blend.v
@@ -646,15 +679,33 @@ func (c *vcomp) pickFast() {
 			m.slowScan(k)
 			return
 		}
-		if bad, v := loop(l.I, s0, n, xs, ys, yv, mb, evs, evc, lo, hi); bad >= 0 {
-			i, j := m.coords(bad)
-			at := pos
+		if bad := loop(l.I, s0, n, xs, ys, yv, mb, evs, evc, fmax); bad >= 0 {
+			// The loop stopped at lane bad before storing it: its
+			// neighbour is stored, and the operands are known again.
+			cs := cellSite(m.coords(bad))
 			if mode == 2 && mb[bad] {
-				at = k.blend.pos
+				m.fail(arithErr(k.blend.addPos, cs, fOverflow, ir.OpAdd, r.cellT, evs[bad], evc))
+				return
 			}
-			m.fail(overflow(at, i, j, v))
+			prev := l.I[s0+bad-1]
+			if desc {
+				prev = l.I[s0+bad+1]
+			}
+			m.fail(termErr(&t, cs, r.cellT, prev, m.geti(y.vec, y.reg, bad)))
 		}
 	}
+}
+
+// termErr is the overflow error of scan term t: prev + y, prev - y or
+// y + prev as written.
+func termErr(t *scanTerm, s site, ct ir.Type, prev, y int64) error {
+	switch {
+	case t.sub:
+		return arithErr(t.pos, s, fOverflow, ir.OpSub, ct, prev, y)
+	case t.swap:
+		return arithErr(t.pos, s, fOverflow, ir.OpAdd, ct, y, prev)
+	}
+	return arithErr(t.pos, s, fOverflow, ir.OpAdd, ct, prev, y)
 }
 
 // edgeInScan reports whether the lane at the grid's edge, the only one
@@ -680,6 +731,7 @@ func (c *vcomp) pickFastF(opIdx, yIdx, mode, dirIdx int) {
 	loop := fscanLoops[opIdx][yIdx][mode][dirIdx]
 	mask, x, y, hasY, desc, proven, sub := sc.mask, f.x, t.y, t.hasY, r.desc, t.proven, t.sub
 	r32 := r.cellT == ir.Float
+	nanOK := r.p.AllowNaN
 	var cv, ev int
 	if k.blend != nil {
 		cv, ev = k.blend.cv, k.blend.v
@@ -723,7 +775,14 @@ func (c *vcomp) pickFastF(opIdx, yIdx, mode, dirIdx int) {
 			m.slowScan(k)
 			return
 		}
-		loop(l.F, s0, n, xs, ys, yv, mb, evs, evc, r32)
+		if bad := loop(l.F, s0, n, xs, ys, yv, mb, evs, evc, r32, nanOK); bad >= 0 {
+			i, j := m.coords(bad)
+			at := sc.pos
+			if mode == 2 && mb[bad] {
+				at = k.blend.pos
+			}
+			m.fail(nanCell(at, i, j))
+		}
 	}
 }
 
@@ -749,12 +808,17 @@ func (m *Machine) slowScan(k *Kernel) {
 				if bl.hasC {
 					v = roundTo(v+m.sf[bl.c.reg], m.rec.cellT)
 				}
-				m.outF()[lane] = v
+				m.storeLaneF(lane, v, bl.pos)
 				continue
 			}
 			v := m.vi[bl.v][lane]
 			if bl.hasC {
-				v += m.si[bl.c.reg]
+				a, b := v, m.si[bl.c.reg]
+				var ok bool
+				if v, ok = addFinite(m.rec.cellT, a, b); !ok {
+					m.fail(arithErr(bl.addPos, cellSite(m.coords(lane)), fOverflow, ir.OpAdd, m.rec.cellT, a, b))
+					return
+				}
 			}
 			m.storeLaneI(lane, v, bl.pos)
 			continue
@@ -773,14 +837,25 @@ func (m *Machine) slowScan(k *Kernel) {
 	}
 }
 
-// storeLane stores one computed cell, checking int cells.
+// storeLaneI stores one computed integer cell, checking its range.
 func (m *Machine) storeLaneI(lane int, v int64, pos dsl.Pos) {
-	if m.rec.cellT == ir.Int && !fitsInt(v) {
+	if lo, hi := storeRange(m.rec.cellT); v < lo || v > hi {
 		i, j := m.coords(lane)
-		m.fail(overflow(pos, i, j, v))
+		m.fail(cellOverflow(pos, m.rec.cellT, i, j, v))
 		return
 	}
 	m.outI()[lane] = v
+}
+
+// storeLaneF stores one computed floating cell, refusing NaN unless the
+// problem allows it.
+func (m *Machine) storeLaneF(lane int, v float64, pos dsl.Pos) {
+	if v != v && !m.rec.p.AllowNaN {
+		i, j := m.coords(lane)
+		m.fail(nanCell(pos, i, j))
+		return
+	}
+	m.outF()[lane] = v
 }
 
 func (m *Machine) seqLane(sc *seqCase, lane int) {
@@ -790,7 +865,7 @@ func (m *Machine) seqLane(sc *seqCase, lane int) {
 		if sc.fval != nil {
 			v := sc.fval(&m.fr)
 			if m.fr.err == nil {
-				m.outF()[lane] = v
+				m.storeLaneF(lane, v, sc.pos)
 			}
 			return
 		}
@@ -820,7 +895,7 @@ func (m *Machine) seqLane(sc *seqCase, lane int) {
 				acc = xv
 			}
 		}
-		m.outF()[lane] = acc
+		m.storeLaneF(lane, acc, sc.pos)
 		return
 	}
 	var acc int64
@@ -877,20 +952,20 @@ func (m *Machine) termI(t *scanTerm, l *Line, x int64, lane int) (int64, bool) {
 	} else {
 		y = m.si[t.y.reg]
 	}
-	if t.sat {
-		pos, neg := sentinels(m.rec.cellT)
-		switch {
-		case t.sub:
-			return subSat(v, y, pos, neg), true
-		case t.swap:
-			return addSat(y, v, pos, neg), true
-		}
-		return addSat(v, y, pos, neg), true
+	ct := m.rec.cellT
+	a, b, op := v, y, ir.OpAdd
+	switch {
+	case t.sub:
+		op = ir.OpSub
+	case t.swap:
+		a, b = y, v
 	}
-	if t.sub {
-		return v - y, true
+	r, f := arithInt(op, ct, t.sat, a, b)
+	if f != fNone {
+		m.fail(arithErr(t.pos, cellSite(m.coords(lane)), f, op, ct, a, b))
+		return 0, false
 	}
-	return v + y, true
+	return r, true
 }
 
 func (m *Machine) termF(t *scanTerm, l *Line, x int64, lane int) (float64, bool) {
@@ -939,7 +1014,7 @@ func (m *Machine) undecidedLane(und *undecided, lane int) {
 		if f.fval != nil {
 			v := f.fval(&m.fr)
 			if m.fr.err == nil {
-				m.outF()[lane] = v
+				m.storeLaneF(lane, v, r.p.Cases[ci].Value.Position())
 			}
 			return
 		}

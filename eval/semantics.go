@@ -10,27 +10,45 @@
 //     cost of interpreting the expression is paid once per batch rather than
 //     once per cell. The CPU executor (runtime/cpu) drives it.
 //
-// Both halves share one set of arithmetic rules, those of this file, so the
-// fast path and the general evaluator agree bit for bit:
+// Both halves share one set of arithmetic rules, those of this file and of
+// docs/language.md section 6.1, so the fast path and the general evaluator
+// agree bit for bit, and with the GPU back end:
 //
-//   - Integer types (char, int, long) are evaluated in 64 bits. An int cell
-//     whose value does not fit in 32 bits is an error when it is stored (the
-//     message suggests `cell: long`); long arithmetic wraps.
-//   - The integer inf sentinels of ir.InfSentinel saturate on + and - where
-//     ir.Binary.Saturate is set, and in sum reductions: inf + x is inf.
+//   - Integer types (char, int, long) are held in 64 bits. The finite values
+//     of int are ±(2^31-2) and of long ±(2^63-2); ±(2^31-1) and ±(2^63-1)
+//     are the inf sentinels of ir.InfSentinel, so no finite value is ever
+//     read back as inf. Every int and long + - * / %, sum reduction and
+//     conversion (long to int, floating to integer) checks that its exact
+//     result is finite, and stops the run with an error naming the
+//     operator, the cell being computed and the operands otherwise: a
+//     wrapped or clamped value would be a silent wrong answer. Negation and
+//     abs cannot overflow: the finite range is symmetric. Only the lanes
+//     whose case is being evaluated may report, so a case that is not
+//     taken never fails a cell. Where the interval analysis (interval.go)
+//     proves an operation cannot overflow, the batch kernels leave the check
+//     out; the result is the same.
+//   - Where ir.Binary.Saturate is set an operand may be inf, and the IEEE
+//     rules apply where they give a number: inf + x = inf, x - inf = -inf,
+//     inf * x = ±inf by the sign of x, inf / x = ±inf, x / inf = 0,
+//     x % inf = x; inf - inf, inf * 0, inf / inf and inf % x are errors
+//     (IEEE would give NaN). Sum reductions always follow the + rule.
 //     Conversions between int and long map sentinel to sentinel, and to and
 //     from floating types map it to and from the IEEE infinities.
 //   - float values are computed in double precision and rounded to float32
 //     after every operation, which for + - * / and sqrt gives exactly the
 //     float32 result.
+//   - A floating cell that would hold NaN is an error naming the case and
+//     the cell unless the problem says `nan: allow` (ir.Problem.AllowNaN);
+//     CheckAnswer applies the same rule to the answer. Converting NaN to an
+//     integer is always an error.
 //   - Integer / and % truncate toward zero (C); a zero divisor is an error
 //     naming the operator's `.dp` position. Floating division by zero gives
 //     an IEEE infinity, as in C.
-//   - min and max keep the first of equal arguments; converting NaN to an
-//     integer is an error.
+//   - min and max keep the first of equal arguments.
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -80,53 +98,6 @@ func roundTo(x float64, t ir.Type) float64 {
 	return x
 }
 
-// addSat is x + y where either operand may be an inf sentinel: an infinite
-// operand wins (the left one when both are).
-func addSat(x, y, pos, neg int64) int64 {
-	if x == pos || x == neg {
-		return x
-	}
-	if y == pos || y == neg {
-		return y
-	}
-	return x + y
-}
-
-// subSat is x - y with sentinels: inf - x is inf, x - inf is -inf.
-func subSat(x, y, pos, neg int64) int64 {
-	if x == pos || x == neg {
-		return x
-	}
-	if y == pos {
-		return neg
-	}
-	if y == neg {
-		return pos
-	}
-	return x - y
-}
-
-// convInt converts an integer of type from to integer type to.
-func convInt(v int64, from, to ir.Type) int64 {
-	if to == ir.Bool {
-		if v != 0 {
-			return 1
-		}
-		return 0
-	}
-	if from != to && hasSentinel(from) && hasSentinel(to) {
-		fp, fn := sentinels(from)
-		tp, tn := sentinels(to)
-		switch v {
-		case fp:
-			return tp
-		case fn:
-			return tn
-		}
-	}
-	return v
-}
-
 // intToFloat converts an integer of type from to floating type to.
 func intToFloat(v int64, from, to ir.Type) float64 {
 	if hasSentinel(from) {
@@ -139,31 +110,6 @@ func intToFloat(v int64, from, to ir.Type) float64 {
 		}
 	}
 	return roundTo(float64(v), to)
-}
-
-// floatToInt converts x to integer type to, truncating toward zero;
-// infinities become sentinels. ok is false for NaN.
-func floatToInt(x float64, to ir.Type) (v int64, ok bool) {
-	if to == ir.Bool {
-		if x != 0 {
-			return 1, true
-		}
-		return 0, true
-	}
-	p, n := sentinels(to)
-	switch {
-	case x != x:
-		return 0, false
-	case math.IsInf(x, 1):
-		return p, true
-	case math.IsInf(x, -1):
-		return n, true
-	case x >= 9.2233720368547758e18:
-		return math.MaxInt64, true
-	case x <= -9.2233720368547758e18:
-		return -math.MaxInt64, true
-	}
-	return int64(x), true
 }
 
 // b2i is a bool as 0 or 1.
@@ -257,14 +203,6 @@ func outsideInput(ld *ir.Load, idx []int64) error {
 	return errAt(ld.Pos, "%s[%d][%d] is outside the %dx%d input %s", in.Name, idx[0], idx[1], in.Rows, in.Cols, in.Name)
 }
 
-// Overflow is the error for an int cell whose value does not fit in 32 bits.
-func overflow(pos dsl.Pos, i, j, v int64) error {
-	return errAt(pos, "cell[%d][%d] = %d does not fit in int (32 bits); use `cell: long`", i, j, v)
-}
-
-// fitsInt reports whether v can be stored in an int cell.
-func fitsInt(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
-
 // loadIndex returns the flat element index of a load, or ok false when
 // outside the input.
 func loadIndex(in *ir.Input, idx []int64) (int64, bool) {
@@ -284,10 +222,16 @@ func loadIndex(in *ir.Input, idx []int64) (int64, bool) {
 
 // Convert converts v to type t by the rules of ir.Convert (integer
 // sentinels map to sentinels and to IEEE infinities; float to integer
-// truncates; NaN to an integer is an error).
+// truncates; NaN, or a finite value outside the finite range of t, is an
+// error). The executors use it on the answer, so errors say "the answer".
 func Convert(v ir.Value, t ir.Type) (ir.Value, error) {
 	if v.T == t {
 		return v, nil
 	}
-	return convertValue(v, t, &ir.Convert{Node: ir.Node{T: t}})
+	r, err := convertValue(v, t, &ir.Convert{Node: ir.Node{T: t}}, site{})
+	var de *dsl.Error
+	if errors.As(err, &de) && !de.Pos.IsValid() {
+		err = errors.New(de.Msg) // no position to show
+	}
+	return r, err
 }

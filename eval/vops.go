@@ -2,6 +2,8 @@
 
 package eval
 
+import "math/bits"
+
 func iAddVV(d []int64, x, y []int64) {
 	y = y[:len(x)]
 	d = d[:len(x)]
@@ -115,6 +117,438 @@ func iMaxSV(d []int64, a int64, y []int64) {
 	for k, b := range y {
 		d[k] = max(a, b)
 	}
+}
+
+func c32AddVV(d, x, y []int64, fmax int64) bool {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		b := y[k]
+		s := a + b
+		bad |= (s + fmax) | (fmax - s)
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c32AddVS(d, x []int64, b, fmax int64) bool {
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		s := a + b
+		bad |= (s + fmax) | (fmax - s)
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c32AddSV(d []int64, a int64, y []int64, fmax int64) bool {
+	d = d[:len(y)]
+	var bad int64
+	for k, b := range y {
+		s := a + b
+		bad |= (s + fmax) | (fmax - s)
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c32SubVV(d, x, y []int64, fmax int64) bool {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		b := y[k]
+		s := a - b
+		bad |= (s + fmax) | (fmax - s)
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c32SubVS(d, x []int64, b, fmax int64) bool {
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		s := a - b
+		bad |= (s + fmax) | (fmax - s)
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c32SubSV(d []int64, a int64, y []int64, fmax int64) bool {
+	d = d[:len(y)]
+	var bad int64
+	for k, b := range y {
+		s := a - b
+		bad |= (s + fmax) | (fmax - s)
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c32MulVV(d, x, y []int64, fmax int64) bool {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		b := y[k]
+		s := a * b
+		bad |= (s + fmax) | (fmax - s)
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c32MulVS(d, x []int64, b, fmax int64) bool {
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		s := a * b
+		bad |= (s + fmax) | (fmax - s)
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c32MulSV(d []int64, a int64, y []int64, fmax int64) bool {
+	d = d[:len(y)]
+	var bad int64
+	for k, b := range y {
+		s := a * b
+		bad |= (s + fmax) | (fmax - s)
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func u32AddVV(d, x, y []int64, fmax int64) bool {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		b := y[k]
+		s := a + b
+		bad |= fmax - s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func u32AddVS(d, x []int64, b, fmax int64) bool {
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		s := a + b
+		bad |= fmax - s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func u32AddSV(d []int64, a int64, y []int64, fmax int64) bool {
+	d = d[:len(y)]
+	var bad int64
+	for k, b := range y {
+		s := a + b
+		bad |= fmax - s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func u32SubVV(d, x, y []int64, fmax int64) bool {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		b := y[k]
+		s := a - b
+		bad |= fmax - s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func u32SubVS(d, x []int64, b, fmax int64) bool {
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		s := a - b
+		bad |= fmax - s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func u32SubSV(d []int64, a int64, y []int64, fmax int64) bool {
+	d = d[:len(y)]
+	var bad int64
+	for k, b := range y {
+		s := a - b
+		bad |= fmax - s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func u32MulVV(d, x, y []int64, fmax int64) bool {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		b := y[k]
+		s := a * b
+		bad |= fmax - s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func u32MulVS(d, x []int64, b, fmax int64) bool {
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		s := a * b
+		bad |= fmax - s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func u32MulSV(d []int64, a int64, y []int64, fmax int64) bool {
+	d = d[:len(y)]
+	var bad int64
+	for k, b := range y {
+		s := a * b
+		bad |= fmax - s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func d32AddVV(d, x, y []int64, fmax int64) bool {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		b := y[k]
+		s := a + b
+		bad |= fmax + s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func d32AddVS(d, x []int64, b, fmax int64) bool {
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		s := a + b
+		bad |= fmax + s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func d32AddSV(d []int64, a int64, y []int64, fmax int64) bool {
+	d = d[:len(y)]
+	var bad int64
+	for k, b := range y {
+		s := a + b
+		bad |= fmax + s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func d32SubVV(d, x, y []int64, fmax int64) bool {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		b := y[k]
+		s := a - b
+		bad |= fmax + s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func d32SubVS(d, x []int64, b, fmax int64) bool {
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		s := a - b
+		bad |= fmax + s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func d32SubSV(d []int64, a int64, y []int64, fmax int64) bool {
+	d = d[:len(y)]
+	var bad int64
+	for k, b := range y {
+		s := a - b
+		bad |= fmax + s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func d32MulVV(d, x, y []int64, fmax int64) bool {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		b := y[k]
+		s := a * b
+		bad |= fmax + s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func d32MulVS(d, x []int64, b, fmax int64) bool {
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		s := a * b
+		bad |= fmax + s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func d32MulSV(d []int64, a int64, y []int64, fmax int64) bool {
+	d = d[:len(y)]
+	var bad int64
+	for k, b := range y {
+		s := a * b
+		bad |= fmax + s
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c64AddVV(d, x, y []int64, fmax int64) bool {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		b := y[k]
+		s := a + b
+		m := s >> 63
+		bad |= (a^s)&(b^s) | (fmax - ((s ^ m) - m))
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c64AddVS(d, x []int64, b, fmax int64) bool {
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		s := a + b
+		m := s >> 63
+		bad |= (a^s)&(b^s) | (fmax - ((s ^ m) - m))
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c64AddSV(d []int64, a int64, y []int64, fmax int64) bool {
+	d = d[:len(y)]
+	var bad int64
+	for k, b := range y {
+		s := a + b
+		m := s >> 63
+		bad |= (a^s)&(b^s) | (fmax - ((s ^ m) - m))
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c64SubVV(d, x, y []int64, fmax int64) bool {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		b := y[k]
+		s := a - b
+		m := s >> 63
+		bad |= (a^b)&(a^s) | (fmax - ((s ^ m) - m))
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c64SubVS(d, x []int64, b, fmax int64) bool {
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		s := a - b
+		m := s >> 63
+		bad |= (a^b)&(a^s) | (fmax - ((s ^ m) - m))
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c64SubSV(d []int64, a int64, y []int64, fmax int64) bool {
+	d = d[:len(y)]
+	var bad int64
+	for k, b := range y {
+		s := a - b
+		m := s >> 63
+		bad |= (a^b)&(a^s) | (fmax - ((s ^ m) - m))
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c64MulVV(d, x, y []int64, fmax int64) bool {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		b := y[k]
+		ma, mb := a>>63, b>>63
+		hi, lo := bits.Mul64(uint64((a^ma)-ma), uint64((b^mb)-mb))
+		s := a * b
+		bad |= -int64(hi) | int64(lo) | (fmax - int64(lo))
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c64MulVS(d, x []int64, b, fmax int64) bool {
+	d = d[:len(x)]
+	var bad int64
+	for k, a := range x {
+		ma, mb := a>>63, b>>63
+		hi, lo := bits.Mul64(uint64((a^ma)-ma), uint64((b^mb)-mb))
+		s := a * b
+		bad |= -int64(hi) | int64(lo) | (fmax - int64(lo))
+		d[k] = s
+	}
+	return bad < 0
+}
+
+func c64MulSV(d []int64, a int64, y []int64, fmax int64) bool {
+	d = d[:len(y)]
+	var bad int64
+	for k, b := range y {
+		ma, mb := a>>63, b>>63
+		hi, lo := bits.Mul64(uint64((a^ma)-ma), uint64((b^mb)-mb))
+		s := a * b
+		bad |= -int64(hi) | int64(lo) | (fmax - int64(lo))
+		d[k] = s
+	}
+	return bad < 0
 }
 
 func fAddVV(d []float64, x, y []float64) {
@@ -682,6 +1116,9 @@ type (
 	fCmpVVFunc func(d []bool, x, y []float64)
 	fCmpVSFunc func(d []bool, x []float64, b float64)
 	fCmpSVFunc func(d []bool, a float64, y []float64)
+	cBinVVFunc func(d, x, y []int64, fmax int64) bool
+	cBinVSFunc func(d, x []int64, b, fmax int64) bool
+	cBinSVFunc func(d []int64, a int64, y []int64, fmax int64) bool
 )
 
 var iBinVV = [...]iBinVVFunc{
@@ -706,6 +1143,78 @@ var iBinSV = [...]iBinSVFunc{
 	vMul: iMulSV,
 	vMin: iMinSV,
 	vMax: iMaxSV,
+}
+
+var cBin32VV = [...]cBinVVFunc{
+	vAdd: c32AddVV,
+	vSub: c32SubVV,
+	vMul: c32MulVV,
+}
+
+var cBin32VS = [...]cBinVSFunc{
+	vAdd: c32AddVS,
+	vSub: c32SubVS,
+	vMul: c32MulVS,
+}
+
+var cBin32SV = [...]cBinSVFunc{
+	vAdd: c32AddSV,
+	vSub: c32SubSV,
+	vMul: c32MulSV,
+}
+
+var uBin32VV = [...]cBinVVFunc{
+	vAdd: u32AddVV,
+	vSub: u32SubVV,
+	vMul: u32MulVV,
+}
+
+var uBin32VS = [...]cBinVSFunc{
+	vAdd: u32AddVS,
+	vSub: u32SubVS,
+	vMul: u32MulVS,
+}
+
+var uBin32SV = [...]cBinSVFunc{
+	vAdd: u32AddSV,
+	vSub: u32SubSV,
+	vMul: u32MulSV,
+}
+
+var dBin32VV = [...]cBinVVFunc{
+	vAdd: d32AddVV,
+	vSub: d32SubVV,
+	vMul: d32MulVV,
+}
+
+var dBin32VS = [...]cBinVSFunc{
+	vAdd: d32AddVS,
+	vSub: d32SubVS,
+	vMul: d32MulVS,
+}
+
+var dBin32SV = [...]cBinSVFunc{
+	vAdd: d32AddSV,
+	vSub: d32SubSV,
+	vMul: d32MulSV,
+}
+
+var cBin64VV = [...]cBinVVFunc{
+	vAdd: c64AddVV,
+	vSub: c64SubVV,
+	vMul: c64MulVV,
+}
+
+var cBin64VS = [...]cBinVSFunc{
+	vAdd: c64AddVS,
+	vSub: c64SubVS,
+	vMul: c64MulVS,
+}
+
+var cBin64SV = [...]cBinSVFunc{
+	vAdd: c64AddSV,
+	vSub: c64SubSV,
+	vMul: c64MulSV,
 }
 
 var fBinVV = [...]fBinVVFunc{
@@ -816,8 +1325,9 @@ var fCmpSV = [...]fCmpSVFunc{
 	vGe: fGeSV,
 }
 
-func scanMaxYsMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYsMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	mask = mask[:n]
 	prev := line[s0-1]
@@ -826,19 +1336,21 @@ func scanMaxYsMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool,
 			prev = o[k]
 			continue
 		}
-		v := prev + y
-		v = max(x[k], v)
-		if v < lo || v > hi {
-			return k, v
+		yk := y
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
 		}
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMaxYsMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYsMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	mask = mask[:n]
 	prev := line[s0+n]
@@ -847,51 +1359,57 @@ func scanMaxYsMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool
 			prev = o[k]
 			continue
 		}
-		v := prev + y
-		v = max(x[k], v)
-		if v < lo || v > hi {
-			return k, v
+		yk := y
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
 		}
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMaxYsAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYsAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	prev := line[s0-1]
 	for k := 0; k < n; k++ {
-		v := prev + y
-		v = max(x[k], v)
-		if v < lo || v > hi {
-			return k, v
+		yk := y
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
 		}
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMaxYsADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYsADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	prev := line[s0+n]
 	for k := n - 1; k >= 0; k-- {
-		v := prev + y
-		v = max(x[k], v)
-		if v < lo || v > hi {
-			return k, v
+		yk := y
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
 		}
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMaxYsEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYsEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	mask = mask[:n]
 	ev = ev[:n]
@@ -899,22 +1417,28 @@ func scanMaxYsEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool,
 	for k := 0; k < n; k++ {
 		var v int64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
 		} else {
-			v = prev + y
+			yk := y
+			v = prev + yk
+			if uint64(v+fmax) > span {
+				return k
+			}
 			v = max(x[k], v)
 		}
-		if v < lo || v > hi {
-			return k, v
-		}
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMaxYsEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYsEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	mask = mask[:n]
 	ev = ev[:n]
@@ -922,22 +1446,28 @@ func scanMaxYsEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool
 	for k := n - 1; k >= 0; k-- {
 		var v int64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
 		} else {
-			v = prev + y
+			yk := y
+			v = prev + yk
+			if uint64(v+fmax) > span {
+				return k
+			}
 			v = max(x[k], v)
 		}
-		if v < lo || v > hi {
-			return k, v
-		}
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMaxYvMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYvMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	ys = ys[:n]
 	mask = mask[:n]
@@ -947,19 +1477,21 @@ func scanMaxYvMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool,
 			prev = o[k]
 			continue
 		}
-		v := prev + ys[k]
-		v = max(x[k], v)
-		if v < lo || v > hi {
-			return k, v
+		yk := ys[k]
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
 		}
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMaxYvMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYvMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	ys = ys[:n]
 	mask = mask[:n]
@@ -969,53 +1501,59 @@ func scanMaxYvMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool
 			prev = o[k]
 			continue
 		}
-		v := prev + ys[k]
-		v = max(x[k], v)
-		if v < lo || v > hi {
-			return k, v
+		yk := ys[k]
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
 		}
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMaxYvAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYvAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	ys = ys[:n]
 	prev := line[s0-1]
 	for k := 0; k < n; k++ {
-		v := prev + ys[k]
-		v = max(x[k], v)
-		if v < lo || v > hi {
-			return k, v
+		yk := ys[k]
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
 		}
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMaxYvADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYvADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	ys = ys[:n]
 	prev := line[s0+n]
 	for k := n - 1; k >= 0; k-- {
-		v := prev + ys[k]
-		v = max(x[k], v)
-		if v < lo || v > hi {
-			return k, v
+		yk := ys[k]
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
 		}
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMaxYvEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYvEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	ys = ys[:n]
 	mask = mask[:n]
@@ -1024,22 +1562,28 @@ func scanMaxYvEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool,
 	for k := 0; k < n; k++ {
 		var v int64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
 		} else {
-			v = prev + ys[k]
+			yk := ys[k]
+			v = prev + yk
+			if uint64(v+fmax) > span {
+				return k
+			}
 			v = max(x[k], v)
 		}
-		if v < lo || v > hi {
-			return k, v
-		}
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMaxYvEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYvEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	ys = ys[:n]
 	mask = mask[:n]
@@ -1048,21 +1592,26 @@ func scanMaxYvEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool
 	for k := n - 1; k >= 0; k-- {
 		var v int64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
 		} else {
-			v = prev + ys[k]
+			yk := ys[k]
+			v = prev + yk
+			if uint64(v+fmax) > span {
+				return k
+			}
 			v = max(x[k], v)
 		}
-		if v < lo || v > hi {
-			return k, v
-		}
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMinYsMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYnMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	mask = mask[:n]
@@ -1072,18 +1621,15 @@ func scanMinYsMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool,
 			prev = o[k]
 			continue
 		}
-		v := prev + y
-		v = min(x[k], v)
-		if v < lo || v > hi {
-			return k, v
-		}
+		v := prev
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMinYsMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYnMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	mask = mask[:n]
@@ -1093,51 +1639,43 @@ func scanMinYsMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool
 			prev = o[k]
 			continue
 		}
-		v := prev + y
-		v = min(x[k], v)
-		if v < lo || v > hi {
-			return k, v
-		}
+		v := prev
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMinYsAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYnAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	prev := line[s0-1]
 	for k := 0; k < n; k++ {
-		v := prev + y
-		v = min(x[k], v)
-		if v < lo || v > hi {
-			return k, v
-		}
+		v := prev
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMinYsADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYnADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	prev := line[s0+n]
 	for k := n - 1; k >= 0; k-- {
-		v := prev + y
-		v = min(x[k], v)
-		if v < lo || v > hi {
-			return k, v
-		}
+		v := prev
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMinYsEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMaxYnEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	mask = mask[:n]
 	ev = ev[:n]
@@ -1145,22 +1683,160 @@ func scanMinYsEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool,
 	for k := 0; k < n; k++ {
 		var v int64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
 		} else {
-			v = prev + y
+			v = prev
+			v = max(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanMaxYnEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
+		} else {
+			v = prev
+			v = max(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanMinYsMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := y
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
+		}
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanMinYsMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := y
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
+		}
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanMinYsAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	x = x[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		yk := y
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
+		}
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanMinYsADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	x = x[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		yk := y
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
+		}
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanMinYsEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
+		} else {
+			yk := y
+			v = prev + yk
+			if uint64(v+fmax) > span {
+				return k
+			}
 			v = min(x[k], v)
 		}
-		if v < lo || v > hi {
-			return k, v
-		}
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMinYsEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMinYsEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	mask = mask[:n]
 	ev = ev[:n]
@@ -1168,22 +1844,28 @@ func scanMinYsEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool
 	for k := n - 1; k >= 0; k-- {
 		var v int64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
 		} else {
-			v = prev + y
+			yk := y
+			v = prev + yk
+			if uint64(v+fmax) > span {
+				return k
+			}
 			v = min(x[k], v)
 		}
-		if v < lo || v > hi {
-			return k, v
-		}
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMinYvMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMinYvMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	ys = ys[:n]
 	mask = mask[:n]
@@ -1193,19 +1875,21 @@ func scanMinYvMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool,
 			prev = o[k]
 			continue
 		}
-		v := prev + ys[k]
-		v = min(x[k], v)
-		if v < lo || v > hi {
-			return k, v
+		yk := ys[k]
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
 		}
+		v = min(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMinYvMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMinYvMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	ys = ys[:n]
 	mask = mask[:n]
@@ -1215,53 +1899,59 @@ func scanMinYvMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool
 			prev = o[k]
 			continue
 		}
-		v := prev + ys[k]
-		v = min(x[k], v)
-		if v < lo || v > hi {
-			return k, v
+		yk := ys[k]
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
 		}
+		v = min(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMinYvAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMinYvAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	ys = ys[:n]
 	prev := line[s0-1]
 	for k := 0; k < n; k++ {
-		v := prev + ys[k]
-		v = min(x[k], v)
-		if v < lo || v > hi {
-			return k, v
+		yk := ys[k]
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
 		}
+		v = min(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMinYvADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMinYvADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	ys = ys[:n]
 	prev := line[s0+n]
 	for k := n - 1; k >= 0; k-- {
-		v := prev + ys[k]
-		v = min(x[k], v)
-		if v < lo || v > hi {
-			return k, v
+		yk := ys[k]
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
 		}
+		v = min(x[k], v)
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMinYvEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMinYvEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	ys = ys[:n]
 	mask = mask[:n]
@@ -1270,22 +1960,28 @@ func scanMinYvEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool,
 	for k := 0; k < n; k++ {
 		var v int64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
 		} else {
-			v = prev + ys[k]
+			yk := ys[k]
+			v = prev + yk
+			if uint64(v+fmax) > span {
+				return k
+			}
 			v = min(x[k], v)
 		}
-		if v < lo || v > hi {
-			return k, v
-		}
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanMinYvEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMinYvEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	x = x[:n]
 	ys = ys[:n]
 	mask = mask[:n]
@@ -1294,21 +1990,400 @@ func scanMinYvEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool
 	for k := n - 1; k >= 0; k-- {
 		var v int64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
 		} else {
-			v = prev + ys[k]
+			yk := ys[k]
+			v = prev + yk
+			if uint64(v+fmax) > span {
+				return k
+			}
 			v = min(x[k], v)
 		}
-		if v < lo || v > hi {
-			return k, v
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanMinYnMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		v := prev
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanMinYnMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		v := prev
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanMinYnAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		v := prev
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanMinYnADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		v := prev
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanMinYnEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
+		} else {
+			v = prev
+			v = min(x[k], v)
 		}
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanNoneYsMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanMinYnEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
+		} else {
+			v = prev
+			v = min(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYsMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := y
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYsMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := y
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYsAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		yk := y
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYsADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		yk := y
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYsEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
+		} else {
+			yk := y
+			v = prev + yk
+			if uint64(v+fmax) > span {
+				return k
+			}
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYsEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
+		} else {
+			yk := y
+			v = prev + yk
+			if uint64(v+fmax) > span {
+				return k
+			}
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYvMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	ys = ys[:n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := ys[k]
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYvMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	ys = ys[:n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := ys[k]
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYvAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	ys = ys[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		yk := ys[k]
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYvADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	ys = ys[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		yk := ys[k]
+		v := prev + yk
+		if uint64(v+fmax) > span {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYvEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	ys = ys[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
+		} else {
+			yk := ys[k]
+			v = prev + yk
+			if uint64(v+fmax) > span {
+				return k
+			}
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYvEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
+	ys = ys[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
+		} else {
+			yk := ys[k]
+			v = prev + yk
+			if uint64(v+fmax) > span {
+				return k
+			}
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func scanNoneYnMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
 	mask = mask[:n]
 	prev := line[s0-1]
@@ -1317,17 +2392,14 @@ func scanNoneYsMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool
 			prev = o[k]
 			continue
 		}
-		v := prev + y
-		if v < lo || v > hi {
-			return k, v
-		}
+		v := prev
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanNoneYsMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanNoneYnMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
 	mask = mask[:n]
 	prev := line[s0+n]
@@ -1336,204 +2408,85 @@ func scanNoneYsMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []boo
 			prev = o[k]
 			continue
 		}
-		v := prev + y
-		if v < lo || v > hi {
-			return k, v
-		}
+		v := prev
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanNoneYsAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanNoneYnAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
 	prev := line[s0-1]
 	for k := 0; k < n; k++ {
-		v := prev + y
-		if v < lo || v > hi {
-			return k, v
-		}
+		v := prev
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanNoneYsADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanNoneYnADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
 	prev := line[s0+n]
 	for k := n - 1; k >= 0; k-- {
-		v := prev + y
-		if v < lo || v > hi {
-			return k, v
-		}
+		v := prev
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanNoneYsEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanNoneYnEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	mask = mask[:n]
 	ev = ev[:n]
 	prev := line[s0-1]
 	for k := 0; k < n; k++ {
 		var v int64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
 		} else {
-			v = prev + y
-		}
-		if v < lo || v > hi {
-			return k, v
+			v = prev
 		}
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanNoneYsEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
+func scanNoneYnEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
+	span := uint64(2 * fmax)
 	mask = mask[:n]
 	ev = ev[:n]
 	prev := line[s0+n]
 	for k := n - 1; k >= 0; k-- {
 		var v int64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
+			if uint64(v+fmax) > span {
+				return k
+			}
 		} else {
-			v = prev + y
-		}
-		if v < lo || v > hi {
-			return k, v
+			v = prev
 		}
 		o[k] = v
 		prev = v
 	}
-	return -1, 0
+	return -1
 }
 
-func scanNoneYvMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
-	o := line[s0 : s0+n]
-	ys = ys[:n]
-	mask = mask[:n]
-	prev := line[s0-1]
-	for k := 0; k < n; k++ {
-		if !mask[k] {
-			prev = o[k]
-			continue
-		}
-		v := prev + ys[k]
-		if v < lo || v > hi {
-			return k, v
-		}
-		o[k] = v
-		prev = v
-	}
-	return -1, 0
-}
+type scanLoop func(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int
 
-func scanNoneYvMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
-	o := line[s0 : s0+n]
-	ys = ys[:n]
-	mask = mask[:n]
-	prev := line[s0+n]
-	for k := n - 1; k >= 0; k-- {
-		if !mask[k] {
-			prev = o[k]
-			continue
-		}
-		v := prev + ys[k]
-		if v < lo || v > hi {
-			return k, v
-		}
-		o[k] = v
-		prev = v
-	}
-	return -1, 0
-}
-
-func scanNoneYvAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
-	o := line[s0 : s0+n]
-	ys = ys[:n]
-	prev := line[s0-1]
-	for k := 0; k < n; k++ {
-		v := prev + ys[k]
-		if v < lo || v > hi {
-			return k, v
-		}
-		o[k] = v
-		prev = v
-	}
-	return -1, 0
-}
-
-func scanNoneYvADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
-	o := line[s0 : s0+n]
-	ys = ys[:n]
-	prev := line[s0+n]
-	for k := n - 1; k >= 0; k-- {
-		v := prev + ys[k]
-		if v < lo || v > hi {
-			return k, v
-		}
-		o[k] = v
-		prev = v
-	}
-	return -1, 0
-}
-
-func scanNoneYvEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
-	o := line[s0 : s0+n]
-	ys = ys[:n]
-	mask = mask[:n]
-	ev = ev[:n]
-	prev := line[s0-1]
-	for k := 0; k < n; k++ {
-		var v int64
-		if mask[k] {
-			v = ev[k] + evc
-		} else {
-			v = prev + ys[k]
-		}
-		if v < lo || v > hi {
-			return k, v
-		}
-		o[k] = v
-		prev = v
-	}
-	return -1, 0
-}
-
-func scanNoneYvEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64) {
-	o := line[s0 : s0+n]
-	ys = ys[:n]
-	mask = mask[:n]
-	ev = ev[:n]
-	prev := line[s0+n]
-	for k := n - 1; k >= 0; k-- {
-		var v int64
-		if mask[k] {
-			v = ev[k] + evc
-		} else {
-			v = prev + ys[k]
-		}
-		if v < lo || v > hi {
-			return k, v
-		}
-		o[k] = v
-		prev = v
-	}
-	return -1, 0
-}
-
-type scanLoop func(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, lo, hi int64) (int, int64)
-
-// scanLoops is indexed by op (max, min, none), Y (scalar, vector), mask mode (M, A, E), direction (ascending, descending).
-var scanLoops = [3][2][3][2]scanLoop{
+// scanLoops is indexed by op (max, min, none), Y (scalar, vector, none), mask mode (M, A, E), direction (ascending, descending).
+var scanLoops = [3][3][3][2]scanLoop{
 	{
 		{
 			{scanMaxYsMAsc, scanMaxYsMDesc},
@@ -1544,6 +2497,11 @@ var scanLoops = [3][2][3][2]scanLoop{
 			{scanMaxYvMAsc, scanMaxYvMDesc},
 			{scanMaxYvAAsc, scanMaxYvADesc},
 			{scanMaxYvEAsc, scanMaxYvEDesc},
+		},
+		{
+			{scanMaxYnMAsc, scanMaxYnMDesc},
+			{scanMaxYnAAsc, scanMaxYnADesc},
+			{scanMaxYnEAsc, scanMaxYnEDesc},
 		},
 	},
 	{
@@ -1557,6 +2515,11 @@ var scanLoops = [3][2][3][2]scanLoop{
 			{scanMinYvAAsc, scanMinYvADesc},
 			{scanMinYvEAsc, scanMinYvEDesc},
 		},
+		{
+			{scanMinYnMAsc, scanMinYnMDesc},
+			{scanMinYnAAsc, scanMinYnADesc},
+			{scanMinYnEAsc, scanMinYnEDesc},
+		},
 	},
 	{
 		{
@@ -1569,10 +2532,15 @@ var scanLoops = [3][2][3][2]scanLoop{
 			{scanNoneYvAAsc, scanNoneYvADesc},
 			{scanNoneYvEAsc, scanNoneYvEDesc},
 		},
+		{
+			{scanNoneYnMAsc, scanNoneYnMDesc},
+			{scanNoneYnAAsc, scanNoneYnADesc},
+			{scanNoneYnEAsc, scanNoneYnEDesc},
+		},
 	},
 }
 
-func fscanMaxYsMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func lscanMaxYsMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	mask = mask[:n]
@@ -1582,17 +2550,19 @@ func fscanMaxYsMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask 
 			prev = o[k]
 			continue
 		}
-		v := prev + y
-		if r32 {
-			v = float64(float32(v))
+		yk := y
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
 		}
-		v = maxF(x[k], v)
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMaxYsMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func lscanMaxYsMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	mask = mask[:n]
@@ -1602,47 +2572,1236 @@ func fscanMaxYsMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask
 			prev = o[k]
 			continue
 		}
-		v := prev + y
-		if r32 {
-			v = float64(float32(v))
+		yk := y
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
 		}
-		v = maxF(x[k], v)
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMaxYsAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func lscanMaxYsAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	prev := line[s0-1]
 	for k := 0; k < n; k++ {
-		v := prev + y
-		if r32 {
-			v = float64(float32(v))
+		yk := y
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
 		}
-		v = maxF(x[k], v)
+		v = max(x[k], v)
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMaxYsADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func lscanMaxYsADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	prev := line[s0+n]
 	for k := n - 1; k >= 0; k-- {
-		v := prev + y
+		yk := y
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = max(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYsEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			yk := y
+			v = prev + yk
+			if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+			v = max(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYsEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			yk := y
+			v = prev + yk
+			if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+			v = max(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYvMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	ys = ys[:n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := ys[k]
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = max(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYvMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	ys = ys[:n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := ys[k]
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = max(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYvAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	ys = ys[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		yk := ys[k]
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = max(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYvADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	ys = ys[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		yk := ys[k]
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = max(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYvEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	ys = ys[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			yk := ys[k]
+			v = prev + yk
+			if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+			v = max(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYvEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	ys = ys[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			yk := ys[k]
+			v = prev + yk
+			if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+			v = max(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYnMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		v := prev
+		v = max(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYnMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		v := prev
+		v = max(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYnAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		v := prev
+		v = max(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYnADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		v := prev
+		v = max(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYnEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			v = prev
+			v = max(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMaxYnEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			v = prev
+			v = max(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYsMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := y
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYsMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := y
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYsAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		yk := y
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYsADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		yk := y
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYsEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			yk := y
+			v = prev + yk
+			if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+			v = min(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYsEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			yk := y
+			v = prev + yk
+			if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+			v = min(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYvMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	ys = ys[:n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := ys[k]
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYvMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	ys = ys[:n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := ys[k]
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYvAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	ys = ys[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		yk := ys[k]
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYvADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	ys = ys[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		yk := ys[k]
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYvEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	ys = ys[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			yk := ys[k]
+			v = prev + yk
+			if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+			v = min(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYvEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	ys = ys[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			yk := ys[k]
+			v = prev + yk
+			if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+			v = min(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYnMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		v := prev
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYnMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		v := prev
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYnAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		v := prev
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYnADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		v := prev
+		v = min(x[k], v)
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYnEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			v = prev
+			v = min(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanMinYnEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			v = prev
+			v = min(x[k], v)
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYsMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := y
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYsMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := y
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYsAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		yk := y
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYsADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		yk := y
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYsEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			yk := y
+			v = prev + yk
+			if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYsEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			yk := y
+			v = prev + yk
+			if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYvMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	ys = ys[:n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := ys[k]
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYvMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	ys = ys[:n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := ys[k]
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYvAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	ys = ys[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		yk := ys[k]
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYvADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	ys = ys[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		yk := ys[k]
+		v := prev + yk
+		if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYvEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	ys = ys[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			yk := ys[k]
+			v = prev + yk
+			if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYvEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	ys = ys[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			yk := ys[k]
+			v = prev + yk
+			if m := v >> 63; (prev^v)&(yk^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYnMAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		v := prev
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYnMDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		v := prev
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYnAAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		v := prev
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYnADesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		v := prev
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYnEAsc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			v = prev
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func lscanNoneYnEDesc(line []int64, s0, n int, x, ys []int64, y int64, mask []bool, ev []int64, evc int64, fmax int64) int {
+	o := line[s0 : s0+n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v int64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if m := v >> 63; (ek^v)&(evc^v)|(fmax-((v^m)-m)) < 0 {
+				return k
+			}
+		} else {
+			v = prev
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+// lscanLoops is scanLoops for long cells.
+var lscanLoops = [3][3][3][2]scanLoop{
+	{
+		{
+			{lscanMaxYsMAsc, lscanMaxYsMDesc},
+			{lscanMaxYsAAsc, lscanMaxYsADesc},
+			{lscanMaxYsEAsc, lscanMaxYsEDesc},
+		},
+		{
+			{lscanMaxYvMAsc, lscanMaxYvMDesc},
+			{lscanMaxYvAAsc, lscanMaxYvADesc},
+			{lscanMaxYvEAsc, lscanMaxYvEDesc},
+		},
+		{
+			{lscanMaxYnMAsc, lscanMaxYnMDesc},
+			{lscanMaxYnAAsc, lscanMaxYnADesc},
+			{lscanMaxYnEAsc, lscanMaxYnEDesc},
+		},
+	},
+	{
+		{
+			{lscanMinYsMAsc, lscanMinYsMDesc},
+			{lscanMinYsAAsc, lscanMinYsADesc},
+			{lscanMinYsEAsc, lscanMinYsEDesc},
+		},
+		{
+			{lscanMinYvMAsc, lscanMinYvMDesc},
+			{lscanMinYvAAsc, lscanMinYvADesc},
+			{lscanMinYvEAsc, lscanMinYvEDesc},
+		},
+		{
+			{lscanMinYnMAsc, lscanMinYnMDesc},
+			{lscanMinYnAAsc, lscanMinYnADesc},
+			{lscanMinYnEAsc, lscanMinYnEDesc},
+		},
+	},
+	{
+		{
+			{lscanNoneYsMAsc, lscanNoneYsMDesc},
+			{lscanNoneYsAAsc, lscanNoneYsADesc},
+			{lscanNoneYsEAsc, lscanNoneYsEDesc},
+		},
+		{
+			{lscanNoneYvMAsc, lscanNoneYvMDesc},
+			{lscanNoneYvAAsc, lscanNoneYvADesc},
+			{lscanNoneYvEAsc, lscanNoneYvEDesc},
+		},
+		{
+			{lscanNoneYnMAsc, lscanNoneYnMDesc},
+			{lscanNoneYnAAsc, lscanNoneYnADesc},
+			{lscanNoneYnEAsc, lscanNoneYnEDesc},
+		},
+	},
+}
+
+func fscanMaxYsMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := y
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
 		}
 		v = maxF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMaxYsEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYsMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := y
+		v := prev + yk
+		if r32 {
+			v = float64(float32(v))
+		}
+		v = maxF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMaxYsAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		yk := y
+		v := prev + yk
+		if r32 {
+			v = float64(float32(v))
+		}
+		v = maxF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMaxYsADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		yk := y
+		v := prev + yk
+		if r32 {
+			v = float64(float32(v))
+		}
+		v = maxF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMaxYsEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	mask = mask[:n]
@@ -1651,23 +3810,29 @@ func fscanMaxYsEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask 
 	for k := 0; k < n; k++ {
 		var v float64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
 			if r32 {
 				v = float64(float32(v))
 			}
 		} else {
-			v = prev + y
+			yk := y
+			v = prev + yk
 			if r32 {
 				v = float64(float32(v))
 			}
 			v = maxF(x[k], v)
 		}
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMaxYsEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYsEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	mask = mask[:n]
@@ -1676,23 +3841,29 @@ func fscanMaxYsEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask
 	for k := n - 1; k >= 0; k-- {
 		var v float64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
 			if r32 {
 				v = float64(float32(v))
 			}
 		} else {
-			v = prev + y
+			yk := y
+			v = prev + yk
 			if r32 {
 				v = float64(float32(v))
 			}
 			v = maxF(x[k], v)
 		}
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMaxYvMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYvMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	ys = ys[:n]
@@ -1703,17 +3874,22 @@ func fscanMaxYvMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask 
 			prev = o[k]
 			continue
 		}
-		v := prev + ys[k]
+		yk := ys[k]
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
 		}
 		v = maxF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMaxYvMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYvMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	ys = ys[:n]
@@ -1724,49 +3900,64 @@ func fscanMaxYvMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask
 			prev = o[k]
 			continue
 		}
-		v := prev + ys[k]
+		yk := ys[k]
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
 		}
 		v = maxF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMaxYvAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYvAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	ys = ys[:n]
 	prev := line[s0-1]
 	for k := 0; k < n; k++ {
-		v := prev + ys[k]
+		yk := ys[k]
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
 		}
 		v = maxF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMaxYvADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYvADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	ys = ys[:n]
 	prev := line[s0+n]
 	for k := n - 1; k >= 0; k-- {
-		v := prev + ys[k]
+		yk := ys[k]
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
 		}
 		v = maxF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMaxYvEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYvEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	ys = ys[:n]
@@ -1776,23 +3967,29 @@ func fscanMaxYvEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask 
 	for k := 0; k < n; k++ {
 		var v float64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
 			if r32 {
 				v = float64(float32(v))
 			}
 		} else {
-			v = prev + ys[k]
+			yk := ys[k]
+			v = prev + yk
 			if r32 {
 				v = float64(float32(v))
 			}
 			v = maxF(x[k], v)
 		}
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMaxYvEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYvEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	ys = ys[:n]
@@ -1802,23 +3999,29 @@ func fscanMaxYvEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask
 	for k := n - 1; k >= 0; k-- {
 		var v float64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
 			if r32 {
 				v = float64(float32(v))
 			}
 		} else {
-			v = prev + ys[k]
+			yk := ys[k]
+			v = prev + yk
 			if r32 {
 				v = float64(float32(v))
 			}
 			v = maxF(x[k], v)
 		}
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMinYsMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYnMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	mask = mask[:n]
@@ -1828,17 +4031,18 @@ func fscanMinYsMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask 
 			prev = o[k]
 			continue
 		}
-		v := prev + y
-		if r32 {
-			v = float64(float32(v))
+		v := prev
+		v = maxF(x[k], v)
+		if v != v && !nanOK {
+			return k
 		}
-		v = minF(x[k], v)
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMinYsMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYnMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	mask = mask[:n]
@@ -1848,47 +4052,50 @@ func fscanMinYsMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask
 			prev = o[k]
 			continue
 		}
-		v := prev + y
-		if r32 {
-			v = float64(float32(v))
+		v := prev
+		v = maxF(x[k], v)
+		if v != v && !nanOK {
+			return k
 		}
-		v = minF(x[k], v)
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMinYsAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYnAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	prev := line[s0-1]
 	for k := 0; k < n; k++ {
-		v := prev + y
-		if r32 {
-			v = float64(float32(v))
+		v := prev
+		v = maxF(x[k], v)
+		if v != v && !nanOK {
+			return k
 		}
-		v = minF(x[k], v)
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMinYsADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYnADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	prev := line[s0+n]
 	for k := n - 1; k >= 0; k-- {
-		v := prev + y
-		if r32 {
-			v = float64(float32(v))
+		v := prev
+		v = maxF(x[k], v)
+		if v != v && !nanOK {
+			return k
 		}
-		v = minF(x[k], v)
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMinYsEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMaxYnEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	mask = mask[:n]
@@ -1897,23 +4104,173 @@ func fscanMinYsEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask 
 	for k := 0; k < n; k++ {
 		var v float64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
 			if r32 {
 				v = float64(float32(v))
 			}
 		} else {
-			v = prev + y
+			v = prev
+			v = maxF(x[k], v)
+		}
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMaxYnEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v float64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if r32 {
+				v = float64(float32(v))
+			}
+		} else {
+			v = prev
+			v = maxF(x[k], v)
+		}
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMinYsMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := y
+		v := prev + yk
+		if r32 {
+			v = float64(float32(v))
+		}
+		v = minF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMinYsMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		yk := y
+		v := prev + yk
+		if r32 {
+			v = float64(float32(v))
+		}
+		v = minF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMinYsAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		yk := y
+		v := prev + yk
+		if r32 {
+			v = float64(float32(v))
+		}
+		v = minF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMinYsADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		yk := y
+		v := prev + yk
+		if r32 {
+			v = float64(float32(v))
+		}
+		v = minF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMinYsEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v float64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if r32 {
+				v = float64(float32(v))
+			}
+		} else {
+			yk := y
+			v = prev + yk
 			if r32 {
 				v = float64(float32(v))
 			}
 			v = minF(x[k], v)
 		}
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMinYsEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMinYsEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	mask = mask[:n]
@@ -1922,23 +4279,29 @@ func fscanMinYsEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask
 	for k := n - 1; k >= 0; k-- {
 		var v float64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
 			if r32 {
 				v = float64(float32(v))
 			}
 		} else {
-			v = prev + y
+			yk := y
+			v = prev + yk
 			if r32 {
 				v = float64(float32(v))
 			}
 			v = minF(x[k], v)
 		}
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMinYvMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMinYvMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	ys = ys[:n]
@@ -1949,17 +4312,22 @@ func fscanMinYvMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask 
 			prev = o[k]
 			continue
 		}
-		v := prev + ys[k]
+		yk := ys[k]
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
 		}
 		v = minF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMinYvMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMinYvMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	ys = ys[:n]
@@ -1970,49 +4338,64 @@ func fscanMinYvMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask
 			prev = o[k]
 			continue
 		}
-		v := prev + ys[k]
+		yk := ys[k]
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
 		}
 		v = minF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMinYvAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMinYvAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	ys = ys[:n]
 	prev := line[s0-1]
 	for k := 0; k < n; k++ {
-		v := prev + ys[k]
+		yk := ys[k]
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
 		}
 		v = minF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMinYvADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMinYvADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	ys = ys[:n]
 	prev := line[s0+n]
 	for k := n - 1; k >= 0; k-- {
-		v := prev + ys[k]
+		yk := ys[k]
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
 		}
 		v = minF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMinYvEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMinYvEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	ys = ys[:n]
@@ -2022,23 +4405,29 @@ func fscanMinYvEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask 
 	for k := 0; k < n; k++ {
 		var v float64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
 			if r32 {
 				v = float64(float32(v))
 			}
 		} else {
-			v = prev + ys[k]
+			yk := ys[k]
+			v = prev + yk
 			if r32 {
 				v = float64(float32(v))
 			}
 			v = minF(x[k], v)
 		}
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanMinYvEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMinYvEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	x = x[:n]
 	ys = ys[:n]
@@ -2048,23 +4437,157 @@ func fscanMinYvEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask
 	for k := n - 1; k >= 0; k-- {
 		var v float64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
 			if r32 {
 				v = float64(float32(v))
 			}
 		} else {
-			v = prev + ys[k]
+			yk := ys[k]
+			v = prev + yk
 			if r32 {
 				v = float64(float32(v))
 			}
 			v = minF(x[k], v)
 		}
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanNoneYsMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanMinYnMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		v := prev
+		v = minF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMinYnMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		v := prev
+		v = minF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMinYnAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		v := prev
+		v = minF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMinYnADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		v := prev
+		v = minF(x[k], v)
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMinYnEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v float64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if r32 {
+				v = float64(float32(v))
+			}
+		} else {
+			v = prev
+			v = minF(x[k], v)
+		}
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanMinYnEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	x = x[:n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v float64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if r32 {
+				v = float64(float32(v))
+			}
+		} else {
+			v = prev
+			v = minF(x[k], v)
+		}
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanNoneYsMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	mask = mask[:n]
 	prev := line[s0-1]
@@ -2073,16 +4596,21 @@ func fscanNoneYsMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask
 			prev = o[k]
 			continue
 		}
-		v := prev + y
+		yk := y
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
+		}
+		if v != v && !nanOK {
+			return k
 		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanNoneYsMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanNoneYsMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	mask = mask[:n]
 	prev := line[s0+n]
@@ -2091,42 +4619,57 @@ func fscanNoneYsMDesc(line []float64, s0, n int, x, ys []float64, y float64, mas
 			prev = o[k]
 			continue
 		}
-		v := prev + y
+		yk := y
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
+		}
+		if v != v && !nanOK {
+			return k
 		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanNoneYsAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanNoneYsAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	prev := line[s0-1]
 	for k := 0; k < n; k++ {
-		v := prev + y
+		yk := y
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
+		}
+		if v != v && !nanOK {
+			return k
 		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanNoneYsADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanNoneYsADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	prev := line[s0+n]
 	for k := n - 1; k >= 0; k-- {
-		v := prev + y
+		yk := y
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
+		}
+		if v != v && !nanOK {
+			return k
 		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanNoneYsEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanNoneYsEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	mask = mask[:n]
 	ev = ev[:n]
@@ -2134,22 +4677,28 @@ func fscanNoneYsEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask
 	for k := 0; k < n; k++ {
 		var v float64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
 			if r32 {
 				v = float64(float32(v))
 			}
 		} else {
-			v = prev + y
+			yk := y
+			v = prev + yk
 			if r32 {
 				v = float64(float32(v))
 			}
 		}
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanNoneYsEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanNoneYsEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	mask = mask[:n]
 	ev = ev[:n]
@@ -2157,22 +4706,28 @@ func fscanNoneYsEDesc(line []float64, s0, n int, x, ys []float64, y float64, mas
 	for k := n - 1; k >= 0; k-- {
 		var v float64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
 			if r32 {
 				v = float64(float32(v))
 			}
 		} else {
-			v = prev + y
+			yk := y
+			v = prev + yk
 			if r32 {
 				v = float64(float32(v))
 			}
 		}
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanNoneYvMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanNoneYvMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	ys = ys[:n]
 	mask = mask[:n]
@@ -2182,16 +4737,21 @@ func fscanNoneYvMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask
 			prev = o[k]
 			continue
 		}
-		v := prev + ys[k]
+		yk := ys[k]
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
+		}
+		if v != v && !nanOK {
+			return k
 		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanNoneYvMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanNoneYvMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	ys = ys[:n]
 	mask = mask[:n]
@@ -2201,44 +4761,59 @@ func fscanNoneYvMDesc(line []float64, s0, n int, x, ys []float64, y float64, mas
 			prev = o[k]
 			continue
 		}
-		v := prev + ys[k]
+		yk := ys[k]
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
+		}
+		if v != v && !nanOK {
+			return k
 		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanNoneYvAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanNoneYvAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	ys = ys[:n]
 	prev := line[s0-1]
 	for k := 0; k < n; k++ {
-		v := prev + ys[k]
+		yk := ys[k]
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
+		}
+		if v != v && !nanOK {
+			return k
 		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanNoneYvADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanNoneYvADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	ys = ys[:n]
 	prev := line[s0+n]
 	for k := n - 1; k >= 0; k-- {
-		v := prev + ys[k]
+		yk := ys[k]
+		v := prev + yk
 		if r32 {
 			v = float64(float32(v))
+		}
+		if v != v && !nanOK {
+			return k
 		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanNoneYvEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanNoneYvEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	ys = ys[:n]
 	mask = mask[:n]
@@ -2247,22 +4822,28 @@ func fscanNoneYvEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask
 	for k := 0; k < n; k++ {
 		var v float64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
 			if r32 {
 				v = float64(float32(v))
 			}
 		} else {
-			v = prev + ys[k]
+			yk := ys[k]
+			v = prev + yk
 			if r32 {
 				v = float64(float32(v))
 			}
 		}
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-func fscanNoneYvEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool) {
+func fscanNoneYvEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
 	o := line[s0 : s0+n]
 	ys = ys[:n]
 	mask = mask[:n]
@@ -2271,25 +4852,147 @@ func fscanNoneYvEDesc(line []float64, s0, n int, x, ys []float64, y float64, mas
 	for k := n - 1; k >= 0; k-- {
 		var v float64
 		if mask[k] {
-			v = ev[k] + evc
+			ek := ev[k]
+			v = ek + evc
 			if r32 {
 				v = float64(float32(v))
 			}
 		} else {
-			v = prev + ys[k]
+			yk := ys[k]
+			v = prev + yk
 			if r32 {
 				v = float64(float32(v))
 			}
 		}
+		if v != v && !nanOK {
+			return k
+		}
 		o[k] = v
 		prev = v
 	}
+	return -1
 }
 
-type fscanLoop func(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32 bool)
+func fscanNoneYnMAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	mask = mask[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		v := prev
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
 
-// fscanLoops is indexed by op (max, min, none), Y (scalar, vector), mask mode (M, A, E), direction (ascending, descending).
-var fscanLoops = [3][2][3][2]fscanLoop{
+func fscanNoneYnMDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	mask = mask[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		if !mask[k] {
+			prev = o[k]
+			continue
+		}
+		v := prev
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanNoneYnAAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		v := prev
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanNoneYnADesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		v := prev
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanNoneYnEAsc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0-1]
+	for k := 0; k < n; k++ {
+		var v float64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if r32 {
+				v = float64(float32(v))
+			}
+		} else {
+			v = prev
+		}
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+func fscanNoneYnEDesc(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int {
+	o := line[s0 : s0+n]
+	mask = mask[:n]
+	ev = ev[:n]
+	prev := line[s0+n]
+	for k := n - 1; k >= 0; k-- {
+		var v float64
+		if mask[k] {
+			ek := ev[k]
+			v = ek + evc
+			if r32 {
+				v = float64(float32(v))
+			}
+		} else {
+			v = prev
+		}
+		if v != v && !nanOK {
+			return k
+		}
+		o[k] = v
+		prev = v
+	}
+	return -1
+}
+
+type fscanLoop func(line []float64, s0, n int, x, ys []float64, y float64, mask []bool, ev []float64, evc float64, r32, nanOK bool) int
+
+// fscanLoops is indexed by op (max, min, none), Y (scalar, vector, none), mask mode (M, A, E), direction (ascending, descending).
+var fscanLoops = [3][3][3][2]fscanLoop{
 	{
 		{
 			{fscanMaxYsMAsc, fscanMaxYsMDesc},
@@ -2300,6 +5003,11 @@ var fscanLoops = [3][2][3][2]fscanLoop{
 			{fscanMaxYvMAsc, fscanMaxYvMDesc},
 			{fscanMaxYvAAsc, fscanMaxYvADesc},
 			{fscanMaxYvEAsc, fscanMaxYvEDesc},
+		},
+		{
+			{fscanMaxYnMAsc, fscanMaxYnMDesc},
+			{fscanMaxYnAAsc, fscanMaxYnADesc},
+			{fscanMaxYnEAsc, fscanMaxYnEDesc},
 		},
 	},
 	{
@@ -2313,6 +5021,11 @@ var fscanLoops = [3][2][3][2]fscanLoop{
 			{fscanMinYvAAsc, fscanMinYvADesc},
 			{fscanMinYvEAsc, fscanMinYvEDesc},
 		},
+		{
+			{fscanMinYnMAsc, fscanMinYnMDesc},
+			{fscanMinYnAAsc, fscanMinYnADesc},
+			{fscanMinYnEAsc, fscanMinYnEDesc},
+		},
 	},
 	{
 		{
@@ -2324,6 +5037,11 @@ var fscanLoops = [3][2][3][2]fscanLoop{
 			{fscanNoneYvMAsc, fscanNoneYvMDesc},
 			{fscanNoneYvAAsc, fscanNoneYvADesc},
 			{fscanNoneYvEAsc, fscanNoneYvEDesc},
+		},
+		{
+			{fscanNoneYnMAsc, fscanNoneYnMDesc},
+			{fscanNoneYnAAsc, fscanNoneYnADesc},
+			{fscanNoneYnEAsc, fscanNoneYnEDesc},
 		},
 	},
 }

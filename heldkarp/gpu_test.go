@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dpgpu/dpgpu/internal/gputest"
 	"github.com/dpgpu/dpgpu/runtime/cuda"
 )
 
@@ -18,7 +19,7 @@ func openGPU(t testing.TB) (*cuda.Context, *cuda.NVRTC) {
 	t.Helper()
 	drv, err := cuda.Open()
 	if errors.Is(err, cuda.ErrNoDriver) {
-		t.Skipf("no CUDA driver, GPU test skipped: %v", err)
+		gputest.NoGPU(t, err)
 	}
 	if err != nil {
 		t.Fatalf("opening the CUDA driver: %v", err)

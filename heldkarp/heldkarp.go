@@ -38,10 +38,11 @@
 package heldkarp
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 )
 
 // MaxCities is the largest instance the solvers accept at all: a subset of
@@ -50,8 +51,9 @@ import (
 const MaxCities = 64
 
 // ErrTooLarge is returned (wrapped, with the numbers) when an instance needs
-// more memory than the machine has.
-var ErrTooLarge = errors.New("instance too large for the available memory")
+// more memory than the machine has. It is hostmem.ErrTooLarge, the one mark
+// of every memory refusal, so callers need test for that one only.
+var ErrTooLarge = hostmem.ErrTooLarge
 
 // Result is an optimal tour.
 type Result struct {

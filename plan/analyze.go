@@ -323,30 +323,6 @@ func setPrev(p *ir.Problem, pl *Plan) error {
 	return nil
 }
 
-func memory(p *ir.Problem, pl *Plan) Memory {
-	var m Memory
-	for _, in := range p.Inputs {
-		m.Inputs += int64(in.Len()) * int64(in.T.Size())
-	}
-	cell := int64(p.CellType.Size())
-	var width int64
-	switch pl.Schedule {
-	case Rows:
-		width = p.Cols
-	case Cols:
-		width = p.Rows
-	case Wavefront:
-		width = min(p.Rows, p.Cols)
-	}
-	window := int64(pl.Prev+1) * width * cell
-	m.Device = window + m.Inputs
-	m.Host = window
-	if p.Maintain {
-		m.Host = p.Rows * p.Cols * cell
-	}
-	return m
-}
-
 // LastCell is the cell a sweep computes last: its default answer.
 func LastCell(p *ir.Problem, pl *Plan) (i, j int64) {
 	if pl.Direction == Backward {

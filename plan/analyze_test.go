@@ -255,7 +255,7 @@ func TestBackwardDefaultAnswerAndMemory(t *testing.T) {
 		t.Errorf("backward default answer %+v, want cell[0][0]", pl.Answer)
 	}
 	// wavefront on 4x5 ints with prev 1: 2 diagonals of min(4,5) cells.
-	if pl.Memory.Device != 2*4*4 || pl.Memory.Host != 2*4*4 {
+	if m := pl.Memory; m.Device != 2*4*4 || m.Grid != 0 || m.Host != m.Baseline+m.HostInputs+m.Work {
 		t.Errorf("memory %+v", pl.Memory)
 	}
 	pl, err = analyze(t, thesis)
@@ -263,7 +263,7 @@ func TestBackwardDefaultAnswerAndMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	// maintain: 1 keeps the 5x5 int grid on the host; inputs are 2x5 chars.
-	if pl.Memory.Host != 25*4 || pl.Memory.Inputs != 10 || pl.Memory.Device != 3*5*4+10 {
+	if m := pl.Memory; m.Grid != 25*4 || m.Inputs != 10 || m.HostInputs != 10*40 || m.Device != 3*5*4+10 || m.Host != m.Baseline+m.HostInputs+m.Work+m.Grid {
 		t.Errorf("thesis memory %+v", pl.Memory)
 	}
 }

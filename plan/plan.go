@@ -49,16 +49,37 @@ type Plan struct {
 	Answer       AnswerSpec
 }
 
-// Memory is the estimate of what a run needs, in bytes.
+// Memory is the estimate of what a run needs, in bytes. Executors check
+// the part they are about to allocate against the memory available before
+// allocating anything, and refuse with hostmem.ErrTooLarge.
 type Memory struct {
 	// Device is what the thesis's rotating model needs on a GPU: prev+1
 	// buffers of the sweep's width, plus the inputs.
 	Device int64
-	// Host is what the host needs beyond the inputs: the whole grid when
-	// maintain is on, the rotating window otherwise.
+	// Host is the peak resident memory of the whole process for a
+	// `solve -b cpu` run with one worker per core: Baseline + HostInputs +
+	// Work + Grid. It is what `dpgpu check` reports, so that a person can
+	// compare it with what the machine has (it tracks the measured maximum
+	// RSS; docs/performance.md has the figures).
 	Host int64
 	// Inputs is the size of all inputs on the device.
 	Inputs int64
+
+	// Baseline is the resident memory of the dpgpu process before the
+	// problem's own data: the Go runtime, the program's code and tables.
+	Baseline int64
+	// HostInputs is what the inputs take on the host: the checked values
+	// and what the loaders leave resident while reading them
+	// (InputHostBytes).
+	HostInputs int64
+	// Work is the CPU executor's working buffers for Threads workers: the
+	// rotating lines (rows, cols) or the wave edges and tiles (wavefront),
+	// in 8-byte cells whatever the cell type, and each worker's registers.
+	Work int64
+	// Grid is the whole grid when it is kept (maintain: 1), else 0.
+	Grid int64
+	// Threads is the number of CPU workers Work assumes.
+	Threads int
 }
 
 // AnswerKind says how the answer is read from the grid.

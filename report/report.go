@@ -53,31 +53,58 @@ func Rate(cellsPerSecond float64) string {
 	return fmt.Sprintf("%.3f GCUPS", cellsPerSecond/1e9)
 }
 
-// JSONValue converts a value for encoding/json: integers stay exact, chars
-// become one-character strings, non-finite floats become strings.
+// infText renders v as "inf", "-inf" or "nan" when it is not finite: an
+// IEEE infinity or NaN of a floating type, or the inf sentinel of an
+// integer type (docs/language.md section 6.1: 2^31-1 for int, 2^63-1 for
+// long, never a finite value). ok is false for finite values.
+func infText(v ir.Value) (text string, ok bool) {
+	switch {
+	case v.T.IsFloat():
+		switch {
+		case math.IsInf(v.F, 1):
+			return "inf", true
+		case math.IsInf(v.F, -1):
+			return "-inf", true
+		case math.IsNaN(v.F):
+			return "nan", true
+		}
+	case v.T == ir.Int || v.T == ir.Long:
+		pos, neg := ir.InfSentinel(v.T)
+		switch v.I {
+		case pos:
+			return "inf", true
+		case neg:
+			return "-inf", true
+		}
+	}
+	return "", false
+}
+
+// JSONValue converts a value for encoding/json: finite integers stay exact
+// numbers, chars become one-character strings, and values that are not
+// finite (JSON has no infinity) become the strings "inf", "-inf" and
+// "nan", exactly as the text report prints them, whatever the type.
 func JSONValue(v ir.Value) any {
+	if text, ok := infText(v); ok {
+		return text
+	}
 	switch {
 	case v.T == ir.Char:
 		return string(rune(v.I))
 	case v.T.IsFloat():
-		if math.IsInf(v.F, 0) || math.IsNaN(v.F) {
-			return fmt.Sprint(v.F)
-		}
 		return v.F
 	}
 	return v.I
 }
 
-// ValueText renders an answer for a person (integer sentinels as inf).
+// ValueText renders a value for a person: inf, -inf and nan as JSONValue
+// writes them, floating values with ten significant digits. An integer is
+// inf only when it is the sentinel of its own type: a long holding
+// 2147483647 is a finite long, whatever the cell type (which is kept in
+// the signature for the callers).
 func ValueText(v ir.Value, cellType ir.Type) string {
-	if v.T.IsInteger() && v.T != ir.Char {
-		pos, neg := ir.InfSentinel(cellType)
-		if cellType.IsInteger() && v.I == pos {
-			return "inf"
-		}
-		if cellType.IsInteger() && v.I == neg {
-			return "-inf"
-		}
+	if text, ok := infText(v); ok {
+		return text
 	}
 	if v.T.IsFloat() {
 		return fmt.Sprintf("%.10g", v.F)
@@ -134,9 +161,14 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 			how = "inferred"
 		}
 		fmt.Fprintf(w, "prev       %d (%s)\n", pl.Prev, how)
-		fmt.Fprintf(w, "memory     device %s (rotating buffers + %s of inputs), host %s", Bytes(pl.Memory.Device), Bytes(pl.Memory.Inputs), Bytes(pl.Memory.Host))
-		if p.Maintain {
-			fmt.Fprint(w, " (maintain: 1 keeps the whole grid)")
+		m := pl.Memory
+		fmt.Fprintf(w, "memory     device %s (rotating buffers + %s of inputs)\n", Bytes(m.Device), Bytes(m.Inputs))
+		fmt.Fprintf(w, "           host %s at most for solve -b cpu with %d threads: %s working buffers, %s inputs, %s runtime",
+			Bytes(m.Host), m.Threads, Bytes(m.Work), Bytes(m.HostInputs), Bytes(m.Baseline))
+		if m.Grid > 0 {
+			fmt.Fprintf(w, ", %s the whole grid (kept)", Bytes(m.Grid))
+		} else {
+			fmt.Fprint(w, " (the grid is not kept; --maintain to estimate keeping it)")
 		}
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "answer     %s\n", AnswerText(pl.Answer))
@@ -202,8 +234,14 @@ type DepJSON struct {
 // MemoryJSON is the memory estimate.
 type MemoryJSON struct {
 	DeviceBytes int64 `json:"device_bytes"`
-	HostBytes   int64 `json:"host_bytes"`
+	HostBytes   int64 `json:"host_bytes"` // peak of a CPU run: the sum of the four below
 	InputBytes  int64 `json:"input_bytes"`
+	// The parts of HostBytes (plan.Memory).
+	HostRuntimeBytes int64 `json:"host_runtime_bytes"`
+	HostInputBytes   int64 `json:"host_input_bytes"`
+	HostWorkBytes    int64 `json:"host_work_bytes"`
+	HostGridBytes    int64 `json:"host_grid_bytes"`
+	Threads          int   `json:"threads"`
 }
 
 // CheckObject builds the JSON analysis.
@@ -213,7 +251,9 @@ func CheckObject(p *ir.Problem, pl *plan.Plan) CheckJSON {
 		Schedule: string(pl.Schedule), Direction: string(pl.Direction), Reason: pl.Reason,
 		Prev: pl.Prev, PrevInferred: pl.PrevInferred,
 		Inputs: []InputJSON{}, Scalars: []ScalarJSON{}, Dependencies: []DepJSON{},
-		Memory: MemoryJSON{DeviceBytes: pl.Memory.Device, HostBytes: pl.Memory.Host, InputBytes: pl.Memory.Inputs},
+		Memory: MemoryJSON{DeviceBytes: pl.Memory.Device, HostBytes: pl.Memory.Host, InputBytes: pl.Memory.Inputs,
+			HostRuntimeBytes: pl.Memory.Baseline, HostInputBytes: pl.Memory.HostInputs, HostWorkBytes: pl.Memory.Work,
+			HostGridBytes: pl.Memory.Grid, Threads: pl.Memory.Threads},
 	}
 	if pl.Schedule != plan.HeldKarp {
 		c.Answer = AnswerText(pl.Answer)
@@ -232,31 +272,32 @@ func CheckObject(p *ir.Problem, pl *plan.Plan) CheckJSON {
 
 // SolveJSON is the machine-readable result of `dpgpu solve`.
 type SolveJSON struct {
-	Problem        string  `json:"problem"`
-	File           string  `json:"file,omitempty"`
-	Rows           int64   `json:"rows"`
-	Cols           int64   `json:"cols"`
-	CellType       string  `json:"cell_type"`
-	Schedule       string  `json:"schedule"`
-	Direction      string  `json:"direction"`
-	Prev           int     `json:"prev"`
-	Backend        string  `json:"backend"`
-	Device         string  `json:"device"`
-	Answer         any     `json:"answer"`
-	AnswerCell     []int64 `json:"answer_cell,omitempty"`
-	Emitted        []any   `json:"emitted,omitempty"`
-	EmittedText    string  `json:"emitted_text,omitempty"`
-	Path           int     `json:"path_length,omitempty"`
-	Solution       string  `json:"solution,omitempty"`
-	Tour           []int   `json:"tour,omitempty"`
-	Cells          int64   `json:"cells"`
-	Seconds        float64 `json:"seconds"`
-	ComputeSeconds float64 `json:"compute_seconds"`
-	CompileSeconds float64 `json:"compile_seconds"`
-	CompileCached  bool    `json:"compile_cached"`
-	CellsPerSecond float64 `json:"cells_per_second"`
-	PeakHostBytes  int64   `json:"peak_host_bytes"`
-	DeviceBytes    int64   `json:"device_bytes"`
+	Problem        string     `json:"problem"`
+	File           string     `json:"file,omitempty"`
+	Rows           int64      `json:"rows"`
+	Cols           int64      `json:"cols"`
+	CellType       string     `json:"cell_type"`
+	Schedule       string     `json:"schedule"`
+	Direction      string     `json:"direction"`
+	Prev           int        `json:"prev"`
+	Backend        string     `json:"backend"`
+	Device         string     `json:"device"`
+	Answer         any        `json:"answer"`
+	AnswerCell     []int64    `json:"answer_cell,omitempty"`
+	Emitted        []any      `json:"emitted,omitempty"`
+	EmittedText    string     `json:"emitted_text,omitempty"`
+	Path           int        `json:"path_length,omitempty"`
+	PathCells      [][2]int64 `json:"path,omitempty"`
+	Solution       string     `json:"solution,omitempty"`
+	Tour           []int      `json:"tour,omitempty"`
+	Cells          int64      `json:"cells"`
+	Seconds        float64    `json:"seconds"`
+	ComputeSeconds float64    `json:"compute_seconds"`
+	CompileSeconds float64    `json:"compile_seconds"`
+	CompileCached  bool       `json:"compile_cached"`
+	CellsPerSecond float64    `json:"cells_per_second"`
+	PeakHostBytes  int64      `json:"peak_host_bytes"`
+	DeviceBytes    int64      `json:"device_bytes"`
 }
 
 // SolveObject builds the JSON result. solution is the rendered solution
@@ -274,6 +315,10 @@ func SolveObject(p *ir.Problem, pl *plan.Plan, r *runtime.Result, solution strin
 	if r.AnswerIsCell {
 		s.AnswerCell = []int64{r.AnswerI, r.AnswerJ}
 	}
+	if r.Path != nil {
+		s.PathCells = r.Path
+		s.Path = len(r.Path)
+	}
 	if r.Emitted != nil {
 		s.Emitted = []any{}
 		var text strings.Builder
@@ -284,9 +329,20 @@ func SolveObject(p *ir.Problem, pl *plan.Plan, r *runtime.Result, solution strin
 			}
 		}
 		s.EmittedText = text.String()
-		s.Path = len(r.Path)
 	}
 	return s
+}
+
+// PathText renders traceback cells in path order: "[0][0] [1][1] [2][1]".
+func PathText(path [][2]int64) string {
+	var b strings.Builder
+	for k, c := range path {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "[%d][%d]", c[0], c[1])
+	}
+	return b.String()
 }
 
 // Solve writes a run's result for a person.
@@ -324,11 +380,11 @@ func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *runtime.Result, solutio
 			}
 			fmt.Fprintln(w, head+l)
 		}
-	} else if r.Emitted != nil {
+	} else if len(r.Emitted) > 0 {
 		vals := make([]string, len(r.Emitted))
 		allChar := true
 		for i, v := range r.Emitted {
-			vals[i] = v.String()
+			vals[i] = ValueText(v, p.CellType)
 			allChar = allChar && v.T == ir.Char
 		}
 		sep := " "
@@ -336,6 +392,10 @@ func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *runtime.Result, solutio
 			sep = ""
 		}
 		fmt.Fprintf(w, "emitted    %s (%d values, path of %d cells)\n", strings.Join(vals, sep), len(vals), len(r.Path))
+	} else if r.Path != nil {
+		// A traceback of a file without emit: the cells it went through
+		// are its only result, so they are printed rather than nothing.
+		fmt.Fprintf(w, "path       %s (%d cells)\n", PathText(r.Path), len(r.Path))
 	}
 	st := r.Stats
 	fmt.Fprintf(w, "time       %.6f s, %s cells, %s", st.Seconds, Count(st.Cells), Rate(st.CellsPerSecond()))

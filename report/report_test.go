@@ -1,10 +1,14 @@
 package report
 
 import (
+	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/runtime"
 )
 
 func TestUnits(t *testing.T) {
@@ -28,6 +32,7 @@ func TestUnits(t *testing.T) {
 
 func TestValues(t *testing.T) {
 	pos, neg := ir.InfSentinel(ir.Int)
+	lpos, lneg := ir.InfSentinel(ir.Long)
 	for _, tt := range []struct {
 		v    ir.Value
 		cell ir.Type
@@ -37,19 +42,99 @@ func TestValues(t *testing.T) {
 		{ir.Value{T: ir.Int, I: pos}, ir.Int, "inf"},
 		{ir.Value{T: ir.Int, I: neg}, ir.Int, "-inf"},
 		{ir.Value{T: ir.Long, I: pos}, ir.Long, "2147483647"}, // the int sentinel is a plain long
+		{ir.Value{T: ir.Long, I: pos}, ir.Int, "2147483647"},  // a long is judged by its own type
+		{ir.Value{T: ir.Long, I: lpos}, ir.Long, "inf"},
+		{ir.Value{T: ir.Long, I: lneg}, ir.Long, "-inf"},
 		{ir.Value{T: ir.Double, F: 5.470181376133768}, ir.Double, "5.470181376"},
+		{ir.Value{T: ir.Double, F: math.Inf(1)}, ir.Double, "inf"},
+		{ir.Value{T: ir.Float, F: math.Inf(-1)}, ir.Float, "-inf"},
+		{ir.Value{T: ir.Double, F: math.NaN()}, ir.Double, "nan"},
+		{ir.Value{T: ir.Char, I: 'A'}, ir.Int, "A"},
 	} {
 		if got := ValueText(tt.v, tt.cell); got != tt.want {
 			t.Errorf("ValueText(%v, %s) = %q, want %q", tt.v, tt.cell, got, tt.want)
 		}
 	}
-	if got := JSONValue(ir.Value{T: ir.Char, I: 'A'}); got != "A" {
-		t.Errorf("char %v", got)
+}
+
+// TestJSONValueMatchesText: every value that is not finite is the same
+// string in JSON as in the text report (JSON has no infinity), whichever
+// type carries it; finite values stay numbers.
+func TestJSONValueMatchesText(t *testing.T) {
+	pos, neg := ir.InfSentinel(ir.Int)
+	lpos, _ := ir.InfSentinel(ir.Long)
+	for _, tt := range []struct {
+		v    ir.Value
+		want any
+	}{
+		{ir.Value{T: ir.Char, I: 'A'}, "A"},
+		{ir.Value{T: ir.Long, I: -5}, int64(-5)},
+		{ir.Value{T: ir.Int, I: 7}, int64(7)},
+		{ir.Value{T: ir.Double, F: 2.5}, 2.5},
+		{ir.Value{T: ir.Double, F: math.Inf(1)}, "inf"},
+		{ir.Value{T: ir.Double, F: math.Inf(-1)}, "-inf"},
+		{ir.Value{T: ir.Float, F: math.Inf(1)}, "inf"},
+		{ir.Value{T: ir.Double, F: math.NaN()}, "nan"},
+		{ir.Value{T: ir.Int, I: pos}, "inf"},
+		{ir.Value{T: ir.Int, I: neg}, "-inf"},
+		{ir.Value{T: ir.Long, I: lpos}, "inf"},
+		{ir.Value{T: ir.Long, I: pos}, pos},
+	} {
+		got := JSONValue(tt.v)
+		if got != tt.want {
+			t.Errorf("JSONValue(%v) = %#v, want %#v", tt.v, got, tt.want)
+		}
+		if s, ok := got.(string); ok && tt.v.T != ir.Char && s != ValueText(tt.v, tt.v.T) {
+			t.Errorf("JSON %q but text %q for %v", s, ValueText(tt.v, tt.v.T), tt.v)
+		}
+		if _, err := json.Marshal(got); err != nil {
+			t.Errorf("JSONValue(%v) does not encode: %v", tt.v, err)
+		}
 	}
-	if got := JSONValue(ir.Value{T: ir.Double, F: math.Inf(1)}); got != "+Inf" {
-		t.Errorf("inf %v", got)
+}
+
+// TestPathWithoutEmit: a traceback of a file with no emit prints its cells
+// in text and JSON rather than nothing.
+func TestPathWithoutEmit(t *testing.T) {
+	p := &ir.Problem{Name: "noemit", Rows: 3, Cols: 3, CellType: ir.Int}
+	pl := &plan.Plan{Schedule: plan.Wavefront, Direction: plan.Forward, Prev: 1}
+	res := &runtime.Result{
+		Answer: ir.Value{T: ir.Int, I: 4}, AnswerIsCell: true, AnswerI: 2, AnswerJ: 2,
+		Path: [][2]int64{{0, 0}, {1, 0}, {1, 1}, {2, 2}}, Backend: "cpu",
 	}
-	if got := JSONValue(ir.Value{T: ir.Long, I: -5}); got != int64(-5) {
-		t.Errorf("long %v", got)
+	var b strings.Builder
+	Solve(&b, p, pl, res, "")
+	if !strings.Contains(b.String(), "path       [0][0] [1][0] [1][1] [2][2] (4 cells)") {
+		t.Errorf("text lacks the path:\n%s", b.String())
+	}
+	out, err := json.Marshal(SolveObject(p, pl, res, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `"path":[[0,0],[1,0],[1,1],[2,2]]`) || !strings.Contains(string(out), `"path_length":4`) {
+		t.Errorf("JSON lacks the path: %s", out)
+	}
+	// Without a traceback there is no path.
+	res.Path = nil
+	b.Reset()
+	Solve(&b, p, pl, res, "")
+	if strings.Contains(b.String(), "path ") {
+		t.Errorf("path printed without a traceback:\n%s", b.String())
+	}
+}
+
+// TestInfAnswerTextAndJSON: an infinite answer reads "inf" in both.
+func TestInfAnswerTextAndJSON(t *testing.T) {
+	pos, _ := ir.InfSentinel(ir.Int)
+	for _, v := range []ir.Value{{T: ir.Int, I: pos}, {T: ir.Double, F: math.Inf(1)}} {
+		p := &ir.Problem{Name: "x", Rows: 1, Cols: 1, CellType: v.T}
+		pl := &plan.Plan{Schedule: plan.Rows, Direction: plan.Forward, Prev: 1}
+		res := &runtime.Result{Answer: v, Backend: "cpu"}
+		var b strings.Builder
+		Solve(&b, p, pl, res, "")
+		out, _ := json.Marshal(SolveObject(p, pl, res, ""))
+		if !strings.Contains(b.String(), "answer     inf\n") || !strings.Contains(string(out), `"answer":"inf"`) {
+			t.Errorf("%v: text %q, JSON %s", v, b.String(), out)
+		}
 	}
 }

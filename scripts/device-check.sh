@@ -7,6 +7,7 @@
 #   scripts/device-check.sh            # tests + benchmarks
 #   scripts/device-check.sh tests      # tests only
 #   scripts/device-check.sh perf       # benchmarks only
+#   scripts/device-check.sh peers      # the hand-written reference kernels (bench/peers)
 #   scripts/device-check.sh cli        # dpgpu solve with and without maintain
 #   scripts/device-check.sh sass       # SASS of the cached strip kernels (after a run)
 #   DEVICE_DIR=dir scripts/device-check.sh   # binaries from dir instead of .device
@@ -17,6 +18,8 @@ mkdir -p "$OUT"
 what=${1:-all}
 DEV=${DEVICE_DIR:-.device}
 export DPGPU_CACHE_DIR=${DPGPU_CACHE_DIR:-/tmp/dpgpu-cubin}
+# On the device a GPU test that finds no GPU fails instead of skipping.
+export DPGPU_REQUIRE_GPU=${DPGPU_REQUIRE_GPU:-1}
 summary=()
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv >"$OUT/gpu.txt" 2>&1 || true
 
@@ -27,6 +30,7 @@ if [ "$what" = all ] || [ "$what" = tests ]; then
 		# A test binary runs in its package's directory (testdata is relative).
 		case $name in
 		cuda | gpu) dir=runtime/$name ;;
+		peers) dir=bench/peers ;;
 		*) dir=$name ;;
 		esac
 		bin=$(cd "$(dirname "$t")" && pwd)/$(basename "$t")
@@ -50,6 +54,15 @@ if [ "$what" = all ] || [ "$what" = perf ]; then
 	rc=$?
 	summary+=("perf: rc=$rc ($(( $(date +%s) - start ))s)")
 	grep -E '^(problem|lcs|knapsack|ratio|maintain wall|host:|dpgpu trace.*staging)' "$OUT/perf.log" | tee "$OUT/perf-table.txt"
+fi
+
+if [ -x "$DEV"/peers.test ] && { [ "$what" = all ] || [ "$what" = peers ]; }; then
+	start=$(date +%s)
+	bin=$(cd "$DEV" && pwd)/peers.test
+	(cd bench/peers && DPGPU_PEERS=1 "$bin" -test.run 'TestPeerPerf' -test.v -test.timeout 500s) >"$OUT/peers.log" 2>&1
+	rc=$?
+	summary+=("peers: rc=$rc ($(( $(date +%s) - start ))s)")
+	grep -E '^\s*(kernel|lcs|nussinov|matrixchain)' "$OUT/peers.log" | tee "$OUT/peers-table.txt"
 fi
 
 if [ -x "$DEV"/dpgpu ] && { [ "$what" = all ] || [ "$what" = cli ]; }; then

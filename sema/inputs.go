@@ -154,6 +154,12 @@ func (c *checker) checkArgsDecl() []bool {
 	seen := map[string]bool{}
 	for k, it := range c.args.Items {
 		ok[k] = len(it.Names) > 0
+		if it.Format != "" && !formats.IsGroupFormat(it.Format) {
+			// Checked whether or not files are given, so that `dpgpu
+			// check` finds it before anything is computed.
+			c.errorf(it.Pos, "args: unknown format %q (known: %s)", it.Format, strings.Join(formats.GroupFormats, ", "))
+			ok[k] = false
+		}
 		for _, id := range it.Names {
 			e := c.names[id.Name]
 			switch {
@@ -383,7 +389,7 @@ func (c *checker) fillValues(info *inputInfo, src *dataSource) {
 			if in.T.IsFloat() {
 				f, err := parseFloatValue(v.Text, in.T)
 				if err != nil {
-					c.errorf(pos, "%s%s: %v", src.who, in.Name, err)
+					c.errorf(pos, "%s%s: %v (element %d)", src.who, in.Name, err, len(in.F))
 					good = false
 				}
 				in.F = append(in.F, f)
@@ -391,7 +397,7 @@ func (c *checker) fillValues(info *inputInfo, src *dataSource) {
 			}
 			x, err := parseIntValue(v.Text, in.T)
 			if err != nil {
-				c.errorf(pos, "%s%s: %v", src.who, in.Name, err)
+				c.errorf(pos, "%s%s: %v (element %d)", src.who, in.Name, err, len(in.I))
 				good = false
 			}
 			in.I = append(in.I, x)
@@ -548,14 +554,26 @@ func widerAdvice(t ir.Type) string {
 	return ""
 }
 
-// intValue converts an integer to a value of type t, checking its range.
+// finiteNote explains the range of int and long, whose largest magnitude
+// is kept for inf (docs/language.md §6.1): a value read as 2147483647 must
+// not become inf.
+func finiteNote(t ir.Type) string {
+	if t != ir.Int && t != ir.Long {
+		return ""
+	}
+	lo, hi := intRange(t)
+	return fmt.Sprintf(" (%s holds finite values %d..%d; the values beyond stand for inf)", t, lo, hi)
+}
+
+// intValue converts an integer to a value of type t, checking its range:
+// int and long inputs and scalars must be finite.
 func intValue(x int64, t ir.Type) (ir.Value, error) {
 	if t.IsFloat() {
 		return floatValue(float64(x), t)
 	}
 	lo, hi := intRange(t)
 	if x < lo || x > hi {
-		return ir.Value{}, fmt.Errorf("%d does not fit %s%s", x, t, widerAdvice(t))
+		return ir.Value{}, fmt.Errorf("%d does not fit %s%s%s", x, t, widerAdvice(t), finiteNote(t))
 	}
 	return ir.Value{T: t, I: x}, nil
 }

@@ -1,6 +1,7 @@
 package sema
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -273,7 +274,10 @@ func TestArgsErrors(t *testing.T) {
 		{"a group of the wrong size", strings.Replace(knapArgsSrc, "(val, wt, cap)", "(val, wt)", 1), Config{Args: []string{td("knap5.txt")}},
 			[]string{"5:7: argument 1 (" + td("knap5.txt") + "): the pisinger format gives 3 tables, but the group names 2"}},
 		{"an unknown format", strings.Replace(knapArgsSrc, "pisinger", "pissinger", 1), Config{Args: []string{td("knap5.txt")}},
-			[]string{"5:7: argument 1 (" + td("knap5.txt") + "): "}},
+			[]string{`5:7: args: unknown format "pissinger" (known: manhattan, pisinger)`}},
+		// Found by check, without files to load.
+		{"an unknown format, no files given", strings.Replace(knapArgsSrc, "pisinger", "pissinger", 1), Config{},
+			[]string{`5:7: args: unknown format "pissinger" (known: manhattan, pisinger)`}},
 		{"a missing file", knapArgsSrc, Config{Args: []string{"no-such.kp"}},
 			[]string{"5:7: argument 1 (no-such.kp): "}},
 		{"a scalar from a file of several values", "int n = 3\nargs: n\n(n) x 2\ncell[i][j] = 0\n", Config{Args: []string{td("m.csv")}},
@@ -288,6 +292,99 @@ func TestArgsErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			wantErrs(t, checkErrs(t, parse(t, "t.dp", tc.src), tc.cfg), tc.want...)
+		})
+	}
+}
+
+// TestInputsMustBeFinite: int and long inputs and scalars hold finite
+// values only (docs/language.md §6.1): the largest magnitude of each type
+// stands for inf, so a value read as 2147483647 into an int would come
+// back as inf. Inline data, --input, files and --set are all checked, the
+// error naming the input, the element and the position.
+func TestInputsMustBeFinite(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	intMax := file("intmax.txt", "1\n2147483647\n")
+	intOK := file("intok.txt", "1\n-2147483646\n")
+	longMax := file("longmax.csv", "1,-9223372036854775807\n")
+	oneMax := file("onemax.txt", "2147483647\n")
+	grid := "1x1\ncell[i][j] = 0\n"
+	tests := []struct {
+		name string
+		src  string
+		cfg  Config
+		want string // "" when accepted
+	}{
+		{"int at the limit", "int 1x3 A = 1, 2147483646, -2147483646\n" + grid, Config{}, ""},
+		{"int inf sentinel inline", "int 1x3 A = 1, 2147483647, 3\n" + grid, Config{},
+			"1:16: A: 2147483647 does not fit int; declare it long (int holds finite values -2147483646..2147483646; the values beyond stand for inf) (element 1)"},
+		{"int -inf sentinel inline", "int 1x2 A = -2147483647, 3\n" + grid, Config{},
+			"1:13: A: -2147483647 does not fit int; declare it long"},
+		{"int min inline", "int ?x? A = 1, 2 & 3, -2147483648\n" + grid, Config{},
+			"1:23: A: -2147483648 does not fit int; declare it long (int holds finite values -2147483646..2147483646; the values beyond stand for inf) (element 3)"},
+		{"long at the limit", "long 1x2 A = 9223372036854775806, -9223372036854775806\n" + grid, Config{}, ""},
+		{"long inf sentinel inline", "long 1x2 A = 7, 9223372036854775807\n" + grid, Config{},
+			"1:17: A: 9223372036854775807 does not fit long (long holds finite values -9223372036854775806..9223372036854775806; the values beyond stand for inf) (element 1)"},
+		{"int --input", "int 1x? A = 1\n" + grid, Config{Inputs: []Override{{"A", "5,2147483647"}}},
+			"0:0: --input A=5,2147483647: A: 2147483647 does not fit int; declare it long"},
+		{"int file", "int 1x? A = @\"" + intMax + "\"\n" + grid, Config{},
+			"1:13: input A: element 1: 2147483647 does not fit int; declare it long"},
+		{"int file at the limit", "int 1x? A = @\"" + intOK + "\"\n" + grid, Config{}, ""},
+		{"long file", "long ?x? A = @\"" + longMax + "\"\n" + grid, Config{},
+			"1:14: input A: element 1: -9223372036854775807 does not fit long"},
+		{"int --input file", "int 1x? A = 1\n" + grid, Config{Inputs: []Override{{"A", "@" + intMax}}},
+			"0:0: --input A=@" + intMax + ": input A: element 1: 2147483647 does not fit int"},
+		{"int --set", "int n = 1\n" + grid, Config{Sets: []Override{{"n", "2147483647"}}},
+			"0:0: --set n=2147483647: 2147483647 does not fit int; declare it long"},
+		{"long --set", "long n = 1\n" + grid, Config{Sets: []Override{{"n", "-9223372036854775807"}}},
+			"0:0: --set n=-9223372036854775807: -9223372036854775807 does not fit long"},
+		{"int scalar from a file", "int n = 1\nargs: n\n" + grid, Config{Args: []string{oneMax}},
+			"2:7: argument 1 (" + oneMax + "): scalar n: 2147483647 does not fit int; declare it long"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := parse(t, "t.dp", tc.src)
+			if tc.want == "" {
+				if _, err := Check(f, tc.cfg); err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			wantErrs(t, checkErrs(t, f, tc.cfg), tc.want)
+		})
+	}
+}
+
+// TestInputNotARegularFile: an input file (`@"path"`, --input NAME=@path,
+// a positional file) that is a directory or a device is refused with the
+// input's position and the path, not read.
+func TestInputNotARegularFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "d.txt")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	grid := "1x1\ncell[i][j] = 0\n"
+	tests := []struct {
+		name string
+		src  string
+		cfg  Config
+		want string
+	}{
+		{"@path", "int 1x? A = @\"" + dir + "\"\n" + grid, Config{}, "1:13: input A: " + dir + ": is a directory"},
+		{"--input", "int 1x? A = 1\n" + grid, Config{Inputs: []Override{{"A", "@" + dir}}}, "0:0: --input A=@" + dir + ": input A: " + dir + ": is a directory"},
+		{"argument", "char 1x? A = \"x\"\nargs: A\n" + grid, Config{Args: []string{dir}}, "2:7: argument 1 (" + dir + "): input A: " + dir + ": is a directory"},
+		{"group argument", "int 1x? A = 1\nint 1x? B = 1\nint c = 1\nargs: (A, B, c) = pisinger\n" + grid, Config{Args: []string{"/dev/zero"}},
+			"4:7: argument 1 (/dev/zero): /dev/zero: is a character device"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			wantErrs(t, checkErrs(t, parse(t, "t.dp", tc.src), tc.cfg), tc.want)
 		})
 	}
 }

@@ -1,6 +1,7 @@
 // ---- dpgpu device support (templates/preamble.cu) ----
-// Everything here follows the arithmetic rules of package eval, so that the
-// GPU and the CPU agree bit for bit on integers and on + - * / sqrt.
+// Everything here follows the arithmetic rules of docs/language.md §6.1,
+// which package eval follows too, so that the GPU and the CPU agree bit for
+// bit on integers and on + - * / sqrt, and report the same errors.
 
 typedef DP_CELL_T cell_t;
 
@@ -16,6 +17,7 @@ typedef DP_CELL_T cell_t;
 #define DP_E_OVERFLOW 3
 #define DP_E_DIV 4
 #define DP_E_NAN 5
+#define DP_E_INFOP 6 // inf - inf, inf * 0, inf / inf, inf % x
 
 struct dp_error_t {
 	int code;
@@ -46,102 +48,93 @@ __device__ __noinline__ void dp_fail(int code, int site, long long i, long long 
 	}
 }
 
-// ---- arithmetic ----
+// ---- arithmetic (docs/language.md §6.1) ----
+//
+// int and long have a symmetric finite range one short of the inf sentinels,
+// ±(2^31-2) and ±(2^63-2), so that no finite value is ever read back as inf
+// and negation and abs never overflow. Every operation whose exact result
+// may leave it is checked (codegen leaves the check out where value ranges
+// prove it cannot): the result is computed exactly (int in 64 bits, long
+// with the carry or the high word), and a result outside the range reports
+// DP_E_OVERFLOW with the operands. The helpers never trap and never invoke
+// C's undefined behaviour, whatever they are given: after a failure the run
+// goes on to the end of the launch with harmless values.
+
+#define DP_IFIN 2147483646LL
+#define DP_LFIN 9223372036854775806LL
 
 template <class T> __device__ __forceinline__ T dp_min(T x, T y) { return (y < x) ? y : x; }
 template <class T> __device__ __forceinline__ T dp_max(T x, T y) { return (y > x) ? y : x; }
 
-__device__ __forceinline__ int dp_abs(int x) { return x < 0 ? -x : x; }
-__device__ __forceinline__ long long dp_absl(long long x) { return x < 0 ? (long long)(0ULL - (unsigned long long)x) : x; }
+__device__ __forceinline__ bool dp_iinf(int x) { return x == DP_IPOS || x == DP_INEG; }
+__device__ __forceinline__ bool dp_linf(long long x) { return x == DP_LPOS || x == DP_LNEG; }
 
-__device__ __forceinline__ int dp_absi(bool live, int site, long long ci, long long cj, int x)
+// Negation and abs map inf and -inf onto each other (2^31-1 and -(2^31-1)),
+// and no finite value leaves the range: no check. The unsigned arithmetic
+// only keeps a value that already failed elsewhere free of undefined behaviour.
+__device__ __forceinline__ int dp_negi(int x) { return (int)(0u - (unsigned)x); }
+__device__ __forceinline__ int dp_abs(int x) { return x < 0 ? dp_negi(x) : x; }
+__device__ __forceinline__ long long dp_negl(long long x) { return (long long)(0ULL - (unsigned long long)x); }
+__device__ __forceinline__ long long dp_absl(long long x) { return x < 0 ? dp_negl(x) : x; }
+
+// dp_fini keeps an exact int result r (of x op y) or reports it.
+__device__ __forceinline__ int dp_fini(bool live, int site, long long ci, long long cj, long long r, long long x, long long y)
 {
-	if (x == (-2147483647 - 1) && live)
-		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, 0);
-	return (int)(x < 0 ? 0u - (unsigned)x : (unsigned)x);
+	if ((unsigned long long)(r + DP_IFIN) > (unsigned long long)(2 * DP_IFIN) && live)
+		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, y);
+	return (int)r;
 }
 
-__device__ __forceinline__ int dp_negi(bool live, int site, long long ci, long long cj, int x)
+// dp_lfin_ok: r, a long that did not wrap, is finite (not ±(2^63-1), not LONG_MIN).
+__device__ __forceinline__ bool dp_lfin_ok(long long r)
 {
-	if (x == (-2147483647 - 1) && live)
-		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, 0);
-	return (int)(0u - (unsigned)x);
+	return (unsigned long long)r + (unsigned long long)DP_LFIN <= 2ULL * (unsigned long long)DP_LFIN;
 }
 
-// int arithmetic whose result may not fit: checked, reported as an overflow
-// (the CPU computes in 64 bits and fails when the cell is stored).
 __device__ __forceinline__ int dp_addi(bool live, int site, long long ci, long long cj, int x, int y)
 {
-	int r = (int)((unsigned)x + (unsigned)y);
-	if (((x ^ r) & (y ^ r)) < 0 && live)
-		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, y);
-	return r;
+	return dp_fini(live, site, ci, cj, (long long)x + y, x, y);
 }
 
 __device__ __forceinline__ int dp_subi(bool live, int site, long long ci, long long cj, int x, int y)
 {
-	int r = (int)((unsigned)x - (unsigned)y);
-	if (((x ^ y) & (x ^ r)) < 0 && live)
-		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, y);
-	return r;
+	return dp_fini(live, site, ci, cj, (long long)x - y, x, y);
 }
 
 __device__ __forceinline__ int dp_muli(bool live, int site, long long ci, long long cj, int x, int y)
 {
-	long long p = (long long)x * (long long)y;
-	if (p != (long long)(int)p && live)
+	return dp_fini(live, site, ci, cj, (long long)x * y, x, y);
+}
+
+__device__ __forceinline__ long long dp_addl(bool live, int site, long long ci, long long cj, long long x, long long y)
+{
+	const long long r = (long long)((unsigned long long)x + (unsigned long long)y);
+	if ((((x ^ r) & (y ^ r)) < 0 || !dp_lfin_ok(r)) && live)
 		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, y);
-	return (int)p;
+	return r;
 }
 
-// Saturating + and - on the inf sentinels: inf + x is inf (the left operand
-// wins when both are infinite).
-__device__ __forceinline__ int dp_saddi(bool live, int site, long long ci, long long cj, int x, int y)
+__device__ __forceinline__ long long dp_subl(bool live, int site, long long ci, long long cj, long long x, long long y)
 {
-	if (x == DP_IPOS || x == DP_INEG)
-		return x;
-	if (y == DP_IPOS || y == DP_INEG)
-		return y;
-	return dp_addi(live, site, ci, cj, x, y);
+	const long long r = (long long)((unsigned long long)x - (unsigned long long)y);
+	if ((((x ^ y) & (x ^ r)) < 0 || !dp_lfin_ok(r)) && live)
+		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, y);
+	return r;
 }
 
-__device__ __forceinline__ int dp_ssubi(bool live, int site, long long ci, long long cj, int x, int y)
+__device__ __forceinline__ long long dp_mull(bool live, int site, long long ci, long long cj, long long x, long long y)
 {
-	if (x == DP_IPOS || x == DP_INEG)
-		return x;
-	if (y == DP_IPOS)
-		return DP_INEG;
-	if (y == DP_INEG)
-		return DP_IPOS;
-	return dp_subi(live, site, ci, cj, x, y);
+	// The product fits in 64 bits when the high word is the sign of the low.
+	const long long r = (long long)((unsigned long long)x * (unsigned long long)y);
+	const long long hi = __mul64hi(x, y);
+	if ((hi != (r >> 63) || !dp_lfin_ok(r)) && live)
+		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, y);
+	return r;
 }
 
-// long arithmetic wraps (as Go's int64 does), without C's undefined behaviour.
-__device__ __forceinline__ long long dp_addl(long long x, long long y) { return (long long)((unsigned long long)x + (unsigned long long)y); }
-__device__ __forceinline__ long long dp_subl(long long x, long long y) { return (long long)((unsigned long long)x - (unsigned long long)y); }
-__device__ __forceinline__ long long dp_mull(long long x, long long y) { return (long long)((unsigned long long)x * (unsigned long long)y); }
-__device__ __forceinline__ long long dp_negl(long long x) { return (long long)(0ULL - (unsigned long long)x); }
-
-__device__ __forceinline__ long long dp_saddl(long long x, long long y)
-{
-	if (x == DP_LPOS || x == DP_LNEG)
-		return x;
-	if (y == DP_LPOS || y == DP_LNEG)
-		return y;
-	return dp_addl(x, y);
-}
-
-__device__ __forceinline__ long long dp_ssubl(long long x, long long y)
-{
-	if (x == DP_LPOS || x == DP_LNEG)
-		return x;
-	if (y == DP_LPOS)
-		return DP_LNEG;
-	if (y == DP_LNEG)
-		return DP_LPOS;
-	return dp_subl(x, y);
-}
-
+// Integer / and % truncate toward zero; a zero divisor is an error. A finite
+// quotient is never larger than the dividend; x / -1 goes through the
+// negation only so that a value that already failed cannot trap.
 __device__ __forceinline__ int dp_divi(bool live, int site, long long ci, long long cj, int x, int y)
 {
 	if (y == 0) {
@@ -150,7 +143,7 @@ __device__ __forceinline__ int dp_divi(bool live, int site, long long ci, long l
 		return 0;
 	}
 	if (y == -1)
-		return dp_negi(live, site, ci, cj, x);
+		return dp_negi(x);
 	return x / y;
 }
 
@@ -190,6 +183,78 @@ __device__ __forceinline__ long long dp_reml(bool live, int site, long long ci, 
 	return x % y;
 }
 
+// ---- the inf rules (ir.Binary.Saturate: an operand may be inf) ----
+//
+// Where IEEE gives a number, so do these: inf + x = inf, x - inf = -inf,
+// inf * x = ±inf by the sign of x, inf / x = ±inf, x / inf = 0, x % inf = x.
+// Where IEEE gives NaN they report DP_E_INFOP: inf - inf (inf + -inf),
+// inf * 0, inf / inf, inf % x. A failed operation returns an operand or 0,
+// values codegen's range analysis already allows for. One definition for
+// int and long: T is the type, P and N its sentinels.
+#define DP_SAT_OPS(S, T, P, N, ISINF)                                                                                   \
+	__device__ __forceinline__ T dp_sadd##S(bool live, int site, long long ci, long long cj, T x, T y)              \
+	{                                                                                                              \
+		const bool xi = ISINF(x), yi = ISINF(y);                                                               \
+		if (xi || yi) {                                                                                        \
+			if (xi && yi && x != y && live)                                                                \
+				dp_fail(DP_E_INFOP, site, ci, cj, x, y);                                               \
+			return xi ? x : y;                                                                             \
+		}                                                                                                      \
+		return dp_add##S(live, site, ci, cj, x, y);                                                            \
+	}                                                                                                              \
+	__device__ __forceinline__ T dp_ssub##S(bool live, int site, long long ci, long long cj, T x, T y)              \
+	{                                                                                                              \
+		if (ISINF(x)) {                                                                                        \
+			if (x == y && live)                                                                            \
+				dp_fail(DP_E_INFOP, site, ci, cj, x, y);                                               \
+			return x;                                                                                      \
+		}                                                                                                      \
+		if (ISINF(y))                                                                                          \
+			return y == P ? N : P;                                                                         \
+		return dp_sub##S(live, site, ci, cj, x, y);                                                            \
+	}                                                                                                              \
+	__device__ __forceinline__ T dp_smul##S(bool live, int site, long long ci, long long cj, T x, T y)              \
+	{                                                                                                              \
+		if (ISINF(x) || ISINF(y)) {                                                                            \
+			if (x == 0 || y == 0) {                                                                        \
+				if (live)                                                                              \
+					dp_fail(DP_E_INFOP, site, ci, cj, x, y);                                       \
+				return 0;                                                                              \
+			}                                                                                              \
+			return (x < 0) == (y < 0) ? P : N;                                                             \
+		}                                                                                                      \
+		return dp_mul##S(live, site, ci, cj, x, y);                                                            \
+	}                                                                                                              \
+	__device__ __forceinline__ T dp_sdiv##S(bool live, int site, long long ci, long long cj, T x, T y)              \
+	{                                                                                                              \
+		const bool xi = ISINF(x), yi = ISINF(y);                                                               \
+		if (y == 0 || !(xi || yi))                                                                             \
+			return dp_div##S(live, site, ci, cj, x, y);                                                    \
+		if (xi && yi) {                                                                                        \
+			if (live)                                                                                      \
+				dp_fail(DP_E_INFOP, site, ci, cj, x, y);                                               \
+			return 0;                                                                                      \
+		}                                                                                                      \
+		if (xi)                                                                                                \
+			return (x < 0) == (y < 0) ? P : N;                                                             \
+		return 0;                                                                                              \
+	}                                                                                                              \
+	__device__ __forceinline__ T dp_srem##S(bool live, int site, long long ci, long long cj, T x, T y)              \
+	{                                                                                                              \
+		if (y == 0 || !(ISINF(x) || ISINF(y)))                                                                 \
+			return dp_rem##S(live, site, ci, cj, x, y);                                                    \
+		if (ISINF(x)) {                                                                                        \
+			if (live)                                                                                      \
+				dp_fail(DP_E_INFOP, site, ci, cj, x, y);                                               \
+			return 0;                                                                                      \
+		}                                                                                                      \
+		return x;                                                                                              \
+	}
+
+DP_SAT_OPS(i, int, DP_IPOS, DP_INEG, dp_iinf)
+DP_SAT_OPS(l, long long, DP_LPOS, DP_LNEG, dp_linf)
+#undef DP_SAT_OPS
+
 // ---- conversions: the inf sentinels map onto each other and onto IEEE inf ----
 
 template <class F> __device__ __forceinline__ F dp_i2f(int x)
@@ -225,11 +290,15 @@ __device__ __forceinline__ int dp_l2i(bool live, int site, long long ci, long lo
 		return DP_IPOS;
 	if (x == DP_LNEG)
 		return DP_INEG;
-	if ((x < -2147483647LL - 1 || x > 2147483647LL) && live)
+	if ((x < -DP_IFIN || x > DP_IFIN) && live)
 		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, 0);
 	return (int)x;
 }
 
+// dp_f2l and dp_f2i truncate toward zero. NaN is an error (DP_E_NAN); IEEE
+// infinities become the sentinels; a finite value whose truncation lies
+// outside the finite range is an overflow, reported with the value's bits
+// (a double) in a.
 __device__ __forceinline__ long long dp_f2l(bool live, int site, long long ci, long long cj, double x)
 {
 	if (x != x) {
@@ -237,30 +306,49 @@ __device__ __forceinline__ long long dp_f2l(bool live, int site, long long ci, l
 			dp_fail(DP_E_NAN, site, ci, cj, 0, 0);
 		return 0;
 	}
-	if (x >= 9.2233720368547758e18)
+	const double inf = __longlong_as_double(0x7ff0000000000000LL);
+	if (x == inf)
 		return DP_LPOS;
-	if (x <= -9.2233720368547758e18)
+	if (x == -inf)
 		return DP_LNEG;
+	// Below 2^63 the largest double is 2^63-1024: every smaller one truncates
+	// into the finite range.
+	if (x >= 9223372036854775808.0 || x <= -9223372036854775808.0) {
+		if (live)
+			dp_fail(DP_E_OVERFLOW, site, ci, cj, __double_as_longlong(x), 0);
+		return 0;
+	}
 	return (long long)x;
 }
 
-__device__ __forceinline__ int dp_f2i(bool live, int site, long long ci, long long cj, int ovf, double x)
+__device__ __forceinline__ int dp_f2i(bool live, int site, long long ci, long long cj, double x)
 {
 	if (x != x) {
 		if (live)
 			dp_fail(DP_E_NAN, site, ci, cj, 0, 0);
 		return 0;
 	}
-	if (x > 1.0e300)
+	const double inf = __longlong_as_double(0x7ff0000000000000LL);
+	if (x == inf)
 		return DP_IPOS;
-	if (x < -1.0e300)
+	if (x == -inf)
 		return DP_INEG;
-	if (x >= 2147483648.0 || x <= -2147483649.0) {
+	if (x >= 2147483647.0 || x <= -2147483647.0) {
 		if (live)
-			dp_fail(DP_E_OVERFLOW, ovf, ci, cj, (long long)dp_f2l(false, 0, 0, 0, x), 0);
+			dp_fail(DP_E_OVERFLOW, site, ci, cj, __double_as_longlong(x), 0);
 		return 0;
 	}
 	return (int)x;
+}
+
+// dp_cellnan reports a floating cell value that is NaN (site: the case that
+// produced it), unless the problem says `nan: allow` (then codegen does not
+// call it).
+template <class T> __device__ __forceinline__ T dp_cellnan(bool live, int site, long long ci, long long cj, T v)
+{
+	if (v != v && live)
+		dp_fail(DP_E_NAN, site, ci, cj, 0, 0);
+	return v;
 }
 
 // ---- bounds ----
@@ -327,13 +415,22 @@ __device__ __forceinline__ double dp_tex_f64(unsigned long long t, int x)
 
 // dp_part_t is one partial result: a thread folds its cells into one, a
 // block or warp folds its threads' into one slot, the host folds the slots.
-// Layout shared with runtime/gpu: idx, iv, fv, any.
+// Layout shared with runtime/gpu: idx, iv, fv, any, fl.
+//
+// An integer sum is folded in whatever order the threads meet, so it cannot
+// follow + step by step: iv holds the sum of the finite cells and fl says
+// what else was seen (DP_SUM_POS: inf, DP_SUM_NEG: -inf, DP_SUM_OVF: the
+// finite sum left long's finite range). The host turns that into the sum or
+// the error (inf + -inf, overflow) once all cells are in.
+#define DP_SUM_POS 1
+#define DP_SUM_NEG 2
+#define DP_SUM_OVF 4
 struct dp_part_t {
 	long long idx; // row-major index of the best cell (min, max)
 	long long iv;  // integer value or sum
 	double fv;     // floating value or sum
 	int any;       // 1 when the slot saw a cell
-	int pad;
+	int fl;        // integer sums: DP_SUM_* flags
 };
 
 __device__ __forceinline__ void dp_part_init(dp_part_t &p)
@@ -342,7 +439,27 @@ __device__ __forceinline__ void dp_part_init(dp_part_t &p)
 	p.iv = 0;
 	p.fv = 0;
 	p.any = 0;
-	p.pad = 0;
+	p.fl = 0;
+}
+
+// dp_part_fin adds the finite x to the integer sum of p.
+__device__ __forceinline__ void dp_part_fin(dp_part_t &p, long long x)
+{
+	const long long r = (long long)((unsigned long long)p.iv + (unsigned long long)x);
+	if (((p.iv ^ r) & (x ^ r)) < 0 || !dp_lfin_ok(r))
+		p.fl |= DP_SUM_OVF;
+	p.iv = r;
+}
+
+// dp_part_sum adds cell value x (a long: the sentinels are inf) to p.
+__device__ __forceinline__ void dp_part_sum(dp_part_t &p, long long x)
+{
+	if (x == DP_LPOS)
+		p.fl |= DP_SUM_POS;
+	else if (x == DP_LNEG)
+		p.fl |= DP_SUM_NEG;
+	else
+		dp_part_fin(p, x);
 }
 
 #if DP_CELL_FLOAT
@@ -366,7 +483,7 @@ __device__ __forceinline__ void dp_part_add(dp_part_t &p, cell_t v, long long id
 	else if (v == DP_INEG)
 		x = DP_LNEG;
 #endif
-	p.iv = dp_saddl(p.iv, x);
+	dp_part_sum(p, x);
 #endif
 #else
 #if DP_CELL_FLOAT
@@ -402,7 +519,8 @@ __device__ __forceinline__ void dp_part_merge(dp_part_t &p, const dp_part_t &q)
 	}
 #if DP_REG_OP == 2
 	p.fv += q.fv;
-	p.iv = dp_saddl(p.iv, q.iv);
+	p.fl |= q.fl;
+	dp_part_fin(p, q.iv);
 #else
 	bool better;
 #if DP_CELL_FLOAT
@@ -430,7 +548,7 @@ __device__ __forceinline__ dp_part_t dp_part_shfl_down(const dp_part_t &p, int d
 	q.iv = __shfl_down_sync(DP_FULL, p.iv, d);
 	q.fv = __shfl_down_sync(DP_FULL, p.fv, d);
 	q.any = __shfl_down_sync(DP_FULL, p.any, d);
-	q.pad = 0;
+	q.fl = __shfl_down_sync(DP_FULL, p.fl, d);
 	return q;
 }
 

@@ -3,8 +3,12 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,7 +29,8 @@ func benchCommand() *cli.Command {
 		Description: `Runs each problem (a .dp file or a built-in; default lcs) on a random instance of each size:
 sequence pairs of that length for lcs/editdistance/alignments, that many items (capacity 100*size unless
 --set cap=...) for the knapsacks, size x size grids for manhattan, and for other files random data of that
-size on every input side declared '?'. Reports the median, min and max wall time of --reps runs after
+size on every input side declared '?' (a file without '?' inputs is benched once at its own size, shown
+as size "own"). Reports the median, min and max wall time of --reps runs after
 --warmup runs, cells per second (GCUPS) and memory.`,
 		ArgsUsage: "[FILE|BUILTIN...]",
 		Flags: []cli.Flag{
@@ -45,16 +50,61 @@ size on every input side declared '?'. Reports the median, min and max wall time
 	}
 }
 
-func benchAction(c *cli.Context) error {
-	var sizes []int
+// plotFormats are the file types gonum/plot can write, by extension.
+var plotFormats = []string{".png", ".svg", ".pdf", ".eps", ".jpg", ".jpeg", ".tif", ".tiff"}
+
+// benchSpec reads and checks the flags of bench before anything runs.
+func benchSpec(c *cli.Context) (engine.BenchSpec, error) {
+	var spec engine.BenchSpec
 	for _, s := range strings.Split(c.String("size"), ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
-			return usageErr("--size %q: want positive integers separated by commas", c.String("size"))
+			return spec, usageErr("--size %q: want positive integers separated by commas", c.String("size"))
 		}
-		sizes = append(sizes, n)
+		spec.Sizes = append(spec.Sizes, n)
+	}
+	for _, b := range strings.Split(c.String("backend"), ",") {
+		b = strings.TrimSpace(b)
+		if !slices.Contains(engine.Backends, b) && b != "gpu" {
+			return spec, usageErr("--backend %q: unknown backend %q (want auto, cpu or cuda, separated by commas)", c.String("backend"), b)
+		}
+		spec.Backends = append(spec.Backends, b)
+	}
+	if c.Int("reps") < 1 {
+		return spec, usageErr("--reps %d: want at least 1 measured run", c.Int("reps"))
+	}
+	if c.Int("warmup") < 0 {
+		return spec, usageErr("--warmup %d: want 0 or more", c.Int("warmup"))
+	}
+	if n := c.Int("threads"); n < 0 || n > maxThreads {
+		return spec, usageErr("--threads %d: want 1..%d, or 0 for one per core", n, maxThreads)
+	}
+	if c.Bool("json") && c.Bool("csv") {
+		return spec, usageErr("bench: --json and --csv: pick one")
+	}
+	if path := c.String("plot"); path != "" {
+		if !slices.Contains(plotFormats, strings.ToLower(filepath.Ext(path))) {
+			return spec, usageErr("--plot %s: the file must end in one of %s", path, strings.Join(plotFormats, " "))
+		}
+		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+			return spec, usageErr("--plot %s: the directory %s does not exist", path, filepath.Dir(path))
+		}
 	}
 	sets, err := overrides("set", c.StringSlice("set"))
+	if err != nil {
+		return spec, err
+	}
+	spec.Reps, spec.Warmup, spec.Threads, spec.Sets = c.Int("reps"), c.Int("warmup"), c.Int("threads"), sets
+	spec.Seed, spec.Maintain = c.Uint64("seed"), c.Bool("maintain")
+	return spec, nil
+}
+
+// benchAction benches every problem named. A problem that cannot be
+// benched (a bad file, a backend that is not there, a run-time error) is
+// reported and the others still run: the table shows everything that was
+// measured, and the exit status says that something failed.
+func benchAction(c *cli.Context) error {
+	spec, err := benchSpec(c)
 	if err != nil {
 		return err
 	}
@@ -62,40 +112,66 @@ func benchAction(c *cli.Context) error {
 	if len(names) == 0 {
 		names = []string{"lcs"}
 	}
+	dir, err := os.MkdirTemp("", "dpgpu-bench-")
+	if err != nil {
+		return err
+	}
+	addTemp(dir)
+	defer func() {
+		os.RemoveAll(dir)
+		dropTemp(dir)
+	}()
+	spec.Dir = dir
+	notice := func(s string) { fmt.Fprintln(c.App.ErrWriter, "bench: "+escapeControl(s)) }
 	var all []engine.BenchRow
+	var failed []error
 	for _, name := range names {
-		spec := engine.BenchSpec{
-			Problem: name, Sizes: sizes, Backends: strings.Split(c.String("backend"), ","),
-			Reps: c.Int("reps"), Warmup: c.Int("warmup"), Threads: c.Int("threads"), Sets: sets,
-			Seed: c.Uint64("seed"), Maintain: c.Bool("maintain"),
-		}
-		rows, err := engine.Bench(c.Context, spec, func(s string) { fmt.Fprintln(c.App.ErrWriter, "bench: "+s) })
-		if err != nil {
-			return err
-		}
+		spec.Problem = name
+		rows, err := engine.Bench(c.Context, spec, notice)
 		all = append(all, rows...)
-	}
-	switch {
-	case c.Bool("json"):
-		enc := json.NewEncoder(c.App.Writer)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(all); err != nil {
-			return err
+		if c.Context.Err() != nil {
+			break
 		}
-	case c.Bool("csv"):
-		if err := benchCSV(c.App.Writer, all); err != nil {
-			return err
+		if err != nil {
+			notice("could not bench " + name + ": " + err.Error())
+			failed = append(failed, err)
 		}
-	default:
-		benchTable(c.App.Writer, all)
 	}
-	if path := c.String("plot"); path != "" {
+	if len(all) > 0 || len(failed) == 0 {
+		switch {
+		case c.Bool("json"):
+			enc := json.NewEncoder(c.App.Writer)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(all); err != nil {
+				return err
+			}
+		case c.Bool("csv"):
+			if err := benchCSV(c.App.Writer, all); err != nil {
+				return err
+			}
+		default:
+			benchTable(c.App.Writer, all)
+		}
+	}
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	if path := c.String("plot"); path != "" && len(all) > 0 {
 		if err := benchPlot(path, all); err != nil {
 			return fmt.Errorf("writing plot %s: %w", path, err)
 		}
 		fmt.Fprintf(c.App.ErrWriter, "bench: plot written to %s\n", path)
 	}
-	return nil
+	return errors.Join(failed...)
+}
+
+// sizeText is a row's size for the table: "own" for a problem benched at
+// its own size.
+func sizeText(n int) string {
+	if n == 0 {
+		return "own"
+	}
+	return strconv.Itoa(n)
 }
 
 func benchTable(w io.Writer, rows []engine.BenchRow) {
@@ -106,8 +182,8 @@ func benchTable(w io.Writer, rows []engine.BenchRow) {
 		if r.ComputeGCUPS > 0 {
 			kern = fmt.Sprintf("%.3f", r.ComputeGCUPS)
 		}
-		fmt.Fprintf(w, "%-14s %9d %-6s %12d %11.6f %11.6f %11.6f %9.3f %9s %10s %10s\n",
-			r.Problem, r.Size, r.Backend, r.Cells, r.Median, r.Min, r.Max, r.GCUPS, kern,
+		fmt.Fprintf(w, "%-14s %9s %-6s %12d %11.6f %11.6f %11.6f %9.3f %9s %10s %10s\n",
+			r.Problem, sizeText(r.Size), r.Backend, r.Cells, r.Median, r.Min, r.Max, r.GCUPS, kern,
 			report.Bytes(r.PeakHostBytes), report.Bytes(r.DeviceBytes))
 	}
 }

@@ -35,11 +35,21 @@ func checkCommand() *cli.Command {
 		Name:      "check",
 		Usage:     "check a problem and print its analysis: grid, inputs, dependencies, schedule, prev, memory",
 		ArgsUsage: "FILE|BUILTIN [ARG FILES...]",
-		Flags:     append(inputFlags(), &cli.BoolFlag{Name: "json", Usage: "print one JSON object"}),
+		Flags: append(inputFlags(), &cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+			&cli.BoolFlag{Name: "maintain", Usage: "estimate memory for a run that keeps the whole grid (solve --maintain, --grid, --traceback)"},
+			&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "estimate memory for this many CPU worker threads (default: one per core)"}),
 		Action: func(c *cli.Context) error {
+			if n := c.Int("threads"); n < 0 || n > maxThreads {
+				return usageErr("--threads %d: want 0 (one per core) to %d", n, maxThreads)
+			}
 			l, err := loadProblem(c)
 			if err != nil {
 				return err
+			}
+			if l.Plan.Schedule != plan.HeldKarp && (c.Bool("maintain") || c.IsSet("threads")) {
+				// The estimate of the run the flags describe, as solve would
+				// make it (plan.CPUMemory is what the CPU executor checks).
+				l.Plan.Memory = plan.CPUMemory(l.Problem, l.Plan, c.Int("threads"), c.Bool("maintain") || l.Problem.Maintain)
 			}
 			if c.Bool("json") {
 				enc := json.NewEncoder(c.App.Writer)

@@ -9,6 +9,21 @@ import (
 	"github.com/dpgpu/dpgpu/problems/gen"
 )
 
+// genDataCheck turns the first failed check of a gen-data flag into a
+// usage error (exit 2) naming the kind; nothing is generated or written
+// then. Positional arguments are refused too: every value is a flag.
+func genDataCheck(c *cli.Context, errs ...error) error {
+	if c.NArg() > 0 {
+		return usageErr("gen-data %s: unexpected argument %q (every value is a flag; see --help)", c.Command.Name, c.Args().First())
+	}
+	for _, err := range errs {
+		if err != nil {
+			return usageErr("gen-data %s: %v", c.Command.Name, err)
+		}
+	}
+	return nil
+}
+
 // genDataCommand writes the random instances of the seed thesis (section
 // 5.2.4) in the formats the built-in problems read.
 func genDataCommand() *cli.Command {
@@ -29,13 +44,15 @@ func genDataCommand() *cli.Command {
 				},
 				Action: func(c *cli.Context) error {
 					n, ratio, planted := c.Int("len"), c.Float64("ratio"), c.Float64("planted")
-					if n < 0 || ratio < 0 || ratio > 1 || planted < 0 || planted > 1 {
-						return usageErr("gen-data lcs: need --len >= 0, --ratio and --planted in [0, 1]")
-					}
-					a, b, common := gen.LCSPair(gen.NewRand(c.Uint64("seed")), n, int(float64(n)*ratio+0.5), planted)
 					prefix, ext := c.String("out"), c.String("ext")
+					paths := []string{prefix + "_a" + ext, prefix + "_b" + ext}
+					if err := genDataCheck(c, gen.CheckLCS(n, ratio, planted), gen.CheckSequenceExt(ext),
+						gen.CheckOutput(paths[0])); err != nil {
+						return err
+					}
+					a, b, common := gen.LCSPair(gen.NewRand(c.Uint64("seed")), n, gen.SecondLength(n, ratio), planted)
 					for k, s := range []string{a, b} {
-						path := fmt.Sprintf("%s_%c%s", prefix, 'a'+k, ext)
+						path := paths[k]
 						if err := gen.WriteSequence(path, fmt.Sprintf("dpgpu gen-data lcs seed=%d %c", c.Uint64("seed"), 'A'+k), s); err != nil {
 							return err
 						}
@@ -58,8 +75,8 @@ func genDataCommand() *cli.Command {
 					if path == "" {
 						path = fmt.Sprintf("knapsack_%d_%d.txt", n, capacity)
 					}
-					if n < 0 || capacity < 1 || capacity > gen.MaxCapacity {
-						return usageErr("gen-data knapsack: need --items >= 0 and 1 <= --capacity <= %d", int64(gen.MaxCapacity))
+					if err := genDataCheck(c, gen.CheckKnapsack(n, capacity), gen.CheckOutput(path)); err != nil {
+						return err
 					}
 					k, counts := gen.Knapsack(gen.NewRand(c.Uint64("seed")), n, capacity, c.Bool("bounded"))
 					if err := gen.WriteKnapsack(path, k); err != nil {
@@ -82,11 +99,11 @@ func genDataCommand() *cli.Command {
 				Flags: []cli.Flag{seed, out, &cli.IntFlag{Name: "size", Aliases: []string{"n"}, Value: 100, Usage: "intersections per side"}},
 				Action: func(c *cli.Context) error {
 					n, path := c.Int("size"), c.String("out")
-					if n < 1 {
-						return usageErr("gen-data manhattan: --size must be at least 1")
-					}
 					if path == "" {
 						path = fmt.Sprintf("manhattan_%d.txt", n)
+					}
+					if err := genDataCheck(c, gen.CheckManhattan(n), gen.CheckOutput(path)); err != nil {
+						return err
 					}
 					down, right := gen.Manhattan(gen.NewRand(c.Uint64("seed")), n)
 					if err := gen.WriteManhattan(path, n, down, right); err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -33,7 +32,7 @@ func overrides(flag string, values []string) ([]sema.Override, error) {
 
 // loadProblem resolves, parses, checks and plans the problem named by the
 // first argument; the other arguments are positional files for `args:`.
-// Errors in the file are printed with carets and returned as shown.
+// Errors in the file carry its text, so that they are printed with carets.
 func loadProblem(c *cli.Context) (*engine.Loaded, error) {
 	if c.NArg() < 1 {
 		return nil, usageErr("%s: name a .dp file or a built-in problem (dpgpu problems lists them)", c.Command.Name)
@@ -53,8 +52,7 @@ func loadProblem(c *cli.Context) (*engine.Loaded, error) {
 	cfg := sema.Config{Inputs: ins, Sets: sets, Args: c.Args().Tail()}
 	l, err := engine.Load(src, cfg)
 	if err != nil {
-		fmt.Fprintln(c.App.ErrWriter, engine.FormatError(err, src))
-		return nil, shown(err)
+		return nil, withSource(err, src)
 	}
 	return l, nil
 }

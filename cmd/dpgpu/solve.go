@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -14,9 +16,12 @@ import (
 
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/internal/phases"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems/render"
 	"github.com/dpgpu/dpgpu/report"
 	"github.com/dpgpu/dpgpu/runtime"
+	"github.com/dpgpu/dpgpu/runtime/cuda"
 )
 
 func solveCommand() *cli.Command {
@@ -37,12 +42,64 @@ func solveCommand() *cli.Command {
 	}
 }
 
-func solveAction(c *cli.Context) error {
-	gridPath := c.String("grid")
-	if gridPath != "" {
-		if err := checkGridPath(gridPath); err != nil {
+// maxThreads bounds --threads: more workers than any machine has cores
+// only costs memory (each has its buffers).
+const maxThreads = 4096
+
+// checkBackendFlags refuses bad --backend and --threads values before
+// anything is loaded or computed.
+func checkBackendFlags(c *cli.Context) error {
+	if b := c.String("backend"); !slices.Contains(engine.Backends, b) && b != "gpu" {
+		return usageErr("unknown backend %q (want auto, cpu or cuda)", b)
+	}
+	if n := c.Int("threads"); n < 0 || n > maxThreads {
+		return usageErr("--threads %d: want 1..%d, or 0 for one per core", n, maxThreads)
+	}
+	return nil
+}
+
+// newExecutor is engine.NewExecutor with `--backend cuda` on a machine
+// without a CUDA driver counted as the user's error (exit 2): the flag asks
+// for what is not there.
+func newExecutor(c *cli.Context) (runtime.Executor, error) {
+	ex, err := engine.NewExecutor(c.String("backend"), c.Int("threads"), c.App.ErrWriter)
+	if errors.Is(err, cuda.ErrNoDriver) {
+		err = engine.InputError(err)
+	}
+	return ex, err
+}
+
+// tracebackStarts reports whether a traceback has a cell to start from:
+// the answer is one cell, or a min or max over a region (whose winning
+// cell starts it); a sum or any other expression over cells has none, and
+// is refused before computing rather than after.
+func tracebackStarts(pl *plan.Plan) bool {
+	a := pl.Answer
+	switch {
+	case pl.Schedule == plan.HeldKarp:
+		return true
+	case a.Kind == plan.AnswerCell:
+		return true
+	case a.Kind == plan.AnswerRegion:
+		return a.Op != ir.ReduceSum
+	}
+	return false
+}
+
+func solveAction(c *cli.Context) (err error) {
+	if err := checkBackendFlags(c); err != nil {
+		return err
+	}
+	var out *gridOutput
+	if path := c.String("grid"); path != "" {
+		if out, err = openGrid(path); err != nil {
 			return err
 		}
+		defer func() {
+			if err != nil {
+				out.abort()
+			}
+		}()
 	}
 	tr := phases.Start("solve")
 	defer func() {
@@ -56,11 +113,17 @@ func solveAction(c *cli.Context) error {
 	tr.Mark("load")
 	opt := runtime.Options{
 		Threads:   c.Int("threads"),
-		Maintain:  c.Bool("maintain") || gridPath != "",
+		Maintain:  c.Bool("maintain") || out != nil,
 		Traceback: c.Bool("traceback"),
 	}
+	if opt.Traceback && !tracebackStarts(l.Plan) {
+		return usageErr("--traceback starts at the answer cell, but the answer of %s is %s, not one cell", l.Problem.Name, report.AnswerText(l.Plan.Answer))
+	}
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
 	withGrid := engine.StartGrid(l, opt) // while the driver starts
-	ex, err := engine.NewExecutor(c.String("backend"), c.Int("threads"), c.App.ErrWriter)
+	ex, err := newExecutor(c)
 	if err != nil {
 		return err
 	}
@@ -76,14 +139,13 @@ func solveAction(c *cli.Context) error {
 		if c.Context.Err() != nil {
 			return fmt.Errorf("interrupted: %w", context.Canceled)
 		}
-		fmt.Fprintln(c.App.ErrWriter, "dpgpu: "+engine.FormatError(err, l.Source))
-		return shown(err)
+		return withSource(err, l.Source)
 	}
-	if gridPath != "" {
+	if out != nil {
 		if res.Grid == nil {
 			return fmt.Errorf("the %s backend returned no grid", res.Backend)
 		}
-		if err := writeGrid(gridPath, res.Grid); err != nil {
+		if err := out.write(c.Context, res.Grid); err != nil {
 			return err
 		}
 	}
@@ -99,8 +161,8 @@ func solveAction(c *cli.Context) error {
 		return enc.Encode(report.SolveObject(l.Problem, l.Plan, res, solution))
 	}
 	report.Solve(c.App.Writer, l.Problem, l.Plan, res, solution)
-	if gridPath != "" {
-		fmt.Fprintf(c.App.Writer, "grid       written to %s\n", gridPath)
+	if out != nil {
+		fmt.Fprintf(c.App.Writer, "grid       written to %s\n", out.path)
 	}
 	return nil
 }

@@ -100,6 +100,14 @@ inline float __int_as_float(int x)
 	std::memcpy(&f, &x, 4);
 	return f;
 }
+inline long long __double_as_longlong(double x)
+{
+	long long b;
+	std::memcpy(&b, &x, 8);
+	return b;
+}
+// __mul64hi is the high 64 bits of the signed 128-bit product.
+inline long long __mul64hi(long long x, long long y) { return (long long)(((__int128)x * (__int128)y) >> 64); }
 
 // emu_launch runs f on every thread of every block, blocks in order.
 inline void emu_launch(unsigned grid, unsigned block, const std::function<void()> &f)

@@ -25,6 +25,8 @@ template <class T> T __ldg(const T *);
 template <class T> T __ldcg(const T *);
 double __longlong_as_double(long long);
 float __int_as_float(int);
+long long __double_as_longlong(double);
+long long __mul64hi(long long, long long);
 double exp(double); double log(double); double sqrt(double); double pow(double, double);
 double floor(double); double ceil(double); double fabs(double); float fabsf(float);
 double fmod(double, double); float fmodf(float, float);

@@ -1,6 +1,10 @@
 package hostmem
 
-import "testing"
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
 
 func TestParseAvailable(t *testing.T) {
 	tests := []struct {
@@ -92,6 +96,53 @@ func TestParallel(t *testing.T) {
 					t.Fatalf("n=%d workers=%d: index %d visited %d times", n, workers, k, c)
 				}
 			}
+		}
+	}
+}
+
+func TestTooLarge(t *testing.T) {
+	tests := []struct {
+		what        string
+		need, avail int64
+		kind, adv   string
+		want        string
+	}{
+		{"keeping the 10000x100000 grid of int", 4 << 30, 2254857830, "", "run without --grid",
+			"keeping the 10000x100000 grid of int needs 4.0 GiB, but only 2.1 GiB of memory is available; run without --grid"},
+		{"the run", 3 << 20, -1, "GPU memory on X", "",
+			"the run needs 3.0 MiB, but only 0 B of GPU memory on X is available"},
+	}
+	for _, tc := range tests {
+		err := TooLarge(tc.what, tc.need, tc.avail, tc.kind, tc.adv)
+		if err.Error() != tc.want {
+			t.Errorf("got  %q\nwant %q", err, tc.want)
+		}
+		if !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%q does not wrap ErrTooLarge", err)
+		}
+		if wrapped := fmt.Errorf("solve: %w", err); !errors.Is(wrapped, ErrTooLarge) {
+			t.Errorf("wrapped %q lost ErrTooLarge", wrapped)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	avail, ok := Available()
+	if !ok {
+		t.Skip("no MemAvailable here")
+	}
+	if err := Check("a little", 1, ""); err != nil {
+		t.Errorf("1 byte refused: %v", err)
+	}
+	if err := Check("too much", avail*4+1<<40, "try less"); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("%d bytes with %d available: %v", avail*4+1<<40, avail, err)
+	}
+}
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 3 << 29: "1.5 GiB", 1 << 40: "1.0 TiB"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

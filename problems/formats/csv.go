@@ -5,17 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
 // loadCSV reads a .csv file. See readCSV.
 func loadCSV(path string, opt Options) (*Table, error) {
-	f, err := os.Open(path)
+	file, f, err := openData(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer file.Close()
 	return readCSV(f, path, opt)
 }
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -16,11 +15,11 @@ func loadFASTA(path string, opt Options) (*Table, error) {
 	if !opt.Char {
 		return nil, fmt.Errorf("%s: FASTA holds characters; declare the input as char", path)
 	}
-	f, err := os.Open(path)
+	file, f, err := openData(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer file.Close()
 	return readFASTA(f, path, opt.Record)
 }
 

@@ -88,7 +88,23 @@ func LoadGroup(format, path string) ([]*Table, error) {
 	case "manhattan":
 		return loadManhattan(path)
 	}
-	return nil, fmt.Errorf("%s: unknown group format %q (known: manhattan, pisinger)", path, format)
+	return nil, fmt.Errorf("%s: unknown group format %q (known: %s)", path, format, strings.Join(GroupFormats, ", "))
+}
+
+// GroupFormats are the formats LoadGroup reads, in the order messages list
+// them.
+var GroupFormats = []string{"manhattan", "pisinger"}
+
+// IsGroupFormat reports whether LoadGroup reads format (case-insensitive),
+// so that a `.dp` file naming an unknown one is refused when it is
+// checked, before any file is read or anything computed.
+func IsGroupFormat(format string) bool {
+	for _, f := range GroupFormats {
+		if strings.EqualFold(f, format) {
+			return true
+		}
+	}
+	return false
 }
 
 // errAt formats an error at a line of a named input. An empty name (a reader

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 )
 
@@ -19,11 +18,11 @@ type Knapsack struct {
 
 // loadPisinger reads a Pisinger file as [profits 1xn, weights 1xn, capacity 1x1].
 func loadPisinger(path string) ([]*Table, error) {
-	f, err := os.Open(path)
+	file, f, err := openData(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer file.Close()
 	k, err := readPisinger(f, path)
 	if err != nil {
 		return nil, err

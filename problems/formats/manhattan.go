@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 )
 
@@ -17,11 +16,11 @@ import (
 // integers (right[i][j], from (i,j) to (i,j+1)). A block with no values (n
 // = 1 or m = 1) has no lines.
 func loadManhattan(path string) ([]*Table, error) {
-	f, err := os.Open(path)
+	file, f, err := openData(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer file.Close()
 	return readManhattan(f, path)
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 
 	"github.com/sbinet/npyio/npy"
@@ -119,12 +118,12 @@ func readNpyHeader(r io.Reader) (h npy.Header, err error) {
 // the file size; the declared shape is checked against the file size before
 // anything is allocated.
 func loadNpy(path string, opt Options) (*Table, error) {
-	f, err := os.Open(path)
+	file, f, err := openData(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
+	defer file.Close()
+	st, err := file.Stat()
 	if err != nil {
 		return nil, err
 	}

@@ -3,16 +3,15 @@ package formats
 import (
 	"fmt"
 	"io"
-	"os"
 )
 
 // loadText reads a .txt file. See readText.
 func loadText(path string, opt Options) (*Table, error) {
-	f, err := os.Open(path)
+	file, f, err := openData(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer file.Close()
 	return readText(f, path, opt)
 }
 

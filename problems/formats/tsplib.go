@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -29,11 +28,11 @@ func loadTSPLIB(path string, opt Options) (*Table, error) {
 	if opt.Float || opt.Char {
 		return nil, fmt.Errorf("%s: TSPLIB yields integer distances; declare the input as int or long", path)
 	}
-	f, err := os.Open(path)
+	file, f, err := openData(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer file.Close()
 	inst, err := readTSPLIB(f, path)
 	if err != nil {
 		return nil, err

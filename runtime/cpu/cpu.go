@@ -25,6 +25,7 @@ import (
 	goruntime "runtime"
 	"time"
 
+	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/runtime"
@@ -47,7 +48,7 @@ type tuning struct {
 	kernelCells    int64 // cells that share one kernel lookup (rows, cols)
 }
 
-var defaultTuning = tuning{tileW: 512, tileH: 128, lanes: 1024, lanesPerWorker: 2048, kernelCells: 1 << 15}
+var defaultTuning = tuning{tileW: plan.CPUTileW, tileH: plan.CPUTileH, lanes: plan.CPULanes, lanesPerWorker: 2048, kernelCells: 1 << 15}
 
 // New returns a CPU executor with the given number of worker threads
 // (0: one per core).
@@ -124,7 +125,7 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ru
 	}
 	if opt.Traceback {
 		if !res.AnswerIsCell {
-			return nil, fmt.Errorf("traceback starts at the answer cell, but the answer of %s is not one cell", p.Name)
+			return nil, &dsl.Error{Pos: p.AnswerPos, Msg: fmt.Sprintf("traceback starts at the answer cell, but the answer of %s is not one cell", p.Name)}
 		}
 		path, emitted, err := traceback.Trace(p, r.grid, res.AnswerI, res.AnswerJ)
 		if err != nil {

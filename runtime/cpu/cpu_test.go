@@ -201,7 +201,7 @@ cell[i][j] = A[j]  when i == 0
 20 x 20
 cell[i][j] = 1  when i == 0 || j == 0
            | cell[i-1][j] + cell[i][j-1]  otherwise
-`, "does not fit in int (32 bits); use `cell: long`"},
+`, "does not fit in int (finite range ±2,147,483,646); use cell: long"},
 		{"held-karp", `problem tsp
 schedule: held-karp
 int ?x? dist = 0,1 & 1,0

@@ -83,14 +83,12 @@ func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt runtime.Optio
 		return nil, err
 	}
 	r.rec = rec
+	if err := r.checkMemory(); err != nil {
+		return nil, err
+	}
 	if opt.KeepGrid(p) {
-		need := p.Cells() * int64(p.CellType.Size())
-		if avail, ok := hostmem.Available(); ok && need > avail {
-			return nil, fmt.Errorf("keeping the whole %dx%d grid of %s needs %s, but only %s of memory is available; run without maintain, --grid and --traceback",
-				p.Rows, p.Cols, p.CellType, byteSize(need), byteSize(avail))
-		}
 		r.grid = opt.NewGrid(p)
-		r.bytes += need
+		r.bytes += plan.GridBytes(p)
 	}
 	r.capture = map[int64][]int64{}
 	switch pl.Answer.Kind {
@@ -109,7 +107,7 @@ func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt runtime.Optio
 		w := &worker{r: r, m: rec.NewMachine(int(tune.lanes))}
 		w.region.init(pl.Answer, p.CellType)
 		r.workers[k] = w
-		r.bytes += w.m.Bytes()
+		r.bytes += plan.RegisterBytes // what the estimate allows; w.m.Bytes() grows with the kernels
 	}
 	return r, nil
 }
@@ -314,9 +312,9 @@ type region struct {
 	bi, bj         int64 // the winning cell
 	vi             int64
 	vf             float64
-	sumI           int64
+	sumI           runtime.IntSum
 	sumF           float64
-	pos, neg       int64
+	t              ir.Type // the cell type
 }
 
 func (g *region) init(a plan.AnswerSpec, t ir.Type) {
@@ -325,9 +323,7 @@ func (g *region) init(a plan.AnswerSpec, t ir.Type) {
 	}
 	g.on, g.op = true, a.Op
 	g.i0, g.i1, g.j0, g.j1 = a.I0, a.I1, a.J0, a.J1
-	if t == ir.Int || t == ir.Long {
-		g.pos, g.neg = ir.InfSentinel(t)
-	}
+	g.t = t
 }
 
 // before reports whether (i, j) comes before (bi, bj) in row-major order.
@@ -379,7 +375,7 @@ func (g *region) add(axis eval.Axis, b *eval.Batch, out *eval.Line) {
 	vals := out.I[lo-out.Base : hi-out.Base+1]
 	if g.op == ir.ReduceSum {
 		for _, v := range vals {
-			g.sumI = satAdd(g.sumI, v, g.pos, g.neg)
+			g.sumI.Add(v, g.t)
 		}
 		g.has = true
 		return
@@ -405,20 +401,6 @@ func (g *region) add(axis eval.Axis, b *eval.Batch, out *eval.Line) {
 	}
 }
 
-// satAdd is the saturating sum of eval's rules (pos == neg == 0: no
-// sentinels).
-func satAdd(x, y, pos, neg int64) int64 {
-	if pos != 0 {
-		if x == pos || x == neg {
-			return x
-		}
-		if y == pos || y == neg {
-			return y
-		}
-	}
-	return x + y
-}
-
 // merge folds another worker's region into g.
 func (g *region) merge(o *region, isF bool) {
 	if !o.has {
@@ -426,7 +408,7 @@ func (g *region) merge(o *region, isF bool) {
 	}
 	if g.op == ir.ReduceSum {
 		g.sumF += o.sumF
-		g.sumI = satAdd(g.sumI, o.sumI, g.pos, g.neg)
+		g.sumI.Merge(o.sumI)
 		g.has = true
 		return
 	}
@@ -459,7 +441,10 @@ func (r *run) answer(res *runtime.Result) error {
 				v.F = float64(float32(v.F))
 			}
 		case g.op == ir.ReduceSum:
-			v.I = g.sumI
+			var err error
+			if v.I, err = g.sumI.Value(p, a.Expr); err != nil {
+				return err
+			}
 		case r.isF:
 			v.F = g.vf
 		default:
@@ -469,8 +454,10 @@ func (r *run) answer(res *runtime.Result) error {
 			res.AnswerI, res.AnswerJ, res.AnswerIsCell = g.bi, g.bj, true
 		}
 		var err error
-		res.Answer, err = convertChain(a.Expr, v)
-		return err
+		if res.Answer, err = convertChain(a.Expr, v); err != nil {
+			return err
+		}
+		return eval.CheckAnswer(p, res.Answer)
 	}
 	got := map[[2]int64]ir.Value{}
 	for _, w := range r.workers {
@@ -501,14 +488,14 @@ func (r *run) answer(res *runtime.Result) error {
 			}
 		}
 		res.Answer = v
-		return nil
+		return eval.CheckAnswer(p, v)
 	}
 	v, err := eval.Eval(a.Expr, cells)
 	if err != nil {
 		return err
 	}
 	res.Answer = v
-	return nil
+	return eval.CheckAnswer(p, v)
 }
 
 // convertChain applies the conversions that wrap a region reduction in the
@@ -576,14 +563,30 @@ func parallel(n int, f func(k int)) {
 	wg.Wait()
 }
 
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+// checkMemory refuses, before anything is allocated, a run whose working
+// buffers and kept grid do not fit in the available memory. A grid the
+// caller allocated in advance (Options.Grid, from engine.StartGrid) is
+// already missing from MemAvailable, so it is not counted again: counting
+// it would refuse a run that fits.
+func (r *run) checkMemory() error {
+	p := r.p
+	dLo, dHi := r.rec.Steps()
+	before, after := r.rec.LaneReach()
+	work := plan.CPUWork(p, r.pl, plan.CPUShape{Threads: r.threads, StepLo: dLo, StepHi: dHi, Before: before, After: after, TileH: r.tune.tileH, TileW: r.tune.tileW})
+	need, what, advice := work, fmt.Sprintf("solving %s on %d CPU threads", p.Name, r.threads), "use a smaller instance"
+	if r.opt.KeepGrid(p) {
+		advice = "run without maintain, --grid and --traceback, which keep the whole grid"
+		if !r.opt.Grid.Fits(p.CellType, p.Rows, p.Cols) {
+			need += plan.GridBytes(p)
+			what = fmt.Sprintf("keeping the whole %dx%d grid of %s (%s) while solving %s", p.Rows, p.Cols, p.CellType, hostmem.Bytes(plan.GridBytes(p)), p.Name)
+		}
 	}
-	return fmt.Sprintf("%d bytes", n)
+	if avail, ok := available(); ok && need > avail {
+		return hostmem.TooLarge(what, need, avail, "", advice)
+	}
+	return nil
 }
+
+// available is the host memory a run may take (hostmem.Available); the
+// tests replace it.
+var available = hostmem.Available

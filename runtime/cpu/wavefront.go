@@ -52,6 +52,7 @@ func (r *run) wavefront() error {
 	w.bw = w.vL + w.tw + w.vR
 	w.bh = w.hTop + w.th + w.hBot
 	w.claim = make([]atomic.Int64, w.waves)
+	r.bytes += 8 * w.waves
 	for k := 0; k < 3; k++ {
 		if w.isF {
 			w.hF[k] = make([]float64, w.hD*p.Cols)

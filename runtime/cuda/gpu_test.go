@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/dpgpu/dpgpu/internal/gputest"
 )
 
 // kernelsSrc holds the kernels of the GPU tests. The names are extern "C" so
@@ -108,7 +110,7 @@ func openGPU(tb testing.TB) *gpu {
 	tb.Helper()
 	drv, err := Open()
 	if errors.Is(err, ErrNoDriver) {
-		tb.Skip(err.Error())
+		gputest.NoGPU(tb, err)
 	}
 	if err != nil {
 		tb.Fatalf("opening the CUDA driver: %v", err)

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
+	"strconv"
 	"unsafe"
 
 	"github.com/dpgpu/dpgpu/codegen"
@@ -109,8 +111,22 @@ func (r *run) readDevice(p cuda.DevicePtr, n int64) ([]byte, error) {
 	return b, nil
 }
 
-// answer reads the answer off the device.
+// answer reads the answer off the device; a NaN answer is an error unless
+// the problem allows NaN.
 func (r *run) answer(res *runtime.Result) error {
+	if err := r.readAnswer(res); err != nil {
+		return err
+	}
+	return r.finishAnswer(res)
+}
+
+// finishAnswer applies the rules the CPU executor applies to the answer it
+// reports (a NaN answer is an error without `nan: allow`).
+func (r *run) finishAnswer(res *runtime.Result) error {
+	return eval.CheckAnswer(r.p, res.Answer)
+}
+
+func (r *run) readAnswer(res *runtime.Result) error {
 	pr, p, a := r.prog, r.p, r.pl.Answer
 	cs := r.cellBytes()
 	switch pr.Answer {
@@ -177,7 +193,15 @@ type part struct {
 	idx, iv int64
 	fv      float64
 	any     bool
+	fl      int32 // integer sums: the DP_SUM_* flags of templates/preamble.cu
 }
+
+// The flags of an integer sum's partial result (templates/preamble.cu).
+const (
+	sumPos = 1 // a cell was inf
+	sumNeg = 2 // a cell was -inf
+	sumOvf = 4 // the sum of the finite cells left long's finite range
+)
 
 func (r *run) regionAnswer(res *runtime.Result) error {
 	p, a := r.p, r.pl.Answer
@@ -194,6 +218,7 @@ func (r *run) regionAnswer(res *runtime.Result) error {
 			iv:  int64(binary.LittleEndian.Uint64(b[8:])),
 			fv:  math.Float64frombits(binary.LittleEndian.Uint64(b[16:])),
 			any: binary.LittleEndian.Uint32(b[24:]) != 0,
+			fl:  int32(binary.LittleEndian.Uint32(b[28:])),
 		}
 		if !q.any {
 			continue
@@ -205,7 +230,9 @@ func (r *run) regionAnswer(res *runtime.Result) error {
 		switch a.Op {
 		case ir.ReduceSum:
 			acc.fv += q.fv
-			acc.iv = satAddL(acc.iv, q.iv)
+			sum := intSum(acc)
+			sum.Merge(intSum(q))
+			acc.iv, acc.fl = sum.Sum, sumFlags(sum)
 		default:
 			isMin := a.Op == ir.ReduceMin
 			var better bool
@@ -229,17 +256,9 @@ func (r *run) regionAnswer(res *runtime.Result) error {
 		if p.CellType == ir.Float {
 			v.F = float64(float32(v.F))
 		}
-	case a.Op == ir.ReduceSum && p.CellType == ir.Int:
-		// Partial sums carry long sentinels; give back int ones.
-		lp, ln := ir.InfSentinel(ir.Long)
-		ip, in := ir.InfSentinel(ir.Int)
-		switch acc.iv {
-		case lp:
-			v.I = ip
-		case ln:
-			v.I = in
-		default:
-			v.I = acc.iv
+	case a.Op == ir.ReduceSum:
+		if v.I, err = r.integerSum(acc); err != nil {
+			return err
 		}
 	default:
 		v.I = acc.iv
@@ -251,15 +270,41 @@ func (r *run) regionAnswer(res *runtime.Result) error {
 	return err
 }
 
-func satAddL(x, y int64) int64 {
-	pos, neg := ir.InfSentinel(ir.Long)
-	if x == pos || x == neg {
-		return x
+// intSum is a partial result of an integer sum as runtime.IntSum folds it.
+func intSum(q part) runtime.IntSum {
+	return runtime.IntSum{Sum: q.iv, Pos: q.fl&sumPos != 0, Neg: q.fl&sumNeg != 0, Overflow: q.fl&sumOvf != 0}
+}
+
+// integerSum turns the folded partial results of an integer sum over the
+// answer region into its value by the rules of + (runtime.IntSum, which the
+// CPU executor folds with too). The partials were folded in no particular
+// order, so an overflow is judged on the whole sum.
+func (r *run) integerSum(acc part) (int64, error) {
+	return intSum(acc).Value(r.p, r.pl.Answer.Expr)
+}
+
+func sumFlags(s runtime.IntSum) int32 {
+	var fl int32
+	if s.Pos {
+		fl |= sumPos
 	}
-	if y == pos || y == neg {
-		return y
+	if s.Neg {
+		fl |= sumNeg
 	}
-	return x + y
+	if s.Overflow {
+		fl |= sumOvf
+	}
+	return fl
+}
+
+func stripConversions(e ir.Expr) ir.Expr {
+	for {
+		c, ok := e.(*ir.Convert)
+		if !ok {
+			return e
+		}
+		e = c.X
+	}
 }
 
 // convertChain applies the conversions that wrap a region reduction in the
@@ -329,29 +374,99 @@ func (r *run) describe(code, site int, ci, cj, x, y int64) error {
 			msg = fmt.Sprintf("%s[%d][%d] is outside the %dx%d input %s%s", in.Name, x, y, in.Rows, in.Cols, in.Name, at)
 		}
 	case codegen.ErrOverflow:
-		what := "the result"
-		switch n := node.(type) {
-		case *ir.Binary:
-			what = fmt.Sprintf("%d %s %d", x, n.Op, y)
-		case *ir.Unary:
-			what = fmt.Sprintf("-(%d)", x)
-		case *ir.Convert:
-			what = fmt.Sprintf("the conversion of %d", x)
-		case *ir.Call:
-			what = fmt.Sprintf("abs(%d)", x)
-		case *ir.Reduce:
-			what = fmt.Sprintf("the sum %d + %d", x, y)
-		}
-		msg = fmt.Sprintf("int overflow: %s does not fit in int (32 bits)%s; use `cell: long`", what, at)
+		msg = overflowMessage(node, ci, cj, x, y)
+	case codegen.ErrInfOp:
+		msg = fmt.Sprintf("%s is undefined computing cell[%d][%d]", infOpText(node), ci, cj)
 	case codegen.ErrDivZero:
 		msg = "division by zero" + at
 		if b, ok := node.(*ir.Binary); ok && b.Op == ir.OpRem {
 			msg = "remainder of a division by zero" + at
 		}
 	case codegen.ErrNaN:
+		if r.prog.Sites[site].Kind == codegen.SiteNaNCell {
+			msg = fmt.Sprintf("cell[%d][%d] is NaN; add `nan: allow` to the header to keep NaN values", ci, cj)
+			break
+		}
 		msg = fmt.Sprintf("NaN converted to %s%s", node.Type(), at)
 	default:
 		msg = fmt.Sprintf("device error %d%s", code, at)
 	}
 	return dsl.ErrorList{&dsl.Error{Pos: node.Position(), Msg: msg}}
+}
+
+// The finite ranges of docs/language.md §6.1.
+const (
+	intFin  = 1<<31 - 2
+	longFin = 1<<63 - 2
+)
+
+var (
+	finText     = runtime.FiniteText
+	suggestLong = runtime.SuggestLong
+)
+
+// overflowMessage words an overflow the device reported at node, computing
+// cell[ci][cj], with operands x and y (for a conversion from a floating
+// type, x holds the value's bits). The words are those of the CPU executor.
+func overflowMessage(node ir.Expr, ci, cj, x, y int64) string {
+	head := fmt.Sprintf("overflow computing cell[%d][%d]: ", ci, cj)
+	bx, by := big.NewInt(x), big.NewInt(y)
+	switch n := node.(type) {
+	case *ir.Binary:
+		exact := new(big.Int)
+		switch n.Op {
+		case ir.OpAdd:
+			exact.Add(bx, by)
+		case ir.OpSub:
+			exact.Sub(bx, by)
+		case ir.OpMul:
+			exact.Mul(bx, by)
+		default:
+			exact = nil
+		}
+		return head + fmt.Sprintf("%d %s %d does not fit in %s (finite range %s)", x, n.Op, y, intType(n.T), finText(n.T)) + suggestLong(intType(n.T), exact)
+	case *ir.Reduce:
+		return head + fmt.Sprintf("%d + %d does not fit in %s (finite range %s)", x, y, intType(n.T), finText(n.T)) + suggestLong(intType(n.T), new(big.Int).Add(bx, by))
+	case *ir.Unary:
+		return head + fmt.Sprintf("-%d does not fit in %s (finite range %s)", x, intType(n.T), finText(n.T)) + suggestLong(intType(n.T), new(big.Int).Neg(bx))
+	case *ir.Call:
+		return head + fmt.Sprintf("abs(%d) does not fit in %s (finite range %s)", x, intType(n.T), finText(n.T)) + suggestLong(intType(n.T), new(big.Int).Abs(bx))
+	case *ir.Convert:
+		to := intType(n.T)
+		from := n.X.Type()
+		if from.IsFloat() {
+			f := math.Float64frombits(uint64(x))
+			var exact *big.Int
+			if !math.IsInf(f, 0) && !math.IsNaN(f) {
+				exact, _ = big.NewFloat(math.Trunc(f)).Int(nil)
+			}
+			return head + fmt.Sprintf("converting %s to %s does not fit (finite range %s)", strconv.FormatFloat(f, 'g', -1, 64), to, finText(to)) + suggestLong(to, exact)
+		}
+		return head + fmt.Sprintf("converting %d to %s does not fit (finite range %s)", x, to, finText(to)) + suggestLong(to, bx)
+	}
+	return head + fmt.Sprintf("%d does not fit", x)
+}
+
+// intType is the type whose finite range an operation of type t checks:
+// char and bool compute in int.
+func intType(t ir.Type) ir.Type {
+	if t == ir.Long {
+		return ir.Long
+	}
+	return ir.Int
+}
+
+// infOpText names the undefined operation on inf that node reported.
+func infOpText(node ir.Expr) string {
+	if b, ok := node.(*ir.Binary); ok {
+		switch b.Op {
+		case ir.OpMul:
+			return "inf * 0"
+		case ir.OpDiv:
+			return "inf / inf"
+		case ir.OpRem:
+			return "inf % x"
+		}
+	}
+	return "inf - inf" // + and -, and sum reductions
 }

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
@@ -267,7 +268,7 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ru
 	}
 	if opt.Traceback {
 		if !res.AnswerIsCell {
-			return nil, fmt.Errorf("traceback starts at the answer cell, but the answer of %s is not one cell", p.Name)
+			return nil, &dsl.Error{Pos: p.AnswerPos, Msg: fmt.Sprintf("traceback starts at the answer cell, but the answer of %s is not one cell", p.Name)}
 		}
 		path, emitted, err := traceback.Trace(p, r.grid, res.AnswerI, res.AnswerJ)
 		if err != nil {

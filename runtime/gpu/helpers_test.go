@@ -16,6 +16,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/internal/gputest"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/runtime"
@@ -50,7 +51,7 @@ func executor(t testing.TB) *Executor {
 		shared.e, shared.err = New(WithCacheDir(dir), WithStageMB(4))
 	})
 	if errors.Is(shared.err, cuda.ErrNoDriver) {
-		t.Skipf("no CUDA driver found: %v", shared.err)
+		gputest.NoGPU(t, shared.err)
 	}
 	if shared.err != nil {
 		t.Fatalf("a CUDA driver is present but the executor failed: %v", shared.err)

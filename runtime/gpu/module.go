@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"unsafe"
 
@@ -154,7 +155,7 @@ func (r *run) alloc(what string, bytes int64) (cuda.DevicePtr, error) {
 	p, err := r.e.ctx.Alloc(bytes)
 	if err != nil {
 		free, total, _ := r.e.ctx.MemInfo()
-		return 0, fmt.Errorf("allocating %s (%s) on %s (%s free of %s): %w", what, mb(bytes), r.e.dev.Name, mb(free), mb(total), err)
+		return 0, outOfMemory(fmt.Errorf("allocating %s (%s) on %s (%s free of %s): %w", what, mb(bytes), r.e.dev.Name, mb(free), mb(total), err))
 	}
 	r.allocs = append(r.allocs, p)
 	r.devBytes += bytes
@@ -179,7 +180,7 @@ func (r *run) track(ev *cuda.Event, err error) (*cuda.Event, error) {
 func (r *run) hostAlloc(bytes int64) (*cuda.HostBuffer, error) {
 	h, err := r.e.ctx.HostAlloc(bytes)
 	if err != nil {
-		return nil, err
+		return nil, outOfMemory(fmt.Errorf("pinning %s of host memory: %w", mb(bytes), err))
 	}
 	r.hostBufs = append(r.hostBufs, h)
 	r.hostBytes += bytes
@@ -208,6 +209,17 @@ func (r *run) release() {
 	for _, ev := range r.events {
 		ev.Destroy()
 	}
+}
+
+// outOfMemory marks err with hostmem.ErrTooLarge when the driver ran out
+// of memory: the estimate checked before allocating let the run through,
+// but the machine still could not hold it, which is the instance's size
+// and not an internal failure.
+func outOfMemory(err error) error {
+	if errors.Is(err, cuda.OutOfMemory) && !errors.Is(err, hostmem.ErrTooLarge) {
+		return fmt.Errorf("%w (%w)", err, hostmem.ErrTooLarge)
+	}
+	return err
 }
 
 func mb(b int64) string {
@@ -344,18 +356,33 @@ func (r *run) upload(in codegen.Input) error {
 // cannot fit.
 func (r *run) checkMemory() error {
 	need := r.deviceNeed()
-	free, total, err := r.e.ctx.MemInfo()
+	free, _, err := r.e.ctx.MemInfo()
 	if err == nil && need > free {
-		return fmt.Errorf("%s needs %s of GPU memory; %s has %s free of %s", r.p.Name, mb(need), r.e.dev.Name, mb(free), mb(total))
+		return hostmem.TooLarge(fmt.Sprintf("solving %s on the GPU", r.p.Name), need, free, "GPU memory on "+r.e.dev.Name,
+			"use a smaller instance, or solve it on the CPU (--backend cpu)")
 	}
-	if r.keep {
-		host := r.p.Cells()*int64(r.p.CellType.Size()) + 2*r.stageBytes()
+	if host := r.hostNeed(); host > 0 {
 		if avail, ok := hostmem.Available(); ok && host > avail {
-			return fmt.Errorf("keeping the %dx%d grid of %s needs %s of host memory; %s is available (drop --grid/--traceback/maintain, or use `cell:` with a smaller type)",
-				r.p.Rows, r.p.Cols, r.p.Name, mb(host), mb(avail))
+			return hostmem.TooLarge(fmt.Sprintf("keeping the %dx%d grid of %s (with its staging buffers)", r.p.Rows, r.p.Cols, r.p.Name), host, avail, "",
+				"drop --grid, --traceback and maintain, or use `cell:` with a smaller type")
 		}
 	}
 	return nil
+}
+
+// hostNeed is the host memory the run has still to allocate: the kept grid
+// and the two pinned staging buffers. A grid the caller allocated in
+// advance (Options.Grid, from engine.StartGrid) is already missing from
+// MemAvailable and is not counted again.
+func (r *run) hostNeed() int64 {
+	if !r.keep {
+		return 0
+	}
+	host := 2 * r.stageBytes()
+	if !r.opt.Grid.Fits(r.p.CellType, r.p.Rows, r.p.Cols) {
+		host += r.p.Cells() * int64(r.p.CellType.Size())
+	}
+	return host
 }
 
 // deviceNeed estimates the run's device memory.

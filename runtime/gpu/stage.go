@@ -58,7 +58,7 @@ func (e *Executor) staging(h int, bytes int64) (*cuda.HostBuffer, error) {
 	}
 	b, err := e.ctx.HostAlloc(bytes)
 	if err != nil {
-		return nil, fmt.Errorf("pinning %s of host memory for copying the grid back: %w", mb(bytes), err)
+		return nil, outOfMemory(fmt.Errorf("pinning %s of host memory for copying the grid back: %w", mb(bytes), err))
 	}
 	e.stage[h] = b
 	return b, nil

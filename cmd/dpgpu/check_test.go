@@ -1,0 +1,49 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestCheckMemoryFlags: `check --maintain` estimates a run that keeps the
+// grid (what solve --grid or --traceback allocate), and --threads the
+// working buffers of that many workers; without them the grid is not
+// counted.
+func TestCheckMemoryFlags(t *testing.T) {
+	type mem struct {
+		Host    int64 `json:"host_bytes"`
+		Grid    int64 `json:"host_grid_bytes"`
+		Work    int64 `json:"host_work_bytes"`
+		Threads int   `json:"threads"`
+	}
+	check := func(args ...string) mem {
+		t.Helper()
+		out, errOut, code := dpgpu(t, append([]string{"check", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("check %v: exit %d: %s", args, code, errOut)
+		}
+		var v struct {
+			Memory mem `json:"memory"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("check %v: %v\n%s", args, err, out)
+		}
+		return v.Memory
+	}
+	plain := check("lcs", "-t", "1")
+	kept := check("lcs", "--maintain", "-t", "1")
+	four := check("lcs", "-t", "4")
+	const cells = 30 * 29 // the built-in lcs example's grid, int cells
+	if plain.Grid != 0 || kept.Grid != 4*cells {
+		t.Errorf("grid bytes: %d without --maintain, %d with; want 0 and %d", plain.Grid, kept.Grid, 4*cells)
+	}
+	if kept.Host != plain.Host+kept.Grid {
+		t.Errorf("--maintain host %d, want %d + %d", kept.Host, plain.Host, kept.Grid)
+	}
+	if plain.Threads != 1 || four.Threads != 4 || four.Work <= plain.Work {
+		t.Errorf("threads 1: %+v, threads 4: %+v: want more working memory for more threads", plain, four)
+	}
+	if _, _, code := dpgpu(t, "check", "lcs", "--threads", "-1"); code != 2 {
+		t.Errorf("check --threads -1: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,369 @@
+package eval
+
+import (
+	"errors"
+	"math"
+	"math/bits"
+	"strconv"
+
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// This file is the integer arithmetic of docs/language.md section 6.1, in
+// one place for the general evaluator, the scalar closures and the slow
+// (lane by lane) paths of the batch kernels; the generated vector loops of
+// vops.go compute the same thing with the same finiteness tests, and fall
+// back to these functions to say which lane failed and why.
+
+// The largest finite int and long: one less than the inf sentinels, so
+// that the finite range is symmetric and neither INT_MIN nor LONG_MIN is
+// ever a value.
+const (
+	intFinite  = 1<<31 - 2
+	longFinite = 1<<63 - 2
+)
+
+// finiteMax is the largest finite value of integer type t (char arithmetic
+// is int arithmetic).
+func finiteMax(t ir.Type) int64 {
+	if t == ir.Long {
+		return longFinite
+	}
+	return intFinite
+}
+
+// isFinite reports whether |v| <= fmax. It is written without branches, in
+// the form the vector loops accumulate: the sign of fmax - |v|, where |v|
+// wraps for math.MinInt64 and so is negative, is set exactly when v is
+// outside the range.
+func isFinite(v, fmax int64) bool {
+	m := v >> 63
+	return fmax-((v^m)-m) >= 0
+}
+
+// fault is why an integer operation has no value.
+type fault uint8
+
+const (
+	fNone     fault = iota
+	fOverflow       // the exact result is outside the finite range
+	fInfSub         // inf - inf (or inf + -inf)
+	fInfMul         // inf * 0
+	fInfDiv         // inf / inf
+	fInfRem         // inf % x
+	fDivZero        // x / 0, x % 0
+	fNaN            // NaN converted to an integer
+)
+
+// site is what is being computed when an error occurs: a cell, or the
+// answer (cell false), for messages.
+type site struct {
+	i, j int64
+	cell bool
+}
+
+func (s site) String() string {
+	if s.cell {
+		return "cell[" + strconv.FormatInt(s.i, 10) + "][" + strconv.FormatInt(s.j, 10) + "]"
+	}
+	return "the answer"
+}
+
+// cellSite is the site of cell [i][j].
+func cellSite(i, j int64) site { return site{i, j, true} }
+
+// addFinite and the functions below compute an operation on finite
+// operands of type t, reporting whether the exact result is finite. The
+// sign tests catch a wrapped long; an int never wraps in 64 bits.
+func addFinite(t ir.Type, x, y int64) (int64, bool) {
+	s := x + y
+	return s, (x^s)&(y^s) >= 0 && isFinite(s, finiteMax(t))
+}
+
+func subFinite(t ir.Type, x, y int64) (int64, bool) {
+	s := x - y
+	return s, (x^y)&(x^s) >= 0 && isFinite(s, finiteMax(t))
+}
+
+func mulFinite(t ir.Type, x, y int64) (int64, bool) {
+	hi, lo := bits.Mul64(uabs(x), uabs(y))
+	return x * y, hi == 0 && lo <= uint64(finiteMax(t))
+}
+
+// uabs is |x| as an unsigned number (exact for every int64).
+func uabs(x int64) uint64 {
+	m := x >> 63
+	return uint64((x ^ m) - m)
+}
+
+// arithInt computes x op y (op one of + - * / %) for integer type t by the
+// rules of section 6.1. sat (ir.Binary.Saturate) says that an operand may
+// be an inf sentinel; without it both are finite.
+func arithInt(op ir.Op, t ir.Type, sat bool, x, y int64) (int64, fault) {
+	if (op == ir.OpDiv || op == ir.OpRem) && y == 0 {
+		return 0, fDivZero
+	}
+	if sat {
+		p, n := sentinels(t)
+		xi, yi := x == p || x == n, y == p || y == n
+		if xi || yi {
+			return infArith(op, x, y, xi, yi, p, n)
+		}
+	}
+	var v int64
+	ok := true
+	switch op {
+	case ir.OpAdd:
+		v, ok = addFinite(t, x, y)
+	case ir.OpSub:
+		v, ok = subFinite(t, x, y)
+	case ir.OpMul:
+		v, ok = mulFinite(t, x, y)
+	case ir.OpDiv:
+		// |x / y| <= |x|: finite operands give a finite quotient. The
+		// test only matters for garbage on a lane nobody reads.
+		v = x / y
+		ok = isFinite(v, finiteMax(t))
+	case ir.OpRem:
+		v = x % y
+	}
+	if !ok {
+		return v, fOverflow
+	}
+	return v, fNone
+}
+
+// infArith is an operation with at least one infinite operand (xi, yi: x,
+// y is a sentinel; p, n the sentinels): IEEE's result where it is a
+// number, a fault where IEEE gives NaN. A zero divisor has been refused.
+func infArith(op ir.Op, x, y int64, xi, yi bool, p, n int64) (int64, fault) {
+	neg := func(v int64) int64 {
+		if v == p {
+			return n
+		}
+		return p
+	}
+	// signed is ±inf with the sign of a * b (neither zero).
+	signed := func(a, b int64) int64 {
+		if (a < 0) != (b < 0) {
+			return n
+		}
+		return p
+	}
+	switch op {
+	case ir.OpAdd:
+		switch {
+		case xi && yi && x != y:
+			return 0, fInfSub
+		case xi:
+			return x, fNone
+		}
+		return y, fNone
+	case ir.OpSub:
+		switch {
+		case xi && yi && x == y:
+			return 0, fInfSub
+		case xi:
+			return x, fNone
+		}
+		return neg(y), fNone
+	case ir.OpMul:
+		if x == 0 || y == 0 {
+			return 0, fInfMul
+		}
+		return signed(x, y), fNone
+	case ir.OpDiv:
+		switch {
+		case xi && yi:
+			return 0, fInfDiv
+		case xi:
+			return signed(x, y), fNone
+		}
+		return 0, fNone
+	case ir.OpRem:
+		if xi {
+			return 0, fInfRem
+		}
+		return x, fNone
+	}
+	return 0, fNone
+}
+
+// sumInt is one step of an integer sum reduction: the + rule with inf.
+func sumInt(t ir.Type, acc, v int64) (int64, fault) {
+	return arithInt(ir.OpAdd, t, true, acc, v)
+}
+
+// group writes |v| with thousands separators: 2,147,483,646.
+func group(v uint64) string {
+	s := strconv.FormatUint(v, 10)
+	for k := len(s) - 3; k > 0; k -= 3 {
+		s = s[:k] + "," + s[k:]
+	}
+	return s
+}
+
+// noFit ends an overflow message: "does not fit in int (finite range
+// ±2,147,483,646); use cell: long". cell: long is suggested only where it
+// helps: an int operation whose exact result is a finite long.
+func noFit(t ir.Type, fitsLong bool) string {
+	name := "int"
+	if t == ir.Long {
+		name = "long"
+	}
+	s := "in " + name + " (finite range ±" + group(uint64(finiteMax(t))) + ")"
+	if t != ir.Long && fitsLong {
+		s += "; use cell: long"
+	}
+	return s
+}
+
+// arithErr is the error of a faulted integer operation x op y at pos.
+func arithErr(pos dsl.Pos, s site, f fault, op ir.Op, t ir.Type, x, y int64) error {
+	switch f {
+	case fDivZero:
+		return divByZero(pos, op)
+	case fOverflow:
+		// An int result is exact in 64 bits and finite as a long.
+		return errAt(pos, "overflow computing %s: %d %s %d does not fit %s", s, x, op, y, noFit(t, true))
+	}
+	return infErr(pos, s, f)
+}
+
+// infErr is the error of an operation on inf that IEEE leaves as NaN.
+func infErr(pos dsl.Pos, s site, f fault) error {
+	what := map[fault]string{fInfSub: "inf - inf", fInfMul: "inf * 0", fInfDiv: "inf / inf", fInfRem: "inf % x"}[f]
+	return errAt(pos, "%s is undefined computing %s", what, s)
+}
+
+// convErr is the error of a conversion to integer type t of a value that
+// does not fit (text is the value as written in the message).
+func convErr(pos dsl.Pos, s site, t ir.Type, text string, fitsLong bool) error {
+	name := "int"
+	if t == ir.Long {
+		name = "long"
+	}
+	msg := "overflow computing " + s.String() + ": converting " + text + " to " + name +
+		" does not fit (finite range ±" + group(uint64(finiteMax(t))) + ")"
+	if t != ir.Long && fitsLong {
+		msg += "; use cell: long"
+	}
+	return errAt(pos, "%s", msg)
+}
+
+// convInt converts an integer of type from to integer type to: sentinels
+// map to sentinels, and a long outside the finite int range is an
+// overflow. bool is 0 or 1; char has no sentinel and is taken as it is.
+func convInt(v int64, from, to ir.Type) (int64, fault) {
+	if to == ir.Bool {
+		return b2i(v != 0), fNone
+	}
+	if from == to || !hasSentinel(from) || !hasSentinel(to) {
+		return v, fNone
+	}
+	fp, fn := sentinels(from)
+	tp, tn := sentinels(to)
+	switch v {
+	case fp:
+		return tp, fNone
+	case fn:
+		return tn, fNone
+	}
+	if !isFinite(v, finiteMax(to)) {
+		return v, fOverflow
+	}
+	return v, fNone
+}
+
+// convIntErr is the error of a faulted convInt.
+func convIntErr(pos dsl.Pos, s site, v int64, to ir.Type) error {
+	return convErr(pos, s, to, strconv.FormatInt(v, 10), true)
+}
+
+// floatToInt converts x to integer type to, truncating toward zero:
+// infinities become sentinels, NaN faults, and so does a finite value
+// whose truncation is outside the finite range (it would otherwise become
+// inf, or wrap).
+func floatToInt(x float64, to ir.Type) (int64, fault) {
+	if to == ir.Bool {
+		return b2i(x != 0), fNone
+	}
+	p, n := sentinels(to)
+	switch {
+	case x != x:
+		return 0, fNaN
+	case math.IsInf(x, 1):
+		return p, fNone
+	case math.IsInf(x, -1):
+		return n, fNone
+	}
+	// Below 2^63 the truncation is exact and at most 2^63-1024, a finite
+	// long; for int the bound is the sentinel itself, excluded.
+	lim := 9.223372036854775808e18
+	if to != ir.Long {
+		lim = float64(p)
+	}
+	if x >= lim || x <= -lim {
+		return 0, fOverflow
+	}
+	return int64(x), fNone
+}
+
+// floatConvErr is the error of a faulted floatToInt.
+func floatConvErr(pos dsl.Pos, s site, f fault, x float64, to ir.Type) error {
+	if f == fNaN {
+		return nanToInt(pos, to)
+	}
+	fitsLong := x < 9.223372036854775808e18 && x > -9.223372036854775808e18
+	return convErr(pos, s, to, strconv.FormatFloat(x, 'g', -1, 64), fitsLong)
+}
+
+// storeRange is the range of values an integer cell of type t may hold:
+// the finite values and the two sentinels.
+func storeRange(t ir.Type) (lo, hi int64) {
+	p, n := sentinels(t)
+	return n, p
+}
+
+// cellOverflow is the error for a value an integer cell cannot hold. Every
+// operation is checked, so it is a last line of defence.
+func cellOverflow(pos dsl.Pos, t ir.Type, i, j, v int64) error {
+	return errAt(pos, "overflow computing %s: %d does not fit %s", cellSite(i, j), v, noFit(t, true))
+}
+
+// nanCell is the error for a floating cell that would hold NaN.
+func nanCell(pos dsl.Pos, i, j int64) error {
+	return errAt(pos, "%s is NaN; add `nan: allow` to the header to keep NaN values", cellSite(i, j))
+}
+
+// StoreCheck reports whether v may be stored in cell [i][j] of p: an
+// integer cell holds finite values and the inf sentinels, and a floating
+// cell holds NaN only with `nan: allow`. pos is the case value, for the
+// message. The kernels make the same checks as they store.
+func StoreCheck(p *ir.Problem, pos dsl.Pos, i, j int64, v ir.Value) error {
+	if p.CellType.IsFloat() {
+		if v.F != v.F && !p.AllowNaN {
+			return nanCell(pos, i, j)
+		}
+		return nil
+	}
+	if lo, hi := storeRange(p.CellType); v.I < lo || v.I > hi {
+		return cellOverflow(pos, p.CellType, i, j, v.I)
+	}
+	return nil
+}
+
+// CheckAnswer is the rule of section 6.1 for the answer: without `nan:
+// allow` a NaN answer is an error, positioned at the `answer:` line when
+// the problem has one. The executors call it on the value they report.
+func CheckAnswer(p *ir.Problem, v ir.Value) error {
+	if p.AllowNaN || !v.T.IsFloat() || v.F == v.F {
+		return nil
+	}
+	const msg = "the answer is NaN; add `nan: allow` to the header to keep NaN values"
+	if p.AnswerPos.IsValid() {
+		return &dsl.Error{Pos: p.AnswerPos, Msg: msg}
+	}
+	return errors.New(msg)
+}

@@ -1,0 +1,160 @@
+package plan
+
+import (
+	goruntime "runtime"
+
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// The CPU executor's sizes that its memory depends on (runtime/cpu's
+// default tuning uses them; its tests check that the estimate below is
+// what it allocates).
+const (
+	// CPUTileH and CPUTileW are the wavefront tile: a tile with its halo
+	// fits in a core's L2 cache.
+	CPUTileH, CPUTileW = 128, 512
+	// CPULanes is the widest batch a worker's registers hold.
+	CPULanes = 1024
+)
+
+// RegisterBytes is what one CPU worker's registers (a batch of CPULanes
+// lanes in a few dozen registers) and goroutine stack take, a generous
+// round figure: a few hundred kilobytes, noise beside the buffers.
+const RegisterBytes = 256 << 10
+
+// BaselineBytes is the resident memory of a dpgpu process before any
+// problem data: the Go runtime, the program's code and its tables. It was
+// measured as the maximum RSS of `dpgpu solve -b cpu lcs` on the built-in
+// example (17.9 MB) and of `dpgpu check lcs` (17.3 MB), on linux/amd64.
+const BaselineBytes = 18 << 20
+
+// CPUShape is what the CPU executor's working buffers depend on besides
+// the grid's size: the workers, the range of line offsets a batch reads
+// (eval.Recurrence.Steps: offset d is the line d steps back, StepLo <= 0 <=
+// StepHi), how many lanes before and after a cell it reads
+// (eval.Recurrence.LaneReach) and the wavefront tile.
+type CPUShape struct {
+	Threads        int
+	StepLo, StepHi int64
+	Before, After  int64
+	TileH, TileW   int64
+}
+
+// CPUShapeOf derives the shape from the plan's dependency offsets, for a
+// run with threads workers and the default tile: what the CPU executor
+// will find when it compiles the recurrence.
+func CPUShapeOf(p *ir.Problem, pl *Plan, threads int) CPUShape {
+	s := CPUShape{Threads: max(threads, 1), TileH: CPUTileH, TileW: CPUTileW}
+	for _, d := range pl.Deps {
+		step, lane := d.DI, d.DJ
+		if pl.Schedule == Cols {
+			step, lane = d.DJ, d.DI
+		}
+		if step == nil {
+			continue // the executor refuses such a recurrence
+		}
+		s.StepLo, s.StepHi = min(s.StepLo, *step), max(s.StepHi, *step)
+		if lane == nil {
+			continue // data-dependent: the lines hold the whole extent
+		}
+		if *lane > 0 {
+			s.Before = max(s.Before, *lane)
+		} else {
+			s.After = max(s.After, -*lane)
+		}
+	}
+	return s
+}
+
+// CPUWork is the memory of the CPU executor's working buffers for p as
+// planned, with shape s: for rows and cols, StepHi-StepLo+1 lines of
+// Before+width+After 8-byte cells; for the wavefront, three rotating sets
+// of the rows and columns tiles hand on, and one tile with its halo per
+// worker; plus RegisterBytes per worker. runtime/cpu allocates exactly the
+// buffers (its tests check it) and checks this figure against the
+// available memory before allocating them.
+func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
+	threads := int64(max(s.Threads, 1))
+	regs := threads * RegisterBytes
+	switch pl.Schedule {
+	case Rows, Cols:
+		lanes := p.Cols
+		if pl.Schedule == Cols {
+			lanes = p.Rows
+		}
+		ring := s.StepHi - s.StepLo + 1
+		return 8*ring*(s.Before+lanes+s.After) + regs
+	case Wavefront:
+		hTop, hBot := max(s.StepHi, 0), max(-s.StepLo, 0)
+		hD, vD := hTop+hBot, s.Before+s.After
+		tw := max(min(s.TileW, p.Cols), vD, 1)
+		th := max(min(s.TileH, p.Rows), hD, 1)
+		edges := 3 * 8 * (hD*p.Cols + p.Rows*vD)
+		tiles := threads * 8 * (hTop + th + hBot) * (s.Before + tw + s.After)
+		ntr, ntc := (p.Rows+th-1)/th, (p.Cols+tw-1)/tw
+		return edges + tiles + 8*(ntr+ntc-1) + regs
+	}
+	return 0
+}
+
+// GridBytes is the size of p's whole grid in its cell type: what keeping
+// it (maintain, --grid, --traceback) costs.
+func GridBytes(p *ir.Problem) int64 { return p.Cells() * int64(p.CellType.Size()) }
+
+// InputHostBytes is what the inputs take on the host once checked,
+// measured rather than derived: 40 bytes an element. The checked values
+// take 8; the loaders grow their slices by appending (the garbage of the
+// smaller ones stays resident until the Go heap reuses it) and hold a
+// line buffer. LCS of two 200,000-character files peaked at 44 MB, of
+// which 15 MB were the inputs beyond the baseline and the buffers.
+func InputHostBytes(p *ir.Problem) int64 {
+	var n int64
+	for _, in := range p.Inputs {
+		n += inputElementBytes * int64(in.Len())
+	}
+	return n
+}
+
+// inputElementBytes is InputHostBytes per element.
+const inputElementBytes = 40
+
+// CPUMemory is the estimate for a `solve -b cpu` run of p as planned with
+// threads workers (0: one per core), keeping the whole grid when keep is
+// set (maintain, --grid, --traceback).
+func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
+	if threads <= 0 {
+		threads = goruntime.NumCPU()
+	}
+	var m Memory
+	for _, in := range p.Inputs {
+		m.Inputs += int64(in.Len()) * int64(in.T.Size())
+	}
+	cell := int64(p.CellType.Size())
+	var width int64
+	switch pl.Schedule {
+	case Rows:
+		width = p.Cols
+	case Cols:
+		width = p.Rows
+	case Wavefront:
+		width = min(p.Rows, p.Cols)
+	}
+	m.Device = int64(pl.Prev+1)*width*cell + m.Inputs
+	m.Threads = threads
+	m.Baseline = BaselineBytes
+	m.HostInputs = InputHostBytes(p)
+	if pl.Schedule != HeldKarp {
+		m.Work = CPUWork(p, pl, CPUShapeOf(p, pl, threads))
+		if keep {
+			m.Grid = GridBytes(p)
+		}
+	}
+	m.Host = m.Baseline + m.HostInputs + m.Work + m.Grid
+	return m
+}
+
+// memory is the plan's estimate: a run on all cores, keeping the grid
+// when the problem says maintain: 1.
+func memory(p *ir.Problem, pl *Plan) Memory {
+	return CPUMemory(p, pl, 0, p.Maintain)
+}

@@ -1,0 +1,103 @@
+package cpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/runtime"
+)
+
+// TestEstimateIsWhatRunsAllocate checks that the plan's memory estimate
+// (plan.CPUMemory, what `dpgpu check` prints) is what the executor
+// allocates, byte for byte, on every schedule and direction, cell type,
+// thread count and with or without the kept grid: the estimate tracks the
+// sizes because it is the executor's own arithmetic.
+func TestEstimateIsWhatRunsAllocate(t *testing.T) {
+	r := seeded(t)
+	for _, pr := range refProblems {
+		for _, sz := range [][2]int{{1, 1}, {33, 17}, {130, 700}, {300, 40}} {
+			rc := pr.gen(r, sz[0], sz[1])
+			for _, ct := range []string{pr.types[0], pr.types[len(pr.types)-1]} {
+				p, pl := load(t, pr.name+".dp", withCell(rc.src, ct))
+				for _, threads := range []int{1, 3} {
+					for _, keep := range []bool{false, true} {
+						name := fmt.Sprintf("%s %dx%d %s threads=%d keep=%v (%s %s)", pr.name, p.Rows, p.Cols, ct, threads, keep, pl.Schedule, pl.Direction)
+						res, err := solve(t, p, pl, runtime.Options{Threads: threads, Maintain: keep})
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						m := plan.CPUMemory(p, pl, threads, keep || p.Maintain)
+						if got, want := res.Stats.PeakHostBytes, m.Work+m.Grid; got != want {
+							t.Errorf("%s: the run allocated %d bytes, the plan estimates %d (work %d, grid %d)", name, got, want, m.Work, m.Grid)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// withAvailable makes the executor see avail bytes of available memory
+// for the rest of the test.
+func withAvailable(t *testing.T, avail int64) {
+	old := available
+	available = func() (int64, bool) { return avail, true }
+	t.Cleanup(func() { available = old })
+}
+
+// TestMemoryRefusal: a run whose buffers and grid do not fit is refused
+// before allocating, with hostmem.ErrTooLarge and the numbers; a grid the
+// caller allocated in advance (engine.StartGrid) is not counted against
+// the memory it already took from MemAvailable.
+func TestMemoryRefusal(t *testing.T) {
+	p, pl := load(t, "lcs.dp", lcsSource(strings.Repeat("ACGT", 250), strings.Repeat("GATC", 250))) // 1001x1001 int
+	grid := plan.GridBytes(p)
+	work := plan.CPUMemory(p, pl, 2, false).Work
+	held := runtime.NewGrid(p.CellType, p.Rows, p.Cols)
+	ref, err := solve(t, p, pl, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		avail  int64
+		opt    runtime.Options
+		refuse string // "" when the run must go ahead
+	}{
+		{"fits", work + grid, runtime.Options{Threads: 2, Maintain: true}, ""},
+		{"grid does not fit", work + grid - 1, runtime.Options{Threads: 2, Maintain: true},
+			"keeping the whole 1001x1001 grid of int (3.8 MiB) while solving lcs needs 5.4 MiB, but only 5.4 MiB of memory is available; run without maintain, --grid and --traceback, which keep the whole grid"},
+		{"buffers do not fit", work - 1, runtime.Options{Threads: 2},
+			"solving lcs on 2 CPU threads needs"},
+		// The grid is already allocated: only the buffers remain to be.
+		{"held grid not counted twice", work, runtime.Options{Threads: 2, Maintain: true, Grid: held}, ""},
+		{"held grid, buffers do not fit", work - 1, runtime.Options{Threads: 2, Traceback: true, Grid: held},
+			"solving lcs on 2 CPU threads needs"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			withAvailable(t, tc.avail)
+			res, err := New(2).Run(context.Background(), p, pl, tc.opt)
+			if tc.refuse == "" {
+				if err != nil {
+					t.Fatalf("refused with %d bytes available (work %d, grid %d): %v", tc.avail, work, grid, err)
+				}
+				if res.Answer != ref.Answer {
+					t.Errorf("answer %v, want %v", res.Answer, ref.Answer)
+				}
+				return
+			}
+			if !errors.Is(err, hostmem.ErrTooLarge) {
+				t.Fatalf("got %v, want a refusal wrapping hostmem.ErrTooLarge", err)
+			}
+			if !strings.HasPrefix(err.Error(), tc.refuse) {
+				t.Errorf("got  %q\nwant %q...", err, tc.refuse)
+			}
+		})
+	}
+}
