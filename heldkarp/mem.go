@@ -1,10 +1,6 @@
 package heldkarp
 
-import (
-	"fmt"
-
-	"github.com/dpgpu/dpgpu/internal/hostmem"
-)
+import "github.com/dpgpu/dpgpu/internal/hostmem"
 
 // hostAvailable is the host memory a solve may take: MemAvailable of
 // /proc/meminfo, or -1 where that cannot be read (the check is then
@@ -17,15 +13,4 @@ func hostAvailable() int64 {
 }
 
 // byteSize renders a byte count for people: 3.7 GiB.
-func byteSize(b int64) string {
-	const unit = 1024
-	if b < unit {
-		return fmt.Sprintf("%d B", b)
-	}
-	div, exp := int64(unit), 0
-	for n := b / unit; n >= unit && exp < 5; n /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
-}
+func byteSize(b int64) string { return hostmem.Bytes(b) }

@@ -237,3 +237,15 @@ func Walk(e Expr, f func(Expr) bool) {
 		Walk(n.Body, f)
 	}
 }
+
+// StripConversions returns e without the conversions that wrap it: the
+// reduction or cell reference inside an answer like int(sum(...)).
+func StripConversions(e Expr) Expr {
+	for {
+		c, ok := e.(*Convert)
+		if !ok {
+			return e
+		}
+		e = c.X
+	}
+}

@@ -337,7 +337,7 @@ func answerSpec(p *ir.Problem, pl *Plan) (AnswerSpec, error) {
 		i, j := LastCell(p, pl)
 		return AnswerSpec{Kind: AnswerCell, I: i, J: j}, nil
 	}
-	e := stripConvert(p.Answer)
+	e := ir.StripConversions(p.Answer)
 	if ref, ok := e.(*ir.CellRef); ok {
 		i, iok := constInt(ref.I, nil)
 		j, jok := constInt(ref.J, nil)
@@ -374,16 +374,6 @@ func answerSpec(p *ir.Problem, pl *Plan) (AnswerSpec, error) {
 	return AnswerSpec{Kind: AnswerExpr, Expr: p.Answer, Cells: cells}, nil
 }
 
-func stripConvert(e ir.Expr) ir.Expr {
-	for {
-		c, ok := e.(*ir.Convert)
-		if !ok {
-			return e
-		}
-		e = c.X
-	}
-}
-
 // regionSpec recognises op(a in ..: op(b in ..: cell[a][b])) and
 // op(a in ..: cell[a][K]) / op(b in ..: cell[K][b]) with constant bounds.
 func regionSpec(p *ir.Problem, e ir.Expr) (AnswerSpec, bool) {
@@ -396,7 +386,7 @@ func regionSpec(p *ir.Problem, e ir.Expr) (AnswerSpec, bool) {
 	if !ok1 || !ok2 || lo1 > hi1 {
 		return AnswerSpec{}, false
 	}
-	body := stripConvert(outer.Body)
+	body := ir.StripConversions(outer.Body)
 	vars := map[*ir.Var][2]int64{outer.Var: {lo1, hi1}}
 	if inner, ok := body.(*ir.Reduce); ok {
 		if inner.Op != outer.Op {
@@ -408,7 +398,7 @@ func regionSpec(p *ir.Problem, e ir.Expr) (AnswerSpec, bool) {
 			return AnswerSpec{}, false
 		}
 		vars[inner.Var] = [2]int64{lo2, hi2}
-		body = stripConvert(inner.Body)
+		body = ir.StripConversions(inner.Body)
 	}
 	ref, ok := body.(*ir.CellRef)
 	if !ok {
@@ -424,8 +414,8 @@ func regionSpec(p *ir.Problem, e ir.Expr) (AnswerSpec, bool) {
 		k, isConst := constInt(x, nil)
 		return k, k, nil, isConst
 	}
-	i0, i1, vi, ok1 := axis(stripConvert(ref.I))
-	j0, j1, vj, ok2 := axis(stripConvert(ref.J))
+	i0, i1, vi, ok1 := axis(ir.StripConversions(ref.I))
+	j0, j1, vj, ok2 := axis(ir.StripConversions(ref.J))
 	if !ok1 || !ok2 || (vi != nil && vi == vj) {
 		return AnswerSpec{}, false
 	}

@@ -9,24 +9,14 @@ import (
 	"math"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/runtime"
 )
 
 // Bytes renders a byte count with a binary unit: "1.5 GiB".
-func Bytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 5; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
-}
+func Bytes(n int64) string { return hostmem.Bytes(n) }
 
 // Count renders an integer with thousands separators: "1,234,567".
 func Count(n int64) string {

@@ -56,7 +56,7 @@ func (s *IntSum) Merge(o IntSum) {
 // the answer's reduction. answer is the plan's answer expression.
 func (s IntSum) Value(p *ir.Problem, answer ir.Expr) (int64, error) {
 	t, at := p.CellType, p.AnswerPos
-	if red, ok := stripConversions(answer).(*ir.Reduce); ok {
+	if red, ok := ir.StripConversions(answer).(*ir.Reduce); ok {
 		t, at = red.T, red.Position()
 	}
 	if t != ir.Long {
@@ -98,14 +98,4 @@ func SuggestLong(t ir.Type, exact *big.Int) string {
 		return ""
 	}
 	return "; use cell: long"
-}
-
-func stripConversions(e ir.Expr) ir.Expr {
-	for {
-		c, ok := e.(*ir.Convert)
-		if !ok {
-			return e
-		}
-		e = c.X
-	}
 }

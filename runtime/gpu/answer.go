@@ -297,16 +297,6 @@ func sumFlags(s runtime.IntSum) int32 {
 	return fl
 }
 
-func stripConversions(e ir.Expr) ir.Expr {
-	for {
-		c, ok := e.(*ir.Convert)
-		if !ok {
-			return e
-		}
-		e = c.X
-	}
-}
-
 // convertChain applies the conversions that wrap a region reduction in the
 // answer expression, as eval would.
 func convertChain(e ir.Expr, v ir.Value) (ir.Value, error) {
