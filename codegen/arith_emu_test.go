@@ -15,7 +15,7 @@ import (
 // The tests of this file pin the arithmetic of docs/language.md §6.1 in the
 // generated code, run on host threads (see emu_test.go): overflow of int and
 // long on every operation at the right site and cell with the operands, the
-// inf rules, NaN cells, conversions. runtime/gpu/arith_test.go runs the same
+// inf rules, NaN cells, conversions. backend/gpu/arith_test.go runs the same
 // kind of problems on a real GPU beside the CPU executor.
 
 // arithCase is a small problem and what its run must give: the device error

@@ -2,7 +2,7 @@
 // recurrence becomes a typed __device__ function, and a kernel template
 // (package templates) chosen by the schedule sweeps the grid with it. The
 // result, a Program, carries the source and everything the CUDA executor
-// (runtime/gpu) needs to run it: kernel names, where each input lives,
+// (backend/gpu) needs to run it: kernel names, where each input lives,
 // the tile geometry and the table of check sites that device errors refer to.
 //
 // The generated code is deterministic: the same problem and options give the
@@ -23,9 +23,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/source"
 	"github.com/dpgpu/dpgpu/templates"
 )
 
@@ -219,7 +219,7 @@ type gen struct {
 
 	sites   []Site
 	refSafe []bool
-	errs    dsl.ErrorList
+	errs    source.ErrorList
 
 	rowSlot map[*ir.Load]int
 	colSlot map[*ir.Load]int

@@ -139,7 +139,7 @@ func harness(prog *Program) string {
 	std::vector<int> prog(DP_NSTRIPS + 2);
 #if DP_KEEP
 	// A host thread copies strips out of two slots as the kernel sets their
-	// done flags, and frees the slots, as runtime/gpu does.
+	// done flags, and frees the slots, as backend/gpu does.
 	const long long nslots = DP_NSTRIPS < 2 ? DP_NSTRIPS : 2;
 	std::vector<cell_t> keep(nslots * DP_BH * C);
 	std::vector<int> done(DP_NSTRIPS);

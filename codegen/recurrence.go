@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // lineDirective points NVRTC's messages at a `.dp` position.
-func lineDirective(pos dsl.Pos) string {
+func lineDirective(pos source.Pos) string {
 	if !pos.IsValid() {
 		return ""
 	}

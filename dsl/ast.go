@@ -4,30 +4,11 @@
 // the typed ir.Problem that the later stages consume.
 package dsl
 
-import "fmt"
+import "github.com/dpgpu/dpgpu/source"
 
-// Pos is a position in a source file. Line and Col are 1-based; Col counts
-// bytes. The zero Pos means "no position".
-type Pos struct {
-	File   string
-	Offset int
-	Line   int
-	Col    int
-}
-
-// IsValid reports whether the position refers to a place in a file.
-func (p Pos) IsValid() bool { return p.Line > 0 }
-
-func (p Pos) String() string {
-	file := p.File
-	if file == "" {
-		file = "<input>"
-	}
-	if !p.IsValid() {
-		return file
-	}
-	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Col)
-}
+// Pos is a position in a source file (package source; the alias keeps the
+// parser's own code short).
+type Pos = source.Pos
 
 // File is a parsed `.dp` file: its declarations in source order.
 type File struct {

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/cpu"
-	"github.com/dpgpu/dpgpu/runtime/cuda"
-	"github.com/dpgpu/dpgpu/runtime/gpu"
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cpu"
+	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/backend/gpu"
 )
 
 // Backends lists the names --backend accepts.
@@ -17,7 +17,7 @@ var Backends = []string{"auto", "cpu", "cuda"}
 // NewExecutor returns the executor for a backend name. "auto" takes the GPU
 // when a CUDA driver and device are present and otherwise the CPU, saying so
 // in one line on notice (which may be nil).
-func NewExecutor(backend string, threads int, notice io.Writer) (runtime.Executor, error) {
+func NewExecutor(backend string, threads int, notice io.Writer) (backend.Executor, error) {
 	switch backend {
 	case "cpu":
 		return cpu.New(threads), nil

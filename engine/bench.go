@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/problems/gen"
-	"github.com/dpgpu/dpgpu/runtime"
 	"github.com/dpgpu/dpgpu/sema"
 )
 
@@ -292,8 +292,8 @@ func Bench(ctx context.Context, spec BenchSpec, notice func(string)) ([]BenchRow
 	return rows, nil
 }
 
-func benchOne(ctx context.Context, l *Loaded, ex runtime.Executor, spec BenchSpec) (BenchRow, error) {
-	opt := runtime.Options{Threads: spec.Threads, Maintain: spec.Maintain}
+func benchOne(ctx context.Context, l *Loaded, ex backend.Executor, spec BenchSpec) (BenchRow, error) {
+	opt := backend.Options{Threads: spec.Threads, Maintain: spec.Maintain}
 	// A kept grid is allocated once, outside the timings, and reused by
 	// every run: `dpgpu solve` allocates it while the GPU driver starts, so
 	// its page faults are not part of a run there either.

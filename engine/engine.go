@@ -1,11 +1,12 @@
 // Package engine strings the pipeline's stages together for the command line
 // and for tests: resolve a problem (a file or a built-in name), parse it
-// (dsl), check it (sema), plan it (plan), pick an executor (runtime/cpu,
-// runtime/gpu) and run it. Each stage stays in its own package; this one
+// (dsl), check it (sema), plan it (plan), pick an executor (backend/cpu,
+// backend/gpu) and run it. Each stage stays in its own package; this one
 // only sequences them and keeps their results side by side.
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,14 +15,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/problems/formats"
-	"github.com/dpgpu/dpgpu/runtime"
 	"github.com/dpgpu/dpgpu/sema"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // Source is the text of a problem and where it came from.
@@ -50,19 +52,21 @@ func (e *inputError) Error() string        { return e.err.Error() }
 func (e *inputError) Unwrap() []error      { return []error{e.err, ErrInput} }
 func (e *inputError) Is(target error) bool { return target == ErrInput }
 
-// Resolve finds a problem: an existing file path, else a built-in name.
+// Resolve finds a problem: a built-in name written bare (no `.dp`, no
+// directory), else an existing file path, else an error naming both kinds.
 // The file must be a regular file of at most dsl.MaxSourceBytes: a
 // directory, a FIFO or a device (/dev/zero, /dev/stdin) is refused with
 // the path and what it is, before anything is read, so that `check` never
 // blocks or reads without end. A directory that has a built-in's name
 // (a folder called lcs) does not hide the built-in.
 func Resolve(name string) (*Source, error) {
-	if st, err := os.Stat(name); err == nil {
-		if st.IsDir() {
-			if b, ok := problems.Lookup(name); ok {
-				return &Source{Name: name, Text: b.Source, Builtin: true}, nil
-			}
-		}
+	// A bare built-in name (no `.dp`, no directory) means the built-in even
+	// where the working directory holds a file of that name: a program
+	// called `lcs` beside the user's data must not be read as a .dp file.
+	if b, ok := problems.Lookup(name); ok && !strings.HasSuffix(name, ".dp") && !strings.ContainsRune(name, filepath.Separator) {
+		return &Source{Name: name, Text: b.Source, Builtin: true}, nil
+	}
+	if _, err := os.Stat(name); err == nil {
 		text, err := formats.ReadRegular(name, dsl.MaxSourceBytes)
 		if err != nil {
 			if errors.Is(err, formats.ErrTooBig) {
@@ -70,10 +74,10 @@ func Resolve(name string) (*Source, error) {
 			}
 			return nil, InputError(fmt.Errorf("reading the problem file: %w", err))
 		}
+		if bytes.IndexByte(text, 0) >= 0 {
+			return nil, InputError(fmt.Errorf("%s is a binary file, not a .dp problem file", name))
+		}
 		return &Source{Name: name, Path: name, Text: text}, nil
-	}
-	if b, ok := problems.Lookup(name); ok {
-		return &Source{Name: name, Text: b.Source, Builtin: true}, nil
 	}
 	if strings.HasSuffix(name, ".dp") || strings.ContainsRune(name, filepath.Separator) {
 		return nil, InputError(fmt.Errorf("%s: no such file", name))
@@ -121,7 +125,7 @@ func FormatError(err error, src *Source) string {
 	if src != nil {
 		text = src.Text
 	}
-	return dsl.Format(err, text)
+	return source.Format(err, text)
 }
 
 // StartGrid begins allocating, in the background, the grid that a run of l
@@ -135,21 +139,21 @@ func FormatError(err error, src *Source) string {
 // and refusing afterwards would be the wrong order. The executors know
 // that a grid passed in opt is already allocated and do not count it
 // against the memory that remains.
-func StartGrid(l *Loaded, opt runtime.Options) func() runtime.Options {
+func StartGrid(l *Loaded, opt backend.Options) func() backend.Options {
 	p := l.Problem
 	bytes := plan.GridBytes(p)
 	if !opt.KeepGrid(p) || l.Plan.Schedule == plan.HeldKarp || bytes < 64<<20 {
-		return func() runtime.Options { return opt }
+		return func() backend.Options { return opt }
 	}
 	// The CPU executor's buffers: the GPU executor's host staging is
 	// smaller, so this errs on the side of leaving the grid to it.
 	need := bytes + plan.CPUMemory(p, l.Plan, opt.Threads, false).Work
 	if avail, ok := hostAvailable(); ok && need > avail {
-		return func() runtime.Options { return opt }
+		return func() backend.Options { return opt }
 	}
-	ch := make(chan *runtime.Grid, 1)
-	go func() { ch <- runtime.NewGrid(p.CellType, p.Rows, p.Cols) }()
-	return func() runtime.Options {
+	ch := make(chan *backend.Grid, 1)
+	go func() { ch <- backend.NewGrid(p.CellType, p.Rows, p.Cols) }()
+	return func() backend.Options {
 		opt.Grid = <-ch
 		return opt
 	}
@@ -161,7 +165,7 @@ var hostAvailable = hostmem.Available
 // Run solves a loaded problem with an executor, routing Held-Karp problems
 // to the TSP solver. A refusal for want of memory (hostmem.ErrTooLarge,
 // from any executor) is returned as an input error.
-func Run(ctx context.Context, l *Loaded, ex runtime.Executor, opt runtime.Options) (*runtime.Result, error) {
+func Run(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options) (*backend.Result, error) {
 	if l.Plan.Schedule == plan.HeldKarp {
 		return runHeldKarp(ctx, l, ex, opt)
 	}

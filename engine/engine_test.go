@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/cpu"
 	"github.com/dpgpu/dpgpu/sema"
 )
 
@@ -70,7 +70,7 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-func runtimeOptions() runtime.Options { return runtime.Options{} }
+func runtimeOptions() backend.Options { return backend.Options{} }
 
 // StartGrid allocates a large kept grid in the background, of the right
 // shape, and leaves small or unkept grids to the executor; the CPU
@@ -85,15 +85,15 @@ func TestStartGrid(t *testing.T) {
 		return l
 	}
 	big := load("4100 x 4100\ncell: int\ncell[i][j] = (i * 7 + j) % 1000\n") // 67 MB
-	opt := StartGrid(big, runtime.Options{Maintain: true})()
+	opt := StartGrid(big, backend.Options{Maintain: true})()
 	if !opt.Grid.Fits(big.Problem.CellType, 4100, 4100) {
 		t.Fatalf("StartGrid gave %+v for a kept 4100x4100 grid", opt.Grid)
 	}
-	if opt := StartGrid(big, runtime.Options{})(); opt.Grid != nil {
+	if opt := StartGrid(big, backend.Options{})(); opt.Grid != nil {
 		t.Error("StartGrid allocated a grid that is not kept")
 	}
 	small := load("100 x 100\ncell[i][j] = i + j\n")
-	if opt := StartGrid(small, runtime.Options{Maintain: true})(); opt.Grid != nil {
+	if opt := StartGrid(small, backend.Options{Maintain: true})(); opt.Grid != nil {
 		t.Error("StartGrid allocated a small grid")
 	}
 	given := opt.Grid
@@ -132,7 +132,7 @@ func TestStartGridLeavesWhatDoesNotFit(t *testing.T) {
 		{grid - 1, false},
 	} {
 		hostAvailable = func() (int64, bool) { return tc.avail, true }
-		opt := StartGrid(l, runtime.Options{Threads: 2, Maintain: true})()
+		opt := StartGrid(l, backend.Options{Threads: 2, Maintain: true})()
 		if got := opt.Grid != nil; got != tc.alloc {
 			t.Errorf("%d bytes available for a %d-byte grid: allocated %v, want %v", tc.avail, grid, got, tc.alloc)
 		}
@@ -144,7 +144,7 @@ type tooLargeExecutor struct{}
 
 func (tooLargeExecutor) Name() string   { return "stub" }
 func (tooLargeExecutor) Device() string { return "stub" }
-func (tooLargeExecutor) Run(context.Context, *ir.Problem, *plan.Plan, runtime.Options) (*runtime.Result, error) {
+func (tooLargeExecutor) Run(context.Context, *ir.Problem, *plan.Plan, backend.Options) (*backend.Result, error) {
 	return nil, fmt.Errorf("cuda: %w", hostmem.TooLarge("solving g on the GPU", 8<<30, 1<<30, "GPU memory on X", "use a smaller instance"))
 }
 
@@ -156,7 +156,7 @@ func TestRunMemoryRefusalIsAnInputError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Run(context.Background(), l, tooLargeExecutor{}, runtime.Options{})
+	_, err = Run(context.Background(), l, tooLargeExecutor{}, backend.Options{})
 	if !errors.Is(err, ErrInput) || !errors.Is(err, hostmem.ErrTooLarge) {
 		t.Fatalf("got %v; want an input error wrapping hostmem.ErrTooLarge", err)
 	}

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/heldkarp"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/cuda"
 )
 
 // CUDAHolder is implemented by executors that own a CUDA context; the
@@ -39,7 +39,7 @@ func Distances(p *ir.Problem) (*ir.Input, error) {
 	return found, nil
 }
 
-func runHeldKarp(ctx context.Context, l *Loaded, ex runtime.Executor, opt runtime.Options) (*runtime.Result, error) {
+func runHeldKarp(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options) (*backend.Result, error) {
 	in, err := Distances(l.Problem)
 	if err != nil {
 		return nil, err
@@ -63,12 +63,12 @@ func runHeldKarp(ctx context.Context, l *Loaded, ex runtime.Executor, opt runtim
 	if got, err := TourLength(in.I, in.Rows, r.Tour); err != nil || got != r.Length {
 		return nil, fmt.Errorf("held-karp: internal check failed: the tour's length recomputed from %s is %d, the DP says %d (%v)", in.Name, got, r.Length, err)
 	}
-	return &runtime.Result{
+	return &backend.Result{
 		Answer:  ir.Value{T: ir.Long, I: r.Length},
 		Tour:    r.Tour,
 		Backend: ex.Name(),
 		Device:  ex.Device(),
-		Stats: runtime.Stats{
+		Stats: backend.Stats{
 			Cells: r.States, Seconds: r.Seconds, ComputeSeconds: r.ComputeSeconds,
 			PeakHostBytes: r.PeakBytes, DeviceBytes: r.DeviceBytes,
 		},

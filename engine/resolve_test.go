@@ -71,3 +71,23 @@ func TestResolveRefusesWhatIsNotARegularFile(t *testing.T) {
 		t.Errorf("lcs beside a folder lcs: %v %+v", err, src)
 	}
 }
+
+// TestResolveBuiltinOverBareFile: a bare built-in name is the built-in even
+// where the working directory holds a file of that name (a compiled peer
+// program called `lcs`); `./lcs` names the file, and a binary file is
+// refused as such instead of being parsed.
+func TestResolveBuiltinOverBareFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("lcs", []byte("\x7fELF\x00\x01binary"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := Resolve("lcs")
+	if err != nil || !src.Builtin {
+		t.Fatalf("Resolve(lcs) = %+v, %v; want the built-in", src, err)
+	}
+	_, err = Resolve("./lcs")
+	if err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "binary file") {
+		t.Fatalf("Resolve(./lcs) = %v, want an input error saying it is a binary file", err)
+	}
+}

@@ -6,8 +6,8 @@ import (
 	"math/bits"
 	"strconv"
 
-	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // This file is the integer arithmetic of docs/language.md section 6.1, in
@@ -220,7 +220,7 @@ func noFit(t ir.Type, fitsLong bool) string {
 }
 
 // arithErr is the error of a faulted integer operation x op y at pos.
-func arithErr(pos dsl.Pos, s site, f fault, op ir.Op, t ir.Type, x, y int64) error {
+func arithErr(pos source.Pos, s site, f fault, op ir.Op, t ir.Type, x, y int64) error {
 	switch f {
 	case fDivZero:
 		return divByZero(pos, op)
@@ -232,14 +232,14 @@ func arithErr(pos dsl.Pos, s site, f fault, op ir.Op, t ir.Type, x, y int64) err
 }
 
 // infErr is the error of an operation on inf that IEEE leaves as NaN.
-func infErr(pos dsl.Pos, s site, f fault) error {
+func infErr(pos source.Pos, s site, f fault) error {
 	what := map[fault]string{fInfSub: "inf - inf", fInfMul: "inf * 0", fInfDiv: "inf / inf", fInfRem: "inf % x"}[f]
 	return errAt(pos, "%s is undefined computing %s", what, s)
 }
 
 // convErr is the error of a conversion to integer type t of a value that
 // does not fit (text is the value as written in the message).
-func convErr(pos dsl.Pos, s site, t ir.Type, text string, fitsLong bool) error {
+func convErr(pos source.Pos, s site, t ir.Type, text string, fitsLong bool) error {
 	name := "int"
 	if t == ir.Long {
 		name = "long"
@@ -277,7 +277,7 @@ func convInt(v int64, from, to ir.Type) (int64, fault) {
 }
 
 // convIntErr is the error of a faulted convInt.
-func convIntErr(pos dsl.Pos, s site, v int64, to ir.Type) error {
+func convIntErr(pos source.Pos, s site, v int64, to ir.Type) error {
 	return convErr(pos, s, to, strconv.FormatInt(v, 10), true)
 }
 
@@ -311,7 +311,7 @@ func floatToInt(x float64, to ir.Type) (int64, fault) {
 }
 
 // floatConvErr is the error of a faulted floatToInt.
-func floatConvErr(pos dsl.Pos, s site, f fault, x float64, to ir.Type) error {
+func floatConvErr(pos source.Pos, s site, f fault, x float64, to ir.Type) error {
 	if f == fNaN {
 		return nanToInt(pos, to)
 	}
@@ -328,12 +328,12 @@ func storeRange(t ir.Type) (lo, hi int64) {
 
 // cellOverflow is the error for a value an integer cell cannot hold. Every
 // operation is checked, so it is a last line of defence.
-func cellOverflow(pos dsl.Pos, t ir.Type, i, j, v int64) error {
+func cellOverflow(pos source.Pos, t ir.Type, i, j, v int64) error {
 	return errAt(pos, "overflow computing %s: %d does not fit %s", cellSite(i, j), v, noFit(t, true))
 }
 
 // nanCell is the error for a floating cell that would hold NaN.
-func nanCell(pos dsl.Pos, i, j int64) error {
+func nanCell(pos source.Pos, i, j int64) error {
 	return errAt(pos, "%s is NaN; add `nan: allow` to the header to keep NaN values", cellSite(i, j))
 }
 
@@ -341,7 +341,7 @@ func nanCell(pos dsl.Pos, i, j int64) error {
 // integer cell holds finite values and the inf sentinels, and a floating
 // cell holds NaN only with `nan: allow`. pos is the case value, for the
 // message. The kernels make the same checks as they store.
-func StoreCheck(p *ir.Problem, pos dsl.Pos, i, j int64, v ir.Value) error {
+func StoreCheck(p *ir.Problem, pos source.Pos, i, j int64, v ir.Value) error {
 	if p.CellType.IsFloat() {
 		if v.F != v.F && !p.AllowNaN {
 			return nanCell(pos, i, j)
@@ -363,7 +363,7 @@ func CheckAnswer(p *ir.Problem, v ir.Value) error {
 	}
 	const msg = "the answer is NaN; add `nan: allow` to the header to keep NaN values"
 	if p.AnswerPos.IsValid() {
-		return &dsl.Error{Pos: p.AnswerPos, Msg: msg}
+		return &source.Error{Pos: p.AnswerPos, Msg: msg}
 	}
 	return errors.New(msg)
 }

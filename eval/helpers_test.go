@@ -13,6 +13,7 @@ import (
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/sema"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // load parses, checks and plans a `.dp` text.
@@ -282,12 +283,12 @@ func scheduleOf(pl *plan.Plan) (axis Axis, stepDesc, laneDesc bool) {
 	return AlongJ, back, false
 }
 
-// errText is err's message with dsl.Error positions.
+// errText is err's message with source.Error positions.
 func errText(err error) string {
 	if err == nil {
 		return "<nil>"
 	}
-	if e, ok := err.(*dsl.Error); ok {
+	if e, ok := err.(*source.Error); ok {
 		return e.Error()
 	}
 	return err.Error()

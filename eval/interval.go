@@ -121,6 +121,24 @@ type analyzer struct {
 	sig       []byte
 	rec2      *facts // when not nil, record the facts
 	caseConds []tri
+	// risky counts the operations seen that may stop the run with an
+	// error (a read not proven inside, an unproven overflow, a divisor that
+	// may be 0, a float converted to an integer): a condition whose
+	// evaluation saw one is never decided statically, since deciding it
+	// leaves it out of the kernel, and its error with it (decide).
+	risky int
+}
+
+// decide is the truth of cond over the region when it is known and
+// evaluating cond cannot fail; otherwise triUnknown, so that the kernel
+// evaluates it as the reference evaluator does.
+func (a *analyzer) decide(cond ir.Expr) tri {
+	before := a.risky
+	t := a.boolTri(cond)
+	if a.risky != before {
+		return triUnknown
+	}
+	return t
 }
 
 func (a *analyzer) resolve(v *ir.Var) *ir.Reduce {
@@ -136,6 +154,9 @@ func (a *analyzer) resolve(v *ir.Var) *ir.Reduce {
 }
 
 func (a *analyzer) noteProven(e ir.Expr, ok bool) {
+	if !ok {
+		a.risky++
+	}
 	a.sig = append(a.sig, byte(b2i(ok)))
 	if a.rec2 != nil {
 		a.rec2.proven[e] = ok
@@ -159,6 +180,7 @@ func (a *analyzer) noteSafe(e ir.Expr, ok bool) {
 func (a *analyzer) noteSides(e ir.Expr, r ival, t ir.Type, safe bool) {
 	var side uint8
 	if !safe {
+		a.risky++
 		if r.hi > finiteMax(t) {
 			side |= sideUp
 		}
@@ -268,6 +290,12 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 			safe := r.within(-finiteMax(t), finiteMax(t))
 			a.noteSides(n, r, t, safe)
 			return clampFinite(r, t)
+		case ir.OpDiv, ir.OpRem:
+			if y.has(0) || n.Saturate {
+				a.risky++ // division by zero, or an undefined inf operation
+			}
+		}
+		switch n.Op {
 		case ir.OpDiv:
 			if y.isPoint() && y.lo > 0 {
 				return ival{x.lo / y.lo, x.hi / y.lo}
@@ -286,7 +314,7 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 		}
 		return fullRange
 	case *ir.Select:
-		c := a.boolTri(n.Cond)
+		c := a.decide(n.Cond)
 		a.noteTri(n, c)
 		x, y := a.anyRange(n.Then), a.anyRange(n.Else)
 		switch c {
@@ -302,6 +330,7 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 			return boolRange(a.boolTri(n.X))
 		case clFloat:
 			a.walkOther(n.X)
+			a.risky++ // NaN or a value outside the finite range
 			return fullRange
 		}
 		x := a.intRange(n.X)
@@ -424,7 +453,7 @@ func (a *analyzer) walkOther(e ir.Expr) {
 		a.anyRange(n.X)
 		a.anyRange(n.Y)
 	case *ir.Select:
-		a.noteTri(n, a.boolTri(n.Cond))
+		a.noteTri(n, a.decide(n.Cond))
 		a.anyRange(n.Then)
 		a.anyRange(n.Else)
 	case *ir.Convert:
@@ -487,7 +516,7 @@ func (a *analyzer) boolTri(e ir.Expr) tri {
 	case *ir.Binary:
 		switch n.Op {
 		case ir.OpAnd, ir.OpOr:
-			x := a.boolTri(n.X)
+			x := a.decide(n.X)
 			a.noteTri(n, x)
 			y := a.boolTri(n.Y)
 			if n.Op == ir.OpAnd {
@@ -519,7 +548,7 @@ func (a *analyzer) boolTri(e ir.Expr) tri {
 			return compareTri(n.Op, a.intRange(n.X), a.intRange(n.Y))
 		}
 	case *ir.Select:
-		c := a.boolTri(n.Cond)
+		c := a.decide(n.Cond)
 		a.noteTri(n, c)
 		x, y := a.boolTri(n.Then), a.boolTri(n.Else)
 		switch c {
@@ -590,7 +619,7 @@ func (a *analyzer) analyze() {
 	for _, c := range a.rec.p.Cases {
 		t := triTrue
 		if c.Cond != nil {
-			t = a.boolTri(c.Cond)
+			t = a.decide(c.Cond)
 		}
 		a.caseConds = append(a.caseConds, t)
 		a.sig = append(a.sig, byte(t)+5)

@@ -1,8 +1,8 @@
 package eval
 
 import (
-	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // This file compiles the cases and the scan stage. Cases whose value does
@@ -20,7 +20,7 @@ type seqCase struct {
 	form *scanForm   // nil: the scalar closure below
 	ival iFn         // the value converted to the cell type
 	fval fFn         //
-	pos  dsl.Pos     // for overflow errors
+	pos  source.Pos  // for overflow errors
 	ref  *ir.CellRef // a reference for messages
 }
 
@@ -43,7 +43,7 @@ type scanTerm struct {
 	swap   bool // Y + cell: the message writes Y first
 	r32    bool
 	proven bool
-	pos    dsl.Pos // the + or -, for errors
+	pos    source.Pos // the + or -, for errors
 }
 
 // undecided is the lanes whose case depends on the line being computed:
@@ -64,8 +64,8 @@ type blendCase struct {
 	v      int // vector register: the value in the cell type is v + c
 	c      opnd
 	hasC   bool
-	pos    dsl.Pos // the case value
-	addPos dsl.Pos // the + of v + c, for overflow errors
+	pos    source.Pos // the case value
+	addPos source.Pos // the + of v + c, for overflow errors
 }
 
 func (c *vcomp) cases() {
@@ -225,7 +225,7 @@ func (c *vcomp) pairCases() bool {
 				out[k] = v
 			}
 			if nan && !nanOK {
-				m.nanLanes(-1, -1, -1, func(k int) dsl.Pos {
+				m.nanLanes(-1, -1, -1, func(k int) source.Pos {
 					if cm[k] {
 						return apos
 					}
@@ -258,7 +258,7 @@ func (c *vcomp) pairCases() bool {
 // nanLanes reports the first lane of the output that holds NaN among those
 // stored (rem: -1 all, else a mask register; cv likewise; except the lanes
 // of not, -1 none); at names the case value of a lane.
-func (m *Machine) nanLanes(rem, cv, not int, at func(k int) dsl.Pos) {
+func (m *Machine) nanLanes(rem, cv, not int, at func(k int) source.Pos) {
 	out := m.outF()
 	for k := range out {
 		if !m.isActive(rem, k) || !m.isActive(cv, k) || (not >= 0 && m.vb[not][k]) {
@@ -275,7 +275,7 @@ func (m *Machine) nanLanes(rem, cv, not int, at func(k int) dsl.Pos) {
 // store writes v to the output line on the lanes of rem (-1: all) where
 // cv (-1: always) is set, and sets newRem to the lanes of rem where cv is
 // not set.
-func (c *vcomp) store(v opnd, rem, cv, newRem int, pos dsl.Pos) {
+func (c *vcomp) store(v opnd, rem, cv, newRem int, pos source.Pos) {
 	if c.rec.cls == clFloat {
 		vr := c.vecF(v)
 		nanOK := c.rec.p.AllowNaN
@@ -838,7 +838,7 @@ func (m *Machine) slowScan(k *Kernel) {
 }
 
 // storeLaneI stores one computed integer cell, checking its range.
-func (m *Machine) storeLaneI(lane int, v int64, pos dsl.Pos) {
+func (m *Machine) storeLaneI(lane int, v int64, pos source.Pos) {
 	if lo, hi := storeRange(m.rec.cellT); v < lo || v > hi {
 		i, j := m.coords(lane)
 		m.fail(cellOverflow(pos, m.rec.cellT, i, j, v))
@@ -849,7 +849,7 @@ func (m *Machine) storeLaneI(lane int, v int64, pos dsl.Pos) {
 
 // storeLaneF stores one computed floating cell, refusing NaN unless the
 // problem allows it.
-func (m *Machine) storeLaneF(lane int, v float64, pos dsl.Pos) {
+func (m *Machine) storeLaneF(lane int, v float64, pos source.Pos) {
 	if v != v && !m.rec.p.AllowNaN {
 		i, j := m.coords(lane)
 		m.fail(nanCell(pos, i, j))

@@ -8,7 +8,7 @@
 //     the grid it specialises a Kernel that computes a batch of cells (a row
 //     or column segment) with one tight Go loop per operation, so that the
 //     cost of interpreting the expression is paid once per batch rather than
-//     once per cell. The CPU executor (runtime/cpu) drives it.
+//     once per cell. The CPU executor (backend/cpu) drives it.
 //
 // Both halves share one set of arithmetic rules, those of this file and of
 // docs/language.md section 6.1, so the fast path and the general evaluator
@@ -52,8 +52,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // class is how a type is held during evaluation.
@@ -162,19 +162,19 @@ func mathFn(fn ir.Func) func(float64) float64 {
 	return nil
 }
 
-// errAt is an error positioned at a `.dp` node, printable with dsl.Format.
-func errAt(pos dsl.Pos, format string, args ...any) error {
-	return &dsl.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+// errAt is an error positioned at a `.dp` node, printable with source.Format.
+func errAt(pos source.Pos, format string, args ...any) error {
+	return &source.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }
 
-func divByZero(pos dsl.Pos, op ir.Op) error {
+func divByZero(pos source.Pos, op ir.Op) error {
 	if op == ir.OpRem {
 		return errAt(pos, "remainder of a division by zero")
 	}
 	return errAt(pos, "division by zero")
 }
 
-func nanToInt(pos dsl.Pos, t ir.Type) error {
+func nanToInt(pos source.Pos, t ir.Type) error {
 	return errAt(pos, "NaN converted to %s", t)
 }
 
@@ -229,7 +229,7 @@ func Convert(v ir.Value, t ir.Type) (ir.Value, error) {
 		return v, nil
 	}
 	r, err := convertValue(v, t, &ir.Convert{Node: ir.Node{T: t}}, site{})
-	var de *dsl.Error
+	var de *source.Error
 	if errors.As(err, &de) && !de.Pos.IsValid() {
 		err = errors.New(de.Msg) // no position to show
 	}

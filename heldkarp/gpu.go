@@ -8,7 +8,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/dpgpu/dpgpu/runtime/cuda"
+	"github.com/dpgpu/dpgpu/backend/cuda"
 )
 
 // kernelSource is the CUDA C of the layer kernels; the solver prepends the

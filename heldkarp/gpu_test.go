@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/internal/gputest"
-	"github.com/dpgpu/dpgpu/runtime/cuda"
 )
 
 // openGPU opens device 0 and NVRTC. It skips the test where there is no

@@ -1,23 +1,23 @@
 package ir
 
-import "github.com/dpgpu/dpgpu/dsl"
+import "github.com/dpgpu/dpgpu/source"
 
 // Expr is a typed expression. Every node records the type of its result and
 // the `.dp` position it came from. Names are resolved: there are no
 // identifiers left, only the node kinds below.
 type Expr interface {
 	Type() Type
-	Position() dsl.Pos
+	Position() source.Pos
 }
 
 // Node holds what every expression has.
 type Node struct {
 	T   Type
-	Pos dsl.Pos
+	Pos source.Pos
 }
 
-func (n *Node) Type() Type        { return n.T }
-func (n *Node) Position() dsl.Pos { return n.Pos }
+func (n *Node) Type() Type           { return n.T }
+func (n *Node) Position() source.Pos { return n.Pos }
 
 // Const is a literal or a folded constant (len(), rows(), cols(), ROWS,
 // COLS are folded into Consts by sema).

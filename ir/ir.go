@@ -11,7 +11,7 @@ package ir
 import (
 	"fmt"
 
-	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // Type is the type of a value. Arithmetic follows C: char promotes to int,
@@ -96,7 +96,7 @@ func (v Value) String() string {
 // types (char, int, long) keep their data in I, floating types in F; the
 // other slice is nil. Elements are row-major: element [r][c] is at r*Cols+c.
 type Input struct {
-	Pos    dsl.Pos
+	Pos    source.Pos
 	Name   string
 	T      Type
 	Rows   int
@@ -113,7 +113,7 @@ func (in *Input) Len() int { return in.Rows * in.Cols }
 // Scalar is a named constant, evaluated on the host (after command-line
 // overrides) in double precision and converted to its type.
 type Scalar struct {
-	Pos     dsl.Pos
+	Pos     source.Pos
 	Name    string
 	Value   Value
 	Derived bool // defined by an expression over other names
@@ -122,7 +122,7 @@ type Scalar struct {
 // Case is one alternative of the recurrence. Cond is nil for `otherwise`
 // (always the last case). Emit is nil when the case emits nothing.
 type Case struct {
-	Pos   dsl.Pos
+	Pos   source.Pos
 	Cond  Expr
 	Value Expr
 	Emit  Expr
@@ -140,14 +140,14 @@ type Problem struct {
 
 	// Header settings; *Pos is zero when the line is absent.
 	Prev     int // declared `prev:`, -1 when absent (the planner infers it)
-	PrevPos  dsl.Pos
+	PrevPos  source.Pos
 	Mem      int  // 0: constant/read-only cache, 1: texture
 	Maintain bool // keep the whole grid on the host
 	// AllowNaN (`nan: allow`) lets a floating cell hold NaN; by default a
 	// NaN reaching a cell or the answer is an error naming the case and cell.
 	AllowNaN    bool
 	Schedule    string // forced schedule name, "" for automatic
-	SchedulePos dsl.Pos
+	SchedulePos source.Pos
 
 	Inputs  []*Input
 	Scalars []*Scalar
@@ -155,12 +155,12 @@ type Problem struct {
 	// Answer is the reported expression; nil means the last cell the
 	// schedule computes (cell[ROWS-1][COLS-1] forward, cell[0][0] backward).
 	Answer    Expr
-	AnswerPos dsl.Pos
+	AnswerPos source.Pos
 
 	// CellRefs lists every cell reference of the recurrence (not of the
 	// answer) in source order; CellRef.ID indexes it.
 	CellRefs []*CellRef
-	RecurPos dsl.Pos
+	RecurPos source.Pos
 }
 
 // Input returns the input with the given name, or nil.

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // MaxAnswerCells bounds how many cells an `answer:` expression that is not a
@@ -14,7 +14,7 @@ import (
 // one while the grid is swept.
 const MaxAnswerCells = 1 << 20
 
-// Analyze derives the plan of a checked problem. Errors are a dsl.ErrorList
+// Analyze derives the plan of a checked problem. Errors are a source.ErrorList
 // positioned at the `.dp` line at fault.
 func Analyze(p *ir.Problem) (*Plan, error) {
 	if p.Schedule == string(HeldKarp) {
@@ -224,7 +224,7 @@ func choose(p *ir.Problem, pl *Plan) error {
 				break
 			}
 		}
-		var errs dsl.ErrorList
+		var errs source.ErrorList
 		errs.Add(t.breaker.Ref.Pos, "`schedule: %s` cannot run this recurrence: %s %s", p.Schedule, t.breaker.Ref.Text, t.why)
 		return errs
 	}
@@ -270,7 +270,7 @@ func choose(p *ir.Problem, pl *Plan) error {
 		}
 		parts = append(parts, why)
 	}
-	var errs dsl.ErrorList
+	var errs source.ErrorList
 	errs.Add(tests[0].breaker.Ref.Pos, "no schedule can run this recurrence; %s", strings.Join(parts, "; "))
 	return errs
 }
@@ -312,7 +312,7 @@ func setPrev(p *ir.Problem, pl *Plan) error {
 	unit := map[Kind]string{Rows: "rows", Cols: "columns", Wavefront: "anti-diagonals"}[pl.Schedule]
 	if p.Prev >= 0 {
 		if int64(p.Prev) < need {
-			var errs dsl.ErrorList
+			var errs source.ErrorList
 			errs.Add(p.PrevPos, "prev: %d is too small: %s (line %d) reads %d %s back; use prev: %d or leave the line out", p.Prev, needBy.Ref.Text, needBy.Ref.Pos.Line, need, unit, need)
 			return errs
 		}
@@ -332,7 +332,7 @@ func LastCell(p *ir.Problem, pl *Plan) (i, j int64) {
 }
 
 func answerSpec(p *ir.Problem, pl *Plan) (AnswerSpec, error) {
-	var errs dsl.ErrorList
+	var errs source.ErrorList
 	if p.Answer == nil {
 		i, j := LastCell(p, pl)
 		return AnswerSpec{Kind: AnswerCell, I: i, J: j}, nil
@@ -493,7 +493,7 @@ func constInt(e ir.Expr, env map[*ir.Var]int64) (int64, bool) {
 
 // collectCells adds every cell e reads to set, iterating reductions.
 func collectCells(p *ir.Problem, e ir.Expr, env map[*ir.Var]int64, set map[[2]int64]bool) error {
-	var errs dsl.ErrorList
+	var errs source.ErrorList
 	switch n := e.(type) {
 	case nil:
 		return nil

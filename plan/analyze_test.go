@@ -9,6 +9,7 @@ import (
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/sema"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 func analyze(t *testing.T, src string) (*plan.Plan, error) {
@@ -183,9 +184,9 @@ func TestRejections(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var list dsl.ErrorList
+			var list source.ErrorList
 			if !errors.As(err, &list) || len(list) == 0 {
-				t.Fatalf("error %v is not a dsl.ErrorList", err)
+				t.Fatalf("error %v is not a source.ErrorList", err)
 			}
 			if list[0].Pos.Line != tt.line || list[0].Pos.Col != tt.col {
 				t.Errorf("at %d:%d, want %d:%d: %v", list[0].Pos.Line, list[0].Pos.Col, tt.line, tt.col, err)

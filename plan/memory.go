@@ -1,12 +1,12 @@
 package plan
 
 import (
-	goruntime "runtime"
+	"runtime"
 
 	"github.com/dpgpu/dpgpu/ir"
 )
 
-// The CPU executor's sizes that its memory depends on (runtime/cpu's
+// The CPU executor's sizes that its memory depends on (backend/cpu's
 // default tuning uses them; its tests check that the estimate below is
 // what it allocates).
 const (
@@ -70,7 +70,7 @@ func CPUShapeOf(p *ir.Problem, pl *Plan, threads int) CPUShape {
 // planned, with shape s: for rows and cols, StepHi-StepLo+1 lines of
 // Before+width+After 8-byte cells; for the wavefront, three rotating sets
 // of the rows and columns tiles hand on, and one tile with its halo per
-// worker; plus RegisterBytes per worker. runtime/cpu allocates exactly the
+// worker; plus RegisterBytes per worker. backend/cpu allocates exactly the
 // buffers (its tests check it) and checks this figure against the
 // available memory before allocating them.
 func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
@@ -123,7 +123,7 @@ const inputElementBytes = 40
 // set (maintain, --grid, --traceback).
 func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
 	if threads <= 0 {
-		threads = goruntime.NumCPU()
+		threads = runtime.NumCPU()
 	}
 	var m Memory
 	for _, in := range p.Inputs {

@@ -32,7 +32,7 @@ func problem(t *testing.T, src string) (*ir.Problem, *plan.Plan) {
 // of a row however many rows there are; a wavefront keeps edges in
 // proportion to rows + cols and a tile per worker; a kept grid adds the
 // whole grid in its cell type; inputs count 40 bytes an element; the
-// process's baseline is always there. runtime/cpu's tests check that the
+// process's baseline is always there. backend/cpu's tests check that the
 // executor allocates exactly Work.
 func TestCPUMemoryTracksTheSizes(t *testing.T) {
 	const regs = plan.RegisterBytes

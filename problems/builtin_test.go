@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/heldkarp"
 	"github.com/dpgpu/dpgpu/ir"
@@ -17,9 +19,8 @@ import (
 	"github.com/dpgpu/dpgpu/problems/formats"
 	"github.com/dpgpu/dpgpu/problems/gen"
 	"github.com/dpgpu/dpgpu/problems/render"
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/cpu"
 	"github.com/dpgpu/dpgpu/sema"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // These tests take every built-in through the real pipeline (dsl, sema,
@@ -35,7 +36,7 @@ func load(t *testing.T, name string, args ...string) (*ir.Problem, *plan.Plan, e
 	}
 	f, err := dsl.Parse(name+".dp", b.Source)
 	if err != nil {
-		t.Fatalf("%s: parse: %v", name, dsl.Format(err, b.Source))
+		t.Fatalf("%s: parse: %v", name, source.Format(err, b.Source))
 	}
 	p, err := sema.Check(f, sema.Config{Args: args, BaseDir: "."})
 	if err != nil {
@@ -43,7 +44,7 @@ func load(t *testing.T, name string, args ...string) (*ir.Problem, *plan.Plan, e
 	}
 	pl, err := plan.Analyze(p)
 	if err != nil {
-		t.Fatalf("%s: plan: %v", name, dsl.Format(err, b.Source))
+		t.Fatalf("%s: plan: %v", name, source.Format(err, b.Source))
 	}
 	return p, pl, nil
 }
@@ -53,16 +54,16 @@ func mustLoad(t *testing.T, name string, args ...string) (*ir.Problem, *plan.Pla
 	p, pl, err := load(t, name, args...)
 	if err != nil {
 		b, _ := problems.Lookup(name)
-		t.Fatalf("%s %v: check: %v", name, args, dsl.Format(err, b.Source))
+		t.Fatalf("%s %v: check: %v", name, args, source.Format(err, b.Source))
 	}
 	return p, pl
 }
 
-func solve(t *testing.T, p *ir.Problem, pl *plan.Plan, traceback bool) *runtime.Result {
+func solve(t *testing.T, p *ir.Problem, pl *plan.Plan, traceback bool) *backend.Result {
 	t.Helper()
-	res, err := cpu.New(2).Run(context.Background(), p, pl, runtime.Options{Traceback: traceback})
+	res, err := cpu.New(2).Run(context.Background(), p, pl, backend.Options{Traceback: traceback})
 	if err != nil {
-		t.Fatalf("%s: run: %v", p.Name, dsl.Format(err, p.Src))
+		t.Fatalf("%s: run: %v", p.Name, source.Format(err, p.Src))
 	}
 	return res
 }

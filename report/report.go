@@ -9,10 +9,10 @@ import (
 	"math"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 // Bytes renders a byte count with a binary unit: "1.5 GiB".
@@ -292,7 +292,7 @@ type SolveJSON struct {
 
 // SolveObject builds the JSON result. solution is the rendered solution
 // ("" when none).
-func SolveObject(p *ir.Problem, pl *plan.Plan, r *runtime.Result, solution string) SolveJSON {
+func SolveObject(p *ir.Problem, pl *plan.Plan, r *backend.Result, solution string) SolveJSON {
 	s := SolveJSON{
 		Problem: p.Name, File: p.File, Rows: p.Rows, Cols: p.Cols, CellType: p.CellType.String(),
 		Schedule: string(pl.Schedule), Direction: string(pl.Direction), Prev: pl.Prev,
@@ -336,7 +336,7 @@ func PathText(path [][2]int64) string {
 }
 
 // Solve writes a run's result for a person.
-func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *runtime.Result, solution string) {
+func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *backend.Result, solution string) {
 	fmt.Fprintf(w, "problem    %s", p.Name)
 	if p.File != "" {
 		fmt.Fprintf(w, " (%s)", p.File)

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 func TestUnits(t *testing.T) {
@@ -98,7 +98,7 @@ func TestJSONValueMatchesText(t *testing.T) {
 func TestPathWithoutEmit(t *testing.T) {
 	p := &ir.Problem{Name: "noemit", Rows: 3, Cols: 3, CellType: ir.Int}
 	pl := &plan.Plan{Schedule: plan.Wavefront, Direction: plan.Forward, Prev: 1}
-	res := &runtime.Result{
+	res := &backend.Result{
 		Answer: ir.Value{T: ir.Int, I: 4}, AnswerIsCell: true, AnswerI: 2, AnswerJ: 2,
 		Path: [][2]int64{{0, 0}, {1, 0}, {1, 1}, {2, 2}}, Backend: "cpu",
 	}
@@ -129,7 +129,7 @@ func TestInfAnswerTextAndJSON(t *testing.T) {
 	for _, v := range []ir.Value{{T: ir.Int, I: pos}, {T: ir.Double, F: math.Inf(1)}} {
 		p := &ir.Problem{Name: "x", Rows: 1, Cols: 1, CellType: v.T}
 		pl := &plan.Plan{Schedule: plan.Rows, Direction: plan.Forward, Prev: 1}
-		res := &runtime.Result{Answer: v, Backend: "cpu"}
+		res := &backend.Result{Answer: v, Backend: "cpu"}
 		var b strings.Builder
 		Solve(&b, p, pl, res, "")
 		out, _ := json.Marshal(SolveObject(p, pl, res, ""))

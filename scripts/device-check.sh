@@ -29,7 +29,7 @@ if [ "$what" = all ] || [ "$what" = tests ]; then
 		start=$(date +%s)
 		# A test binary runs in its package's directory (testdata is relative).
 		case $name in
-		cuda | gpu) dir=runtime/$name ;;
+		cuda | gpu) dir=backend/$name ;;
 		peers) dir=bench/peers ;;
 		*) dir=$name ;;
 		esac

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // TestErrors checks every error of the checker: its message and the
@@ -339,7 +340,7 @@ func TestErrors(t *testing.T) {
 // TestErrorsHandBuilt covers checks that the parser makes unreachable from
 // text (a string in an expression, a negative prev), on trees built by hand.
 func TestErrorsHandBuilt(t *testing.T) {
-	pos := func(line, col int) dsl.Pos { return dsl.Pos{File: "h.dp", Line: line, Col: col} }
+	pos := func(line, col int) source.Pos { return source.Pos{File: "h.dp", Line: line, Col: col} }
 	grid := &dsl.GridDecl{Pos: pos(1, 1), Rows: &dsl.IntLit{Pos: pos(1, 1), Value: 3}, Cols: &dsl.IntLit{Pos: pos(1, 3), Value: 3}}
 	rec := func(value dsl.Expr) *dsl.RecurrenceDecl {
 		return &dsl.RecurrenceDecl{Pos: pos(3, 1), Target: "cell",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // mode says where an expression is: what it may use.
@@ -31,7 +32,7 @@ type scope struct {
 	what  string      // for messages: "scalar u", "the grid size", ...
 	self  *scalarInfo // the scalar being defined (modeConst)
 	vars  []*ir.Var   // variables of the enclosing reductions, innermost last
-	where dsl.Pos     // position for an expression missing from a hand-built tree
+	where source.Pos  // position for an expression missing from a hand-built tree
 }
 
 // untyped reports whether e is an `inf` whose type is not known yet: it takes
@@ -43,14 +44,14 @@ func untyped(e ir.Expr) bool {
 
 // startPos is where an expression begins in the source: for an operator,
 // its left operand (the tree positions binary operators at the operator).
-func startPos(e dsl.Expr) dsl.Pos {
+func startPos(e dsl.Expr) source.Pos {
 	switch e := e.(type) {
 	case *dsl.Binary:
 		return startPos(e.X)
 	case *dsl.Ternary:
 		return startPos(e.Cond)
 	case nil:
-		return dsl.Pos{}
+		return source.Pos{}
 	}
 	return e.Position()
 }
@@ -86,7 +87,7 @@ func intConstType(v int64) ir.Type {
 	return ir.Long
 }
 
-func intConst(v int64, pos dsl.Pos) *ir.Const {
+func intConst(v int64, pos source.Pos) *ir.Const {
 	t := intConstType(v)
 	return &ir.Const{Node: ir.Node{T: t, Pos: pos}, V: ir.Value{T: t, I: v}}
 }

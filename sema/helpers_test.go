@@ -8,6 +8,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // parse parses src as a file called name, failing the test on a syntax
@@ -32,8 +33,8 @@ func mustCheck(t *testing.T, src string, cfg Config) *ir.Problem {
 }
 
 // checkErrs parses and checks src and returns the errors (failing when there
-// are none, or when the error is not a sorted dsl.ErrorList).
-func checkErrs(t *testing.T, f *dsl.File, cfg Config) dsl.ErrorList {
+// are none, or when the error is not a sorted source.ErrorList).
+func checkErrs(t *testing.T, f *dsl.File, cfg Config) source.ErrorList {
 	t.Helper()
 	p, err := Check(f, cfg)
 	if err == nil {
@@ -42,9 +43,9 @@ func checkErrs(t *testing.T, f *dsl.File, cfg Config) dsl.ErrorList {
 	if p != nil {
 		t.Errorf("Check returned a problem along with an error")
 	}
-	var list dsl.ErrorList
+	var list source.ErrorList
 	if !errors.As(err, &list) {
-		t.Fatalf("error is %T, not dsl.ErrorList", err)
+		t.Fatalf("error is %T, not source.ErrorList", err)
 	}
 	for k := 1; k < len(list); k++ {
 		a, b := list[k-1].Pos, list[k].Pos
@@ -57,7 +58,7 @@ func checkErrs(t *testing.T, f *dsl.File, cfg Config) dsl.ErrorList {
 
 // wantErrs checks that list holds exactly the wanted errors, each given as
 // "LINE:COL: substring" (LINE:COL "0:0" for errors with no line).
-func wantErrs(t *testing.T, list dsl.ErrorList, want ...string) {
+func wantErrs(t *testing.T, list source.ErrorList, want ...string) {
 	t.Helper()
 	var got []string
 	for _, e := range list {

@@ -11,15 +11,16 @@ import (
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/problems/formats"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // dataSource is where an input's data comes from once the command line has
 // been applied. Exactly one of values, text, path and table is meaningful,
 // unless required is set (no data anywhere).
 type dataSource struct {
-	origin string  // ir.Input.Origin: "inline", a path, "--input", ...
-	pos    dsl.Pos // where errors about the data point
-	who    string  // message prefix for data that does not come from the file, e.g. "--input A=@a.txt: "
+	origin string     // ir.Input.Origin: "inline", a path, "--input", ...
+	pos    source.Pos // where errors about the data point
+	who    string     // message prefix for data that does not come from the file, e.g. "--input A=@a.txt: "
 
 	values   [][]dsl.Value
 	text     *string
@@ -286,7 +287,7 @@ func (c *checker) nameList(inputs bool) string {
 
 // scalarFromFile sets a scalar named alone in `args:` from a file holding
 // one value.
-func (c *checker) scalarFromFile(s *scalarInfo, path string, rec int, pos dsl.Pos, who string) {
+func (c *checker) scalarFromFile(s *scalarInfo, path string, rec int, pos source.Pos, who string) {
 	if s.t == ir.Invalid {
 		return
 	}
@@ -301,7 +302,7 @@ func (c *checker) scalarFromFile(s *scalarInfo, path string, rec int, pos dsl.Po
 
 // scalarFromTable sets a scalar from a 1x1 table (e.g. a Pisinger
 // capacity).
-func (c *checker) scalarFromTable(s *scalarInfo, t *formats.Table, pos dsl.Pos, who string) {
+func (c *checker) scalarFromTable(s *scalarInfo, t *formats.Table, pos source.Pos, who string) {
 	if s.t == ir.Invalid {
 		return
 	}
@@ -408,7 +409,7 @@ func (c *checker) fillValues(info *inputInfo, src *dataSource) {
 	}
 }
 
-func valuePos(row []dsl.Value, src *dataSource) dsl.Pos {
+func valuePos(row []dsl.Value, src *dataSource) source.Pos {
 	if len(row) > 0 && row[0].Pos.IsValid() {
 		return row[0].Pos
 	}

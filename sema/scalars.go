@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // evalScalars type-checks every scalar's expression and evaluates it, in
@@ -192,14 +193,14 @@ func evalBinary(n *ir.Binary) (float64, error) {
 
 // evalError is an evaluation error at a position in the file.
 type evalError struct {
-	pos dsl.Pos
+	pos source.Pos
 	msg string
 }
 
 func (e *evalError) Error() string { return e.msg }
 
 // errPos is where an error from evalHost belongs: its own position, or def.
-func errPos(err error, def dsl.Pos) dsl.Pos {
+func errPos(err error, def source.Pos) source.Pos {
 	var ee *evalError
 	if errors.As(err, &ee) && ee.pos.IsValid() {
 		return ee.pos

@@ -19,6 +19,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // Override replaces the value of an input (--input NAME=VALUE) or a scalar
@@ -45,7 +46,7 @@ type Config struct {
 }
 
 // Check checks f and lowers it to an ir.Problem. A non-nil error is a sorted
-// dsl.ErrorList holding every problem found.
+// source.ErrorList holding every problem found.
 func Check(f *dsl.File, cfg Config) (*ir.Problem, error) {
 	c := newChecker(f, cfg)
 	c.check()
@@ -59,7 +60,7 @@ func Check(f *dsl.File, cfg Config) (*ir.Problem, error) {
 // entity is a declared name: an input or a scalar.
 type entity struct {
 	name   string
-	pos    dsl.Pos
+	pos    source.Pos
 	order  int // index of the declaration in File.Decls
 	input  *inputInfo
 	scalar *scalarInfo
@@ -91,7 +92,7 @@ type scalarInfo struct {
 type checker struct {
 	file *dsl.File
 	cfg  Config
-	errs dsl.ErrorList
+	errs source.ErrorList
 	p    *ir.Problem
 
 	names    map[string]*entity
@@ -133,9 +134,9 @@ func newChecker(f *dsl.File, cfg Config) *checker {
 
 // filePos is the position used for errors that come from the command line:
 // the file, no line.
-func (c *checker) filePos() dsl.Pos { return dsl.Pos{File: c.file.Name} }
+func (c *checker) filePos() source.Pos { return source.Pos{File: c.file.Name} }
 
-func (c *checker) errorf(pos dsl.Pos, format string, args ...any) {
+func (c *checker) errorf(pos source.Pos, format string, args ...any) {
 	if pos.File == "" {
 		pos.File = c.file.Name
 	}
@@ -171,8 +172,8 @@ var reserved = map[string]string{
 
 // collect sorts the declarations by kind, reporting duplicates.
 func (c *checker) collect() {
-	firsts := map[string]dsl.Pos{}
-	once := func(what string, pos dsl.Pos) bool {
+	firsts := map[string]source.Pos{}
+	once := func(what string, pos source.Pos) bool {
 		if first, dup := firsts[what]; dup {
 			c.errorf(pos, "duplicate %s (the first is at line %d)", what, first.Line)
 			return false

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/dpgpu/dpgpu/runtime/cuda"
+	"github.com/dpgpu/dpgpu/backend/cuda"
 )
 
 // GPU is a [Device] on the first CUDA device, compiling with NVRTC through
-// the bindings dpgpu itself uses (runtime/cuda), for the device's own
+// the bindings dpgpu itself uses (backend/cuda), for the device's own
 // architecture and with no options beyond the kernels' definitions — the
 // way dpgpu compiles its generated kernels.
 type GPU struct {

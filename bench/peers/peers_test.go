@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dpgpu/dpgpu/runtime/cuda"
+	"github.com/dpgpu/dpgpu/backend/cuda"
 )
 
 // The GPU is opened once for the test binary: a context costs time.

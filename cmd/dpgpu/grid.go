@@ -14,8 +14,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 // partialMark names the temporary file a --grid output is written to,
@@ -116,7 +116,7 @@ func (o *gridOutput) abort() {
 // grid (no second copy of it, whatever its size), checking ctx between
 // chunks, and renames it onto the target once it is complete and closed.
 // On any error or interruption the partial file is removed.
-func (o *gridOutput) write(ctx context.Context, g *runtime.Grid) (err error) {
+func (o *gridOutput) write(ctx context.Context, g *backend.Grid) (err error) {
 	defer func() {
 		if err != nil {
 			o.abort()
@@ -158,7 +158,7 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // dictionary padded so the data starts on a 64-byte boundary, then the
 // little-endian C-order data. Integer inf and -inf are the sentinels of
 // docs/language.md section 6.1 (2^31-1 and -(2^31-1) for int).
-func writeNPY(ctx context.Context, w io.Writer, g *runtime.Grid) error {
+func writeNPY(ctx context.Context, w io.Writer, g *backend.Grid) error {
 	var descr string
 	switch {
 	case g.I32 != nil:
@@ -232,7 +232,7 @@ func encodeChunks[T int32 | int64 | float32 | float64](ctx context.Context, w io
 // that a reader never takes 2147483647 for a number; numpy.loadtxt and
 // Python's float() read all three. A row is written in pieces of about
 // 64 KiB, so a row of a hundred million cells needs no row-sized buffer.
-func writeCSV(ctx context.Context, w io.Writer, g *runtime.Grid) error {
+func writeCSV(ctx context.Context, w io.Writer, g *backend.Grid) error {
 	buf := make([]byte, 0, 72<<10)
 	var pos, neg int64
 	if g.T.IsInteger() {

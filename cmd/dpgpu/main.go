@@ -28,9 +28,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // version is the release; `-ldflags "-X main.version=..."` overrides it.
@@ -119,10 +119,10 @@ func exitCode(err error) int {
 // errors marked engine.ErrInput (files, flags), usage errors, errors of
 // the `.dp` file found while running its recurrence (division by zero, a
 // read outside the grid, overflow, NaN: the executors return them as
-// *dsl.Error or dsl.ErrorList, possibly wrapped) and refusals for memory.
+// *source.Error or source.ErrorList, possibly wrapped) and refusals for memory.
 func isUserError(err error) bool {
-	var list dsl.ErrorList
-	var one *dsl.Error
+	var list source.ErrorList
+	var one *source.Error
 	return errors.Is(err, engine.ErrInput) || isUsage(err) || errors.Is(err, hostmem.ErrTooLarge) ||
 		errors.As(err, &list) || errors.As(err, &one)
 }

@@ -14,14 +14,14 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems/render"
 	"github.com/dpgpu/dpgpu/report"
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/cuda"
 )
 
 func solveCommand() *cli.Command {
@@ -61,7 +61,7 @@ func checkBackendFlags(c *cli.Context) error {
 // newExecutor is engine.NewExecutor with `--backend cuda` on a machine
 // without a CUDA driver counted as the user's error (exit 2): the flag asks
 // for what is not there.
-func newExecutor(c *cli.Context) (runtime.Executor, error) {
+func newExecutor(c *cli.Context) (backend.Executor, error) {
 	ex, err := engine.NewExecutor(c.String("backend"), c.Int("threads"), c.App.ErrWriter)
 	if errors.Is(err, cuda.ErrNoDriver) {
 		err = engine.InputError(err)
@@ -111,7 +111,7 @@ func solveAction(c *cli.Context) (err error) {
 		return err
 	}
 	tr.Mark("load")
-	opt := runtime.Options{
+	opt := backend.Options{
 		Threads:   c.Int("threads"),
 		Maintain:  c.Bool("maintain") || out != nil,
 		Traceback: c.Bool("traceback"),

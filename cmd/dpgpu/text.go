@@ -12,7 +12,7 @@ import (
 // such as \x1b or \r, so that a file name or a source line cannot move the
 // cursor, clear the screen or fake other output. Newlines stay: error
 // messages span lines. Under a source line that is followed by a caret
-// line (spaces then ^, as dsl.Format writes), the caret is moved right by
+// line (spaces then ^, as source.Format writes), the caret is moved right by
 // what the escapes added before it, so it still points at the column.
 func escapeControl(msg string) string {
 	if !needsEscape(msg) {

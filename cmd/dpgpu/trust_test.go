@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 // TestExitCodesByClass runs one case of every class of bad input of issue
@@ -228,8 +228,8 @@ func (c *countdownCtx) Err() error {
 	return nil
 }
 
-func testGrid(t ir.Type, rows, cols int64) *runtime.Grid {
-	g := runtime.NewGrid(t, rows, cols)
+func testGrid(t ir.Type, rows, cols int64) *backend.Grid {
+	g := backend.NewGrid(t, rows, cols)
 	for k := range g.I32 {
 		g.I32[k] = int32(k)
 	}
@@ -318,7 +318,7 @@ func TestGridWritesBounded(t *testing.T) {
 // report, integer sentinels included.
 func TestGridCSVInf(t *testing.T) {
 	pos, neg := ir.InfSentinel(ir.Int)
-	g := runtime.NewGrid(ir.Int, 1, 3)
+	g := backend.NewGrid(ir.Int, 1, 3)
 	g.I32[0], g.I32[1], g.I32[2] = int32(pos), int32(neg), 7
 	var b bytes.Buffer
 	if err := writeCSV(context.Background(), &b, g); err != nil {

@@ -15,7 +15,7 @@ import (
 	"bufio"
 	"bytes"
 	"os"
-	goruntime "runtime"
+	"runtime"
 	"strconv"
 	"sync"
 	"syscall"
@@ -51,7 +51,7 @@ func Unmap(b []byte) error { return syscall.Munmap(b) }
 // It does nothing on other systems, for buffers under a few huge pages, or
 // where the kernel refuses.
 func Advise(b []byte) {
-	if goruntime.GOOS != "linux" || len(b) < 4*hugePage {
+	if runtime.GOOS != "linux" || len(b) < 4*hugePage {
 		return
 	}
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
@@ -69,7 +69,7 @@ func Advise(b []byte) {
 // parallel rather than one by one when the buffer is filled.
 func Touch(b []byte) {
 	pages := (int64(len(b)) + page - 1) / page
-	workers := min(goruntime.NumCPU(), max(len(b)>>24, 1))
+	workers := min(runtime.NumCPU(), max(len(b)>>24, 1))
 	Parallel(workers, pages, func(lo, hi int64) { touch(b, lo, hi) })
 }
 

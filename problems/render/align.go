@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 // alignKind is which alignment problem is rendered.
@@ -131,7 +131,7 @@ func intScalar(p *ir.Problem, name string) (int64, bool) {
 	return s.Value.I, true
 }
 
-func alignment(p *ir.Problem, res *runtime.Result, kind alignKind) (string, bool) {
+func alignment(p *ir.Problem, res *backend.Result, kind alignKind) (string, bool) {
 	aName, bName, a, b, ok := sequences(p)
 	if !ok {
 		return "", false

@@ -3,9 +3,9 @@ package render_test
 import (
 	"fmt"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/problems/render"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 func chars(name, s string) *ir.Input {
@@ -29,7 +29,7 @@ func ExampleSolution() {
 			{Name: "sub", Value: ir.Value{T: ir.Int, I: 2}},
 		},
 	}
-	res := &runtime.Result{Path: [][2]int64{{0, 0}, {1, 0}, {2, 1}, {3, 2}, {4, 3}, {4, 4}, {5, 5}, {6, 6}, {7, 7}, {8, 8}, {9, 9}}}
+	res := &backend.Result{Path: [][2]int64{{0, 0}, {1, 0}, {2, 1}, {3, 2}, {4, 3}, {4, 4}, {5, 5}, {6, 6}, {7, 7}, {8, 8}, {9, 9}}}
 	text, ok := render.Solution(p.Name, p, res)
 	fmt.Println(ok)
 	fmt.Println(text)

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 // take is one item of a knapsack solution: its 1-based number (as in
@@ -21,7 +21,7 @@ type take struct {
 // (w - w') / wt[i-1] copies of it. An item of weight 0 leaves no trace in the
 // columns; its count then comes from the rise in value, which needs the
 // grid. Every step must go down exactly one row and never left.
-func knapsackItems(path [][2]int64, wt, val []int64, grid *runtime.Grid) ([]take, bool) {
+func knapsackItems(path [][2]int64, wt, val []int64, grid *backend.Grid) ([]take, bool) {
 	var items []take
 	for k := 1; k < len(path); k++ {
 		i, w := path[k][0], path[k][1]
@@ -55,7 +55,7 @@ func knapsackItems(path [][2]int64, wt, val []int64, grid *runtime.Grid) ([]take
 
 // knapsack lists the items taken, with their counts when an item is taken
 // more than once, and the total weight and value.
-func knapsack(p *ir.Problem, res *runtime.Result) (string, bool) {
+func knapsack(p *ir.Problem, res *backend.Result) (string, bool) {
 	wtIn, valIn := intInput(p, "wt"), intInput(p, "val")
 	if wtIn == nil || valIn == nil || wtIn.Len() != valIn.Len() {
 		return "", false

@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 // manhattan prints the tourist's route as S (south) and E (east) moves from
 // the north-west corner, and its total weight summed from the street
 // weights.
-func manhattan(p *ir.Problem, res *runtime.Result) (string, bool) {
+func manhattan(p *ir.Problem, res *backend.Result) (string, bool) {
 	down, right := intInput(p, "down"), intInput(p, "right")
 	if down == nil || right == nil {
 		return "", false

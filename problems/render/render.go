@@ -1,5 +1,5 @@
 // Package render prints the solution of a built-in problem in the problem's
-// own terms, from a run's traceback (runtime.Result's Path and Emitted): the
+// own terms, from a run's traceback (backend.Result's Path and Emitted): the
 // common subsequence of LCS, the alignment of two sequences, the items of a
 // knapsack, the route of a Manhattan tourist.
 //
@@ -15,8 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 // width is the number of characters per line of a long sequence, alignment
@@ -28,7 +28,7 @@ const width = 60
 // false when the name has no rendering, when res holds no traceback, or when
 // the problem or path does not have the shape the rendering expects. The
 // text has one or more lines, without a trailing newline.
-func Solution(name string, p *ir.Problem, res *runtime.Result) (string, bool) {
+func Solution(name string, p *ir.Problem, res *backend.Result) (string, bool) {
 	if p == nil || res == nil || len(res.Path) == 0 {
 		return "", false
 	}
@@ -51,7 +51,7 @@ func Solution(name string, p *ir.Problem, res *runtime.Result) (string, bool) {
 
 // lcs prints the emitted characters, which spell the common subsequence,
 // and its length.
-func lcs(res *runtime.Result) (string, bool) {
+func lcs(res *backend.Result) (string, bool) {
 	s := make([]byte, len(res.Emitted))
 	for i, v := range res.Emitted {
 		if v.T != ir.Char {

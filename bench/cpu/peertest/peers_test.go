@@ -25,8 +25,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/engine"
-	"github.com/dpgpu/dpgpu/runtime"
 	"github.com/dpgpu/dpgpu/sema"
 )
 
@@ -152,7 +152,7 @@ func dpgpuAnswer(t *testing.T, builtin string, files []string, sets ...string) s
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := engine.Run(context.Background(), l, ex, runtime.Options{Threads: 1})
+	res, err := engine.Run(context.Background(), l, ex, backend.Options{Threads: 1})
 	if err != nil {
 		t.Fatalf("dpgpu %s %v: %v", builtin, files, err)
 	}

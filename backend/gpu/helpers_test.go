@@ -14,15 +14,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cpu"
+	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/internal/gputest"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/cpu"
-	"github.com/dpgpu/dpgpu/runtime/cuda"
 	"github.com/dpgpu/dpgpu/sema"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // The executor is shared by the tests: opening a context costs time.
@@ -83,14 +84,14 @@ var lineVariants = []variant{
 }
 
 // run runs p on the GPU with variant v.
-func runGPU(t testing.TB, e *Executor, p *ir.Problem, pl *plan.Plan, v variant) (*runtime.Result, error) {
+func runGPU(t testing.TB, e *Executor, p *ir.Problem, pl *plan.Plan, v variant) (*backend.Result, error) {
 	t.Helper()
 	old := e.cfg
 	e.cfg.codegen, e.cfg.maxSlots = v.cg, v.slots
 	defer func() { e.cfg = old }()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	return e.Run(ctx, p, pl, runtime.Options{Maintain: v.maintain})
+	return e.Run(ctx, p, pl, backend.Options{Maintain: v.maintain})
 }
 
 // load parses, checks and plans `.dp` text; files are written to a
@@ -109,7 +110,7 @@ func load(t testing.TB, name, src string, files map[string]string) (*ir.Problem,
 	}
 	p, err := sema.Check(f, sema.Config{BaseDir: dir})
 	if err != nil {
-		t.Fatalf("check %s: %v", name, dsl.Format(err, []byte(src)))
+		t.Fatalf("check %s: %v", name, source.Format(err, []byte(src)))
 	}
 	pl, err := plan.Analyze(p)
 	if err != nil {
@@ -160,7 +161,7 @@ func newRef(r, c int) refGrid {
 }
 
 // cellValue is cell (i, j) of a kept grid as float64.
-func cellValue(g *runtime.Grid, i, j int64) float64 {
+func cellValue(g *backend.Grid, i, j int64) float64 {
 	return g.At(i, j).Float64()
 }
 
@@ -182,7 +183,7 @@ func tolerance(t ir.Type) float64 {
 	return 0
 }
 
-func checkGrid(t testing.TB, what string, g *runtime.Grid, want refGrid, tol float64) {
+func checkGrid(t testing.TB, what string, g *backend.Grid, want refGrid, tol float64) {
 	t.Helper()
 	if g == nil {
 		t.Fatalf("%s: no grid kept", what)
@@ -207,7 +208,7 @@ func checkGrid(t testing.TB, what string, g *runtime.Grid, want refGrid, tol flo
 }
 
 // sameGrids compares two kept grids cell by cell.
-func sameGrids(t testing.TB, what string, a, b *runtime.Grid, tol float64) {
+func sameGrids(t testing.TB, what string, a, b *backend.Grid, tol float64) {
 	t.Helper()
 	if a == nil || b == nil {
 		t.Fatalf("%s: a grid is missing", what)
@@ -233,16 +234,16 @@ func sameGrids(t testing.TB, what string, a, b *runtime.Grid, tol float64) {
 }
 
 // againstCPU runs p on the CPU executor (kept grid) for comparison.
-func againstCPU(t testing.TB, p *ir.Problem, pl *plan.Plan) *runtime.Result {
+func againstCPU(t testing.TB, p *ir.Problem, pl *plan.Plan) *backend.Result {
 	t.Helper()
-	res, err := cpu.New(0).Run(context.Background(), p, pl, runtime.Options{Maintain: true})
+	res, err := cpu.New(0).Run(context.Background(), p, pl, backend.Options{Maintain: true})
 	if err != nil {
 		t.Fatalf("CPU: %v", err)
 	}
 	return res
 }
 
-func answerOf(res *runtime.Result) float64 { return res.Answer.Float64() }
+func answerOf(res *backend.Result) float64 { return res.Answer.Float64() }
 
 func fmtSize(r, c int) string { return fmt.Sprintf("%dx%d", r, c) }
 

@@ -3,16 +3,16 @@ package cpu
 import (
 	"context"
 	"fmt"
-	goruntime "runtime"
+	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 // progressEvery is how many cells pass between progress calls.
@@ -23,13 +23,13 @@ type run struct {
 	ctx     context.Context
 	p       *ir.Problem
 	pl      *plan.Plan
-	opt     runtime.Options
+	opt     backend.Options
 	threads int
 	tune    tuning
 	axis    eval.Axis
 	rec     *eval.Recurrence
 	isF     bool
-	grid    *runtime.Grid // nil unless the grid is kept
+	grid    *backend.Grid // nil unless the grid is kept
 	bytes   int64         // memory allocated, for Stats.PeakHostBytes
 
 	stop atomic.Bool
@@ -68,7 +68,7 @@ type kernelKey struct {
 	ok                 bool
 }
 
-func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt runtime.Options, threads int, tune tuning) (*run, error) {
+func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options, threads int, tune tuning) (*run, error) {
 	r := &run{ctx: ctx, p: p, pl: pl, opt: opt, threads: max(threads, 1), tune: tune, isF: p.CellType.IsFloat()}
 	back := pl.Direction == plan.Backward
 	laneDesc := false
@@ -229,7 +229,7 @@ func (r *run) safely(f func()) {
 	defer func() {
 		if v := recover(); v != nil {
 			buf := make([]byte, 4096)
-			buf = buf[:goruntime.Stack(buf, false)]
+			buf = buf[:runtime.Stack(buf, false)]
 			r.fail(fmt.Errorf("internal error in the CPU executor: %v\n%s", v, buf))
 		}
 	}()
@@ -312,7 +312,7 @@ type region struct {
 	bi, bj         int64 // the winning cell
 	vi             int64
 	vf             float64
-	sumI           runtime.IntSum
+	sumI           backend.IntSum
 	sumF           float64
 	t              ir.Type // the cell type
 }
@@ -425,7 +425,7 @@ func (g *region) merge(o *region, isF bool) {
 }
 
 // answer fills in the result's answer from what the workers collected.
-func (r *run) answer(res *runtime.Result) error {
+func (r *run) answer(res *backend.Result) error {
 	p, a := r.p, r.pl.Answer
 	if a.Kind == plan.AnswerRegion {
 		var g region
@@ -540,7 +540,7 @@ func (b *barrier) wait() bool {
 	}
 	for spins := 0; b.gen.Load() == g; spins++ {
 		if spins > 64 {
-			goruntime.Gosched()
+			runtime.Gosched()
 		}
 	}
 	return b.halt.Load()

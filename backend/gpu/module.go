@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/cuda"
 )
 
 // module is a loaded program: its kernels and globals.
@@ -124,12 +124,12 @@ type run struct {
 	ctx  context.Context
 	p    *ir.Problem
 	pl   *plan.Plan
-	opt  runtime.Options
+	opt  backend.Options
 	prog *codegen.Program
 	mod  *module
 	keep bool
 
-	grid      *runtime.Grid
+	grid      *backend.Grid
 	st        *stager
 	trace     *phases.Timer // DPGPU_TRACE
 	allocs    []cuda.DevicePtr
@@ -138,7 +138,7 @@ type run struct {
 	events    []*cuda.Event
 	devBytes  int64
 	hostBytes int64
-	stats     runtime.Stats
+	stats     backend.Stats
 
 	part   cuda.DevicePtr // region answer partials
 	parts  int

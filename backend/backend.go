@@ -1,8 +1,10 @@
-// Package runtime defines what an executor is — the last stage of the
+// Package backend defines what an executor is — the last stage of the
 // pipeline, which runs a planned problem on some hardware — and what it
-// returns. The CPU executor lives in runtime/cpu and the CUDA one in
-// runtime/cuda; both are checked against each other.
-package runtime
+// returns. The CPU executor lives in backend/cpu and the CUDA one in
+// backend/gpu (over the driver bindings of backend/cuda); both are checked
+// against each other. (It was called runtime, which shadowed the standard
+// library's package of that name.)
+package backend
 
 import (
 	"context"

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/gputest"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/cpu"
 )
 
 // The arithmetic of docs/language.md §6.1, side by side: each problem runs
@@ -192,7 +192,7 @@ func TestArithmeticSideBySide(t *testing.T) {
 	for _, c := range arithCases {
 		t.Run(c.name, func(t *testing.T) {
 			p, pl := load(t, c.name+".dp", c.src, nil)
-			cres, cerr := cpu.New(0).Run(context.Background(), p, pl, runtime.Options{})
+			cres, cerr := cpu.New(0).Run(context.Background(), p, pl, backend.Options{})
 			checkArith(t, "CPU", c, cres, cerr)
 			variants := lineVariants
 			if len(pl.Deps) > 0 && pl.Schedule == "wavefront" {
@@ -220,7 +220,7 @@ func TestArithmeticSideBySide(t *testing.T) {
 	}
 }
 
-func checkArith(t *testing.T, who string, c arithCase, res *runtime.Result, err error) {
+func checkArith(t *testing.T, who string, c arithCase, res *backend.Result, err error) {
 	t.Helper()
 	if c.want != "" {
 		if err == nil {
@@ -402,13 +402,13 @@ answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))
 			t.Errorf("%s: %d, %v; want error %q", c.name, got, err, c.err)
 		}
 	}
-	s := runtime.IntSum{Sum: longFin}
-	s.Merge(runtime.IntSum{Sum: 1})
+	s := backend.IntSum{Sum: longFin}
+	s.Merge(backend.IntSum{Sum: 1})
 	if !s.Overflow {
 		t.Errorf("%d + 1 did not flag the overflow", int64(longFin))
 	}
-	s = runtime.IntSum{Sum: longFin - 1}
-	s.Merge(runtime.IntSum{Sum: 1})
+	s = backend.IntSum{Sum: longFin - 1}
+	s.Merge(backend.IntSum{Sum: 1})
 	if s.Overflow || s.Sum != longFin {
 		t.Errorf("%d + 1 = %+v", int64(longFin-1), s)
 	}
@@ -425,7 +425,7 @@ answer: cell[0][0] - cell[1][1]
 `, nil)
 		p.AllowNaN = allow
 		r := &run{p: p, pl: pl}
-		res := &runtime.Result{Answer: ir.Value{T: ir.Double, F: math.NaN()}}
+		res := &backend.Result{Answer: ir.Value{T: ir.Double, F: math.NaN()}}
 		err := r.finishAnswer(res)
 		if allow != (err == nil) {
 			t.Errorf("nan allowed %v: %v", allow, err)
@@ -446,7 +446,7 @@ func TestArithmeticTableOnCPU(t *testing.T) {
 	for _, c := range arithCases {
 		t.Run(c.name, func(t *testing.T) {
 			p, pl := load(t, c.name+".dp", c.src, nil)
-			res, err := cpu.New(0).Run(context.Background(), p, pl, runtime.Options{})
+			res, err := cpu.New(0).Run(context.Background(), p, pl, backend.Options{})
 			checkArith(t, "CPU", c, res, err)
 		})
 	}

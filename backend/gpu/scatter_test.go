@@ -4,10 +4,10 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 // These tests need no GPU: they check the host side of maintain, which
@@ -27,7 +27,7 @@ func TestScatterLines(t *testing.T) {
 		if c.sched == plan.Cols {
 			prog.Lines, prog.Width = C, R
 		}
-		r := &run{p: &ir.Problem{Rows: R, Cols: C, CellType: ir.Int}, prog: prog, grid: runtime.NewGrid(ir.Int, R, C)}
+		r := &run{p: &ir.Problem{Rows: R, Cols: C, CellType: ir.Int}, prog: prog, grid: backend.NewGrid(ir.Int, R, C)}
 		// Line L of the sweep holds 1000*L + position.
 		for first := int64(0); first < prog.Lines; first += 3 {
 			count := min(3, prog.Lines-first)
@@ -56,7 +56,7 @@ func TestScatterTiles(t *testing.T) {
 		TH, TW := 4, 5
 		prog := &codegen.Program{Schedule: plan.Wavefront, Backward: back, TileH: TH, TileW: TW,
 			TilesI: (R + 3) / 4, TilesJ: (C + 4) / 5}
-		r := &run{p: &ir.Problem{Rows: R, Cols: C, CellType: ir.Int}, prog: prog, grid: runtime.NewGrid(ir.Int, R, C)}
+		r := &run{p: &ir.Problem{Rows: R, Cols: C, CellType: ir.Int}, prog: prog, grid: backend.NewGrid(ir.Int, R, C)}
 		nTI, nTJ := prog.TilesI, prog.TilesJ
 		tileCells := int64(TH * TW)
 		for d := int64(0); d < nTI+nTJ-1; d++ {

@@ -6,8 +6,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/codegen"
-	"github.com/dpgpu/dpgpu/runtime/cuda"
 )
 
 // keepStrips is what the strip kernel needs to write the grid out

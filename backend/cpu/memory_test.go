@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dpgpu/dpgpu/runtime"
+	"github.com/dpgpu/dpgpu/backend"
 )
 
 // TestLCSMemory checks the memory model: LCS of two 200,000-character
@@ -15,7 +15,7 @@ import (
 // minute, so it runs only with DPGPU_MEMTEST set (to the string length,
 // or 1 for 200,000):
 //
-//	DPGPU_MEMTEST=1 go test -run TestLCSMemory -v ./runtime/cpu
+//	DPGPU_MEMTEST=1 go test -run TestLCSMemory -v ./backend/cpu
 func TestLCSMemory(t *testing.T) {
 	env := os.Getenv("DPGPU_MEMTEST")
 	if env == "" {
@@ -29,7 +29,7 @@ func TestLCSMemory(t *testing.T) {
 	a, b := randString(r, n, "ACGT"), randString(r, n, "ACGT")
 	p, pl := load(t, "lcs.dp", lcsSource(a, b))
 	start := time.Now()
-	res, err := solve(t, p, pl, runtime.Options{})
+	res, err := solve(t, p, pl, backend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,9 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime/cuda"
 )
 
 // checkEvery is how many launches go by between looks at the context.

@@ -1,6 +1,6 @@
 package gpu
 
-import "github.com/dpgpu/dpgpu/runtime/cuda"
+import "github.com/dpgpu/dpgpu/backend/cuda"
 
 // CUDA returns the executor's context and NVRTC so that solvers outside the
 // generated-kernel path (Held-Karp) run on the same GPU without opening a

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 var allTypes = []string{"int", "long", "float", "double"}
@@ -78,7 +78,7 @@ func TestAgainstReferences(t *testing.T) {
 							// batches and shares: every seam is checked.
 							run = solveTiny
 						}
-						res, err := run(t, p, pl, runtime.Options{Threads: threads, Maintain: keep})
+						res, err := run(t, p, pl, backend.Options{Threads: threads, Maintain: keep})
 						if err != nil {
 							t.Fatalf("%s: %v\n%s", name, err, src)
 						}
@@ -95,7 +95,7 @@ func TestAgainstReferences(t *testing.T) {
 	}
 }
 
-func checkResult(t *testing.T, name, src string, rc refCase, res *runtime.Result, keep bool) {
+func checkResult(t *testing.T, name, src string, rc refCase, res *backend.Result, keep bool) {
 	t.Helper()
 	want := rc.answer
 	if !matches(res.Answer, want, rc.tol) {
@@ -130,7 +130,7 @@ func TestLarge(t *testing.T) {
 	for _, c := range []refCase{lcsCase(r, 999, 998), editCase(r, 999, 1200), knapsackCase(r, 120, 5000)} {
 		p, pl := load(t, "large.dp", c.src)
 		for _, threads := range []int{2, 7} {
-			res, err := solve(t, p, pl, runtime.Options{Threads: threads, Maintain: threads == 7})
+			res, err := solve(t, p, pl, backend.Options{Threads: threads, Maintain: threads == 7})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +155,7 @@ func TestPublishedValues(t *testing.T) {
 	} {
 		p, pl := load(t, "t.dp", tc.src)
 		for _, threads := range []int{1, 2} {
-			res, err := solve(t, p, pl, runtime.Options{Threads: threads})
+			res, err := solve(t, p, pl, backend.Options{Threads: threads})
 			if err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
 			}
@@ -210,7 +210,7 @@ int ?x? dist = 0,1 & 1,0
 	for _, tc := range cases {
 		p, pl := load(t, strings.Fields(tc.src)[1]+".dp", tc.src)
 		for _, threads := range []int{1, 2, 7} {
-			_, err := solve(t, p, pl, runtime.Options{Threads: threads})
+			_, err := solve(t, p, pl, backend.Options{Threads: threads})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%s, %d threads: error %v, want %q", tc.name, threads, err, tc.want)
 			}
@@ -227,7 +227,7 @@ cell: long
 cell[i][j] = 1  when i == 0 || j == 0
            | cell[i-1][j] + cell[i][j-1]  otherwise
 `)
-	res, err := solve(t, p, pl, runtime.Options{Threads: 2})
+	res, err := solve(t, p, pl, backend.Options{Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestTracebackThroughRun(t *testing.T) {
 	for k := 0; k < 20; k++ {
 		a, b := randString(r, r.Intn(60), "ACGT"), randString(r, r.Intn(60), "ACGT")
 		p, pl := load(t, "lcs.dp", lcsSource(a, b))
-		res, err := solve(t, p, pl, runtime.Options{Threads: 2, Traceback: true})
+		res, err := solve(t, p, pl, backend.Options{Threads: 2, Traceback: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,11 +262,11 @@ func TestTracebackThroughRun(t *testing.T) {
 cell[i][j] = i + j
 answer: sum(i in 0..2: sum(j in 0..2: cell[i][j]))
 `)
-	res, err := solve(t, p, pl, runtime.Options{})
+	res, err := solve(t, p, pl, backend.Options{})
 	if err != nil || res.Answer.I != 18 || res.AnswerIsCell {
 		t.Fatalf("sum answer %v (cell %v), error %v; want 18", res.Answer, res.AnswerIsCell, err)
 	}
-	if _, err := solve(t, p, pl, runtime.Options{Traceback: true}); err == nil {
+	if _, err := solve(t, p, pl, backend.Options{Traceback: true}); err == nil {
 		t.Errorf("traceback from a sum: no error")
 	}
 }
@@ -287,7 +287,7 @@ func TestProgress(t *testing.T) {
 	p, pl := load(t, "lcs.dp", lcsSource(a, b))
 	var mu sync.Mutex
 	var calls []int64
-	res, err := solve(t, p, pl, runtime.Options{Threads: 2, Progress: func(done, total int64) {
+	res, err := solve(t, p, pl, backend.Options{Threads: 2, Progress: func(done, total int64) {
 		mu.Lock()
 		defer mu.Unlock()
 		if total != p.Cells() {
@@ -335,7 +335,7 @@ func TestCancel(t *testing.T) {
 		for _, threads := range []int{1, 2} {
 			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 			start := time.Now()
-			_, err := New(threads).Run(ctx, p, pl, runtime.Options{})
+			_, err := New(threads).Run(ctx, p, pl, backend.Options{})
 			cancel()
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("%s, %d threads: error %v, want the deadline", pl.Schedule, threads, err)
@@ -357,7 +357,7 @@ n x n
 cell[i][j] = i + j
 `)
 	start := time.Now()
-	_, err := solve(t, p, pl, runtime.Options{})
+	_, err := solve(t, p, pl, backend.Options{})
 	if err == nil || !strings.Contains(err.Error(), "needs 32.7 TiB") && !strings.Contains(err.Error(), "needs") {
 		t.Fatalf("error %v, want one saying what the grid needs", err)
 	}

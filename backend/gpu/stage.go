@@ -2,7 +2,7 @@ package gpu
 
 import (
 	"fmt"
-	goruntime "runtime"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,10 +10,10 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime/cuda"
 )
 
 // stager copies the grid back while it is computed (maintain). The sweep
@@ -202,7 +202,7 @@ func toString(v any) string {
 }
 
 // parallel runs f(lo, hi) over [0, n) split among the CPUs.
-func parallel(n int64, f func(lo, hi int64)) { hostmem.Parallel(goruntime.NumCPU(), n, f) }
+func parallel(n int64, f func(lo, hi int64)) { hostmem.Parallel(runtime.NumCPU(), n, f) }
 
 // view reinterprets staged bytes as cells.
 func view[T any](b []byte) []T {
@@ -316,5 +316,5 @@ func (e *Executor) copyWorkers() int {
 	if e.cfg.copyWorkers > 0 {
 		return e.cfg.copyWorkers
 	}
-	return max(goruntime.NumCPU()-2, 1)
+	return max(runtime.NumCPU()-2, 1)
 }

@@ -10,16 +10,16 @@ package traceback
 import (
 	"fmt"
 
-	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/runtime"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // Trace walks back from cell [i][j] of grid g of problem p. It returns the
 // cells visited and the values emitted, both in path order: from the start
 // of the grid to the answer cell.
-func Trace(p *ir.Problem, g *runtime.Grid, i, j int64) (path [][2]int64, emitted []ir.Value, err error) {
+func Trace(p *ir.Problem, g *backend.Grid, i, j int64) (path [][2]int64, emitted []ir.Value, err error) {
 	if g == nil {
 		return nil, nil, fmt.Errorf("traceback needs the whole grid, and it was not kept")
 	}
@@ -30,11 +30,11 @@ func Trace(p *ir.Problem, g *runtime.Grid, i, j int64) (path [][2]int64, emitted
 	seen := map[[2]int64]bool{}
 	for {
 		if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
-			return nil, nil, &dsl.Error{Pos: p.RecurPos, Msg: fmt.Sprintf("traceback: the recurrence leads to cell[%d][%d], outside the %dx%d grid", i, j, p.Rows, p.Cols)}
+			return nil, nil, &source.Error{Pos: p.RecurPos, Msg: fmt.Sprintf("traceback: the recurrence leads to cell[%d][%d], outside the %dx%d grid", i, j, p.Rows, p.Cols)}
 		}
 		at := [2]int64{i, j}
 		if seen[at] {
-			return nil, nil, &dsl.Error{Pos: p.RecurPos, Msg: fmt.Sprintf("traceback: the recurrence leads back to cell[%d][%d], a cycle", i, j)}
+			return nil, nil, &source.Error{Pos: p.RecurPos, Msg: fmt.Sprintf("traceback: the recurrence leads back to cell[%d][%d], a cycle", i, j)}
 		}
 		seen[at] = true
 		path = append(path, at)
@@ -88,7 +88,7 @@ func (t *tracer) whichCase(i, j int64) (*ir.Case, error) {
 			return c, nil
 		}
 	}
-	return nil, &dsl.Error{Pos: t.p.RecurPos, Msg: "traceback: no case applies"}
+	return nil, &source.Error{Pos: t.p.RecurPos, Msg: "traceback: no case applies"}
 }
 
 // producer returns the cell whose value produced e at [i][j]; ok is false

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 // TestEstimateIsWhatRunsAllocate checks that the plan's memory estimate
@@ -27,7 +27,7 @@ func TestEstimateIsWhatRunsAllocate(t *testing.T) {
 				for _, threads := range []int{1, 3} {
 					for _, keep := range []bool{false, true} {
 						name := fmt.Sprintf("%s %dx%d %s threads=%d keep=%v (%s %s)", pr.name, p.Rows, p.Cols, ct, threads, keep, pl.Schedule, pl.Direction)
-						res, err := solve(t, p, pl, runtime.Options{Threads: threads, Maintain: keep})
+						res, err := solve(t, p, pl, backend.Options{Threads: threads, Maintain: keep})
 						if err != nil {
 							t.Fatalf("%s: %v", name, err)
 						}
@@ -58,25 +58,25 @@ func TestMemoryRefusal(t *testing.T) {
 	p, pl := load(t, "lcs.dp", lcsSource(strings.Repeat("ACGT", 250), strings.Repeat("GATC", 250))) // 1001x1001 int
 	grid := plan.GridBytes(p)
 	work := plan.CPUMemory(p, pl, 2, false).Work
-	held := runtime.NewGrid(p.CellType, p.Rows, p.Cols)
-	ref, err := solve(t, p, pl, runtime.Options{})
+	held := backend.NewGrid(p.CellType, p.Rows, p.Cols)
+	ref, err := solve(t, p, pl, backend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name   string
 		avail  int64
-		opt    runtime.Options
+		opt    backend.Options
 		refuse string // "" when the run must go ahead
 	}{
-		{"fits", work + grid, runtime.Options{Threads: 2, Maintain: true}, ""},
-		{"grid does not fit", work + grid - 1, runtime.Options{Threads: 2, Maintain: true},
+		{"fits", work + grid, backend.Options{Threads: 2, Maintain: true}, ""},
+		{"grid does not fit", work + grid - 1, backend.Options{Threads: 2, Maintain: true},
 			"keeping the whole 1001x1001 grid of int (3.8 MiB) while solving lcs needs 5.4 MiB, but only 5.4 MiB of memory is available; run without maintain, --grid and --traceback, which keep the whole grid"},
-		{"buffers do not fit", work - 1, runtime.Options{Threads: 2},
+		{"buffers do not fit", work - 1, backend.Options{Threads: 2},
 			"solving lcs on 2 CPU threads needs"},
 		// The grid is already allocated: only the buffers remain to be.
-		{"held grid not counted twice", work, runtime.Options{Threads: 2, Maintain: true, Grid: held}, ""},
-		{"held grid, buffers do not fit", work - 1, runtime.Options{Threads: 2, Traceback: true, Grid: held},
+		{"held grid not counted twice", work, backend.Options{Threads: 2, Maintain: true, Grid: held}, ""},
+		{"held grid, buffers do not fit", work - 1, backend.Options{Threads: 2, Traceback: true, Grid: held},
 			"solving lcs on 2 CPU threads needs"},
 	}
 	for _, tc := range tests {

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/cuda"
 )
 
 // The speed measurements run only with DPGPU_PERF=1 (scripts/device-check.sh
@@ -57,7 +57,7 @@ func median(x []float64) float64 {
 }
 
 // measure runs p once to warm up and then n times.
-func measure(t *testing.T, e *Executor, name string, p *ir.Problem, pl *plan.Plan, cg codegen.Options, opt runtime.Options, n int) perfRow {
+func measure(t *testing.T, e *Executor, name string, p *ir.Problem, pl *plan.Plan, cg codegen.Options, opt backend.Options, n int) perfRow {
 	t.Helper()
 	old := e.cfg.codegen
 	e.cfg.codegen = cg
@@ -67,7 +67,7 @@ func measure(t *testing.T, e *Executor, name string, p *ir.Problem, pl *plan.Pla
 		t.Fatalf("%s: %v", name, err)
 	}
 	var comp, wall []float64
-	var last *runtime.Result
+	var last *backend.Result
 	for k := 0; k < n; k++ {
 		res, err := e.Run(context.Background(), p, pl, opt)
 		if err != nil {
@@ -121,7 +121,7 @@ func TestPerfLCS(t *testing.T) {
 	best := perfRow{compute: 1e9}
 	var bestCG codegen.Options
 	try := func(cg codegen.Options) {
-		row := measure(t, e, fmt.Sprintf("lcs %d^2 strip rpt%d w%d", n, cg.RowsPerThread, cg.StripWarps), p, pl, cg, runtime.Options{}, 5)
+		row := measure(t, e, fmt.Sprintf("lcs %d^2 strip rpt%d w%d", n, cg.RowsPerThread, cg.StripWarps), p, pl, cg, backend.Options{}, 5)
 		rows = append(rows, row)
 		if row.compute < best.compute {
 			best, bestCG = row, cg
@@ -132,11 +132,11 @@ func TestPerfLCS(t *testing.T) {
 			try(codegen.Options{Kernel: codegen.KernelStrip, RowsPerThread: rpt, StripWarps: warps})
 		}
 	}
-	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 tile 64x64", n), p, pl, codegen.Options{Kernel: codegen.KernelTile}, runtime.Options{}, 3))
+	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 tile 64x64", n), p, pl, codegen.Options{Kernel: codegen.KernelTile}, backend.Options{}, 3))
 	big := 262144 / scale
 	p, pl = lcsProblem(t, big, big)
-	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 strip rpt%d w%d", big, bestCG.RowsPerThread, bestCG.StripWarps), p, pl, bestCG, runtime.Options{}, 5))
-	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 strip default", big), p, pl, codegen.Options{}, runtime.Options{}, 5))
+	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 strip rpt%d w%d", big, bestCG.RowsPerThread, bestCG.StripWarps), p, pl, bestCG, backend.Options{}, 5))
+	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 strip default", big), p, pl, codegen.Options{}, backend.Options{}, 5))
 	printTable(t, rows)
 }
 
@@ -153,7 +153,7 @@ func TestPerfKnapsack(t *testing.T) {
 	p, pl := load(t, "knapsack.dp", fmt.Sprintf(knapsackDP, ints(wt), ints(val), capacity), nil)
 	var rows []perfRow
 	for _, threads := range []int{128, 256, 512} {
-		rows = append(rows, measure(t, e, fmt.Sprintf("knapsack %dx%d line%d", items, capacity, threads), p, pl, codegen.Options{LineThreads: threads}, runtime.Options{}, 5))
+		rows = append(rows, measure(t, e, fmt.Sprintf("knapsack %dx%d line%d", items, capacity, threads), p, pl, codegen.Options{LineThreads: threads}, backend.Options{}, 5))
 	}
 	printTable(t, rows)
 }
@@ -168,9 +168,9 @@ func TestPerfMaintain(t *testing.T) {
 	e := executor(t)
 	n := 32768 / scale
 	p, pl := lcsProblem(t, n, n)
-	keep := runtime.Options{Maintain: true, Grid: runtime.NewGrid(p.CellType, p.Rows, p.Cols)}
+	keep := backend.Options{Maintain: true, Grid: backend.NewGrid(p.CellType, p.Rows, p.Cols)}
 	rows := []perfRow{
-		measure(t, e, fmt.Sprintf("lcs %d^2 maintain 0", n), p, pl, codegen.Options{}, runtime.Options{}, 5),
+		measure(t, e, fmt.Sprintf("lcs %d^2 maintain 0", n), p, pl, codegen.Options{}, backend.Options{}, 5),
 	}
 	old := e.cfg
 	defer func() { e.cfg = old }()
@@ -228,7 +228,7 @@ func TestPerfHost(t *testing.T) {
 	})
 	touch := time.Since(start)
 	start = time.Now()
-	runtime.NewGrid(ir.Int, 1, size/4) // huge pages, touched in parallel
+	backend.NewGrid(ir.Int, 1, size/4) // huge pages, touched in parallel
 	touchHuge := time.Since(start)
 	thp, _ := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	fmt.Printf("host: first touch of 1 GB with MADV_HUGEPAGE %.0f ms (THP: %s)\n", touchHuge.Seconds()*1e3, strings.TrimSpace(string(thp)))
@@ -257,7 +257,7 @@ func TestPerfProfile(t *testing.T) {
 	old := e.cfg.codegen
 	defer func() { e.cfg.codegen = old }()
 	e.cfg.codegen = codegen.Options{Kernel: codegen.KernelStrip, RowsPerThread: 4, StripWarps: 8}
-	prog, err := e.Program(p, pl, runtime.Options{})
+	prog, err := e.Program(p, pl, backend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestPerfProfile(t *testing.T) {
 		os.WriteFile(out+".cu", []byte(prog.Source), 0o644)
 	}
 	for k := 0; k < 2; k++ {
-		res, err := e.Run(context.Background(), p, pl, runtime.Options{})
+		res, err := e.Run(context.Background(), p, pl, backend.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

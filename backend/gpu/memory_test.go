@@ -3,9 +3,9 @@ package gpu
 import (
 	"testing"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/runtime"
 )
 
 // TestHostNeedCountsTheGridOnce: the host memory a keeping run checks
@@ -17,17 +17,17 @@ func TestHostNeedCountsTheGridOnce(t *testing.T) {
 	p := &ir.Problem{Name: "g", Rows: 3000, Cols: 5000, CellType: ir.Int}
 	prog := &codegen.Program{Kernel: codegen.KernelLine, Width: 5000, Lines: 3000, Reach: 1}
 	grid := int64(3000 * 5000 * 4)
-	held := runtime.NewGrid(ir.Int, 3000, 5000)
+	held := backend.NewGrid(ir.Int, 3000, 5000)
 	tests := []struct {
 		name string
 		keep bool
-		opt  runtime.Options
+		opt  backend.Options
 		want func(stage int64) int64
 	}{
-		{"not kept", false, runtime.Options{}, func(int64) int64 { return 0 }},
-		{"kept", true, runtime.Options{Maintain: true}, func(s int64) int64 { return grid + 2*s }},
-		{"kept, grid held", true, runtime.Options{Maintain: true, Grid: held}, func(s int64) int64 { return 2 * s }},
-		{"kept, a held grid of another shape", true, runtime.Options{Maintain: true, Grid: runtime.NewGrid(ir.Int, 3000, 4999)},
+		{"not kept", false, backend.Options{}, func(int64) int64 { return 0 }},
+		{"kept", true, backend.Options{Maintain: true}, func(s int64) int64 { return grid + 2*s }},
+		{"kept, grid held", true, backend.Options{Maintain: true, Grid: held}, func(s int64) int64 { return 2 * s }},
+		{"kept, a held grid of another shape", true, backend.Options{Maintain: true, Grid: backend.NewGrid(ir.Int, 3000, 4999)},
 			func(s int64) int64 { return grid + 2*s }},
 	}
 	for _, tc := range tests {

@@ -10,13 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems"
-	"github.com/dpgpu/dpgpu/runtime"
 	"github.com/dpgpu/dpgpu/sema"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // ---- plain-Go references ----
@@ -123,7 +124,7 @@ func TestStripShapes(t *testing.T) {
 func TestMaintainUsesStrips(t *testing.T) {
 	e := executor(t)
 	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGT", "b.txt": "GATTACA"})
-	prog, err := e.Program(p, pl, runtime.Options{Maintain: true})
+	prog, err := e.Program(p, pl, backend.Options{Maintain: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,7 +523,7 @@ cell[i][j] = 0    when i == 0 || j == 0
 		{"global", codegen.Options{Mem: codegen.Mem0, ConstantBytes: 16}},
 		{"texture", codegen.Options{Mem: codegen.Mem1}},
 	}
-	var first *runtime.Result
+	var first *backend.Result
 	for _, mem := range mems {
 		for _, maintain := range []bool{false, true} {
 			v := variant{name: mem.name, cg: mem.cg, maintain: maintain}
@@ -632,7 +633,7 @@ cell[i][j] = cell[i-1][j] + cell[i][j-1] + cell[i-1][j-1]   when i > 0 && j > 0
 				t.Errorf("%s/%s: no error", c.name, v.name)
 				continue
 			}
-			var list dsl.ErrorList
+			var list source.ErrorList
 			if !errors.As(err, &list) {
 				t.Errorf("%s/%s: error %v is not positioned", c.name, v.name, err)
 			}
@@ -656,15 +657,15 @@ func TestCancel(t *testing.T) {
 	r := newRand(t)
 	a, b := randDNA(r, 300000), randDNA(r, 300000)
 	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": a, "b.txt": b})
-	cancelMidway(t, e, p, pl, runtime.Options{})
+	cancelMidway(t, e, p, pl, backend.Options{})
 	// Still usable.
 	small, spl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGT", "b.txt": "AGT"})
-	res, err := e.Run(context.Background(), small, spl, runtime.Options{})
+	res, err := e.Run(context.Background(), small, spl, backend.Options{})
 	if err != nil || answerOf(res) != 3 {
 		t.Errorf("after cancelling: %v, %v", res, err)
 	}
 	var calls int
-	_, err = e.Run(context.Background(), small, spl, runtime.Options{Progress: func(done, total int64) { calls++ }})
+	_, err = e.Run(context.Background(), small, spl, backend.Options{Progress: func(done, total int64) { calls++ }})
 	if err != nil || calls == 0 {
 		t.Errorf("progress: %d calls, %v", calls, err)
 	}
@@ -681,9 +682,9 @@ func TestCancelMaintain(t *testing.T) {
 	old := e.cfg
 	e.cfg.maxSlots = 2
 	defer func() { e.cfg = old }()
-	cancelMidway(t, e, p, pl, runtime.Options{Maintain: true})
+	cancelMidway(t, e, p, pl, backend.Options{Maintain: true})
 	small, spl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGT", "b.txt": "AGT"})
-	res, err := e.Run(context.Background(), small, spl, runtime.Options{Maintain: true})
+	res, err := e.Run(context.Background(), small, spl, backend.Options{Maintain: true})
 	if err != nil || answerOf(res) != 3 {
 		t.Errorf("after cancelling: %v, %v", res, err)
 	}
@@ -691,7 +692,7 @@ func TestCancelMaintain(t *testing.T) {
 
 // cancelMidway runs p with opt, cancelling once progress is reported: the
 // run must end with context.Canceled within seconds.
-func cancelMidway(t *testing.T, e *Executor, p *ir.Problem, pl *plan.Plan, opt runtime.Options) {
+func cancelMidway(t *testing.T, e *Executor, p *ir.Problem, pl *plan.Plan, opt backend.Options) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -769,7 +770,7 @@ cell[i][j] = 3*i + j + 1                          when i == 0 || j == 0
 func TestCompileCache(t *testing.T) {
 	e := executor(t)
 	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGTTGCA", "b.txt": "TTGACCA"})
-	if _, err := e.Run(context.Background(), p, pl, runtime.Options{}); err != nil {
+	if _, err := e.Run(context.Background(), p, pl, backend.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	e2, err := New(WithCacheDir(shared.dir))
@@ -777,7 +778,7 @@ func TestCompileCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e2.Close()
-	res, err := e2.Run(context.Background(), p, pl, runtime.Options{})
+	res, err := e2.Run(context.Background(), p, pl, backend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -791,7 +792,7 @@ func TestCompileCache(t *testing.T) {
 func TestCompileErrorLines(t *testing.T) {
 	e := executor(t)
 	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGT", "b.txt": "AGT"})
-	prog, err := e.Program(p, pl, runtime.Options{})
+	prog, err := e.Program(p, pl, backend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,22 +14,22 @@
 //     meet at a barrier before the next one; only the rows the recurrence
 //     reads back (`prev`) plus the one being computed are kept.
 //
-// Both run forward or backward as the plan says. With runtime.Options that
-// keep the grid, every computed cell is also copied into a runtime.Grid.
+// Both run forward or backward as the plan says. With backend.Options that
+// keep the grid, every computed cell is also copied into a backend.Grid.
 package cpu
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	goruntime "runtime"
+	"runtime"
 	"time"
 
-	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/traceback"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // Executor runs problems on the CPU.
@@ -61,7 +61,7 @@ func (e *Executor) Name() string { return "cpu" }
 
 // Device describes the threads and, when /proc/cpuinfo says, the processor.
 func (e *Executor) Device() string {
-	n := e.threadsFor(runtime.Options{})
+	n := e.threadsFor(backend.Options{})
 	s := fmt.Sprintf("%d CPU threads", n)
 	if n == 1 {
 		s = "1 CPU thread"
@@ -72,14 +72,14 @@ func (e *Executor) Device() string {
 	return s
 }
 
-func (e *Executor) threadsFor(opt runtime.Options) int {
+func (e *Executor) threadsFor(opt backend.Options) int {
 	switch {
 	case opt.Threads > 0:
 		return opt.Threads
 	case e.threads > 0:
 		return e.threads
 	}
-	return goruntime.NumCPU()
+	return runtime.NumCPU()
 }
 
 // ErrHeldKarp is returned for problems of the held-karp schedule, which the
@@ -87,7 +87,7 @@ func (e *Executor) threadsFor(opt runtime.Options) int {
 var ErrHeldKarp = errors.New("the held-karp schedule is run by the TSP solver, not the grid executor")
 
 // Run solves p as planned by pl.
-func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*runtime.Result, error) {
+func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	start := time.Now()
 	if pl.Schedule == plan.HeldKarp {
 		return nil, ErrHeldKarp
@@ -119,13 +119,13 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ru
 	if opt.Progress != nil {
 		opt.Progress(p.Cells(), p.Cells())
 	}
-	res := &runtime.Result{Backend: "cpu", Device: e.Device(), Grid: r.grid}
+	res := &backend.Result{Backend: "cpu", Device: e.Device(), Grid: r.grid}
 	if err := r.answer(res); err != nil {
 		return nil, err
 	}
 	if opt.Traceback {
 		if !res.AnswerIsCell {
-			return nil, &dsl.Error{Pos: p.AnswerPos, Msg: fmt.Sprintf("traceback starts at the answer cell, but the answer of %s is not one cell", p.Name)}
+			return nil, &source.Error{Pos: p.AnswerPos, Msg: fmt.Sprintf("traceback starts at the answer cell, but the answer of %s is not one cell", p.Name)}
 		}
 		path, emitted, err := traceback.Trace(p, r.grid, res.AnswerI, res.AnswerJ)
 		if err != nil {
@@ -133,7 +133,7 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ru
 		}
 		res.Path, res.Emitted = path, emitted
 	}
-	res.Stats = runtime.Stats{
+	res.Stats = backend.Stats{
 		Cells:          p.Cells(),
 		Seconds:        time.Since(start).Seconds(),
 		ComputeSeconds: compute,

@@ -10,12 +10,12 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/codegen"
-	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/cuda"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // setupAnswer allocates what the answer needs: slots partial results of a
@@ -113,7 +113,7 @@ func (r *run) readDevice(p cuda.DevicePtr, n int64) ([]byte, error) {
 
 // answer reads the answer off the device; a NaN answer is an error unless
 // the problem allows NaN.
-func (r *run) answer(res *runtime.Result) error {
+func (r *run) answer(res *backend.Result) error {
 	if err := r.readAnswer(res); err != nil {
 		return err
 	}
@@ -122,11 +122,11 @@ func (r *run) answer(res *runtime.Result) error {
 
 // finishAnswer applies the rules the CPU executor applies to the answer it
 // reports (a NaN answer is an error without `nan: allow`).
-func (r *run) finishAnswer(res *runtime.Result) error {
+func (r *run) finishAnswer(res *backend.Result) error {
 	return eval.CheckAnswer(r.p, res.Answer)
 }
 
-func (r *run) readAnswer(res *runtime.Result) error {
+func (r *run) readAnswer(res *backend.Result) error {
 	pr, p, a := r.prog, r.p, r.pl.Answer
 	cs := r.cellBytes()
 	switch pr.Answer {
@@ -203,7 +203,7 @@ const (
 	sumOvf = 4 // the sum of the finite cells left long's finite range
 )
 
-func (r *run) regionAnswer(res *runtime.Result) error {
+func (r *run) regionAnswer(res *backend.Result) error {
 	p, a := r.p, r.pl.Answer
 	raw, err := r.readDevice(r.part, int64(r.parts)*codegen.PartBytes)
 	if err != nil {
@@ -270,20 +270,20 @@ func (r *run) regionAnswer(res *runtime.Result) error {
 	return err
 }
 
-// intSum is a partial result of an integer sum as runtime.IntSum folds it.
-func intSum(q part) runtime.IntSum {
-	return runtime.IntSum{Sum: q.iv, Pos: q.fl&sumPos != 0, Neg: q.fl&sumNeg != 0, Overflow: q.fl&sumOvf != 0}
+// intSum is a partial result of an integer sum as backend.IntSum folds it.
+func intSum(q part) backend.IntSum {
+	return backend.IntSum{Sum: q.iv, Pos: q.fl&sumPos != 0, Neg: q.fl&sumNeg != 0, Overflow: q.fl&sumOvf != 0}
 }
 
 // integerSum turns the folded partial results of an integer sum over the
-// answer region into its value by the rules of + (runtime.IntSum, which the
+// answer region into its value by the rules of + (backend.IntSum, which the
 // CPU executor folds with too). The partials were folded in no particular
 // order, so an overflow is judged on the whole sum.
 func (r *run) integerSum(acc part) (int64, error) {
 	return intSum(acc).Value(r.p, r.pl.Answer.Expr)
 }
 
-func sumFlags(s runtime.IntSum) int32 {
+func sumFlags(s backend.IntSum) int32 {
 	var fl int32
 	if s.Pos {
 		fl |= sumPos
@@ -339,9 +339,9 @@ func (r *run) describe(code, site int, ci, cj, x, y int64) error {
 			return fmt.Errorf("the GPU reported a read of cell[%d][%d] outside the %dx%d grid at cell[%d][%d]", x, y, p.Rows, p.Cols, ci, cj)
 		}
 		err := eval.OutsideGrid(p.CellRefs[site], x, y, p.Rows, p.Cols)
-		var de *dsl.Error
+		var de *source.Error
 		if errors.As(err, &de) {
-			return dsl.ErrorList{&dsl.Error{Pos: de.Pos, Msg: de.Msg + at}}
+			return source.ErrorList{&source.Error{Pos: de.Pos, Msg: de.Msg + at}}
 		}
 		return err
 	}
@@ -381,7 +381,7 @@ func (r *run) describe(code, site int, ci, cj, x, y int64) error {
 	default:
 		msg = fmt.Sprintf("device error %d%s", code, at)
 	}
-	return dsl.ErrorList{&dsl.Error{Pos: node.Position(), Msg: msg}}
+	return source.ErrorList{&source.Error{Pos: node.Position(), Msg: msg}}
 }
 
 // The finite ranges of docs/language.md §6.1.
@@ -391,8 +391,8 @@ const (
 )
 
 var (
-	finText     = runtime.FiniteText
-	suggestLong = runtime.SuggestLong
+	finText     = backend.FiniteText
+	suggestLong = backend.SuggestLong
 )
 
 // overflowMessage words an overflow the device reported at node, computing

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	goruntime "runtime"
+	"runtime"
 	"testing"
 
-	"github.com/dpgpu/dpgpu/runtime"
+	"github.com/dpgpu/dpgpu/backend"
 )
 
 func lcsSource(a, b string) string {
@@ -31,7 +31,7 @@ func BenchmarkLCS(b *testing.B) {
 			b.Run(fmt.Sprintf("n=%d/threads=%d", n, threads), func(b *testing.B) {
 				ex := New(threads)
 				for b.Loop() {
-					if _, err := ex.Run(context.Background(), p, pl, runtime.Options{}); err != nil {
+					if _, err := ex.Run(context.Background(), p, pl, backend.Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -67,10 +67,10 @@ func BenchmarkKinds(b *testing.B) {
 	for _, c := range srcs {
 		b.Run(c.name, func(b *testing.B) {
 			p, pl := load(b, c.name+".dp", c.src(rand.New(rand.NewSource(1))))
-			goruntime.GC()
+			runtime.GC()
 			ex := New(2)
 			for b.Loop() {
-				if _, err := ex.Run(context.Background(), p, pl, runtime.Options{}); err != nil {
+				if _, err := ex.Run(context.Background(), p, pl, backend.Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,11 +1,11 @@
-package runtime
+package backend
 
 import (
 	"fmt"
 	"math/big"
 
-	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // IntSum is an integer sum over the answer region, folded in any order by
@@ -65,7 +65,7 @@ func (s IntSum) Value(p *ir.Problem, answer ir.Expr) (int64, error) {
 	pos, neg := ir.InfSentinel(t)
 	switch {
 	case s.Pos && s.Neg:
-		return 0, dsl.ErrorList{&dsl.Error{Pos: at, Msg: "inf - inf is undefined computing the answer"}}
+		return 0, source.ErrorList{&source.Error{Pos: at, Msg: "inf - inf is undefined computing the answer"}}
 	case s.Pos:
 		return pos, nil
 	case s.Neg:
@@ -77,7 +77,7 @@ func (s IntSum) Value(p *ir.Problem, answer ir.Expr) (int64, error) {
 		if !s.Overflow {
 			msg = fmt.Sprintf("overflow computing the answer: the sum %d does not fit in %s (finite range %s)", s.Sum, t, FiniteText(t)) + SuggestLong(t, big.NewInt(s.Sum))
 		}
-		return 0, dsl.ErrorList{&dsl.Error{Pos: at, Msg: msg}}
+		return 0, source.ErrorList{&source.Error{Pos: at, Msg: msg}}
 	}
 	return s.Sum, nil
 }

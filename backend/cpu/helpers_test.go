@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
 	"github.com/dpgpu/dpgpu/sema"
 )
 
@@ -35,7 +35,7 @@ func load(t testing.TB, name, src string) (*ir.Problem, *plan.Plan) {
 }
 
 // solve runs a problem on the CPU executor.
-func solve(t testing.TB, p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*runtime.Result, error) {
+func solve(t testing.TB, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	t.Helper()
 	return New(opt.Threads).Run(context.Background(), p, pl, opt)
 }
@@ -45,7 +45,7 @@ func solve(t testing.TB, p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*ru
 var tiny = tuning{tileW: 7, tileH: 5, lanes: 3, lanesPerWorker: 4, kernelCells: 10}
 
 // solveTiny runs a problem with the tiny tuning.
-func solveTiny(t testing.TB, p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*runtime.Result, error) {
+func solveTiny(t testing.TB, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	t.Helper()
 	ex := New(opt.Threads)
 	ex.tune = tiny

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cpu"
+	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/cpu"
-	"github.com/dpgpu/dpgpu/runtime/traceback"
 	"github.com/dpgpu/dpgpu/sema"
 )
 
@@ -33,14 +33,14 @@ func check(t *testing.T, src string) *ir.Problem {
 }
 
 // solve runs src on the CPU, keeping the grid.
-func solve(t *testing.T, src string) (*ir.Problem, *runtime.Result) {
+func solve(t *testing.T, src string) (*ir.Problem, *backend.Result) {
 	t.Helper()
 	p := check(t, src)
 	pl, err := plan.Analyze(p)
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
-	res, err := cpu.New(2).Run(context.Background(), p, pl, runtime.Options{Maintain: true})
+	res, err := cpu.New(2).Run(context.Background(), p, pl, backend.Options{Maintain: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,14 +207,14 @@ func TestErrors(t *testing.T) {
 	p := check(t, `3 x 3
 cell[i][j] = cell[(i+1) % ROWS][j] + 1
 `)
-	g := runtime.NewGrid(p.CellType, p.Rows, p.Cols)
+	g := backend.NewGrid(p.CellType, p.Rows, p.Cols)
 	if _, _, err := traceback.Trace(p, g, 0, 0); err == nil || !strings.Contains(err.Error(), "cycle") {
 		t.Errorf("cycle: error %v", err)
 	}
 	if _, _, err := traceback.Trace(p, nil, 0, 0); err == nil {
 		t.Errorf("no grid: no error")
 	}
-	if _, _, err := traceback.Trace(p, runtime.NewGrid(p.CellType, 2, 3), 0, 0); err == nil {
+	if _, _, err := traceback.Trace(p, backend.NewGrid(p.CellType, 2, 3), 0, 0); err == nil {
 		t.Errorf("grid of another size: no error")
 	}
 	if _, _, err := traceback.Trace(p, g, 3, 0); err == nil {
@@ -224,7 +224,7 @@ cell[i][j] = cell[(i+1) % ROWS][j] + 1
 	q := check(t, `3 x 3
 cell[i][j] = cell[i-1][j] + 1
 `)
-	_, _, err := traceback.Trace(q, runtime.NewGrid(q.CellType, 3, 3), 2, 2)
+	_, _, err := traceback.Trace(q, backend.NewGrid(q.CellType, 3, 3), 2, 2)
 	if err == nil || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("walk off the grid: error %v", err)
 	}

@@ -13,16 +13,16 @@
 //     tile kernel (one launch per tile anti-diagonal, tiles in shared
 //     memory, edges in O(width) buffers).
 //
-// With maintain (runtime.Options.KeepGrid), finished lines, tiles or strips
+// With maintain (backend.Options.KeepGrid), finished lines, tiles or strips
 // are copied to pinned host memory on a second stream while the next ones
-// are computed, and CPU workers move them into the runtime.Grid. The strip
+// are computed, and CPU workers move them into the backend.Grid. The strip
 // kernel writes each strip to a slot in device memory and flags it done in
 // host memory; the host copies it out and frees the slot (keep.go).
 //
 // The device checks every read outside the grid or an input, and int
 // overflow, where the generator could not prove them impossible; the first
 // such error stops the run with a message naming the `.dp` position and the
-// cell (dsl.ErrorList, which dsl.Format shows with a caret).
+// cell (source.ErrorList, which source.Format shows with a caret).
 package gpu
 
 import (
@@ -33,14 +33,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/codegen"
-	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/runtime"
-	"github.com/dpgpu/dpgpu/runtime/cuda"
-	"github.com/dpgpu/dpgpu/runtime/traceback"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // Option configures an Executor.
@@ -167,7 +167,7 @@ func (e *Executor) CUDADevice() cuda.Device { return e.dev }
 var ErrHeldKarp = errors.New("the held-karp schedule is run by the TSP solver, not the grid executor")
 
 // Program generates the CUDA program Run would compile for p with opt.
-func (e *Executor) Program(p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*codegen.Program, error) {
+func (e *Executor) Program(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*codegen.Program, error) {
 	return e.generate(p, pl, opt)
 }
 
@@ -175,7 +175,7 @@ func (e *Executor) Program(p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*
 // grid needs two strips of cells in device memory; where they do not fit
 // in half of what is free, the tile kernel (whose buffers are smaller)
 // takes over.
-func (e *Executor) generate(p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*codegen.Program, error) {
+func (e *Executor) generate(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*codegen.Program, error) {
 	o := e.codegenOptions(p, opt)
 	prog, err := codegen.Generate(p, pl, o)
 	if err != nil || !prog.Keep {
@@ -188,7 +188,7 @@ func (e *Executor) generate(p *ir.Problem, pl *plan.Plan, opt runtime.Options) (
 	return prog, nil
 }
 
-func (e *Executor) codegenOptions(p *ir.Problem, opt runtime.Options) codegen.Options {
+func (e *Executor) codegenOptions(p *ir.Problem, opt backend.Options) codegen.Options {
 	o := e.cfg.codegen
 	o.Maintain = opt.KeepGrid(p)
 	if o.ConstantBytes == 0 && e.dev.TotalConstMem > 0 {
@@ -201,7 +201,7 @@ func (e *Executor) codegenOptions(p *ir.Problem, opt runtime.Options) codegen.Op
 }
 
 // Run solves p as planned by pl on the GPU.
-func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt runtime.Options) (*runtime.Result, error) {
+func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	start := time.Now()
 	if pl.Schedule == plan.HeldKarp {
 		return nil, ErrHeldKarp
@@ -262,13 +262,13 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ru
 	if opt.Progress != nil {
 		opt.Progress(p.Cells(), p.Cells())
 	}
-	res := &runtime.Result{Backend: "cuda", Device: e.Device(), Grid: r.grid}
+	res := &backend.Result{Backend: "cuda", Device: e.Device(), Grid: r.grid}
 	if err := r.answer(res); err != nil {
 		return nil, err
 	}
 	if opt.Traceback {
 		if !res.AnswerIsCell {
-			return nil, &dsl.Error{Pos: p.AnswerPos, Msg: fmt.Sprintf("traceback starts at the answer cell, but the answer of %s is not one cell", p.Name)}
+			return nil, &source.Error{Pos: p.AnswerPos, Msg: fmt.Sprintf("traceback starts at the answer cell, but the answer of %s is not one cell", p.Name)}
 		}
 		path, emitted, err := traceback.Trace(p, r.grid, res.AnswerI, res.AnswerJ)
 		if err != nil {
