@@ -8,6 +8,7 @@ package backend
 
 import (
 	"context"
+	"strconv"
 	"unsafe"
 
 	"github.com/dpgpu/dpgpu/internal/hostmem"
@@ -65,8 +66,6 @@ type Result struct {
 	Path    [][2]int64
 	// Grid is the whole grid when it was kept, else nil.
 	Grid *Grid
-	// Tour is the optimal tour (0-based cities, starting at 0) for held-karp.
-	Tour []int
 
 	Backend string
 	Device  string
@@ -75,7 +74,7 @@ type Result struct {
 
 // Stats are the measurements of a run.
 type Stats struct {
-	Cells          int64   // cells (or Held-Karp states) computed
+	Cells          int64   // cells (or a solver's states) computed
 	Seconds        float64 // wall time of the run, setup included
 	ComputeSeconds float64 // time of the computation alone (CUDA: event-timed kernels)
 	CompileSeconds float64 // code generation and compilation (CUDA)
@@ -92,15 +91,15 @@ func (s Stats) CellsPerSecond() float64 {
 	return float64(s.Cells) / s.Seconds
 }
 
-// Grid is a whole scoring grid, row-major, in the problem's cell type:
-// exactly one of I32, I64, F32, F64 is set.
+// Grid is a whole scoring grid, row-major, in the problem's cell type T.
+// It is one block of memory whatever the type — T.Size() bytes per cell in
+// the machine's byte order — read and written through At and Set, the bulk
+// stores PutInts and PutFloats, and the typed view Cells; none of them
+// names a cell type, so a new type needs nothing here.
 type Grid struct {
 	Rows, Cols int64
 	T          ir.Type
-	I32        []int32
-	I64        []int64
-	F32        []float32
-	F64        []float64
+	data       []byte // Rows*Cols*T.Size() bytes, 8-byte aligned
 }
 
 // NewGrid allocates a rows x cols grid of type t. A grid of 64 MB or more
@@ -109,48 +108,42 @@ type Grid struct {
 // speed.
 func NewGrid(t ir.Type, rows, cols int64) *Grid {
 	g := &Grid{Rows: rows, Cols: cols, T: t}
-	n := rows * cols
-	switch t {
-	case ir.Int:
-		g.I32 = make([]int32, n)
-	case ir.Long:
-		g.I64 = make([]int64, n)
-	case ir.Float:
-		g.F32 = make([]float32, n)
-	default:
-		g.F64 = make([]float64, n)
+	n := rows * cols * int64(t.Size())
+	if n > 0 {
+		// Allocated as words so that every typed view is aligned.
+		words := make([]uint64, (n+7)/8)
+		g.data = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), n)
 	}
-	if b := g.Bytes(); len(b) >= 64<<20 {
-		hostmem.Advise(b)
-		hostmem.Touch(b)
+	if len(g.data) >= 64<<20 {
+		hostmem.Advise(g.data)
+		hostmem.Touch(g.data)
 	}
 	return g
 }
 
 // Fits reports whether g is a grid of rows x cols cells of type t.
 func (g *Grid) Fits(t ir.Type, rows, cols int64) bool {
-	return g != nil && g.T == t && g.Rows == rows && g.Cols == cols && int64(len(g.Bytes())) == rows*cols*int64(t.Size())
+	return g != nil && g.T == t && g.Rows == rows && g.Cols == cols && int64(len(g.data)) == rows*cols*int64(t.Size())
 }
 
 // Bytes is the grid's memory as bytes (row-major cells in the machine's
-// byte order), for copying whole rows in.
-func (g *Grid) Bytes() []byte {
-	var p unsafe.Pointer
-	var n int
-	switch {
-	case g.I32 != nil:
-		p, n = unsafe.Pointer(unsafe.SliceData(g.I32)), len(g.I32)*4
-	case g.I64 != nil:
-		p, n = unsafe.Pointer(unsafe.SliceData(g.I64)), len(g.I64)*8
-	case g.F32 != nil:
-		p, n = unsafe.Pointer(unsafe.SliceData(g.F32)), len(g.F32)*4
-	case g.F64 != nil:
-		p, n = unsafe.Pointer(unsafe.SliceData(g.F64)), len(g.F64)*8
+// byte order), for copying whole rows in and writing the grid out.
+func (g *Grid) Bytes() []byte { return g.data }
+
+// Cells is the grid's memory as a slice of T, which must have the size of
+// the grid's cell type (int16 for short, float32 for float, or an unsigned
+// type of that size to move cells without reading them). It panics
+// otherwise.
+func Cells[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64](g *Grid) []T {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if size != g.T.Size() {
+		panic("backend.Cells: a view of " + strconv.Itoa(size) + "-byte elements on a grid of " + g.T.String())
 	}
-	if n == 0 {
+	if len(g.data) == 0 {
 		return nil
 	}
-	return unsafe.Slice((*byte)(p), n)
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(g.data))), len(g.data)/size)
 }
 
 // NewGrid is opt.Grid where it fits p, else a new grid for p.
@@ -164,13 +157,103 @@ func (o Options) NewGrid(p *ir.Problem) *Grid {
 // At returns cell [i][j] as a Value.
 func (g *Grid) At(i, j int64) ir.Value {
 	k := i*g.Cols + j
-	switch g.T {
-	case ir.Int:
-		return ir.Value{T: ir.Int, I: int64(g.I32[k])}
-	case ir.Long:
-		return ir.Value{T: ir.Long, I: g.I64[k]}
-	case ir.Float:
-		return ir.Value{T: ir.Float, F: float64(g.F32[k])}
+	if g.T.IsFloat() {
+		return ir.Value{T: g.T, F: g.float(k)}
 	}
-	return ir.Value{T: ir.Double, F: g.F64[k]}
+	return ir.Value{T: g.T, I: g.int(k)}
+}
+
+// Set stores v, which must already be of the grid's type (integer values
+// within its range), in cell [i][j].
+func (g *Grid) Set(i, j int64, v ir.Value) {
+	k := i*g.Cols + j
+	if g.T.IsFloat() {
+		g.PutFloats(k, 1, []float64{v.F})
+		return
+	}
+	g.PutInts(k, 1, []int64{v.I})
+}
+
+// PutInts stores src in the cells at flat (row-major) indices at,
+// at+stride, at+2*stride, ...: the values of an integer grid, as the
+// evaluator holds them (int64), narrowed to the cell's size. The values
+// have been checked to fit.
+func (g *Grid) PutInts(at, stride int64, src []int64) {
+	switch g.T.Size() {
+	case 1:
+		putInts(Cells[int8](g), at, stride, src)
+	case 2:
+		putInts(Cells[int16](g), at, stride, src)
+	case 4:
+		putInts(Cells[int32](g), at, stride, src)
+	default:
+		if stride == 1 {
+			copy(Cells[int64](g)[at:at+int64(len(src))], src)
+			return
+		}
+		putInts(Cells[int64](g), at, stride, src)
+	}
+}
+
+// PutFloats is PutInts for a floating grid: float64 values rounded to the
+// cell's size.
+func (g *Grid) PutFloats(at, stride int64, src []float64) {
+	if g.T.Size() == 4 {
+		putFloats(Cells[float32](g), at, stride, src)
+		return
+	}
+	if stride == 1 {
+		copy(Cells[float64](g)[at:at+int64(len(src))], src)
+		return
+	}
+	putFloats(Cells[float64](g), at, stride, src)
+}
+
+func putInts[T int8 | int16 | int32 | int64](dst []T, at, stride int64, src []int64) {
+	if stride == 1 {
+		dst = dst[at : at+int64(len(src))]
+		for k, v := range src {
+			dst[k] = T(v)
+		}
+		return
+	}
+	for _, v := range src {
+		dst[at] = T(v)
+		at += stride
+	}
+}
+
+func putFloats[T float32 | float64](dst []T, at, stride int64, src []float64) {
+	if stride == 1 {
+		dst = dst[at : at+int64(len(src))]
+		for k, v := range src {
+			dst[k] = T(v)
+		}
+		return
+	}
+	for _, v := range src {
+		dst[at] = T(v)
+		at += stride
+	}
+}
+
+// int is the integer cell at flat index k.
+func (g *Grid) int(k int64) int64 {
+	switch g.T.Size() {
+	case 1:
+		return int64(Cells[int8](g)[k])
+	case 2:
+		return int64(Cells[int16](g)[k])
+	case 4:
+		return int64(Cells[int32](g)[k])
+	}
+	return Cells[int64](g)[k]
+}
+
+// float is the floating cell at flat index k.
+func (g *Grid) float(k int64) float64 {
+	if g.T.Size() == 4 {
+		return float64(Cells[float32](g)[k])
+	}
+	return Cells[float64](g)[k]
 }

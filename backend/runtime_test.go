@@ -10,7 +10,7 @@ func TestGridBytesAndFits(t *testing.T) {
 	for _, tc := range []struct {
 		t    ir.Type
 		size int
-	}{{ir.Int, 4}, {ir.Long, 8}, {ir.Float, 4}, {ir.Double, 8}} {
+	}{{ir.Short, 2}, {ir.Int, 4}, {ir.Long, 8}, {ir.Float, 4}, {ir.Double, 8}} {
 		g := NewGrid(tc.t, 3, 5)
 		if got := len(g.Bytes()); got != 15*tc.size {
 			t.Errorf("%s: %d bytes, want %d", tc.t, got, 15*tc.size)
@@ -37,9 +37,9 @@ func TestGridBytesAndFits(t *testing.T) {
 	}
 	// A large grid (huge pages, touched in parallel) is zeroed.
 	g := NewGrid(ir.Int, 4096, 4097)
-	for k := 0; k < len(g.I32); k += 4099 {
-		if g.I32[k] != 0 {
-			t.Fatalf("cell %d of a new grid = %d", k, g.I32[k])
+	for k := 0; k < len(Cells[int32](g)); k += 4099 {
+		if Cells[int32](g)[k] != 0 {
+			t.Fatalf("cell %d of a new grid = %d", k, Cells[int32](g)[k])
 		}
 	}
 }
@@ -56,4 +56,62 @@ func TestOptionsNewGrid(t *testing.T) {
 	if g := (Options{}).NewGrid(p); !g.Fits(ir.Long, 3, 4) {
 		t.Errorf("without a grid: %+v", g)
 	}
+}
+
+// TestGridTypes stores and reads back values, the inf sentinels included,
+// through Set, PutInts/PutFloats and At for every cell type.
+func TestGridTypes(t *testing.T) {
+	for _, ty := range ir.Types() {
+		if !ty.Is(ir.IsCell) {
+			continue
+		}
+		g := NewGrid(ty, 3, 4)
+		if len(g.Bytes()) != 12*ty.Size() {
+			t.Fatalf("%s: %d bytes", ty, len(g.Bytes()))
+		}
+		lo, hi := ir.FiniteRange(ty)
+		pos, neg := ir.InfSentinel(ty)
+		ints := []int64{lo, hi, pos, neg, 0, -1}
+		floats := []float64{-1.5, 2.25, 1e30, -0.0, 7, 3}
+		if ty.IsFloat() {
+			g.PutFloats(0, 1, floats)     // row 0 and half of row 1
+			g.PutFloats(3, 4, floats[:3]) // column 3
+			g.Set(2, 1, ir.Value{T: ty, F: 42})
+		} else {
+			g.PutInts(0, 1, ints)
+			g.PutInts(3, 4, ints[:3])
+			g.Set(2, 1, ir.Value{T: ty, I: 42})
+		}
+		for k := 0; k < 6; k++ {
+			i, j := int64(k/4), int64(k%4)
+			if k == 3 {
+				continue // overwritten by the column
+			}
+			v := g.At(i, j)
+			if v.T != ty || (ty.IsFloat() && v.F != float64(float32(floats[k])) && ty.Size() == 4) ||
+				(ty.IsFloat() && ty.Size() == 8 && v.F != floats[k]) || (!ty.IsFloat() && v.I != ints[k]) {
+				t.Errorf("%s: cell %d = %v", ty, k, v)
+			}
+		}
+		for r := int64(0); r < 3; r++ {
+			v := g.At(r, 3)
+			if (ty.IsFloat() && v.F != float64(float32(floats[r])) && v.F != floats[r]) || (!ty.IsFloat() && v.I != ints[r]) {
+				t.Errorf("%s: cell[%d][3] = %v", ty, r, v)
+			}
+		}
+		if v := g.At(2, 1); v.Float64() != 42 {
+			t.Errorf("%s: Set/At gave %v", ty, v)
+		}
+	}
+	g := NewGrid(ir.Short, 2, 2)
+	Cells[int16](g)[3] = -32767
+	if v := g.At(1, 1); v.I != -32767 {
+		t.Errorf("short view: %v", v)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a 4-byte view of a short grid did not panic")
+		}
+	}()
+	Cells[int32](g)
 }

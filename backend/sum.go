@@ -3,6 +3,7 @@ package backend
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/source"
@@ -21,7 +22,7 @@ type IntSum struct {
 
 // Add adds one cell value of integer type t (its sentinels are inf).
 func (s *IntSum) Add(v int64, t ir.Type) {
-	if t == ir.Int || t == ir.Long {
+	if t.HasInf() {
 		pos, neg := ir.InfSentinel(t)
 		switch v {
 		case pos:
@@ -82,20 +83,40 @@ func (s IntSum) Value(p *ir.Problem, answer ir.Expr) (int64, error) {
 	return s.Sum, nil
 }
 
-// FiniteText is the finite range of int or long as messages write it.
+// FiniteText is the finite range of an integer type with inf sentinels
+// (int for the others) as messages write it: ±2,147,483,646 for int.
 func FiniteText(t ir.Type) string {
-	if t == ir.Long {
-		return "±9,223,372,036,854,775,806"
+	if !t.HasInf() {
+		t = ir.Int
 	}
-	return "±2,147,483,646"
+	_, hi := ir.FiniteRange(t)
+	s := strconv.FormatInt(hi, 10)
+	for k := len(s) - 3; k > 0; k -= 3 {
+		s = s[:k] + "," + s[k:]
+	}
+	return "±" + s
 }
 
-// SuggestLong is the hint of an int overflow whose exact result would fit
-// in long: only there does `cell: long` help.
+// SuggestLong is the hint of an overflow of type t whose exact result would
+// fit in a wider cell type: "; use cell: long" for an int, the smallest
+// such type in general. Only there does a wider cell help.
 func SuggestLong(t ir.Type, exact *big.Int) string {
-	lo, hi := ir.FiniteRange(ir.Long)
-	if t == ir.Long || exact == nil || !exact.IsInt64() || exact.Int64() < lo || exact.Int64() > hi {
+	if exact == nil || !exact.IsInt64() {
 		return ""
 	}
-	return "; use cell: long"
+	_, have := ir.FiniteRange(t)
+	var best ir.Type
+	for _, u := range ir.Types() {
+		lo, hi := ir.FiniteRange(u)
+		if !u.Is(ir.IsCell|ir.HasInf) || hi <= have || exact.Int64() < lo || exact.Int64() > hi {
+			continue
+		}
+		if _, bh := ir.FiniteRange(best); best == ir.Invalid || hi < bh {
+			best = u
+		}
+	}
+	if best == ir.Invalid {
+		return ""
+	}
+	return "; use cell: " + best.String()
 }

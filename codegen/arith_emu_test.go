@@ -7,9 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpgpu/dpgpu/dsl"
-	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/sema"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 )
 
 // The tests of this file pin the arithmetic of docs/language.md §6.1 in the
@@ -307,18 +305,7 @@ func generateBuiltin(t *testing.T, name string) *Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := dsl.Parse(name+".dp", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := sema.Check(f, sema.Config{BaseDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := plan.Analyze(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, pl := dptest.Load(t, name+".dp", string(src), dptest.Dir(dir))
 	prog, err := Generate(p, pl, Options{})
 	if err != nil {
 		t.Fatal(err)

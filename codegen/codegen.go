@@ -244,15 +244,10 @@ func (g *gen) input(in *ir.Input) *Input {
 
 // Generate writes the CUDA program for p planned as pl.
 func Generate(p *ir.Problem, pl *plan.Plan, opt Options) (*Program, error) {
-	if pl.Schedule == plan.HeldKarp {
-		return nil, fmt.Errorf("codegen: held-karp problems run on their own solver, not generated code")
-	}
 	if p.Rows <= 0 || p.Cols <= 0 {
 		return nil, fmt.Errorf("codegen: empty %dx%d grid", p.Rows, p.Cols)
 	}
-	switch p.CellType {
-	case ir.Int, ir.Long, ir.Float, ir.Double:
-	default:
+	if !p.CellType.Is(ir.IsCell) {
 		return nil, fmt.Errorf("codegen: unsupported cell type %s", p.CellType)
 	}
 	if opt.ConstantBytes == 0 {
@@ -707,8 +702,13 @@ func (g *gen) defines() string {
 	var b strings.Builder
 	def := func(name string, v any) { fmt.Fprintf(&b, "#define %s %v\n", name, v) }
 	def("DP_CELL_T", ctype(p.CellType))
-	def("DP_CELL_INT", b2i(p.CellType == ir.Int))
 	def("DP_CELL_FLOAT", b2i(p.CellType.IsFloat()))
+	// An integer cell type narrower than long maps its inf sentinels to
+	// long's in the region reductions.
+	cell := p.CellType.Info()
+	def("DP_CELL_WIDEN", b2i(p.CellType.HasInf() && cell.Bytes < 8))
+	def("DP_CELL_POS", intLit(cell.InfPos, ir.Long))
+	def("DP_CELL_NEG", intLit(cell.InfNeg, ir.Long))
 	def("DP_IDX_T", g.idxType())
 	def("DP_ROWS", fmt.Sprintf("%dLL", p.Rows))
 	def("DP_COLS", fmt.Sprintf("%dLL", p.Cols))
@@ -835,15 +835,17 @@ func (g *gen) inputDecls() string {
 		case Texture:
 			fmt.Fprintf(&b, "__constant__ unsigned long long %s;\n", in.Symbol)
 			var fetch string
-			switch in.In.T {
-			case ir.Char, ir.Bool, ir.Int:
-				fetch = "dp_tex_s32"
-			case ir.Long:
-				fetch = "dp_tex_s64"
-			case ir.Float:
+			// Integers of up to 4 bytes are fetched as 32-bit (backend/gpu
+			// uploads a short texture widened to int).
+			switch t := in.In.T; {
+			case t.IsFloat() && t.Size() == 4:
 				fetch = "dp_tex_f32"
-			default:
+			case t.IsFloat():
 				fetch = "dp_tex_f64"
+			case t.Size() <= 4:
+				fetch = "dp_tex_s32"
+			default:
+				fetch = "dp_tex_s64"
 			}
 			fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return %s(%s, (int)k); }\n", rt, f, fetch, in.Symbol)
 		}

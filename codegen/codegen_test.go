@@ -4,46 +4,17 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/dpgpu/dpgpu/internal/dptest"
 )
 
-const lcsSrc = `problem lcs
-char 1x? A = "ACCGGTCGAGTGCGCGGAAGCCGGCCGAA"
-char 1x? B = "GTCGTTCGGAATGCCGTTGCTCTGTAAA"
-(len(A)+1) x (len(B)+1)
-cell[i][j] = 0                                  when i == 0 || j == 0
-           | cell[i-1][j-1] + 1                 when A[i-1] == B[j-1]   emit A[i-1]
-           | max(cell[i-1][j], cell[i][j-1])    otherwise
-`
-
-const knapSrc = `problem knapsack01
-int 1x5 wt  = 2,3,4,5,9
-int 1x5 val = 3,4,5,8,10
-int cap = 20
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                     when i == 0
-           | cell[i-1][w-wt[i-1]] + val[i-1]       when wt[i-1] <= w && cell[i-1][w-wt[i-1]] + val[i-1] > cell[i-1][w]   emit i-1
-           | cell[i-1][w]                          otherwise
-`
-
-const lookbackSrc = `problem lookback-put
-double S0 = 50
-double sigma = 0.4
-double r = 0.1
-double T = 0.25
-int N = 3
-double dt = T / N
-double u = exp(sigma * sqrt(dt))
-double d = 1 / u
-double p = (exp(r * dt) - d) / (u - d)
-double disc = exp(-r * dt)
-cell: double
-(N+1) x (N+2)
-cell[i][j] = pow(u, j) - 1                                                        when i == N
-           | 0                                                                    when j > i
-           | max(pow(u, j) - 1, disc * ((1-p)*d*cell[i+1][j+1] + p*u*cell[i+1][j-1]))   when j >= 1
-           | max(0, disc * ((1-p)*d*cell[i+1][1] + p*u*cell[i+1][0]))              otherwise
-answer: S0 * cell[0][0]
-`
+// The canonical sources: CLRS's LCS strands, the README's knapsack, the
+// thesis's lookback lattice.
+var (
+	lcsSrc      = dptest.LCS("ACCGGTCGAGTGCGCGGAAGCCGGCCGAA", "GTCGTTCGGAATGCCGTTGCTCTGTAAA")
+	knapSrc     = dptest.Knapsack([]int{2, 3, 4, 5, 9}, []int{3, 4, 5, 8, 10}, 20)
+	lookbackSrc = dptest.Lookback(3)
+)
 
 // Every kernel's program compiles as C++ against stand-ins for CUDA.
 func TestHostCompiles(t *testing.T) {
@@ -217,13 +188,13 @@ func TestLayout(t *testing.T) {
 // The cell range inference bounds LCS by ROWS+COLS and gives up on sums of
 // unbounded inputs.
 func TestCellRange(t *testing.T) {
-	p, pl := load(t, "lcs.dp", lcsSrc)
+	p, pl := dptest.Load(t, "lcs.dp", lcsSrc)
 	g := &gen{p: p, pl: pl, prog: &Program{}}
 	r := g.inferCellRange()
 	if !r.known || r.lo != 0 || r.hi > p.Rows+p.Cols {
 		t.Errorf("LCS cells in %+v, want within [0, %d]", r, p.Rows+p.Cols)
 	}
-	p, pl = load(t, "knapsack.dp", knapSrc)
+	p, pl = dptest.Load(t, "knapsack.dp", knapSrc)
 	g = &gen{p: p, pl: pl, prog: &Program{}}
 	if r := g.inferCellRange(); r.known && r.hi < 1<<31-1 {
 		t.Errorf("knapsack cells bounded by %+v, but val may be any int", r)
@@ -247,11 +218,11 @@ func TestMapLog(t *testing.T) {
 }
 
 func TestGenerateErrors(t *testing.T) {
-	p, pl := load(t, "lcs.dp", lcsSrc)
+	p, pl := dptest.Load(t, "lcs.dp", lcsSrc)
 	pl2 := *pl
-	pl2.Schedule = "held-karp"
+	pl2.Schedule = "diagonal"
 	if _, err := Generate(p, &pl2, Options{}); err == nil {
-		t.Error("held-karp generated")
+		t.Error("an unknown schedule generated")
 	}
 	p2 := *p
 	p2.Rows = 0

@@ -9,24 +9,9 @@ import (
 	"github.com/dpgpu/dpgpu/ir"
 )
 
-// ctype is the C type of an IR type on the device.
-func ctype(t ir.Type) string {
-	switch t {
-	case ir.Bool:
-		return "bool"
-	case ir.Char:
-		return "int" // char values are promoted as soon as they are used
-	case ir.Int:
-		return "int"
-	case ir.Long:
-		return "long long"
-	case ir.Float:
-		return "float"
-	case ir.Double:
-		return "double"
-	}
-	return "void"
-}
+// ctype is the C type of an IR type on the device (ir.TypeInfo.CName; char
+// values are ints: they are promoted as soon as they are used).
+func ctype(t ir.Type) string { return t.Info().CName }
 
 // intLit prints an integer constant of type t as a C literal.
 func intLit(v int64, t ir.Type) string {
@@ -147,10 +132,18 @@ const (
 // finiteRange is the finite range of integer type t as an interval; for
 // bool and char (promoted before arithmetic) that of int.
 func finiteRange(t ir.Type) (lo, hi int64) {
-	if t == ir.Long {
-		return -longFin, longFin
+	if !t.HasInf() {
+		return -intFin, intFin
 	}
-	return -intFin, intFin
+	return ir.FiniteRange(t)
+}
+
+// narrows reports whether converting integer type from to integer type to
+// may overflow: to has a smaller finite range (long to int, int to short).
+func narrows(from, to ir.Type) bool {
+	_, fhi := finiteRange(from)
+	_, thi := finiteRange(to)
+	return from.IsInteger() && to.HasInf() && thi < fhi
 }
 
 // Site is a place in the recurrence where the device checks something. The
@@ -337,6 +330,34 @@ func (m *emitter) arithCheck(n *ir.Binary, en env) (kind SiteKind, plain bool) {
 func (m *emitter) convert(n *ir.Convert, en env) string {
 	to, from := n.T, n.X.Type()
 	x := m.expr(n.X, en)
+	if from.HasInf() && from.Promoted() != from && to != from && to != ir.Bool {
+		// A type narrower than int (short) computes as int: widen it first,
+		// its inf sentinels to int's.
+		w := from.Promoted()
+		fi, wi := from.Info(), w.Info()
+		x = fmt.Sprintf("dp_widen<%s, %s, %s, %s, %s>(%s)", ctype(w), intLit(fi.InfPos, ir.Long), intLit(fi.InfNeg, ir.Long),
+			intLit(wi.InfPos, ir.Long), intLit(wi.InfNeg, ir.Long), x)
+		from = w
+	}
+	if to.HasInf() && to.Promoted() != to && to != from {
+		// To a type narrower than int: sentinels map, a finite value
+		// outside the finite range is an overflow (from floating: NaN too).
+		ti := to.Info()
+		if from.IsFloat() {
+			return fmt.Sprintf("dp_f2n<%s, %s, %s>(%s, %s)", ctype(to), intLit(ti.InfPos, ir.Long), intLit(ti.InfNeg, ir.Long), m.ck(m.site(SiteNaN, n)), x)
+		}
+		if lo, hi := finiteRange(to); rangeOf(n.X, en).within(lo, hi) {
+			return "((" + ctype(to) + ")(" + x + "))"
+		}
+		// A type without sentinels (char) maps none: its values never
+		// equal those of the type it computes in.
+		fi := from.Promoted().Info()
+		if from.HasInf() {
+			fi = from.Info()
+		}
+		return fmt.Sprintf("dp_narrow<%s, %s, %s, %s, %s, %s>(%s, %s)", ctype(to), intLit(fi.InfPos, ir.Long), intLit(fi.InfNeg, ir.Long),
+			intLit(ti.InfPos, ir.Long), intLit(ti.InfNeg, ir.Long), intLit(ti.FiniteHi, ir.Long), m.ck(m.site(SiteOverflow, n)), x)
+	}
 	switch {
 	case to == from:
 		return x
@@ -565,7 +586,7 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 		if n.X.Type().IsFloat() && !t.IsFloat() && t != ir.Bool {
 			return false // NaN and overflow checks
 		}
-		if n.X.Type() == ir.Long && t == ir.Int && !rangeOf(n.X, en).within(-intFin, intFin) {
+		if lo, hi := finiteRange(t); narrows(n.X.Type(), t) && !rangeOf(n.X, en).within(lo, hi) {
 			return false
 		}
 		return m.pure(n.X, en)

@@ -7,33 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpgpu/dpgpu/dsl"
-	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/sema"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 )
-
-// load parses, checks and plans `.dp` text.
-func load(t *testing.T, name, src string) (*ir.Problem, *plan.Plan) {
-	t.Helper()
-	f, err := dsl.Parse(name, []byte(src))
-	if err != nil {
-		t.Fatalf("parse %s: %v", name, err)
-	}
-	p, err := sema.Check(f, sema.Config{BaseDir: "."})
-	if err != nil {
-		t.Fatalf("check %s: %v", name, err)
-	}
-	pl, err := plan.Analyze(p)
-	if err != nil {
-		t.Fatalf("plan %s: %v", name, err)
-	}
-	return p, pl
-}
 
 func generate(t *testing.T, name, src string, opt Options) *Program {
 	t.Helper()
-	p, pl := load(t, name, src)
+	p, pl := dptest.Load(t, name, src)
 	prog, err := Generate(p, pl, opt)
 	if err != nil {
 		t.Fatalf("generate %s: %v", name, err)

@@ -30,14 +30,13 @@ func (a ival) has(v int64) bool { return !a.empty && (!a.known || (a.lo <= v && 
 
 // typeRange is every value an integer type can hold.
 func typeRange(t ir.Type) ival {
-	switch t {
-	case ir.Bool:
-		return span(0, 1)
-	case ir.Char:
+	switch {
+	case t == ir.Char:
 		// Char data may be signed bytes or the codes 128..255.
 		return span(-128, 255)
-	case ir.Int:
-		return span(math.MinInt32, math.MaxInt32)
+	case t.IsInteger() && t.Size() < 8:
+		in := t.Info()
+		return span(in.Min, in.Max)
 	}
 	return ival{}
 }
@@ -350,8 +349,8 @@ func rangeOf(e ir.Expr, en env) ival {
 		if t == ir.Bool {
 			return span(0, 1)
 		}
-		// int <-> long map the inf sentinels onto each other.
-		if (x == ir.Int || x == ir.Long) && (t == ir.Int || t == ir.Long) && x != t {
+		// short, int and long map the inf sentinels onto each other.
+		if x.HasInf() && t.HasInf() && x != t {
 			p, ng := ir.InfSentinel(x)
 			if r.has(p) || r.has(ng) {
 				r = ival{}

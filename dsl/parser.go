@@ -174,7 +174,7 @@ type group struct {
 	cases []segment
 }
 
-var typeNames = map[string]bool{"char": true, "int": true, "long": true, "float": true, "double": true}
+var typeNames = map[string]bool{"char": true, "short": true, "int": true, "long": true, "float": true, "double": true}
 
 // classify picks the kind of declaration from a line's first tokens, so that
 // it can be parsed, and its errors worded, as that kind.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/problems/gen"
 	"github.com/dpgpu/dpgpu/sema"
 )
@@ -20,7 +21,7 @@ import (
 // BenchSpec says what to measure.
 type BenchSpec struct {
 	Problem  string   // a file or built-in name
-	Sizes    []int    // instance sizes (see SizeInputs)
+	Sizes    []int    // instance sizes (see SizeInputs); none: the problem's own (benchSizes)
 	Backends []string // "cpu", "cuda"
 	Reps     int      // measured repetitions per point (median reported)
 	Warmup   int      // unmeasured runs first (compilation, caches)
@@ -58,59 +59,53 @@ type BenchRow struct {
 }
 
 // SizeInputs makes a random instance of a given size for a problem and
-// returns the --input overrides that load it. Built-ins have their own
-// recipes (sequence pairs for the alignments, the thesis's knapsack
-// generator with capacity 100*size unless cap is set, square Manhattan
-// grids); for any other file every input with a `?` side gets random data of
-// that size on each `?` side (ACGT for char, 1..100 for integers, [0,1) for
-// floating types). Files are written under dir.
+// returns the --input overrides that load it. A built-in (by the name or an
+// alias on its `problem` line) has its own recipe in the problems registry
+// (sequence pairs for the alignments, the thesis's knapsack generator with
+// capacity 100*size unless cap is set, square Manhattan grids); for any
+// other file every input with a `?` side gets random data of that size on
+// each `?` side (ACGT for char, 1..100 for integers, [0,1) for floating
+// types). Files are written under dir.
 func SizeInputs(l *Loaded, size int, seed uint64, dir string, sets []sema.Override) (inputs, extraSets []sema.Override, err error) {
-	inputs, extraSets, err = sizeInputs(l, size, seed, dir, sets)
-	return
-}
-
-func sizeInputs(l *Loaded, size int, seed uint64, dir string, sets []sema.Override) ([]sema.Override, []sema.Override, error) {
 	r := gen.NewRand(seed ^ uint64(size)*0x9e3779b97f4a7c15)
-	name := l.Problem.Name
-	switch name {
-	case "lcs", "editdistance", "needleman-wunsch", "smith-waterman":
-		a, b, _ := gen.LCSPair(r, size, size, 0.5)
-		ov, err := writeSeqs(dir, map[string]string{"A": a, "B": b})
-		return ov, nil, err
-	case "knapsack", "knapsack01", "knapsack-bounded", "knapsack-unbounded":
-		capacity, given := int64(100*size), false
+	if b, ok := problems.Lookup(l.Problem.Name); ok && b.Generate != nil {
+		given := map[string]string{}
 		for _, s := range sets {
-			if s.Name == "cap" {
-				v, err := strconv.ParseInt(s.Value, 10, 64)
-				if err != nil {
-					return nil, nil, InputError(fmt.Errorf("--set cap=%s: %w", s.Value, err))
-				}
-				capacity, given = v, true
-			}
+			given[s.Name] = s.Value
 		}
-		k, counts := gen.Knapsack(r, size, max(capacity, 1), name == "knapsack-bounded")
-		ov := []sema.Override{{Name: "val", Value: numbers(k.Profits)}, {Name: "wt", Value: numbers(k.Weights)}}
-		if counts != nil {
-			ov = append(ov, sema.Override{Name: "cnt", Value: numbers(counts)})
+		in, err := b.Generate(r, size, given)
+		if err != nil {
+			return nil, nil, InputError(err)
 		}
-		var extra []sema.Override
-		if !given {
-			extra = []sema.Override{{Name: "cap", Value: strconv.FormatInt(capacity, 10)}}
-		}
-		return ov, extra, nil
-	case "manhattan":
-		down, right := gen.Manhattan(r, size)
-		path := filepath.Join(dir, fmt.Sprintf("manhattan_%d", size))
-		if err := writeMatrix(path+"_down.txt", down, size-1, size); err != nil {
-			return nil, nil, err
-		}
-		if err := writeMatrix(path+"_right.txt", right, size, size-1); err != nil {
-			return nil, nil, err
-		}
-		return []sema.Override{{Name: "down", Value: "@" + path + "_down.txt"}, {Name: "right", Value: "@" + path + "_right.txt"}}, nil, nil
+		return instanceInputs(in, dir)
 	}
 	ov, err := genericInputs(l, size, r, dir)
 	return ov, nil, err
+}
+
+// instanceInputs passes a generated instance to the checker as overrides:
+// sequences and matrices through files under dir, vectors inline, and the
+// scalars it fixes as --set values.
+func instanceInputs(in *gen.Instance, dir string) (inputs, sets []sema.Override, err error) {
+	for _, d := range in.Inputs {
+		value := numbers(d.Ints)
+		switch path := filepath.Join(dir, d.Name+".txt"); {
+		case d.Text != "":
+			err = gen.WriteSequence(path, d.Name, d.Text)
+			value = "@" + path
+		case d.Matrix():
+			err = writeMatrix(path, d.Ints, d.Rows, d.Cols)
+			value = "@" + path
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		inputs = append(inputs, sema.Override{Name: d.Name, Value: value})
+	}
+	for _, s := range in.Scalars {
+		sets = append(sets, sema.Override{Name: s.Name, Value: strconv.FormatInt(s.Value, 10)})
+	}
+	return inputs, sets, nil
 }
 
 func numbers(v []int64) string {
@@ -119,18 +114,6 @@ func numbers(v []int64) string {
 		s[i] = strconv.FormatInt(x, 10)
 	}
 	return strings.Join(s, ",")
-}
-
-func writeSeqs(dir string, seqs map[string]string) ([]sema.Override, error) {
-	var ov []sema.Override
-	for _, name := range []string{"A", "B"} {
-		path := filepath.Join(dir, name+".txt")
-		if err := gen.WriteSequence(path, name, seqs[name]); err != nil {
-			return nil, err
-		}
-		ov = append(ov, sema.Override{Name: name, Value: "@" + path})
-	}
-	return ov, nil
 }
 
 func writeMatrix(path string, v []int64, rows, cols int) error {
@@ -212,9 +195,7 @@ func inputIndex(l *Loaded, target *dsl.InputDecl) int {
 // size: a built-in with its own recipe, or a file with an input whose size
 // is `?`.
 func Scalable(l *Loaded) bool {
-	switch l.Problem.Name {
-	case "lcs", "editdistance", "needleman-wunsch", "smith-waterman",
-		"knapsack", "knapsack01", "knapsack-bounded", "knapsack-unbounded", "manhattan":
+	if b, ok := problems.Lookup(l.Problem.Name); ok && b.Generate != nil {
 		return true
 	}
 	for _, d := range l.File.Decls {
@@ -223,6 +204,22 @@ func Scalable(l *Loaded) bool {
 		}
 	}
 	return false
+}
+
+// DefaultBenchSizes are the sizes Bench runs a problem at when the spec
+// names none and the problem is not a built-in with sizes of its own.
+func DefaultBenchSizes() []int { return []int{1000, 2000, 4000} }
+
+// benchSizes are the sizes to run l at: the spec's, else the built-in's,
+// else DefaultBenchSizes.
+func benchSizes(l *Loaded, spec []int) []int {
+	if len(spec) > 0 {
+		return spec
+	}
+	if b, ok := problems.Lookup(l.Problem.Name); ok && len(b.BenchSizes) > 0 {
+		return b.BenchSizes
+	}
+	return DefaultBenchSizes()
 }
 
 // Bench measures spec. For each size it builds one random instance (the same
@@ -251,7 +248,7 @@ func Bench(ctx context.Context, spec BenchSpec, notice func(string)) ([]BenchRow
 		}
 		defer os.RemoveAll(dir)
 	}
-	sizes := spec.Sizes
+	sizes := benchSizes(base, spec.Sizes)
 	own := !Scalable(base)
 	if own {
 		sizes = []int{0}
@@ -311,14 +308,15 @@ func benchOne(ctx context.Context, l *Loaded, ex backend.Executor, spec BenchSpe
 			continue
 		}
 		row.Seconds = append(row.Seconds, wall)
-		if res.Stats.ComputeSeconds > 0 {
-			compute = append(compute, res.Stats.ComputeSeconds)
+		st := res.Stats()
+		if st.ComputeSeconds > 0 {
+			compute = append(compute, st.ComputeSeconds)
 		}
-		row.Cells = res.Stats.Cells
-		row.PeakHostBytes = max(row.PeakHostBytes, res.Stats.PeakHostBytes)
-		row.DeviceBytes = max(row.DeviceBytes, res.Stats.DeviceBytes)
-		row.CompileSeconds = res.Stats.CompileSeconds
-		row.Answer = res.Answer.String()
+		row.Cells = st.Cells
+		row.PeakHostBytes = max(row.PeakHostBytes, st.PeakHostBytes)
+		row.DeviceBytes = max(row.DeviceBytes, st.DeviceBytes)
+		row.CompileSeconds = st.CompileSeconds
+		row.Answer = res.Answer().String()
 	}
 	row.Median, row.Min, row.Max = median(row.Seconds), slices.Min(row.Seconds), slices.Max(row.Seconds)
 	if row.Median > 0 {

@@ -3,6 +3,11 @@
 // (dsl), check it (sema), plan it (plan), pick an executor (backend/cpu,
 // backend/gpu) and run it. Each stage stays in its own package; this one
 // only sequences them and keeps their results side by side.
+//
+// It is also where a problem leaves the grid pipeline: a checked problem of
+// the held-karp schedule has no grid to plan, and is solved by package
+// heldkarp instead of an executor. Nothing past the engine tests for it
+// but the reports, which print a tour.
 package engine
 
 import (
@@ -17,6 +22,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/heldkarp"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
@@ -28,7 +34,7 @@ import (
 
 // Source is the text of a problem and where it came from.
 type Source struct {
-	Name    string // what the user typed: a path or a built-in name
+	Name    string // a path as the user typed it, or a built-in's name (an alias resolved)
 	Path    string // file path ("" for a built-in)
 	Text    []byte
 	Builtin bool
@@ -52,8 +58,8 @@ func (e *inputError) Error() string        { return e.err.Error() }
 func (e *inputError) Unwrap() []error      { return []error{e.err, ErrInput} }
 func (e *inputError) Is(target error) bool { return target == ErrInput }
 
-// Resolve finds a problem: a built-in name written bare (no `.dp`, no
-// directory), else an existing file path, else an error naming both kinds.
+// Resolve finds a problem: a built-in name or alias written bare (no
+// `.dp`, no directory), else an existing file path, else an error naming both kinds.
 // The file must be a regular file of at most dsl.MaxSourceBytes: a
 // directory, a FIFO or a device (/dev/zero, /dev/stdin) is refused with
 // the path and what it is, before anything is read, so that `check` never
@@ -64,7 +70,7 @@ func Resolve(name string) (*Source, error) {
 	// where the working directory holds a file of that name: a program
 	// called `lcs` beside the user's data must not be read as a .dp file.
 	if b, ok := problems.Lookup(name); ok && !strings.HasSuffix(name, ".dp") && !strings.ContainsRune(name, filepath.Separator) {
-		return &Source{Name: name, Text: b.Source, Builtin: true}, nil
+		return &Source{Name: b.Name, Text: b.Source, Builtin: true}, nil
 	}
 	if _, err := os.Stat(name); err == nil {
 		text, err := formats.ReadRegular(name, dsl.MaxSourceBytes)
@@ -85,12 +91,15 @@ func Resolve(name string) (*Source, error) {
 	return nil, InputError(fmt.Errorf("%q is neither a file nor a built-in problem (built-ins: %s)", name, strings.Join(problems.Names(), ", ")))
 }
 
-// Loaded is a problem taken through the front end and the planner.
+// Loaded is a problem taken through the front end and the planner. A
+// problem solved outside the grid pipeline has no Plan: TSP is set
+// instead.
 type Loaded struct {
 	Source  *Source
 	File    *dsl.File
 	Problem *ir.Problem
-	Plan    *plan.Plan
+	Plan    *plan.Plan         // the grid pipeline's plan; nil when TSP is set
+	TSP     *heldkarp.Instance // `schedule: held-karp`: the distances for the Held-Karp solver
 }
 
 // Load parses, checks and plans src. Errors from the `.dp` file are
@@ -110,6 +119,13 @@ func Load(src *Source, cfg sema.Config) (*Loaded, error) {
 	p, err := sema.Check(f, cfg)
 	if err != nil {
 		return nil, InputError(err)
+	}
+	if p.Schedule == heldkarp.Schedule {
+		tsp, err := heldkarp.FromProblem(p)
+		if err != nil {
+			return nil, InputError(err)
+		}
+		return &Loaded{Source: src, File: f, Problem: p, TSP: tsp}, nil
 	}
 	pl, err := plan.Analyze(p)
 	if err != nil {
@@ -132,8 +148,8 @@ func FormatError(err error, src *Source) string {
 // with opt keeps: the pages of a grid of gigabytes take a good part of a
 // second to fault in, time that can overlap the GPU driver's start-up. The
 // returned function waits for it and returns opt with Grid set. It leaves
-// opt as it is for grids under 64 MB, for Held-Karp problems, which keep
-// no grid, and for runs whose grid and working buffers together would not
+// opt as it is for grids under 64 MB, for problems without a grid (TSP),
+// and for runs whose grid and working buffers together would not
 // fit in the available memory: the executor then refuses the run before
 // allocating anything (hostmem.ErrTooLarge). Allocating the grid first
 // and refusing afterwards would be the wrong order. The executors know
@@ -142,7 +158,7 @@ func FormatError(err error, src *Source) string {
 func StartGrid(l *Loaded, opt backend.Options) func() backend.Options {
 	p := l.Problem
 	bytes := plan.GridBytes(p)
-	if !opt.KeepGrid(p) || l.Plan.Schedule == plan.HeldKarp || bytes < 64<<20 {
+	if l.Plan == nil || !opt.KeepGrid(p) || bytes < 64<<20 {
 		return func() backend.Options { return opt }
 	}
 	// The CPU executor's buffers: the GPU executor's host staging is
@@ -162,12 +178,39 @@ func StartGrid(l *Loaded, opt backend.Options) func() backend.Options {
 // hostAvailable is hostmem.Available; the tests replace it.
 var hostAvailable = hostmem.Available
 
-// Run solves a loaded problem with an executor, routing Held-Karp problems
-// to the TSP solver. A refusal for want of memory (hostmem.ErrTooLarge,
-// from any executor) is returned as an input error.
-func Run(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options) (*backend.Result, error) {
-	if l.Plan.Schedule == plan.HeldKarp {
-		return runHeldKarp(ctx, l, ex, opt)
+// Result is a solved problem. Exactly one of Grid and Tour is set: Grid by
+// the grid pipeline (the executor's result: answer, traceback, grid), Tour
+// by the Held-Karp solver.
+type Result struct {
+	Grid *backend.Result
+	Tour *heldkarp.Result
+	// Backend and Device say where it ran: the executor's Name and Device.
+	Backend, Device string
+}
+
+// Answer is the optimum, whichever solver found it.
+func (r *Result) Answer() ir.Value {
+	if r.Tour != nil {
+		return r.Tour.Answer()
+	}
+	return r.Grid.Answer
+}
+
+// Stats are the run's measurements, whichever solver ran.
+func (r *Result) Stats() backend.Stats {
+	if r.Tour != nil {
+		return r.Tour.Stats()
+	}
+	return r.Grid.Stats
+}
+
+// Run solves a loaded problem: with the executor for the grid pipeline,
+// with the Held-Karp solver (on ex's GPU when it has one) when l.TSP is set.
+// A refusal for want of memory (hostmem.ErrTooLarge, from any solver) is
+// returned as an input error.
+func Run(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options) (*Result, error) {
+	if l.TSP != nil {
+		return runTour(ctx, l.TSP, ex, opt)
 	}
 	start := time.Now()
 	res, err := ex.Run(ctx, l.Problem, l.Plan, opt)
@@ -183,5 +226,5 @@ func Run(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Option
 	if res.Stats.Seconds == 0 {
 		res.Stats.Seconds = time.Since(start).Seconds()
 	}
-	return res, nil
+	return &Result{Grid: res, Backend: res.Backend, Device: res.Device}, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cpu"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
@@ -23,7 +24,7 @@ func TestTSPLIBThroughEngine(t *testing.T) {
 		n    int
 		want int64
 	}{{"gr17.tsp", 17, 2085}, {"br17.atsp", 17, 39}, {"ulysses16.tsp", 16, 6859}} {
-		path := filepath.Join("..", "problems", "formats", "testdata", "tsplib", tc.file)
+		path := dptest.Path("tsplib/" + tc.file)
 		src, err := Resolve("tsp")
 		if err != nil {
 			t.Fatal(err)
@@ -36,22 +37,15 @@ func TestTSPLIBThroughEngine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Answer.I != tc.want || len(res.Tour) != tc.n || res.Tour[0] != 0 {
-			t.Errorf("%s: %d, tour %v; want %d", tc.file, res.Answer.I, res.Tour, tc.want)
+		if res.Grid != nil || res.Tour == nil {
+			t.Fatalf("%s: grid result %v, tour %v; want a tour only", tc.file, res.Grid, res.Tour)
 		}
-	}
-}
-
-func TestTourLength(t *testing.T) {
-	d := []int64{0, 1, 9, 2, 0, 3, 4, 5, 0} // 3 cities, asymmetric
-	if got, err := TourLength(d, 3, []int{0, 1, 2}); err != nil || got != 1+3+4 {
-		t.Errorf("0-1-2: %d %v", got, err)
-	}
-	if got, err := TourLength(d, 3, []int{0, 2, 1}); err != nil || got != 9+5+2 {
-		t.Errorf("0-2-1: %d %v", got, err)
-	}
-	if _, err := TourLength(d, 3, []int{0, 0, 1}); err == nil {
-		t.Error("repeated city accepted")
+		if res.Answer().I != tc.want || len(res.Tour.Tour) != tc.n || res.Tour.Tour[0] != 0 {
+			t.Errorf("%s: %d, tour %v; want %d", tc.file, res.Answer().I, res.Tour.Tour, tc.want)
+		}
+		if st := res.Stats(); st.Cells != int64(tc.n-1)<<(tc.n-2) || res.Backend != "cpu" {
+			t.Errorf("%s: %d states on %q; want %d on cpu", tc.file, st.Cells, res.Backend, int64(tc.n-1)<<(tc.n-2))
+		}
 	}
 }
 
@@ -97,16 +91,16 @@ func TestStartGrid(t *testing.T) {
 		t.Error("StartGrid allocated a small grid")
 	}
 	given := opt.Grid
-	given.I32[12345] = -1 // the executor must overwrite every cell
+	backend.Cells[int32](given)[12345] = -1 // the executor must overwrite every cell
 	res, err := Run(context.Background(), big, cpu.New(2), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Grid != given {
+	if res.Grid.Grid != given {
 		t.Fatal("the CPU executor did not use the grid it was given")
 	}
-	if i, j := int64(12345/4100), int64(12345%4100); res.Grid.I32[12345] != int32((i*7+j)%1000) {
-		t.Errorf("cell[%d][%d] = %d", i, j, res.Grid.I32[12345])
+	if i, j := int64(12345/4100), int64(12345%4100); backend.Cells[int32](res.Grid.Grid)[12345] != int32((i*7+j)%1000) {
+		t.Errorf("cell[%d][%d] = %d", i, j, backend.Cells[int32](res.Grid.Grid)[12345])
 	}
 }
 

@@ -24,11 +24,11 @@ const (
 	longFinite = 1<<63 - 2
 )
 
-// finiteMax is the largest finite value of integer type t (char arithmetic
-// is int arithmetic).
+// finiteMax is the largest finite value of integer type t
+// (ir.TypeInfo.FiniteHi; char and bool arithmetic is int arithmetic).
 func finiteMax(t ir.Type) int64 {
-	if t == ir.Long {
-		return longFinite
+	if t.HasInf() {
+		return t.Info().FiniteHi
 	}
 	return intFinite
 }
@@ -205,19 +205,49 @@ func group(v uint64) string {
 }
 
 // noFit ends an overflow message: "does not fit in int (finite range
-// ±2,147,483,646); use cell: long". cell: long is suggested only where it
-// helps: an int operation whose exact result is a finite long.
-func noFit(t ir.Type, fitsLong bool) string {
-	name := "int"
-	if t == ir.Long {
-		name = "long"
-	}
-	s := "in " + name + " (finite range ±" + group(uint64(finiteMax(t))) + ")"
-	if t != ir.Long && fitsLong {
-		s += "; use cell: long"
+// ±2,147,483,646); use cell: long". A wider cell type is suggested only
+// where it helps: the smallest one whose finite range holds the exact
+// result (fits says which do).
+func noFit(t ir.Type, fits func(ir.Type) bool) string {
+	s := "in " + typeName(t) + " (finite range ±" + group(uint64(finiteMax(t))) + ")"
+	if w := widerCell(t, fits); w != ir.Invalid {
+		s += "; use cell: " + w.String()
 	}
 	return s
 }
+
+// typeName names integer type t in overflow messages: the type whose
+// range is meant (int for char and bool, which compute as int).
+func typeName(t ir.Type) string {
+	if t.HasInf() {
+		return t.String()
+	}
+	return "int"
+}
+
+// widerCell is the smallest integer cell type wider than t for which fits
+// holds, or Invalid.
+func widerCell(t ir.Type, fits func(ir.Type) bool) ir.Type {
+	w := ir.Invalid
+	for _, u := range ir.Types() {
+		if u.Is(ir.IsCell|ir.HasInf) && finiteMax(u) > finiteMax(t) && fits(u) && (w == ir.Invalid || finiteMax(u) < finiteMax(w)) {
+			w = u
+		}
+	}
+	return w
+}
+
+// fitsLong says, for noFit, that the exact result is a finite long (an
+// int operation's exact result always is).
+func fitsLong(u ir.Type) bool { return finiteMax(u) >= longFinite }
+
+// fitsInt64 says, for noFit, which types hold the exact value v.
+func fitsInt64(v int64) func(ir.Type) bool {
+	return func(u ir.Type) bool { return isFinite(v, finiteMax(u)) }
+}
+
+// fitsNone suggests no cell type.
+func fitsNone(ir.Type) bool { return false }
 
 // arithErr is the error of a faulted integer operation x op y at pos.
 func arithErr(pos source.Pos, s site, f fault, op ir.Op, t ir.Type, x, y int64) error {
@@ -226,7 +256,7 @@ func arithErr(pos source.Pos, s site, f fault, op ir.Op, t ir.Type, x, y int64) 
 		return divByZero(pos, op)
 	case fOverflow:
 		// An int result is exact in 64 bits and finite as a long.
-		return errAt(pos, "overflow computing %s: %d %s %d does not fit %s", s, x, op, y, noFit(t, true))
+		return errAt(pos, "overflow computing %s: %d %s %d does not fit %s", s, x, op, y, noFit(t, fitsLong))
 	}
 	return infErr(pos, s, f)
 }
@@ -239,15 +269,11 @@ func infErr(pos source.Pos, s site, f fault) error {
 
 // convErr is the error of a conversion to integer type t of a value that
 // does not fit (text is the value as written in the message).
-func convErr(pos source.Pos, s site, t ir.Type, text string, fitsLong bool) error {
-	name := "int"
-	if t == ir.Long {
-		name = "long"
-	}
-	msg := "overflow computing " + s.String() + ": converting " + text + " to " + name +
+func convErr(pos source.Pos, s site, t ir.Type, text string, fits func(ir.Type) bool) error {
+	msg := "overflow computing " + s.String() + ": converting " + text + " to " + typeName(t) +
 		" does not fit (finite range ±" + group(uint64(finiteMax(t))) + ")"
-	if t != ir.Long && fitsLong {
-		msg += "; use cell: long"
+	if w := widerCell(t, fits); w != ir.Invalid {
+		msg += "; use cell: " + w.String()
 	}
 	return errAt(pos, "%s", msg)
 }
@@ -278,7 +304,7 @@ func convInt(v int64, from, to ir.Type) (int64, fault) {
 
 // convIntErr is the error of a faulted convInt.
 func convIntErr(pos source.Pos, s site, v int64, to ir.Type) error {
-	return convErr(pos, s, to, strconv.FormatInt(v, 10), true)
+	return convErr(pos, s, to, strconv.FormatInt(v, 10), fitsInt64(v))
 }
 
 // floatToInt converts x to integer type to, truncating toward zero:
@@ -301,7 +327,7 @@ func floatToInt(x float64, to ir.Type) (int64, fault) {
 	// Below 2^63 the truncation is exact and at most 2^63-1024, a finite
 	// long; for int the bound is the sentinel itself, excluded.
 	lim := 9.223372036854775808e18
-	if to != ir.Long {
+	if to.Bits() < 64 {
 		lim = float64(p)
 	}
 	if x >= lim || x <= -lim {
@@ -315,8 +341,11 @@ func floatConvErr(pos source.Pos, s site, f fault, x float64, to ir.Type) error 
 	if f == fNaN {
 		return nanToInt(pos, to)
 	}
-	fitsLong := x < 9.223372036854775808e18 && x > -9.223372036854775808e18
-	return convErr(pos, s, to, strconv.FormatFloat(x, 'g', -1, 64), fitsLong)
+	fits := fitsNone
+	if x < 9.223372036854775808e18 && x > -9.223372036854775808e18 {
+		fits = fitsInt64(int64(x))
+	}
+	return convErr(pos, s, to, strconv.FormatFloat(x, 'g', -1, 64), fits)
 }
 
 // storeRange is the range of values an integer cell of type t may hold:
@@ -329,7 +358,7 @@ func storeRange(t ir.Type) (lo, hi int64) {
 // cellOverflow is the error for a value an integer cell cannot hold. Every
 // operation is checked, so it is a last line of defence.
 func cellOverflow(pos source.Pos, t ir.Type, i, j, v int64) error {
-	return errAt(pos, "overflow computing %s: %d does not fit %s", cellSite(i, j), v, noFit(t, true))
+	return errAt(pos, "overflow computing %s: %d does not fit %s", cellSite(i, j), v, noFit(t, fitsInt64(v)))
 }
 
 // nanCell is the error for a floating cell that would hold NaN.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -21,7 +22,7 @@ type arithCase struct {
 
 func runArith(t *testing.T, tc arithCase) {
 	t.Helper()
-	p, pl := load(t, "t.dp", tc.src)
+	p, pl := dptest.Load(t, "t.dp", tc.src)
 	axis, stepDesc, laneDesc := scheduleOf(pl)
 	ref, refErr := reference(p, axis, stepDesc, laneDesc)
 	check := func(what string, g *grid, err error) {
@@ -303,13 +304,13 @@ answer: %s
 		{"sum(k in 0..2: A[0])", "t.dp:5:9: overflow computing the answer: 2000000000 + 2000000000 does not fit in int (finite range ±2,147,483,646); use cell: long"},
 		{"A[2] + 1", ""},
 	} {
-		p, _ := load(t, "t.dp", strings.Replace(src, "%s", c.expr, 1))
+		p, _ := dptest.Load(t, "t.dp", strings.Replace(src, "%s", c.expr, 1))
 		_, err := Eval(p.Answer, cells)
 		if errText(err) != c.err && !(err == nil && c.err == "") {
 			t.Errorf("%s: error %q, want %q", c.expr, errText(err), c.err)
 		}
 	}
-	p, _ := load(t, "t.dp", strings.Replace(src, "%s", "D[1]", 1))
+	p, _ := dptest.Load(t, "t.dp", strings.Replace(src, "%s", "D[1]", 1))
 	if _, err := Convert(ir.Value{T: ir.Double, F: 3e9}, ir.Int); errText(err) != "overflow computing the answer: converting 3e+09 to int does not fit (finite range ±2,147,483,646); use cell: long" {
 		t.Errorf("Convert: %v", errText(err))
 	}
@@ -319,7 +320,7 @@ answer: %s
 // TestCheckAnswer is the NaN rule for the answer.
 func TestCheckAnswer(t *testing.T) {
 	src := "double 1x1 D = -1\ncell: double\n%s1 x 1\ncell[i][j] = 1\nanswer: sqrt(D[0]) + cell[0][0]\n"
-	p, _ := load(t, "t.dp", strings.Replace(src, "%s", "", 1))
+	p, _ := dptest.Load(t, "t.dp", strings.Replace(src, "%s", "", 1))
 	v, err := Eval(p.Answer, GridCells(1, 1, func(i, j int64) ir.Value { return ir.Value{T: ir.Double, F: 1} }))
 	if err != nil {
 		t.Fatal(err)
@@ -330,11 +331,11 @@ func TestCheckAnswer(t *testing.T) {
 	if err := CheckAnswer(p, ir.Value{T: ir.Double, F: math.Inf(1)}); err != nil {
 		t.Errorf("inf answer: %v", err)
 	}
-	p, _ = load(t, "t.dp", strings.Replace(src, "%s", "nan: allow\n", 1))
+	p, _ = dptest.Load(t, "t.dp", strings.Replace(src, "%s", "nan: allow\n", 1))
 	if err := CheckAnswer(p, v); err != nil {
 		t.Errorf("nan: allow: %v", err)
 	}
-	p, _ = load(t, "t.dp", "1 x 1\ncell: double\ncell[i][j] = 1\n")
+	p, _ = dptest.Load(t, "t.dp", "1 x 1\ncell: double\ncell[i][j] = 1\n")
 	if err := CheckAnswer(p, ir.Value{T: ir.Double, F: math.NaN()}); err == nil || err.Error() != "the answer is NaN; add `nan: allow` to the header to keep NaN values" {
 		t.Errorf("no answer line: %v", err)
 	}

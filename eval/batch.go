@@ -83,9 +83,7 @@ func Compile(p *ir.Problem, axis Axis, descending bool) (*Recurrence, error) {
 	if p.Rows <= 0 || p.Cols <= 0 {
 		return nil, fmt.Errorf("compiling %s: the grid is %dx%d", p.Name, p.Rows, p.Cols)
 	}
-	switch p.CellType {
-	case ir.Int, ir.Long, ir.Float, ir.Double:
-	default:
+	if !p.CellType.Is(ir.IsCell) {
 		return nil, fmt.Errorf("compiling %s: unsupported cell type %s", p.Name, p.CellType)
 	}
 	if len(p.Cases) == 0 {

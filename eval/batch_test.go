@@ -2,10 +2,11 @@ package eval
 
 import (
 	"fmt"
-	"math/rand"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -49,7 +50,7 @@ cell[i][j] = A[j]                                          when j < 2 || i == 0
            | min(cell[i][j-1], max(k in 0..2: A[(j+k) %% len(A)] - k + cell[i][j-2] %% 3))   when A[j] == 3
            | (cell[i][j-1] + cell[i-1][j] + cell[i-1][j-1]) %% 1000    when A[j] == 2
            | cell[i][j-1] * 2 %% 7 + cell[i-1][j]                     otherwise
-`, m, randInts(r, m, 0, 9), n, m)
+`, m, dptest.Join(dptest.Ints(r, m, 0, 9)), n, m)
 }
 
 // genFloaty exercises the floating operators and conversions to the cell
@@ -76,7 +77,7 @@ int 1x%d P = %s
 %d x %d
 cell[i][j] = M[i][j] + P[(i * 3 + j) %% len(P)]                             when i == 0
            | cell[i-1][(j * 5 + i) %% COLS] - M[(i * 7) %% ROWS][COLS - 1 - j] + (P[j %% len(P)] > 4 ? 1 : 0)  otherwise
-`, matrix(r, n, m, -9, 9), m+3, randInts(r, m+3, 0, 9), n, m)
+`, matrix(r, n, m, -9, 9), m+3, dptest.Join(dptest.Ints(r, m+3, 0, 9)), n, m)
 }
 
 // genBackwardMax is a backward wavefront with a scan from the right.
@@ -87,7 +88,7 @@ cell[i][j] = W[j]                                          when i == ROWS-1 && j
            | cell[i][j+1] + W[j]                           when i == ROWS-1
            | cell[i+1][j] - 1                              when j == COLS-1
            | max(cell[i+1][j] - W[j], cell[i][j+1] + 1, cell[i+1][j+1])    otherwise
-`, m, randInts(r, m, 0, 9), n, m)
+`, m, dptest.Join(dptest.Ints(r, m, 0, 9)), n, m)
 }
 
 // genSeqCond decides its case by the cell just computed.
@@ -98,31 +99,15 @@ cell[i][j] = W[j]                                          when i == 0 || j == 0
            | cell[i-1][j] + 1                              when cell[i][j-1] > cell[i-1][j-1] + 2
            | cell[i][j-1] - W[j]                           when W[j] > 6
            | min(cell[i-1][j-1], cell[i][j-1]) + W[j]      otherwise
-`, m, randInts(r, m, 0, 9), n, m)
+`, m, dptest.Join(dptest.Ints(r, m, 0, 9)), n, m)
 }
 
 func genLCS(r *rand.Rand, n, m int) string {
-	return fmt.Sprintf(`char 1x? A = "%s"
-char 1x? B = "%s"
-(len(A)+1) x (len(B)+1)
-cell[i][j] = 0                                  when i == 0 || j == 0
-           | cell[i-1][j-1] + 1                 when A[i-1] == B[j-1]   emit A[i-1]
-           | max(cell[i-1][j], cell[i][j-1])    otherwise
-`, randString(r, n, "ACGT"), randString(r, m, "ACGT"))
+	return dptest.LCS(dptest.DNA(r, n), dptest.DNA(r, m))
 }
 
 func genEdit(r *rand.Rand, n, m int) string {
-	return fmt.Sprintf(`char 1x? A = "%s"
-char 1x? B = "%s"
-int ins = %d
-int del = %d
-int sub = %d
-(len(A)+1) x (len(B)+1)
-cell[i][j] = 0                       when i == 0 && j == 0
-           | cell[i][j-1] + ins      when i == 0
-           | cell[i-1][j] + del      when j == 0
-           | min(cell[i-1][j-1] + (A[i-1] == B[j-1] ? 0 : sub), cell[i-1][j] + del, cell[i][j-1] + ins)   otherwise
-`, randString(r, n, "ACGT"), randString(r, m, "ACGT"), 1+r.Intn(3), 1+r.Intn(3), 1+r.Intn(4))
+	return dptest.EditDistance(dptest.DNA(r, n), dptest.DNA(r, m), 1+r.IntN(3), 1+r.IntN(3), 1+r.IntN(4))
 }
 
 func genNW(r *rand.Rand, n, m int) string {
@@ -136,7 +121,7 @@ cell[i][j] = 0                       when i == 0 && j == 0
            | cell[i][j-1] + gap      when i == 0
            | cell[i-1][j] + gap      when j == 0
            | max(cell[i-1][j-1] + (A[i-1] == B[j-1] ? match : mismatch), cell[i-1][j] + gap, cell[i][j-1] + gap)   otherwise
-`, randString(r, n, "ACGT"), randString(r, m, "ACGT"), 1+r.Intn(3), -r.Intn(3), -1-r.Intn(3))
+`, dptest.DNA(r, n), dptest.DNA(r, m), 1+r.IntN(3), -r.IntN(3), -1-r.IntN(3))
 }
 
 func genSW(r *rand.Rand, n, m int) string {
@@ -149,13 +134,13 @@ int gap = -2
 cell[i][j] = 0                       when i == 0 || j == 0
            | max(0, cell[i-1][j-1] + (A[i-1] == B[j-1] ? match : mismatch), cell[i-1][j] + gap, cell[i][j-1] + gap)   otherwise
 answer: max(i in 0..ROWS-1: max(j in 0..COLS-1: cell[i][j]))
-`, randString(r, n, "ACGT"), randString(r, m, "ACGT"))
+`, dptest.DNA(r, n), dptest.DNA(r, m))
 }
 
 func matrix(r *rand.Rand, rows, cols, lo, hi int) string {
 	parts := make([]string, rows)
 	for k := range parts {
-		parts[k] = randInts(r, cols, lo, hi)
+		parts[k] = dptest.Join(dptest.Ints(r, cols, lo, hi))
 	}
 	return strings.Join(parts, " & ")
 }
@@ -173,14 +158,7 @@ cell[i][j] = 0                                                    when i == 0 &&
 }
 
 func genKnapsack(r *rand.Rand, n, m int) string {
-	return fmt.Sprintf(`int 1x%d wt = %s
-int 1x%d val = %s
-int cap = %d
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                     when i == 0
-           | cell[i-1][w-wt[i-1]] + val[i-1]       when wt[i-1] <= w && cell[i-1][w-wt[i-1]] + val[i-1] > cell[i-1][w]   emit i-1
-           | cell[i-1][w]                          otherwise
-`, n, randInts(r, n, 1, m+3), n, randInts(r, n, 1, 30), m)
+	return dptest.Knapsack(dptest.Ints(r, n, 1, m+3), dptest.Ints(r, n, 1, 30), m)
 }
 
 func genBounded(r *rand.Rand, n, m int) string {
@@ -191,7 +169,7 @@ int cap = %d
 (len(wt)+1) x (cap+1)
 cell[i][w] = 0                                                              when i == 0
            | max(k in 0..(wt[i-1] == 0 ? cnt[i-1] : min(cnt[i-1], w / wt[i-1])): cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
-`, n, randInts(r, n, 0, m+2), n, randInts(r, n, 1, 30), n, randInts(r, n, 0, 4), m)
+`, n, dptest.Join(dptest.Ints(r, n, 0, m+2)), n, dptest.Join(dptest.Ints(r, n, 1, 30)), n, dptest.Join(dptest.Ints(r, n, 0, 4)), m)
 }
 
 func genUnbounded(r *rand.Rand, n, m int) string {
@@ -201,7 +179,7 @@ int cap = %d
 (len(wt)+1) x (cap+1)
 cell[i][w] = 0                                                          when i == 0
            | max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
-`, n, randInts(r, n, 1, m+2), n, randInts(r, n, 1, 30), m)
+`, n, dptest.Join(dptest.Ints(r, n, 1, m+2)), n, dptest.Join(dptest.Ints(r, n, 1, 30)), m)
 }
 
 // genBackward is a backward wavefront: paths to the bottom-right corner.
@@ -210,7 +188,7 @@ func genBackward(r *rand.Rand, n, m int) string {
 %d x %d
 cell[i][j] = W[j]                                          when i == ROWS-1 || j == COLS-1
            | (cell[i+1][j] + cell[i][j+1] + cell[i+1][j+1]) %% 10007    otherwise
-`, m, randInts(r, m, 0, 9), n, m)
+`, m, dptest.Join(dptest.Ints(r, m, 0, 9)), n, m)
 }
 
 // genCols can only run by columns: the row read is data-dependent.
@@ -220,7 +198,7 @@ int 1x%d B = %s
 %d x %d
 cell[i][j] = A[i]                                                   when j == 0
            | max(cell[i][j-1], cell[(i+B[j]) %% ROWS][j-1]) - 1 + B[j]   otherwise
-`, n, randInts(r, n, -5, 20), m, randInts(r, m, 0, 7), n, m)
+`, n, dptest.Join(dptest.Ints(r, n, -5, 20)), m, dptest.Join(dptest.Ints(r, m, 0, 7)), n, m)
 }
 
 // genMinPlus is a shortest path with walls of inf: saturating arithmetic.
@@ -244,28 +222,11 @@ cell[i][j] = A[j] + i                                        when i == 0
            | (A[j] > 2 ? cell[i-1][(j+k) %% COLS] : cell[i-1][j] * 2) - (j / (A[j] == 0 ? 1 : A[j]))   when i %% 2 == 1
            | floor(F[j] * 2.5) + sqrt(abs(F[j])) + pow(2, j %% 4) + sum(q in 0..2: cell[i-1][(j+q) %% COLS]) / 4.0 when i %% 4 == 2
            | min(q in 1..i: cell[i-1][j] - q) + max(cell[i-1][j], 7, A[j])      otherwise
-`, m, randInts(r, m, -9, 9), m, randInts(r, m, -50, 50), r.Intn(5), n, m)
+`, m, dptest.Join(dptest.Ints(r, m, -9, 9)), m, dptest.Join(dptest.Ints(r, m, -50, 50)), r.IntN(5), n, m)
 }
 
 func genLookback(r *rand.Rand, n, _ int) string {
-	return fmt.Sprintf(`double S0 = 50
-double sigma = 0.4
-double r = 0.1
-double T = 0.25
-int N = %d
-double dt = T / N
-double u = exp(sigma * sqrt(dt))
-double d = 1 / u
-double p = (exp(r * dt) - d) / (u - d)
-double disc = exp(-r * dt)
-cell: double
-(N+1) x (N+2)
-cell[i][j] = pow(u, j) - 1                                                        when i == N
-           | 0                                                                    when j > i
-           | max(pow(u, j) - 1, disc * ((1-p)*d*cell[i+1][j+1] + p*u*cell[i+1][j-1]))   when j >= 1
-           | max(0, disc * ((1-p)*d*cell[i+1][1] + p*u*cell[i+1][0]))              otherwise
-answer: S0 * cell[0][0]
-`, max(n, 1))
+	return dptest.Lookback(max(n, 1))
 }
 
 // genSums reads the row being computed two lanes back and through ?:.
@@ -276,7 +237,7 @@ cell[i][j] = A[j]                                          when j < 2
            | cell[i][j-2] + A[j]                           when i == 0
            | cell[i][j-1] > cell[i-1][j] ? cell[i][j-2] - 1 : cell[i-1][j-1] + 2     when A[j] > 5
            | max(cell[i-1][j], cell[i][j-1] - 1, cell[i][j-2] + A[j] - 3)   otherwise
-`, m, randInts(r, m, 0, 9), n, m)
+`, m, dptest.Join(dptest.Ints(r, m, 0, 9)), n, m)
 }
 
 func withCell(src string, t ir.Type) string {
@@ -292,7 +253,7 @@ var sizes = [][2]int{{1, 1}, {1, 9}, {9, 1}, {2, 2}, {17, 33}, {33, 17}, {64, 70
 // whole-grid and per-batch specialisation and several batch widths, and
 // compares each cell with the general evaluator.
 func TestBatchedMatchesReference(t *testing.T) {
-	r := seeded(t)
+	r := dptest.Rand(t)
 	for _, pr := range problemsUnderTest {
 		for _, sz := range sizes {
 			for _, ct := range []ir.Type{ir.Int, ir.Long, ir.Float, ir.Double} {
@@ -302,7 +263,7 @@ func TestBatchedMatchesReference(t *testing.T) {
 				src := withCell(pr.gen(r, sz[0], sz[1]), ct)
 				name := fmt.Sprintf("%s/%dx%d/%s", pr.name, sz[0], sz[1], ct)
 				t.Run(name, func(t *testing.T) {
-					p, pl := load(t, pr.name+".dp", src)
+					p, pl := dptest.Load(t, pr.name+".dp", src)
 					axis, stepDesc, laneDesc := scheduleOf(pl)
 					want, wantErr := reference(p, axis, stepDesc, laneDesc)
 					for _, width := range []int{1, 3, 8, 64} {
@@ -328,8 +289,8 @@ func TestBatchedMatchesReference(t *testing.T) {
 // TestKernelsSpecialise checks that interior regions get kernels without
 // the boundary cases, and that the cache shares them.
 func TestKernelsSpecialise(t *testing.T) {
-	r := seeded(t)
-	p, _ := load(t, "lcs.dp", genLCS(r, 300, 300))
+	r := dptest.Rand(t)
+	p, _ := dptest.Load(t, "lcs.dp", genLCS(r, 300, 300))
 	rec, err := Compile(p, AlongJ, false)
 	if err != nil {
 		t.Fatal(err)
@@ -383,7 +344,7 @@ cell[i][j] = A[j]  when i == 0
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p, pl := load(t, "t.dp", tc.src)
+			p, pl := dptest.Load(t, "t.dp", tc.src)
 			axis, stepDesc, laneDesc := scheduleOf(pl)
 			_, wantErr := reference(p, axis, stepDesc, laneDesc)
 			for _, width := range []int{1, 4, 64} {

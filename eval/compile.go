@@ -154,8 +154,8 @@ func (c *vcomp) mayFail(e ir.Expr) bool {
 			switch {
 			case classOf(from) == clFloat && classOf(n.T) != clFloat:
 				fail = true
-			case classOf(from) == clInt && n.T == ir.Int && from == ir.Long:
-				fail = true
+			case classOf(from) == clInt && hasSentinel(from) && hasSentinel(n.T) && finiteMax(n.T) < finiteMax(from):
+				fail = true // a narrowing conversion: long to int, int to short
 			}
 		case *ir.Reduce:
 			if n.Op == ir.ReduceSum && classOf(n.T) == clInt && !c.f.safe[n] {

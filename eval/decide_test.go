@@ -3,6 +3,8 @@ package eval
 import (
 	"strings"
 	"testing"
+
+	"github.com/dpgpu/dpgpu/internal/dptest"
 )
 
 // TestDecidedConditionsStillFail: per-batch specialisation may decide a
@@ -29,7 +31,7 @@ func TestDecidedConditionsStillFail(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, pl, err := tryLoad("d.dp", tc.src)
+			p, pl, err := dptest.TryLoad(t, "d.dp", tc.src)
 			if err != nil {
 				t.Fatal(err)
 			}

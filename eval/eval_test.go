@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -194,7 +195,7 @@ answer: %s
 		{"-inf - 5", -float64(math.MaxInt32)},
 		{"abs(A[1]) + pow(2, 3) + floor(-1.5) + ceil(1.2)", 7 + 8 - 2 + 2},
 	} {
-		p, _ := load(t, "a.dp", strings.Replace(src, "%s", c.expr, 1))
+		p, _ := dptest.Load(t, "a.dp", strings.Replace(src, "%s", c.expr, 1))
 		v, err := Eval(p.Answer, cells)
 		if err != nil {
 			t.Errorf("%s: %v", c.expr, err)
@@ -205,12 +206,12 @@ answer: %s
 		}
 	}
 	// A read outside the grid names the reference and the cell.
-	p, _, _ := tryLoad("a.dp", strings.Replace(src, "%s", "cell[2][1] + cell[3][0]", 1)) // the plan refuses it
+	p, _, _ := dptest.TryLoad(t, "a.dp", strings.Replace(src, "%s", "cell[2][1] + cell[3][0]", 1)) // the plan refuses it
 	_, err := Eval(p.Answer, cells)
 	if err == nil || !strings.Contains(err.Error(), "a.dp:5:22: cell[3][0] reads cell[3][0], outside the 3x3 grid") {
 		t.Errorf("error %v", err)
 	}
-	p, _ = load(t, "a.dp", strings.Replace(src, "%s", "A[0] / (cell[0][0] * 2)", 1))
+	p, _ = dptest.Load(t, "a.dp", strings.Replace(src, "%s", "A[0] / (cell[0][0] * 2)", 1))
 	if _, err := EvalAt(p.Answer, 0, 0, nil); err == nil || !strings.Contains(err.Error(), "no grid") {
 		t.Errorf("no cells: %v", err)
 	}

@@ -2,83 +2,11 @@ package eval
 
 import (
 	"fmt"
-	"math/rand"
-	"os"
-	"strconv"
-	"strings"
-	"testing"
-	"time"
 
-	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/sema"
 	"github.com/dpgpu/dpgpu/source"
 )
-
-// load parses, checks and plans a `.dp` text.
-func load(t testing.TB, name, src string) (*ir.Problem, *plan.Plan) {
-	t.Helper()
-	f, err := dsl.Parse(name, []byte(src))
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, src)
-	}
-	p, err := sema.Check(f, sema.Config{})
-	if err != nil {
-		t.Fatalf("check: %v\n%s", err, src)
-	}
-	pl, err := plan.Analyze(p)
-	if err != nil {
-		t.Fatalf("plan: %v\n%s", err, src)
-	}
-	return p, pl
-}
-
-// tryLoad is load returning the front end's error.
-func tryLoad(name, src string) (*ir.Problem, *plan.Plan, error) {
-	f, err := dsl.Parse(name, []byte(src))
-	if err != nil {
-		return nil, nil, err
-	}
-	p, err := sema.Check(f, sema.Config{})
-	if err != nil {
-		return nil, nil, err
-	}
-	pl, err := plan.Analyze(p)
-	return p, pl, err
-}
-
-// seeded returns a random source seeded from the time (or DPGPU_SEED),
-// logging the seed so that a failure can be reproduced.
-func seeded(t testing.TB) *rand.Rand {
-	t.Helper()
-	seed := time.Now().UnixNano()
-	if s := os.Getenv("DPGPU_SEED"); s != "" {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			t.Fatalf("DPGPU_SEED: %v", err)
-		}
-		seed = v
-	}
-	t.Logf("seed %d (set DPGPU_SEED to repeat)", seed)
-	return rand.New(rand.NewSource(seed))
-}
-
-func randString(r *rand.Rand, n int, alphabet string) string {
-	b := make([]byte, n)
-	for k := range b {
-		b[k] = alphabet[r.Intn(len(alphabet))]
-	}
-	return string(b)
-}
-
-func randInts(r *rand.Rand, n, lo, hi int) string {
-	parts := make([]string, n)
-	for k := range parts {
-		parts[k] = strconv.Itoa(lo + r.Intn(hi-lo+1))
-	}
-	return strings.Join(parts, ",")
-}
 
 // grid is a whole grid of values in the evaluation classes.
 type grid struct {

@@ -2,10 +2,11 @@ package eval
 
 import (
 	"fmt"
-	"math/rand"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -21,12 +22,12 @@ type exprGen struct {
 }
 
 func (g *exprGen) leaf() string {
-	switch g.r.Intn(9) {
+	switch g.r.IntN(9) {
 	case 0:
-		if g.big && g.r.Intn(2) == 0 {
-			return fmt.Sprint([]int64{1000000000, -1000000000, 2147483646, -2147483646, 46341, 3037000500}[g.r.Intn(6)])
+		if g.big && g.r.IntN(2) == 0 {
+			return fmt.Sprint([]int64{1000000000, -1000000000, 2147483646, -2147483646, 46341, 3037000500}[g.r.IntN(6)])
 		}
-		return fmt.Sprint(g.r.Intn(21) - 10)
+		return fmt.Sprint(g.r.IntN(21) - 10)
 	case 1:
 		return "i"
 	case 2:
@@ -46,19 +47,19 @@ func (g *exprGen) leaf() string {
 		return "cell[i-1][(j+1) % COLS]"
 	}
 	if len(g.vars) > 0 {
-		return g.vars[g.r.Intn(len(g.vars))]
+		return g.vars[g.r.IntN(len(g.vars))]
 	}
 	return "COLS"
 }
 
 func (g *exprGen) expr() string {
-	if g.depth > 3 || g.r.Intn(4) == 0 {
+	if g.depth > 3 || g.r.IntN(4) == 0 {
 		return g.leaf()
 	}
 	g.depth++
 	defer func() { g.depth-- }()
 	x, y := g.expr(), g.expr()
-	switch g.r.Intn(14) {
+	switch g.r.IntN(14) {
 	case 0:
 		return "(" + x + " + " + y + ")"
 	case 1:
@@ -84,8 +85,8 @@ func (g *exprGen) expr() string {
 		g.vars = append(g.vars, v)
 		body := g.expr()
 		g.vars = g.vars[:len(g.vars)-1]
-		op := []string{"min", "max", "sum"}[g.r.Intn(3)]
-		return fmt.Sprintf("%s(%s in %d..%s: %s)", op, v, g.r.Intn(3)-1, []string{"2", "j % 4", "i"}[g.r.Intn(3)], body)
+		op := []string{"min", "max", "sum"}[g.r.IntN(3)]
+		return fmt.Sprintf("%s(%s in %d..%s: %s)", op, v, g.r.IntN(3)-1, []string{"2", "j % 4", "i"}[g.r.IntN(3)], body)
 	case 11:
 		return "(" + g.cond() + " && " + g.cond() + " ? " + x + " : 0)"
 	case 12:
@@ -96,9 +97,9 @@ func (g *exprGen) expr() string {
 
 func (g *exprGen) cond() string {
 	x, y := g.leaf(), g.leaf()
-	op := []string{"==", "!=", "<", "<=", ">", ">="}[g.r.Intn(6)]
+	op := []string{"==", "!=", "<", "<=", ">", ">="}[g.r.IntN(6)]
 	c := x + " " + op + " " + y
-	switch g.r.Intn(4) {
+	switch g.r.IntN(4) {
 	case 0:
 		return "(" + c + " || " + g.leaf() + " > 3)"
 	case 1:
@@ -113,28 +114,28 @@ var randomRuns = 150
 // TestRandomRecurrences compares the kernels with the general evaluator on
 // random recurrences: the same cells, or both failing.
 func TestRandomRecurrences(t *testing.T) {
-	r := seeded(t)
+	r := dptest.Rand(t)
 	nErr := 0
 	defer func() { t.Logf("%d of the recurrences failed in both", nErr) }()
 	for n := 0; n < randomRuns; n++ {
 		g := &exprGen{r: r, seq: n%2 == 1, big: n%3 == 2}
 		cases := []string{"A[j] + i    when i == 0"}
 		value := func() string {
-			if r.Intn(4) == 0 { // a double value, converted to the cell type
+			if r.IntN(4) == 0 { // a double value, converted to the cell type
 				return "floor(sqrt(abs(" + g.expr() + ")) * 1.5) + (" + g.expr() + " % 1000) * 0.25"
 			}
 			return g.expr() + " % 1000"
 		}
-		for k := r.Intn(3); k >= 0; k-- {
+		for k := r.IntN(3); k >= 0; k-- {
 			cases = append(cases, value()+"   when "+g.cond())
 		}
 		cases = append(cases, value()+"   otherwise")
-		rows, cols := 1+r.Intn(9), 1+r.Intn(14)
-		ct := []ir.Type{ir.Int, ir.Long}[r.Intn(2)]
-		src := fmt.Sprintf("int 1x%d A = %s\n%d x %d\ncell[i][j] = %s\n", cols+2, randInts(r, cols+2, -5, 9), rows, cols,
+		rows, cols := 1+r.IntN(9), 1+r.IntN(14)
+		ct := []ir.Type{ir.Int, ir.Long}[r.IntN(2)]
+		src := fmt.Sprintf("int 1x%d A = %s\n%d x %d\ncell[i][j] = %s\n", cols+2, dptest.Join(dptest.Ints(r, cols+2, -5, 9)), rows, cols,
 			strings.Join(cases, "\n           | "))
 		src = withCell(src, ct)
-		p, pl, err := tryLoad("random.dp", src)
+		p, pl, err := dptest.TryLoad(t, "random.dp", src)
 		if err != nil {
 			// sema folds constant expressions and refuses divisions by zero
 			// and overflow there: not the kernels' business.

@@ -14,11 +14,13 @@
 // docs/language.md section 6.1, so the fast path and the general evaluator
 // agree bit for bit, and with the GPU back end:
 //
-//   - Integer types (char, int, long) are held in 64 bits. The finite values
-//     of int are ±(2^31-2) and of long ±(2^63-2); ±(2^31-1) and ±(2^63-1)
-//     are the inf sentinels of ir.InfSentinel, so no finite value is ever
-//     read back as inf. Every int and long + - * / %, sum reduction and
-//     conversion (long to int, floating to integer) checks that its exact
+//   - Integer types (char, short, int, long) are held in 64 bits; char and
+//     short compute as int. The finite values of a type with inf sentinels
+//     are those of ir.TypeInfo (int ±(2^31-2), long ±(2^63-2), short
+//     ±32,766); the values one beyond are its inf sentinels, so no finite
+//     value is ever read back as inf. Every int and long + - * / %, sum
+//     reduction and conversion (to a narrower type, floating to integer)
+//     checks that its exact
 //     result is finite, and stops the run with an error naming the
 //     operator, the cell being computed and the operands otherwise: a
 //     wrapped or clamped value would be a silent wrong answer. Negation and
@@ -67,21 +69,23 @@ const (
 
 func classOf(t ir.Type) class {
 	switch {
-	case t == ir.Bool:
+	case t.Is(ir.IsBoolean):
 		return clBool
-	case t.IsFloat():
+	case t.Info().Held == ir.HeldFloat:
 		return clFloat
 	}
 	return clInt
 }
 
 // hasSentinel reports whether integer type t has inf sentinels that
-// conversions map. char has none: its 127 is an ordinary character.
-func hasSentinel(t ir.Type) bool { return t == ir.Int || t == ir.Long }
+// conversions map (ir.HasInf). char has none: its 127 is an ordinary
+// character.
+func hasSentinel(t ir.Type) bool { return t.HasInf() }
 
-// sentinels returns the inf and -inf sentinels of integer type t.
+// sentinels returns the inf and -inf sentinels of integer type t (those of
+// long for bool and the floating types).
 func sentinels(t ir.Type) (pos, neg int64) {
-	if t == ir.Int || t == ir.Long || t == ir.Char {
+	if t.IsInteger() && !t.Is(ir.IsBoolean) {
 		return ir.InfSentinel(t)
 	}
 	return ir.InfSentinel(ir.Long)

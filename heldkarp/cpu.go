@@ -139,8 +139,8 @@ func sweepCPU[T value](ctx context.Context, lay *layout, in *instance, threads i
 	if err != nil {
 		return nil, err
 	}
-	if got := tourLength(in.dist, n, tour); got != int64(best) {
-		return nil, fmt.Errorf("heldkarp: internal error: tour %v has length %d, the DP says %d", tour, got, best)
+	if got, err := tourLength(in.dist, n, tour); err != nil || got != int64(best) {
+		return nil, fmt.Errorf("heldkarp: internal error: tour %v has length %d, the DP says %d (%v)", tour, got, best, err)
 	}
 	return &Result{Length: int64(best), Tour: tour, States: total, ComputeSeconds: time.Since(startSweep).Seconds()}, nil
 }

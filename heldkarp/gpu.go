@@ -351,8 +351,8 @@ func (g *gpuSolve) run(ctx context.Context, nv *cuda.NVRTC, progress func(done, 
 	if err != nil {
 		return nil, err
 	}
-	if got := tourLength(d, n, tour); got != best {
-		return nil, fmt.Errorf("internal error: tour %v has length %d, the GPU's values say %d", tour, got, best)
+	if got, err := tourLength(d, n, tour); err != nil || got != best {
+		return nil, fmt.Errorf("internal error: tour %v has length %d, the GPU's values say %d (%v)", tour, got, best, err)
 	}
 	return &Result{
 		Length: best, Tour: tour, States: total,

@@ -260,13 +260,25 @@ func check(dist []int64, n int) (*instance, error) {
 	return &instance{n: n, dist: dist, width: width}, nil
 }
 
-// tourLength sums the closed tour's edges.
-func tourLength(dist []int64, n int, tour []int) int64 {
-	var s int64
-	for t := range tour {
-		s += dist[tour[t]*n+tour[(t+1)%len(tour)]]
+// tourLength is the length of the closed tour through dist (n x n, row =
+// from), or an error when tour does not visit each city exactly once. The
+// solvers check the tour they read back from the predecessor bytes with it:
+// a second, independent reading of the result that catches a wrong
+// predecessor table before a wrong tour is returned.
+func tourLength(dist []int64, n int, tour []int) (int64, error) {
+	if len(tour) != n {
+		return 0, fmt.Errorf("tour has %d cities, want %d", len(tour), n)
 	}
-	return s
+	seen := make([]bool, n)
+	var total int64
+	for k, c := range tour {
+		if c < 0 || c >= n || seen[c] {
+			return 0, fmt.Errorf("tour visits city %d twice or out of range", c+1)
+		}
+		seen[c] = true
+		total += dist[c*n+tour[(k+1)%n]]
+	}
+	return total, nil
 }
 
 // readTour follows the predecessor bytes back from the last city of the

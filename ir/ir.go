@@ -14,59 +14,6 @@ import (
 	"github.com/dpgpu/dpgpu/source"
 )
 
-// Type is the type of a value. Arithmetic follows C: char promotes to int,
-// mixed integer/floating operands promote to the floating type, Bool is the
-// type of comparisons and logical operators.
-type Type uint8
-
-const (
-	Invalid Type = iota
-	Bool
-	Char   // 8-bit
-	Int    // 32-bit
-	Long   // 64-bit
-	Float  // 32-bit IEEE
-	Double // 64-bit IEEE
-)
-
-var typeNames = [...]string{"invalid", "bool", "char", "int", "long", "float", "double"}
-
-func (t Type) String() string {
-	if int(t) < len(typeNames) {
-		return typeNames[t]
-	}
-	return fmt.Sprintf("Type(%d)", uint8(t))
-}
-
-// IsInteger reports whether t is Bool, Char, Int or Long.
-func (t Type) IsInteger() bool { return t >= Bool && t <= Long }
-
-// IsFloat reports whether t is Float or Double.
-func (t Type) IsFloat() bool { return t == Float || t == Double }
-
-// Size is the size in bytes of one value of t on the device.
-func (t Type) Size() int {
-	switch t {
-	case Bool, Char:
-		return 1
-	case Int, Float:
-		return 4
-	case Long, Double:
-		return 8
-	}
-	return 0
-}
-
-// ParseType maps a `.dp` type name to a Type (Invalid if unknown).
-func ParseType(name string) Type {
-	for t, n := range typeNames {
-		if n == name && t > int(Bool) {
-			return Type(t)
-		}
-	}
-	return Invalid
-}
-
 // Value is a constant of some type. Integer types use I, floating types F.
 type Value struct {
 	T Type
@@ -185,35 +132,3 @@ func (p *Problem) Scalar(name string) *Scalar {
 
 // Cells is the number of grid cells.
 func (p *Problem) Cells() int64 { return p.Rows * p.Cols }
-
-// FiniteRange returns the smallest and largest finite values of integer type
-// t. For int and long the range stops one short of the inf sentinels, so
-// that no finite value can ever be read back as inf, and is symmetric, so
-// that negation and abs never overflow: int holds ±(2^31-2), long ±(2^63-2).
-// A result outside it is an overflow (docs/language.md §6.1).
-func FiniteRange(t Type) (lo, hi int64) {
-	switch t {
-	case Bool:
-		return 0, 1
-	case Char:
-		return -128, 127
-	case Int:
-		return -(1<<31 - 2), 1<<31 - 2
-	}
-	return -(1<<63 - 2), 1<<63 - 2
-}
-
-// InfSentinel returns the values that stand for inf and -inf in an integer
-// type t: the largest value and its negation. Floating types use IEEE
-// infinities and have no sentinel.
-func InfSentinel(t Type) (pos, neg int64) {
-	switch t {
-	case Char:
-		return 127, -127
-	case Int:
-		return 1<<31 - 1, -(1<<31 - 1)
-	case Long:
-		return 1<<63 - 1, -(1<<63 - 1)
-	}
-	return 1, 0 // Bool: inf is true
-}

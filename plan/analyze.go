@@ -17,12 +17,14 @@ const MaxAnswerCells = 1 << 20
 // Analyze derives the plan of a checked problem. Errors are a source.ErrorList
 // positioned at the `.dp` line at fault.
 func Analyze(p *ir.Problem) (*Plan, error) {
-	if p.Schedule == string(HeldKarp) {
-		return &Plan{
-			Schedule:  HeldKarp,
-			Direction: Forward,
-			Reason:    "forced by `schedule: held-karp`: subsets are swept layer by layer by size",
-		}, nil
+	switch Kind(p.Schedule) {
+	case "", Rows, Cols, Wavefront:
+	default:
+		// A schedule the checker accepts that sweeps no grid selects a
+		// solver the engine runs instead: nothing here to plan.
+		var errs source.ErrorList
+		errs.Add(p.SchedulePos, "`schedule: %s` sweeps no grid: it has no plan", p.Schedule)
+		return nil, errs
 	}
 	pl := &Plan{}
 	for _, ref := range p.CellRefs {

@@ -5,34 +5,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/sema"
 	"github.com/dpgpu/dpgpu/source"
 )
 
+// analyze plans src, failing the test if src does not check.
 func analyze(t *testing.T, src string) (*plan.Plan, error) {
 	t.Helper()
-	f, err := dsl.Parse("t.dp", []byte(src))
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	p, err := sema.Check(f, sema.Config{})
-	if err != nil {
+	p, pl, err := dptest.TryLoad(t, "t.dp", src)
+	if p == nil {
 		t.Fatalf("check: %v", err)
 	}
-	return plan.Analyze(p)
+	return pl, err
 }
 
-const lcs = `problem lcs
-char 1x? A = "ACGTTGCA"
-char 1x? B = "AGTTC"
-(len(A)+1) x (len(B)+1)
-cell[i][j] = 0                                  when i == 0 || j == 0
-           | cell[i-1][j-1] + 1                 when A[i-1] == B[j-1]   emit A[i-1]
-           | max(cell[i-1][j], cell[i][j-1])    otherwise
-`
+var lcs = dptest.LCS("ACGTTGCA", "AGTTC")
 
 const thesis = `5x5
 prev: 2
@@ -54,35 +43,9 @@ cell[i][j] = 0 when i == 0 && j == 0
            | max(cell[i-1][j] + down[i-1][j], cell[i][j-1] + right[i][j-1]) otherwise
 `
 
-const knapsack = `problem knapsack01
-int 1x5 wt  = 2,3,4,5,9
-int 1x5 val = 3,4,5,8,10
-int cap = 20
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                     when i == 0
-           | cell[i-1][w-wt[i-1]] + val[i-1]       when wt[i-1] <= w && cell[i-1][w-wt[i-1]] + val[i-1] > cell[i-1][w]   emit i-1
-           | cell[i-1][w]                          otherwise
-`
+var knapsack = dptest.Knapsack([]int{2, 3, 4, 5, 9}, []int{3, 4, 5, 8, 10}, 20)
 
-const lookback = `problem lookback-put
-double S0 = 50
-double sigma = 0.4
-double r = 0.1
-double T = 0.25
-int N = 3
-double dt = T / N
-double u = exp(sigma * sqrt(dt))
-double d = 1 / u
-double p = (exp(r * dt) - d) / (u - d)
-double disc = exp(-r * dt)
-cell: double
-(N+1) x (N+2)
-cell[i][j] = pow(u, j) - 1                                                        when i == N
-           | 0                                                                    when j > i
-           | max(pow(u, j) - 1, disc * ((1-p)*d*cell[i+1][j+1] + p*u*cell[i+1][j-1]))   when j >= 1
-           | max(0, disc * ((1-p)*d*cell[i+1][1] + p*u*cell[i+1][0]))              otherwise
-answer: S0 * cell[0][0]
-`
+var lookback = dptest.Lookback(3)
 
 func i64(v int64) *int64 { return &v }
 
@@ -266,5 +229,15 @@ func TestBackwardDefaultAnswerAndMemory(t *testing.T) {
 	// maintain: 1 keeps the 5x5 int grid on the host; inputs are 2x5 chars.
 	if m := pl.Memory; m.Grid != 25*4 || m.Inputs != 10 || m.HostInputs != 10*40 || m.Device != 3*5*4+10 || m.Host != m.Baseline+m.HostInputs+m.Work+m.Grid {
 		t.Errorf("thesis memory %+v", pl.Memory)
+	}
+}
+
+// A schedule that sweeps no grid (the held-karp solver's) is the engine's
+// to route elsewhere; the planner refuses it rather than plan an empty grid.
+func TestAnalyzeRefusesGridlessSchedule(t *testing.T) {
+	_, err := analyze(t, "problem tsp\nschedule: held-karp\nint ?x? dist = 0,1 & 1,0\n")
+	var list source.ErrorList
+	if !errors.As(err, &list) || len(list) != 1 || list[0].Pos.Line != 2 || !strings.Contains(err.Error(), "sweeps no grid") {
+		t.Fatalf("Analyze of a held-karp problem: %v; want one error at line 2 saying it sweeps no grid", err)
 	}
 }

@@ -143,11 +143,9 @@ func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
 	m.Threads = threads
 	m.Baseline = BaselineBytes
 	m.HostInputs = InputHostBytes(p)
-	if pl.Schedule != HeldKarp {
-		m.Work = CPUWork(p, pl, CPUShapeOf(p, pl, threads))
-		if keep {
-			m.Grid = GridBytes(p)
-		}
+	m.Work = CPUWork(p, pl, CPUShapeOf(p, pl, threads))
+	if keep {
+		m.Grid = GridBytes(p)
 	}
 	m.Host = m.Baseline + m.HostInputs + m.Work + m.Grid
 	return m

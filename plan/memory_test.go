@@ -4,27 +4,14 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/sema"
 )
 
 func problem(t *testing.T, src string) (*ir.Problem, *plan.Plan) {
 	t.Helper()
-	f, err := dsl.Parse("t.dp", []byte(src))
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	p, err := sema.Check(f, sema.Config{})
-	if err != nil {
-		t.Fatalf("check: %v", err)
-	}
-	pl, err := plan.Analyze(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, pl
+	return dptest.Load(t, "t.dp", src)
 }
 
 // TestCPUMemoryTracksTheSizes: the estimate grows as the CPU executor's

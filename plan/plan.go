@@ -1,7 +1,6 @@
 // Package plan is the analysis stage: from a checked ir.Problem it derives the
 // dependency offset of every cell reference, chooses the schedule (how the
-// grid is swept: rows, columns, anti-diagonal wavefront, or Held-Karp's
-// subset layers), infers or validates `prev`, and estimates the memory a run
+// grid is swept: rows, columns or anti-diagonal wavefront), infers or validates `prev`, and estimates the memory a run
 // needs. It decides what may run in parallel; it does not decide threads,
 // tiles or kernels, which belong to each runtime.
 package plan
@@ -15,7 +14,6 @@ const (
 	Wavefront Kind = "wavefront" // anti-diagonals in parallel
 	Rows      Kind = "rows"      // each row in parallel
 	Cols      Kind = "cols"      // each column in parallel
-	HeldKarp  Kind = "held-karp" // subset layers (TSP)
 )
 
 // Direction is the order of the sweep. Forward: increasing i (rows),

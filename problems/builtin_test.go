@@ -11,14 +11,14 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cpu"
-	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/heldkarp"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/problems/formats"
 	"github.com/dpgpu/dpgpu/problems/gen"
-	"github.com/dpgpu/dpgpu/problems/render"
 	"github.com/dpgpu/dpgpu/sema"
 	"github.com/dpgpu/dpgpu/source"
 )
@@ -27,36 +27,26 @@ import (
 // plan, the CPU executor) and check the answers their comments promise, on
 // their default data and on instance files given through `args:`.
 
-// load parses, checks and plans a built-in with positional files args.
-func load(t *testing.T, name string, args ...string) (*ir.Problem, *plan.Plan, error) {
+// builtinSource is a built-in's `.dp` text.
+func builtinSource(t *testing.T, name string) string {
 	t.Helper()
 	b, ok := problems.Lookup(name)
 	if !ok {
 		t.Fatalf("no built-in %q", name)
 	}
-	f, err := dsl.Parse(name+".dp", b.Source)
-	if err != nil {
-		t.Fatalf("%s: parse: %v", name, source.Format(err, b.Source))
-	}
-	p, err := sema.Check(f, sema.Config{Args: args, BaseDir: "."})
-	if err != nil {
-		return nil, nil, err
-	}
-	pl, err := plan.Analyze(p)
-	if err != nil {
-		t.Fatalf("%s: plan: %v", name, source.Format(err, b.Source))
-	}
-	return p, pl, nil
+	return string(b.Source)
+}
+
+// load parses, checks and plans a built-in with positional files args,
+// returning the front end's error.
+func load(t *testing.T, name string, args ...string) (*ir.Problem, *plan.Plan, error) {
+	t.Helper()
+	return dptest.TryLoad(t, name+".dp", builtinSource(t, name), dptest.Args(args...))
 }
 
 func mustLoad(t *testing.T, name string, args ...string) (*ir.Problem, *plan.Plan) {
 	t.Helper()
-	p, pl, err := load(t, name, args...)
-	if err != nil {
-		b, _ := problems.Lookup(name)
-		t.Fatalf("%s %v: check: %v", name, args, source.Format(err, b.Source))
-	}
-	return p, pl
+	return dptest.Load(t, name+".dp", builtinSource(t, name), dptest.Args(args...))
 }
 
 func solve(t *testing.T, p *ir.Problem, pl *plan.Plan, traceback bool) *backend.Result {
@@ -100,7 +90,7 @@ func TestDefaults(t *testing.T) {
 			if got := res.Answer.Float64(); math.Abs(got-tt.answer) > 5e-7 {
 				t.Errorf("answer %v, want %v", got, tt.answer)
 			}
-			text, ok := render.Solution(p.Name, p, res)
+			text, ok := problems.Solution(p.Name, p, res)
 			if tt.solution == "" {
 				if ok {
 					t.Errorf("rendered %q; want no rendering", text)
@@ -113,7 +103,7 @@ func TestDefaults(t *testing.T) {
 			if tt.name == "lcs" {
 				// The emitted characters are a common subsequence of both strands.
 				common := strings.SplitN(text, "\n", 2)[0]
-				if !isSubsequence(common, inputString(p, "A")) || !isSubsequence(common, inputString(p, "B")) {
+				if !dptest.IsSubsequence(common, inputString(p, "A")) || !dptest.IsSubsequence(common, inputString(p, "B")) {
 					t.Errorf("emitted %q is not a common subsequence", common)
 				}
 			}
@@ -133,12 +123,20 @@ func TestTSP(t *testing.T) {
 		file string
 		opt  int64
 	}{{"gr17.tsp", 2085}, {"ulysses16.tsp", 6859}} {
-		p, pl := mustLoad(t, "tsp", filepath.Join("testdata", tc.file))
-		if pl.Schedule != plan.HeldKarp {
-			t.Fatalf("%s: schedule %s, want held-karp", tc.file, pl.Schedule)
+		// The engine takes it out of the grid pipeline: no plan, the
+		// distances for the Held-Karp solver.
+		src, err := engine.Resolve("tsp")
+		if err != nil {
+			t.Fatal(err)
 		}
-		dist := p.Input("dist")
-		res, err := heldkarp.SolveCPU(context.Background(), dist.I, dist.Rows, 2, nil)
+		l, err := engine.Load(src, sema.Config{Args: []string{dptest.Path("tsplib/" + tc.file)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Plan != nil || l.TSP == nil || l.TSP.Input != "dist" {
+			t.Fatalf("%s: plan %v, TSP %v; want no plan and the distances of dist", tc.file, l.Plan, l.TSP)
+		}
+		res, err := heldkarp.SolveCPU(context.Background(), l.TSP.Dist, l.TSP.N, 2, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +183,7 @@ func TestPisinger(t *testing.T) {
 		if traceback {
 			// The rendered items reach the optimum within the capacity.
 			k := readPisinger(t, path)
-			text, ok := render.Solution(p.Name, p, res)
+			text, ok := problems.Solution(p.Name, p, res)
 			if !ok {
 				t.Fatalf("%s: no rendering", file)
 			}
@@ -241,10 +239,10 @@ func TestGenerated(t *testing.T) {
 
 		p, pl := mustLoad(t, "lcs", pa, pb)
 		res := solve(t, p, pl, true)
-		if want := lcsLength(a, b); res.Answer.I != want || want < int64(len(common)) {
+		if want := int64(dptest.LCSLength(a, b)); res.Answer.I != want || want < int64(len(common)) {
 			t.Errorf("lcs %v: %d, want %d (planted %d)", sz, res.Answer.I, want, len(common))
 		}
-		if text, ok := render.Solution(p.Name, p, res); !ok || !strings.HasSuffix(text, "length "+strconv.FormatInt(res.Answer.I, 10)) {
+		if text, ok := problems.Solution(p.Name, p, res); !ok || !strings.HasSuffix(text, "length "+strconv.FormatInt(res.Answer.I, 10)) {
 			t.Errorf("lcs %v: rendering %v %q", sz, ok, text)
 		}
 
@@ -261,7 +259,7 @@ func TestGenerated(t *testing.T) {
 		if got, want := res.Answer.I, localScore(a, b, 3, -3, -2); got != want {
 			t.Errorf("smith-waterman %v: %d, want %d", sz, got, want)
 		}
-		if text, ok := render.Solution(p.Name, p, res); !ok || !strings.Contains(text, "score "+strconv.FormatInt(res.Answer.I, 10)+" ") {
+		if text, ok := problems.Solution(p.Name, p, res); !ok || !strings.Contains(text, "score "+strconv.FormatInt(res.Answer.I, 10)+" ") {
 			t.Errorf("smith-waterman %v: rendering %v\n%s", sz, ok, text)
 		}
 	}
@@ -275,7 +273,7 @@ func TestGenerated(t *testing.T) {
 		if res.Answer.I != want {
 			t.Errorf("manhattan %d: %d, want %d", n, res.Answer.I, want)
 		}
-		if text, ok := render.Solution(p.Name, p, res); !ok || !strings.HasSuffix(text, "total weight "+strconv.FormatInt(want, 10)) {
+		if text, ok := problems.Solution(p.Name, p, res); !ok || !strings.HasSuffix(text, "total weight "+strconv.FormatInt(want, 10)) {
 			t.Errorf("manhattan %d: rendering %v\n%s", n, ok, text)
 		}
 	}
@@ -298,7 +296,7 @@ func TestGenerated(t *testing.T) {
 		if res.Answer.I != want {
 			t.Errorf("knapsack-bounded %d: %d, want %d", n, res.Answer.I, want)
 		}
-		text, ok := render.Solution(p.Name, p, res)
+		text, ok := problems.Solution(p.Name, p, res)
 		if !ok {
 			t.Fatalf("knapsack-bounded %d: no rendering", n)
 		}
@@ -359,31 +357,6 @@ func inputString(p *ir.Problem, name string) string {
 		b[i] = byte(c)
 	}
 	return string(b)
-}
-
-func isSubsequence(s, t string) bool {
-	k := 0
-	for i := 0; i < len(t) && k < len(s); i++ {
-		if t[i] == s[k] {
-			k++
-		}
-	}
-	return k == len(s)
-}
-
-func lcsLength(a, b string) int64 {
-	prev, cur := make([]int64, len(b)+1), make([]int64, len(b)+1)
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			if a[i-1] == b[j-1] {
-				cur[j] = prev[j-1] + 1
-			} else {
-				cur[j] = max(prev[j], cur[j-1])
-			}
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // align is a global alignment score with the same cost for every gap:

@@ -3,57 +3,134 @@
 // example of the language with small default data and an `args:` line for
 // instance files. Its subpackages write the seed thesis's random instances
 // (gen) and print the solutions of the built-ins for a person (render).
+//
+// The registry below is the one place that knows a built-in by name: its
+// aliases, its renderer, its random instances for `bench` and `gen-data`,
+// and its default bench sizes. `solve`, `check`, `bench`, `gen-data` and
+// `problems` all read it, so that adding a built-in is its `.dp` file plus
+// one entry (plus a renderer, when its solution has a shape of its own).
 package problems
 
 import (
 	"bufio"
 	"bytes"
 	"embed"
-	"path"
 	"slices"
 	"strings"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/problems/gen"
+	"github.com/dpgpu/dpgpu/problems/render"
 )
 
 //go:embed *.dp
 var files embed.FS
 
-// Builtin is one built-in problem.
+// Data kinds: the `dpgpu gen-data` subcommands, each writing instance files
+// in the format of the built-ins that name it.
+const (
+	DataPair      = "lcs"       // two sequences (FASTA or text)
+	DataKnapsack  = "knapsack"  // Pisinger's knapsack format
+	DataManhattan = "manhattan" // a Manhattan street grid
+)
+
+// Builtin is one built-in problem: everything the commands know about it.
 type Builtin struct {
-	Name    string // the name users type: the file name without ".dp"
-	Summary string // one line: the file's first comment line
-	Source  []byte // the `.dp` text; a fresh copy for each Lookup
+	// Name is what users type: the file is Name + ".dp" and its `problem`
+	// line says Name, so that reports and lookups by problem name agree.
+	Name string
+	// Aliases are other names for it. The commands accept them for Name,
+	// and a file whose `problem` line uses one gets this built-in's
+	// renderer and instances.
+	Aliases []string
+	// Summary is one line: the file's first comment line.
+	Summary string
+	// Source is the `.dp` text; a fresh copy for each Lookup.
+	Source []byte
+	// Render prints a traceback in the problem's terms (--traceback); nil
+	// when the emitted values are printed as they are.
+	Render render.Renderer
+	// Generate makes the random instance of a size that `bench` runs; nil
+	// when the problem has none (bench then scales the `?` sides of its
+	// inputs, or runs it at its own size).
+	Generate gen.Sizer
+	// Data is the `gen-data` kind that writes instance files for it; "" for
+	// none.
+	Data string
+	// BenchSizes are the sizes `bench` runs when --size is not given; nil
+	// without Generate.
+	BenchSizes []int
 }
 
-// Names returns the names of the built-in problems, sorted.
-func Names() []string {
-	entries, err := files.ReadDir(".")
-	if err != nil {
-		// The embedded directory is fixed at build time; reading it cannot
-		// fail unless the build itself is broken.
-		panic("problems: reading the embedded files: " + err.Error())
+// entries is the registry, in the order `problems` lists it (by name).
+// It is built on each call so that no caller can change it for another.
+func entries() []Builtin {
+	// The bench sizes of the built-ins that scale: the lengths of the
+	// sequence pairs, the item counts, the grid sides.
+	benchSizes := []int{1000, 2000, 4000}
+	pair := func(name string, r render.Renderer, aliases ...string) Builtin {
+		return Builtin{Name: name, Aliases: aliases, Render: r, Generate: gen.PairInstance, Data: DataPair, BenchSizes: benchSizes}
 	}
+	knapsack := func(name string, bounded bool, aliases ...string) Builtin {
+		return Builtin{Name: name, Aliases: aliases, Render: render.Knapsack, Generate: gen.KnapsackInstance(bounded), Data: DataKnapsack, BenchSizes: benchSizes}
+	}
+	return []Builtin{
+		pair("editdistance", render.EditDistance, "edit-distance", "levenshtein"),
+		knapsack("knapsack", false, "knapsack01", "knapsack-01"),
+		knapsack("knapsack-bounded", true),
+		knapsack("knapsack-unbounded", false),
+		pair("lcs", render.LCS),
+		{Name: "lookback-put"},
+		{Name: "manhattan", Aliases: []string{"manhattan-tourist"}, Render: render.Manhattan,
+			Generate: gen.ManhattanInstance, Data: DataManhattan, BenchSizes: benchSizes},
+		pair("needleman-wunsch", render.GlobalAlignment, "global-alignment"),
+		pair("smith-waterman", render.LocalAlignment, "local-alignment"),
+		// Solved by package heldkarp, outside the grid pipeline; the
+		// engine prints its tour.
+		{Name: "tsp"},
+	}
+}
+
+// Names returns the names of the built-in problems, sorted (aliases aside).
+func Names() []string {
 	var names []string
-	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), ".dp"); ok {
-			names = append(names, name)
-		}
+	for _, e := range entries() {
+		names = append(names, e.Name)
 	}
 	slices.Sort(names)
 	return names
 }
 
-// Lookup returns the built-in problem called name ("lcs", not "lcs.dp").
+// Lookup returns the built-in problem called name ("lcs", not "lcs.dp"),
+// by its name or one of its aliases.
 func Lookup(name string) (*Builtin, bool) {
-	// Refuse anything that is not a plain name, so that a path such as
-	// "../x" or "a/b" never matches an embedded file.
-	if name == "" || strings.ContainsAny(name, `/\`) || name != path.Clean(name) || strings.HasPrefix(name, ".") {
-		return nil, false
+	for _, e := range entries() {
+		if e.Name != name && !slices.Contains(e.Aliases, name) {
+			continue
+		}
+		src, err := files.ReadFile(e.Name + ".dp")
+		if err != nil {
+			// Every entry has its file: the registry's test reads them
+			// all, so this is a broken build.
+			panic("problems: the built-in " + e.Name + " has no " + e.Name + ".dp")
+		}
+		e.Source, e.Summary = src, summary(src)
+		return &e, true
 	}
-	src, err := files.ReadFile(name + ".dp")
-	if err != nil {
-		return nil, false
+	return nil, false
+}
+
+// Solution renders the traceback in res of the problem p in the terms of
+// the built-in called name (its `problem` line; an alias counts). It
+// returns false when no built-in has that name, when it has no renderer, or
+// when the renderer finds no solution of its shape (see render.Renderer).
+func Solution(name string, p *ir.Problem, res *backend.Result) (string, bool) {
+	b, ok := Lookup(name)
+	if !ok || b.Render == nil {
+		return "", false
 	}
-	return &Builtin{Name: name, Summary: summary(src), Source: src}, true
+	return b.Render(p, res)
 }
 
 // summary is the text of the first non-empty comment line of src, without

@@ -68,3 +68,28 @@ func TestSummary(t *testing.T) {
 		}
 	}
 }
+
+// Every embedded `.dp` file has its registry entry and every entry its
+// file: a built-in added on one side only would be missing from `dpgpu
+// problems` or fail at Lookup.
+func TestRegistryMatchesFiles(t *testing.T) {
+	dir, err := files.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onDisk []string
+	for _, e := range dir {
+		if name, ok := strings.CutSuffix(e.Name(), ".dp"); ok {
+			onDisk = append(onDisk, name)
+		}
+	}
+	slices.Sort(onDisk)
+	if got := Names(); !slices.Equal(got, onDisk) {
+		t.Errorf("registry %v, embedded files %v", got, onDisk)
+	}
+	for _, e := range entries() {
+		if (e.Generate == nil) != (e.Data == "") || (e.Generate == nil) != (len(e.BenchSizes) == 0) {
+			t.Errorf("%s: generator %v, gen-data kind %q, bench sizes %v: all or none", e.Name, e.Generate != nil, e.Data, e.BenchSizes)
+		}
+	}
+}

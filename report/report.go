@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/heldkarp"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
@@ -58,7 +59,7 @@ func infText(v ir.Value) (text string, ok bool) {
 		case math.IsNaN(v.F):
 			return "nan", true
 		}
-	case v.T == ir.Int || v.T == ir.Long:
+	case v.T.HasInf():
 		pos, neg := ir.InfSentinel(v.T)
 		switch v.I {
 		case pos:
@@ -110,16 +111,71 @@ func dimText(d *int64) string {
 	return fmt.Sprint(*d)
 }
 
-// Check writes the analysis of a problem for a person.
-func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
+// problemLine writes the first line of every report: the problem's name
+// and its file.
+func problemLine(w io.Writer, p *ir.Problem) {
 	fmt.Fprintf(w, "problem    %s", p.Name)
 	if p.File != "" {
 		fmt.Fprintf(w, " (%s)", p.File)
 	}
 	fmt.Fprintln(w)
-	if pl.Schedule != plan.HeldKarp {
-		fmt.Fprintf(w, "grid       %s x %s = %s cells of %s\n", Count(p.Rows), Count(p.Cols), Count(p.Cells()), p.CellType)
+}
+
+// gridLine writes the grid's size and cell type.
+func gridLine(w io.Writer, p *ir.Problem) {
+	fmt.Fprintf(w, "grid       %s x %s = %s cells of %s\n", Count(p.Rows), Count(p.Cols), Count(p.Cells()), p.CellType)
+}
+
+// Check writes the analysis of a problem for a person.
+func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
+	problemLine(w, p)
+	gridLine(w, p)
+	data(w, p)
+	if len(pl.Deps) > 0 {
+		fmt.Fprintln(w, "dependencies (offset di, dj back from cell[i][j]; ? = data-dependent)")
+		for _, d := range pl.Deps {
+			fmt.Fprintf(w, "  line %-4d %-28s di=%-3s dj=%s\n", d.Ref.Pos.Line, d.Ref.Text, dimText(d.DI), dimText(d.DJ))
+		}
 	}
+	fmt.Fprintf(w, "schedule   %s, %s\n", pl.Schedule, pl.Direction)
+	fmt.Fprintf(w, "           %s\n", pl.Reason)
+	how := "declared"
+	if pl.PrevInferred {
+		how = "inferred"
+	}
+	fmt.Fprintf(w, "prev       %d (%s)\n", pl.Prev, how)
+	m := pl.Memory
+	fmt.Fprintf(w, "memory     device %s (rotating buffers + %s of inputs)\n", Bytes(m.Device), Bytes(m.Inputs))
+	fmt.Fprintf(w, "           host %s at most for solve -b cpu with %d threads: %s working buffers, %s inputs, %s runtime",
+		Bytes(m.Host), m.Threads, Bytes(m.Work), Bytes(m.HostInputs), Bytes(m.Baseline))
+	if m.Grid > 0 {
+		fmt.Fprintf(w, ", %s the whole grid (kept)", Bytes(m.Grid))
+	} else {
+		fmt.Fprint(w, " (the grid is not kept; --maintain to estimate keeping it)")
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "answer     %s\n", AnswerText(pl.Answer))
+}
+
+// CheckTour writes the analysis of a problem that the Held-Karp solver
+// runs: its inputs, the solver, and the memory the instance needs against
+// availBytes, the host memory available (0 when unknown).
+func CheckTour(w io.Writer, p *ir.Problem, tsp *heldkarp.Instance, availBytes int64) {
+	problemLine(w, p)
+	data(w, p)
+	fmt.Fprintf(w, "schedule   %s, %s\n", heldkarp.Schedule, plan.Forward)
+	fmt.Fprintf(w, "           %s\n", heldkarp.Reason)
+	n := tsp.N
+	host, dev := heldkarp.Requirements(n)
+	fmt.Fprintf(w, "cities     %d: %s states\n", n, Count(int64(n-1)<<max(n-2, 0)))
+	fmt.Fprintf(w, "memory     host %s (one predecessor byte per state), device %s (two layers of values)\n", Bytes(host), Bytes(dev))
+	if availBytes > 0 {
+		fmt.Fprintf(w, "limit      %s of host memory available: up to n = %d\n", Bytes(availBytes), heldkarp.MaxN(availBytes))
+	}
+}
+
+// data writes a problem's inputs and scalars.
+func data(w io.Writer, p *ir.Problem) {
 	if len(p.Inputs) > 0 {
 		fmt.Fprintln(w, "inputs")
 		for _, in := range p.Inputs {
@@ -136,32 +192,6 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 			}
 			fmt.Fprintf(w, "  %-10s %-6s %s%s\n", s.Name, s.Value.T, s.Value, kind)
 		}
-	}
-	if len(pl.Deps) > 0 {
-		fmt.Fprintln(w, "dependencies (offset di, dj back from cell[i][j]; ? = data-dependent)")
-		for _, d := range pl.Deps {
-			fmt.Fprintf(w, "  line %-4d %-28s di=%-3s dj=%s\n", d.Ref.Pos.Line, d.Ref.Text, dimText(d.DI), dimText(d.DJ))
-		}
-	}
-	fmt.Fprintf(w, "schedule   %s, %s\n", pl.Schedule, pl.Direction)
-	fmt.Fprintf(w, "           %s\n", pl.Reason)
-	if pl.Schedule != plan.HeldKarp {
-		how := "declared"
-		if pl.PrevInferred {
-			how = "inferred"
-		}
-		fmt.Fprintf(w, "prev       %d (%s)\n", pl.Prev, how)
-		m := pl.Memory
-		fmt.Fprintf(w, "memory     device %s (rotating buffers + %s of inputs)\n", Bytes(m.Device), Bytes(m.Inputs))
-		fmt.Fprintf(w, "           host %s at most for solve -b cpu with %d threads: %s working buffers, %s inputs, %s runtime",
-			Bytes(m.Host), m.Threads, Bytes(m.Work), Bytes(m.HostInputs), Bytes(m.Baseline))
-		if m.Grid > 0 {
-			fmt.Fprintf(w, ", %s the whole grid (kept)", Bytes(m.Grid))
-		} else {
-			fmt.Fprint(w, " (the grid is not kept; --maintain to estimate keeping it)")
-		}
-		fmt.Fprintln(w)
-		fmt.Fprintf(w, "answer     %s\n", AnswerText(pl.Answer))
 	}
 }
 
@@ -236,26 +266,40 @@ type MemoryJSON struct {
 
 // CheckObject builds the JSON analysis.
 func CheckObject(p *ir.Problem, pl *plan.Plan) CheckJSON {
+	c := checkData(p)
+	c.Schedule, c.Direction, c.Reason = string(pl.Schedule), string(pl.Direction), pl.Reason
+	c.Prev, c.PrevInferred = pl.Prev, pl.PrevInferred
+	c.Memory = MemoryJSON{DeviceBytes: pl.Memory.Device, HostBytes: pl.Memory.Host, InputBytes: pl.Memory.Inputs,
+		HostRuntimeBytes: pl.Memory.Baseline, HostInputBytes: pl.Memory.HostInputs, HostWorkBytes: pl.Memory.Work,
+		HostGridBytes: pl.Memory.Grid, Threads: pl.Memory.Threads}
+	c.Answer = AnswerText(pl.Answer)
+	for _, d := range pl.Deps {
+		c.Dependencies = append(c.Dependencies, DepJSON{d.Ref.Text, d.Ref.Pos.Line, d.Ref.Pos.Col, d.DI, d.DJ})
+	}
+	return c
+}
+
+// CheckTourObject builds the JSON analysis of a problem that the Held-Karp
+// solver runs: the same object, with no grid, dependencies, memory
+// estimate or answer cell (the zero values a program already reads).
+func CheckTourObject(p *ir.Problem) CheckJSON {
+	c := checkData(p)
+	c.Schedule, c.Direction, c.Reason = heldkarp.Schedule, string(plan.Forward), heldkarp.Reason
+	return c
+}
+
+// checkData is the part of the JSON analysis that comes from the checked
+// problem alone.
+func checkData(p *ir.Problem) CheckJSON {
 	c := CheckJSON{
 		Problem: p.Name, File: p.File, Rows: p.Rows, Cols: p.Cols, CellType: p.CellType.String(),
-		Schedule: string(pl.Schedule), Direction: string(pl.Direction), Reason: pl.Reason,
-		Prev: pl.Prev, PrevInferred: pl.PrevInferred,
 		Inputs: []InputJSON{}, Scalars: []ScalarJSON{}, Dependencies: []DepJSON{},
-		Memory: MemoryJSON{DeviceBytes: pl.Memory.Device, HostBytes: pl.Memory.Host, InputBytes: pl.Memory.Inputs,
-			HostRuntimeBytes: pl.Memory.Baseline, HostInputBytes: pl.Memory.HostInputs, HostWorkBytes: pl.Memory.Work,
-			HostGridBytes: pl.Memory.Grid, Threads: pl.Memory.Threads},
-	}
-	if pl.Schedule != plan.HeldKarp {
-		c.Answer = AnswerText(pl.Answer)
 	}
 	for _, in := range p.Inputs {
 		c.Inputs = append(c.Inputs, InputJSON{in.Name, in.T.String(), in.Rows, in.Cols, in.Origin})
 	}
 	for _, s := range p.Scalars {
 		c.Scalars = append(c.Scalars, ScalarJSON{s.Name, s.Value.T.String(), JSONValue(s.Value), s.Derived})
-	}
-	for _, d := range pl.Deps {
-		c.Dependencies = append(c.Dependencies, DepJSON{d.Ref.Text, d.Ref.Pos.Line, d.Ref.Pos.Col, d.DI, d.DJ})
 	}
 	return c
 }
@@ -279,7 +323,7 @@ type SolveJSON struct {
 	Path           int        `json:"path_length,omitempty"`
 	PathCells      [][2]int64 `json:"path,omitempty"`
 	Solution       string     `json:"solution,omitempty"`
-	Tour           []int      `json:"tour,omitempty"`
+	Tour           []int      `json:"tour,omitempty"` // Held-Karp: the cities (0-based) in visiting order
 	Cells          int64      `json:"cells"`
 	Seconds        float64    `json:"seconds"`
 	ComputeSeconds float64    `json:"compute_seconds"`
@@ -293,15 +337,9 @@ type SolveJSON struct {
 // SolveObject builds the JSON result. solution is the rendered solution
 // ("" when none).
 func SolveObject(p *ir.Problem, pl *plan.Plan, r *backend.Result, solution string) SolveJSON {
-	s := SolveJSON{
-		Problem: p.Name, File: p.File, Rows: p.Rows, Cols: p.Cols, CellType: p.CellType.String(),
-		Schedule: string(pl.Schedule), Direction: string(pl.Direction), Prev: pl.Prev,
-		Backend: r.Backend, Device: r.Device, Answer: JSONValue(r.Answer),
-		Solution: solution, Tour: r.Tour,
-		Cells: r.Stats.Cells, Seconds: r.Stats.Seconds, ComputeSeconds: r.Stats.ComputeSeconds,
-		CompileSeconds: r.Stats.CompileSeconds, CompileCached: r.Stats.CompileCached,
-		CellsPerSecond: r.Stats.CellsPerSecond(), PeakHostBytes: r.Stats.PeakHostBytes, DeviceBytes: r.Stats.DeviceBytes,
-	}
+	s := solveData(p, r.Backend, r.Device, r.Answer, r.Stats)
+	s.Schedule, s.Direction, s.Prev = string(pl.Schedule), string(pl.Direction), pl.Prev
+	s.Solution = solution
 	if r.AnswerIsCell {
 		s.AnswerCell = []int64{r.AnswerI, r.AnswerJ}
 	}
@@ -323,6 +361,26 @@ func SolveObject(p *ir.Problem, pl *plan.Plan, r *backend.Result, solution strin
 	return s
 }
 
+// TourObject builds the JSON result of a Held-Karp run on backendName's
+// device.
+func TourObject(p *ir.Problem, r *heldkarp.Result, backendName, device string) SolveJSON {
+	s := solveData(p, backendName, device, r.Answer(), r.Stats())
+	s.Schedule, s.Direction = heldkarp.Schedule, string(plan.Forward)
+	s.Tour = r.Tour
+	return s
+}
+
+// solveData is the part of the JSON result every solver fills.
+func solveData(p *ir.Problem, backendName, device string, answer ir.Value, st backend.Stats) SolveJSON {
+	return SolveJSON{
+		Problem: p.Name, File: p.File, Rows: p.Rows, Cols: p.Cols, CellType: p.CellType.String(),
+		Backend: backendName, Device: device, Answer: JSONValue(answer),
+		Cells: st.Cells, Seconds: st.Seconds, ComputeSeconds: st.ComputeSeconds,
+		CompileSeconds: st.CompileSeconds, CompileCached: st.CompileCached,
+		CellsPerSecond: st.CellsPerSecond(), PeakHostBytes: st.PeakHostBytes, DeviceBytes: st.DeviceBytes,
+	}
+}
+
 // PathText renders traceback cells in path order: "[0][0] [1][1] [2][1]".
 func PathText(path [][2]int64) string {
 	var b strings.Builder
@@ -337,30 +395,11 @@ func PathText(path [][2]int64) string {
 
 // Solve writes a run's result for a person.
 func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *backend.Result, solution string) {
-	fmt.Fprintf(w, "problem    %s", p.Name)
-	if p.File != "" {
-		fmt.Fprintf(w, " (%s)", p.File)
-	}
-	fmt.Fprintln(w)
-	if pl.Schedule == plan.HeldKarp {
-		fmt.Fprintf(w, "instance   %d cities\n", len(r.Tour))
-	} else {
-		fmt.Fprintf(w, "grid       %s x %s = %s cells of %s\n", Count(p.Rows), Count(p.Cols), Count(p.Cells()), p.CellType)
-	}
-	fmt.Fprintf(w, "schedule   %s, %s", pl.Schedule, pl.Direction)
-	if pl.Schedule != plan.HeldKarp {
-		fmt.Fprintf(w, ", prev %d", pl.Prev)
-	}
-	fmt.Fprintln(w)
+	problemLine(w, p)
+	gridLine(w, p)
+	fmt.Fprintf(w, "schedule   %s, %s, prev %d\n", pl.Schedule, pl.Direction, pl.Prev)
 	fmt.Fprintf(w, "backend    %s: %s\n", r.Backend, r.Device)
 	fmt.Fprintf(w, "answer     %s\n", ValueText(r.Answer, p.CellType))
-	if r.Tour != nil {
-		cities := make([]string, len(r.Tour))
-		for i, c := range r.Tour {
-			cities[i] = fmt.Sprint(c + 1)
-		}
-		fmt.Fprintf(w, "tour       %s %d\n", strings.Join(cities, " "), r.Tour[0]+1)
-	}
 	if solution != "" {
 		lines := strings.Split(strings.TrimRight(solution, "\n"), "\n")
 		for i, l := range lines {
@@ -387,7 +426,29 @@ func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *backend.Result, solutio
 		// are its only result, so they are printed rather than nothing.
 		fmt.Fprintf(w, "path       %s (%d cells)\n", PathText(r.Path), len(r.Path))
 	}
-	st := r.Stats
+	stats(w, r.Stats)
+}
+
+// SolveTour writes a Held-Karp run's result for a person: the optimal
+// length and the tour, cities numbered from 1 as TSPLIB numbers them and
+// closed back to the first.
+func SolveTour(w io.Writer, p *ir.Problem, r *heldkarp.Result, backendName, device string) {
+	problemLine(w, p)
+	fmt.Fprintf(w, "instance   %d cities\n", len(r.Tour))
+	fmt.Fprintf(w, "schedule   %s, %s\n", heldkarp.Schedule, plan.Forward)
+	fmt.Fprintf(w, "backend    %s: %s\n", backendName, device)
+	fmt.Fprintf(w, "answer     %s\n", ValueText(r.Answer(), p.CellType))
+	cities := make([]string, len(r.Tour)+1)
+	for i, c := range r.Tour {
+		cities[i] = fmt.Sprint(c + 1)
+	}
+	cities[len(r.Tour)] = cities[0]
+	fmt.Fprintf(w, "tour       %s\n", strings.Join(cities, " "))
+	stats(w, r.Stats())
+}
+
+// stats writes a run's measurements: time, compilation, memory.
+func stats(w io.Writer, st backend.Stats) {
 	fmt.Fprintf(w, "time       %.6f s, %s cells, %s", st.Seconds, Count(st.Cells), Rate(st.CellsPerSecond()))
 	if st.ComputeSeconds > 0 {
 		fmt.Fprintf(w, "; compute %.6f s (%s)", st.ComputeSeconds, Rate(float64(st.Cells)/st.ComputeSeconds))

@@ -56,13 +56,9 @@ func startPos(e dsl.Expr) source.Pos {
 	return e.Position()
 }
 
-// promote1 is C's integer promotion: bool and char compute as int.
-func promote1(t ir.Type) ir.Type {
-	if t == ir.Bool || t == ir.Char {
-		return ir.Int
-	}
-	return t
-}
+// promote1 is C's integer promotion: bool, char and short compute as int
+// (ir.TypeInfo.Promote).
+func promote1(t ir.Type) ir.Type { return t.Promoted() }
 
 // arith is C's usual arithmetic conversion of two operand types.
 func arith(a, b ir.Type) ir.Type {
@@ -111,7 +107,7 @@ func (c *checker) conv(e ir.Expr, t ir.Type) ir.Expr {
 		return e
 	}
 	if k, ok := e.(*ir.Const); ok {
-		if k.V.T.IsFloat() && math.IsInf(k.V.F, 0) && (t == ir.Int || t == ir.Long || t.IsFloat()) {
+		if k.V.T.IsFloat() && math.IsInf(k.V.F, 0) && (t.HasInf() || t.IsFloat()) {
 			// A folded IEEE infinity is inf: it converts to the sentinel.
 			return &ir.Inf{Node: ir.Node{T: t, Pos: k.Pos}, Neg: k.V.F < 0}
 		}
@@ -533,8 +529,8 @@ func (c *checker) index(e ir.Expr, at dsl.Expr) ir.Expr {
 	case t == ir.Bool:
 		c.errorf(startPos(at), "a subscript must be an integer, but %s is a condition (bool)", dsl.ExprString(at))
 		return nil
-	case t == ir.Char:
-		return c.conv(e, ir.Int)
+	case t.Promoted() != t:
+		return c.conv(e, t.Promoted()) // char, short
 	}
 	return e
 }
@@ -793,10 +789,10 @@ func (c *checker) lowerCall(call *dsl.Call, sc *scope) ir.Expr {
 		case !same || t == ir.Bool:
 			t = promote1(t)
 		}
-		if t == ir.Char {
+		if t.IsInteger() && !t.HasInf() {
 			for _, a := range args {
 				if untyped(a) {
-					t = ir.Int // inf has no char form
+					t = t.Promoted() // inf has no char form
 				}
 			}
 		}

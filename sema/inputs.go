@@ -545,21 +545,29 @@ func dimsText(d dsl.Dims) string {
 // intRange is the range of an integer type.
 func intRange(t ir.Type) (lo, hi int64) { return ir.FiniteRange(t) }
 
+// widerAdvice suggests the next wider integer type with inf sentinels, if
+// there is one: short for char, int for short, long for int.
 func widerAdvice(t ir.Type) string {
-	switch t {
-	case ir.Int:
-		return "; declare it long"
-	case ir.Char:
-		return "; declare it int"
+	if !t.IsInteger() {
+		return ""
 	}
-	return ""
+	wider := ir.Invalid
+	for _, u := range ir.Types() {
+		if u.HasInf() && u.Is(ir.IsDeclared) && u.Size() > t.Size() && (wider == ir.Invalid || u.Size() < wider.Size()) {
+			wider = u
+		}
+	}
+	if wider == ir.Invalid {
+		return ""
+	}
+	return "; declare it " + wider.String()
 }
 
-// finiteNote explains the range of int and long, whose largest magnitude
-// is kept for inf (docs/language.md §6.1): a value read as 2147483647 must
-// not become inf.
+// finiteNote explains the range of the types with inf sentinels (short,
+// int, long), whose largest magnitude is kept for inf (docs/language.md
+// §6.1): a value read as 2147483647 must not become inf.
 func finiteNote(t ir.Type) string {
-	if t != ir.Int && t != ir.Long {
+	if !t.HasInf() {
 		return ""
 	}
 	lo, hi := intRange(t)

@@ -274,7 +274,7 @@ func isLiteral(e dsl.Expr) bool {
 var settingValues = map[string][]string{
 	"mem":      {"0", "1"},
 	"maintain": {"0", "1"},
-	"cell":     {"int", "long", "float", "double"},
+	"cell":     ir.TypeNames(ir.IsCell),
 	"schedule": {"wavefront", "rows", "cols", "held-karp"},
 	"nan":      {"error", "allow"},
 }

@@ -295,6 +295,54 @@ __device__ __forceinline__ int dp_l2i(bool live, int site, long long ci, long lo
 	return (int)x;
 }
 
+// Types narrower than int (short) are held in memory in their own size and
+// computed as int. dp_widen converts x, of a type whose inf sentinels are
+// FP and FN, to the wider type T whose sentinels are TP and TN; dp_narrow
+// converts the other way, to a narrower T whose finite range is ±TFIN: a
+// finite value outside it is an overflow, as in dp_l2i.
+template <class T, long long FP, long long FN, long long TP, long long TN> __device__ __forceinline__ T dp_widen(long long x)
+{
+	if (x == FP)
+		return (T)TP;
+	if (x == FN)
+		return (T)TN;
+	return (T)x;
+}
+
+template <class T, long long FP, long long FN, long long TP, long long TN, long long TFIN>
+__device__ __forceinline__ T dp_narrow(bool live, int site, long long ci, long long cj, long long x)
+{
+	if (x == FP)
+		return (T)TP;
+	if (x == FN)
+		return (T)TN;
+	if ((x < -TFIN || x > TFIN) && live)
+		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, 0);
+	return (T)x;
+}
+
+// dp_f2n is dp_f2i for a type T narrower than int, whose inf sentinels are
+// TP and TN = -TP (the bound of the finite values, excluded).
+template <class T, long long TP, long long TN> __device__ __forceinline__ T dp_f2n(bool live, int site, long long ci, long long cj, double x)
+{
+	if (x != x) {
+		if (live)
+			dp_fail(DP_E_NAN, site, ci, cj, 0, 0);
+		return 0;
+	}
+	const double inf = __longlong_as_double(0x7ff0000000000000LL);
+	if (x == inf)
+		return (T)TP;
+	if (x == -inf)
+		return (T)TN;
+	if (x >= (double)TP || x <= (double)TN) {
+		if (live)
+			dp_fail(DP_E_OVERFLOW, site, ci, cj, __double_as_longlong(x), 0);
+		return 0;
+	}
+	return (T)x;
+}
+
 // dp_f2l and dp_f2i truncate toward zero. NaN is an error (DP_E_NAN); IEEE
 // infinities become the sentinels; a finite value whose truncation lies
 // outside the finite range is an overflow, reported with the value's bits
@@ -477,10 +525,11 @@ __device__ __forceinline__ void dp_part_add(dp_part_t &p, cell_t v, long long id
 	p.fv += (double)v;
 #else
 	long long x = (long long)v;
-#if DP_CELL_INT
-	if (v == DP_IPOS)
+#if DP_CELL_WIDEN
+	// A cell type narrower than long: its sentinels are inf.
+	if (v == DP_CELL_POS)
 		x = DP_LPOS;
-	else if (v == DP_INEG)
+	else if (v == DP_CELL_NEG)
 		x = DP_LNEG;
 #endif
 	dp_part_sum(p, x);

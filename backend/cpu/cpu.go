@@ -20,7 +20,6 @@ package cpu
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -82,16 +81,9 @@ func (e *Executor) threadsFor(opt backend.Options) int {
 	return runtime.NumCPU()
 }
 
-// ErrHeldKarp is returned for problems of the held-karp schedule, which the
-// TSP solver runs.
-var ErrHeldKarp = errors.New("the held-karp schedule is run by the TSP solver, not the grid executor")
-
 // Run solves p as planned by pl.
 func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	start := time.Now()
-	if pl.Schedule == plan.HeldKarp {
-		return nil, ErrHeldKarp
-	}
 	if p.Rows <= 0 || p.Cols <= 0 {
 		return nil, fmt.Errorf("the grid is %dx%d: nothing to compute", p.Rows, p.Cols)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/plan"
 )
@@ -18,12 +19,12 @@ import (
 // thread count and with or without the kept grid: the estimate tracks the
 // sizes because it is the executor's own arithmetic.
 func TestEstimateIsWhatRunsAllocate(t *testing.T) {
-	r := seeded(t)
+	r := dptest.Rand(t)
 	for _, pr := range refProblems {
 		for _, sz := range [][2]int{{1, 1}, {33, 17}, {130, 700}, {300, 40}} {
 			rc := pr.gen(r, sz[0], sz[1])
 			for _, ct := range []string{pr.types[0], pr.types[len(pr.types)-1]} {
-				p, pl := load(t, pr.name+".dp", withCell(rc.src, ct))
+				p, pl := dptest.Load(t, pr.name+".dp", withCell(rc.src, ct))
 				for _, threads := range []int{1, 3} {
 					for _, keep := range []bool{false, true} {
 						name := fmt.Sprintf("%s %dx%d %s threads=%d keep=%v (%s %s)", pr.name, p.Rows, p.Cols, ct, threads, keep, pl.Schedule, pl.Direction)
@@ -55,7 +56,7 @@ func withAvailable(t *testing.T, avail int64) {
 // caller allocated in advance (engine.StartGrid) is not counted against
 // the memory it already took from MemAvailable.
 func TestMemoryRefusal(t *testing.T) {
-	p, pl := load(t, "lcs.dp", lcsSource(strings.Repeat("ACGT", 250), strings.Repeat("GATC", 250))) // 1001x1001 int
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCS(strings.Repeat("ACGT", 250), strings.Repeat("GATC", 250))) // 1001x1001 int
 	grid := plan.GridBytes(p)
 	work := plan.CPUMemory(p, pl, 2, false).Work
 	held := backend.NewGrid(p.CellType, p.Rows, p.Cols)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 )
 
 // TestLCSMemory checks the memory model: LCS of two 200,000-character
@@ -25,9 +26,9 @@ func TestLCSMemory(t *testing.T) {
 	if err != nil || n < 1000 {
 		n = 200000
 	}
-	r := seeded(t)
-	a, b := randString(r, n, "ACGT"), randString(r, n, "ACGT")
-	p, pl := load(t, "lcs.dp", lcsSource(a, b))
+	r := dptest.Rand(t)
+	a, b := dptest.DNA(r, n), dptest.DNA(r, n)
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCS(a, b))
 	start := time.Now()
 	res, err := solve(t, p, pl, backend.Options{})
 	if err != nil {

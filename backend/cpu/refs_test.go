@@ -3,8 +3,10 @@ package cpu
 import (
 	"fmt"
 	"math"
-	"math/rand"
+	"math/rand/v2"
 	"strings"
+
+	"github.com/dpgpu/dpgpu/internal/dptest"
 )
 
 // This file holds the problems of the tests with independent references:
@@ -24,90 +26,37 @@ type refCase struct {
 	tol       float64 // relative tolerance for floating answers and cells
 }
 
-func newGrid(rows, cols int) [][]float64 {
-	g := make([][]float64, rows)
-	for i := range g {
-		g[i] = make([]float64, cols)
-	}
-	return g
-}
-
 func last(g [][]float64) (float64, int64, int64) {
 	i, j := len(g)-1, len(g[0])-1
 	return g[i][j], int64(i), int64(j)
 }
 
 func lcsCase(r *rand.Rand, n, m int) refCase {
-	a, b := randString(r, n, "ACGT"), randString(r, m, "ACGT")
-	g := newGrid(n+1, m+1)
-	for i := 1; i <= n; i++ {
-		for j := 1; j <= m; j++ {
-			if a[i-1] == b[j-1] {
-				g[i][j] = g[i-1][j-1] + 1
-			} else {
-				g[i][j] = math.Max(g[i-1][j], g[i][j-1])
-			}
-		}
-	}
+	a, b := dptest.DNA(r, n), dptest.DNA(r, m)
+	g := dptest.LCSGrid(a, b)
 	v, i, j := last(g)
-	return refCase{src: lcsSource(a, b), grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
-}
-
-func editSource(a, b string, ins, del, sub int) string {
-	return fmt.Sprintf(`problem editdistance
-char 1x? A = "%s"
-char 1x? B = "%s"
-int ins = %d
-int del = %d
-int sub = %d
-(len(A)+1) x (len(B)+1)
-cell[i][j] = 0                       when i == 0 && j == 0
-           | cell[i][j-1] + ins      when i == 0
-           | cell[i-1][j] + del      when j == 0
-           | min(cell[i-1][j-1] + (A[i-1] == B[j-1] ? 0 : sub), cell[i-1][j] + del, cell[i][j-1] + ins)   otherwise
-`, a, b, ins, del, sub)
-}
-
-func editGrid(a, b string, ins, del, sub float64) [][]float64 {
-	g := newGrid(len(a)+1, len(b)+1)
-	for i := 0; i <= len(a); i++ {
-		for j := 0; j <= len(b); j++ {
-			switch {
-			case i == 0:
-				g[i][j] = float64(j) * ins
-			case j == 0:
-				g[i][j] = float64(i) * del
-			default:
-				cost := sub
-				if a[i-1] == b[j-1] {
-					cost = 0
-				}
-				g[i][j] = math.Min(g[i-1][j-1]+cost, math.Min(g[i-1][j]+del, g[i][j-1]+ins))
-			}
-		}
-	}
-	return g
+	return refCase{src: dptest.LCS(a, b), grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
 }
 
 func editCase(r *rand.Rand, n, m int) refCase {
-	a, b := randString(r, n, "ACGT"), randString(r, m, "ACGT")
-	ins, del, sub := 1+r.Intn(3), 1+r.Intn(3), 1+r.Intn(4)
-	g := editGrid(a, b, float64(ins), float64(del), float64(sub))
+	a, b := dptest.DNA(r, n), dptest.DNA(r, m)
+	ins, del, sub := 1+r.IntN(3), 1+r.IntN(3), 1+r.IntN(4)
+	g := dptest.EditDistanceGrid(a, b, ins, del, sub)
 	v, i, j := last(g)
-	return refCase{src: editSource(a, b, ins, del, sub), grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
+	return refCase{src: dptest.EditDistance(a, b, ins, del, sub), grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
 }
 
 func manhattanCase(r *rand.Rand, n, m int) refCase {
 	n, m = max(n, 1), max(m, 1)
 	down := make([][]int, n-1)
 	for k := range down {
-		down[k] = randInts(r, m, 0, 9)
+		down[k] = dptest.Ints(r, m, 0, 9)
 	}
 	right := make([][]int, n)
 	for k := range right {
-		right[k] = randInts(r, m-1, 0, 9)
+		right[k] = dptest.Ints(r, m-1, 0, 9)
 	}
-	g := newGrid(n, m)
+	g := dptest.NewGrid(n, m)
 	for i := 0; i < n; i++ {
 		for j := 0; j < m; j++ {
 			switch {
@@ -132,7 +81,7 @@ func manhattanCase(r *rand.Rand, n, m int) refCase {
 			right[k] = []int{0}
 		}
 	}
-	downSrc, rightSrc := "int ?x? down = "+joinMatrix(down), "int ?x? right = "+joinMatrix(right)
+	downSrc, rightSrc := "int ?x? down = "+dptest.JoinMatrix(down), "int ?x? right = "+dptest.JoinMatrix(right)
 	src := fmt.Sprintf(`problem manhattan
 %s
 %s
@@ -146,43 +95,18 @@ cell[i][j] = 0                                                    when i == 0 &&
 	return refCase{src: src, grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
 }
 
-func knapsackSource(wt, val []int, cap int) string {
-	return fmt.Sprintf(`problem knapsack
-int 1x? wt  = %s
-int 1x? val = %s
-int cap = %d
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                     when i == 0
-           | cell[i-1][w-wt[i-1]] + val[i-1]       when wt[i-1] <= w && cell[i-1][w-wt[i-1]] + val[i-1] > cell[i-1][w]   emit i-1
-           | cell[i-1][w]                          otherwise
-`, joinInts(wt), joinInts(val), cap)
-}
-
-func knapsackGrid(wt, val []int, cap int) [][]float64 {
-	g := newGrid(len(wt)+1, cap+1)
-	for i := 1; i <= len(wt); i++ {
-		for w := 0; w <= cap; w++ {
-			g[i][w] = g[i-1][w]
-			if wt[i-1] <= w {
-				g[i][w] = math.Max(g[i][w], g[i-1][w-wt[i-1]]+float64(val[i-1]))
-			}
-		}
-	}
-	return g
-}
-
 func knapsackCase(r *rand.Rand, n, m int) refCase {
 	n = max(n, 1)
-	wt, val := randInts(r, n, 1, m/2+3), randInts(r, n, 1, 40)
-	g := knapsackGrid(wt, val, m)
+	wt, val := dptest.Ints(r, n, 1, m/2+3), dptest.Ints(r, n, 1, 40)
+	g := dptest.KnapsackGrid(wt, val, m)
 	v, i, j := last(g)
-	return refCase{src: knapsackSource(wt, val, m), grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
+	return refCase{src: dptest.Knapsack(wt, val, m), grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
 }
 
 func boundedCase(r *rand.Rand, n, m int) refCase {
 	n = max(n, 1)
-	wt, val, cnt := randInts(r, n, 0, m/2+3), randInts(r, n, 1, 40), randInts(r, n, 0, 4)
-	g := newGrid(n+1, m+1)
+	wt, val, cnt := dptest.Ints(r, n, 0, m/2+3), dptest.Ints(r, n, 1, 40), dptest.Ints(r, n, 0, 4)
+	g := dptest.NewGrid(n+1, m+1)
 	for i := 1; i <= n; i++ {
 		for w := 0; w <= m; w++ {
 			best := math.Inf(-1)
@@ -200,7 +124,7 @@ int cap = %d
 (len(wt)+1) x (cap+1)
 cell[i][w] = 0                                                              when i == 0
            | max(k in 0..(wt[i-1] == 0 ? cnt[i-1] : min(cnt[i-1], w / wt[i-1])): cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
-`, joinInts(wt), joinInts(val), joinInts(cnt), m)
+`, dptest.Join(wt), dptest.Join(val), dptest.Join(cnt), m)
 	v, i, j := last(g)
 	return refCase{src: src, grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
 }
@@ -209,8 +133,8 @@ cell[i][w] = 0                                                              when
 // modulo a prime.
 func backwardCase(r *rand.Rand, n, m int) refCase {
 	n, m = max(n, 1), max(m, 1)
-	w := randInts(r, m, 0, 9)
-	g := newGrid(n, m)
+	w := dptest.Ints(r, m, 0, 9)
+	g := dptest.NewGrid(n, m)
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
 			if i == n-1 || j == m-1 {
@@ -225,15 +149,15 @@ int 1x? W = %s
 %d x %d
 cell[i][j] = W[j]                                                   when i == ROWS-1 || j == COLS-1
            | (cell[i+1][j] + cell[i][j+1] + cell[i+1][j+1]) %% 10007   otherwise
-`, joinInts(w), n, m)
+`, dptest.Join(w), n, m)
 	return refCase{src: src, grid: g, answer: g[0][0], ansI: 0, ansJ: 0, ansIsCell: true}
 }
 
 // backwardMaxCase is a backward wavefront that also runs on float cells.
 func backwardMaxCase(r *rand.Rand, n, m int) refCase {
 	n, m = max(n, 1), max(m, 1)
-	w := randInts(r, m, 0, 9)
-	g := newGrid(n, m)
+	w := dptest.Ints(r, m, 0, 9)
+	g := dptest.NewGrid(n, m)
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
 			switch {
@@ -255,7 +179,7 @@ cell[i][j] = W[j]                                                    when i == R
            | cell[i][j+1] + W[j]                                     when i == ROWS-1
            | cell[i+1][j] - 1                                        when j == COLS-1
            | max(cell[i+1][j] - W[j], cell[i][j+1] + 1, cell[i+1][j+1])   otherwise
-`, joinInts(w), n, m)
+`, dptest.Join(w), n, m)
 	return refCase{src: src, grid: g, answer: g[0][0], ansI: 0, ansJ: 0, ansIsCell: true}
 }
 
@@ -264,8 +188,8 @@ cell[i][j] = W[j]                                                    when i == R
 func colsCase(back bool) func(r *rand.Rand, n, m int) refCase {
 	return func(r *rand.Rand, n, m int) refCase {
 		n, m = max(n, 1), max(m, 1)
-		a, b := randInts(r, n, -5, 20), randInts(r, m, 0, 7)
-		g := newGrid(n, m)
+		a, b := dptest.Ints(r, n, -5, 20), dptest.Ints(r, m, 0, 7)
+		g := dptest.NewGrid(n, m)
 		for s := 0; s < m; s++ {
 			j, from, first := s, s-1, 0
 			if back {
@@ -289,7 +213,7 @@ int 1x? B = %s
 %d x %d
 cell[i][j] = A[i]                                                    when j == %s
            | max(cell[i][%s], cell[(i+B[j]) %% ROWS][%s]) - 1 + B[j]   otherwise
-`, joinInts(a), joinInts(b), n, m, first, nb, nb)
+`, dptest.Join(a), dptest.Join(b), n, m, first, nb, nb)
 		c := refCase{src: src, grid: g, ansIsCell: true}
 		if back {
 			c.answer = g[0][0]
@@ -306,9 +230,9 @@ func minPlusCase(r *rand.Rand, n, m int) refCase {
 	n, m = max(n, 1), max(m, 1)
 	w := make([][]int, n)
 	for k := range w {
-		w[k] = randInts(r, m, -3, 9)
+		w[k] = dptest.Ints(r, m, -3, 9)
 	}
-	g := newGrid(n, m)
+	g := dptest.NewGrid(n, m)
 	inf := math.Inf(1)
 	for i := 0; i < n; i++ {
 		for j := 0; j < m; j++ {
@@ -335,7 +259,7 @@ int ?x? W = %s
 cell[i][j] = 0                          when i == 0 && j == 0
            | inf                        when W[i][j] < 0
            | min(i > 0 ? cell[i-1][j] : inf, j > 0 ? cell[i][j-1] : inf) + W[i][j]   otherwise
-`, joinMatrix(w), n, m)
+`, dptest.JoinMatrix(w), n, m)
 	v, i, j := last(g)
 	return refCase{src: src, grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
 }
@@ -343,8 +267,8 @@ cell[i][j] = 0                          when i == 0 && j == 0
 // swCase is a local alignment: the answer is the best cell of the grid,
 // the first in row-major order on ties.
 func swCase(r *rand.Rand, n, m int) refCase {
-	a, b := randString(r, n, "ACGT"), randString(r, m, "ACGT")
-	g := newGrid(n+1, m+1)
+	a, b := dptest.DNA(r, n), dptest.DNA(r, m)
+	g := dptest.NewGrid(n+1, m+1)
 	best, bi, bj := 0.0, 0, 0
 	for i := 0; i <= n; i++ {
 		for j := 0; j <= m; j++ {
@@ -371,53 +295,10 @@ answer: max(i in 0..ROWS-1: max(j in 0..COLS-1: cell[i][j]))
 	return refCase{src: src, grid: g, answer: best, ansI: int64(bi), ansJ: int64(bj), ansIsCell: true}
 }
 
-// lookbackSource is the contract's lattice with N steps.
-func lookbackSource(n int) string {
-	return fmt.Sprintf(`problem lookback-put
-double S0 = 50
-double sigma = 0.4
-double r = 0.1
-double T = 0.25
-int N = %d
-double dt = T / N
-double u = exp(sigma * sqrt(dt))
-double d = 1 / u
-double p = (exp(r * dt) - d) / (u - d)
-double disc = exp(-r * dt)
-cell: double
-(N+1) x (N+2)
-cell[i][j] = pow(u, j) - 1                                                        when i == N
-           | 0                                                                    when j > i
-           | max(pow(u, j) - 1, disc * ((1-p)*d*cell[i+1][j+1] + p*u*cell[i+1][j-1]))   when j >= 1
-           | max(0, disc * ((1-p)*d*cell[i+1][1] + p*u*cell[i+1][0]))              otherwise
-answer: S0 * cell[0][0]
-`, n)
-}
-
 func lookbackCase(_ *rand.Rand, n, _ int) refCase {
 	n = max(n, 1)
-	const s0, sigma, rate, T = 50.0, 0.4, 0.1, 0.25
-	dt := T / float64(n)
-	u := math.Exp(sigma * math.Sqrt(dt))
-	d := 1 / u
-	p := (math.Exp(rate*dt) - d) / (u - d)
-	disc := math.Exp(-rate * dt)
-	g := newGrid(n+1, n+2)
-	for i := n; i >= 0; i-- {
-		for j := 0; j <= n+1; j++ {
-			switch {
-			case i == n:
-				g[i][j] = math.Pow(u, float64(j)) - 1
-			case j > i:
-				g[i][j] = 0
-			case j >= 1:
-				g[i][j] = math.Max(math.Pow(u, float64(j))-1, disc*((1-p)*d*g[i+1][j+1]+p*u*g[i+1][j-1]))
-			default:
-				g[i][j] = math.Max(0, disc*((1-p)*d*g[i+1][1]+p*u*g[i+1][0]))
-			}
-		}
-	}
-	return refCase{src: lookbackSource(n), grid: g, answer: s0 * g[0][0], tol: 1e-12}
+	g, price := dptest.LookbackGrid(n)
+	return refCase{src: dptest.Lookback(n), grid: g, answer: price, tol: 1e-12}
 }
 
 // withCell sets the cell type of a `.dp` text.
@@ -432,8 +313,8 @@ func withCell(src, t string) string {
 // rows2Case reads two rows back, at data-dependent columns (prev 2).
 func rows2Case(r *rand.Rand, n, m int) refCase {
 	n, m = max(n, 1), max(m, 1)
-	a := randInts(r, m, 0, 9)
-	g := newGrid(n, m)
+	a := dptest.Ints(r, m, 0, 9)
+	g := dptest.NewGrid(n, m)
 	for i := 0; i < n; i++ {
 		for j := 0; j < m; j++ {
 			switch {
@@ -449,7 +330,7 @@ int 1x? A = %s
 %d x %d
 cell[i][j] = A[j] + i                                           when i < 2
            | (cell[i-1][j] + 2 * cell[i-2][(j + A[j]) %% COLS]) %% 1009   otherwise
-`, joinInts(a), n, m)
+`, dptest.Join(a), n, m)
 	v, i, j := last(g)
 	return refCase{src: src, grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
 }
@@ -457,8 +338,8 @@ cell[i][j] = A[j] + i                                           when i < 2
 // wave2Case is a wavefront reaching two rows up and two columns left.
 func wave2Case(r *rand.Rand, n, m int) refCase {
 	n, m = max(n, 1), max(m, 1)
-	a := randInts(r, m, 0, 9)
-	g := newGrid(n, m)
+	a := dptest.Ints(r, m, 0, 9)
+	g := dptest.NewGrid(n, m)
 	for i := 0; i < n; i++ {
 		for j := 0; j < m; j++ {
 			switch {
@@ -474,7 +355,7 @@ int 1x? A = %s
 %d x %d
 cell[i][j] = A[j] + i                                                   when i < 2 || j < 2
            | max(cell[i-2][j-1] + 1, cell[i-1][j], cell[i][j-2] + A[j] - 4)   otherwise
-`, joinInts(a), n, m)
+`, dptest.Join(a), n, m)
 	v, i, j := last(g)
 	return refCase{src: src, grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
 }

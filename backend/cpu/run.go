@@ -243,39 +243,14 @@ func (w *worker) sink(b *eval.Batch, out *eval.Line) {
 	s := b.Lane0 - out.Base
 	n := int64(b.N)
 	if g := r.grid; g != nil {
-		if r.axis == eval.AlongJ {
-			at := b.Step*g.Cols + b.Lane0
-			switch {
-			case g.I32 != nil:
-				dst := g.I32[at : at+n]
-				for k, v := range out.I[s : s+n] {
-					dst[k] = int32(v)
-				}
-			case g.I64 != nil:
-				copy(g.I64[at:at+n], out.I[s:s+n])
-			case g.F32 != nil:
-				dst := g.F32[at : at+n]
-				for k, v := range out.F[s : s+n] {
-					dst[k] = float32(v)
-				}
-			default:
-				copy(g.F64[at:at+n], out.F[s:s+n])
-			}
+		at, stride := b.Step*g.Cols+b.Lane0, int64(1)
+		if r.axis != eval.AlongJ {
+			at, stride = b.Lane0*g.Cols+b.Step, g.Cols
+		}
+		if r.isF {
+			g.PutFloats(at, stride, out.F[s:s+n])
 		} else {
-			at, stride := b.Lane0*g.Cols+b.Step, g.Cols
-			for k := int64(0); k < n; k++ {
-				switch {
-				case g.I32 != nil:
-					g.I32[at] = int32(out.I[s+k])
-				case g.I64 != nil:
-					g.I64[at] = out.I[s+k]
-				case g.F32 != nil:
-					g.F32[at] = float32(out.F[s+k])
-				default:
-					g.F64[at] = out.F[s+k]
-				}
-				at += stride
-			}
+			g.PutInts(at, stride, out.I[s:s+n])
 		}
 	}
 	if lanes, ok := r.capture[b.Step]; ok {

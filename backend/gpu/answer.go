@@ -89,15 +89,9 @@ func (r *run) lineOrder() []int {
 // value decodes a cell of the problem's type.
 func (r *run) value(b []byte) ir.Value {
 	t := r.p.CellType
-	switch t {
-	case ir.Int:
-		return ir.Value{T: t, I: int64(int32(binary.LittleEndian.Uint32(b)))}
-	case ir.Long:
-		return ir.Value{T: t, I: int64(binary.LittleEndian.Uint64(b))}
-	case ir.Float:
-		return ir.Value{T: t, F: float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))}
-	}
-	return ir.Value{T: t, F: math.Float64frombits(binary.LittleEndian.Uint64(b))}
+	g := backend.NewGrid(t, 1, 1)
+	copy(g.Bytes(), b)
+	return g.At(0, 0)
 }
 
 func (r *run) readDevice(p cuda.DevicePtr, n int64) ([]byte, error) {
@@ -438,10 +432,11 @@ func overflowMessage(node ir.Expr, ci, cj, x, y int64) string {
 }
 
 // intType is the type whose finite range an operation of type t checks:
-// char and bool compute in int.
+// its own where it has inf sentinels (short, int, long); char and bool
+// compute in int.
 func intType(t ir.Type) ir.Type {
-	if t == ir.Long {
-		return ir.Long
+	if t.HasInf() {
+		return t
 	}
 	return ir.Int
 }

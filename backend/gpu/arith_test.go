@@ -10,6 +10,7 @@ import (
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/internal/gputest"
 	"github.com/dpgpu/dpgpu/ir"
 )
@@ -191,7 +192,7 @@ func TestArithmeticSideBySide(t *testing.T) {
 	e := arithExecutor(t)
 	for _, c := range arithCases {
 		t.Run(c.name, func(t *testing.T) {
-			p, pl := load(t, c.name+".dp", c.src, nil)
+			p, pl := dptest.Load(t, c.name+".dp", c.src)
 			cres, cerr := cpu.New(0).Run(context.Background(), p, pl, backend.Options{})
 			checkArith(t, "CPU", c, cres, cerr)
 			variants := lineVariants
@@ -338,7 +339,7 @@ cell[i][j] = sqrt(cell[i-1][j] - 1.0)   when i > 0
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, pl := load(t, strings.SplitN(c.src[len("problem "):], "\n", 2)[0]+".dp", c.src, nil)
+			p, pl := dptest.Load(t, strings.SplitN(c.src[len("problem "):], "\n", 2)[0]+".dp", c.src)
 			prog, err := codegen.Generate(p, pl, codegen.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -378,7 +379,7 @@ func TestArithmeticRegionSum(t *testing.T) {
 cell[i][j] = i + j
 answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))
 `
-	p, pl := load(t, "rsum.dp", src, nil)
+	p, pl := dptest.Load(t, "rsum.dp", src)
 	r := &run{p: p, pl: pl}
 	cases := []struct {
 		name string
@@ -417,12 +418,12 @@ answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))
 // TestArithmeticNaNAnswer refuses a NaN answer unless `nan: allow`.
 func TestArithmeticNaNAnswer(t *testing.T) {
 	for _, allow := range []bool{false, true} {
-		p, pl := load(t, "n.dp", `problem n
+		p, pl := dptest.Load(t, "n.dp", `problem n
 cell: double
 2 x 2
 cell[i][j] = 1.0
 answer: cell[0][0] - cell[1][1]
-`, nil)
+`)
 		p.AllowNaN = allow
 		r := &run{p: p, pl: pl}
 		res := &backend.Result{Answer: ir.Value{T: ir.Double, F: math.NaN()}}
@@ -445,7 +446,7 @@ answer: cell[0][0] - cell[1][1]
 func TestArithmeticTableOnCPU(t *testing.T) {
 	for _, c := range arithCases {
 		t.Run(c.name, func(t *testing.T) {
-			p, pl := load(t, c.name+".dp", c.src, nil)
+			p, pl := dptest.Load(t, c.name+".dp", c.src)
 			res, err := cpu.New(0).Run(context.Background(), p, pl, backend.Options{})
 			checkArith(t, "CPU", c, res, err)
 		})

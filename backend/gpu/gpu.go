@@ -163,9 +163,6 @@ func (e *Executor) Device() string { return e.dev.String() }
 // CUDADevice is the device's properties.
 func (e *Executor) CUDADevice() cuda.Device { return e.dev }
 
-// ErrHeldKarp is returned for the held-karp schedule, which the TSP solver runs.
-var ErrHeldKarp = errors.New("the held-karp schedule is run by the TSP solver, not the grid executor")
-
 // Program generates the CUDA program Run would compile for p with opt.
 func (e *Executor) Program(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*codegen.Program, error) {
 	return e.generate(p, pl, opt)
@@ -203,9 +200,6 @@ func (e *Executor) codegenOptions(p *ir.Problem, opt backend.Options) codegen.Op
 // Run solves p as planned by pl on the GPU.
 func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	start := time.Now()
-	if pl.Schedule == plan.HeldKarp {
-		return nil, ErrHeldKarp
-	}
 	if p.Rows <= 0 || p.Cols <= 0 {
 		return nil, fmt.Errorf("the grid is %dx%d: nothing to compute", p.Rows, p.Cols)
 	}

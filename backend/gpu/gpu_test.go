@@ -8,53 +8,28 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/codegen"
-	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems"
-	"github.com/dpgpu/dpgpu/sema"
 	"github.com/dpgpu/dpgpu/source"
 )
 
 // ---- plain-Go references ----
 
-func lcsRef(a, b string) refGrid {
-	g := newRef(len(a)+1, len(b)+1)
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			if a[i-1] == b[j-1] {
-				g[i][j] = g[i-1][j-1] + 1
-			} else {
-				g[i][j] = math.Max(g[i-1][j], g[i][j-1])
-			}
-		}
-	}
-	return g
-}
-
-const lcsDP = `problem lcs
-char 1x? A = @"a.txt"
-char 1x? B = @"b.txt"
-(len(A)+1) x (len(B)+1)
-cell[i][j] = 0                                  when i == 0 || j == 0
-           | cell[i-1][j-1] + 1                 when A[i-1] == B[j-1]   emit A[i-1]
-           | max(cell[i-1][j], cell[i][j-1])    otherwise
-`
-
 // TestLCS runs LCS at awkward sizes, exactly one and two tiles and strips,
 // with every wavefront kernel, against the reference.
 func TestLCS(t *testing.T) {
 	e := executor(t)
-	r := newRand(t)
+	r := dptest.Rand(t)
 	sizes := [][2]int{{2, 2}, {2, 300}, {300, 2}, {17, 33}, {64, 64}, {64, 128}, {128, 77}, {256, 77}, {512, 77}, {1000, 999}, {4097, 4095}}
 	for _, sz := range sizes {
-		a, b := randDNA(r, sz[0]-1), randDNA(r, sz[1]-1)
-		p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": a, "b.txt": b})
-		want := lcsRef(a, b)
+		a, b := dptest.DNA(r, sz[0]-1), dptest.DNA(r, sz[1]-1)
+		p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": a, "b.txt": b}))
+		want := dptest.LCSGrid(a, b)
 		for _, v := range wavefrontVariants {
 			name := fmtSize(sz[0], sz[1]) + "/" + v.name
 			t.Run(name, func(t *testing.T) {
@@ -77,10 +52,10 @@ func TestLCS(t *testing.T) {
 // warps per block on a size that is no multiple of anything.
 func TestStripShapes(t *testing.T) {
 	e := executor(t)
-	r := newRand(t)
-	a, b := randDNA(r, 1234), randDNA(r, 777)
-	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": a, "b.txt": b})
-	want := lcsRef(a, b)[1234][777]
+	r := dptest.Rand(t)
+	a, b := dptest.DNA(r, 1234), dptest.DNA(r, 777)
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": a, "b.txt": b}))
+	want := dptest.LCSGrid(a, b)[1234][777]
 	for _, rpt := range []int{1, 2, 3, 4, 6, 8} {
 		for _, warps := range []int{1, 4, 8} {
 			v := variant{name: fmt.Sprintf("rpt%d-w%d", rpt, warps), cg: codegen.Options{Kernel: codegen.KernelStrip, RowsPerThread: rpt, StripWarps: warps}}
@@ -104,7 +79,7 @@ func TestStripShapes(t *testing.T) {
 		}
 	}
 	// The strip kernel writing the grid out, through 2 and 3 slots.
-	ref := lcsRef(a, b)
+	ref := dptest.LCSGrid(a, b)
 	for _, rpt := range []int{1, 3, 4} {
 		for _, warps := range []int{1, 8} {
 			for _, slots := range []int64{2, 3} {
@@ -123,7 +98,7 @@ func TestStripShapes(t *testing.T) {
 // writing its strips out (the fast path), not on the tile kernel.
 func TestMaintainUsesStrips(t *testing.T) {
 	e := executor(t)
-	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGT", "b.txt": "GATTACA"})
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": "ACGT", "b.txt": "GATTACA"}))
 	prog, err := e.Program(p, pl, backend.Options{Maintain: true})
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +110,7 @@ func TestMaintainUsesStrips(t *testing.T) {
 
 func manhattanRef(down, right [][]int64) refGrid {
 	n, m := len(right), len(down[0])
-	g := newRef(n, m)
+	g := dptest.NewGrid(n, m)
 	for i := 0; i < n; i++ {
 		for j := 0; j < m; j++ {
 			switch {
@@ -166,7 +141,7 @@ func randMatrix(r *rand.Rand, rows, cols int, n int64) [][]int64 {
 // TestCellTypes runs the Manhattan tourist with every cell type.
 func TestCellTypes(t *testing.T) {
 	e := executor(t)
-	r := newRand(t)
+	r := dptest.Rand(t)
 	n, m := 301, 257
 	down, right := randMatrix(r, n-1, m, 100), randMatrix(r, n, m-1, 100)
 	want := manhattanRef(down, right)
@@ -180,8 +155,8 @@ cell[i][j] = 0                                                    when i == 0 &&
            | cell[i][j-1] + right[i][j-1]                         when i == 0
            | cell[i-1][j] + down[i-1][j]                          when j == 0
            | max(cell[i-1][j] + down[i-1][j], cell[i][j-1] + right[i][j-1])   otherwise
-`, ty, n-1, m, matrixText(down), n, m-1, matrixText(right))
-		p, pl := load(t, "manhattan.dp", src, nil)
+`, ty, n-1, m, dptest.JoinMatrix(down), n, m-1, dptest.JoinMatrix(right))
+		p, pl := dptest.Load(t, "manhattan.dp", src)
 		tol := tolerance(p.CellType)
 		for _, v := range wavefrontVariants {
 			t.Run(ty+"/"+v.name, func(t *testing.T) {
@@ -203,41 +178,18 @@ cell[i][j] = 0                                                    when i == 0 &&
 	}
 }
 
-func knapsackRef(wt, val []int64, capacity int) refGrid {
-	g := newRef(len(wt)+1, capacity+1)
-	for i := 1; i <= len(wt); i++ {
-		for w := 0; w <= capacity; w++ {
-			g[i][w] = g[i-1][w]
-			if wt[i-1] <= int64(w) && g[i-1][w-int(wt[i-1])]+float64(val[i-1]) > g[i-1][w] {
-				g[i][w] = g[i-1][w-int(wt[i-1])] + float64(val[i-1])
-			}
-		}
-	}
-	return g
-}
-
-const knapsackDP = `problem knapsack01
-int 1x? wt  = %s
-int 1x? val = %s
-int cap = %d
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                     when i == 0
-           | cell[i-1][w-wt[i-1]] + val[i-1]       when wt[i-1] <= w && cell[i-1][w-wt[i-1]] + val[i-1] > cell[i-1][w]   emit i-1
-           | cell[i-1][w]                          otherwise
-`
-
 // TestKnapsack runs the rows schedule with data-dependent offsets.
 func TestKnapsack(t *testing.T) {
 	e := executor(t)
-	r := newRand(t)
+	r := dptest.Rand(t)
 	for _, sz := range [][2]int{{1, 0}, {1, 10}, {30, 1}, {57, 999}, {200, 4097}} {
 		items, capacity := sz[0], sz[1]
 		wt, val := make([]int64, items), make([]int64, items)
 		for k := range wt {
 			wt[k], val[k] = 1+r.Int64N(int64(capacity/3+2)), 1+r.Int64N(1000)
 		}
-		p, pl := load(t, "knapsack.dp", fmt.Sprintf(knapsackDP, ints(wt), ints(val), capacity), nil)
-		want := knapsackRef(wt, val, capacity)
+		p, pl := dptest.Load(t, "knapsack.dp", dptest.Knapsack(wt, val, capacity))
+		want := dptest.KnapsackGrid(wt, val, capacity)
 		for _, v := range lineVariants {
 			t.Run(fmtSize(items+1, capacity+1)+"/"+v.name, func(t *testing.T) {
 				res, err := runGPU(t, e, p, pl, v)
@@ -258,13 +210,13 @@ func TestKnapsack(t *testing.T) {
 // TestBoundedKnapsack has a reduction over k in every cell.
 func TestBoundedKnapsack(t *testing.T) {
 	e := executor(t)
-	r := newRand(t)
+	r := dptest.Rand(t)
 	items, capacity := 40, 700
 	wt, val, cnt := make([]int64, items), make([]int64, items), make([]int64, items)
 	for k := range wt {
 		wt[k], val[k], cnt[k] = r.Int64N(60), 1+r.Int64N(100), 1+r.Int64N(5)
 	}
-	want := newRef(items+1, capacity+1)
+	want := dptest.NewGrid(items+1, capacity+1)
 	for i := 1; i <= items; i++ {
 		for w := 0; w <= capacity; w++ {
 			hi := cnt[i-1]
@@ -286,8 +238,8 @@ int cap = %d
 (len(wt)+1) x (cap+1)
 cell[i][w] = 0                                                              when i == 0
            | max(k in 0..(wt[i-1] == 0 ? cnt[i-1] : min(cnt[i-1], w / wt[i-1])): cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
-`, ints(wt), ints(val), ints(cnt), capacity)
-	p, pl := load(t, "bounded.dp", src, nil)
+`, dptest.Join(wt), dptest.Join(val), dptest.Join(cnt), capacity)
+	p, pl := dptest.Load(t, "bounded.dp", src)
 	for _, v := range lineVariants {
 		res, err := runGPU(t, e, p, pl, v)
 		if err != nil {
@@ -310,21 +262,13 @@ func TestContractExamples(t *testing.T) {
 	known := map[string]float64{"knapsack": 26, "lookback-put": 5.470181, "editdistance": 8, "manhattan": 34, "smith-waterman": 13, "knapsack-bounded": 30}
 	for _, name := range problems.Names() {
 		b, _ := problems.Lookup(name)
-		f, err := dsl.Parse(name+".dp", b.Source)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := sema.Check(f, sema.Config{BaseDir: "."})
-		if err != nil {
+		p, pl, err := dptest.TryLoad(t, name+".dp", string(b.Source))
+		if p == nil {
 			t.Logf("%s: skipped: %v", name, err) // e.g. tsp needs a file
 			continue
 		}
-		pl, err := planOf(p)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
-		}
-		if pl.Schedule == "held-karp" {
-			continue
 		}
 		want := againstCPU(t, p, pl)
 		for _, v := range []variant{{name: "auto"}, {name: "maintain", maintain: true}} {
@@ -354,46 +298,15 @@ func TestContractExamples(t *testing.T) {
 func TestLookbackLarge(t *testing.T) {
 	e := executor(t)
 	const N = 700
-	S0, sigma, rate, T := 50.0, 0.4, 0.1, 0.25
-	dt := T / N
-	u := math.Exp(sigma * math.Sqrt(dt))
-	d := 1 / u
-	p := (math.Exp(rate*dt) - d) / (u - d)
-	disc := math.Exp(-rate * dt)
-	g := newRef(N+1, N+2)
-	for i := N; i >= 0; i-- {
-		for j := 0; j <= N+1; j++ {
-			switch {
-			case i == N:
-				g[i][j] = math.Pow(u, float64(j)) - 1
-			case j > i:
-				g[i][j] = 0
-			case j >= 1:
-				g[i][j] = math.Max(math.Pow(u, float64(j))-1, disc*((1-p)*d*g[i+1][j+1]+p*u*g[i+1][j-1]))
-			default:
-				g[i][j] = math.Max(0, disc*((1-p)*d*g[i+1][1]+p*u*g[i+1][0]))
-			}
-		}
-	}
+	g, price := dptest.LookbackGrid(N)
 	b, _ := problems.Lookup("lookback-put")
-	f, err := dsl.Parse("lookback-put.dp", b.Source)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prob, err := sema.Check(f, sema.Config{BaseDir: ".", Sets: []sema.Override{{Name: "N", Value: fmt.Sprint(N)}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := planOf(prob)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prob, pl := dptest.Load(t, "lookback-put.dp", string(b.Source), dptest.Set("N", fmt.Sprint(N)))
 	for _, v := range lineVariants {
 		res, err := runGPU(t, e, prob, pl, v)
 		if err != nil {
 			t.Fatalf("%s: %v", v.name, err)
 		}
-		if want := S0 * g[0][0]; !closeTo(answerOf(res), want, 1e-9) {
+		if want := price; !closeTo(answerOf(res), want, 1e-9) {
 			t.Errorf("%s: price %v, want %v", v.name, answerOf(res), want)
 		}
 		if v.maintain {
@@ -406,7 +319,7 @@ func TestLookbackLarge(t *testing.T) {
 // schedule (double), against the CPU executor and plain Go.
 func TestBackwardAndCols(t *testing.T) {
 	e := executor(t)
-	r := newRand(t)
+	r := dptest.Rand(t)
 	n, m := 333, 290
 	a, b := make([]int64, n), make([]int64, m)
 	for k := range a {
@@ -415,7 +328,7 @@ func TestBackwardAndCols(t *testing.T) {
 	for k := range b {
 		b[k] = r.Int64N(1 << 20)
 	}
-	want := newRef(n, m)
+	want := dptest.NewGrid(n, m)
 	wi := make([][]int64, n)
 	for i := range wi {
 		wi[i] = make([]int64, m)
@@ -437,8 +350,8 @@ cell: long
 (len(a)) x (len(b))
 cell[i][j] = a[i] + b[j]     when i == ROWS-1 || j == COLS-1
            | (cell[i+1][j] + 2*cell[i][j+1] + cell[i+1][j+1] + a[i]*b[j]) %% 1000000007   otherwise
-`, ints(a), ints(b))
-	p, pl := load(t, "backward.dp", src, nil)
+`, dptest.Join(a), dptest.Join(b))
+	p, pl := dptest.Load(t, "backward.dp", src)
 	for _, v := range wavefrontVariants {
 		res, err := runGPU(t, e, p, pl, v)
 		if err != nil {
@@ -463,8 +376,8 @@ cell: double
 cell[i][j] = w[i]                                             when j == 0
            | 0.5*cell[i][j-1] + 0.25*cell[(i*7+3) %% ROWS][j-1]   otherwise
 answer: sum(i in 0..ROWS-1: cell[i][COLS-1])
-`, ints(w))
-	p, pl = load(t, "cols.dp", colsSrc, nil)
+`, dptest.Join(w))
+	p, pl = dptest.Load(t, "cols.dp", colsSrc)
 	if pl.Schedule != "cols" {
 		t.Fatalf("cols problem planned as %s", pl.Schedule)
 	}
@@ -487,9 +400,9 @@ answer: sum(i in 0..ROWS-1: cell[i][COLS-1])
 // global and texture memory, for every input type.
 func TestMemPlacements(t *testing.T) {
 	e := executor(t)
-	r := newRand(t)
+	r := dptest.Rand(t)
 	n, m := 190, 211
-	c := randDNA(r, n)
+	c := dptest.DNA(r, n)
 	in := make([]int64, m)
 	ln := make([]int64, n)
 	fl := make([]string, m)
@@ -512,8 +425,8 @@ cell: double
 (len(c)+1) x (len(n)+1)
 cell[i][j] = 0    when i == 0 || j == 0
            | max(cell[i-1][j-1] + (c[i-1] == 'A' ? 1 : 0) + n[j-1] * d[i-1], cell[i-1][j] + f[j-1]) + l[i-1] / 1000000000   otherwise
-`, c, ints(in), ints(ln), strings.Join(fl, ","), strings.Join(db, ","))
-	p, pl := load(t, "mem.dp", src, nil)
+`, c, dptest.Join(in), dptest.Join(ln), strings.Join(fl, ","), strings.Join(db, ","))
+	p, pl := dptest.Load(t, "mem.dp", src)
 	ref := againstCPU(t, p, pl)
 	mems := []struct {
 		name string
@@ -551,8 +464,8 @@ cell[i][j] = 0    when i == 0 || j == 0
 // many cells (the tile kernel).
 func TestAnswers(t *testing.T) {
 	e := executor(t)
-	r := newRand(t)
-	a, b := randDNA(r, 777), randDNA(r, 555)
+	r := dptest.Rand(t)
+	a, b := dptest.DNA(r, 777), dptest.DNA(r, 555)
 	base := `char 1x? A = @"a.txt"
 char 1x? B = @"b.txt"
 int gap = -2
@@ -570,7 +483,7 @@ cell[i][j] = 0                       when i == 0 || j == 0
 		"cell[300][200]",
 	}
 	for k, ans := range answers {
-		p, pl := load(t, "sw.dp", base+"answer: "+ans+"\n", files)
+		p, pl := dptest.Load(t, "sw.dp", base+"answer: "+ans+"\n", dptest.Files(files))
 		ref := againstCPU(t, p, pl)
 		for _, v := range wavefrontVariants {
 			res, err := runGPU(t, e, p, pl, v)
@@ -626,7 +539,7 @@ cell[i][j] = cell[i-1][j] + cell[i][j-1] + cell[i-1][j-1]   when i > 0 && j > 0
 `, wavefrontVariants, []string{"big.dp:3:", "cell: long"}},
 	}
 	for _, c := range cases {
-		p, pl := load(t, strings.SplitN(c.src, "\n", 2)[0][8:]+".dp", c.src, nil)
+		p, pl := dptest.Load(t, strings.SplitN(c.src, "\n", 2)[0][8:]+".dp", c.src)
 		for _, v := range c.variants {
 			_, err := runGPU(t, e, p, pl, v)
 			if err == nil {
@@ -654,12 +567,12 @@ cell[i][j] = cell[i-1][j] + cell[i][j-1] + cell[i-1][j-1]   when i > 0 && j > 0
 // runs, and the executor works afterwards.
 func TestCancel(t *testing.T) {
 	e := executor(t)
-	r := newRand(t)
-	a, b := randDNA(r, 300000), randDNA(r, 300000)
-	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": a, "b.txt": b})
+	r := dptest.Rand(t)
+	a, b := dptest.DNA(r, 300000), dptest.DNA(r, 300000)
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": a, "b.txt": b}))
 	cancelMidway(t, e, p, pl, backend.Options{})
 	// Still usable.
-	small, spl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGT", "b.txt": "AGT"})
+	small, spl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": "ACGT", "b.txt": "AGT"}))
 	res, err := e.Run(context.Background(), small, spl, backend.Options{})
 	if err != nil || answerOf(res) != 3 {
 		t.Errorf("after cancelling: %v, %v", res, err)
@@ -676,14 +589,14 @@ func TestCancel(t *testing.T) {
 // with context.Canceled, promptly, and the executor stays usable.
 func TestCancelMaintain(t *testing.T) {
 	e := executor(t)
-	r := newRand(t)
-	a, b := randDNA(r, 20000), randDNA(r, 20000)
-	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": a, "b.txt": b})
+	r := dptest.Rand(t)
+	a, b := dptest.DNA(r, 20000), dptest.DNA(r, 20000)
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": a, "b.txt": b}))
 	old := e.cfg
 	e.cfg.maxSlots = 2
 	defer func() { e.cfg = old }()
 	cancelMidway(t, e, p, pl, backend.Options{Maintain: true})
-	small, spl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGT", "b.txt": "AGT"})
+	small, spl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": "ACGT", "b.txt": "AGT"}))
 	res, err := e.Run(context.Background(), small, spl, backend.Options{Maintain: true})
 	if err != nil || answerOf(res) != 3 {
 		t.Errorf("after cancelling: %v, %v", res, err)
@@ -691,7 +604,8 @@ func TestCancelMaintain(t *testing.T) {
 }
 
 // cancelMidway runs p with opt, cancelling once progress is reported: the
-// run must end with context.Canceled within seconds.
+// run must end with context.Canceled and no result. No clock: a loaded
+// machine is slow, not wrong.
 func cancelMidway(t *testing.T, e *Executor, p *ir.Problem, pl *plan.Plan, opt backend.Options) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -701,13 +615,9 @@ func cancelMidway(t *testing.T, e *Executor, p *ir.Problem, pl *plan.Plan, opt b
 			cancel()
 		}
 	}
-	start := time.Now()
-	_, err := e.Run(ctx, p, pl, opt)
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled run: %v, want context.Canceled", err)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("cancelling took %v", d)
+	res, err := e.Run(ctx, p, pl, opt)
+	if !errors.Is(err, context.Canceled) || res != nil {
+		t.Errorf("cancelled run: %v, %v; want no result and context.Canceled", res, err)
 	}
 }
 
@@ -717,7 +627,7 @@ func TestTinyGrids(t *testing.T) {
 	e := executor(t)
 	for _, sz := range [][2]int{{1, 1}, {1, 333}, {333, 1}} {
 		n, m := sz[0], sz[1]
-		want := newRef(n, m)
+		want := dptest.NewGrid(n, m)
 		for i := 0; i < n; i++ {
 			for j := 0; j < m; j++ {
 				if i == 0 || j == 0 {
@@ -734,15 +644,10 @@ schedule: %s
 cell[i][j] = 3*i + j + 1                          when i == 0 || j == 0
            | (cell[i-1][j] + 2*cell[i][j-1]) %% 1000   otherwise
 `, n, m, sched)
-			f, err := dsl.Parse("tiny.dp", []byte(src))
-			if err != nil {
+			p, pl, err := dptest.TryLoad(t, "tiny.dp", src)
+			if p == nil {
 				t.Fatal(err)
 			}
-			p, err := sema.Check(f, sema.Config{BaseDir: "."})
-			if err != nil {
-				t.Fatal(err)
-			}
-			pl, err := planOf(p)
 			if err != nil {
 				continue // rows or cols cannot run this recurrence
 			}
@@ -769,7 +674,7 @@ cell[i][j] = 3*i + j + 1                          when i == 0 || j == 0
 // TestCompileCache: a second executor on the same cache skips NVRTC.
 func TestCompileCache(t *testing.T) {
 	e := executor(t)
-	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGTTGCA", "b.txt": "TTGACCA"})
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": "ACGTTGCA", "b.txt": "TTGACCA"}))
 	if _, err := e.Run(context.Background(), p, pl, backend.Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -791,7 +696,7 @@ func TestCompileCache(t *testing.T) {
 // TestCompileErrorLines: NVRTC errors in the recurrence name the `.dp` line.
 func TestCompileErrorLines(t *testing.T) {
 	e := executor(t)
-	p, pl := load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": "ACGT", "b.txt": "AGT"})
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": "ACGT", "b.txt": "AGT"}))
 	prog, err := e.Program(p, pl, backend.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -5,11 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,12 +14,9 @@ import (
 	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/codegen"
-	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/internal/gputest"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/sema"
-	"github.com/dpgpu/dpgpu/source"
 )
 
 // The executor is shared by the tests: opening a context costs time.
@@ -94,71 +87,8 @@ func runGPU(t testing.TB, e *Executor, p *ir.Problem, pl *plan.Plan, v variant) 
 	return e.Run(ctx, p, pl, backend.Options{Maintain: v.maintain})
 }
 
-// load parses, checks and plans `.dp` text; files are written to a
-// temporary directory that the text's @"..." paths are relative to.
-func load(t testing.TB, name, src string, files map[string]string) (*ir.Problem, *plan.Plan) {
-	t.Helper()
-	dir := t.TempDir()
-	for n, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f, err := dsl.Parse(name, []byte(src))
-	if err != nil {
-		t.Fatalf("parse %s: %v", name, err)
-	}
-	p, err := sema.Check(f, sema.Config{BaseDir: dir})
-	if err != nil {
-		t.Fatalf("check %s: %v", name, source.Format(err, []byte(src)))
-	}
-	pl, err := plan.Analyze(p)
-	if err != nil {
-		t.Fatalf("plan %s: %v", name, err)
-	}
-	return p, pl
-}
-
-func newRand(t testing.TB) *rand.Rand {
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("random seed %d", seed)
-	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-}
-
-func randDNA(r *rand.Rand, n int) string {
-	b := make([]byte, n)
-	for k := range b {
-		b[k] = "ACGT"[r.IntN(4)]
-	}
-	return string(b)
-}
-
-func ints(v []int64) string {
-	s := make([]string, len(v))
-	for k, x := range v {
-		s[k] = strconv.FormatInt(x, 10)
-	}
-	return strings.Join(s, ",")
-}
-
-func matrixText(m [][]int64) string {
-	rows := make([]string, len(m))
-	for i, r := range m {
-		rows[i] = ints(r)
-	}
-	return strings.Join(rows, " & ")
-}
-
 // refGrid is a reference grid in float64 (exact for the integers used).
 type refGrid [][]float64
-
-func newRef(r, c int) refGrid {
-	g := make(refGrid, r)
-	for i := range g {
-		g[i] = make([]float64, c)
-	}
-	return g
-}
 
 // cellValue is cell (i, j) of a kept grid as float64.
 func cellValue(g *backend.Grid, i, j int64) float64 {
@@ -246,5 +176,3 @@ func againstCPU(t testing.TB, p *ir.Problem, pl *plan.Plan) *backend.Result {
 func answerOf(res *backend.Result) float64 { return res.Answer.Float64() }
 
 func fmtSize(r, c int) string { return fmt.Sprintf("%dx%d", r, c) }
-
-func planOf(p *ir.Problem) (*plan.Plan, error) { return plan.Analyze(p) }

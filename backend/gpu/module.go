@@ -263,12 +263,18 @@ func (r *run) setup() error {
 	return nil
 }
 
-// elemBytes converts an input to its device representation.
+// elemBytes converts an input to its device representation: elements of
+// the type's size (codegen's element C type), except in a texture, which
+// has no 16-bit format here: 2-byte integers go up as 4-byte ones
+// (codegen fetches them as such).
 func elemBytes(in codegen.Input) ([]byte, error) {
 	src := in.In
 	n := src.Len()
-	switch src.T {
-	case ir.Char, ir.Bool:
+	size := src.T.Size()
+	if in.Place == codegen.Texture && size == 2 {
+		size = 4
+	}
+	if src.T.Size() == 1 {
 		b := make([]byte, n)
 		for k, v := range src.I {
 			if v < -128 || v > 255 {
@@ -277,26 +283,23 @@ func elemBytes(in codegen.Input) ([]byte, error) {
 			b[k] = byte(v)
 		}
 		return b, nil
-	case ir.Int:
-		s := make([]int32, n)
-		for k, v := range src.I {
-			s[k] = int32(v)
-		}
-		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*n), nil
-	case ir.Long:
-		s := append([]int64(nil), src.I...)
-		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 8*n), nil
-	case ir.Float:
-		s := make([]float32, n)
-		for k, v := range src.F {
-			s[k] = float32(v)
-		}
-		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*n), nil
-	case ir.Double:
-		s := append([]float64(nil), src.F...)
-		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 8*n), nil
 	}
-	return nil, fmt.Errorf("unsupported element type %s", src.T)
+	// The values are those of an input of type src.T (sema checked them):
+	// an element holds them in size bytes.
+	g := backend.NewGrid(src.T, 1, int64(n))
+	if src.T.IsFloat() {
+		g.PutFloats(0, 1, src.F)
+	} else {
+		g.PutInts(0, 1, src.I)
+	}
+	if size == src.T.Size() {
+		return g.Bytes(), nil
+	}
+	s := make([]int32, n)
+	for k, v := range src.I {
+		s[k] = int32(v)
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*n), nil
 }
 
 func (r *run) upload(in codegen.Input) error {
@@ -326,16 +329,16 @@ func (r *run) upload(in codegen.Input) error {
 		handle := uint64(p)
 		if in.Place == codegen.Texture {
 			var f cuda.TexFormat
-			switch in.In.T {
-			case ir.Char, ir.Bool:
+			switch t := in.In.T; {
+			case t.Size() == 1:
 				f = cuda.TexInt8
-				if in.Unsigned || in.In.T == ir.Bool {
+				if in.Unsigned || t.Is(ir.IsBoolean) {
 					f = cuda.TexUint8
 				}
-			case ir.Int:
-				f = cuda.TexInt32
-			case ir.Float:
+			case t.IsFloat() && t.Size() == 4:
 				f = cuda.TexFloat32
+			case t.Size() <= 4:
+				f = cuda.TexInt32 // int, and short widened by elemBytes
 			default:
 				f = cuda.TexInt2
 			}

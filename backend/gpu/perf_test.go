@@ -13,6 +13,7 @@ import (
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
@@ -97,8 +98,8 @@ func measure(t *testing.T, e *Executor, name string, p *ir.Problem, pl *plan.Pla
 }
 
 func lcsProblem(t *testing.T, n, m int64) (*ir.Problem, *plan.Plan) {
-	r := newRand(t)
-	return load(t, "lcs.dp", lcsDP, map[string]string{"a.txt": randDNA(r, int(n)), "b.txt": randDNA(r, int(m))})
+	r := dptest.Rand(t)
+	return dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": dptest.DNA(r, int(n)), "b.txt": dptest.DNA(r, int(m))}))
 }
 
 func printTable(t *testing.T, rows []perfRow) {
@@ -144,13 +145,13 @@ func TestPerfLCS(t *testing.T) {
 func TestPerfKnapsack(t *testing.T) {
 	scale := perfScale(t)
 	e := executor(t)
-	r := newRand(t)
+	r := dptest.Rand(t)
 	items, capacity := 10000/scale, 1000000/scale
 	wt, val := make([]int64, items), make([]int64, items)
 	for k := range wt {
 		wt[k], val[k] = 1+r.Int64N(capacity/10), 1+r.Int64N(1000)
 	}
-	p, pl := load(t, "knapsack.dp", fmt.Sprintf(knapsackDP, ints(wt), ints(val), capacity), nil)
+	p, pl := dptest.Load(t, "knapsack.dp", dptest.Knapsack(wt, val, int(capacity)))
 	var rows []perfRow
 	for _, threads := range []int{128, 256, 512} {
 		rows = append(rows, measure(t, e, fmt.Sprintf("knapsack %dx%d line%d", items, capacity, threads), p, pl, codegen.Options{LineThreads: threads}, backend.Options{}, 5))

@@ -42,7 +42,7 @@ func TestScatterLines(t *testing.T) {
 		for i := int64(0); i < R; i++ {
 			for j := int64(0); j < C; j++ {
 				line, pos := r.lineOf(i, j)
-				if got := r.grid.I32[i*C+j]; got != int32(1000*line+pos) {
+				if got := backend.Cells[int32](r.grid)[i*C+j]; got != int32(1000*line+pos) {
 					t.Errorf("%s back=%v: cell[%d][%d] = %d, want %d", c.sched, c.back, i, j, got, 1000*line+pos)
 				}
 			}
@@ -82,7 +82,7 @@ func TestScatterTiles(t *testing.T) {
 				if back {
 					ip, jp = R-1-i, C-1-j
 				}
-				if got := r.grid.I32[i*C+j]; got != int32(ip*100+jp) {
+				if got := backend.Cells[int32](r.grid)[i*C+j]; got != int32(ip*100+jp) {
 					t.Errorf("back=%v: cell[%d][%d] = %d, want %d", back, i, j, got, ip*100+jp)
 				}
 			}

@@ -10,9 +10,9 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
-	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
 
@@ -214,16 +214,18 @@ func view[T any](b []byte) []T {
 }
 
 // lineScatter moves count lines from first (sweep order) into the grid.
+// Cells are moved as words of the cell's size, never read, so any cell
+// type of 1, 2, 4 or 8 bytes is moved the same way.
 func (r *run) lineScatter(first, count int64) func([]byte) {
-	switch r.p.CellType {
-	case ir.Int:
-		return func(b []byte) { scatterLines(r, r.grid.I32, view[int32](b), first, count) }
-	case ir.Long:
-		return func(b []byte) { scatterLines(r, r.grid.I64, view[int64](b), first, count) }
-	case ir.Float:
-		return func(b []byte) { scatterLines(r, r.grid.F32, view[float32](b), first, count) }
+	switch r.p.CellType.Size() {
+	case 1:
+		return func(b []byte) { scatterLines(r, backend.Cells[uint8](r.grid), view[uint8](b), first, count) }
+	case 2:
+		return func(b []byte) { scatterLines(r, backend.Cells[uint16](r.grid), view[uint16](b), first, count) }
+	case 4:
+		return func(b []byte) { scatterLines(r, backend.Cells[uint32](r.grid), view[uint32](b), first, count) }
 	}
-	return func(b []byte) { scatterLines(r, r.grid.F64, view[float64](b), first, count) }
+	return func(b []byte) { scatterLines(r, backend.Cells[uint64](r.grid), view[uint64](b), first, count) }
 }
 
 func scatterLines[T any](r *run, grid, src []T, first, count int64) {
@@ -263,17 +265,18 @@ func (r *run) rowsScatter(at int64) func([]byte) {
 	}
 }
 
-// tileScatter moves a batch of staged tiles into the grid.
+// tileScatter moves a batch of staged tiles into the grid, as lineScatter
+// moves lines.
 func (r *run) tileScatter(batch []tileRun) func([]byte) {
-	switch r.p.CellType {
-	case ir.Int:
-		return func(b []byte) { scatterTiles(r, r.grid.I32, view[int32](b), batch) }
-	case ir.Long:
-		return func(b []byte) { scatterTiles(r, r.grid.I64, view[int64](b), batch) }
-	case ir.Float:
-		return func(b []byte) { scatterTiles(r, r.grid.F32, view[float32](b), batch) }
+	switch r.p.CellType.Size() {
+	case 1:
+		return func(b []byte) { scatterTiles(r, backend.Cells[uint8](r.grid), view[uint8](b), batch) }
+	case 2:
+		return func(b []byte) { scatterTiles(r, backend.Cells[uint16](r.grid), view[uint16](b), batch) }
+	case 4:
+		return func(b []byte) { scatterTiles(r, backend.Cells[uint32](r.grid), view[uint32](b), batch) }
 	}
-	return func(b []byte) { scatterTiles(r, r.grid.F64, view[float64](b), batch) }
+	return func(b []byte) { scatterTiles(r, backend.Cells[uint64](r.grid), view[uint64](b), batch) }
 }
 
 func scatterTiles[T any](r *run, grid, src []T, batch []tileRun) {

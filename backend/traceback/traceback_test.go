@@ -3,30 +3,21 @@ package traceback_test
 import (
 	"context"
 	"fmt"
-	"math/rand"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/backend/traceback"
-	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/sema"
 )
 
+// check parses and checks src; it need not have a plan.
 func check(t *testing.T, src string) *ir.Problem {
 	t.Helper()
-	f, err := dsl.Parse("t.dp", []byte(src))
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, src)
-	}
-	p, err := sema.Check(f, sema.Config{})
-	if err != nil {
+	p, _, err := dptest.TryLoad(t, "t.dp", src)
+	if p == nil {
 		t.Fatalf("check: %v\n%s", err, src)
 	}
 	return p
@@ -35,43 +26,12 @@ func check(t *testing.T, src string) *ir.Problem {
 // solve runs src on the CPU, keeping the grid.
 func solve(t *testing.T, src string) (*ir.Problem, *backend.Result) {
 	t.Helper()
-	p := check(t, src)
-	pl, err := plan.Analyze(p)
-	if err != nil {
-		t.Fatalf("plan: %v", err)
-	}
+	p, pl := dptest.Load(t, "t.dp", src)
 	res, err := cpu.New(2).Run(context.Background(), p, pl, backend.Options{Maintain: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p, res
-}
-
-func seeded(t *testing.T) *rand.Rand {
-	seed := time.Now().UnixNano()
-	if s := os.Getenv("DPGPU_SEED"); s != "" {
-		seed, _ = strconv.ParseInt(s, 10, 64)
-	}
-	t.Logf("seed %d (set DPGPU_SEED to repeat)", seed)
-	return rand.New(rand.NewSource(seed))
-}
-
-func randString(r *rand.Rand, n int) string {
-	b := make([]byte, n)
-	for k := range b {
-		b[k] = "ACGT"[r.Intn(4)]
-	}
-	return string(b)
-}
-
-func isSubsequence(s, of string) bool {
-	k := 0
-	for i := 0; i < len(of) && k < len(s); i++ {
-		if of[i] == s[k] {
-			k++
-		}
-	}
-	return k == len(s)
 }
 
 // checkPath checks that a path is made of steps to earlier cells (or later
@@ -90,16 +50,10 @@ func checkPath(t *testing.T, path [][2]int64, end [2]int64) {
 }
 
 func TestLCS(t *testing.T) {
-	r := seeded(t)
+	r := dptest.Rand(t)
 	for k := 0; k < 30; k++ {
-		a, b := randString(r, r.Intn(80)), randString(r, r.Intn(80))
-		p, res := solve(t, fmt.Sprintf(`char 1x? A = "%s"
-char 1x? B = "%s"
-(len(A)+1) x (len(B)+1)
-cell[i][j] = 0                                  when i == 0 || j == 0
-           | cell[i-1][j-1] + 1                 when A[i-1] == B[j-1]   emit A[i-1]
-           | max(cell[i-1][j], cell[i][j-1])    otherwise
-`, a, b))
+		a, b := dptest.DNA(r, r.IntN(80)), dptest.DNA(r, r.IntN(80))
+		p, res := solve(t, dptest.LCS(a, b))
 		path, emitted, err := traceback.Trace(p, res.Grid, p.Rows-1, p.Cols-1)
 		if err != nil {
 			t.Fatal(err)
@@ -112,7 +66,7 @@ cell[i][j] = 0                                  when i == 0 || j == 0
 			s.WriteByte(byte(v.I))
 		}
 		got := s.String()
-		if int64(len(got)) != res.Answer.I || !isSubsequence(got, a) || !isSubsequence(got, b) {
+		if int64(len(got)) != res.Answer.I || !dptest.IsSubsequence(got, a) || !dptest.IsSubsequence(got, b) {
 			t.Fatalf("%q is not a common subsequence of %q and %q of length %d", got, a, b, res.Answer.I)
 		}
 		checkPath(t, path, [2]int64{p.Rows - 1, p.Cols - 1})
@@ -123,23 +77,14 @@ cell[i][j] = 0                                  when i == 0 || j == 0
 }
 
 func TestKnapsack(t *testing.T) {
-	r := seeded(t)
+	r := dptest.Rand(t)
 	for k := 0; k < 30; k++ {
-		n, capacity := 1+r.Intn(12), r.Intn(60)
-		wt, val := make([]string, n), make([]string, n)
+		n, capacity := 1+r.IntN(12), r.IntN(60)
 		w, v := make([]int64, n), make([]int64, n)
-		for q := range wt {
-			w[q], v[q] = int64(1+r.Intn(20)), int64(1+r.Intn(30))
-			wt[q], val[q] = fmt.Sprint(w[q]), fmt.Sprint(v[q])
+		for q := range w {
+			w[q], v[q] = int64(1+r.IntN(20)), int64(1+r.IntN(30))
 		}
-		p, res := solve(t, fmt.Sprintf(`int 1x? wt  = %s
-int 1x? val = %s
-int cap = %d
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                     when i == 0
-           | cell[i-1][w-wt[i-1]] + val[i-1]       when wt[i-1] <= w && cell[i-1][w-wt[i-1]] + val[i-1] > cell[i-1][w]   emit i-1
-           | cell[i-1][w]                          otherwise
-`, strings.Join(wt, ","), strings.Join(val, ","), capacity))
+		p, res := solve(t, dptest.Knapsack(w, v, capacity))
 		path, emitted, err := traceback.Trace(p, res.Grid, p.Rows-1, p.Cols-1)
 		if err != nil {
 			t.Fatal(err)

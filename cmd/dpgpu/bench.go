@@ -34,7 +34,7 @@ as size "own"). Reports the median, min and max wall time of --reps runs after
 --warmup runs, cells per second (GCUPS) and memory.`,
 		ArgsUsage: "[FILE|BUILTIN...]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "size", Aliases: []string{"n"}, Value: "1000,2000,4000", Usage: "comma-separated sizes"},
+			&cli.StringFlag{Name: "size", Aliases: []string{"n"}, Usage: "comma-separated sizes (default: a built-in's own, else " + sizesText(engine.DefaultBenchSizes()) + ")"},
 			&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "cpu", Usage: "comma-separated backends: cpu, cuda, auto"},
 			&cli.IntFlag{Name: "reps", Value: 5, Usage: "measured runs per point"},
 			&cli.IntFlag{Name: "warmup", Value: 1, Usage: "unmeasured runs per point first"},
@@ -56,12 +56,14 @@ var plotFormats = []string{".png", ".svg", ".pdf", ".eps", ".jpg", ".jpeg", ".ti
 // benchSpec reads and checks the flags of bench before anything runs.
 func benchSpec(c *cli.Context) (engine.BenchSpec, error) {
 	var spec engine.BenchSpec
-	for _, s := range strings.Split(c.String("size"), ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 {
-			return spec, usageErr("--size %q: want positive integers separated by commas", c.String("size"))
+	if c.IsSet("size") { // else each problem's own sizes (engine.Bench)
+		for _, s := range strings.Split(c.String("size"), ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 1 {
+				return spec, usageErr("--size %q: want positive integers separated by commas", c.String("size"))
+			}
+			spec.Sizes = append(spec.Sizes, n)
 		}
-		spec.Sizes = append(spec.Sizes, n)
 	}
 	for _, b := range strings.Split(c.String("backend"), ",") {
 		b = strings.TrimSpace(b)
@@ -163,6 +165,15 @@ func benchAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "bench: plot written to %s\n", path)
 	}
 	return errors.Join(failed...)
+}
+
+// sizesText is a list of sizes as --size takes them: "1000,2000".
+func sizesText(sizes []int) string {
+	s := make([]string, len(sizes))
+	for i, n := range sizes {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ",")
 }
 
 // sizeText is a row's size for the table: "own" for a problem benched at

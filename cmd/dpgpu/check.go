@@ -2,33 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/dpgpu/dpgpu/engine"
-	"github.com/dpgpu/dpgpu/heldkarp"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/report"
 )
-
-// heldKarpNeeds prints what a TSP instance needs and the largest instance
-// this machine's free memory allows.
-func heldKarpNeeds(w io.Writer, l *engine.Loaded) {
-	in, err := engine.Distances(l.Problem)
-	if err != nil {
-		return
-	}
-	n := in.Rows
-	host, dev := heldkarp.Requirements(n)
-	fmt.Fprintf(w, "cities     %d: %s states\n", n, report.Count(int64(n-1)<<max(n-2, 0)))
-	fmt.Fprintf(w, "memory     host %s (one predecessor byte per state), device %s (two layers of values)\n", report.Bytes(host), report.Bytes(dev))
-	if avail, ok := hostmem.Available(); ok && avail > 0 {
-		fmt.Fprintf(w, "limit      %s of host memory available: up to n = %d\n", report.Bytes(avail), heldkarp.MaxN(avail))
-	}
-}
 
 func checkCommand() *cli.Command {
 	return &cli.Command{
@@ -46,20 +26,30 @@ func checkCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if l.Plan.Schedule != plan.HeldKarp && (c.Bool("maintain") || c.IsSet("threads")) {
+			enc := json.NewEncoder(c.App.Writer)
+			enc.SetIndent("", "  ")
+			if l.TSP != nil {
+				// Solved outside the grid pipeline: no plan, so no
+				// estimate for --maintain or --threads to change.
+				if c.Bool("json") {
+					return enc.Encode(report.CheckTourObject(l.Problem))
+				}
+				avail, ok := hostmem.Available()
+				if !ok {
+					avail = 0
+				}
+				report.CheckTour(c.App.Writer, l.Problem, l.TSP, avail)
+				return nil
+			}
+			if c.Bool("maintain") || c.IsSet("threads") {
 				// The estimate of the run the flags describe, as solve would
 				// make it (plan.CPUMemory is what the CPU executor checks).
 				l.Plan.Memory = plan.CPUMemory(l.Problem, l.Plan, c.Int("threads"), c.Bool("maintain") || l.Problem.Maintain)
 			}
 			if c.Bool("json") {
-				enc := json.NewEncoder(c.App.Writer)
-				enc.SetIndent("", "  ")
 				return enc.Encode(report.CheckObject(l.Problem, l.Plan))
 			}
 			report.Check(c.App.Writer, l.Problem, l.Plan)
-			if l.Plan.Schedule == plan.HeldKarp {
-				heldKarpNeeds(c.App.Writer, l)
-			}
 			return nil
 		},
 	}

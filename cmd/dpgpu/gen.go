@@ -7,7 +7,6 @@ import (
 
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/engine"
-	"github.com/dpgpu/dpgpu/plan"
 )
 
 func genCommand() *cli.Command {
@@ -21,7 +20,7 @@ func genCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if l.Plan.Schedule == plan.HeldKarp {
+			if l.TSP != nil {
 				return engine.InputError(fmt.Errorf("%s uses the built-in Held-Karp kernel; gen prints generated recurrences only", l.Problem.Name))
 			}
 			prog, err := codegen.Generate(l.Problem, l.Plan, codegen.Options{Maintain: c.Bool("maintain") || l.Problem.Maintain})

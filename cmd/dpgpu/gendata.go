@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/problems/gen"
 )
 
@@ -25,94 +27,128 @@ func genDataCheck(c *cli.Context, errs ...error) error {
 }
 
 // genDataCommand writes the random instances of the seed thesis (section
-// 5.2.4) in the formats the built-in problems read.
+// 5.2.4) in the formats the built-in problems read: one subcommand per data
+// kind of the problems registry, in the registry's order, with the other
+// built-ins that read that kind's files as its aliases.
 func genDataCommand() *cli.Command {
+	var kinds []string
+	aliases := map[string][]string{}
+	for _, name := range problems.Names() {
+		b, _ := problems.Lookup(name)
+		if b.Data == "" {
+			continue
+		}
+		if !slices.Contains(kinds, b.Data) {
+			kinds = append(kinds, b.Data)
+		}
+		if name != b.Data {
+			aliases[b.Data] = append(aliases[b.Data], name)
+		}
+	}
+	var subs []*cli.Command
+	for _, kind := range kinds {
+		cmd := dataCommand(kind)
+		cmd.Aliases = aliases[kind]
+		subs = append(subs, cmd)
+	}
+	return &cli.Command{
+		Name:        "gen-data",
+		Usage:       "write random instances as in the seed thesis: " + strings.Join(kinds, ", "),
+		Subcommands: subs,
+	}
+}
+
+// dataCommand is the gen-data subcommand of a data kind (problems.Data*):
+// its flags, and the files it writes.
+func dataCommand(kind string) *cli.Command {
 	seed := &cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed (the same seed gives the same files)"}
 	out := &cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output file (or prefix for lcs)"}
-	return &cli.Command{
-		Name:  "gen-data",
-		Usage: "write random instances as in the seed thesis: lcs, knapsack, manhattan",
-		Subcommands: []*cli.Command{
-			{
-				Name:  "lcs",
-				Usage: "two random ACGT strings with a planted common subsequence (for lcs, editdistance, alignments)",
-				Flags: []cli.Flag{seed, &cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "pair", Usage: "prefix: writes PREFIX_a.fa and PREFIX_b.fa"},
-					&cli.IntFlag{Name: "len", Aliases: []string{"n"}, Value: 1000, Usage: "length of the first string"},
-					&cli.Float64Flag{Name: "ratio", Value: 1, Usage: "length of the second string as a fraction of the first (thesis: 0.25, 0.5, 0.75, 1)"},
-					&cli.Float64Flag{Name: "planted", Value: 0.5, Usage: "planted common subsequence as a fraction of the shorter string"},
-					&cli.StringFlag{Name: "ext", Value: ".fa", Usage: "file type: .fa or .txt"},
-				},
-				Action: func(c *cli.Context) error {
-					n, ratio, planted := c.Int("len"), c.Float64("ratio"), c.Float64("planted")
-					prefix, ext := c.String("out"), c.String("ext")
-					paths := []string{prefix + "_a" + ext, prefix + "_b" + ext}
-					if err := genDataCheck(c, gen.CheckLCS(n, ratio, planted), gen.CheckSequenceExt(ext),
-						gen.CheckOutput(paths[0])); err != nil {
-						return err
-					}
-					a, b, common := gen.LCSPair(gen.NewRand(c.Uint64("seed")), n, gen.SecondLength(n, ratio), planted)
-					for k, s := range []string{a, b} {
-						path := paths[k]
-						if err := gen.WriteSequence(path, fmt.Sprintf("dpgpu gen-data lcs seed=%d %c", c.Uint64("seed"), 'A'+k), s); err != nil {
-							return err
-						}
-						fmt.Fprintf(c.App.Writer, "wrote %s (%d characters)\n", path, len(s))
-					}
-					fmt.Fprintf(c.App.Writer, "planted common subsequence: %d characters (the LCS is at least this long)\n", len(common))
-					return nil
-				},
+	switch kind {
+	case problems.DataPair:
+		return &cli.Command{
+			Name:  kind,
+			Usage: "two random ACGT strings with a planted common subsequence (for lcs, editdistance, alignments)",
+			Flags: []cli.Flag{seed, &cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "pair", Usage: "prefix: writes PREFIX_a.fa and PREFIX_b.fa"},
+				&cli.IntFlag{Name: "len", Aliases: []string{"n"}, Value: 1000, Usage: "length of the first string"},
+				&cli.Float64Flag{Name: "ratio", Value: 1, Usage: "length of the second string as a fraction of the first (thesis: 0.25, 0.5, 0.75, 1)"},
+				&cli.Float64Flag{Name: "planted", Value: 0.5, Usage: "planted common subsequence as a fraction of the shorter string"},
+				&cli.StringFlag{Name: "ext", Value: ".fa", Usage: "file type: .fa or .txt"},
 			},
-			{
-				Name:  "knapsack",
-				Usage: "a random knapsack instance in Pisinger's format (80% of weights in 5-20% of C, 10% in 0-10%, 10% in 20-30%)",
-				Flags: []cli.Flag{seed, out,
-					&cli.IntFlag{Name: "items", Aliases: []string{"n"}, Value: 100, Usage: "number of items"},
-					&cli.Int64Flag{Name: "capacity", Aliases: []string{"c"}, Value: 1000, Usage: "capacity C"},
-					&cli.BoolFlag{Name: "bounded", Usage: "also write a count per item to OUT.counts.txt"},
-				},
-				Action: func(c *cli.Context) error {
-					n, capacity, path := c.Int("items"), c.Int64("capacity"), c.String("out")
-					if path == "" {
-						path = fmt.Sprintf("knapsack_%d_%d.txt", n, capacity)
-					}
-					if err := genDataCheck(c, gen.CheckKnapsack(n, capacity), gen.CheckOutput(path)); err != nil {
+			Action: func(c *cli.Context) error {
+				n, ratio, planted := c.Int("len"), c.Float64("ratio"), c.Float64("planted")
+				prefix, ext := c.String("out"), c.String("ext")
+				paths := []string{prefix + "_a" + ext, prefix + "_b" + ext}
+				if err := genDataCheck(c, gen.CheckLCS(n, ratio, planted), gen.CheckSequenceExt(ext),
+					gen.CheckOutput(paths[0])); err != nil {
+					return err
+				}
+				a, b, common := gen.LCSPair(gen.NewRand(c.Uint64("seed")), n, gen.SecondLength(n, ratio), planted)
+				for k, s := range []string{a, b} {
+					path := paths[k]
+					if err := gen.WriteSequence(path, fmt.Sprintf("dpgpu gen-data lcs seed=%d %c", c.Uint64("seed"), 'A'+k), s); err != nil {
 						return err
 					}
-					k, counts := gen.Knapsack(gen.NewRand(c.Uint64("seed")), n, capacity, c.Bool("bounded"))
-					if err := gen.WriteKnapsack(path, k); err != nil {
-						return err
-					}
-					fmt.Fprintf(c.App.Writer, "wrote %s (%d items, capacity %d)\n", path, n, capacity)
-					if counts != nil {
-						cp := strings.TrimSuffix(path, ".txt") + ".counts.txt"
-						if err := gen.WriteCounts(cp, counts); err != nil {
-							return err
-						}
-						fmt.Fprintf(c.App.Writer, "wrote %s (use --input cnt=@%s)\n", cp, cp)
-					}
-					return nil
-				},
+					fmt.Fprintf(c.App.Writer, "wrote %s (%d characters)\n", path, len(s))
+				}
+				fmt.Fprintf(c.App.Writer, "planted common subsequence: %d characters (the LCS is at least this long)\n", len(common))
+				return nil
 			},
-			{
-				Name:  "manhattan",
-				Usage: "a random square Manhattan tourist grid, street weights uniform in 0..100",
-				Flags: []cli.Flag{seed, out, &cli.IntFlag{Name: "size", Aliases: []string{"n"}, Value: 100, Usage: "intersections per side"}},
-				Action: func(c *cli.Context) error {
-					n, path := c.Int("size"), c.String("out")
-					if path == "" {
-						path = fmt.Sprintf("manhattan_%d.txt", n)
-					}
-					if err := genDataCheck(c, gen.CheckManhattan(n), gen.CheckOutput(path)); err != nil {
-						return err
-					}
-					down, right := gen.Manhattan(gen.NewRand(c.Uint64("seed")), n)
-					if err := gen.WriteManhattan(path, n, down, right); err != nil {
-						return err
-					}
-					fmt.Fprintf(c.App.Writer, "wrote %s (%dx%d intersections)\n", path, n, n)
-					return nil
-				},
+		}
+	case problems.DataKnapsack:
+		return &cli.Command{
+			Name:  kind,
+			Usage: "a random knapsack instance in Pisinger's format (80% of weights in 5-20% of C, 10% in 0-10%, 10% in 20-30%)",
+			Flags: []cli.Flag{seed, out,
+				&cli.IntFlag{Name: "items", Aliases: []string{"n"}, Value: 100, Usage: "number of items"},
+				&cli.Int64Flag{Name: "capacity", Aliases: []string{"c"}, Value: 1000, Usage: "capacity C"},
+				&cli.BoolFlag{Name: "bounded", Usage: "also write a count per item to OUT.counts.txt"},
 			},
-		},
+			Action: func(c *cli.Context) error {
+				n, capacity, path := c.Int("items"), c.Int64("capacity"), c.String("out")
+				if path == "" {
+					path = fmt.Sprintf("knapsack_%d_%d.txt", n, capacity)
+				}
+				if err := genDataCheck(c, gen.CheckKnapsack(n, capacity), gen.CheckOutput(path)); err != nil {
+					return err
+				}
+				k, counts := gen.Knapsack(gen.NewRand(c.Uint64("seed")), n, capacity, c.Bool("bounded"))
+				if err := gen.WriteKnapsack(path, k); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.App.Writer, "wrote %s (%d items, capacity %d)\n", path, n, capacity)
+				if counts != nil {
+					cp := strings.TrimSuffix(path, ".txt") + ".counts.txt"
+					if err := gen.WriteCounts(cp, counts); err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.Writer, "wrote %s (use --input cnt=@%s)\n", cp, cp)
+				}
+				return nil
+			},
+		}
+	case problems.DataManhattan:
+		return &cli.Command{
+			Name:  kind,
+			Usage: "a random square Manhattan tourist grid, street weights uniform in 0..100",
+			Flags: []cli.Flag{seed, out, &cli.IntFlag{Name: "size", Aliases: []string{"n"}, Value: 100, Usage: "intersections per side"}},
+			Action: func(c *cli.Context) error {
+				n, path := c.Int("size"), c.String("out")
+				if path == "" {
+					path = fmt.Sprintf("manhattan_%d.txt", n)
+				}
+				if err := genDataCheck(c, gen.CheckManhattan(n), gen.CheckOutput(path)); err != nil {
+					return err
+				}
+				down, right := gen.Manhattan(gen.NewRand(c.Uint64("seed")), n)
+				if err := gen.WriteManhattan(path, n, down, right); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.App.Writer, "wrote %s (%dx%d intersections)\n", path, n, n)
+				return nil
+			},
+		}
 	}
+	// A kind in the registry without a writer here is a broken build: the
+	// gen-data test runs every kind.
+	panic("gen-data: no writer for the data kind " + kind)
 }

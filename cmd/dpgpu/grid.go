@@ -159,16 +159,9 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // little-endian C-order data. Integer inf and -inf are the sentinels of
 // docs/language.md section 6.1 (2^31-1 and -(2^31-1) for int).
 func writeNPY(ctx context.Context, w io.Writer, g *backend.Grid) error {
-	var descr string
-	switch {
-	case g.I32 != nil:
-		descr = "<i4"
-	case g.I64 != nil:
-		descr = "<i8"
-	case g.F32 != nil:
-		descr = "<f4"
-	default:
-		descr = "<f8"
+	descr := fmt.Sprintf("<i%d", g.T.Size())
+	if g.T.IsFloat() {
+		descr = fmt.Sprintf("<f%d", g.T.Size())
 	}
 	header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }", descr, g.Rows, g.Cols)
 	total := 10 + len(header) + 1
@@ -196,31 +189,25 @@ func writeNPY(ctx context.Context, w io.Writer, g *backend.Grid) error {
 		}
 		return nil
 	}
-	le := binary.LittleEndian
-	switch {
-	case g.I32 != nil:
-		return encodeChunks(ctx, w, g.I32, 4, func(b []byte, v int32) { le.PutUint32(b, uint32(v)) })
-	case g.I64 != nil:
-		return encodeChunks(ctx, w, g.I64, 8, func(b []byte, v int64) { le.PutUint64(b, uint64(v)) })
-	case g.F32 != nil:
-		return encodeChunks(ctx, w, g.F32, 4, func(b []byte, v float32) { le.PutUint32(b, math.Float32bits(v)) })
-	}
-	return encodeChunks(ctx, w, g.F64, 8, func(b []byte, v float64) { le.PutUint64(b, math.Float64bits(v)) })
+	return swapChunks(ctx, w, g.Bytes(), g.T.Size())
 }
 
-// encodeChunks writes d little-endian through one buffer of chunkCells
-// cells, for machines whose own byte order is not little-endian.
-func encodeChunks[T int32 | int64 | float32 | float64](ctx context.Context, w io.Writer, d []T, size int, put func([]byte, T)) error {
+// swapChunks writes raw, cells of size bytes in the machine's byte order,
+// little-endian through one buffer of chunkCells cells, for machines whose
+// own byte order is not little-endian.
+func swapChunks(ctx context.Context, w io.Writer, raw []byte, size int) error {
 	buf := make([]byte, chunkCells*size)
-	for off := 0; off < len(d); off += chunkCells {
+	for off := 0; off < len(raw); off += len(buf) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		part := d[off:min(off+chunkCells, len(d))]
-		for k, v := range part {
-			put(buf[k*size:], v)
+		part := raw[off:min(off+len(buf), len(raw))]
+		for k := 0; k < len(part); k += size {
+			for b := 0; b < size; b++ {
+				buf[k+b] = part[k+size-1-b]
+			}
 		}
-		if _, err := w.Write(buf[:len(part)*size]); err != nil {
+		if _, err := w.Write(buf[:len(part)]); err != nil {
 			return err
 		}
 	}
@@ -243,16 +230,10 @@ func writeCSV(ctx context.Context, w io.Writer, g *backend.Grid) error {
 			if j > 0 {
 				buf = append(buf, ',')
 			}
-			k := i*g.Cols + j
-			switch {
-			case g.I32 != nil:
-				buf = appendInt(buf, int64(g.I32[k]), pos, neg)
-			case g.I64 != nil:
-				buf = appendInt(buf, g.I64[k], pos, neg)
-			case g.F32 != nil:
-				buf = appendFloat(buf, float64(g.F32[k]), 32)
-			default:
-				buf = appendFloat(buf, g.F64[k], 64)
+			if v := g.At(i, j); g.T.IsFloat() {
+				buf = appendFloat(buf, v.F, g.T.Bits())
+			} else {
+				buf = appendInt(buf, v.I, pos, neg)
 			}
 			if len(buf) >= 64<<10 {
 				if err := ctx.Err(); err != nil {

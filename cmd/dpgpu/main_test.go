@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dpgpu/dpgpu/internal/dptest"
 )
 
 func dpgpu(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -36,16 +38,6 @@ func lcsRef(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-func isSubsequence(s, of string) bool {
-	k := 0
-	for i := 0; i < len(of) && k < len(s); i++ {
-		if of[i] == s[k] {
-			k++
-		}
-	}
-	return k == len(s)
 }
 
 const seqA, seqB = "ACCGGTCGAGTGCGCGGAAGCCGGCCGAA", "GTCGTTCGGAATGCCGTTGCTCTGTAAA"
@@ -100,7 +92,7 @@ func TestSolveLCSTraceback(t *testing.T) {
 	if got.Answer != int64(want) || len(got.EmittedText) != want || got.Backend != "cpu" {
 		t.Fatalf("answer %d, emitted %q (want length %d)", got.Answer, got.EmittedText, want)
 	}
-	if !isSubsequence(got.EmittedText, seqA) || !isSubsequence(got.EmittedText, seqB) {
+	if !dptest.IsSubsequence(got.EmittedText, seqA) || !dptest.IsSubsequence(got.EmittedText, seqB) {
 		t.Errorf("%q is not a common subsequence", got.EmittedText)
 	}
 	if got.Cells != int64((len(seqA)+1)*(len(seqB)+1)) {

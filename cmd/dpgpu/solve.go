@@ -20,7 +20,7 @@ import (
 	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/problems/render"
+	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/report"
 )
 
@@ -72,12 +72,14 @@ func newExecutor(c *cli.Context) (backend.Executor, error) {
 // tracebackStarts reports whether a traceback has a cell to start from:
 // the answer is one cell, or a min or max over a region (whose winning
 // cell starts it); a sum or any other expression over cells has none, and
-// is refused before computing rather than after.
+// is refused before computing rather than after. A problem without a plan
+// (TSP) has nothing to trace back: its solver returns the tour anyway.
 func tracebackStarts(pl *plan.Plan) bool {
+	if pl == nil {
+		return true
+	}
 	a := pl.Answer
 	switch {
-	case pl.Schedule == plan.HeldKarp:
-		return true
 	case a.Kind == plan.AnswerCell:
 		return true
 	case a.Kind == plan.AnswerRegion:
@@ -142,25 +144,32 @@ func solveAction(c *cli.Context) (err error) {
 		return withSource(err, l.Source)
 	}
 	if out != nil {
-		if res.Grid == nil {
+		if res.Grid == nil || res.Grid.Grid == nil {
 			return fmt.Errorf("the %s backend returned no grid", res.Backend)
 		}
-		if err := out.write(c.Context, res.Grid); err != nil {
+		if err := out.write(c.Context, res.Grid.Grid); err != nil {
 			return err
 		}
 	}
+	enc := json.NewEncoder(c.App.Writer)
+	enc.SetIndent("", "  ")
+	if res.Tour != nil {
+		if c.Bool("json") {
+			return enc.Encode(report.TourObject(l.Problem, res.Tour, res.Backend, res.Device))
+		}
+		report.SolveTour(c.App.Writer, l.Problem, res.Tour, res.Backend, res.Device)
+		return nil
+	}
 	solution := ""
 	if opt.Traceback {
-		if s, ok := render.Solution(l.Problem.Name, l.Problem, res); ok {
+		if s, ok := problems.Solution(l.Problem.Name, l.Problem, res.Grid); ok {
 			solution = s
 		}
 	}
 	if c.Bool("json") {
-		enc := json.NewEncoder(c.App.Writer)
-		enc.SetIndent("", "  ")
-		return enc.Encode(report.SolveObject(l.Problem, l.Plan, res, solution))
+		return enc.Encode(report.SolveObject(l.Problem, l.Plan, res.Grid, solution))
 	}
-	report.Solve(c.App.Writer, l.Problem, l.Plan, res, solution)
+	report.Solve(c.App.Writer, l.Problem, l.Plan, res.Grid, solution)
 	if out != nil {
 		fmt.Fprintf(c.App.Writer, "grid       written to %s\n", out.path)
 	}

@@ -230,11 +230,17 @@ func (c *countdownCtx) Err() error {
 
 func testGrid(t ir.Type, rows, cols int64) *backend.Grid {
 	g := backend.NewGrid(t, rows, cols)
-	for k := range g.I32 {
-		g.I32[k] = int32(k)
-	}
-	for k := range g.F64 {
-		g.F64[k] = float64(k)
+	switch t {
+	case ir.Int:
+		cells := backend.Cells[int32](g)
+		for k := range cells {
+			cells[k] = int32(k)
+		}
+	case ir.Double:
+		cells := backend.Cells[float64](g)
+		for k := range cells {
+			cells[k] = float64(k)
+		}
 	}
 	return g
 }
@@ -319,7 +325,8 @@ func TestGridWritesBounded(t *testing.T) {
 func TestGridCSVInf(t *testing.T) {
 	pos, neg := ir.InfSentinel(ir.Int)
 	g := backend.NewGrid(ir.Int, 1, 3)
-	g.I32[0], g.I32[1], g.I32[2] = int32(pos), int32(neg), 7
+	cells := backend.Cells[int32](g)
+	cells[0], cells[1], cells[2] = int32(pos), int32(neg), 7
 	var b bytes.Buffer
 	if err := writeCSV(context.Background(), &b, g); err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ func checkWellFormed(t *testing.T, tab *Table) {
 
 func FuzzReadTSPLIB(f *testing.F) {
 	for _, name := range []string{"gr17.tsp", "ulysses16.tsp", "br17.atsp", "bayg29.tsp", "att48.tsp"} {
-		b, err := os.ReadFile("testdata/tsplib/" + name)
+		b, err := os.ReadFile(tsplibDir + name)
 		if err != nil {
 			f.Fatal(err)
 		}

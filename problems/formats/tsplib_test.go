@@ -11,9 +11,15 @@ import (
 	"testing"
 )
 
-// The TSPLIB files in testdata/tsplib are byte-for-byte copies of the
-// TSPLIB95 distribution (see testdata/tsplib/OPTIMA.txt); the optima are
-// TSPLIB's published best-known (proven optimal) tour lengths.
+// tsplibDir holds the TSPLIB files, one copy shared with the tests of other
+// packages (dptest.Path("tsplib/...")). This package's internal tests
+// cannot import dptest, which imports sema and so this package: the path
+// is spelled out instead.
+const tsplibDir = "../../internal/dptest/testdata/tsplib/"
+
+// The TSPLIB files in tsplibDir are byte-for-byte copies of the TSPLIB95
+// distribution (see OPTIMA.txt there); the optima are TSPLIB's published
+// best-known (proven optimal) tour lengths.
 var tsplibFiles = []struct {
 	file string
 	typ  string
@@ -38,7 +44,7 @@ var tsplibFiles = []struct {
 
 func loadTSP(t *testing.T, file string) *TSPInstance {
 	t.Helper()
-	f, err := os.Open("testdata/tsplib/" + file)
+	f, err := os.Open(tsplibDir + file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +82,7 @@ func TestTSPLIBFiles(t *testing.T) {
 				}
 			}
 			// The table Load returns is the same matrix.
-			tab, err := Load("testdata/tsplib/"+c.file, Options{})
+			tab, err := Load(tsplibDir+c.file, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +95,7 @@ func TestTSPLIBFiles(t *testing.T) {
 // TOUR_SECTION up to -1, as 0-based indices.
 func readTour(t *testing.T, file string) []int {
 	t.Helper()
-	b, err := os.ReadFile("testdata/tsplib/" + file)
+	b, err := os.ReadFile(tsplibDir + file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +262,7 @@ func TestTSPLIBEntries(t *testing.T) {
 func TestTSPLIBGeoIndependent(t *testing.T) {
 	for _, file := range []string{"ulysses16.tsp", "ulysses22.tsp"} {
 		inst := loadTSP(t, file)
-		b, err := os.ReadFile("testdata/tsplib/" + file)
+		b, err := os.ReadFile(tsplibDir + file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -495,7 +501,7 @@ func TestTSPLIBSyntax(t *testing.T) {
 }
 
 func TestTSPLIBErrors(t *testing.T) {
-	br17, err := os.ReadFile("testdata/tsplib/br17.atsp")
+	br17, err := os.ReadFile(tsplibDir + "br17.atsp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -546,7 +552,7 @@ func TestTSPLIBErrors(t *testing.T) {
 	}
 	// Through Load: the options that make no sense for a distance matrix.
 	for _, opt := range []Options{{Float: true}, {Char: true}} {
-		if _, err := Load("testdata/tsplib/gr17.tsp", opt); err == nil || !strings.Contains(err.Error(), "gr17.tsp: TSPLIB yields integer distances") {
+		if _, err := Load(tsplibDir+"gr17.tsp", opt); err == nil || !strings.Contains(err.Error(), "gr17.tsp: TSPLIB yields integer distances") {
 			t.Errorf("Load with %+v: %v", opt, err)
 		}
 	}

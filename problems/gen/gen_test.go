@@ -7,35 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dpgpu/dpgpu/internal/dptest"
 )
-
-// isSubsequence reports whether s can be obtained from t by deleting letters.
-func isSubsequence(s, t string) bool {
-	k := 0
-	for i := 0; i < len(t) && k < len(s); i++ {
-		if t[i] == s[k] {
-			k++
-		}
-	}
-	return k == len(s)
-}
-
-// lcsLength is the textbook O(nm) DP, as an independent check.
-func lcsLength(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			if a[i-1] == b[j-1] {
-				cur[j] = prev[j-1] + 1
-			} else {
-				cur[j] = max(prev[j], cur[j-1])
-			}
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
 
 // within fails the test when count is more than 6 standard deviations from
 // the binomial expectation n*p: a correct generator passes with probability
@@ -79,11 +53,11 @@ func TestLCSPair(t *testing.T) {
 				t.Errorf("LCSPair(%d, %d, %v): letters outside %s in %q", tt.lenA, tt.lenB, tt.planted, Alphabet, s)
 			}
 		}
-		if !isSubsequence(c, a) || !isSubsequence(c, b) {
+		if !dptest.IsSubsequence(c, a) || !dptest.IsSubsequence(c, b) {
 			t.Errorf("LCSPair(%d, %d, %v): planted %q is not a subsequence of both strings", tt.lenA, tt.lenB, tt.planted, c)
 		}
 		if tt.lenA <= 1000 && tt.lenB <= 1000 {
-			if l := lcsLength(a, b); l < len(c) {
+			if l := dptest.LCSLength(a, b); l < len(c) {
 				t.Errorf("LCSPair(%d, %d, %v): LCS %d < planted %d", tt.lenA, tt.lenB, tt.planted, l, len(c))
 			}
 		}
@@ -98,9 +72,9 @@ func TestLCSPair(t *testing.T) {
 func TestLCSPairPlantingMatters(t *testing.T) {
 	r := NewRand(2)
 	a, b, _ := LCSPair(r, 600, 600, 0)
-	free := lcsLength(a, b)
+	free := dptest.LCSLength(a, b)
 	a, b, _ = LCSPair(r, 600, 600, 0.9)
-	planted := lcsLength(a, b)
+	planted := dptest.LCSLength(a, b)
 	if free > 450 || planted < 540 {
 		t.Errorf("LCS of unrelated strings %d (want about 390), of 90%% planted %d (want >= 540)", free, planted)
 	}

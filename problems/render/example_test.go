@@ -19,7 +19,7 @@ func chars(name, s string) *ir.Input {
 // A traceback of the edit distance from INTENTION to EXECUTION: the path
 // goes down once (a deletion), then diagonally, then right once (an
 // insertion), then diagonally to the last cell.
-func ExampleSolution() {
+func ExampleEditDistance() {
 	p := &ir.Problem{
 		Name:   "editdistance",
 		Inputs: []*ir.Input{chars("A", "INTENTION"), chars("B", "EXECUTION")},
@@ -30,7 +30,7 @@ func ExampleSolution() {
 		},
 	}
 	res := &backend.Result{Path: [][2]int64{{0, 0}, {1, 0}, {2, 1}, {3, 2}, {4, 3}, {4, 4}, {5, 5}, {6, 6}, {7, 7}, {8, 8}, {9, 9}}}
-	text, ok := render.Solution(p.Name, p, res)
+	text, ok := render.EditDistance(p, res)
 	fmt.Println(ok)
 	fmt.Println(text)
 	// Output:

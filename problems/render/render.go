@@ -23,30 +23,69 @@ import (
 // or move string.
 const width = 60
 
-// Solution renders the traceback in res of the problem p, whose name (its
-// `problem` line, or the built-in's name) selects the rendering. It returns
-// false when the name has no rendering, when res holds no traceback, or when
-// the problem or path does not have the shape the rendering expects. The
-// text has one or more lines, without a trailing newline.
-func Solution(name string, p *ir.Problem, res *backend.Result) (string, bool) {
-	if p == nil || res == nil || len(res.Path) == 0 {
+// Renderer renders the traceback in res of the problem p. It returns false
+// when res holds no traceback or when the problem or path does not have
+// the shape the rendering expects. The text has one or more lines, without
+// a trailing newline. Each built-in problem names its renderer in the
+// problems registry; the ones below are those of the built-ins.
+type Renderer func(p *ir.Problem, res *backend.Result) (string, bool)
+
+// traced reports whether there is a traceback to render.
+func traced(p *ir.Problem, res *backend.Result) bool {
+	return p != nil && res != nil && len(res.Path) > 0
+}
+
+// LCS renders a longest common subsequence: the emitted characters.
+func LCS(p *ir.Problem, res *backend.Result) (string, bool) {
+	if !traced(p, res) {
 		return "", false
 	}
-	switch name {
-	case "lcs":
-		return lcs(res)
-	case "editdistance", "edit-distance", "levenshtein":
-		return alignment(p, res, editDistance)
-	case "needleman-wunsch", "global-alignment":
-		return alignment(p, res, global)
-	case "smith-waterman", "local-alignment":
-		return alignment(p, res, local)
-	case "knapsack", "knapsack01", "knapsack-01", "knapsack-bounded", "knapsack-unbounded":
-		return knapsack(p, res)
-	case "manhattan", "manhattan-tourist":
-		return manhattan(p, res)
+	return lcs(res)
+}
+
+// EditDistance renders an edit-distance alignment with its edits and their
+// cost (scalars ins, del, sub).
+func EditDistance(p *ir.Problem, res *backend.Result) (string, bool) {
+	if !traced(p, res) {
+		return "", false
 	}
-	return "", false
+	return alignment(p, res, editDistance)
+}
+
+// GlobalAlignment renders a global alignment with its matches, mismatches,
+// gaps and score (scalars match, mismatch, gap).
+func GlobalAlignment(p *ir.Problem, res *backend.Result) (string, bool) {
+	if !traced(p, res) {
+		return "", false
+	}
+	return alignment(p, res, global)
+}
+
+// LocalAlignment renders a local alignment: the aligned stretch, where it
+// lies in each sequence, and its score.
+func LocalAlignment(p *ir.Problem, res *backend.Result) (string, bool) {
+	if !traced(p, res) {
+		return "", false
+	}
+	return alignment(p, res, local)
+}
+
+// Knapsack renders the items a knapsack takes (inputs wt, val), with their
+// counts when one is taken more than once, and the totals.
+func Knapsack(p *ir.Problem, res *backend.Result) (string, bool) {
+	if !traced(p, res) {
+		return "", false
+	}
+	return knapsack(p, res)
+}
+
+// Manhattan renders a Manhattan tourist's route (inputs down, right) and
+// its weight.
+func Manhattan(p *ir.Problem, res *backend.Result) (string, bool) {
+	if !traced(p, res) {
+		return "", false
+	}
+	return manhattan(p, res)
 }
 
 // lcs prints the emitted characters, which spell the common subsequence,

@@ -27,6 +27,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/engine"
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/sema"
 )
 
@@ -156,7 +157,7 @@ func dpgpuAnswer(t *testing.T, builtin string, files []string, sets ...string) s
 	if err != nil {
 		t.Fatalf("dpgpu %s %v: %v", builtin, files, err)
 	}
-	return res.Answer.String()
+	return res.Answer().String()
 }
 
 func write(t *testing.T, dir, name, text string) string {
@@ -329,7 +330,7 @@ func TestHeldKarpPeerMatchesDpgpu(t *testing.T) {
 	// The TSPLIB files of the repository: explicit lower-diagonal (gr17),
 	// GEO coordinates (ulysses16) and an asymmetric full matrix (br17).
 	for _, f := range []string{"gr17.tsp", "ulysses16.tsp", "br17.atsp"} {
-		files = append(files, filepath.Join("..", "..", "..", "heldkarp", "testdata", f))
+		files = append(files, dptest.Path("tsplib/"+f))
 	}
 	// Random instances in the other formats the peer reads.
 	r := rand.New(rand.NewPCG(18, 5))
