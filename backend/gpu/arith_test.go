@@ -152,6 +152,26 @@ int 1x1 K = 100000000
 cell[i][j] = 0                                       when i == 0 || j == 0
            | max(cell[i-1][j], cell[i][j-1]) + K[0]  otherwise
 `, want: "overflow computing cell[", anyCell: true},
+	{name: "short-cell-overflow", src: `problem s
+cell: short
+40 x 1
+cell[i][j] = 1                  when i == 0
+           | cell[i-1][j] * 2   otherwise
+`, want: "converting 32768 to short does not fit"},
+	{name: "short-inf", src: `problem s
+cell: short
+5 x 3
+cell[i][j] = inf                          when i == 0
+           | min(cell[i-1][j] + 1, 30000)  when j == 0
+           | cell[i-1][j] + cell[i][j-1]   otherwise
+`, ans: 32767}, // inf: row 0 is inf, and inf + 30000 stays inf
+	{name: "short-store-overflow", src: `problem s
+cell: short
+5 x 3
+cell[i][j] = 0                            when i == 0
+           | 20000                        when j == 0
+           | cell[i-1][j] + cell[i][j-1]  otherwise
+`, want: "converting 40000 to short does not fit"},
 	{name: "region-sum-overflow", src: `problem rsum
 int 1x1 K = 1000000000
 3 x 3
