@@ -3,6 +3,7 @@ package codegen
 import (
 	"math"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -27,6 +28,32 @@ func (a ival) within(lo, hi int64) bool {
 	return a.empty || (a.known && a.lo >= lo && a.hi <= hi)
 }
 func (a ival) has(v int64) bool { return !a.empty && (!a.known || (a.lo <= v && v <= a.hi)) }
+
+// emptyIval is the range of an expression never evaluated.
+var emptyIval = ival{known: true, empty: true}
+
+// rng is a as an analysis.Range, whose arithmetic the interval operations
+// below use: unknown is every int64.
+func (a ival) rng() analysis.Range {
+	switch {
+	case a.empty:
+		return analysis.Empty()
+	case !a.known:
+		return analysis.Full()
+	}
+	return analysis.Range{Lo: a.lo, Hi: a.hi}
+}
+
+// fromRng is the ival of r: every int64 is unknown.
+func fromRng(r analysis.Range) ival {
+	switch {
+	case r.IsEmpty():
+		return emptyIval
+	case r.IsFull():
+		return ival{}
+	}
+	return span(r.Lo, r.Hi)
+}
 
 // typeRange is every value an integer type can hold.
 func typeRange(t ir.Type) ival {
@@ -58,119 +85,49 @@ func clampType(a ival, t ir.Type) ival {
 }
 
 func hull(a, b ival) ival {
+	if (!a.known && !b.empty) || (!b.known && !a.empty) {
+		return ival{}
+	}
+	return fromRng(a.rng().Hull(b.rng()))
+}
+
+func meet(a, b ival) ival { return fromRng(a.rng().Meet(b.rng())) }
+
+// mul64 is a * b, ok false on int64 overflow.
+func mul64(a, b int64) (int64, bool) { return ir.Mul64(a, b) }
+
+// binary applies op to known operands; an empty operand gives empty and an
+// unknown one unknown.
+func binary(a, b ival, op func(x, y analysis.Range) analysis.Range) ival {
 	switch {
-	case a.empty:
-		return b
-	case b.empty:
-		return a
+	case a.empty || b.empty:
+		return emptyIval
 	case !a.known || !b.known:
 		return ival{}
 	}
-	return span(min(a.lo, b.lo), max(a.hi, b.hi))
+	return fromRng(op(a.rng(), b.rng()))
 }
 
-func meet(a, b ival) ival {
-	switch {
-	case a.empty || b.empty:
-		return ival{empty: true, known: true}
-	case !a.known:
-		return b
-	case !b.known:
-		return a
-	}
-	return span(max(a.lo, b.lo), min(a.hi, b.hi))
-}
-
-// add64 and friends return ok false on int64 overflow.
-func add64(a, b int64) (int64, bool) {
-	s := a + b
-	return s, (s > a) == (b > 0) || b == 0
-}
-
-func mul64(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	p := a * b
-	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
-		return 0, false
-	}
-	return p, true
-}
-
-func ivAdd(a, b ival) ival {
-	if a.empty || b.empty {
-		return ival{known: true, empty: true}
-	}
-	if !a.known || !b.known {
-		return ival{}
-	}
-	lo, ok1 := add64(a.lo, b.lo)
-	hi, ok2 := add64(a.hi, b.hi)
-	if !ok1 || !ok2 {
-		return ival{}
-	}
-	return span(lo, hi)
-}
+func ivAdd(a, b ival) ival { return binary(a, b, analysis.Range.Add) }
+func ivMul(a, b ival) ival { return binary(a, b, analysis.Range.Mul) }
 
 func ivNeg(a ival) ival {
-	if a.empty || !a.known || a.lo == math.MinInt64 {
-		if a.empty {
-			return a
-		}
-		return ival{}
+	if !a.known {
+		return a
 	}
-	return span(-a.hi, -a.lo)
+	return fromRng(a.rng().Neg())
 }
 
-func ivMul(a, b ival) ival {
-	if a.empty || b.empty {
-		return ival{known: true, empty: true}
-	}
-	if !a.known || !b.known {
-		return ival{}
-	}
-	var lo, hi int64
-	for k, x := range []int64{a.lo, a.hi} {
-		for l, y := range []int64{b.lo, b.hi} {
-			p, ok := mul64(x, y)
-			if !ok {
-				return ival{}
-			}
-			if (k == 0 && l == 0) || p < lo {
-				lo = p
-			}
-			if (k == 0 && l == 0) || p > hi {
-				hi = p
-			}
-		}
-	}
-	return span(lo, hi)
-}
-
-// ivDiv handles x / c and x % c for a positive constant c; anything else is
-// unknown.
+// ivDivRem handles x / c and x % c for a positive constant c; anything else
+// is unknown.
 func ivDivRem(op ir.Op, a, b ival) ival {
-	if a.empty || b.empty {
-		return ival{known: true, empty: true}
-	}
-	if !b.known || b.lo != b.hi || b.lo <= 0 || !a.known {
+	if !a.empty && !b.empty && (!b.known || b.lo != b.hi || b.lo <= 0) {
 		return ival{}
 	}
-	c := b.lo
 	if op == ir.OpDiv {
-		return span(a.lo/c, a.hi/c)
+		return binary(a, b, analysis.Range.Quo)
 	}
-	lo, hi := -(c - 1), c-1
-	if a.lo >= 0 {
-		lo = 0
-		hi = min(hi, a.hi)
-	}
-	if a.hi <= 0 {
-		hi = 0
-		lo = max(lo, a.lo)
-	}
-	return span(lo, hi)
+	return binary(a, b, analysis.Range.Rem)
 }
 
 // env is what is known about the index variables at a point of the
@@ -359,39 +316,20 @@ func rangeOf(e ir.Expr, en env) ival {
 	case *ir.Call:
 		switch n.Fn {
 		case ir.FnMin, ir.FnMax:
+			op := analysis.Range.Min
+			if n.Fn == ir.FnMax {
+				op = analysis.Range.Max
+			}
 			for k, a := range n.Args {
 				v := rangeOf(a, en)
-				if v.empty {
-					return v
-				}
 				if k == 0 {
 					r = v
-					continue
-				}
-				if !r.known || !v.known {
-					r = ival{}
-					break
-				}
-				if n.Fn == ir.FnMin {
-					r = span(min(r.lo, v.lo), min(r.hi, v.hi))
 				} else {
-					r = span(max(r.lo, v.lo), max(r.hi, v.hi))
+					r = binary(r, v, op)
 				}
 			}
 		case ir.FnAbs:
-			x := rangeOf(n.Args[0], en)
-			switch {
-			case x.empty:
-				return x
-			case !x.known || x.lo == math.MinInt64:
-				r = ival{}
-			case x.lo >= 0:
-				r = x
-			case x.hi <= 0:
-				r = span(-x.hi, -x.lo)
-			default:
-				r = span(0, max(-x.lo, x.hi))
-			}
+			r = fromRng(rangeOf(n.Args[0], en).rng().Abs())
 		default:
 			r = typeRange(t)
 		}

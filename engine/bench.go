@@ -4,18 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/problems/gen"
-	"github.com/dpgpu/dpgpu/sema"
 )
 
 // BenchSpec says what to measure.
@@ -26,13 +22,9 @@ type BenchSpec struct {
 	Reps     int      // measured repetitions per point (median reported)
 	Warmup   int      // unmeasured runs first (compilation, caches)
 	Threads  int
-	Sets     []sema.Override // extra --set overrides (e.g. cap=1000000)
+	Sets     []bind.Override // extra --set overrides (e.g. cap=1000000)
 	Seed     uint64
 	Maintain bool
-	// Dir is where the random instances are written; "" makes a temporary
-	// directory, removed at the end. (The command line passes its own, so
-	// that it can remove it also when an interrupted run is abandoned.)
-	Dir string
 }
 
 // BenchRow is one measured point. Size is 0 for a problem benched at its
@@ -58,15 +50,15 @@ type BenchRow struct {
 	CompileSeconds float64   `json:"compile_seconds"`
 }
 
-// SizeInputs makes a random instance of a given size for a problem and
-// returns the --input overrides that load it. A built-in (by the name or an
-// alias on its `problem` line) has its own recipe in the problems registry
-// (sequence pairs for the alignments, the thesis's knapsack generator with
-// capacity 100*size unless cap is set, square Manhattan grids); for any
-// other file every input with a `?` side gets random data of that size on
-// each `?` side (ACGT for char, 1..100 for integers, [0,1) for floating
-// types). Files are written under dir.
-func SizeInputs(l *Loaded, size int, seed uint64, dir string, sets []sema.Override) (inputs, extraSets []sema.Override, err error) {
+// SizeInputs makes a random instance of a given size for a problem, as
+// the values that the binding step gives its inputs and scalars: no file
+// is written. A built-in (by the name or an alias on its `problem` line)
+// has its own recipe in the problems registry (sequence pairs for the
+// alignments, the thesis's knapsack generator with capacity 100*size unless
+// cap is set, square Manhattan grids); for any other file every input with
+// a `?` side gets random data of that size on each `?` side (ACGT for
+// char, 1..100 for integers, [0,1) for floating types).
+func SizeInputs(l *Loaded, size int, seed uint64, sets []bind.Override) ([]bind.Value, error) {
 	r := gen.NewRand(seed ^ uint64(size)*0x9e3779b97f4a7c15)
 	if b, ok := problems.Lookup(l.Problem.Name); ok && b.Generate != nil {
 		given := map[string]string{}
@@ -75,63 +67,29 @@ func SizeInputs(l *Loaded, size int, seed uint64, dir string, sets []sema.Overri
 		}
 		in, err := b.Generate(r, size, given)
 		if err != nil {
-			return nil, nil, InputError(err)
+			return nil, InputError(err)
 		}
-		return instanceInputs(in, dir)
+		return instanceValues(in), nil
 	}
-	ov, err := genericInputs(l, size, r, dir)
-	return ov, nil, err
+	return genericValues(l, size, r)
 }
 
-// instanceInputs passes a generated instance to the checker as overrides:
-// sequences and matrices through files under dir, vectors inline, and the
-// scalars it fixes as --set values.
-func instanceInputs(in *gen.Instance, dir string) (inputs, sets []sema.Override, err error) {
+// instanceValues are a generated instance's inputs and the scalars it
+// fixes, as values.
+func instanceValues(in *gen.Instance) []bind.Value {
+	var vals []bind.Value
 	for _, d := range in.Inputs {
-		value := numbers(d.Ints)
-		switch path := filepath.Join(dir, d.Name+".txt"); {
-		case d.Text != "":
-			err = gen.WriteSequence(path, d.Name, d.Text)
-			value = "@" + path
-		case d.Matrix():
-			err = writeMatrix(path, d.Ints, d.Rows, d.Cols)
-			value = "@" + path
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		inputs = append(inputs, sema.Override{Name: d.Name, Value: value})
+		vals = append(vals, bind.Value{Name: d.Name, Text: d.Text, Ints: d.Ints, Rows: d.Rows, Cols: d.Cols})
 	}
 	for _, s := range in.Scalars {
-		sets = append(sets, sema.Override{Name: s.Name, Value: strconv.FormatInt(s.Value, 10)})
+		vals = append(vals, bind.Value{Name: s.Name, Ints: []int64{s.Value}})
 	}
-	return inputs, sets, nil
+	return vals
 }
 
-func numbers(v []int64) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.FormatInt(x, 10)
-	}
-	return strings.Join(s, ",")
-}
-
-func writeMatrix(path string, v []int64, rows, cols int) error {
-	var b strings.Builder
-	for i := 0; i < rows; i++ {
-		for j := 0; j < cols; j++ {
-			if j > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(strconv.FormatInt(v[i*cols+j], 10))
-		}
-		b.WriteByte('\n')
-	}
-	return os.WriteFile(path, []byte(b.String()), 0o644)
-}
-
-func genericInputs(l *Loaded, size int, r *rand.Rand, dir string) ([]sema.Override, error) {
-	var ov []sema.Override
+// genericValues fills every input with a `?` side with random data.
+func genericValues(l *Loaded, size int, r *rand.Rand) ([]bind.Value, error) {
+	var vals []bind.Value
 	for _, d := range l.File.Decls {
 		in, ok := d.(*dsl.InputDecl)
 		if !ok || (in.Dims.Rows >= 0 && in.Dims.Cols >= 0) {
@@ -148,32 +106,39 @@ func genericInputs(l *Loaded, size int, r *rand.Rand, dir string) ([]sema.Overri
 		if cols < 0 {
 			cols = size
 		}
-		var b strings.Builder
-		for i := 0; i < rows; i++ {
-			for j := 0; j < cols; j++ {
-				switch in.Type {
-				case "char":
-					b.WriteByte(gen.Alphabet[r.IntN(len(gen.Alphabet))])
-					continue
-				case "float", "double":
-					b.WriteString(strconv.FormatFloat(r.Float64(), 'g', -1, 64))
-				default:
-					b.WriteString(strconv.Itoa(1 + r.IntN(100)))
-				}
-				b.WriteByte(' ')
+		v := bind.Value{Name: name, Rows: rows, Cols: cols}
+		n := rows * cols
+		switch in.Type {
+		case "char":
+			text := make([]byte, n)
+			for k := range text {
+				text[k] = gen.Alphabet[r.IntN(len(gen.Alphabet))]
 			}
-			b.WriteByte('\n')
+			if rows == 1 {
+				v.Text = string(text)
+				break
+			}
+			v.Ints = make([]int64, n)
+			for k, c := range text {
+				v.Ints[k] = int64(c)
+			}
+		case "float", "double":
+			v.F = make([]float64, n)
+			for k := range v.F {
+				v.F[k] = r.Float64()
+			}
+		default:
+			v.Ints = make([]int64, n)
+			for k := range v.Ints {
+				v.Ints[k] = int64(1 + r.IntN(100))
+			}
 		}
-		path := filepath.Join(dir, name+".txt")
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			return nil, err
-		}
-		ov = append(ov, sema.Override{Name: name, Value: "@" + path})
+		vals = append(vals, v)
 	}
-	if len(ov) == 0 {
+	if len(vals) == 0 {
 		return nil, InputError(fmt.Errorf("%s has no input with a `?` size, so --size cannot scale it; use --input/--set", l.Source.Name))
 	}
-	return ov, nil
+	return vals, nil
 }
 
 // inputIndex finds the position of an input declaration among the file's
@@ -237,16 +202,9 @@ func Bench(ctx context.Context, spec BenchSpec, notice func(string)) ([]BenchRow
 	if err != nil {
 		return nil, err
 	}
-	base, err := Load(src, sema.Config{Sets: spec.Sets})
+	base, err := Load(src, bind.Config{Sets: spec.Sets})
 	if err != nil {
 		return nil, fmt.Errorf("bench %s: %w", spec.Problem, err)
-	}
-	dir := spec.Dir
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "dpgpu-bench-"); err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
 	}
 	sizes := benchSizes(base, spec.Sizes)
 	own := !Scalable(base)
@@ -264,11 +222,11 @@ func Bench(ctx context.Context, spec BenchSpec, notice func(string)) ([]BenchRow
 		if own {
 			what = base.Problem.Name + " at its own size"
 		} else {
-			ins, sets, err := SizeInputs(base, size, spec.Seed, dir, spec.Sets)
+			vals, err := SizeInputs(base, size, spec.Seed, spec.Sets)
 			if err != nil {
 				return rows, fmt.Errorf("bench %s: %w", what, err)
 			}
-			if l, err = Load(src, sema.Config{Inputs: ins, Sets: append(sets, spec.Sets...)}); err != nil {
+			if l, err = Load(src, bind.Config{Values: vals, Sets: spec.Sets}); err != nil {
 				return rows, fmt.Errorf("bench %s: %w", what, err)
 			}
 		}

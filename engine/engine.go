@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/heldkarp"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
@@ -28,7 +29,6 @@ import (
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/problems/formats"
-	"github.com/dpgpu/dpgpu/sema"
 	"github.com/dpgpu/dpgpu/source"
 )
 
@@ -104,7 +104,9 @@ type Loaded struct {
 
 // Load parses, checks and plans src. Errors from the `.dp` file are
 // dsl.ErrorLists wrapped as input errors; FormatError renders them.
-func Load(src *Source, cfg sema.Config) (*Loaded, error) {
+// cfg is the data the command line (or a program) binds to it (package
+// bind).
+func Load(src *Source, cfg bind.Config) (*Loaded, error) {
 	fileName := src.Path
 	if src.Builtin {
 		fileName = src.Name + ".dp"
@@ -116,7 +118,7 @@ func Load(src *Source, cfg sema.Config) (*Loaded, error) {
 	if err != nil {
 		return nil, InputError(err)
 	}
-	p, err := sema.Check(f, cfg)
+	p, err := bind.Check(f, cfg)
 	if err != nil {
 		return nil, InputError(err)
 	}

@@ -10,11 +10,11 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cpu"
+	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/sema"
 )
 
 func TestTSPLIBThroughEngine(t *testing.T) {
@@ -29,7 +29,7 @@ func TestTSPLIBThroughEngine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := Load(src, sema.Config{Args: []string{path}})
+		l, err := Load(src, bind.Config{Args: []string{path}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func runtimeOptions() backend.Options { return backend.Options{} }
 func TestStartGrid(t *testing.T) {
 	load := func(src string) *Loaded {
 		t.Helper()
-		l, err := Load(&Source{Name: "g.dp", Text: []byte(src)}, sema.Config{})
+		l, err := Load(&Source{Name: "g.dp", Text: []byte(src)}, bind.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +110,7 @@ func TestStartGrid(t *testing.T) {
 // allocating (hostmem.ErrTooLarge), instead of failing after the grid
 // took the memory.
 func TestStartGridLeavesWhatDoesNotFit(t *testing.T) {
-	l, err := Load(&Source{Name: "g.dp", Text: []byte("4100 x 4100\ncell: int\ncell[i][j] = (i * 7 + j) % 1000\n")}, sema.Config{})
+	l, err := Load(&Source{Name: "g.dp", Text: []byte("4100 x 4100\ncell: int\ncell[i][j] = (i * 7 + j) % 1000\n")}, bind.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func (tooLargeExecutor) Run(context.Context, *ir.Problem, *plan.Plan, backend.Op
 // want of memory, Run returns it as an input error (exit status 2) that
 // still wraps hostmem.ErrTooLarge.
 func TestRunMemoryRefusalIsAnInputError(t *testing.T) {
-	l, err := Load(&Source{Name: "g.dp", Text: []byte("10 x 10\ncell[i][j] = i + j\n")}, sema.Config{})
+	l, err := Load(&Source{Name: "g.dp", Text: []byte("10 x 10\ncell[i][j] = i + j\n")}, bind.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cpu"
+	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/problems"
-	"github.com/dpgpu/dpgpu/sema"
 )
 
 // TestRegistry takes every built-in of the problems registry, by its name
@@ -46,7 +46,7 @@ func registryEntry(t *testing.T, b *problems.Builtin) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := Load(src, sema.Config{})
+	l, err := Load(src, bind.Config{})
 	if err != nil {
 		// Only a built-in whose data is required (tsp) has no default
 		// instance; it is then also one bench cannot make.
@@ -72,11 +72,11 @@ func registryEntry(t *testing.T, b *problems.Builtin) {
 		t.Errorf("bench sizes %v, want the registry's %v", got, b.BenchSizes)
 	}
 	for _, size := range []int{3, 17} {
-		ins, sets, err := SizeInputs(l, size, 5, t.TempDir(), nil)
+		vals, err := SizeInputs(l, size, 5, nil)
 		if err != nil {
 			t.Fatalf("size %d: %v", size, err)
 		}
-		sized, err := Load(src, sema.Config{Inputs: ins, Sets: sets})
+		sized, err := Load(src, bind.Config{Values: vals})
 		if err != nil {
 			t.Fatalf("size %d: %v", size, err)
 		}

@@ -3,7 +3,6 @@ package eval
 import (
 	"errors"
 	"math"
-	"math/bits"
 	"strconv"
 
 	"github.com/dpgpu/dpgpu/ir"
@@ -24,36 +23,25 @@ const (
 	longFinite = 1<<63 - 2
 )
 
-// finiteMax is the largest finite value of integer type t
-// (ir.TypeInfo.FiniteHi; char and bool arithmetic is int arithmetic).
-func finiteMax(t ir.Type) int64 {
-	if t.HasInf() {
-		return t.Info().FiniteHi
-	}
-	return intFinite
-}
+// finiteMax is the largest finite value of integer type t (ir.ArithMax).
+func finiteMax(t ir.Type) int64 { return ir.ArithMax(t) }
 
-// isFinite reports whether |v| <= fmax. It is written without branches, in
-// the form the vector loops accumulate: the sign of fmax - |v|, where |v|
-// wraps for math.MinInt64 and so is negative, is set exactly when v is
-// outside the range.
-func isFinite(v, fmax int64) bool {
-	m := v >> 63
-	return fmax-((v^m)-m) >= 0
-}
+// isFinite reports whether |v| <= fmax (ir.IsFinite).
+func isFinite(v, fmax int64) bool { return ir.IsFinite(v, fmax) }
 
-// fault is why an integer operation has no value.
-type fault uint8
+// fault is why an integer operation has no value: the faults of ir.Arith,
+// under the short names the evaluators use.
+type fault = ir.Fault
 
 const (
-	fNone     fault = iota
-	fOverflow       // the exact result is outside the finite range
-	fInfSub         // inf - inf (or inf + -inf)
-	fInfMul         // inf * 0
-	fInfDiv         // inf / inf
-	fInfRem         // inf % x
-	fDivZero        // x / 0, x % 0
-	fNaN            // NaN converted to an integer
+	fNone     = ir.FaultNone
+	fOverflow = ir.FaultOverflow
+	fInfSub   = ir.FaultInfSub
+	fInfMul   = ir.FaultInfMul
+	fInfDiv   = ir.FaultInfDiv
+	fInfRem   = ir.FaultInfRem
+	fDivZero  = ir.FaultDivZero
+	fNaN      = ir.FaultNaN
 )
 
 // site is what is being computed when an error occurs: a cell, or the
@@ -73,126 +61,19 @@ func (s site) String() string {
 // cellSite is the site of cell [i][j].
 func cellSite(i, j int64) site { return site{i, j, true} }
 
-// addFinite and the functions below compute an operation on finite
-// operands of type t, reporting whether the exact result is finite. The
-// sign tests catch a wrapped long; an int never wraps in 64 bits.
-func addFinite(t ir.Type, x, y int64) (int64, bool) {
-	s := x + y
-	return s, (x^s)&(y^s) >= 0 && isFinite(s, finiteMax(t))
-}
+// addFinite and subFinite are ir.AddFinite and ir.SubFinite, the checked
+// steps of the scalar and scan loops.
+func addFinite(t ir.Type, x, y int64) (int64, bool) { return ir.AddFinite(t, x, y) }
+func subFinite(t ir.Type, x, y int64) (int64, bool) { return ir.SubFinite(t, x, y) }
 
-func subFinite(t ir.Type, x, y int64) (int64, bool) {
-	s := x - y
-	return s, (x^y)&(x^s) >= 0 && isFinite(s, finiteMax(t))
-}
-
-func mulFinite(t ir.Type, x, y int64) (int64, bool) {
-	hi, lo := bits.Mul64(uabs(x), uabs(y))
-	return x * y, hi == 0 && lo <= uint64(finiteMax(t))
-}
-
-// uabs is |x| as an unsigned number (exact for every int64).
-func uabs(x int64) uint64 {
-	m := x >> 63
-	return uint64((x ^ m) - m)
-}
-
-// arithInt computes x op y (op one of + - * / %) for integer type t by the
-// rules of section 6.1. sat (ir.Binary.Saturate) says that an operand may
-// be an inf sentinel; without it both are finite.
+// arithInt computes x op y by the rules of section 6.1 (ir.Arith).
 func arithInt(op ir.Op, t ir.Type, sat bool, x, y int64) (int64, fault) {
-	if (op == ir.OpDiv || op == ir.OpRem) && y == 0 {
-		return 0, fDivZero
-	}
-	if sat {
-		p, n := sentinels(t)
-		xi, yi := x == p || x == n, y == p || y == n
-		if xi || yi {
-			return infArith(op, x, y, xi, yi, p, n)
-		}
-	}
-	var v int64
-	ok := true
-	switch op {
-	case ir.OpAdd:
-		v, ok = addFinite(t, x, y)
-	case ir.OpSub:
-		v, ok = subFinite(t, x, y)
-	case ir.OpMul:
-		v, ok = mulFinite(t, x, y)
-	case ir.OpDiv:
-		// |x / y| <= |x|: finite operands give a finite quotient. The
-		// test only matters for garbage on a lane nobody reads.
-		v = x / y
-		ok = isFinite(v, finiteMax(t))
-	case ir.OpRem:
-		v = x % y
-	}
-	if !ok {
-		return v, fOverflow
-	}
-	return v, fNone
-}
-
-// infArith is an operation with at least one infinite operand (xi, yi: x,
-// y is a sentinel; p, n the sentinels): IEEE's result where it is a
-// number, a fault where IEEE gives NaN. A zero divisor has been refused.
-func infArith(op ir.Op, x, y int64, xi, yi bool, p, n int64) (int64, fault) {
-	neg := func(v int64) int64 {
-		if v == p {
-			return n
-		}
-		return p
-	}
-	// signed is ±inf with the sign of a * b (neither zero).
-	signed := func(a, b int64) int64 {
-		if (a < 0) != (b < 0) {
-			return n
-		}
-		return p
-	}
-	switch op {
-	case ir.OpAdd:
-		switch {
-		case xi && yi && x != y:
-			return 0, fInfSub
-		case xi:
-			return x, fNone
-		}
-		return y, fNone
-	case ir.OpSub:
-		switch {
-		case xi && yi && x == y:
-			return 0, fInfSub
-		case xi:
-			return x, fNone
-		}
-		return neg(y), fNone
-	case ir.OpMul:
-		if x == 0 || y == 0 {
-			return 0, fInfMul
-		}
-		return signed(x, y), fNone
-	case ir.OpDiv:
-		switch {
-		case xi && yi:
-			return 0, fInfDiv
-		case xi:
-			return signed(x, y), fNone
-		}
-		return 0, fNone
-	case ir.OpRem:
-		if xi {
-			return 0, fInfRem
-		}
-		return x, fNone
-	}
-	return 0, fNone
+	return ir.Arith(op, t, sat, x, y)
 }
 
 // sumInt is one step of an integer sum reduction: the + rule with inf.
 func sumInt(t ir.Type, acc, v int64) (int64, fault) {
-	return arithInt(ir.OpAdd, t, true, acc, v)
+	return ir.Arith(ir.OpAdd, t, true, acc, v)
 }
 
 // group writes |v| with thousands separators: 2,147,483,646.

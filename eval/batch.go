@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -60,17 +61,21 @@ type Recurrence struct {
 	inRanges map[*ir.Input]ival
 	stepOff  map[*ir.CellRef]int64
 	anyCase  []caseFns // scalar closures of every case, for the fallbacks
+	rules    cellRules // what a computed cell may hold
 
 	mu      sync.Mutex
 	kernels map[string]*Kernel
+	// scratch holds analyzers for Kernel to reuse: it runs once per tile,
+	// and a long run has hundreds of thousands of tiles, whose garbage
+	// would otherwise double the process's heap between collections.
+	scratch sync.Pool
 }
 
 // caseFns are the scalar closures of one case: its condition (nil for
 // otherwise) and its value converted to the cell type.
 type caseFns struct {
 	cond bFn
-	ival iFn
-	fval fFn
+	val  laneStore
 }
 
 // Compile compiles the recurrence of p for batches along axis; descending
@@ -93,6 +98,7 @@ func Compile(p *ir.Problem, axis Axis, descending bool) (*Recurrence, error) {
 		p: p, axis: axis, desc: descending, cellT: p.CellType, cls: classOf(p.CellType),
 		slots: map[*ir.Reduce]int{}, inRanges: map[*ir.Input]ival{},
 		stepOff: map[*ir.CellRef]int64{}, kernels: map[string]*Kernel{},
+		rules: newCellRules(p),
 	}
 	r.stepN, r.laneN = p.Rows, p.Cols
 	if axis == AlongI {
@@ -110,7 +116,7 @@ func Compile(p *ir.Problem, axis Axis, descending bool) (*Recurrence, error) {
 		for _, v := range in.I {
 			lo, hi = min(lo, v), max(hi, v)
 		}
-		r.inRanges[in] = ival{lo, hi}
+		r.inRanges[in] = ival{Lo: lo, Hi: hi}
 	}
 	var errs []error
 	for _, c := range p.Cases {
@@ -134,12 +140,7 @@ func Compile(p *ir.Problem, axis Axis, descending bool) (*Recurrence, error) {
 		if c.Cond != nil {
 			f.cond = sc.boolFn(c.Cond)
 		}
-		v := toCellType(c.Value, r.cellT)
-		if r.cls == clInt {
-			f.ival = sc.intFn(v)
-		} else {
-			f.fval = sc.floatFn(v)
-		}
+		f.val = sc.cellValue(toCellType(c.Value, r.cellT), r.cls)
 		r.anyCase = append(r.anyCase, f)
 	}
 	if sc.err != nil {
@@ -209,64 +210,9 @@ func (r *Recurrence) checkRef(ref *ir.CellRef) error {
 	return nil
 }
 
-// constOffset returns d when e is `v - d` for the index variable v.
-func constOffset(e ir.Expr, v ir.VarKind) (int64, bool) {
-	coef, k, ok := linearIn(e, v)
-	if !ok || coef != 1 {
-		return 0, false
-	}
-	return -k, true
-}
-
-// linearIn writes e as coef*v + k with constant integers.
-func linearIn(e ir.Expr, v ir.VarKind) (coef, k int64, ok bool) {
-	switch n := e.(type) {
-	case *ir.Var:
-		if n.Kind == v && n.Reduce == nil {
-			return 1, 0, true
-		}
-	case *ir.Const:
-		if classOf(n.T) == clInt {
-			return 0, constValue(n).I, true
-		}
-	case *ir.ScalarRef:
-		if !n.Scalar.Value.T.IsFloat() {
-			return 0, n.Scalar.Value.I, true
-		}
-	case *ir.Convert:
-		if classOf(n.T) == clInt && classOf(n.X.Type()) == clInt {
-			return linearIn(n.X, v)
-		}
-	case *ir.Unary:
-		if n.Op == ir.OpNeg {
-			c, k, ok := linearIn(n.X, v)
-			return -c, -k, ok
-		}
-	case *ir.Binary:
-		if n.Saturate {
-			return 0, 0, false
-		}
-		c1, k1, ok1 := linearIn(n.X, v)
-		c2, k2, ok2 := linearIn(n.Y, v)
-		if !ok1 || !ok2 {
-			return 0, 0, false
-		}
-		switch n.Op {
-		case ir.OpAdd:
-			return c1 + c2, k1 + k2, true
-		case ir.OpSub:
-			return c1 - c2, k1 - k2, true
-		case ir.OpMul:
-			if c1 == 0 {
-				return k1 * c2, k1 * k2, true
-			}
-			if c2 == 0 {
-				return c1 * k2, k1 * k2, true
-			}
-		}
-	}
-	return 0, 0, false
-}
+// constOffset returns d when e is `v - d` for the index variable v
+// (analysis.Offset, the planner's rule).
+func constOffset(e ir.Expr, v ir.VarKind) (int64, bool) { return analysis.Offset(e, v) }
 
 // Steps returns the range of step offsets lo..hi (lo <= 0 <= hi) of the
 // lines a batch reads: offset d is the line at step index Step - d.
@@ -294,12 +240,21 @@ func (r *Recurrence) inputRange(in *ir.Input) ival {
 // are cached by what the analysis decided, so regions with the same facts
 // share one.
 func (r *Recurrence) Kernel(iLo, iHi, jLo, jHi int64) (*Kernel, error) {
-	a := analyzer{rec: r, iLo: iLo, iHi: iHi, jLo: jLo, jHi: jHi, env: map[*ir.Reduce]ival{}}
+	a, _ := r.scratch.Get().(*analyzer)
+	if a == nil {
+		a = &analyzer{env: map[*ir.Reduce]ival{}}
+	}
+	*a = analyzer{rec: r, iLo: iLo, iHi: iHi, jLo: jLo, jHi: jHi, env: a.env, sig: a.sig[:0], stack: a.stack[:0], caseConds: a.caseConds[:0]}
+	clear(a.env)
 	a.analyze()
-	key := string(a.sig)
 	r.mu.Lock()
-	k := r.kernels[key]
+	k := r.kernels[string(a.sig)] // no allocation for the lookup
 	r.mu.Unlock()
+	key := ""
+	if k == nil {
+		key = string(a.sig)
+	}
+	r.scratch.Put(a)
 	if k != nil {
 		return k, nil
 	}
@@ -339,32 +294,77 @@ type Kernel struct {
 	und   *undecided // lanes whose case depends on the line being computed
 	blend *blendCase // the case the scan stores for the lanes it does not compute
 	fast  scanFn     // the scan of the single common case, when it has one
-	nSI   int
-	nSF   int
-	nVI   int
+	nSI   int        // int64 scalar registers (bools as 0 or 1)
+	nSF   int        // float64 scalar registers
+	nVI   int        // vector registers of each element type
 	nVF   int
 	nVB   int
 }
 
 // Machine is one worker's registers for running kernels.
 type Machine struct {
-	rec  *Recurrence
-	b    *Batch
-	n    int
-	out  int // index of the output line in b.Lines
-	fr   frame
-	si   []int64
-	sf   []float64
-	vi   [][]int64
-	vf   [][]float64
-	vb   [][]bool
-	xi   [][]int64
-	xf   [][]float64
-	xb   [][]bool
-	cap  int
-	zI   []int64
-	zF   []float64
-	allT []bool
+	rec    *Recurrence
+	b      *Batch
+	n      int
+	out    int // index of the output line in b.Lines
+	fr     frame
+	ints   bank[int64]
+	floats bank[float64]
+	bools  bank[bool] // vector registers only: scalar bools are ints
+	cap    int
+	allT   []bool
+}
+
+// elem is the element type of a register: integer values (int, long,
+// char, and bool as 0 or 1 in scalar registers) are held as int64,
+// floating ones as float64, masks and vector bools as bool. The code that
+// is the same for every type is written once over elem; its loops are
+// instantiated per type (each has its own GC shape), so they compile to
+// the same machine code as a hand-written copy.
+type elem interface{ int64 | float64 | bool }
+
+// num is the element types of cells and arithmetic.
+type num interface{ int64 | float64 }
+
+// bank is the registers of one element type.
+type bank[T elem] struct {
+	s []T   // scalar registers
+	v [][]T // vector registers: the batch's values, in x or a view elsewhere
+	x [][]T // the storage of each vector register
+	z []T   // zeros, for a read that no lane needs
+}
+
+// bankOf returns m's registers of type T. It is called once per
+// instruction, never per lane.
+func bankOf[T elem](m *Machine) *bank[T] {
+	var z T
+	switch any(z).(type) {
+	case int64:
+		return any(&m.ints).(*bank[T])
+	case float64:
+		return any(&m.floats).(*bank[T])
+	}
+	return any(&m.bools).(*bank[T])
+}
+
+// grow makes room for ns scalar and nv vector registers of up to lanes
+// lanes.
+func (b *bank[T]) grow(ns, nv, lanes int) {
+	for len(b.s) < ns {
+		b.s = append(b.s, *new(T))
+	}
+	for len(b.x) < nv {
+		b.x = append(b.x, make([]T, lanes))
+		b.v = append(b.v, nil)
+	}
+}
+
+// get reads lane k of an operand in a vector or scalar register.
+func (b *bank[T]) get(o opnd, k int) T {
+	if o.vec {
+		return b.v[o.reg][k]
+	}
+	return b.s[o.reg]
 }
 
 // NewMachine returns registers for batches of up to maxLanes cells.
@@ -372,10 +372,9 @@ func (r *Recurrence) NewMachine(maxLanes int) *Machine {
 	maxLanes = max(maxLanes, 1)
 	m := &Machine{rec: r, cap: maxLanes, out: int(-r.dLo)}
 	m.fr.vars = make([]int64, len(r.slots))
-	m.fr.cells = m
 	m.fr.m = m
-	m.zI = make([]int64, maxLanes)
-	m.zF = make([]float64, maxLanes)
+	m.ints.z = make([]int64, maxLanes)
+	m.floats.z = make([]float64, maxLanes)
 	m.allT = make([]bool, maxLanes)
 	for k := range m.allT {
 		m.allT[k] = true
@@ -385,28 +384,13 @@ func (r *Recurrence) NewMachine(maxLanes int) *Machine {
 
 // Bytes is the memory the machine's registers hold.
 func (m *Machine) Bytes() int64 {
-	return int64(m.cap) * int64(8*(len(m.xi)+len(m.xf)+2)+len(m.xb)+1)
+	return int64(m.cap) * int64(8*(len(m.ints.x)+len(m.floats.x)+2)+len(m.bools.x)+1)
 }
 
 func (m *Machine) ensure(k *Kernel) {
-	for len(m.si) < k.nSI {
-		m.si = append(m.si, 0)
-	}
-	for len(m.sf) < k.nSF {
-		m.sf = append(m.sf, 0)
-	}
-	for len(m.xi) < k.nVI {
-		m.xi = append(m.xi, make([]int64, m.cap))
-		m.vi = append(m.vi, nil)
-	}
-	for len(m.xf) < k.nVF {
-		m.xf = append(m.xf, make([]float64, m.cap))
-		m.vf = append(m.vf, nil)
-	}
-	for len(m.xb) < k.nVB {
-		m.xb = append(m.xb, make([]bool, m.cap))
-		m.vb = append(m.vb, nil)
-	}
+	m.ints.grow(k.nSI, k.nVI, m.cap)
+	m.floats.grow(k.nSF, k.nVF, m.cap)
+	m.bools.grow(0, k.nVB, m.cap)
 }
 
 // Run computes the cells of batch b into its output line with kernel k.
@@ -425,10 +409,7 @@ func (m *Machine) Run(k *Kernel, b *Batch) error {
 	}
 	out := b.Lines[m.out]
 	s := b.Lane0 - out.Base
-	size := len(out.I)
-	if r.cls == clFloat {
-		size = len(out.F)
-	}
+	size := out.len(r.cls)
 	if s < 0 || s+int64(b.N) > int64(size) {
 		return fmt.Errorf("internal error: the output line does not hold lanes %d..%d", b.Lane0, b.Lane0+int64(b.N)-1)
 	}
@@ -447,17 +428,27 @@ func (m *Machine) Run(k *Kernel, b *Batch) error {
 	return m.fr.err
 }
 
-// outI and outF are the batch's cells in the output line.
-func (m *Machine) outI() []int64 {
-	l := &m.b.Lines[m.out]
-	s := m.b.Lane0 - l.Base
-	return l.I[s : s+int64(m.n)]
+// cellsOf returns l's cells of type T: I or F.
+func cellsOf[T num](l *Line) []T {
+	if c, ok := any(&l.I).(*[]T); ok {
+		return *c
+	}
+	return *any(&l.F).(*[]T)
 }
 
-func (m *Machine) outF() []float64 {
+// len is the number of cells l holds for cells of class cls.
+func (l *Line) len(cls class) int {
+	if cls == clFloat {
+		return len(l.F)
+	}
+	return len(l.I)
+}
+
+// out returns the batch's cells in the output line.
+func out[T num](m *Machine) []T {
 	l := &m.b.Lines[m.out]
 	s := m.b.Lane0 - l.Base
-	return l.F[s : s+int64(m.n)]
+	return cellsOf[T](l)[s : s+int64(m.n)]
 }
 
 // coords returns the grid coordinates of lane k of the batch.
@@ -481,7 +472,7 @@ func (m *Machine) anyActive(r int) bool {
 	if r < 0 {
 		return m.n > 0
 	}
-	for _, v := range m.vb[r][:m.n] {
+	for _, v := range m.bools.v[r][:m.n] {
 		if v {
 			return true
 		}
@@ -489,7 +480,7 @@ func (m *Machine) anyActive(r int) bool {
 	return false
 }
 
-func (m *Machine) isActive(r, k int) bool { return r < 0 || m.vb[r][k] }
+func (m *Machine) isActive(r, k int) bool { return r < 0 || m.bools.v[r][k] }
 
 // firstActive is the first lane of mask register r (-1: all), 0 when none
 // is set: where a value the same for every lane is computed, so that an
@@ -498,27 +489,12 @@ func (m *Machine) firstActive(r int) int {
 	if r < 0 {
 		return 0
 	}
-	for k, v := range m.vb[r][:m.n] {
+	for k, v := range m.bools.v[r][:m.n] {
 		if v {
 			return k
 		}
 	}
 	return 0
-}
-
-// geti and getf read lane k of an operand in a vector or scalar register.
-func (m *Machine) geti(vec bool, r, k int) int64 {
-	if vec {
-		return m.vi[r][k]
-	}
-	return m.si[r]
-}
-
-func (m *Machine) getf(vec bool, r, k int) float64 {
-	if vec {
-		return m.vf[r][k]
-	}
-	return m.sf[r]
 }
 
 // cellAt locates cell [i][j] in the window: the line and the index in it.
@@ -539,26 +515,17 @@ func (m *Machine) cellAt(ref *ir.CellRef, i, j int64) (*Line, int64, error) {
 	return l, lane - l.Base, nil
 }
 
-func (m *Machine) cellInt(ref *ir.CellRef, i, j int64) (int64, error) {
+// cell reads cell [i][j] of the window for the scalar closures.
+func cell[T num](m *Machine, ref *ir.CellRef, i, j int64) (T, error) {
 	l, x, err := m.cellAt(ref, i, j)
 	if err != nil {
 		return 0, err
 	}
-	if x < 0 || x >= int64(len(l.I)) {
+	c := cellsOf[T](l)
+	if x < 0 || x >= int64(len(c)) {
 		return 0, errAt(ref.Pos, "internal error: %s reads cell[%d][%d], outside the executor's window", refText(ref), i, j)
 	}
-	return l.I[x], nil
-}
-
-func (m *Machine) cellFloat(ref *ir.CellRef, i, j int64) (float64, error) {
-	l, x, err := m.cellAt(ref, i, j)
-	if err != nil {
-		return 0, err
-	}
-	if x < 0 || x >= int64(len(l.F)) {
-		return 0, errAt(ref.Pos, "internal error: %s reads cell[%d][%d], outside the executor's window", refText(ref), i, j)
-	}
-	return l.F[x], nil
+	return c[x], nil
 }
 
 // minF and maxF keep the first of equal operands, like min() and max().

@@ -61,11 +61,32 @@ func (c *vcomp) bad(e ir.Expr, what string) {
 
 func (c *vcomp) emit(in instr) { *c.out = append(*c.out, in) }
 
-func (c *vcomp) newSI() int { c.k.nSI++; return c.k.nSI - 1 }
-func (c *vcomp) newSF() int { c.k.nSF++; return c.k.nSF - 1 }
-func (c *vcomp) newVI() int { c.k.nVI++; return c.k.nVI - 1 }
-func (c *vcomp) newVF() int { c.k.nVF++; return c.k.nVF - 1 }
-func (c *vcomp) newVB() int { c.k.nVB++; return c.k.nVB - 1 }
+// newScalar and newVec allocate a scalar or a vector register of type T.
+func newScalar[T num](c *vcomp) int {
+	n := &c.k.nSI
+	if _, ok := any(*new(T)).(float64); ok {
+		n = &c.k.nSF
+	}
+	*n++
+	return *n - 1
+}
+
+func newVec[T elem](c *vcomp) int {
+	var n *int
+	switch any(*new(T)).(type) {
+	case int64:
+		n = &c.k.nVI
+	case float64:
+		n = &c.k.nVF
+	default:
+		n = &c.k.nVB
+	}
+	*n++
+	return *n - 1
+}
+
+// vecOf is a vector operand of class cls in register reg.
+func vecOf(cls class, reg int) opnd { return opnd{cls: cls, vec: true, reg: reg} }
 
 // uniform reports whether e has one value for every lane of a batch.
 func (c *vcomp) uniform(e ir.Expr) bool {
@@ -229,41 +250,36 @@ func constInt(e ir.Expr) (int64, bool) {
 
 // ---- operands ----
 
-func (c *vcomp) vecI(o opnd) int {
+// vec returns the vector register holding o, filling one with o's value
+// on every lane when o is a scalar.
+func vec[T num](c *vcomp, o opnd) int {
 	if o.vec {
 		return o.reg
 	}
-	d, s := c.newVI(), o.reg
+	d, s := newVec[T](c), o.reg
 	c.emit(func(m *Machine) {
-		v := m.xi[d][:m.n]
-		fill(v, m.si[s])
-		m.vi[d] = v
+		b := bankOf[T](m)
+		v := b.x[d][:m.n]
+		fill(v, b.s[s])
+		b.v[d] = v
 	})
 	return d
 }
 
-func (c *vcomp) vecF(o opnd) int {
-	if o.vec {
-		return o.reg
-	}
-	d, s := c.newVF(), o.reg
-	c.emit(func(m *Machine) {
-		v := m.xf[d][:m.n]
-		fill(v, m.sf[s])
-		m.vf[d] = v
-	})
-	return d
-}
+// vecI and vecF are vec for the two classes of numbers.
+func (c *vcomp) vecI(o opnd) int { return vec[int64](c, o) }
+func (c *vcomp) vecF(o opnd) int { return vec[float64](c, o) }
 
+// vecB is vec for a bool, whose scalar register is an int (0 or 1).
 func (c *vcomp) vecB(o opnd) int {
 	if o.vec {
 		return o.reg
 	}
-	d, s := c.newVB(), o.reg
+	d, s := newVec[bool](c), o.reg
 	c.emit(func(m *Machine) {
-		v := m.xb[d][:m.n]
-		fill(v, m.si[s] != 0)
-		m.vb[d] = v
+		v := m.bools.x[d][:m.n]
+		fill(v, m.ints.s[s] != 0)
+		m.bools.v[d] = v
 	})
 	return d
 }
@@ -276,33 +292,33 @@ func (c *vcomp) and(a, b int) int {
 	case b < 0:
 		return a
 	}
-	d := c.newVB()
+	d := newVec[bool](c)
 	c.emit(func(m *Machine) {
-		x, y, v := m.vb[a][:m.n], m.vb[b][:m.n], m.xb[d][:m.n]
+		x, y, v := m.bools.v[a][:m.n], m.bools.v[b][:m.n], m.bools.x[d][:m.n]
 		for k := range v {
 			v[k] = x[k] && y[k]
 		}
-		m.vb[d] = v
+		m.bools.v[d] = v
 	})
 	return d
 }
 
 // andNot returns the mask of lanes set in a (-1: all) and not in b.
 func (c *vcomp) andNot(a, b int) int {
-	d := c.newVB()
+	d := newVec[bool](c)
 	c.emit(func(m *Machine) {
-		y, v := m.vb[b][:m.n], m.xb[d][:m.n]
+		y, v := m.bools.v[b][:m.n], m.bools.x[d][:m.n]
 		if a < 0 {
 			for k := range v {
 				v[k] = !y[k]
 			}
 		} else {
-			x := m.vb[a][:m.n]
+			x := m.bools.v[a][:m.n]
 			for k := range v {
 				v[k] = x[k] && !y[k]
 			}
 		}
-		m.vb[d] = v
+		m.bools.v[d] = v
 	})
 	return d
 }
@@ -316,16 +332,16 @@ func (c *vcomp) expr(e ir.Expr, mask int) opnd {
 	}
 	switch n := e.(type) {
 	case *ir.Var:
-		d := c.newVI()
+		d := newVec[int64](c)
 		c.emit(func(m *Machine) {
-			v := m.xi[d][:m.n]
+			v := m.ints.x[d][:m.n]
 			x0 := m.b.Lane0
 			for k := range v {
 				v[k] = x0 + int64(k)
 			}
-			m.vi[d] = v
+			m.ints.v[d] = v
 		})
-		return opnd{cls: clInt, vec: true, reg: d}
+		return vecOf(clInt, d)
 	case *ir.Load:
 		return c.load(n, mask)
 	case *ir.CellRef:
@@ -351,82 +367,51 @@ func (c *vcomp) expr(e ir.Expr, mask int) opnd {
 // may fail it runs only if some lane of mask needs it.
 func (c *vcomp) scalar(e ir.Expr, mask int) opnd {
 	guard := mask >= 0 && c.mayFail(e)
-	switch classOf(e.Type()) {
+	switch cls := classOf(e.Type()); cls {
 	case clFloat:
-		fn, r := c.s.floatFn(e), c.newSF()
-		c.emit(func(m *Machine) {
-			if guard && !m.anyActive(mask) {
-				m.sf[r] = 0
-				return
-			}
-			m.at(m.firstActive(mask))
-			m.sf[r] = fn(&m.fr)
-		})
-		return opnd{cls: clFloat, reg: r}
+		return opnd{cls: cls, reg: scalarReg(c, c.s.floatFn(e), guard, mask)}
 	case clBool:
-		fn, r := c.s.boolFn(e), c.newSI()
-		c.emit(func(m *Machine) {
-			if guard && !m.anyActive(mask) {
-				m.si[r] = 0
-				return
-			}
-			m.at(m.firstActive(mask))
-			m.si[r] = b2i(fn(&m.fr))
-		})
-		return opnd{cls: clBool, reg: r}
+		fn := c.s.boolFn(e)
+		return opnd{cls: cls, reg: scalarReg(c, func(f *frame) int64 { return b2i(fn(f)) }, guard, mask)}
 	}
-	fn, r := c.s.intFn(e), c.newSI()
+	return opnd{cls: clInt, reg: scalarReg(c, c.s.intFn(e), guard, mask)}
+}
+
+// scalarReg emits fn, run at the first lane of mask, into a new scalar
+// register; with guard it runs only when some lane of mask is set (0
+// otherwise).
+func scalarReg[T num](c *vcomp, fn func(*frame) T, guard bool, mask int) int {
+	r := newScalar[T](c)
 	c.emit(func(m *Machine) {
+		s := bankOf[T](m).s
 		if guard && !m.anyActive(mask) {
-			m.si[r] = 0
+			s[r] = 0
 			return
 		}
 		m.at(m.firstActive(mask))
-		m.si[r] = fn(&m.fr)
+		s[r] = fn(&m.fr)
 	})
-	return opnd{cls: clInt, reg: r}
+	return r
 }
 
 // perLane compiles e as a closure run for each lane of mask: the fallback
 // for what has no batch form (a reduction whose bounds vary by lane).
 func (c *vcomp) perLane(e ir.Expr, mask int) opnd {
-	switch classOf(e.Type()) {
+	switch cls := classOf(e.Type()); cls {
 	case clFloat:
-		fn, d := c.s.floatFn(e), c.newVF()
-		c.emit(func(m *Machine) {
-			v := m.xf[d][:m.n]
-			for k := range v {
-				if m.isActive(mask, k) {
-					m.at(k)
-					v[k] = fn(&m.fr)
-					if m.fr.err != nil {
-						return
-					}
-				}
-			}
-			m.vf[d] = v
-		})
-		return opnd{cls: clFloat, vec: true, reg: d}
+		return vecOf(cls, perLaneReg(c, c.s.floatFn(e), mask))
 	case clBool:
-		fn, d := c.s.boolFn(e), c.newVB()
-		c.emit(func(m *Machine) {
-			v := m.xb[d][:m.n]
-			for k := range v {
-				if m.isActive(mask, k) {
-					m.at(k)
-					v[k] = fn(&m.fr)
-					if m.fr.err != nil {
-						return
-					}
-				}
-			}
-			m.vb[d] = v
-		})
-		return opnd{cls: clBool, vec: true, reg: d}
+		return vecOf(cls, perLaneReg(c, c.s.boolFn(e), mask))
 	}
-	fn, d := c.s.intFn(e), c.newVI()
+	return vecOf(clInt, perLaneReg(c, c.s.intFn(e), mask))
+}
+
+// perLaneReg emits fn run on each lane of mask into a new vector register.
+func perLaneReg[T elem](c *vcomp, fn func(*frame) T, mask int) int {
+	d := newVec[T](c)
 	c.emit(func(m *Machine) {
-		v := m.xi[d][:m.n]
+		b := bankOf[T](m)
+		v := b.x[d][:m.n]
 		for k := range v {
 			if m.isActive(mask, k) {
 				m.at(k)
@@ -436,9 +421,9 @@ func (c *vcomp) perLane(e ir.Expr, mask int) opnd {
 				}
 			}
 		}
-		m.vi[d] = v
+		b.v[d] = v
 	})
-	return opnd{cls: clInt, vec: true, reg: d}
+	return d
 }
 
 // ---- reads ----
@@ -448,8 +433,6 @@ func (c *vcomp) perLane(e ir.Expr, mask int) opnd {
 func (c *vcomp) startFn(e ir.Expr) iFn { return c.s.intFn(e) }
 
 func (c *vcomp) load(n *ir.Load, mask int) opnd {
-	in := n.In
-	isF := in.T.IsFloat()
 	var rowFn, colFn iFn // a view: element (row, col0 + k) or (col0 + k) for lane k
 	switch len(n.Index) {
 	case 1:
@@ -467,23 +450,26 @@ func (c *vcomp) load(n *ir.Load, mask int) opnd {
 		return c.gather(n, mask)
 	}
 	guard := mask >= 0 && c.mayFail(n)
+	if n.In.T.IsFloat() {
+		return vecOf(clFloat, loadView(c, n, n.In.F, rowFn, colFn, guard, mask))
+	}
+	return vecOf(classOf(n.In.T), loadView(c, n, n.In.I, rowFn, colFn, guard, mask))
+}
+
+// loadView emits the read of input n, whose values are data, at (row,
+// col0 + k) or (col0 + k) for lane k: a view of data when every lane is
+// inside the input. A lane of mask outside it fails.
+func loadView[T num](c *vcomp, n *ir.Load, data []T, rowFn, colFn iFn, guard bool, mask int) int {
+	in := n.In
 	cols := int64(in.Cols)
 	size := int64(in.Len())
 	vector := len(n.Index) == 1
-	d := 0
-	if isF {
-		d = c.newVF()
-	} else {
-		d = c.newVI()
-	}
+	d := newVec[T](c)
 	c.emit(func(m *Machine) {
+		b := bankOf[T](m)
 		nn := int64(m.n)
 		if guard && !m.anyActive(mask) {
-			if isF {
-				m.vf[d] = m.zF[:m.n]
-			} else {
-				m.vi[d] = m.zI[:m.n]
-			}
+			b.v[d] = b.z[:m.n]
 			return
 		}
 		m.at(0)
@@ -504,11 +490,7 @@ func (c *vcomp) load(n *ir.Load, mask int) opnd {
 			ka, kb, base = max(0, -c0), min(nn, cols-c0), row*cols+c0
 		}
 		if ka == 0 && kb == nn {
-			if isF {
-				m.vf[d] = in.F[base : base+nn]
-			} else {
-				m.vi[d] = in.I[base : base+nn]
-			}
+			b.v[d] = data[base : base+nn]
 			return
 		}
 		for k := int64(0); k < nn; k++ {
@@ -521,121 +503,85 @@ func (c *vcomp) load(n *ir.Load, mask int) opnd {
 				return
 			}
 		}
-		if isF {
-			v := m.xf[d][:m.n]
-			for k := range v {
-				if kk := int64(k); kk >= ka && kk < kb {
-					v[k] = in.F[base+kk]
-				} else {
-					v[k] = 0
-				}
+		v := b.x[d][:m.n]
+		for k := range v {
+			if kk := int64(k); kk >= ka && kk < kb {
+				v[k] = data[base+kk]
+			} else {
+				v[k] = 0
 			}
-			m.vf[d] = v
-		} else {
-			v := m.xi[d][:m.n]
-			for k := range v {
-				if kk := int64(k); kk >= ka && kk < kb {
-					v[k] = in.I[base+kk]
-				} else {
-					v[k] = 0
-				}
-			}
-			m.vi[d] = v
 		}
+		b.v[d] = v
 	})
-	return opnd{cls: classOf(in.T), vec: true, reg: d}
+	return d
 }
 
 // gather reads an input at computed indices, checking each lane of mask.
 func (c *vcomp) gather(n *ir.Load, mask int) opnd {
-	in := n.In
 	idx := make([]opnd, len(n.Index))
 	for k, x := range n.Index {
 		idx[k] = c.expr(x, mask)
 	}
-	isF := in.T.IsFloat()
-	d := 0
-	if isF {
-		d = c.newVF()
-	} else {
-		d = c.newVI()
+	if n.In.T.IsFloat() {
+		return vecOf(clFloat, gatherReg(c, n, n.In.F, idx, mask))
 	}
-	ix := make([]int, len(idx))
-	isVec := make([]bool, len(idx))
-	for k, o := range idx {
-		ix[k], isVec[k] = o.reg, o.vec
-	}
+	return vecOf(classOf(n.In.T), gatherReg(c, n, n.In.I, idx, mask))
+}
+
+// gatherReg emits gather's loop for input n, whose values are data, at
+// the indices idx.
+func gatherReg[T num](c *vcomp, n *ir.Load, data []T, idx []opnd, mask int) int {
+	in := n.In
+	d := newVec[T](c)
 	rows, cols, size := int64(in.Rows), int64(in.Cols), int64(in.Len())
 	c.emit(func(m *Machine) {
-		get := func(a, k int) int64 {
-			if isVec[a] {
-				return m.vi[ix[a]][k]
-			}
-			return m.si[ix[a]]
-		}
-		var vi []int64
-		var vf []float64
-		if isF {
-			vf = m.xf[d][:m.n]
-		} else {
-			vi = m.xi[d][:m.n]
-		}
-		for k := 0; k < m.n; k++ {
-			var flat int64
-			ok := true
+		b := bankOf[T](m)
+		v := b.x[d][:m.n]
+		for k := range v {
 			if !m.isActive(mask, k) {
-				ok = false
-			} else if len(ix) == 1 {
-				flat = get(0, k)
+				v[k] = 0
+				continue
+			}
+			var flat int64
+			if len(idx) == 1 {
+				flat = m.ints.get(idx[0], k)
 				if flat < 0 || flat >= size {
 					m.fail(outsideInput(n, []int64{flat}))
 					return
 				}
 			} else {
-				r, cc := get(0, k), get(1, k)
+				r, cc := m.ints.get(idx[0], k), m.ints.get(idx[1], k)
 				if r < 0 || r >= rows || cc < 0 || cc >= cols {
 					m.fail(outsideInput(n, []int64{r, cc}))
 					return
 				}
 				flat = r*cols + cc
 			}
-			if isF {
-				if ok {
-					vf[k] = in.F[flat]
-				} else {
-					vf[k] = 0
-				}
-			} else {
-				if ok {
-					vi[k] = in.I[flat]
-				} else {
-					vi[k] = 0
-				}
-			}
+			v[k] = data[flat]
 		}
-		if isF {
-			m.vf[d] = vf
-		} else {
-			m.vi[d] = vi
-		}
+		b.v[d] = v
 	})
-	return opnd{cls: classOf(in.T), vec: true, reg: d}
+	return d
 }
 
 func (c *vcomp) cellRef(n *ir.CellRef, mask int) opnd {
+	if c.rec.cls == clFloat {
+		return vecOf(clFloat, cellRefReg[float64](c, n, mask))
+	}
+	return vecOf(clInt, cellRefReg[int64](c, n, mask))
+}
+
+// cellRefReg emits the read of a line other than the one being computed
+// for cells of type T: a view of the line when the lanes are the batch's
+// shifted by a constant, else a gather.
+func cellRefReg[T num](c *vcomp, n *ir.CellRef, mask int) int {
 	r := c.rec
 	dOff := r.stepOff[n]
 	if dOff == 0 {
 		c.bad(n, "a read of the line being computed outside a scan")
 	}
 	_, laneE := r.refIndices(n)
-	isF := r.cls == clFloat
-	d := 0
-	if isF {
-		d = c.newVF()
-	} else {
-		d = c.newVI()
-	}
+	d := newVec[T](c)
 	line := int(dOff - r.dLo)
 	p := r.p
 	coords := func(step, lane int64) (int64, int64) {
@@ -644,63 +590,46 @@ func (c *vcomp) cellRef(n *ir.CellRef, mask int) opnd {
 		}
 		return lane, step
 	}
+	window := func(m *Machine) {
+		m.fail(errAt(n.Pos, "internal error: %s outside the executor's window", refText(n)))
+	}
 	if k, ok := c.laneCoef(laneE); !ok || k != 1 {
 		idx := c.expr(laneE, mask)
-		ir_, iv := idx.reg, idx.vec
 		c.emit(func(m *Machine) {
-			l := &m.b.Lines[line]
+			l := cellsOf[T](&m.b.Lines[line])
+			base := m.b.Lines[line].Base
 			step := m.b.Step - dOff
-			var vi []int64
-			var vf []float64
-			if isF {
-				vf = m.xf[d][:m.n]
-			} else {
-				vi = m.xi[d][:m.n]
-			}
-			for k := 0; k < m.n; k++ {
+			b := bankOf[T](m)
+			v := b.x[d][:m.n]
+			for k := range v {
 				if !m.isActive(mask, k) {
 					continue
 				}
-				x := m.geti(iv, ir_, k)
+				x := m.ints.get(idx, k)
 				if step < 0 || step >= r.stepN || x < 0 || x >= r.laneN {
 					i, j := coords(step, x)
 					m.fail(OutsideGrid(n, i, j, p.Rows, p.Cols))
 					return
 				}
-				at := x - l.Base
-				if isF {
-					if at < 0 || at >= int64(len(l.F)) {
-						m.fail(errAt(n.Pos, "internal error: %s outside the executor's window", refText(n)))
-						return
-					}
-					vf[k] = l.F[at]
-				} else {
-					if at < 0 || at >= int64(len(l.I)) {
-						m.fail(errAt(n.Pos, "internal error: %s outside the executor's window", refText(n)))
-						return
-					}
-					vi[k] = l.I[at]
+				at := x - base
+				if at < 0 || at >= int64(len(l)) {
+					window(m)
+					return
 				}
+				v[k] = l[at]
 			}
-			if isF {
-				m.vf[d] = vf
-			} else {
-				m.vi[d] = vi
-			}
+			b.v[d] = v
 		})
-		return opnd{cls: r.cls, vec: true, reg: d}
+		return d
 	}
 	startFn := c.startFn(laneE)
 	guard := mask >= 0 && c.mayFail(laneE)
 	proven := c.f.proven[n]
 	c.emit(func(m *Machine) {
+		b := bankOf[T](m)
 		nn := int64(m.n)
 		if guard && !m.anyActive(mask) {
-			if isF {
-				m.vf[d] = m.zF[:m.n]
-			} else {
-				m.vi[d] = m.zI[:m.n]
-			}
+			b.v[d] = b.z[:m.n]
 			return
 		}
 		m.at(0)
@@ -708,20 +637,13 @@ func (c *vcomp) cellRef(n *ir.CellRef, mask int) opnd {
 		if m.fr.err != nil {
 			return
 		}
-		l := &m.b.Lines[line]
+		l := cellsOf[T](&m.b.Lines[line])
 		step := m.b.Step - dOff
-		s := x0 - l.Base
-		size := int64(len(l.I))
-		if isF {
-			size = int64(len(l.F))
-		}
+		s := x0 - m.b.Lines[line].Base
+		size := int64(len(l))
 		inMem := s >= 0 && s+nn <= size
 		if proven && inMem {
-			if isF {
-				m.vf[d] = l.F[s : s+nn]
-			} else {
-				m.vi[d] = l.I[s : s+nn]
-			}
+			b.v[d] = l[s : s+nn]
 			return
 		}
 		// Lanes ka..kb-1 are inside the grid.
@@ -737,46 +659,28 @@ func (c *vcomp) cellRef(n *ir.CellRef, mask int) opnd {
 			}
 		}
 		if inMem {
-			if isF {
-				m.vf[d] = l.F[s : s+nn]
-			} else {
-				m.vi[d] = l.I[s : s+nn]
-			}
+			b.v[d] = l[s : s+nn]
 			return
 		}
 		// The executor's line does not hold every lane: copy what it holds
 		// (the lanes in the grid must be there).
 		for k := ka; k < kb; k++ {
-			if at := s + k; at < 0 || at >= size {
-				if m.isActive(mask, int(k)) {
-					m.fail(errAt(n.Pos, "internal error: %s outside the executor's window", refText(n)))
-					return
-				}
+			if at := s + k; (at < 0 || at >= size) && m.isActive(mask, int(k)) {
+				window(m)
+				return
 			}
 		}
-		if isF {
-			v := m.xf[d][:m.n]
-			for k := range v {
-				if at := s + int64(k); at >= 0 && at < size {
-					v[k] = l.F[at]
-				} else {
-					v[k] = 0
-				}
+		v := b.x[d][:m.n]
+		for k := range v {
+			if at := s + int64(k); at >= 0 && at < size {
+				v[k] = l[at]
+			} else {
+				v[k] = 0
 			}
-			m.vf[d] = v
-		} else {
-			v := m.xi[d][:m.n]
-			for k := range v {
-				if at := s + int64(k); at >= 0 && at < size {
-					v[k] = l.I[at]
-				} else {
-					v[k] = 0
-				}
-			}
-			m.vi[d] = v
 		}
+		b.v[d] = v
 	})
-	return opnd{cls: r.cls, vec: true, reg: d}
+	return d
 }
 
 // ---- operators ----
@@ -784,34 +688,35 @@ func (c *vcomp) cellRef(n *ir.CellRef, mask int) opnd {
 func (c *vcomp) unary(n *ir.Unary, mask int) opnd {
 	x := c.expr(n.X, mask)
 	if n.Op == ir.OpNot {
-		a, d := c.vecB(x), c.newVB()
+		a, d := c.vecB(x), newVec[bool](c)
 		c.emit(func(m *Machine) {
-			s, v := m.vb[a][:m.n], m.xb[d][:m.n]
+			s, v := m.bools.v[a][:m.n], m.bools.x[d][:m.n]
 			for k := range v {
 				v[k] = !s[k]
 			}
-			m.vb[d] = v
+			m.bools.v[d] = v
 		})
-		return opnd{cls: clBool, vec: true, reg: d}
+		return vecOf(clBool, d)
 	}
 	if x.cls == clFloat {
-		a, d := c.vecF(x), c.newVF()
+		a, d := c.vecF(x), newVec[float64](c)
 		c.emit(func(m *Machine) {
-			s, v := m.vf[a][:m.n], m.xf[d][:m.n]
+			s, v := m.floats.v[a][:m.n], m.floats.x[d][:m.n]
 			for k := range v {
 				v[k] = -s[k]
 			}
-			m.vf[d] = v
+			m.floats.v[d] = v
 		})
-		return opnd{cls: clFloat, vec: true, reg: d}
+		return vecOf(clFloat, d)
 	}
-	a, d := c.vecI(x), c.newVI()
+	// The finite range is symmetric and -inf is -(inf): 0 - x cannot fail.
+	a, d := c.vecI(x), newVec[int64](c)
 	c.emit(func(m *Machine) {
-		v := m.xi[d][:m.n]
-		iSubSV(v, 0, m.vi[a][:m.n])
-		m.vi[d] = v
+		v := m.ints.x[d][:m.n]
+		iSubSV(v, 0, m.ints.v[a][:m.n])
+		m.ints.v[d] = v
 	})
-	return opnd{cls: clInt, vec: true, reg: d}
+	return vecOf(clInt, d)
 }
 
 func (c *vcomp) binary(n *ir.Binary, mask int) opnd {
@@ -843,53 +748,77 @@ func (c *vcomp) binary(n *ir.Binary, mask int) opnd {
 // computed; when some lane's result is not finite, the lanes of mask are
 // looked at one by one for the first that fails.
 func (c *vcomp) checkedI(n *ir.Binary, op int, x, y opnd, mask int) opnd {
-	d := c.newVI()
+	if !x.vec && !y.vec { // the scalar compiler handles those; kept for safety
+		return c.laneArith(n, x, y, mask)
+	}
 	fmax := finiteMax(n.T)
-	onBad := func(m *Machine) { m.arithFault(n, x, y, mask) }
-	cBinVV, cBinVS, cBinSV := cBin32VV, cBin32VS, cBin32SV
+	vv, vs, sv := cBin32VV[op], cBin32VS[op], cBin32SV[op]
 	switch {
 	case n.T == ir.Long:
-		cBinVV, cBinVS, cBinSV = cBin64VV, cBin64VS, cBin64SV
+		vv, vs, sv = cBin64VV[op], cBin64VS[op], cBin64SV[op]
 	case c.f.sides[n] == sideUp:
-		cBinVV, cBinVS, cBinSV = uBin32VV, uBin32VS, uBin32SV
+		vv, vs, sv = uBin32VV[op], uBin32VS[op], uBin32SV[op]
 	case c.f.sides[n] == sideDown:
-		cBinVV, cBinVS, cBinSV = dBin32VV, dBin32VS, dBin32SV
+		vv, vs, sv = dBin32VV[op], dBin32VS[op], dBin32SV[op]
+	}
+	l := loops[int64, int64]{
+		vv:    func(d, x, y []int64) bool { return vv(d, x, y, fmax) },
+		vs:    func(d, x []int64, b int64) bool { return vs(d, x, b, fmax) },
+		sv:    func(d []int64, a int64, y []int64) bool { return sv(d, a, y, fmax) },
+		onBad: func(m *Machine) { m.arithFault(n, x, y, mask) },
+	}
+	return vecOf(clInt, emitLoop(c, l, x, y))
+}
+
+// loops are the generated loops of one operation, one per operand form
+// (vector-vector, vector-scalar, scalar-vector) on operands of type S into
+// results of type D. A checked loop returns whether some lane's result
+// was not finite, and onBad then says which lane of the mask that was.
+type loops[S num, D elem] struct {
+	vv    func(d []D, x, y []S) bool
+	vs    func(d []D, x []S, b S) bool
+	sv    func(d []D, a S, y []S) bool
+	onBad func(m *Machine)
+}
+
+// plainLoops are loops of an operation that cannot fail.
+func plainLoops[S num, D elem](vv func(d []D, x, y []S), vs func(d []D, x []S, b S), sv func(d []D, a S, y []S)) loops[S, D] {
+	return loops[S, D]{
+		vv: func(d []D, x, y []S) bool { vv(d, x, y); return false },
+		vs: func(d []D, x []S, b S) bool { vs(d, x, b); return false },
+		sv: func(d []D, a S, y []S) bool { sv(d, a, y); return false },
+	}
+}
+
+// emitLoop emits the loop of l for the form of x and y into a new vector
+// register; two scalars take the scalar-vector loop.
+func emitLoop[S num, D elem](c *vcomp, l loops[S, D], x, y opnd) int {
+	d := newVec[D](c)
+	run := func(m *Machine, bad bool, v []D) {
+		bankOf[D](m).v[d] = v
+		if bad {
+			l.onBad(m)
+		}
 	}
 	switch {
 	case x.vec && y.vec:
-		f := cBinVV[op]
 		c.emit(func(m *Machine) {
-			v := m.xi[d][:m.n]
-			bad := f(v, m.vi[x.reg][:m.n], m.vi[y.reg][:m.n], fmax)
-			m.vi[d] = v
-			if bad {
-				onBad(m)
-			}
+			v, s := bankOf[D](m).x[d][:m.n], bankOf[S](m)
+			run(m, l.vv(v, s.v[x.reg][:m.n], s.v[y.reg][:m.n]), v)
 		})
 	case x.vec:
-		f := cBinVS[op]
 		c.emit(func(m *Machine) {
-			v := m.xi[d][:m.n]
-			bad := f(v, m.vi[x.reg][:m.n], m.si[y.reg], fmax)
-			m.vi[d] = v
-			if bad {
-				onBad(m)
-			}
+			v, s := bankOf[D](m).x[d][:m.n], bankOf[S](m)
+			run(m, l.vs(v, s.v[x.reg][:m.n], s.s[y.reg]), v)
 		})
-	case y.vec:
-		f := cBinSV[op]
+	default:
+		yr := vec[S](c, y)
 		c.emit(func(m *Machine) {
-			v := m.xi[d][:m.n]
-			bad := f(v, m.si[x.reg], m.vi[y.reg][:m.n], fmax)
-			m.vi[d] = v
-			if bad {
-				onBad(m)
-			}
+			v, s := bankOf[D](m).x[d][:m.n], bankOf[S](m)
+			run(m, l.sv(v, s.s[x.reg], s.v[yr][:m.n]), v)
 		})
-	default: // both uniform: the scalar compiler handles those; kept for safety
-		return c.laneArith(n, x, y, mask)
 	}
-	return opnd{cls: clInt, vec: true, reg: d}
+	return d
 }
 
 // arithFault reports the first lane of mask where x op y faults, if any.
@@ -898,7 +827,7 @@ func (m *Machine) arithFault(n *ir.Binary, x, y opnd, mask int) {
 		if !m.isActive(mask, k) {
 			continue
 		}
-		a, b := m.geti(x.vec, x.reg, k), m.geti(y.vec, y.reg, k)
+		a, b := m.ints.get(x, k), m.ints.get(y, k)
 		if _, f := arithInt(n.Op, n.T, n.Saturate, a, b); f != fNone {
 			i, j := m.coords(k)
 			m.fail(arithErr(n.Pos, cellSite(i, j), f, n.Op, n.T, a, b))
@@ -909,44 +838,19 @@ func (m *Machine) arithFault(n *ir.Binary, x, y opnd, mask int) {
 
 // binI applies a generated integer operation.
 func (c *vcomp) binI(op int, x, y opnd) opnd {
-	d := c.newVI()
-	switch {
-	case x.vec && y.vec:
-		f := iBinVV[op]
-		c.emit(func(m *Machine) {
-			v := m.xi[d][:m.n]
-			f(v, m.vi[x.reg][:m.n], m.vi[y.reg][:m.n])
-			m.vi[d] = v
-		})
-	case x.vec:
-		f := iBinVS[op]
-		c.emit(func(m *Machine) {
-			v := m.xi[d][:m.n]
-			f(v, m.vi[x.reg][:m.n], m.si[y.reg])
-			m.vi[d] = v
-		})
-	default:
-		f := iBinSV[op]
-		yr := c.vecI(y)
-		c.emit(func(m *Machine) {
-			v := m.xi[d][:m.n]
-			f(v, m.si[x.reg], m.vi[yr][:m.n])
-			m.vi[d] = v
-		})
-	}
-	return opnd{cls: clInt, vec: true, reg: d}
+	return vecOf(clInt, emitLoop(c, plainLoops(iBinVV[op], iBinVS[op], iBinSV[op]), x, y))
 }
 
 // laneArith applies an integer operation lane by lane with arithInt: the
 // divisions, and every operation on what may be inf. A fault on a lane
 // outside mask leaves 0 there.
 func (c *vcomp) laneArith(n *ir.Binary, x, y opnd, mask int) opnd {
-	d := c.newVI()
+	d := newVec[int64](c)
 	op, t, sat := n.Op, n.T, n.Saturate
 	c.emit(func(m *Machine) {
-		v := m.xi[d][:m.n]
+		v := m.ints.x[d][:m.n]
 		for k := range v {
-			a, b := m.geti(x.vec, x.reg, k), m.geti(y.vec, y.reg, k)
+			a, b := m.ints.get(x, k), m.ints.get(y, k)
 			r, f := arithInt(op, t, sat, a, b)
 			if f != fNone {
 				if m.isActive(mask, k) {
@@ -958,59 +862,36 @@ func (c *vcomp) laneArith(n *ir.Binary, x, y opnd, mask int) opnd {
 			}
 			v[k] = r
 		}
-		m.vi[d] = v
+		m.ints.v[d] = v
 	})
-	return opnd{cls: clInt, vec: true, reg: d}
+	return vecOf(clInt, d)
 }
 
 func (c *vcomp) arithF(n *ir.Binary, x, y opnd) opnd {
 	op := vopOf(n.Op)
-	d := c.newVF()
 	if op < 0 || op > vMax {
 		// %, which the contract leaves to integers, computed like fmod.
-		xr, yr := c.vecF(x), c.vecF(y)
+		xr, yr, d := c.vecF(x), c.vecF(y), newVec[float64](c)
 		t := n.T
 		c.emit(func(m *Machine) {
-			v, a, b := m.xf[d][:m.n], m.vf[xr][:m.n], m.vf[yr][:m.n]
+			v, a, b := m.floats.x[d][:m.n], m.floats.v[xr][:m.n], m.floats.v[yr][:m.n]
 			for k := range v {
 				v[k] = roundTo(math.Mod(a[k], b[k]), t)
 			}
-			m.vf[d] = v
+			m.floats.v[d] = v
 		})
-		return opnd{cls: clFloat, vec: true, reg: d}
+		return vecOf(clFloat, d)
 	}
 	return c.binF(op, n.T == ir.Float, x, y)
 }
 
 // binF applies a generated floating operation, rounding to float32 when r32.
 func (c *vcomp) binF(op int, r32 bool, x, y opnd) opnd {
-	d := c.newVF()
-	vv, vs, sv := fBinVV[op], fBinVS[op], fBinSV[op]
+	l := plainLoops(fBinVV[op], fBinVS[op], fBinSV[op])
 	if r32 {
-		vv, vs, sv = fBin32VV[op], fBin32VS[op], fBin32SV[op]
+		l = plainLoops(fBin32VV[op], fBin32VS[op], fBin32SV[op])
 	}
-	switch {
-	case x.vec && y.vec:
-		c.emit(func(m *Machine) {
-			v := m.xf[d][:m.n]
-			vv(v, m.vf[x.reg][:m.n], m.vf[y.reg][:m.n])
-			m.vf[d] = v
-		})
-	case x.vec:
-		c.emit(func(m *Machine) {
-			v := m.xf[d][:m.n]
-			vs(v, m.vf[x.reg][:m.n], m.sf[y.reg])
-			m.vf[d] = v
-		})
-	default:
-		yr := c.vecF(y)
-		c.emit(func(m *Machine) {
-			v := m.xf[d][:m.n]
-			sv(v, m.sf[x.reg], m.vf[yr][:m.n])
-			m.vf[d] = v
-		})
-	}
-	return opnd{cls: clFloat, vec: true, reg: d}
+	return vecOf(clFloat, emitLoop(c, l, x, y))
 }
 
 // asFloat reads a comparison operand as float64 (integers unconverted, as
@@ -1020,52 +901,27 @@ func (c *vcomp) asFloat(o opnd) opnd {
 		return o
 	}
 	if !o.vec {
-		d, s := c.newSF(), o.reg
-		c.emit(func(m *Machine) { m.sf[d] = float64(m.si[s]) })
+		d, s := newScalar[float64](c), o.reg
+		c.emit(func(m *Machine) { m.floats.s[d] = float64(m.ints.s[s]) })
 		return opnd{cls: clFloat, reg: d}
 	}
-	d, s := c.newVF(), o.reg
+	d, s := newVec[float64](c), o.reg
 	c.emit(func(m *Machine) {
-		v, a := m.xf[d][:m.n], m.vi[s][:m.n]
+		v, a := m.floats.x[d][:m.n], m.ints.v[s][:m.n]
 		for k := range v {
 			v[k] = float64(a[k])
 		}
-		m.vf[d] = v
+		m.floats.v[d] = v
 	})
-	return opnd{cls: clFloat, vec: true, reg: d}
+	return vecOf(clFloat, d)
 }
 
 func (c *vcomp) compare(n *ir.Binary, mask int) opnd {
 	x, y := c.expr(n.X, mask), c.expr(n.Y, mask)
 	op := vopOf(n.Op)
-	d := c.newVB()
 	if x.cls == clFloat || y.cls == clFloat {
-		x, y = c.asFloat(x), c.asFloat(y)
-		switch {
-		case x.vec && y.vec:
-			f := fCmpVV[op]
-			c.emit(func(m *Machine) {
-				v := m.xb[d][:m.n]
-				f(v, m.vf[x.reg][:m.n], m.vf[y.reg][:m.n])
-				m.vb[d] = v
-			})
-		case x.vec:
-			f := fCmpVS[op]
-			c.emit(func(m *Machine) {
-				v := m.xb[d][:m.n]
-				f(v, m.vf[x.reg][:m.n], m.sf[y.reg])
-				m.vb[d] = v
-			})
-		default:
-			f := fCmpSV[op]
-			yr := c.vecF(y)
-			c.emit(func(m *Machine) {
-				v := m.xb[d][:m.n]
-				f(v, m.sf[x.reg], m.vf[yr][:m.n])
-				m.vb[d] = v
-			})
-		}
-		return opnd{cls: clBool, vec: true, reg: d}
+		l := plainLoops(fCmpVV[op], fCmpVS[op], fCmpSV[op])
+		return vecOf(clBool, emitLoop(c, l, c.asFloat(x), c.asFloat(y)))
 	}
 	if x.cls == clBool {
 		x = c.boolToInt(x)
@@ -1073,46 +929,22 @@ func (c *vcomp) compare(n *ir.Binary, mask int) opnd {
 	if y.cls == clBool {
 		y = c.boolToInt(y)
 	}
-	switch {
-	case x.vec && y.vec:
-		f := iCmpVV[op]
-		c.emit(func(m *Machine) {
-			v := m.xb[d][:m.n]
-			f(v, m.vi[x.reg][:m.n], m.vi[y.reg][:m.n])
-			m.vb[d] = v
-		})
-	case x.vec:
-		f := iCmpVS[op]
-		c.emit(func(m *Machine) {
-			v := m.xb[d][:m.n]
-			f(v, m.vi[x.reg][:m.n], m.si[y.reg])
-			m.vb[d] = v
-		})
-	default:
-		f := iCmpSV[op]
-		yr := c.vecI(y)
-		c.emit(func(m *Machine) {
-			v := m.xb[d][:m.n]
-			f(v, m.si[x.reg], m.vi[yr][:m.n])
-			m.vb[d] = v
-		})
-	}
-	return opnd{cls: clBool, vec: true, reg: d}
+	return vecOf(clBool, emitLoop(c, plainLoops(iCmpVV[op], iCmpVS[op], iCmpSV[op]), x, y))
 }
 
 func (c *vcomp) boolToInt(o opnd) opnd {
 	if !o.vec {
 		return opnd{cls: clInt, reg: o.reg} // scalar bools are 0 or 1 already
 	}
-	d, s := c.newVI(), o.reg
+	d, s := newVec[int64](c), o.reg
 	c.emit(func(m *Machine) {
-		v, b := m.xi[d][:m.n], m.vb[s][:m.n]
+		v, b := m.ints.x[d][:m.n], m.bools.v[s][:m.n]
 		for k := range v {
 			v[k] = b2i(b[k])
 		}
-		m.vi[d] = v
+		m.ints.v[d] = v
 	})
-	return opnd{cls: clInt, vec: true, reg: d}
+	return vecOf(clInt, d)
 }
 
 func (c *vcomp) logic(n *ir.Binary, mask int) opnd {
@@ -1139,9 +971,9 @@ func (c *vcomp) logic(n *ir.Binary, mask int) opnd {
 		}
 	}
 	y := c.vecB(c.expr(n.Y, ymask))
-	d := c.newVB()
+	d := newVec[bool](c)
 	c.emit(func(m *Machine) {
-		v, a, b := m.xb[d][:m.n], m.vb[x][:m.n], m.vb[y][:m.n]
+		v, a, b := m.bools.x[d][:m.n], m.bools.v[x][:m.n], m.bools.v[y][:m.n]
 		if isAnd {
 			for k := range v {
 				v[k] = a[k] && b[k]
@@ -1151,9 +983,9 @@ func (c *vcomp) logic(n *ir.Binary, mask int) opnd {
 				v[k] = a[k] || b[k]
 			}
 		}
-		m.vb[d] = v
+		m.bools.v[d] = v
 	})
-	return opnd{cls: clBool, vec: true, reg: d}
+	return vecOf(clBool, d)
 }
 
 func (c *vcomp) sel(n *ir.Select, mask int) opnd {
@@ -1172,11 +1004,32 @@ func (c *vcomp) sel(n *ir.Select, mask int) opnd {
 		em = c.andNot(mask, cond)
 	}
 	a, b := c.expr(n.Then, tm), c.expr(n.Else, em)
-	switch classOf(n.T) {
+	switch cls := classOf(n.T); cls {
 	case clFloat:
-		ar, br, d := c.vecF(a), c.vecF(b), c.newVF()
-		c.emit(func(m *Machine) {
-			v, cv, x, y := m.xf[d][:m.n], m.vb[cond][:m.n], m.vf[ar][:m.n], m.vf[br][:m.n]
+		if a.vec || b.vec {
+			a, b = vecOf(cls, c.vecF(a)), vecOf(cls, c.vecF(b))
+		}
+		return vecOf(cls, selReg[float64](c, cond, a, b))
+	case clBool:
+		a, b = vecOf(cls, c.vecB(a)), vecOf(cls, c.vecB(b))
+		return vecOf(cls, selReg[bool](c, cond, a, b))
+	}
+	if a.vec || b.vec {
+		a, b = vecOf(clInt, c.vecI(a)), vecOf(clInt, c.vecI(b))
+	}
+	return vecOf(clInt, selReg[int64](c, cond, a, b))
+}
+
+// selReg emits, for each lane, a where the bool vector register cond is
+// set and b elsewhere, into a new vector register; a and b are both
+// vectors or both scalars.
+func selReg[T elem](c *vcomp, cond int, a, b opnd) int {
+	d := newVec[T](c)
+	c.emit(func(m *Machine) {
+		r := bankOf[T](m)
+		v, cv := r.x[d][:m.n], m.bools.v[cond][:m.n]
+		if a.vec {
+			x, y := r.v[a.reg][:m.n], r.v[b.reg][:m.n]
 			for k := range v {
 				if cv[k] {
 					v[k] = x[k]
@@ -1184,25 +1037,8 @@ func (c *vcomp) sel(n *ir.Select, mask int) opnd {
 					v[k] = y[k]
 				}
 			}
-			m.vf[d] = v
-		})
-		return opnd{cls: clFloat, vec: true, reg: d}
-	case clBool:
-		ar, br, d := c.vecB(a), c.vecB(b), c.newVB()
-		c.emit(func(m *Machine) {
-			v, cv, x, y := m.xb[d][:m.n], m.vb[cond][:m.n], m.vb[ar][:m.n], m.vb[br][:m.n]
-			for k := range v {
-				v[k] = (cv[k] && x[k]) || (!cv[k] && y[k])
-			}
-			m.vb[d] = v
-		})
-		return opnd{cls: clBool, vec: true, reg: d}
-	}
-	d := c.newVI()
-	switch {
-	case !a.vec && !b.vec:
-		c.emit(func(m *Machine) {
-			v, cv, x, y := m.xi[d][:m.n], m.vb[cond][:m.n], m.si[a.reg], m.si[b.reg]
+		} else {
+			x, y := r.s[a.reg], r.s[b.reg]
 			for k := range v {
 				if cv[k] {
 					v[k] = x
@@ -1210,23 +1046,10 @@ func (c *vcomp) sel(n *ir.Select, mask int) opnd {
 					v[k] = y
 				}
 			}
-			m.vi[d] = v
-		})
-	default:
-		ar, br := c.vecI(a), c.vecI(b)
-		c.emit(func(m *Machine) {
-			v, cv, x, y := m.xi[d][:m.n], m.vb[cond][:m.n], m.vi[ar][:m.n], m.vi[br][:m.n]
-			for k := range v {
-				if cv[k] {
-					v[k] = x[k]
-				} else {
-					v[k] = y[k]
-				}
-			}
-			m.vi[d] = v
-		})
-	}
-	return opnd{cls: clInt, vec: true, reg: d}
+		}
+		r.v[d] = v
+	})
+	return d
 }
 
 func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
@@ -1248,9 +1071,9 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 		if from == to || !hasSentinel(from) || !hasSentinel(to) {
 			return x
 		}
-		a, d := c.vecI(x), c.newVI()
+		a, d := c.vecI(x), newVec[int64](c)
 		c.emit(func(m *Machine) {
-			v, s := m.xi[d][:m.n], m.vi[a][:m.n]
+			v, s := m.ints.x[d][:m.n], m.ints.v[a][:m.n]
 			for k := range v {
 				r, f := convInt(s[k], from, to)
 				if f != fNone && m.isActive(mask, k) {
@@ -1260,36 +1083,36 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 				}
 				v[k] = r
 			}
-			m.vi[d] = v
+			m.ints.v[d] = v
 		})
-		return opnd{cls: clInt, vec: true, reg: d}
+		return vecOf(clInt, d)
 	case x.cls == clInt:
-		a, d := c.vecI(x), c.newVF()
+		a, d := c.vecI(x), newVec[float64](c)
 		c.emit(func(m *Machine) {
-			v, s := m.xf[d][:m.n], m.vi[a][:m.n]
+			v, s := m.floats.x[d][:m.n], m.ints.v[a][:m.n]
 			for k := range v {
 				v[k] = intToFloat(s[k], from, to)
 			}
-			m.vf[d] = v
+			m.floats.v[d] = v
 		})
-		return opnd{cls: clFloat, vec: true, reg: d}
+		return vecOf(clFloat, d)
 	case classOf(to) == clFloat:
 		if to != ir.Float || from == ir.Float {
 			return x
 		}
-		a, d := c.vecF(x), c.newVF()
+		a, d := c.vecF(x), newVec[float64](c)
 		c.emit(func(m *Machine) {
-			v, s := m.xf[d][:m.n], m.vf[a][:m.n]
+			v, s := m.floats.x[d][:m.n], m.floats.v[a][:m.n]
 			for k := range v {
 				v[k] = round32(s[k])
 			}
-			m.vf[d] = v
+			m.floats.v[d] = v
 		})
-		return opnd{cls: clFloat, vec: true, reg: d}
+		return vecOf(clFloat, d)
 	}
-	a, d := c.vecF(x), c.newVI()
+	a, d := c.vecF(x), newVec[int64](c)
 	c.emit(func(m *Machine) {
-		v, s := m.xi[d][:m.n], m.vf[a][:m.n]
+		v, s := m.ints.x[d][:m.n], m.floats.v[a][:m.n]
 		for k := range v {
 			r, f := floatToInt(s[k], to)
 			if f != fNone && m.isActive(mask, k) {
@@ -1299,9 +1122,9 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 			}
 			v[k] = r
 		}
-		m.vi[d] = v
+		m.ints.v[d] = v
 	})
-	return opnd{cls: clInt, vec: true, reg: d}
+	return vecOf(clInt, d)
 }
 
 func (c *vcomp) call(n *ir.Call, mask int) opnd {
@@ -1331,19 +1154,19 @@ func (c *vcomp) call(n *ir.Call, mask int) opnd {
 		return r
 	case ir.FnAbs:
 		if isF {
-			a, d := c.vecF(args[0]), c.newVF()
+			a, d := c.vecF(args[0]), newVec[float64](c)
 			c.emit(func(m *Machine) {
-				v, s := m.xf[d][:m.n], m.vf[a][:m.n]
+				v, s := m.floats.x[d][:m.n], m.floats.v[a][:m.n]
 				for k := range v {
 					v[k] = math.Abs(s[k])
 				}
-				m.vf[d] = v
+				m.floats.v[d] = v
 			})
-			return opnd{cls: clFloat, vec: true, reg: d}
+			return vecOf(clFloat, d)
 		}
-		a, d := c.vecI(args[0]), c.newVI()
+		a, d := c.vecI(args[0]), newVec[int64](c)
 		c.emit(func(m *Machine) {
-			v, s := m.xi[d][:m.n], m.vi[a][:m.n]
+			v, s := m.ints.x[d][:m.n], m.ints.v[a][:m.n]
 			for k := range v {
 				x := s[k]
 				if x < 0 {
@@ -1351,40 +1174,40 @@ func (c *vcomp) call(n *ir.Call, mask int) opnd {
 				}
 				v[k] = x
 			}
-			m.vi[d] = v
+			m.ints.v[d] = v
 		})
-		return opnd{cls: clInt, vec: true, reg: d}
+		return vecOf(clInt, d)
 	case ir.FnPow:
 		if len(args) != 2 {
 			c.bad(n, "pow needs two arguments")
 			return c.scalar(n, mask)
 		}
-		a, b, d := c.vecF(args[0]), c.vecF(args[1]), c.newVF()
+		a, b, d := c.vecF(args[0]), c.vecF(args[1]), newVec[float64](c)
 		t := n.T
 		c.emit(func(m *Machine) {
-			v, x, y := m.xf[d][:m.n], m.vf[a][:m.n], m.vf[b][:m.n]
+			v, x, y := m.floats.x[d][:m.n], m.floats.v[a][:m.n], m.floats.v[b][:m.n]
 			for k := range v {
 				v[k] = roundTo(math.Pow(x[k], y[k]), t)
 			}
-			m.vf[d] = v
+			m.floats.v[d] = v
 		})
-		return opnd{cls: clFloat, vec: true, reg: d}
+		return vecOf(clFloat, d)
 	}
 	fn := mathFn(n.Fn)
 	if fn == nil || len(args) != 1 || !isF {
 		c.bad(n, "unexpected function "+n.Fn.String())
 		return c.scalar(n, mask)
 	}
-	a, d := c.vecF(args[0]), c.newVF()
+	a, d := c.vecF(args[0]), newVec[float64](c)
 	t := n.T
 	c.emit(func(m *Machine) {
-		v, x := m.xf[d][:m.n], m.vf[a][:m.n]
+		v, x := m.floats.x[d][:m.n], m.floats.v[a][:m.n]
 		for k := range v {
 			v[k] = roundTo(fn(x[k]), t)
 		}
-		m.vf[d] = v
+		m.floats.v[d] = v
 	})
-	return opnd{cls: clFloat, vec: true, reg: d}
+	return vecOf(clFloat, d)
 }
 
 // reduce compiles a reduction. With bounds the same for every lane it is a
@@ -1395,7 +1218,6 @@ func (c *vcomp) reduce(n *ir.Reduce, mask int) opnd {
 		return c.perLane(n, mask)
 	}
 	lo, hi := c.scalar(n.Lo, mask), c.scalar(n.Hi, mask)
-	slot := c.rec.slots[n]
 	var body []instr
 	saved := c.out
 	c.out = &body
@@ -1406,50 +1228,44 @@ func (c *vcomp) reduce(n *ir.Reduce, mask int) opnd {
 	delete(c.uniRed, n)
 	c.out = saved
 	t := n.T
-	op := n.Op
 	if classOf(t) == clFloat {
-		d := c.newVF()
-		id := identityFloat(op)
-		c.emit(func(m *Machine) {
-			acc := m.xf[d][:m.n]
-			fill(acc, id)
-			for k := m.si[lo.reg]; k <= m.si[hi.reg]; k++ {
-				m.fr.vars[slot] = k
-				for _, in := range body {
-					in(m)
-					if m.fr.err != nil {
-						return
-					}
-				}
-				for x := range acc {
-					v := m.getf(b.vec, b.reg, x)
-					switch op {
-					case ir.ReduceMin:
-						if v < acc[x] {
-							acc[x] = v
-						}
-					case ir.ReduceMax:
-						if v > acc[x] {
-							acc[x] = v
-						}
-					default:
-						acc[x] = roundTo(acc[x]+v, t)
-					}
-				}
-				if k == math.MaxInt64 {
-					break
-				}
+		sum := func(m *Machine, acc []float64) bool {
+			for x := range acc {
+				acc[x] = roundTo(acc[x]+m.floats.get(b, x), t)
 			}
-			m.vf[d] = acc
-		})
-		return opnd{cls: clFloat, vec: true, reg: d}
+			return true
+		}
+		return vecOf(clFloat, reduceReg(c, n, lo, hi, body, b, identityFloat(n.Op), sum))
 	}
-	d := c.newVI()
-	id := identityInt(op, t)
+	sum := func(m *Machine, acc []int64) bool {
+		for x := range acc {
+			v := m.ints.get(b, x)
+			s, f := sumInt(t, acc[x], v)
+			if f != fNone && m.isActive(mask, x) {
+				i, j := m.coords(x)
+				m.fail(arithErr(n.Pos, cellSite(i, j), f, ir.OpAdd, t, acc[x], v))
+				return false
+			}
+			acc[x] = s
+		}
+		return true
+	}
+	return vecOf(clInt, reduceReg(c, n, lo, hi, body, b, identityInt(n.Op, t), sum))
+}
+
+// reduceReg emits the loop of a reduction whose bounds lo..hi are the
+// same for every lane: body computes b for the batch at each value of the
+// variable, and the accumulator (from id) keeps the minimum or maximum,
+// or adds b with sum, which returns false after an error.
+func reduceReg[T num](c *vcomp, n *ir.Reduce, lo, hi opnd, body []instr, b opnd, id T, sum func(m *Machine, acc []T) bool) int {
+	slot := c.rec.slots[n]
+	isMin, isSum := n.Op == ir.ReduceMin, n.Op == ir.ReduceSum
+	d := newVec[T](c)
 	c.emit(func(m *Machine) {
-		acc := m.xi[d][:m.n]
+		r := bankOf[T](m)
+		acc := r.x[d][:m.n]
 		fill(acc, id)
-		for k := m.si[lo.reg]; k <= m.si[hi.reg]; k++ {
+		for k := m.ints.s[lo.reg]; k <= m.ints.s[hi.reg]; k++ {
 			m.fr.vars[slot] = k
 			for _, in := range body {
 				in(m)
@@ -1457,32 +1273,22 @@ func (c *vcomp) reduce(n *ir.Reduce, mask int) opnd {
 					return
 				}
 			}
-			for x := range acc {
-				v := m.geti(b.vec, b.reg, x)
-				switch op {
-				case ir.ReduceMin:
-					if v < acc[x] {
+			if isSum {
+				if !sum(m, acc) {
+					return
+				}
+			} else {
+				for x := range acc {
+					if v := r.get(b, x); better(isMin, v, acc[x]) {
 						acc[x] = v
 					}
-				case ir.ReduceMax:
-					if v > acc[x] {
-						acc[x] = v
-					}
-				default:
-					s, f := sumInt(t, acc[x], v)
-					if f != fNone && m.isActive(mask, x) {
-						i, j := m.coords(x)
-						m.fail(arithErr(n.Pos, cellSite(i, j), f, ir.OpAdd, t, acc[x], v))
-						return
-					}
-					acc[x] = s
 				}
 			}
 			if k == math.MaxInt64 {
 				break
 			}
 		}
-		m.vi[d] = acc
+		r.v[d] = acc
 	})
-	return opnd{cls: clInt, vec: true, reg: d}
+	return d
 }

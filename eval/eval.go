@@ -279,9 +279,9 @@ func (w *walker) binary(n *ir.Binary) (ir.Value, error) {
 	switch n.Op {
 	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
 		if x.T.IsFloat() || y.T.IsFloat() {
-			return boolV(cmpFloat(n.Op, x.Float64(), y.Float64())), nil
+			return boolV(cmpOp(n.Op, x.Float64(), y.Float64())), nil
 		}
-		return boolV(cmpInt(n.Op, x.I, y.I)), nil
+		return boolV(cmpOp(n.Op, x.I, y.I)), nil
 	}
 	if t.IsFloat() {
 		return floatV(t, roundTo(arithFloat(n.Op, x.F, y.F), t)), nil
@@ -309,25 +309,9 @@ func arithFloat(op ir.Op, x, y float64) float64 {
 	return 0
 }
 
-func cmpInt(op ir.Op, x, y int64) bool {
-	switch op {
-	case ir.OpEq:
-		return x == y
-	case ir.OpNe:
-		return x != y
-	case ir.OpLt:
-		return x < y
-	case ir.OpLe:
-		return x <= y
-	case ir.OpGt:
-		return x > y
-	case ir.OpGe:
-		return x >= y
-	}
-	return false
-}
-
-func cmpFloat(op ir.Op, x, y float64) bool {
+// cmpOp computes x op y for a comparison op; a comparison with NaN is
+// false except !=.
+func cmpOp[T num](op ir.Op, x, y T) bool {
 	switch op {
 	case ir.OpEq:
 		return x == y
@@ -347,14 +331,7 @@ func cmpFloat(op ir.Op, x, y float64) bool {
 
 // better reports whether v replaces the current best r of a min or max:
 // strictly smaller (min) or larger (max), so the first of equals stays.
-func betterInt(isMin bool, v, r int64) bool {
-	if isMin {
-		return v < r
-	}
-	return v > r
-}
-
-func betterFloat(isMin bool, v, r float64) bool {
+func better[T num](isMin bool, v, r T) bool {
 	if isMin {
 		return v < r
 	}
@@ -406,10 +383,10 @@ func WinningArg(isMin bool, vals []ir.Value) int {
 	best := 0
 	for k := 1; k < len(vals); k++ {
 		if vals[k].T.IsFloat() {
-			if betterFloat(isMin, vals[k].F, vals[best].F) {
+			if better(isMin, vals[k].F, vals[best].F) {
 				best = k
 			}
-		} else if betterInt(isMin, vals[k].I, vals[best].I) {
+		} else if better(isMin, vals[k].I, vals[best].I) {
 			best = k
 		}
 	}
@@ -451,11 +428,11 @@ func (w *walker) reduce(n *ir.Reduce) (ir.Value, error) {
 			}
 			acc.I = s
 		case t.IsFloat():
-			if betterFloat(isMin, v.F, acc.F) {
+			if better(isMin, v.F, acc.F) {
 				acc.F = v.F
 			}
 		default:
-			if betterInt(isMin, v.I, acc.I) {
+			if better(isMin, v.I, acc.I) {
 				acc.I = v.I
 			}
 		}

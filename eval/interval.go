@@ -3,6 +3,7 @@ package eval
 import (
 	"math"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -14,65 +15,11 @@ import (
 // bounds checks; the facts, in a fixed order, are the key under which the
 // kernel is cached.
 
-// ival is an inclusive range of int64 values.
-type ival struct{ lo, hi int64 }
+// ival is a range of int64 values: the ranges, and their arithmetic, are
+// those of package analysis, which the code generator's analysis uses too.
+type ival = analysis.Range
 
-var fullRange = ival{math.MinInt64, math.MaxInt64}
-
-func point(v int64) ival                { return ival{v, v} }
-func (a ival) isPoint() bool            { return a.lo == a.hi }
-func (a ival) within(lo, hi int64) bool { return a.lo >= lo && a.hi <= hi }
-func (a ival) has(v int64) bool         { return a.lo <= v && v <= a.hi }
-func union(a, b ival) ival              { return ival{min(a.lo, b.lo), max(a.hi, b.hi)} }
-
-func addChecked(a, b int64) (int64, bool) {
-	s := a + b
-	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
-		return 0, false
-	}
-	return s, true
-}
-
-func mulChecked(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	p := a * b
-	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
-		return 0, false
-	}
-	return p, true
-}
-
-func addI(a, b ival) ival {
-	lo, ok1 := addChecked(a.lo, b.lo)
-	hi, ok2 := addChecked(a.hi, b.hi)
-	if !ok1 || !ok2 {
-		return fullRange
-	}
-	return ival{lo, hi}
-}
-
-func negI(a ival) ival {
-	if a.lo == math.MinInt64 {
-		return fullRange
-	}
-	return ival{-a.hi, -a.lo}
-}
-
-func mulI(a, b ival) ival {
-	r := ival{math.MaxInt64, math.MinInt64}
-	for _, x := range [2]int64{a.lo, a.hi} {
-		for _, y := range [2]int64{b.lo, b.hi} {
-			p, ok := mulChecked(x, y)
-			if !ok {
-				return fullRange
-			}
-			r.lo, r.hi = min(r.lo, p), max(r.hi, p)
-		}
-	}
-	return r
-}
+var fullRange = analysis.Full()
 
 // tri is what is known of a condition over a region.
 type tri uint8
@@ -181,10 +128,10 @@ func (a *analyzer) noteSides(e ir.Expr, r ival, t ir.Type, safe bool) {
 	var side uint8
 	if !safe {
 		a.risky++
-		if r.hi > finiteMax(t) {
+		if r.Hi > finiteMax(t) {
 			side |= sideUp
 		}
-		if r.lo < -finiteMax(t) {
+		if r.Lo < -finiteMax(t) {
 			side |= sideDown
 		}
 	}
@@ -198,14 +145,19 @@ func (a *analyzer) noteSides(e ir.Expr, r ival, t ir.Type, safe bool) {
 // finiteRange is the range of finite values of integer type t.
 func finiteRange(t ir.Type) ival {
 	f := finiteMax(t)
-	return ival{-f, f}
+	return ival{Lo: -f, Hi: f}
 }
 
 // clampFinite bounds the result of a checked operation: anything outside
 // the finite range stops the run, so what follows never sees it.
 func clampFinite(r ival, t ir.Type) ival {
 	f := finiteRange(t)
-	return ival{max(r.lo, f.lo), min(r.hi, f.hi)}
+	if c := r.Meet(f); !c.IsEmpty() || r.IsEmpty() {
+		return c
+	}
+	// Certain to fail: the lanes of a batch hold whatever the failed
+	// operation left, so nothing narrower than the type's range holds.
+	return f
 }
 
 func (a *analyzer) noteTri(e ir.Expr, t tri) {
@@ -220,14 +172,14 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 	t := e.Type()
 	switch n := e.(type) {
 	case *ir.Const:
-		return point(constValue(n).I)
+		return analysis.Point(constValue(n).I)
 	case *ir.Inf:
-		return point(infValue(t, n.Neg).I)
+		return analysis.Point(infValue(t, n.Neg).I)
 	case *ir.ScalarRef:
 		if n.Scalar.Value.T.IsFloat() {
 			return fullRange
 		}
-		return point(n.Scalar.Value.I)
+		return analysis.Point(n.Scalar.Value.I)
 	case *ir.Var:
 		if r := a.resolve(n); r != nil {
 			if v, ok := a.env[r]; ok {
@@ -237,9 +189,9 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 		}
 		switch n.Kind {
 		case ir.VarI:
-			return ival{a.iLo, a.iHi}
+			return ival{Lo: a.iLo, Hi: a.iHi}
 		case ir.VarJ:
-			return ival{a.jLo, a.jHi}
+			return ival{Lo: a.jLo, Hi: a.jHi}
 		}
 		return fullRange
 	case *ir.Load:
@@ -255,7 +207,7 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 			a.walkOther(n.X)
 			return fullRange
 		}
-		return negI(a.intRange(n.X))
+		return a.intRange(n.X).Neg()
 	case *ir.Binary:
 		switch n.Op {
 		case ir.OpAnd, ir.OpOr, ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
@@ -264,7 +216,7 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 		x, y := a.intRange(n.X), a.intRange(n.Y)
 		if n.Saturate {
 			p, ng := sentinels(t)
-			if x.has(p) || x.has(ng) || y.has(p) || y.has(ng) {
+			if x.Has(p) || x.Has(ng) || y.Has(p) || y.Has(ng) {
 				if n.Op == ir.OpAdd || n.Op == ir.OpSub || n.Op == ir.OpMul {
 					a.noteSafe(n, false)
 				}
@@ -281,49 +233,31 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 			var r ival
 			switch n.Op {
 			case ir.OpAdd:
-				r = addI(x, y)
+				r = x.Add(y)
 			case ir.OpSub:
-				r = addI(x, negI(y))
+				r = x.Sub(y)
 			default:
-				r = mulI(x, y)
+				r = x.Mul(y)
 			}
-			safe := r.within(-finiteMax(t), finiteMax(t))
+			safe := r.Within(-finiteMax(t), finiteMax(t))
 			a.noteSides(n, r, t, safe)
 			return clampFinite(r, t)
 		case ir.OpDiv, ir.OpRem:
-			if y.has(0) || n.Saturate {
+			if y.Has(0) || n.Saturate {
 				a.risky++ // division by zero, or an undefined inf operation
 			}
 		}
 		switch n.Op {
 		case ir.OpDiv:
-			if y.isPoint() && y.lo > 0 {
-				return ival{x.lo / y.lo, x.hi / y.lo}
-			}
+			return x.Quo(y)
 		case ir.OpRem:
-			if y.isPoint() && y.lo != 0 && y.lo != math.MinInt64 {
-				m := y.lo
-				if m < 0 {
-					m = -m
-				}
-				if x.lo >= 0 {
-					return ival{0, min(x.hi, m-1)}
-				}
-				return ival{-(m - 1), m - 1}
-			}
+			return x.Rem(y)
 		}
 		return fullRange
 	case *ir.Select:
 		c := a.decide(n.Cond)
 		a.noteTri(n, c)
-		x, y := a.anyRange(n.Then), a.anyRange(n.Else)
-		switch c {
-		case triTrue:
-			return x
-		case triFalse:
-			return y
-		}
-		return union(x, y)
+		return choose(c, a.anyRange(n.Then), a.anyRange(n.Else), ival.Hull)
 	case *ir.Convert:
 		switch classOf(n.X.Type()) {
 		case clBool:
@@ -337,7 +271,7 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 		from := n.X.Type()
 		if from != t && hasSentinel(from) && hasSentinel(t) {
 			p, ng := sentinels(from)
-			if x.has(p) || x.has(ng) {
+			if x.Has(p) || x.Has(ng) {
 				return fullRange
 			}
 		}
@@ -356,24 +290,14 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 				case k == 0:
 					r = v
 				case n.Fn == ir.FnMin:
-					r = ival{min(r.lo, v.lo), min(r.hi, v.hi)}
+					r = r.Min(v)
 				default:
-					r = ival{max(r.lo, v.lo), max(r.hi, v.hi)}
+					r = r.Max(v)
 				}
 			}
 			return r
 		case ir.FnAbs:
-			x := a.intRange(n.Args[0])
-			if x.lo >= 0 {
-				return x
-			}
-			if x.lo == math.MinInt64 {
-				return fullRange
-			}
-			if x.hi <= 0 {
-				return ival{-x.hi, -x.lo}
-			}
-			return ival{0, max(-x.lo, x.hi)}
+			return a.intRange(n.Args[0]).Abs()
 		}
 		for _, x := range n.Args {
 			a.anyRange(x)
@@ -381,7 +305,7 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 		return fullRange
 	case *ir.Reduce:
 		lo, hi := a.intRange(n.Lo), a.intRange(n.Hi)
-		a.env[n] = ival{lo.lo, hi.hi}
+		a.env[n] = analysis.Span(lo.Lo, hi.Hi)
 		a.stack = append(a.stack, n)
 		var body ival
 		if classOf(n.Body.Type()) == clInt {
@@ -398,29 +322,49 @@ func (a *analyzer) intRange(e ir.Expr) ival {
 		if n.Op == ir.ReduceSum {
 			// At most hi - lo + 1 terms, each within body, and 0 when empty.
 			r := fullRange
-			if cnt, ok := addChecked(hi.hi, -lo.lo); ok && lo.lo != math.MinInt64 && cnt < math.MaxInt64 {
-				r = union(point(0), mulI(ival{0, max(cnt+1, 0)}, body))
+			if cnt, ok := ir.Sub64(hi.Hi, lo.Lo); ok && cnt < math.MaxInt64 {
+				r = analysis.Point(0).Hull(analysis.Span(0, max(cnt+1, 0)).Mul(body))
 			}
-			safe := r.within(-finiteMax(t), finiteMax(t))
+			safe := r.Within(-finiteMax(t), finiteMax(t))
 			a.noteSafe(n, safe)
 			return clampFinite(r, t)
 		}
-		if lo.hi > hi.lo { // the range may be empty
-			body = union(body, point(identityInt(n.Op, t)))
+		if lo.Hi > hi.Lo { // the range may be empty
+			body = body.Hull(analysis.Point(identityInt(n.Op, t)))
 		}
 		return body
 	}
 	return fullRange
 }
 
+// choose is what c ? x : y is known to be over the region: the branch c
+// decides, else what join says of both.
+func choose[T any](c tri, x, y T, join func(T, T) T) T {
+	switch c {
+	case triTrue:
+		return x
+	case triFalse:
+		return y
+	}
+	return join(x, y)
+}
+
+// joinTri is what is known of a condition that is x or y.
+func joinTri(x, y tri) tri {
+	if x == y {
+		return x
+	}
+	return triUnknown
+}
+
 func boolRange(t tri) ival {
 	switch t {
 	case triFalse:
-		return point(0)
+		return analysis.Point(0)
 	case triTrue:
-		return point(1)
+		return analysis.Point(1)
 	}
-	return ival{0, 1}
+	return ival{Lo: 0, Hi: 1}
 }
 
 // anyRange bounds e if it is an integer and walks it otherwise.
@@ -464,7 +408,7 @@ func (a *analyzer) walkOther(e ir.Expr) {
 		}
 	case *ir.Reduce:
 		lo, hi := a.intRange(n.Lo), a.intRange(n.Hi)
-		a.env[n] = ival{lo.lo, hi.hi}
+		a.env[n] = analysis.Span(lo.Lo, hi.Hi)
 		a.stack = append(a.stack, n)
 		a.anyRange(n.Body)
 		a.stack = a.stack[:len(a.stack)-1]
@@ -480,20 +424,20 @@ func (a *analyzer) loadRange(n *ir.Load) ival {
 	in := n.In
 	ok := false
 	if len(idx) == 1 {
-		ok = idx[0].within(0, int64(in.Len())-1)
+		ok = idx[0].Within(0, int64(in.Len())-1)
 	} else if len(idx) == 2 {
-		ok = idx[0].within(0, int64(in.Rows)-1) && idx[1].within(0, int64(in.Cols)-1)
+		ok = idx[0].Within(0, int64(in.Rows)-1) && idx[1].Within(0, int64(in.Cols)-1)
 	}
 	a.noteProven(n, ok)
 	if in.T.IsFloat() {
 		return fullRange
 	}
-	if ok && idx[0].isPoint() && idx[len(idx)-1].isPoint() {
-		k, _ := loadIndex(in, []int64{idx[0].lo, idx[len(idx)-1].lo})
+	if ok && idx[0].IsPoint() && idx[len(idx)-1].IsPoint() {
+		k, _ := loadIndex(in, []int64{idx[0].Lo, idx[len(idx)-1].Lo})
 		if len(idx) == 1 {
-			k = idx[0].lo
+			k = idx[0].Lo
 		}
-		return point(in.I[k])
+		return analysis.Point(in.I[k])
 	}
 	return a.rec.inputRange(in)
 }
@@ -501,7 +445,7 @@ func (a *analyzer) loadRange(n *ir.Load) ival {
 func (a *analyzer) cellRef(n *ir.CellRef) {
 	i, j := a.intRange(n.I), a.intRange(n.J)
 	p := a.rec.p
-	a.noteProven(n, i.within(0, p.Rows-1) && j.within(0, p.Cols-1))
+	a.noteProven(n, i.Within(0, p.Rows-1) && j.Within(0, p.Cols-1))
 }
 
 // boolTri decides a condition over the region when it can.
@@ -550,24 +494,14 @@ func (a *analyzer) boolTri(e ir.Expr) tri {
 	case *ir.Select:
 		c := a.decide(n.Cond)
 		a.noteTri(n, c)
-		x, y := a.boolTri(n.Then), a.boolTri(n.Else)
-		switch c {
-		case triTrue:
-			return x
-		case triFalse:
-			return y
-		}
-		if x == y {
-			return x
-		}
-		return triUnknown
+		return choose(c, a.boolTri(n.Then), a.boolTri(n.Else), joinTri)
 	case *ir.Convert:
 		if classOf(n.X.Type()) == clInt {
 			r := a.intRange(n.X)
 			switch {
-			case r == point(0):
+			case r == analysis.Point(0):
 				return triFalse
-			case !r.has(0):
+			case !r.Has(0):
 				return triTrue
 			}
 			return triUnknown
@@ -581,9 +515,9 @@ func compareTri(op ir.Op, x, y ival) tri {
 	switch op {
 	case ir.OpEq, ir.OpNe:
 		t := triUnknown
-		if x.isPoint() && y.isPoint() && x.lo == y.lo {
+		if x.IsPoint() && y.IsPoint() && x.Lo == y.Lo {
 			t = triTrue
-		} else if x.hi < y.lo || y.hi < x.lo {
+		} else if x.Hi < y.Lo || y.Hi < x.Lo {
 			t = triFalse
 		}
 		if op == ir.OpNe {
@@ -591,17 +525,17 @@ func compareTri(op ir.Op, x, y ival) tri {
 		}
 		return t
 	case ir.OpLt:
-		if x.hi < y.lo {
+		if x.Hi < y.Lo {
 			return triTrue
 		}
-		if x.lo >= y.hi {
+		if x.Lo >= y.Hi {
 			return triFalse
 		}
 	case ir.OpLe:
-		if x.hi <= y.lo {
+		if x.Hi <= y.Lo {
 			return triTrue
 		}
-		if x.lo > y.hi {
+		if x.Lo > y.Hi {
 			return triFalse
 		}
 	case ir.OpGt:

@@ -14,21 +14,14 @@ import (
 // covers).
 
 // frame is the state of one scalar evaluation: the cell, the reduction
-// variables (by slot), where cells are read from, and the first error.
+// variables (by slot), the machine whose window cells are read from, and
+// the first error.
 type frame struct {
-	i, j  int64
-	lane  int      // the lane of the batch being evaluated
-	m     *Machine // the machine running the batch, if any
-	vars  []int64
-	cells cellReader
-	err   error
-}
-
-// cellReader reads a cell of the grid for the closures; it checks the grid
-// bounds and reports errors positioned at ref.
-type cellReader interface {
-	cellInt(ref *ir.CellRef, i, j int64) (int64, error)
-	cellFloat(ref *ir.CellRef, i, j int64) (float64, error)
+	i, j int64
+	lane int      // the lane of the batch being evaluated
+	m    *Machine // the machine running the batch, if any
+	vars []int64
+	err  error
 }
 
 // site is the cell being evaluated, for messages.
@@ -40,11 +33,39 @@ func (f *frame) fail(err error) {
 	}
 }
 
+// The closures of each class. They are aliases, not new types, so that
+// the helpers written once for every type (selectFn, loadFn, ...) return
+// them as they are.
 type (
-	iFn func(*frame) int64
-	fFn func(*frame) float64
-	bFn func(*frame) bool
+	iFn = func(*frame) int64
+	fFn = func(*frame) float64
+	bFn = func(*frame) bool
 )
+
+// constFn is the closure of a constant.
+func constFn[T elem](v T) func(*frame) T { return func(*frame) T { return v } }
+
+// selectFn is cond ? a : b.
+func selectFn[T elem](cond bFn, a, b func(*frame) T) func(*frame) T {
+	return func(f *frame) T {
+		if cond(f) {
+			return a(f)
+		}
+		return b(f)
+	}
+}
+
+// cellFn reads cell [fi][fj] of the machine's window.
+func cellFn[T num](n *ir.CellRef, fi, fj iFn) func(*frame) T {
+	return func(f *frame) T {
+		i, j := fi(f), fj(f)
+		v, err := cell[T](f.m, n, i, j)
+		if err != nil {
+			f.fail(err)
+		}
+		return v
+	}
+}
 
 // scope is the reductions enclosing the node being compiled, innermost
 // last, and the frame slot of each one's variable.
@@ -115,14 +136,11 @@ func (c *scomp) intFn(e ir.Expr) iFn {
 	t := e.Type()
 	switch n := e.(type) {
 	case *ir.Const:
-		v := constValue(n).I
-		return func(*frame) int64 { return v }
+		return constFn(constValue(n).I)
 	case *ir.Inf:
-		v := infValue(t, n.Neg).I
-		return func(*frame) int64 { return v }
+		return constFn(infValue(t, n.Neg).I)
 	case *ir.ScalarRef:
-		v := n.Scalar.Value.I
-		return func(*frame) int64 { return v }
+		return constFn(n.Scalar.Value.I)
 	case *ir.Var:
 		if r := c.sc.resolve(n); r != nil {
 			slot, ok := c.sc.slots[r]
@@ -144,30 +162,16 @@ func (c *scomp) intFn(e ir.Expr) iFn {
 			c.bad(e, "integer load of a floating input")
 			return func(*frame) int64 { return 0 }
 		}
-		return c.loadInt(n)
+		return loadFn(c, n, n.In.I)
 	case *ir.CellRef:
-		fi, fj := c.intFn(n.I), c.intFn(n.J)
-		return func(f *frame) int64 {
-			i, j := fi(f), fj(f)
-			v, err := f.cells.cellInt(n, i, j)
-			if err != nil {
-				f.fail(err)
-			}
-			return v
-		}
+		return cellFn[int64](n, c.intFn(n.I), c.intFn(n.J))
 	case *ir.Unary:
 		x := c.intFn(n.X)
 		return func(f *frame) int64 { return -x(f) }
 	case *ir.Binary:
 		return c.binaryInt(n)
 	case *ir.Select:
-		cond, a, b := c.boolFn(n.Cond), c.intFn(n.Then), c.intFn(n.Else)
-		return func(f *frame) int64 {
-			if cond(f) {
-				return a(f)
-			}
-			return b(f)
-		}
+		return selectFn(c.boolFn(n.Cond), c.intFn(n.Then), c.intFn(n.Else))
 	case *ir.Convert:
 		from := n.X.Type()
 		switch classOf(from) {
@@ -200,19 +204,27 @@ func (c *scomp) intFn(e ir.Expr) iFn {
 	case *ir.Call:
 		return c.callInt(n)
 	case *ir.Reduce:
-		return c.reduceInt(n)
+		t := n.T
+		sum := func(f *frame, acc, v int64) int64 {
+			s, fl := sumInt(t, acc, v)
+			if fl != fNone {
+				f.fail(arithErr(n.Pos, f.site(), fl, ir.OpAdd, t, acc, v))
+			}
+			return s
+		}
+		return reduceFn(c, n, c.intFn, identityInt(n.Op, t), sum)
 	}
 	c.bad(e, "unexpected integer expression")
 	return func(*frame) int64 { return 0 }
 }
 
-func (c *scomp) loadInt(n *ir.Load) iFn {
+// loadFn reads input n, whose values are data, checking the indices.
+func loadFn[T num](c *scomp, n *ir.Load, data []T) func(*frame) T {
 	in := n.In
-	data := in.I
 	if len(n.Index) == 1 {
 		x := c.intFn(n.Index[0])
 		size := int64(len(data))
-		return func(f *frame) int64 {
+		return func(f *frame) T {
 			k := x(f)
 			if uint64(k) >= uint64(size) {
 				f.fail(outsideInput(n, []int64{k}))
@@ -223,7 +235,7 @@ func (c *scomp) loadInt(n *ir.Load) iFn {
 	}
 	r, cc := c.intFn(n.Index[0]), c.intFn(n.Index[1])
 	rows, cols := int64(in.Rows), int64(in.Cols)
-	return func(f *frame) int64 {
+	return func(f *frame) T {
 		a, b := r(f), cc(f)
 		if uint64(a) >= uint64(rows) || uint64(b) >= uint64(cols) {
 			f.fail(outsideInput(n, []int64{a, b}))
@@ -287,37 +299,9 @@ func (c *scomp) callInt(n *ir.Call) iFn {
 		}
 		if len(args) == 0 {
 			c.bad(n, "min/max without arguments")
-			return func(*frame) int64 { return 0 }
+			return constFn[int64](0)
 		}
-		isMin := n.Fn == ir.FnMin
-		if len(args) == 2 {
-			a, b := args[0], args[1]
-			if isMin {
-				return func(f *frame) int64 {
-					r, v := a(f), b(f)
-					if v < r {
-						return v
-					}
-					return r
-				}
-			}
-			return func(f *frame) int64 {
-				r, v := a(f), b(f)
-				if v > r {
-					return v
-				}
-				return r
-			}
-		}
-		return func(f *frame) int64 {
-			r := args[0](f)
-			for _, a := range args[1:] {
-				if v := a(f); betterInt(isMin, v, r) {
-					r = v
-				}
-			}
-			return r
-		}
+		return minMaxFn(n.Fn == ir.FnMin, args)
 	case ir.FnAbs:
 		x := c.intFn(n.Args[0])
 		return func(f *frame) int64 {
@@ -332,36 +316,25 @@ func (c *scomp) callInt(n *ir.Call) iFn {
 	return func(*frame) int64 { return 0 }
 }
 
-func (c *scomp) reduceInt(n *ir.Reduce) iFn {
+// reduceFn is a reduction whose body compiles with body: the accumulator
+// starts at id and keeps the minimum or maximum, or adds with sum.
+func reduceFn[T num](c *scomp, n *ir.Reduce, body func(ir.Expr) func(*frame) T, id T, sum func(f *frame, acc, v T) T) func(*frame) T {
 	lo, hi := c.intFn(n.Lo), c.intFn(n.Hi)
 	slot := c.sc.slots[n]
 	c.sc.push(n)
-	body := c.intFn(n.Body)
+	b := body(n.Body)
 	c.sc.pop()
-	t := n.T
-	id := identityInt(n.Op, t)
-	op := n.Op
-	return func(f *frame) int64 {
-		a, b := lo(f), hi(f)
+	isMin, isSum := n.Op == ir.ReduceMin, n.Op == ir.ReduceSum
+	return func(f *frame) T {
+		a, z := lo(f), hi(f)
 		acc := id
-		for k := a; k <= b && f.err == nil; k++ {
+		for k := a; k <= z && f.err == nil; k++ {
 			f.vars[slot] = k
-			v := body(f)
-			switch op {
-			case ir.ReduceMin:
-				if v < acc {
-					acc = v
-				}
-			case ir.ReduceMax:
-				if v > acc {
-					acc = v
-				}
-			default:
-				s, fl := sumInt(t, acc, v)
-				if fl != fNone {
-					f.fail(arithErr(n.Pos, f.site(), fl, ir.OpAdd, t, acc, v))
-				}
-				acc = s
+			v := b(f)
+			if isSum {
+				acc = sum(f, acc, v)
+			} else if better(isMin, v, acc) {
+				acc = v
 			}
 			if k == math.MaxInt64 {
 				break
@@ -369,6 +342,42 @@ func (c *scomp) reduceInt(n *ir.Reduce) iFn {
 		}
 		return acc
 	}
+}
+
+// minMaxFn is min or max of args: the first of equal values.
+func minMaxFn[T num](isMin bool, args []func(*frame) T) func(*frame) T {
+	if len(args) == 2 {
+		a, b := args[0], args[1]
+		if isMin {
+			return func(f *frame) T { return min2(a(f), b(f)) }
+		}
+		return func(f *frame) T { return max2(a(f), b(f)) }
+	}
+	return func(f *frame) T {
+		r := args[0](f)
+		for _, a := range args[1:] {
+			if v := a(f); better(isMin, v, r) {
+				r = v
+			}
+		}
+		return r
+	}
+}
+
+// min2 and max2 keep the first of equal operands (and, for floats, are
+// not the built-in min and max, which prefer NaN and order -0 before +0).
+func min2[T num](r, v T) T {
+	if v < r {
+		return v
+	}
+	return r
+}
+
+func max2[T num](r, v T) T {
+	if v > r {
+		return v
+	}
+	return r
 }
 
 func (c *scomp) floatFn(e ir.Expr) fFn {
@@ -384,30 +393,19 @@ func (c *scomp) floatFn(e ir.Expr) fFn {
 	}
 	switch n := e.(type) {
 	case *ir.Const:
-		v := constValue(n).F
-		return func(*frame) float64 { return v }
+		return constFn(constValue(n).F)
 	case *ir.Inf:
-		v := infValue(t, n.Neg).F
-		return func(*frame) float64 { return v }
+		return constFn(infValue(t, n.Neg).F)
 	case *ir.ScalarRef:
-		v := n.Scalar.Value.Float64()
-		return func(*frame) float64 { return v }
+		return constFn(n.Scalar.Value.Float64())
 	case *ir.Load:
 		if !n.In.T.IsFloat() {
 			c.bad(e, "floating load of an integer input")
 			return func(*frame) float64 { return 0 }
 		}
-		return c.loadFloat(n)
+		return loadFn(c, n, n.In.F)
 	case *ir.CellRef:
-		fi, fj := c.intFn(n.I), c.intFn(n.J)
-		return func(f *frame) float64 {
-			i, j := fi(f), fj(f)
-			v, err := f.cells.cellFloat(n, i, j)
-			if err != nil {
-				f.fail(err)
-			}
-			return v
-		}
+		return cellFn[float64](n, c.intFn(n.I), c.intFn(n.J))
 	case *ir.Unary:
 		x := c.floatFn(n.X)
 		return func(f *frame) float64 { return -x(f) }
@@ -439,13 +437,7 @@ func (c *scomp) floatFn(e ir.Expr) fFn {
 		}
 		return func(f *frame) float64 { return roundTo(arithFloat(op, x(f), y(f)), t) }
 	case *ir.Select:
-		cond, a, b := c.boolFn(n.Cond), c.floatFn(n.Then), c.floatFn(n.Else)
-		return func(f *frame) float64 {
-			if cond(f) {
-				return a(f)
-			}
-			return b(f)
-		}
+		return selectFn(c.boolFn(n.Cond), c.floatFn(n.Then), c.floatFn(n.Else))
 	case *ir.Convert:
 		from := n.X.Type()
 		switch classOf(from) {
@@ -464,67 +456,11 @@ func (c *scomp) floatFn(e ir.Expr) fFn {
 	case *ir.Call:
 		return c.callFloat(n)
 	case *ir.Reduce:
-		lo, hi := c.intFn(n.Lo), c.intFn(n.Hi)
-		slot := c.sc.slots[n]
-		c.sc.push(n)
-		body := c.floatFn(n.Body)
-		c.sc.pop()
-		id := identityFloat(n.Op)
-		op := n.Op
-		return func(f *frame) float64 {
-			a, b := lo(f), hi(f)
-			acc := id
-			for k := a; k <= b && f.err == nil; k++ {
-				f.vars[slot] = k
-				v := body(f)
-				switch op {
-				case ir.ReduceMin:
-					if v < acc {
-						acc = v
-					}
-				case ir.ReduceMax:
-					if v > acc {
-						acc = v
-					}
-				default:
-					acc = roundTo(acc+v, t)
-				}
-				if k == math.MaxInt64 {
-					break
-				}
-			}
-			return acc
-		}
+		sum := func(_ *frame, acc, v float64) float64 { return roundTo(acc+v, t) }
+		return reduceFn(c, n, c.floatFn, identityFloat(n.Op), sum)
 	}
 	c.bad(e, "unexpected floating expression")
 	return func(*frame) float64 { return 0 }
-}
-
-func (c *scomp) loadFloat(n *ir.Load) fFn {
-	in := n.In
-	data := in.F
-	if len(n.Index) == 1 {
-		x := c.intFn(n.Index[0])
-		size := int64(len(data))
-		return func(f *frame) float64 {
-			k := x(f)
-			if uint64(k) >= uint64(size) {
-				f.fail(outsideInput(n, []int64{k}))
-				return 0
-			}
-			return data[k]
-		}
-	}
-	r, cc := c.intFn(n.Index[0]), c.intFn(n.Index[1])
-	rows, cols := int64(in.Rows), int64(in.Cols)
-	return func(f *frame) float64 {
-		a, b := r(f), cc(f)
-		if uint64(a) >= uint64(rows) || uint64(b) >= uint64(cols) {
-			f.fail(outsideInput(n, []int64{a, b}))
-			return 0
-		}
-		return data[a*cols+b]
-	}
 }
 
 func (c *scomp) callFloat(n *ir.Call) fFn {
@@ -537,18 +473,9 @@ func (c *scomp) callFloat(n *ir.Call) fFn {
 	case ir.FnMin, ir.FnMax:
 		if len(args) == 0 {
 			c.bad(n, "min/max without arguments")
-			return func(*frame) float64 { return 0 }
+			return constFn[float64](0)
 		}
-		isMin := n.Fn == ir.FnMin
-		return func(f *frame) float64 {
-			r := args[0](f)
-			for _, a := range args[1:] {
-				if v := a(f); betterFloat(isMin, v, r) {
-					r = v
-				}
-			}
-			return r
-		}
+		return minMaxFn(n.Fn == ir.FnMin, args)
 	case ir.FnPow:
 		if len(args) != 2 {
 			c.bad(n, "pow needs two arguments")
@@ -593,13 +520,7 @@ func (c *scomp) boolFn(e ir.Expr) bFn {
 			return c.compare(n)
 		}
 	case *ir.Select:
-		cond, a, b := c.boolFn(n.Cond), c.boolFn(n.Then), c.boolFn(n.Else)
-		return func(f *frame) bool {
-			if cond(f) {
-				return a(f)
-			}
-			return b(f)
-		}
+		return selectFn(c.boolFn(n.Cond), c.boolFn(n.Then), c.boolFn(n.Else))
 	case *ir.Convert:
 		switch classOf(n.X.Type()) {
 		case clInt:
@@ -623,7 +544,7 @@ func (c *scomp) compare(n *ir.Binary) bFn {
 	op := n.Op
 	if classOf(n.X.Type()) == clFloat || classOf(n.Y.Type()) == clFloat {
 		x, y := c.anyFloat(n.X), c.anyFloat(n.Y)
-		return func(f *frame) bool { return cmpFloat(op, x(f), y(f)) }
+		return func(f *frame) bool { return cmpOp(op, x(f), y(f)) }
 	}
 	x, y := c.intFn(n.X), c.intFn(n.Y)
 	switch op {

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"math"
+
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/source"
 )
@@ -18,8 +20,7 @@ import (
 type seqCase struct {
 	mask int         // its lanes (-1: all)
 	form *scanForm   // nil: the scalar closure below
-	ival iFn         // the value converted to the cell type
-	fval fFn         //
+	val  laneStore   // the value converted to the cell type
 	pos  source.Pos  // for overflow errors
 	ref  *ir.CellRef // a reference for messages
 }
@@ -111,7 +112,7 @@ func (c *vcomp) cases() {
 			c.store(v, rem, -1, -1, cs.Value.Position())
 			return
 		}
-		nr := c.newVB()
+		nr := newVec[bool](c)
 		c.store(v, rem, cv, nr, cs.Value.Position())
 		rem = nr
 	}
@@ -211,65 +212,36 @@ func (c *vcomp) pairCases() bool {
 	bv := c.expr(toCellType(b.Value, t), bm)
 	apos, bpos := a.Value.Position(), b.Value.Position()
 	if c.rec.cls == clFloat {
-		ar, br := c.vecF(av), c.vecF(bv)
-		nanOK := c.rec.p.AllowNaN
-		c.emit(func(m *Machine) {
-			out, x, y, cm := m.outF(), m.vf[ar][:m.n], m.vf[br][:m.n], m.vb[cv][:m.n]
-			nan := false
-			for k := range out {
-				v := y[k]
-				if cm[k] {
-					v = x[k]
-				}
-				nan = nan || v != v
-				out[k] = v
-			}
-			if nan && !nanOK {
-				m.nanLanes(-1, -1, -1, func(k int) source.Pos {
-					if cm[k] {
-						return apos
-					}
-					return bpos
-				})
-			}
-		})
-		return true
+		storePair[float64](c, cv, c.vecF(av), c.vecF(bv), apos, bpos)
+	} else {
+		storePair[int64](c, cv, c.vecI(av), c.vecI(bv), apos, bpos)
 	}
-	lo, hi := storeRange(t)
-	ar, br := c.vecI(av), c.vecI(bv)
+	return true
+}
+
+// storePair emits the store of vector register a on the lanes where cv is
+// set and of b elsewhere, checking each value by the cell's rule.
+func storePair[T num](c *vcomp, cv, a, b int, apos, bpos source.Pos) {
+	rule := ruleOf[T](c.rec)
 	c.emit(func(m *Machine) {
-		out, x, y, cm := m.outI(), m.vi[ar][:m.n], m.vi[br][:m.n], m.vb[cv][:m.n]
+		r, lo, hi, nanOK := bankOf[T](m), rule.lo, rule.hi, rule.nanOK
+		out, x, y, cm := out[T](m), r.v[a][:m.n], r.v[b][:m.n], m.bools.v[cv][:m.n]
 		for k := range out {
-			v, pos := y[k], bpos
+			v := y[k]
 			if cm[k] {
-				v, pos = x[k], apos
+				v = x[k]
 			}
-			if v < lo || v > hi {
-				i, j := m.coords(k)
-				m.fail(cellOverflow(pos, t, i, j, v))
+			if v < lo || v > hi || (v != v && !nanOK) {
+				pos := bpos
+				if cm[k] {
+					pos = apos
+				}
+				rule.fail(m, pos, k, v)
 				return
 			}
 			out[k] = v
 		}
 	})
-	return true
-}
-
-// nanLanes reports the first lane of the output that holds NaN among those
-// stored (rem: -1 all, else a mask register; cv likewise; except the lanes
-// of not, -1 none); at names the case value of a lane.
-func (m *Machine) nanLanes(rem, cv, not int, at func(k int) source.Pos) {
-	out := m.outF()
-	for k := range out {
-		if !m.isActive(rem, k) || !m.isActive(cv, k) || (not >= 0 && m.vb[not][k]) {
-			continue
-		}
-		if v := out[k]; v != v {
-			i, j := m.coords(k)
-			m.fail(nanCell(at(k), i, j))
-			return
-		}
-	}
 }
 
 // store writes v to the output line on the lanes of rem (-1: all) where
@@ -277,48 +249,26 @@ func (m *Machine) nanLanes(rem, cv, not int, at func(k int) source.Pos) {
 // not set.
 func (c *vcomp) store(v opnd, rem, cv, newRem int, pos source.Pos) {
 	if c.rec.cls == clFloat {
-		vr := c.vecF(v)
-		nanOK := c.rec.p.AllowNaN
-		c.emit(func(m *Machine) {
-			out, vals := m.outF(), m.vf[vr][:m.n]
-			var nr []bool
-			if newRem >= 0 {
-				nr = m.xb[newRem][:m.n]
-				m.vb[newRem] = nr
-			}
-			for k := range out {
-				r := rem < 0 || m.vb[rem][k]
-				take := r && (cv < 0 || m.vb[cv][k])
-				if take {
-					x := vals[k]
-					if x != x && !nanOK {
-						i, j := m.coords(k)
-						m.fail(nanCell(pos, i, j))
-						return
-					}
-					out[k] = x
-				}
-				if nr != nil {
-					nr[k] = r && !take
-				}
-			}
-		})
-		return
+		storeReg[float64](c, c.vecF(v), rem, cv, newRem, pos)
+	} else {
+		storeReg[int64](c, c.vecI(v), rem, cv, newRem, pos)
 	}
-	t := c.rec.cellT
-	lo, hi := storeRange(t)
-	vr := c.vecI(v)
+}
+
+// storeReg is store for cells of type T, v in a vector register.
+func storeReg[T num](c *vcomp, v, rem, cv, newRem int, pos source.Pos) {
+	rule := ruleOf[T](c.rec)
 	if rem < 0 && cv >= 0 && newRem >= 0 {
 		c.emit(func(m *Machine) {
-			out, vals := m.outI(), m.vi[vr][:m.n]
-			cm, nr := m.vb[cv][:m.n], m.xb[newRem][:m.n]
-			m.vb[newRem] = nr
+			out, vals := out[T](m), bankOf[T](m).v[v][:m.n]
+			lo, hi, nanOK := rule.lo, rule.hi, rule.nanOK
+			cm, nr := m.bools.v[cv][:m.n], m.bools.x[newRem][:m.n]
+			m.bools.v[newRem] = nr
 			for k := range out {
 				if cm[k] {
 					x := vals[k]
-					if x < lo || x > hi {
-						i, j := m.coords(k)
-						m.fail(cellOverflow(pos, t, i, j, x))
+					if x < lo || x > hi || (x != x && !nanOK) {
+						rule.fail(m, pos, k, x)
 						return
 					}
 					out[k] = x
@@ -329,20 +279,20 @@ func (c *vcomp) store(v opnd, rem, cv, newRem int, pos source.Pos) {
 		return
 	}
 	c.emit(func(m *Machine) {
-		out, vals := m.outI(), m.vi[vr][:m.n]
+		out, vals := out[T](m), bankOf[T](m).v[v][:m.n]
+		lo, hi, nanOK := rule.lo, rule.hi, rule.nanOK
 		var nr []bool
 		if newRem >= 0 {
-			nr = m.xb[newRem][:m.n]
-			m.vb[newRem] = nr
+			nr = m.bools.x[newRem][:m.n]
+			m.bools.v[newRem] = nr
 		}
 		for k := range out {
-			r := rem < 0 || m.vb[rem][k]
-			take := r && (cv < 0 || m.vb[cv][k])
+			r := rem < 0 || m.bools.v[rem][k]
+			take := r && (cv < 0 || m.bools.v[cv][k])
 			if take {
 				x := vals[k]
-				if x < lo || x > hi {
-					i, j := m.coords(k)
-					m.fail(cellOverflow(pos, t, i, j, x))
+				if x < lo || x > hi || (x != x && !nanOK) {
+					rule.fail(m, pos, k, x)
 					return
 				}
 				out[k] = x
@@ -354,19 +304,59 @@ func (c *vcomp) store(v opnd, rem, cv, newRem int, pos source.Pos) {
 	})
 }
 
+// cellRule is what a value must satisfy to be stored in a cell of type
+// T: to be within lo..hi (an integer cell's store range; every float) and,
+// unless nanOK, not NaN (an integer is never NaN).
+type cellRule[T num] struct {
+	lo, hi T
+	nanOK  bool
+	err    func(pos source.Pos, i, j int64, v T) error
+}
+
+// refuses reports whether v may not be stored. The batch loops test the
+// same thing on the fields copied to local variables, which stay in
+// registers.
+func (r *cellRule[T]) refuses(v T) bool { return v < r.lo || v > r.hi || (v != v && !r.nanOK) }
+
+// fail reports that lane's value v, of the case value at pos, is refused.
+func (r *cellRule[T]) fail(m *Machine, pos source.Pos, lane int, v T) {
+	i, j := m.coords(lane)
+	m.fail(r.err(pos, i, j, v))
+}
+
+// cellRules are the rules of the recurrence's cell type, one per class.
+type cellRules struct {
+	ints   cellRule[int64]
+	floats cellRule[float64]
+}
+
+func newCellRules(p *ir.Problem) cellRules {
+	t := p.CellType
+	lo, hi := storeRange(t)
+	return cellRules{
+		ints: cellRule[int64]{lo: lo, hi: hi, err: func(pos source.Pos, i, j, v int64) error {
+			return cellOverflow(pos, t, i, j, v)
+		}},
+		floats: cellRule[float64]{lo: math.Inf(-1), hi: math.Inf(1), nanOK: p.AllowNaN,
+			err: func(pos source.Pos, i, j int64, _ float64) error { return nanCell(pos, i, j) }},
+	}
+}
+
+// ruleOf returns r's rule for cells of type T.
+func ruleOf[T num](r *Recurrence) *cellRule[T] {
+	if rule, ok := any(&r.rules.ints).(*cellRule[T]); ok {
+		return rule
+	}
+	return any(&r.rules.floats).(*cellRule[T])
+}
+
 // seqCase compiles a case that reads the line being computed.
 func (c *vcomp) seqCase(cs *ir.Case, mask int) {
 	sc := &seqCase{mask: mask, pos: cs.Value.Position()}
 	if ps := c.parseScan(cs.Value); ps != nil {
 		sc.form = c.compileScan(ps, mask)
 	} else {
-		v := toCellType(cs.Value, c.rec.cellT)
-		s := c.laneCompiler(mask)
-		if c.rec.cls == clFloat {
-			sc.fval = s.floatFn(v)
-		} else {
-			sc.ival = s.intFn(v)
-		}
+		sc.val = c.laneCompiler(mask).cellValue(toCellType(cs.Value, c.rec.cellT), c.rec.cls)
 	}
 	c.k.seqs = append(c.k.seqs, sc)
 }
@@ -389,13 +379,13 @@ func (c *vcomp) laneCompiler(mask int) *scomp {
 			switch o.cls {
 			case clFloat:
 				reg := c.vecF(o)
-				return fFn(func(f *frame) float64 { return f.m.vf[reg][f.lane] })
+				return fFn(func(f *frame) float64 { return f.m.floats.v[reg][f.lane] })
 			case clBool:
 				reg := c.vecB(o)
-				return bFn(func(f *frame) bool { return f.m.vb[reg][f.lane] })
+				return bFn(func(f *frame) bool { return f.m.bools.v[reg][f.lane] })
 			}
 			reg := c.vecI(o)
-			return iFn(func(f *frame) int64 { return f.m.vi[reg][f.lane] })
+			return iFn(func(f *frame) int64 { return f.m.ints.v[reg][f.lane] })
 		}
 		ref, ok := e.(*ir.CellRef)
 		if !ok || r.stepOff[ref] != 0 {
@@ -428,23 +418,23 @@ func (c *vcomp) laneCompiler(mask int) *scomp {
 			return at
 		}
 		if r.cls == clFloat {
-			return fFn(func(f *frame) float64 {
-				l := &f.m.b.Lines[out]
-				if at := read(f, len(l.F)); at >= 0 {
-					return l.F[at]
-				}
-				return 0
-			})
+			return outCellFn[float64](out, read)
 		}
-		return iFn(func(f *frame) int64 {
-			l := &f.m.b.Lines[out]
-			if at := read(f, len(l.I)); at >= 0 {
-				return l.I[at]
-			}
-			return 0
-		})
+		return outCellFn[int64](out, read)
 	}
 	return s
+}
+
+// outCellFn reads the cell of the line being computed (line out of the
+// batch) at the index read returns, 0 after an error (-1).
+func outCellFn[T num](out int, read func(f *frame, size int) int64) func(*frame) T {
+	return func(f *frame) T {
+		l := cellsOf[T](&f.m.b.Lines[out])
+		if at := read(f, len(l)); at >= 0 {
+			return l[at]
+		}
+		return 0
+	}
 }
 
 // readsLaneVar reports whether e reads the variable of a reduction that
@@ -627,7 +617,20 @@ func (c *vcomp) pickFast() {
 		dirIdx = 1
 	}
 	if r.cls == clFloat {
-		c.pickFastF(opIdx, yIdx, mode, dirIdx)
+		loop := fscanLoops[opIdx][yIdx][mode][dirIdx]
+		r32, nanOK := r.cellT == ir.Float, r.p.AllowNaN
+		run := func(l []float64, s0, n int, xs, ys []float64, y float64, mb []bool, evs []float64, evc float64) int {
+			return loop(l, s0, n, xs, ys, y, mb, evs, evc, r32, nanOK)
+		}
+		bad := func(m *Machine, _ []float64, _, lane int, mb []bool, _ []float64, _ float64) {
+			at := sc.pos
+			if mode == 2 && mb[lane] {
+				at = k.blend.pos
+			}
+			i, j := m.coords(lane)
+			m.fail(nanCell(at, i, j))
+		}
+		k.fast = fastScan(c, opIdx, mode, run, bad)
 		return
 	}
 	loop := scanLoops[opIdx][yIdx][mode][dirIdx]
@@ -635,6 +638,37 @@ func (c *vcomp) pickFast() {
 		loop = lscanLoops[opIdx][yIdx][mode][dirIdx]
 	}
 	fmax := finiteMax(r.cellT)
+	run := func(l []int64, s0, n int, xs, ys []int64, y int64, mb []bool, evs []int64, evc int64) int {
+		return loop(l, s0, n, xs, ys, y, mb, evs, evc, fmax)
+	}
+	// The loop stopped at lane bad before storing it: its neighbour is
+	// stored, and the operands are known again.
+	bad := func(m *Machine, l []int64, s0, lane int, mb []bool, evs []int64, evc int64) {
+		cs := cellSite(m.coords(lane))
+		if mode == 2 && mb[lane] {
+			m.fail(arithErr(k.blend.addPos, cs, fOverflow, ir.OpAdd, r.cellT, evs[lane], evc))
+			return
+		}
+		prev := l[s0+lane-1]
+		if r.desc {
+			prev = l[s0+lane+1]
+		}
+		m.fail(termErr(&t, cs, r.cellT, prev, m.ints.get(t.y, lane)))
+	}
+	k.fast = fastScan(c, opIdx, mode, run, bad)
+}
+
+// fastScan returns the scan of the kernel's single sequential case with
+// the generated loop run, which returns the first lane that failed (-1:
+// none), and bad, which reports that lane's error. It falls back to the
+// slow scan where a neighbour may be outside the grid or the window.
+func fastScan[T num](c *vcomp, opIdx, mode int,
+	run func(line []T, s0, n int, xs, ys []T, y T, mask []bool, ev []T, evc T) int,
+	bad func(m *Machine, line []T, s0, lane int, mask []bool, ev []T, evc T)) scanFn {
+	k, r := c.k, c.rec
+	sc := k.seqs[0]
+	f := sc.form
+	t := f.terms[0]
 	mask, x, y, hasY, desc, proven, sub := sc.mask, f.x, t.y, t.hasY, r.desc, t.proven, t.sub
 	var cv, ev int
 	if k.blend != nil {
@@ -642,25 +676,27 @@ func (c *vcomp) pickFast() {
 	}
 	out := int(-r.dLo)
 	laneN := r.laneN
-	k.fast = func(m *Machine) {
-		l := &m.b.Lines[out]
+	return func(m *Machine) {
+		line := &m.b.Lines[out]
+		l := cellsOf[T](line)
 		n := m.n
-		s0 := int(m.b.Lane0 - l.Base)
-		if (!desc && s0 < 1) || (desc && s0+n+1 > len(l.I)) {
+		s0 := int(m.b.Lane0 - line.Base)
+		if (!desc && s0 < 1) || (desc && s0+n+1 > len(l)) {
 			m.slowScan(k) // the neighbour is not in memory: let the checks say why
 			return
 		}
-		var xs, ys, evs []int64
-		var yv, evc int64
+		b := bankOf[T](m)
+		var xs, ys, evs []T
+		var yv, evc T
 		var mb []bool
 		if opIdx < 2 {
-			xs = m.vi[x.reg]
+			xs = b.v[x.reg]
 		}
 		if hasY {
 			if y.vec {
-				ys = m.vi[y.reg]
+				ys = b.v[y.reg]
 			} else {
-				yv = m.si[y.reg]
+				yv = b.s[y.reg]
 				if sub {
 					yv = -yv
 				}
@@ -668,30 +704,19 @@ func (c *vcomp) pickFast() {
 		}
 		switch mode {
 		case 0:
-			mb = m.vb[mask]
+			mb = m.bools.v[mask]
 		case 2:
-			mb, evs = m.vb[cv], m.vi[ev]
+			mb, evs = m.bools.v[cv], b.v[ev]
 			if k.blend.hasC {
-				evc = m.si[k.blend.c.reg]
+				evc = b.s[k.blend.c.reg]
 			}
 		}
 		if !proven && m.edgeInScan(k, mode, mb, desc, laneN) {
 			m.slowScan(k)
 			return
 		}
-		if bad := loop(l.I, s0, n, xs, ys, yv, mb, evs, evc, fmax); bad >= 0 {
-			// The loop stopped at lane bad before storing it: its
-			// neighbour is stored, and the operands are known again.
-			cs := cellSite(m.coords(bad))
-			if mode == 2 && mb[bad] {
-				m.fail(arithErr(k.blend.addPos, cs, fOverflow, ir.OpAdd, r.cellT, evs[bad], evc))
-				return
-			}
-			prev := l.I[s0+bad-1]
-			if desc {
-				prev = l.I[s0+bad+1]
-			}
-			m.fail(termErr(&t, cs, r.cellT, prev, m.geti(y.vec, y.reg, bad)))
+		if lane := run(l, s0, n, xs, ys, yv, mb, evs, evc); lane >= 0 {
+			bad(m, l, s0, lane, mb, evs, evc)
 		}
 	}
 }
@@ -722,70 +747,6 @@ func (m *Machine) edgeInScan(k *Kernel, mode int, mb []bool, desc bool, laneN in
 	return edge >= 0 && (mode == 1 || (mode == 0 && mb[edge]) || (mode == 2 && !mb[edge]))
 }
 
-// pickFastF is pickFast for floating cells.
-func (c *vcomp) pickFastF(opIdx, yIdx, mode, dirIdx int) {
-	k, r := c.k, c.rec
-	sc := k.seqs[0]
-	f := sc.form
-	t := f.terms[0]
-	loop := fscanLoops[opIdx][yIdx][mode][dirIdx]
-	mask, x, y, hasY, desc, proven, sub := sc.mask, f.x, t.y, t.hasY, r.desc, t.proven, t.sub
-	r32 := r.cellT == ir.Float
-	nanOK := r.p.AllowNaN
-	var cv, ev int
-	if k.blend != nil {
-		cv, ev = k.blend.cv, k.blend.v
-	}
-	out := int(-r.dLo)
-	laneN := r.laneN
-	k.fast = func(m *Machine) {
-		l := &m.b.Lines[out]
-		n := m.n
-		s0 := int(m.b.Lane0 - l.Base)
-		if (!desc && s0 < 1) || (desc && s0+n+1 > len(l.F)) {
-			m.slowScan(k)
-			return
-		}
-		var xs, ys, evs []float64
-		var yv, evc float64
-		var mb []bool
-		if opIdx < 2 {
-			xs = m.vf[x.reg]
-		}
-		if hasY {
-			if y.vec {
-				ys = m.vf[y.reg]
-			} else {
-				yv = m.sf[y.reg]
-				if sub {
-					yv = -yv
-				}
-			}
-		}
-		switch mode {
-		case 0:
-			mb = m.vb[mask]
-		case 2:
-			mb, evs = m.vb[cv], m.vf[ev]
-			if k.blend.hasC {
-				evc = m.sf[k.blend.c.reg]
-			}
-		}
-		if !proven && m.edgeInScan(k, mode, mb, desc, laneN) {
-			m.slowScan(k)
-			return
-		}
-		if bad := loop(l.F, s0, n, xs, ys, yv, mb, evs, evc, r32, nanOK); bad >= 0 {
-			i, j := m.coords(bad)
-			at := sc.pos
-			if mode == 2 && mb[bad] {
-				at = k.blend.pos
-			}
-			m.fail(nanCell(at, i, j))
-		}
-	}
-}
-
 // scan runs the sequential stage after the batch-wide one.
 func (m *Machine) scan(k *Kernel) {
 	if k.fast != nil {
@@ -802,25 +763,18 @@ func (m *Machine) slowScan(k *Kernel) {
 		if m.rec.desc {
 			lane = n - 1 - t
 		}
-		if bl := k.blend; bl != nil && m.vb[bl.cv][lane] {
+		if bl := k.blend; bl != nil && m.bools.v[bl.cv][lane] {
 			if m.rec.cls == clFloat {
-				v := m.vf[bl.v][lane]
-				if bl.hasC {
-					v = roundTo(v+m.sf[bl.c.reg], m.rec.cellT)
-				}
-				m.storeLaneF(lane, v, bl.pos)
-				continue
+				blendLane(m, bl, lane, func(a, b float64) (float64, bool) { return roundTo(a+b, m.rec.cellT), true })
+			} else {
+				blendLane(m, bl, lane, func(a, b int64) (int64, bool) {
+					s, ok := addFinite(m.rec.cellT, a, b)
+					if !ok {
+						m.fail(arithErr(bl.addPos, cellSite(m.coords(lane)), fOverflow, ir.OpAdd, m.rec.cellT, a, b))
+					}
+					return s, ok
+				})
 			}
-			v := m.vi[bl.v][lane]
-			if bl.hasC {
-				a, b := v, m.si[bl.c.reg]
-				var ok bool
-				if v, ok = addFinite(m.rec.cellT, a, b); !ok {
-					m.fail(arithErr(bl.addPos, cellSite(m.coords(lane)), fOverflow, ir.OpAdd, m.rec.cellT, a, b))
-					return
-				}
-			}
-			m.storeLaneI(lane, v, bl.pos)
 			continue
 		}
 		done := false
@@ -837,83 +791,94 @@ func (m *Machine) slowScan(k *Kernel) {
 	}
 }
 
-// storeLaneI stores one computed integer cell, checking its range.
-func (m *Machine) storeLaneI(lane int, v int64, pos source.Pos) {
-	if lo, hi := storeRange(m.rec.cellT); v < lo || v > hi {
-		i, j := m.coords(lane)
-		m.fail(cellOverflow(pos, m.rec.cellT, i, j, v))
-		return
+// blendLane stores the blended case's value on one lane: v, or v + c added
+// with add, which returns false after failing.
+func blendLane[T num](m *Machine, bl *blendCase, lane int, add func(a, b T) (T, bool)) {
+	r := bankOf[T](m)
+	v := r.v[bl.v][lane]
+	if bl.hasC {
+		var ok bool
+		if v, ok = add(v, r.s[bl.c.reg]); !ok {
+			return
+		}
 	}
-	m.outI()[lane] = v
+	storeLane(m, lane, v, bl.pos)
 }
 
-// storeLaneF stores one computed floating cell, refusing NaN unless the
-// problem allows it.
-func (m *Machine) storeLaneF(lane int, v float64, pos source.Pos) {
-	if v != v && !m.rec.p.AllowNaN {
-		i, j := m.coords(lane)
-		m.fail(nanCell(pos, i, j))
+// storeLane stores one computed cell, checking it by the cell's rule.
+func storeLane[T num](m *Machine, lane int, v T, pos source.Pos) {
+	if rule := ruleOf[T](m.rec); rule.refuses(v) {
+		rule.fail(m, pos, lane, v)
 		return
 	}
-	m.outF()[lane] = v
+	out[T](m)[lane] = v
+}
+
+// laneStore evaluates a case value at a lane (m.at has pointed the frame
+// there) and stores it.
+type laneStore func(m *Machine, lane int, pos source.Pos)
+
+// storeFn is the laneStore of closure fn.
+func storeFn[T num](fn func(*frame) T) laneStore {
+	return func(m *Machine, lane int, pos source.Pos) {
+		v := fn(&m.fr)
+		if m.fr.err == nil {
+			storeLane(m, lane, v, pos)
+		}
+	}
+}
+
+// cellValue compiles a value of the cell type, of class cls, into a
+// laneStore.
+func (c *scomp) cellValue(v ir.Expr, cls class) laneStore {
+	if cls == clFloat {
+		return storeFn(c.floatFn(v))
+	}
+	return storeFn(c.intFn(v))
 }
 
 func (m *Machine) seqLane(sc *seqCase, lane int) {
-	f := sc.form
-	if f == nil {
+	if sc.form == nil {
 		m.at(lane)
-		if sc.fval != nil {
-			v := sc.fval(&m.fr)
-			if m.fr.err == nil {
-				m.storeLaneF(lane, v, sc.pos)
-			}
-			return
-		}
-		v := sc.ival(&m.fr)
-		if m.fr.err == nil {
-			m.storeLaneI(lane, v, sc.pos)
-		}
+		sc.val(m, lane, sc.pos)
 		return
 	}
+	if m.rec.cls == clFloat {
+		scanLane(m, sc, lane, m.termF)
+	} else {
+		scanLane(m, sc, lane, m.termI)
+	}
+}
+
+// scanLane computes a scan form on one lane: the best of its terms, each
+// computed by term (false after an error), and X.
+func scanLane[T num](m *Machine, sc *seqCase, lane int, term func(t *scanTerm, l []T, at int64, lane int) (T, bool)) {
+	f := sc.form
 	r := m.rec
-	l := &m.b.Lines[-r.dLo]
+	line := &m.b.Lines[-r.dLo]
+	l := cellsOf[T](line)
 	x := m.b.Lane0 + int64(lane)
 	isMin := f.op == vMin
-	if r.cls == clFloat {
-		var acc float64
-		for ti, t := range f.terms {
-			v, ok := m.termF(&t, l, x, lane)
-			if !ok {
-				return
-			}
-			if ti == 0 || betterFloat(isMin, v, acc) {
-				acc = v
-			}
-		}
-		if f.hasX {
-			if xv := m.vf[f.x.reg][lane]; !betterFloat(isMin, acc, xv) {
-				acc = xv
-			}
-		}
-		m.storeLaneF(lane, acc, sc.pos)
-		return
-	}
-	var acc int64
+	var acc T
 	for ti, t := range f.terms {
-		v, ok := m.termI(&t, l, x, lane)
+		at, ok := m.neighbour(&t, line, x, len(l))
 		if !ok {
 			return
 		}
-		if ti == 0 || betterInt(isMin, v, acc) {
+		v, ok := term(&t, l, at, lane)
+		if !ok {
+			return
+		}
+		if ti == 0 || better(isMin, v, acc) {
 			acc = v
 		}
 	}
 	if f.hasX {
-		if xv := m.vi[f.x.reg][lane]; !betterInt(isMin, acc, xv) {
+		if xv := bankOf[T](m).v[f.x.reg][lane]; !better(isMin, acc, xv) {
 			acc = xv
 		}
 	}
-	m.storeLaneI(lane, acc, sc.pos)
+	storeLane(m, lane, acc, sc.pos)
 }
 
 // neighbour locates the cell a term reads for lane index x; ok is false
@@ -937,21 +902,13 @@ func (m *Machine) neighbour(t *scanTerm, l *Line, x int64, size int) (int64, boo
 	return at, true
 }
 
-func (m *Machine) termI(t *scanTerm, l *Line, x int64, lane int) (int64, bool) {
-	at, ok := m.neighbour(t, l, x, len(l.I))
-	if !ok {
-		return 0, false
-	}
-	v := l.I[at]
+// termI and termF compute scan term t from the neighbour l[at] on lane.
+func (m *Machine) termI(t *scanTerm, l []int64, at int64, lane int) (int64, bool) {
+	v := l[at]
 	if !t.hasY {
 		return v, true
 	}
-	var y int64
-	if t.y.vec {
-		y = m.vi[t.y.reg][lane]
-	} else {
-		y = m.si[t.y.reg]
-	}
+	y := m.ints.get(t.y, lane)
 	ct := m.rec.cellT
 	a, b, op := v, y, ir.OpAdd
 	switch {
@@ -968,21 +925,12 @@ func (m *Machine) termI(t *scanTerm, l *Line, x int64, lane int) (int64, bool) {
 	return r, true
 }
 
-func (m *Machine) termF(t *scanTerm, l *Line, x int64, lane int) (float64, bool) {
-	at, ok := m.neighbour(t, l, x, len(l.F))
-	if !ok {
-		return 0, false
-	}
-	v := l.F[at]
+func (m *Machine) termF(t *scanTerm, l []float64, at int64, lane int) (float64, bool) {
+	v := l[at]
 	if !t.hasY {
 		return v, true
 	}
-	var y float64
-	if t.y.vec {
-		y = m.vf[t.y.reg][lane]
-	} else {
-		y = m.sf[t.y.reg]
-	}
+	y := m.floats.get(t.y, lane)
 	if t.sub {
 		v -= y
 	} else if t.swap {
@@ -1011,17 +959,7 @@ func (m *Machine) undecidedLane(und *undecided, lane int) {
 				continue
 			}
 		}
-		if f.fval != nil {
-			v := f.fval(&m.fr)
-			if m.fr.err == nil {
-				m.storeLaneF(lane, v, r.p.Cases[ci].Value.Position())
-			}
-			return
-		}
-		v := f.ival(&m.fr)
-		if m.fr.err == nil {
-			m.storeLaneI(lane, v, r.p.Cases[ci].Value.Position())
-		}
+		f.val(m, lane, r.p.Cases[ci].Value.Position())
 		return
 	}
 }

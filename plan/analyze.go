@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/source"
 )
@@ -29,10 +30,10 @@ func Analyze(p *ir.Problem) (*Plan, error) {
 	pl := &Plan{}
 	for _, ref := range p.CellRefs {
 		d := Dependency{Ref: ref}
-		if c, ok := offset(ref.I, ir.VarI); ok {
+		if c, ok := analysis.Offset(ref.I, ir.VarI); ok {
 			d.DI = &c
 		}
-		if c, ok := offset(ref.J, ir.VarJ); ok {
+		if c, ok := analysis.Offset(ref.J, ir.VarJ); ok {
 			d.DJ = &c
 		}
 		pl.Deps = append(pl.Deps, d)
@@ -50,63 +51,6 @@ func Analyze(p *ir.Problem) (*Plan, error) {
 	}
 	pl.Answer = ans
 	return pl, nil
-}
-
-// offset returns c when e is `v - c` (v the index variable of kind v), i.e.
-// how far back along that axis the referenced cell is.
-func offset(e ir.Expr, v ir.VarKind) (int64, bool) {
-	coef, k, ok := linear(e, v)
-	if !ok || coef != 1 {
-		return 0, false
-	}
-	return -k, true
-}
-
-// linear writes e as coef*v + k with integer constants, if it can.
-func linear(e ir.Expr, v ir.VarKind) (coef, k int64, ok bool) {
-	switch n := e.(type) {
-	case *ir.Var:
-		if n.Kind == v {
-			return 1, 0, true
-		}
-	case *ir.Const:
-		if n.V.T.IsInteger() {
-			return 0, n.V.I, true
-		}
-	case *ir.ScalarRef:
-		if n.Scalar.Value.T.IsInteger() {
-			return 0, n.Scalar.Value.I, true
-		}
-	case *ir.Convert:
-		if n.T.IsInteger() && n.X.Type().IsInteger() {
-			return linear(n.X, v)
-		}
-	case *ir.Unary:
-		if n.Op == ir.OpNeg {
-			c, k, ok := linear(n.X, v)
-			return -c, -k, ok
-		}
-	case *ir.Binary:
-		c1, k1, ok1 := linear(n.X, v)
-		c2, k2, ok2 := linear(n.Y, v)
-		if !ok1 || !ok2 {
-			return 0, 0, false
-		}
-		switch n.Op {
-		case ir.OpAdd:
-			return c1 + c2, k1 + k2, true
-		case ir.OpSub:
-			return c1 - c2, k1 - k2, true
-		case ir.OpMul:
-			if c1 == 0 {
-				return k1 * c2, k1 * k2, true
-			}
-			if c2 == 0 {
-				return c1 * k2, k1 * k2, true
-			}
-		}
-	}
-	return 0, 0, false
 }
 
 // schedTest says whether one schedule/direction can run the dependencies and,
@@ -449,8 +393,9 @@ func constInt(e ir.Expr, env map[*ir.Var]int64) (int64, bool) {
 		return constInt(n.X, env)
 	case *ir.Unary:
 		x, ok := constInt(n.X, env)
-		if n.Op == ir.OpNeg {
-			return -x, ok
+		if n.Op == ir.OpNeg && ok {
+			// Finite values and the inf sentinels are symmetric.
+			return ir.Sub64(0, x)
 		}
 	case *ir.Binary:
 		x, ok1 := constInt(n.X, env)
@@ -459,20 +404,10 @@ func constInt(e ir.Expr, env map[*ir.Var]int64) (int64, bool) {
 			return 0, false
 		}
 		switch n.Op {
-		case ir.OpAdd:
-			return x + y, true
-		case ir.OpSub:
-			return x - y, true
-		case ir.OpMul:
-			return x * y, true
-		case ir.OpDiv:
-			if y != 0 {
-				return x / y, true
-			}
-		case ir.OpRem:
-			if y != 0 {
-				return x % y, true
-			}
+		case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem:
+			// The run-time rules: what would stop the run is no constant.
+			v, f := ir.Arith(n.Op, n.T, n.Saturate, x, y)
+			return v, f == ir.FaultNone
 		}
 	case *ir.Call:
 		if n.Fn != ir.FnMin && n.Fn != ir.FnMax {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cpu"
+	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/heldkarp"
 	"github.com/dpgpu/dpgpu/internal/dptest"
@@ -19,7 +20,6 @@ import (
 	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/problems/formats"
 	"github.com/dpgpu/dpgpu/problems/gen"
-	"github.com/dpgpu/dpgpu/sema"
 	"github.com/dpgpu/dpgpu/source"
 )
 
@@ -129,7 +129,7 @@ func TestTSP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := engine.Load(src, sema.Config{Args: []string{dptest.Path("tsplib/" + tc.file)}})
+		l, err := engine.Load(src, bind.Config{Args: []string{dptest.Path("tsplib/" + tc.file)}})
 		if err != nil {
 			t.Fatal(err)
 		}

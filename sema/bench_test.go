@@ -3,9 +3,6 @@ package sema
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -26,30 +23,7 @@ func BenchmarkCheckLCS(b *testing.B) {
 	f := parse(b, "lcs.dp", src)
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Check(f, Config{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkCheckKnapsackArgs checks the knapsack with a 10 000-item
-// Pisinger file given as a positional argument (load included).
-func BenchmarkCheckKnapsackArgs(b *testing.B) {
-	r := rand.New(rand.NewPCG(5, 5))
-	var sb strings.Builder
-	n := 10000
-	fmt.Fprintf(&sb, "%d %d\n", n, 50000)
-	for k := 0; k < n; k++ {
-		fmt.Fprintf(&sb, "%d %d\n", 1+r.IntN(1000), 1+r.IntN(1000))
-	}
-	path := filepath.Join(b.TempDir(), "knap.txt")
-	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	f := parse(b, "knapsack.dp", knapArgsSrc)
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := Check(f, Config{Args: []string{path}}); err != nil {
+		if _, err := Check(f, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -59,8 +33,9 @@ func BenchmarkCheckKnapsackArgs(b *testing.B) {
 // scalars only, the fixed cost of a check.
 func BenchmarkCheckLookback(b *testing.B) {
 	f := parse(b, "lookback.dp", lookbackSrc)
+	data := setData(f, override{"N", "1000"})
 	for b.Loop() {
-		if _, err := Check(f, Config{Sets: []Override{{"N", "1000"}}}); err != nil {
+		if _, err := Check(f, data); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,7 +2,6 @@ package sema
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/dpgpu/dpgpu/ir"
 )
@@ -27,37 +26,23 @@ func convertValue(v ir.Value, t ir.Type) (ir.Value, error) {
 }
 
 // foldBinary computes x op y for constants whose operands have type t (the
-// result is Bool for comparisons and logic). Integer arithmetic that
-// overflows t, and integer division by zero, are errors.
+// result is Bool for comparisons and logic). Integer arithmetic follows the
+// run-time rules (ir.Arith): a result outside t's finite range, and
+// integer division by zero, are errors.
 func foldBinary(op string, t ir.Type, x, y ir.Value) (ir.Value, error) {
-	boolean := func(b bool) (ir.Value, error) {
-		if b {
-			return ir.Value{T: ir.Bool, I: 1}, nil
-		}
-		return ir.Value{T: ir.Bool}, nil
-	}
 	switch op {
 	case "&&":
-		return boolean(x.I != 0 && y.I != 0)
+		return boolValue(x.I != 0 && y.I != 0), nil
 	case "||":
-		return boolean(x.I != 0 || y.I != 0)
+		return boolValue(x.I != 0 || y.I != 0), nil
 	}
 	if t.IsFloat() {
+		if b, ok := compare(op, x.F, y.F); ok {
+			return boolValue(b), nil
+		}
 		a, b := x.F, y.F
 		var r float64
 		switch op {
-		case "==":
-			return boolean(a == b)
-		case "!=":
-			return boolean(a != b)
-		case "<":
-			return boolean(a < b)
-		case "<=":
-			return boolean(a <= b)
-		case ">":
-			return boolean(a > b)
-		case ">=":
-			return boolean(a >= b)
 		case "+":
 			r = a + b
 		case "-":
@@ -75,50 +60,52 @@ func foldBinary(op string, t ir.Type, x, y ir.Value) (ir.Value, error) {
 		return ir.Value{T: t, F: r}, nil
 	}
 	a, b := x.I, y.I
-	var r int64
-	overflow := false
-	switch op {
-	case "==":
-		return boolean(a == b)
-	case "!=":
-		return boolean(a != b)
-	case "<":
-		return boolean(a < b)
-	case "<=":
-		return boolean(a <= b)
-	case ">":
-		return boolean(a > b)
-	case ">=":
-		return boolean(a >= b)
-	case "+":
-		r = a + b
-		overflow = (a > 0 && b > 0 && r < 0) || (a < 0 && b < 0 && r >= 0)
-	case "-":
-		r = a - b
-		overflow = (a >= 0 && b < 0 && r < 0) || (a < 0 && b > 0 && r >= 0)
-	case "*":
-		r = a * b
-		overflow = a != 0 && (r/a != b || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64))
-	case "/", "%":
-		if b == 0 {
-			return ir.Value{}, fmt.Errorf("division by zero")
-		}
-		if a == math.MinInt64 && b == -1 {
-			overflow = true
-		}
-		if op == "/" {
-			r = a / b
-		} else if !overflow {
-			r = a % b
-		}
-	default:
+	if c, ok := compare(op, a, b); ok {
+		return boolValue(c), nil
+	}
+	o, ok := map[string]ir.Op{"+": ir.OpAdd, "-": ir.OpSub, "*": ir.OpMul, "/": ir.OpDiv, "%": ir.OpRem}[op]
+	if !ok {
 		return ir.Value{}, fmt.Errorf("unknown operator %s", op)
 	}
+	// Constants are finite, so Saturate is off; t's own finite range is
+	// checked too, for the operand types that compute as int.
+	r, f := ir.Arith(o, t, false, a, b)
+	if f == ir.FaultDivZero {
+		return ir.Value{}, fmt.Errorf("division by zero")
+	}
 	lo, hi := ir.FiniteRange(t)
-	if overflow || r < lo || r > hi {
+	if f != ir.FaultNone || r < lo || r > hi {
 		return ir.Value{}, fmt.Errorf("constant expression %d %s %d overflows %s (finite range ±%d)", a, op, b, t, hi)
 	}
 	return ir.Value{T: t, I: r}, nil
+}
+
+// compare is a op b for a comparison operator op; ok is false for any
+// other operator.
+func compare[T int64 | float64](op string, a, b T) (r, ok bool) {
+	switch op {
+	case "==":
+		return a == b, true
+	case "!=":
+		return a != b, true
+	case "<":
+		return a < b, true
+	case "<=":
+		return a <= b, true
+	case ">":
+		return a > b, true
+	case ">=":
+		return a >= b, true
+	}
+	return false, false
+}
+
+// boolValue is b as a constant.
+func boolValue(b bool) ir.Value {
+	if b {
+		return ir.Value{T: ir.Bool, I: 1}
+	}
+	return ir.Value{T: ir.Bool}
 }
 
 // negate computes -v: exact for floating values (-0.0 included), an error

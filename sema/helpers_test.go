@@ -23,9 +23,40 @@ func parse(t testing.TB, name, src string) *dsl.File {
 }
 
 // mustCheck parses and checks src, failing on any error.
-func mustCheck(t *testing.T, src string, cfg Config) *ir.Problem {
+func mustCheck(t *testing.T, src string, data *Data) *ir.Problem {
 	t.Helper()
-	p, err := Check(parse(t, "t.dp", src), cfg)
+	p, err := Check(parse(t, "t.dp", src), data)
+	if err != nil {
+		t.Fatalf("check: %v\n%s", err, src)
+	}
+	return p
+}
+
+// override is a --set, as the tests of this package give one: they cannot
+// import package bind, which imports this one.
+type override struct{ name, value string }
+
+// setData is the Data that package bind makes of --set values for f's
+// scalars.
+func setData(f *dsl.File, sets ...override) *Data {
+	data := &Data{}
+	for _, ov := range sets {
+		for _, n := range Names(f) {
+			if n.Name == ov.name && n.InScope && n.Scalar != nil {
+				text := ov.value
+				data.Steps = append(data.Steps, Step{Scalar: n.Scalar, Datum: &Datum{Who: "--set " + ov.name + "=" + ov.value, Text: &text}})
+			}
+		}
+	}
+	return data
+}
+
+// mustCheckSets parses src and checks it with --set values, failing on any
+// error.
+func mustCheckSets(t *testing.T, src string, sets ...override) *ir.Problem {
+	t.Helper()
+	f := parse(t, "t.dp", src)
+	p, err := Check(f, setData(f, sets...))
 	if err != nil {
 		t.Fatalf("check: %v\n%s", err, src)
 	}
@@ -34,9 +65,9 @@ func mustCheck(t *testing.T, src string, cfg Config) *ir.Problem {
 
 // checkErrs parses and checks src and returns the errors (failing when there
 // are none, or when the error is not a sorted source.ErrorList).
-func checkErrs(t *testing.T, f *dsl.File, cfg Config) source.ErrorList {
+func checkErrs(t *testing.T, f *dsl.File, data *Data) source.ErrorList {
 	t.Helper()
-	p, err := Check(f, cfg)
+	p, err := Check(f, data)
 	if err == nil {
 		t.Fatalf("no error; want one\n%s", f.Source)
 	}

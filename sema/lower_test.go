@@ -23,7 +23,7 @@ char ch = 'x'
 func lowered(t *testing.T, cellType, value string) (ir.Expr, *ir.Problem) {
 	t.Helper()
 	src := lowerHeader + "cell: " + cellType + "\n4 x 5\ncell[i][j] = " + value + "\n"
-	p := mustCheck(t, src, Config{})
+	p := mustCheck(t, src, nil)
 	checkProblemTypes(t, p)
 	return p.Cases[0].Value, p
 }
@@ -199,7 +199,7 @@ func TestSaturate(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := mustCheck(t, tc.src, Config{})
+			p := mustCheck(t, tc.src, nil)
 			checkProblemTypes(t, p)
 			if len(p.Cases) != len(tc.cases) {
 				t.Fatalf("%d cases", len(p.Cases))
@@ -221,7 +221,7 @@ cell[i][j] = 0 when i == 0 || cell[i-1][j] > 3
            | max(cell[i-1][cell[i-1][j] % 6], cell[i-1][j]) otherwise
 answer: cell[ROWS-1][COLS-1] + max(r in 0..ROWS-1: cell[r][0])
 `
-	p := mustCheck(t, src, Config{})
+	p := mustCheck(t, src, nil)
 	checkProblemTypes(t, p)
 	want := []struct {
 		text      string
@@ -264,7 +264,7 @@ answer: cell[ROWS-1][COLS-1] + max(r in 0..ROWS-1: cell[r][0])
 // the pointer).
 func TestAnswerReduction(t *testing.T) {
 	src := "3x4\ncell[i][j] = i * j\nanswer: max(i in 0..ROWS-1: max(j in 0..COLS-1: cell[i][j]))\n"
-	p := mustCheck(t, src, Config{})
+	p := mustCheck(t, src, nil)
 	outer, ok := p.Answer.(*ir.Reduce)
 	if !ok {
 		t.Fatalf("answer %s", show(p.Answer))
@@ -280,7 +280,7 @@ func TestAnswerReduction(t *testing.T) {
 }
 
 func TestIndexVarTypes(t *testing.T) {
-	p := mustCheck(t, "2 x 3000000000\ncell: long\ncell[i][j] = i + j + ROWS\n", Config{})
+	p := mustCheck(t, "2 x 3000000000\ncell: long\ncell[i][j] = i + j + ROWS\n", nil)
 	if got := show(p.Cases[0].Value); got != "((i + j):long + 2:long):long" {
 		t.Errorf("long grid: %s", got)
 	}
@@ -290,7 +290,7 @@ func TestIndexVarTypes(t *testing.T) {
 		}
 		return true
 	})
-	p = mustCheck(t, "2 x 3\ncell[i][j] = i\n", Config{})
+	p = mustCheck(t, "2 x 3\ncell[i][j] = i\n", nil)
 	if v := p.Cases[0].Value.(*ir.Var); v.T != ir.Int || v.Kind != ir.VarI {
 		t.Errorf("i: %+v", v)
 	}
@@ -298,7 +298,7 @@ func TestIndexVarTypes(t *testing.T) {
 
 func TestUnnamedInputs(t *testing.T) {
 	src := "int 1x2 1,2\nint 1x2 x = 3,4\nchar 1x3 A,B,C\nint 2x2 5,6 & 7,8\n2x2\ncell[i][j] = in0[j] + x[i] + in1[j] + in2[i][j]\n"
-	p := mustCheck(t, src, Config{})
+	p := mustCheck(t, src, nil)
 	var names []string
 	for _, in := range p.Inputs {
 		names = append(names, in.Name)

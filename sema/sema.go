@@ -1,9 +1,15 @@
 // Package sema checks a parsed `.dp` file and lowers it to the typed form of
-// package ir. It resolves every name, loads every input (inline values, data
-// files, command-line overrides and the positional files of an `args:`
-// line), evaluates the scalars and the grid size on the host, gives every
+// package ir. It resolves every name, checks every input's data against its
+// declaration (inline values, and the data a binding step gives it: data
+// files, command-line overrides, the positional files of an `args:` line),
+// evaluates the scalars and the grid size on the host, gives every
 // expression a C type with explicit conversions, and marks the integer
 // additions that must saturate on the inf sentinel.
+//
+// Like go/types, which reads no files (an Importer hands it packages), sema
+// does no I/O: package bind reads the data files and applies --input,
+// --set and `args:`, and hands Check the result as a Data. So the checker
+// can be given data that never was a file (bench's random instances).
 //
 // Check reports every problem it finds at once, each at the `.dp` position
 // of the node at fault, so that a user fixes a file in one round; errors
@@ -22,33 +28,13 @@ import (
 	"github.com/dpgpu/dpgpu/source"
 )
 
-// Override replaces the value of an input (--input NAME=VALUE) or a scalar
-// (--set NAME=VALUE).
-type Override struct{ Name, Value string }
-
-// Config is what the command line adds to a file.
-type Config struct {
-	// Inputs replace inputs' data. VALUE is "@path" (loaded by extension,
-	// "@path#k" for FASTA record k), a quoted string "ACGT" for a char
-	// vector, or comma-separated values with matrix rows separated by '&'.
-	// Paths are used as given: relative ones are relative to the working
-	// directory, as for any command-line path.
-	Inputs []Override
-	// Sets replace scalars' values; VALUE is a number (or, for a char
-	// scalar, one character). Derived scalars are evaluated after them.
-	Sets []Override
-	// Args are the positional files, mapped to inputs by the file's
-	// `args:` line.
-	Args []string
-	// BaseDir is the directory that the file's own relative `@"path"`s
-	// are relative to; "" means the directory of dsl.File.Name.
-	BaseDir string
-}
-
-// Check checks f and lowers it to an ir.Problem. A non-nil error is a sorted
-// source.ErrorList holding every problem found.
-func Check(f *dsl.File, cfg Config) (*ir.Problem, error) {
-	c := newChecker(f, cfg)
+// Check checks f with the data bound to it and lowers it to an ir.Problem.
+// data may be nil: then only the file's inline data is there, and an input
+// read from a file (`@"path"`) is reported as not loaded. A non-nil error is
+// a sorted source.ErrorList holding every problem found, the binding's
+// among them.
+func Check(f *dsl.File, data *Data) (*ir.Problem, error) {
+	c := newChecker(f, data)
 	c.check()
 	if len(c.errs) > 0 {
 		c.errs.Sort()
@@ -76,8 +62,7 @@ func (e *entity) kind() string {
 type inputInfo struct {
 	decl *dsl.InputDecl
 	in   *ir.Input
-	src  *dataSource // where the data comes from, after overrides
-	ok   bool        // the data is loaded and matches the declaration
+	ok   bool // the data is there and matches the declaration
 }
 
 type scalarInfo struct {
@@ -91,7 +76,7 @@ type scalarInfo struct {
 
 type checker struct {
 	file *dsl.File
-	cfg  Config
+	data *Data
 	errs source.ErrorList
 	p    *ir.Problem
 
@@ -100,12 +85,11 @@ type checker struct {
 	scalars  []*scalarInfo
 	settings map[string]*dsl.SettingDecl
 
-	problemDecl *dsl.ProblemDecl
-	grid        *dsl.GridDecl
-	recur       *dsl.RecurrenceDecl
-	recurOrder  int
-	answer      *dsl.AnswerDecl
-	args        *dsl.ArgsDecl
+	grid       *dsl.GridDecl
+	recur      *dsl.RecurrenceDecl
+	recurOrder int
+	answer     *dsl.AnswerDecl
+	args       *dsl.ArgsDecl
 
 	cellType   ir.Type
 	idxType    ir.Type
@@ -116,13 +100,13 @@ type checker struct {
 	laterReported map[string]bool // names reported as used before their declaration
 }
 
-func newChecker(f *dsl.File, cfg Config) *checker {
+func newChecker(f *dsl.File, data *Data) *checker {
 	if f == nil {
 		f = &dsl.File{}
 	}
 	return &checker{
 		file:          f,
-		cfg:           cfg,
+		data:          data,
 		p:             &ir.Problem{File: f.Name, Src: f.Source, Prev: -1, CellType: ir.Int},
 		names:         map[string]*entity{},
 		settings:      map[string]*dsl.SettingDecl{},
@@ -146,7 +130,8 @@ func (c *checker) errorf(pos source.Pos, format string, args ...any) {
 func (c *checker) check() {
 	c.collect()
 	c.checkSettings()
-	c.resolveData()
+	c.checkArgsDecl()
+	c.bindSteps()
 	c.loadInputs()
 	c.evalScalars()
 	c.checkGrid()
@@ -154,7 +139,7 @@ func (c *checker) check() {
 	c.checkRecurrence()
 	c.checkAnswer()
 	c.markInf()
-	c.p.Name = c.problemName()
+	c.p.Name = ProblemName(c.file)
 }
 
 // reserved are names that an input, scalar or index variable may not take:
@@ -181,13 +166,12 @@ func (c *checker) collect() {
 		firsts[what] = pos
 		return true
 	}
-	unnamed := 0
+	names := Names(c.file)
+	next := 0 // the entry of names for the next input or scalar
 	for k, d := range c.file.Decls {
 		switch d := d.(type) {
 		case *dsl.ProblemDecl:
-			if once("`problem` line", d.Pos) {
-				c.problemDecl = d
-			}
+			once("`problem` line", d.Pos)
 		case *dsl.GridDecl:
 			if first, dup := firsts["grid"]; dup {
 				c.errorf(d.Pos, "a second grid line: the grid is already given at line %d", first.Line)
@@ -212,19 +196,18 @@ func (c *checker) collect() {
 				c.recur, c.recurOrder = d, k
 			}
 		case *dsl.InputDecl:
-			name, pos := d.Name, d.Pos
-			if name == "" {
-				name = fmt.Sprintf("in%d", unnamed)
-				unnamed++
-			}
-			info := &inputInfo{decl: d, in: &ir.Input{Pos: d.Pos, Name: name, Vector: d.Dims.Rows == 1}}
+			n := names[next]
+			next++
+			info := &inputInfo{decl: d, in: &ir.Input{Pos: d.Pos, Name: n.Name, Vector: d.Dims.Rows == 1}}
 			info.in.T = ir.ParseType(d.Type)
 			if info.in.T == ir.Invalid {
 				c.errorf(d.Pos, "unknown type %q (types: char, int, long, float, double)", d.Type)
 			}
 			c.inputs = append(c.inputs, info)
-			c.declare(&entity{name: name, pos: pos, order: k, input: info}, d.Name != "")
+			c.declare(&entity{name: n.Name, pos: d.Pos, order: k, input: info}, n)
 		case *dsl.ScalarDecl:
+			n := names[next]
+			next++
 			info := &scalarInfo{decl: d, order: k, s: &ir.Scalar{Pos: d.Pos, Name: d.Name, Derived: !isLiteral(d.Expr)}}
 			info.t = ir.ParseType(d.Type)
 			if info.t == ir.Invalid {
@@ -232,7 +215,7 @@ func (c *checker) collect() {
 			}
 			info.s.Value.T = info.t
 			c.scalars = append(c.scalars, info)
-			c.declare(&entity{name: d.Name, pos: d.Pos, order: k, scalar: info}, true)
+			c.declare(&entity{name: d.Name, pos: d.Pos, order: k, scalar: info}, n)
 		case nil:
 		default:
 			c.errorf(d.Position(), "unexpected declaration %T", d)
@@ -240,13 +223,10 @@ func (c *checker) collect() {
 	}
 }
 
-func (c *checker) declare(e *entity, named bool) {
-	if what, ok := reserved[e.name]; ok && named {
-		c.errorf(e.pos, "%s %s cannot be named %s: %s is %s", article(e.kind()), e.kind(), e.name, e.name, what)
-		return
-	}
-	if prev, dup := c.names[e.name]; dup {
-		c.errorf(e.pos, "duplicate name %s: %s %s is already declared at line %d", e.name, prev.kind(), e.name, prev.pos.Line)
+// declare puts e in scope, or reports why Names left it out.
+func (c *checker) declare(e *entity, n Name) {
+	if !n.InScope {
+		c.errorf(e.pos, "%s", n.clash)
 		return
 	}
 	c.names[e.name] = e
@@ -329,14 +309,21 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func (c *checker) problemName() string {
-	if c.problemDecl != nil && c.problemDecl.Name != "" {
-		return c.problemDecl.Name
+// ProblemName is the name f's problem goes by: the name on its first
+// `problem` line, else its file's base name without the extension.
+func ProblemName(f *dsl.File) string {
+	for _, d := range f.Decls {
+		if d, ok := d.(*dsl.ProblemDecl); ok {
+			if d.Name != "" {
+				return d.Name
+			}
+			break
+		}
 	}
-	if c.file.Name == "" {
+	if f.Name == "" {
 		return "problem"
 	}
-	base := filepath.Base(c.file.Name)
+	base := filepath.Base(f.Name)
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 

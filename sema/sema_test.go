@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/ir"
@@ -67,12 +69,15 @@ func TestLCSExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Check(parse(t, path, string(src)), Config{})
+	// Its data files are package bind's to read (TestLCSFile there): the
+	// same strings inline.
+	a, b := "ACCGGTCGAGTGCGCGGAAGCCGGCCGAA", "GTCGTTCGGAATGCCGTTGCTCTGTAAA"
+	text := strings.NewReplacer(`@"a.txt"`, strconv.Quote(a), `@"b.txt"`, strconv.Quote(b)).Replace(string(src))
+	p, err := Check(parse(t, path, text), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkProblemTypes(t, p)
-	a, b := "ACCGGTCGAGTGCGCGGAAGCCGGCCGAA", "GTCGTTCGGAATGCCGTTGCTCTGTAAA"
 	if p.Name != "lcs" || p.Rows != int64(len(a)+1) || p.Cols != int64(len(b)+1) {
 		t.Errorf("name %q grid %dx%d", p.Name, p.Rows, p.Cols)
 	}
@@ -80,7 +85,7 @@ func TestLCSExample(t *testing.T) {
 	if !reflect.DeepEqual(A.I, chars(a)) || !reflect.DeepEqual(B.I, chars(b)) || A.T != ir.Char || !A.Vector || A.F != nil {
 		t.Errorf("A = %+v, B = %+v", A, B)
 	}
-	if A.Origin != "a.txt" {
+	if A.Origin != "inline" {
 		t.Errorf("A.Origin = %q", A.Origin)
 	}
 	if p.CellType != ir.Int || p.Prev != -1 || p.Schedule != "" || p.Maintain || p.Mem != 0 || p.Answer != nil {
@@ -106,7 +111,7 @@ func TestLCSExample(t *testing.T) {
 }
 
 func TestKnapsackExample(t *testing.T) {
-	p := mustCheck(t, knapsackSrc, Config{})
+	p := mustCheck(t, knapsackSrc, nil)
 	checkProblemTypes(t, p)
 	if p.Name != "knapsack01" || p.Rows != 6 || p.Cols != 21 || p.IVar != "i" || p.JVar != "w" {
 		t.Errorf("%s %dx%d %s %s", p.Name, p.Rows, p.Cols, p.IVar, p.JVar)
@@ -177,19 +182,19 @@ func closeTo(a, b float64) bool { return math.Abs(a-b) <= 1e-14*math.Max(1, math
 func TestLookbackExample(t *testing.T) {
 	tests := []struct {
 		name string
-		sets []Override
+		sets []override
 		N    int
 		u    float64 // 0: derived
 	}{
 		{"as written", nil, 3, 0},
-		{"--set N=5", []Override{{"N", "5"}}, 5, 0},
-		{"--set N=1000", []Override{{"N", "1000"}}, 1000, 0},
-		{"--set u=1.2 (a derived scalar)", []Override{{"u", "1.2"}}, 3, 1.2},
-		{"--set N=7 u=1.25", []Override{{"N", "7"}, {"u", "1.25"}}, 7, 1.25},
+		{"--set N=5", []override{{"N", "5"}}, 5, 0},
+		{"--set N=1000", []override{{"N", "1000"}}, 1000, 0},
+		{"--set u=1.2 (a derived scalar)", []override{{"u", "1.2"}}, 3, 1.2},
+		{"--set N=7 u=1.25", []override{{"N", "7"}, {"u", "1.25"}}, 7, 1.25},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := mustCheck(t, lookbackSrc, Config{Sets: tc.sets})
+			p := mustCheckSets(t, lookbackSrc, tc.sets...)
 			checkProblemTypes(t, p)
 			want := lookbackParams(0.4, 0.1, 0.25, tc.N, tc.u)
 			for _, c := range []struct {
@@ -251,7 +256,7 @@ func TestLookbackExample(t *testing.T) {
 }
 
 func TestThesisFile(t *testing.T) {
-	p := mustCheck(t, thesisSrc, Config{})
+	p := mustCheck(t, thesisSrc, nil)
 	checkProblemTypes(t, p)
 	if p.Rows != 5 || p.Cols != 5 || p.Prev != 2 || p.PrevPos.Line != 2 || p.Mem != 0 || !p.Maintain {
 		t.Errorf("header: %dx%d prev %d mem %d maintain %v", p.Rows, p.Cols, p.Prev, p.Mem, p.Maintain)
@@ -287,7 +292,7 @@ func TestSettings(t *testing.T) {
 		{"problem my-name\n", func(p *ir.Problem) bool { return p.Name == "my-name" }},
 	}
 	for _, tc := range tests {
-		p := mustCheck(t, tc.lines+base, Config{})
+		p := mustCheck(t, tc.lines+base, nil)
 		if !tc.check(p) {
 			t.Errorf("%q: got %+v", tc.lines, p)
 		}
@@ -296,7 +301,7 @@ func TestSettings(t *testing.T) {
 }
 
 func TestSingleUnconditionalCase(t *testing.T) {
-	p := mustCheck(t, "int 1x3 v = 4,5,6\n2 x 3\ncell[r][c] = v[c] * r\n", Config{})
+	p := mustCheck(t, "int 1x3 v = 4,5,6\n2 x 3\ncell[r][c] = v[c] * r\n", nil)
 	if len(p.Cases) != 1 || p.Cases[0].Cond != nil || p.IVar != "r" || p.JVar != "c" {
 		t.Fatalf("cases %+v", p.Cases)
 	}
@@ -306,20 +311,9 @@ func TestSingleUnconditionalCase(t *testing.T) {
 }
 
 func TestHeldKarp(t *testing.T) {
-	src := "problem tsp\nschedule: held-karp\nint ?x? dist\nargs: dist\n"
-	p, err := Check(parse(t, "tsp.dp", src), Config{Args: []string{filepath.Join("testdata", "dist.txt")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := p.Input("dist")
-	if p.Rows != 0 || p.Cols != 0 || p.Schedule != "held-karp" || d.Rows != 4 || d.Cols != 4 || d.Vector {
-		t.Errorf("%dx%d %q dist %dx%d", p.Rows, p.Cols, p.Schedule, d.Rows, d.Cols)
-	}
-	if !reflect.DeepEqual(d.I, []int64{0, 3, 4, 2, 3, 0, 5, 7, 4, 5, 0, 1, 2, 7, 1, 0}) {
-		t.Errorf("dist = %v", d.I)
-	}
-	// A single matrix input of another name is taken too; values inline.
-	p = mustCheck(t, "schedule: held-karp\nlong 3x3 D = 0,1,2 & 1,0,3 & 2,3,0\n", Config{})
+	// The distances from a file are package bind's test (TestHeldKarpArgs);
+	// here a single matrix input of another name, values inline.
+	p := mustCheck(t, "schedule: held-karp\nlong 3x3 D = 0,1,2 & 1,0,3 & 2,3,0\n", nil)
 	if p.Input("D").T != ir.Long || p.Rows != 0 {
 		t.Errorf("D: %+v", p.Input("D"))
 	}

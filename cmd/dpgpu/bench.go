@@ -114,16 +114,6 @@ func benchAction(c *cli.Context) error {
 	if len(names) == 0 {
 		names = []string{"lcs"}
 	}
-	dir, err := os.MkdirTemp("", "dpgpu-bench-")
-	if err != nil {
-		return err
-	}
-	addTemp(dir)
-	defer func() {
-		os.RemoveAll(dir)
-		dropTemp(dir)
-	}()
-	spec.Dir = dir
 	notice := func(s string) { fmt.Fprintln(c.App.ErrWriter, "bench: "+escapeControl(s)) }
 	var all []engine.BenchRow
 	var failed []error

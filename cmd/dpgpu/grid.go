@@ -59,6 +59,12 @@ func openGrid(path string) (*gridOutput, error) {
 		return nil, usageErr("--grid %s: cannot write in %s: %v", path, dir, unwrapPath(err))
 	}
 	addTemp(tmp.Name())
+	// CreateTemp makes the file private (0600); the grid is an ordinary
+	// output file, readable as any file the user writes (the umask still
+	// applies to what a later open creates, not to this mode).
+	if err := tmp.Chmod(0o644); err != nil {
+		return nil, fmt.Errorf("--grid %s: %w", path, err)
+	}
 	return &gridOutput{path: path, tmp: tmp}, nil
 }
 

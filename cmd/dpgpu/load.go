@@ -5,8 +5,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/engine"
-	"github.com/dpgpu/dpgpu/sema"
 )
 
 // inputFlags are the flags that feed the checker: --input and --set.
@@ -17,15 +17,15 @@ func inputFlags() []cli.Flag {
 	}
 }
 
-func overrides(flag string, values []string) ([]sema.Override, error) {
-	var out []sema.Override
+func overrides(flag string, values []string) ([]bind.Override, error) {
+	var out []bind.Override
 	for _, v := range values {
 		name, val, ok := strings.Cut(v, "=")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" {
 			return nil, usageErr("--%s %q: want NAME=VALUE", flag, v)
 		}
-		out = append(out, sema.Override{Name: name, Value: val})
+		out = append(out, bind.Override{Name: name, Value: val})
 	}
 	return out, nil
 }
@@ -49,7 +49,7 @@ func loadProblem(c *cli.Context) (*engine.Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := sema.Config{Inputs: ins, Sets: sets, Args: c.Args().Tail()}
+	cfg := bind.Config{Inputs: ins, Sets: sets, Args: c.Args().Tail()}
 	l, err := engine.Load(src, cfg)
 	if err != nil {
 		return nil, withSource(err, src)

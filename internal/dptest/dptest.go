@@ -7,14 +7,14 @@
 // Why a kit: before it, each package's tests had their own loader, their
 // own paste of the LCS or lookback source and their own copy of the
 // TSPLIB files, and the copies drifted. A change to the front end's
-// entry points (sema.Check's configuration, say) is now made here once.
+// entry points (the binding of data to a file, say) is now made here once.
 //
 // # The import rule
 //
-// dptest imports dsl, sema, plan, ir and source (and what they import,
+// dptest imports dsl, sema, bind, plan, ir and source (and what they import,
 // such as problems/formats). A package's internal tests (package X) can
 // use dptest only if X is not among those: Go refuses the cycle X test →
-// dptest → … → X. The tests of dsl, sema, plan, ir, source and
+// dptest → … → X. The tests of dsl, sema, bind, plan, ir, source and
 // problems/formats may use it from an external test package (package
 // X_test) only. dptest must therefore never import an executor, codegen,
 // eval, engine or problems: their tests are its users.

@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/sema"
 	"github.com/dpgpu/dpgpu/source"
 )
 
@@ -18,7 +18,7 @@ type Option func(*loadConfig)
 type loadConfig struct {
 	files map[string]string
 	dir   string
-	cfg   sema.Config
+	cfg   bind.Config
 }
 
 // Files writes each body to a temporary directory under its name, and
@@ -42,7 +42,7 @@ func Args(args ...string) Option {
 
 // Set overrides a scalar, as `--set name=value` does.
 func Set(name, value string) Option {
-	return func(c *loadConfig) { c.cfg.Sets = append(c.cfg.Sets, sema.Override{Name: name, Value: value}) }
+	return func(c *loadConfig) { c.cfg.Sets = append(c.cfg.Sets, bind.Override{Name: name, Value: value}) }
 }
 
 // Load parses, checks and plans src (named name in positions), failing the
@@ -78,7 +78,7 @@ func TryLoad(tb testing.TB, name, src string, opts ...Option) (*ir.Problem, *pla
 		return nil, nil, err
 	}
 	c.cfg.BaseDir = c.dir
-	p, err := sema.Check(f, c.cfg)
+	p, err := bind.Check(f, c.cfg)
 	if err != nil {
 		return nil, nil, err
 	}

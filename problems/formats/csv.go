@@ -8,23 +8,14 @@ import (
 	"strings"
 )
 
-// loadCSV reads a .csv file. See readCSV.
-func loadCSV(path string, opt Options) (*Table, error) {
-	file, f, err := openData(path)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	return readCSV(f, path, opt)
-}
-
 // readCSV reads comma-separated values: one record per row, cells trimmed of
 // spaces, lines starting with '#' skipped. Each cell is a number, or for
 // Char a single character. A first row none of whose cells parse (for Char:
 // none is a single character) is a header and is skipped; a first row that
 // mixes values and words is an error. A file of one row or one column is a
-// 1xN vector; otherwise all rows must have the same number of cells.
-func readCSV(r io.Reader, name string, opt Options) (*Table, error) {
+// 1xN vector; otherwise all rows must have the same number of cells. size
+// is the file's size when known (a hint, see lineReader).
+func readCSV(r io.Reader, name string, size int64, opt Options) (*Table, error) {
 	cr := csv.NewReader(r)
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1 // checked here, with a clearer message
@@ -32,14 +23,13 @@ func readCSV(r io.Reader, name string, opt Options) (*Table, error) {
 	cr.ReuseRecord = true
 
 	var (
-		ints      []int64
-		floats    []float64
-		rows      int
-		cols      int
-		firstLine int
-		first     = true
+		ints   []int64
+		floats []float64
+		sh     shape
+		first  = true
 	)
 	for {
+		start := cr.InputOffset()
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
@@ -58,11 +48,17 @@ func readCSV(r io.Reader, name string, opt Options) (*Table, error) {
 				continue
 			}
 		}
-		if rows == 0 {
-			cols, firstLine = len(rec), line
-		} else if len(rec) != cols {
-			return nil, errAt(name, line, "row %d has %d cells, but the first row (line %d) has %d; rows of a matrix must have equal lengths",
-				rows+1, len(rec), firstLine, cols)
+		if err := sh.add(name, line, len(rec), "cells"); err != nil {
+			return nil, err
+		}
+		if sh.rows == 1 {
+			// Size the array once for the whole file from its first row.
+			want := sizeHint(size).estimate(int(cr.InputOffset()-start)-1, len(rec))
+			if opt.Float {
+				floats = make([]float64, 0, want)
+			} else {
+				ints = make([]int64, 0, want)
+			}
 		}
 		for i, cell := range rec {
 			cell = strings.TrimSpace(cell)
@@ -73,31 +69,23 @@ func readCSV(r io.Reader, name string, opt Options) (*Table, error) {
 				if err != nil {
 					return nil, errAt(name, l, "cell %d: %v", i+1, err)
 				}
-				ints = append(ints, v)
+				ints = append(grow(ints, 1), v)
 			case opt.Float:
-				v, err := parseFloat([]byte(cell))
+				v, err := parseFloat(cell)
 				if err != nil {
 					return nil, errAt(name, l, "cell %d: %v", i+1, err)
 				}
-				floats = append(floats, v)
+				floats = append(grow(floats, 1), v)
 			default:
-				v, err := parseInt([]byte(cell))
+				v, err := parseInt(cell)
 				if err != nil {
 					return nil, errAt(name, l, "cell %d: %v", i+1, err)
 				}
-				ints = append(ints, v)
+				ints = append(grow(ints, 1), v)
 			}
 		}
-		rows++
 	}
-	if rows == 0 {
-		return nil, errAt(name, 0, "holds no values")
-	}
-	t := &Table{Rows: rows, Cols: cols, I: ints, F: floats}
-	if rows == 1 || cols == 1 {
-		t.Rows, t.Cols = 1, rows*cols
-	}
-	return t, nil
+	return sh.table(name, ints, floats)
 }
 
 // isCSVHeader reports whether no cell of rec is a value.
@@ -109,11 +97,11 @@ func isCSVHeader(rec []string, opt Options) bool {
 		case opt.Char:
 			_, err = csvChar(cell)
 		case opt.Float:
-			_, err = parseFloat([]byte(cell))
+			_, err = parseFloat(cell)
 		default:
 			// A word is a header cell; a fraction in an integer file is a
 			// value with an error, reported as such below.
-			_, err = parseFloat([]byte(cell))
+			_, err = parseFloat(cell)
 		}
 		if err == nil {
 			return false

@@ -10,42 +10,23 @@ import (
 // fastaWidth is the line length WriteFASTA wraps sequences at.
 const fastaWidth = 60
 
-// loadFASTA reads one record of a FASTA file. See readFASTA.
-func loadFASTA(path string, opt Options) (*Table, error) {
-	if !opt.Char {
-		return nil, fmt.Errorf("%s: FASTA holds characters; declare the input as char", path)
-	}
-	file, f, err := openData(path)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	return readFASTA(f, path, opt.Record)
-}
-
-// readFASTA returns the sequence of the record-th record (1-based; 0 means
-// the first) as a 1xN char vector. Header lines start with '>'; the lines of
-// a sequence are joined and all whitespace dropped; lines starting with ';'
-// are comments (an old FASTA convention). Letters are converted to
-// upper case, because FASTA uses lower case only as a soft mask (repeats)
-// that must not change which characters compare equal.
-func readFASTA(r io.Reader, name string, record int) (*Table, error) {
-	want := max(record, 1)
-	lr := newLineReader(r, name)
+// readFASTA returns the sequence of the opt.Record-th record (1-based; 0
+// means the first) as a 1xN char vector; size is the file's size when known
+// (see sizeHint). Header lines start with '>'; the lines of a
+// sequence are joined and all whitespace dropped; lines starting with ';'
+// are comments (an old FASTA convention). Letters are converted to upper
+// case, because FASTA uses lower case only as a soft mask (repeats) that
+// must not change which characters compare equal.
+func readFASTA(r io.Reader, name string, size int64, opt Options) (*Table, error) {
+	want := max(opt.Record, 1)
+	lr := newLineReader(r, name, size)
 	var (
 		seq     []byte // bytes, widened once at the end: 8x less to grow
 		records int
 		header  string
 		hline   int
 	)
-	for {
-		line, ok, err := lr.next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
+	for line := range lr.lines() {
 		if len(line) > 0 && line[0] == '>' {
 			records++
 			if records > want {
@@ -54,6 +35,8 @@ func readFASTA(r io.Reader, name string, record int) (*Table, error) {
 			if records == want {
 				header = strings.TrimSpace(string(line[1:]))
 				hline = lr.n
+				// The sequence is at most the rest of the file.
+				seq = make([]byte, 0, size)
 			}
 			continue
 		}
@@ -64,23 +47,19 @@ func readFASTA(r io.Reader, name string, record int) (*Table, error) {
 			if isBlankOrComment(line) {
 				continue
 			}
-			return nil, errAt(name, lr.n, "sequence data before the first '>' header line; is this a FASTA file?")
+			return nil, lr.errorf("sequence data before the first '>' header line; is this a FASTA file?")
 		}
 		if records != want {
 			continue
 		}
-		for i, c := range line {
-			if isSpace(c) {
-				continue
-			}
-			if 'a' <= c && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			if err := checkChar(c); err != nil {
-				return nil, errAt(name, lr.n, "column %d: %v", i+1, err)
-			}
-			seq = append(seq, c)
+		var col int
+		var err error
+		if seq, col, err = appendChars(seq, line, true); err != nil {
+			return nil, lr.errorf("column %d: %v", col, err)
 		}
+	}
+	if lr.err != nil {
+		return nil, lr.err
 	}
 	switch {
 	case records == 0:
@@ -90,11 +69,7 @@ func readFASTA(r io.Reader, name string, record int) (*Table, error) {
 	case len(seq) == 0:
 		return nil, errAt(name, hline, "record #%d (%q) has an empty sequence", want, header)
 	}
-	vals := make([]int64, len(seq))
-	for i, c := range seq {
-		vals[i] = int64(c)
-	}
-	return &Table{Rows: 1, Cols: len(vals), I: vals}, nil
+	return &Table{Rows: 1, Cols: len(seq), I: widen(seq)}, nil
 }
 
 func plural(n int) string {

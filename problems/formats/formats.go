@@ -11,6 +11,7 @@ package formats
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"strings"
@@ -63,17 +64,34 @@ func Load(path string, opt Options) (*Table, error) {
 	}
 	switch {
 	case ext == ".txt":
-		return loadText(path, opt)
+		return loadWith(path, opt, readText)
 	case ext == ".csv":
-		return loadCSV(path, opt)
+		return loadWith(path, opt, readCSV)
 	case fasta:
-		return loadFASTA(path, opt)
+		if !opt.Char {
+			return nil, fmt.Errorf("%s: FASTA holds characters; declare the input as char", path)
+		}
+		return loadWith(path, opt, readFASTA)
 	case ext == ".npy":
 		return loadNpy(path, opt)
 	case ext == ".tsp" || ext == ".atsp":
-		return loadTSPLIB(path, opt)
+		if opt.Float || opt.Char {
+			return nil, fmt.Errorf("%s: TSPLIB yields integer distances; declare the input as int or long", path)
+		}
+		return loadWith(path, opt, readTSPLIBTable)
 	}
 	return nil, fmt.Errorf("%s: unknown data file extension %q (known: .txt, .csv, .fa, .fasta, .fna, .npy, .tsp, .atsp)", path, ext)
+}
+
+// readFunc reads the table in r, the file name, of size bytes when known
+// (see sizeHint).
+type readFunc func(r io.Reader, name string, size int64, opt Options) (*Table, error)
+
+// loadWith reads the data file at path with read.
+func loadWith(path string, opt Options, read readFunc) (*Table, error) {
+	return loadData(path, func(r io.Reader, size int64) (*Table, error) {
+		return read(r, path, size, opt)
+	})
 }
 
 // LoadGroup reads a file that holds several tables at once, in a named

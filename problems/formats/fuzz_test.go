@@ -50,9 +50,11 @@ func FuzzReadText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string, float, char bool) {
 		opt := Options{Float: float && !char, Char: char}
 		for _, read := range []func() (*Table, error){
-			func() (*Table, error) { return readText(strings.NewReader(src), "f.txt", opt) },
-			func() (*Table, error) { return readCSV(strings.NewReader(src), "f.csv", opt) },
-			func() (*Table, error) { return readFASTA(strings.NewReader(src), "f.fa", 2) },
+			func() (*Table, error) { return readText(strings.NewReader(src), "f.txt", int64(len(src)), opt) },
+			func() (*Table, error) { return readCSV(strings.NewReader(src), "f.csv", 0, opt) },
+			func() (*Table, error) {
+				return readFASTA(strings.NewReader(src), "f.fa", int64(len(src)), Options{Char: true, Record: 2})
+			},
 		} {
 			if tab, err := read(); err == nil {
 				checkWellFormed(t, tab)
@@ -75,7 +77,7 @@ func FuzzGroups(f *testing.F) {
 				t.Fatalf("cannot write back what was read: %v", err)
 			}
 		}
-		if tabs, err := readManhattan(strings.NewReader(src), "m"); err == nil {
+		if tabs, err := readManhattan(strings.NewReader(src), "m", int64(len(src))); err == nil {
 			for _, tab := range tabs {
 				checkWellFormed(t, tab)
 			}

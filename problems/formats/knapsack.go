@@ -18,12 +18,9 @@ type Knapsack struct {
 
 // loadPisinger reads a Pisinger file as [profits 1xn, weights 1xn, capacity 1x1].
 func loadPisinger(path string) ([]*Table, error) {
-	file, f, err := openData(path)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	k, err := readPisinger(f, path)
+	k, err := loadData(path, func(r io.Reader, size int64) (*Knapsack, error) {
+		return readPisinger(r, path, size)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -40,74 +37,107 @@ func loadPisinger(path string) ([]*Table, error) {
 // order of the numbers matters, not how they are split into lines: some
 // copies split the first line in two.
 func ReadPisinger(r io.Reader) (*Knapsack, error) {
-	return readPisinger(r, "")
+	return readPisinger(r, "", 0)
 }
 
-func readPisinger(r io.Reader, name string) (*Knapsack, error) {
-	lr := newLineReader(r, name)
+// pisingerValue is a value of a Pisinger file and the line it is on, kept
+// for a message about it.
+type pisingerValue struct {
+	v    int64
+	line int
+}
+
+// readPisinger reads the numbers in one pass straight into the arrays the
+// header sizes; size is the file's size when known (a hint, see
+// lineReader). What is wrong is reported in the same order whatever the
+// order of the faults in the file: a value that does not parse, then the
+// header, the count of items, their weights, the solution vector.
+func readPisinger(r io.Reader, name string, size int64) (*Knapsack, error) {
+	lr := newLineReader(r, name, size)
 	var (
-		vals  []int64
-		lines []int
-		toks  [][]byte
+		head     [2]pisingerValue // n and capacity
+		count    int64            // values read, the header's included
+		last     int              // line of the last value
+		k        = &Knapsack{}
+		sol      []int
+		sols     int64          // values after the items
+		solLine  int            // line of the first of them
+		negative *pisingerValue // the first negative weight, v = item
+		badSol   *pisingerValue // the first solution value that is not 0/1, v = index
+		row      []int64
+		err      error
 	)
-	for {
-		line, ok, err := lr.next()
-		if err != nil {
-			return nil, err
+	for line := range lr.dataLines() {
+		if row, err = appendInts(row[:0], line); err != nil {
+			return nil, lr.errorf("%v", err)
 		}
-		if !ok {
-			break
-		}
-		if isBlankOrComment(line) {
-			continue
-		}
-		for _, t := range fields(toks[:0], line) {
-			v, err := parseInt(t)
-			if err != nil {
-				return nil, errAt(name, lr.n, "%v", err)
+		for _, v := range row {
+			switch i := count - 2; {
+			case count < 2:
+				head[count] = pisingerValue{v, lr.n}
+				if count == 1 && head[0].v >= 1 {
+					c := lr.capFor(head[0].v)
+					k.Profits, k.Weights = make([]int64, 0, c), make([]int64, 0, c)
+				}
+			case i/2 < head[0].v:
+				if i%2 == 0 {
+					k.Profits = grow(k.Profits, 1)
+					k.Profits = append(k.Profits, v)
+					break
+				}
+				if v < 0 && negative == nil {
+					negative = &pisingerValue{i/2 + 1, lr.n}
+				}
+				k.Weights = grow(k.Weights, 1)
+				k.Weights = append(k.Weights, v)
+			default:
+				if sols == 0 {
+					solLine = lr.n
+				}
+				if v != 0 && v != 1 && badSol == nil {
+					badSol = &pisingerValue{sols, lr.n}
+				}
+				if sols < head[0].v {
+					sol = append(sol, int(v))
+				}
+				sols++
 			}
-			vals = append(vals, v)
-			lines = append(lines, lr.n)
+			count++
+			last = lr.n
 		}
 	}
-	if len(vals) < 2 {
+	if lr.err != nil {
+		return nil, lr.err
+	}
+	if count < 2 {
 		return nil, errAt(name, 0, "expected a first line \"n capacity\"")
 	}
-	n64, capacity := vals[0], vals[1]
+	n64, capacity := head[0].v, head[1].v
 	if n64 < 1 {
-		return nil, errAt(name, lines[0], "number of items %d must be at least 1", n64)
+		return nil, errAt(name, head[0].line, "number of items %d must be at least 1", n64)
 	}
 	if capacity < 0 {
-		return nil, errAt(name, lines[1], "capacity %d is negative", capacity)
+		return nil, errAt(name, head[1].line, "capacity %d is negative", capacity)
 	}
-	rest := vals[2:]
-	if n64 > int64(len(rest)/2) {
-		return nil, errAt(name, lines[len(lines)-1], "expected %d items (profit weight), found %d numbers after the first line", n64, len(rest))
+	if rest := count - 2; n64 > rest/2 {
+		return nil, errAt(name, last, "expected %d items (profit weight), found %d numbers after the first line", n64, rest)
 	}
-	n := int(n64)
-	k := &Knapsack{N: n, Capacity: capacity, Profits: make([]int64, n), Weights: make([]int64, n)}
-	for i := 0; i < n; i++ {
-		k.Profits[i], k.Weights[i] = rest[2*i], rest[2*i+1]
-		if k.Weights[i] < 0 {
-			return nil, errAt(name, lines[2+2*i+1], "item %d has a negative weight %d", i+1, k.Weights[i])
-		}
+	if negative != nil {
+		i := negative.v - 1
+		return nil, errAt(name, negative.line, "item %d has a negative weight %d", i+1, k.Weights[i])
 	}
-	sol := rest[2*n:]
-	solLines := lines[2+2*n:]
-	switch len(sol) {
+	k.N, k.Capacity = int(n64), capacity
+	switch sols {
 	case 0:
 		return k, nil
-	case n:
-		k.Solution = make([]int, n)
-		for i, x := range sol {
-			if x != 0 && x != 1 {
-				return nil, errAt(name, solLines[i], "solution vector value %d for item %d is not 0 or 1", x, i+1)
-			}
-			k.Solution[i] = int(x)
+	case n64:
+		if badSol != nil {
+			return nil, errAt(name, badSol.line, "solution vector value %d for item %d is not 0 or 1", sol[badSol.v], badSol.v+1)
 		}
+		k.Solution = sol
 		return k, nil
 	}
-	return nil, errAt(name, solLines[0], "after the %d items expected nothing or a 0/1 solution vector of %d values, found %d values", n, n, len(sol))
+	return nil, errAt(name, solLine, "after the %d items expected nothing or a 0/1 solution vector of %d values, found %d values", n64, n64, sols)
 }
 
 // WritePisinger writes k in the format ReadPisinger reads, with the solution

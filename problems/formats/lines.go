@@ -2,30 +2,48 @@ package formats
 
 import (
 	"bufio"
-	"errors"
-	"fmt"
 	"io"
-	"math"
-	"strconv"
+	"iter"
 )
+
+// This file is the reader core that every text format is built on: lines
+// with their numbers, the values of a line parsed straight from its bytes
+// into a typed array, and the sizing of those arrays from the file's size,
+// so that loading a large matrix costs about what reading it does. Nothing
+// here allocates per value: the line buffer is reused, numbers are parsed
+// from bytes in place, and arrays are sized once from what the file or its
+// header says and otherwise doubled.
 
 // maxLine bounds one line of a text file. Unwrapped genomes put millions of
 // characters on one line, so the bound is generous; it only stops a binary
 // file from being swallowed whole as a "line".
 const maxLine = 1 << 30
 
+// lineBuffer is the initial size of a lineReader's buffer: large enough that
+// the reads of a big file are few, small enough not to matter for a small one.
+const lineBuffer = 256 << 10
+
 // lineReader hands out the lines of a text file with their 1-based numbers,
 // without the line end (LF or CRLF).
 type lineReader struct {
 	sc   *bufio.Scanner
 	name string
-	n    int
+	n    int   // the number of the line last handed out
+	err  error // the read error that ended lines or dataLines
+	sizeHint
 }
 
-func newLineReader(r io.Reader, name string) *lineReader {
+// sizeHint is the size in bytes of the file being read, or 0 when unknown:
+// a bound on what it can hold, for sizing arrays once (capFor, estimate),
+// never trusted for correctness.
+type sizeHint int64
+
+// newLineReader reads r, the file name (empty for a reader with no file
+// behind it), of size bytes when known, else 0 (sizeHint).
+func newLineReader(r io.Reader, name string, size int64) *lineReader {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
-	return &lineReader{sc: sc, name: name}
+	sc.Buffer(make([]byte, 0, min(lineBuffer, max(size+1, 4096))), maxLine)
+	return &lineReader{sc: sc, name: name, sizeHint: sizeHint(size)}
 }
 
 // next returns the next line; the slice is valid until the following call.
@@ -41,28 +59,118 @@ func (lr *lineReader) next() (line []byte, ok bool, err error) {
 	return lr.sc.Bytes(), true, nil
 }
 
-// isSpace reports whether c separates values in the text formats.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
+// data returns the next line that carries values, skipping blank lines and
+// '#' comments (isBlankOrComment); otherwise it is next.
+func (lr *lineReader) data() (line []byte, ok bool, err error) {
+	for {
+		line, ok, err = lr.next()
+		if !ok || !isBlankOrComment(line) {
+			return line, ok, err
+		}
+	}
 }
+
+// lines yields every line in order (each valid until the next one is
+// asked for). A read error ends the sequence and is left in lr.err.
+func (lr *lineReader) lines() iter.Seq[[]byte] { return lr.seq(lr.next) }
+
+// dataLines is lines without blank and comment lines (data).
+func (lr *lineReader) dataLines() iter.Seq[[]byte] { return lr.seq(lr.data) }
+
+func (lr *lineReader) seq(next func() ([]byte, bool, error)) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for {
+			line, ok, err := next()
+			if err != nil {
+				lr.err = err
+			}
+			if !ok || !yield(line) {
+				return
+			}
+		}
+	}
+}
+
+// errorf is an error at the line last handed out.
+func (lr *lineReader) errorf(format string, args ...any) error {
+	return errAt(lr.name, lr.n, format, args...)
+}
+
+// capFor is the capacity to give an array that is to receive want values
+// from this file (a count from a header, or an estimate): want, but never
+// more than the file can hold, so that a damaged header cannot make a small
+// file allocate gigabytes. Every value takes at least two bytes (a digit and
+// a separator, the last one perhaps only the digit). With no size known the
+// array starts small and grows by doubling.
+func (size sizeHint) capFor(want int64) int {
+	limit := int64(4096)
+	if size > 0 {
+		limit = int64(size)/2 + 1
+	}
+	return int(max(0, min(want, limit)))
+}
+
+// estimate guesses how many values the whole file holds from its first data
+// line of lineBytes bytes holding values of them: the file's size in lines
+// like it, with an eighth more for lines a little shorter. With the array
+// sized so, a file of lines of similar length loads without any copying,
+// and any other file with one doubling at most of its final size.
+func (size sizeHint) estimate(lineBytes, values int) int {
+	if size <= 0 || values <= 0 {
+		return size.capFor(int64(values))
+	}
+	per := float64(lineBytes+1) / float64(values)
+	return size.capFor(int64(float64(size)/per*9/8) + int64(values))
+}
+
+// grow returns s with room for at least n more elements. The capacity at
+// least doubles, so filling an array of unknown size copies each element
+// about once (append grows large slices by only a quarter, which copies them
+// four times over and leaves that much garbage).
+func grow[E any](s []E, n int) []E {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	t := make([]E, len(s), max(2*cap(s), len(s)+n, 64))
+	copy(t, s)
+	return t
+}
+
+// spaceTab marks the bytes that separate values in the text formats.
+var spaceTab = [256]bool{' ': true, '\t': true, '\r': true, '\n': true, '\v': true, '\f': true}
+
+// isSpace reports whether c separates values in the text formats.
+func isSpace(c byte) bool { return spaceTab[c] }
 
 // fields appends the whitespace-separated fields of line to dst.
 func fields(dst [][]byte, line []byte) [][]byte {
-	i := 0
-	for i < len(line) {
-		for i < len(line) && isSpace(line[i]) {
-			i++
-		}
-		j := i
-		for j < len(line) && !isSpace(line[j]) {
-			j++
-		}
-		if j > i {
-			dst = append(dst, line[i:j])
-		}
-		i = j
+	for tok, rest := nextField(line); len(tok) > 0; tok, rest = nextField(rest) {
+		dst = append(dst, tok)
 	}
 	return dst
+}
+
+// nextField splits off the first whitespace-separated field of line; tok
+// is empty when there is none left.
+func nextField(line []byte) (tok, rest []byte) {
+	i := 0
+	for i < len(line) && spaceTab[line[i]] {
+		i++
+	}
+	j := i
+	for j < len(line) && !spaceTab[line[j]] {
+		j++
+	}
+	return line[i:j], line[j:]
+}
+
+// countFields is the number of whitespace-separated fields of line.
+func countFields(line []byte) int {
+	n := 0
+	for tok, rest := nextField(line); len(tok) > 0; tok, rest = nextField(rest) {
+		n++
+	}
+	return n
 }
 
 // isBlankOrComment reports whether a line of a numeric text file carries no
@@ -80,82 +188,126 @@ func isBlankOrComment(line []byte) bool {
 	return true
 }
 
-// parseDecimal parses a plain decimal integer ([+-]digits) without
-// allocating; ok is false for anything else, including overflow, so that the
-// caller can fall back to strconv for the other spellings and for the error.
-func parseDecimal(b []byte) (int64, bool) {
-	if len(b) == 0 || len(b) > 18+1 {
-		return 0, false // 18 digits and a sign cannot overflow int64
-	}
-	neg := false
-	switch b[0] {
-	case '-':
-		neg = true
-		b = b[1:]
-	case '+':
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
+// appendInts appends the integers of line's whitespace-separated fields to
+// dst (parseInt), growing it by doubling when it is full. The error is
+// parseInt's, without a position: the caller knows the line. Plain decimals
+// of up to 18 digits, nearly every value of a real file, are parsed in the
+// same pass that finds where they end.
+func appendInts(dst []int64, line []byte) ([]int64, error) {
+	i := 0
+	for {
+		for i < len(line) && spaceTab[line[i]] {
+			i++
 		}
-		v = v*10 + int64(c-'0')
+		if i == len(line) {
+			return dst, nil
+		}
+		j := i
+		if line[j] == '-' || line[j] == '+' {
+			j++
+		}
+		digits := j
+		var v int64
+		for j < len(line) && j-digits < 18 && '0' <= line[j] && line[j] <= '9' {
+			v = v*10 + int64(line[j]-'0')
+			j++
+		}
+		if j > digits && (j == len(line) || spaceTab[line[j]]) {
+			if line[i] == '-' {
+				v = -v
+			}
+		} else {
+			for j < len(line) && !spaceTab[line[j]] {
+				j++
+			}
+			var err error
+			if v, err = parseInt(line[i:j]); err != nil {
+				return dst, err
+			}
+		}
+		if len(dst) == cap(dst) {
+			dst = grow(dst, 1)
+		}
+		dst = append(dst, v)
+		i = j
 	}
-	if neg {
-		v = -v
-	}
-	return v, true
 }
 
-// parseInt parses an integer value of a text format. Besides plain decimals
-// it accepts floats that are exactly integral ("3.0", "1e3": what numpy's
-// savetxt writes), so that such files load into integer inputs.
-func parseInt(tok []byte) (int64, error) {
-	if v, ok := parseDecimal(tok); ok {
-		return v, nil
-	}
-	if len(tok) == 0 {
-		return 0, fmt.Errorf("empty value")
-	}
-	s := string(tok)
-	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return v, nil
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if errors.Is(err, strconv.ErrRange) {
-		return 0, fmt.Errorf("%q is outside the 64-bit integer range", s)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", s)
-	}
-	v, ok := floatToInt(f)
-	if !ok {
-		if f == math.Trunc(f) && !math.IsInf(f, 0) {
-			return 0, fmt.Errorf("%q is outside the 64-bit integer range", s)
+// appendFloats is appendInts for floating values (parseFloat).
+func appendFloats(dst []float64, line []byte) ([]float64, error) {
+	for tok, rest := nextField(line); len(tok) > 0; tok, rest = nextField(rest) {
+		v, err := parseFloat(tok)
+		if err != nil {
+			return dst, err
 		}
-		return 0, fmt.Errorf("%q %s", s, notInteger)
+		if len(dst) == cap(dst) {
+			dst = grow(dst, 1)
+		}
+		dst = append(dst, v)
 	}
-	return v, nil
+	return dst, nil
 }
 
-// parseFloat parses a floating value of a text format (also "inf", "nan").
-func parseFloat(tok []byte) (float64, error) {
-	if v, ok := parseDecimal(tok); ok {
-		return float64(v), nil
+// appendChars appends the characters of line to dst, one value per
+// non-whitespace byte, each checked by checkChar; upper converts lower-case
+// letters first (FASTA's soft mask). col is the 1-based column of a bad
+// character. Bytes, widened once at the end (widen), take an eighth of the
+// memory of growing the final array.
+func appendChars(dst, line []byte, upper bool) (out []byte, col int, err error) {
+	dst = grow(dst, len(line))
+	for i, c := range line {
+		if spaceTab[c] {
+			continue
+		}
+		if upper && 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c < 0x21 || c > 0x7e {
+			return dst, i + 1, checkChar(c)
+		}
+		dst = append(dst, c)
 	}
-	if len(tok) == 0 {
-		return 0, fmt.Errorf("empty value")
+	return dst, 0, nil
+}
+
+// widen converts characters to the values a Table holds.
+func widen(b []byte) []int64 {
+	v := make([]int64, len(b))
+	for i, c := range b {
+		v[i] = int64(c)
 	}
-	f, err := strconv.ParseFloat(string(tok), 64)
-	if errors.Is(err, strconv.ErrRange) {
-		return 0, fmt.Errorf("%q is outside the range of a double", tok)
+	return v
+}
+
+// shape follows the rows of a matrix as they are read: the number of values
+// in the first row, and that every other row has as many.
+type shape struct {
+	rows, cols int
+	firstLine  int
+}
+
+// add counts a row of n values on line; unit names the values in the error
+// ("values", "cells").
+func (s *shape) add(name string, line, n int, unit string) error {
+	if s.rows == 0 {
+		s.cols, s.firstLine = n, line
+	} else if n != s.cols {
+		return errAt(name, line, "row %d has %d %s, but the first row (line %d) has %d; rows of a matrix must have equal lengths",
+			s.rows+1, n, unit, s.firstLine, s.cols)
 	}
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", tok)
+	s.rows++
+	return nil
+}
+
+// table is the loaded matrix: a single row or a single column is a 1xN
+// vector. It is an error to have read no row.
+func (s *shape) table(name string, ints []int64, floats []float64) (*Table, error) {
+	if s.rows == 0 {
+		return nil, errAt(name, 0, "holds no values")
 	}
-	return f, nil
+	t := &Table{Rows: s.rows, Cols: s.cols, I: ints, F: floats}
+	if s.rows == 1 || s.cols == 1 {
+		t.Rows, t.Cols = 1, s.rows*s.cols
+	}
+	return t, nil
 }

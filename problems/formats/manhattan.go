@@ -16,66 +16,53 @@ import (
 // integers (right[i][j], from (i,j) to (i,j+1)). A block with no values (n
 // = 1 or m = 1) has no lines.
 func loadManhattan(path string) ([]*Table, error) {
-	file, f, err := openData(path)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	return readManhattan(f, path)
+	return loadData(path, func(r io.Reader, size int64) ([]*Table, error) {
+		return readManhattan(r, path, size)
+	})
 }
 
-func readManhattan(r io.Reader, name string) ([]*Table, error) {
-	lr := newLineReader(r, name)
-	var toks [][]byte
-	// nextRow returns the values of the next data line; ok is false at EOF.
-	nextRow := func() (row []int64, ok bool, err error) {
-		for {
-			line, ok, err := lr.next()
-			if err != nil || !ok {
-				return nil, false, err
-			}
-			if isBlankOrComment(line) {
-				continue
-			}
-			toks = fields(toks[:0], line)
-			row = make([]int64, len(toks))
-			for i, t := range toks {
-				if row[i], err = parseInt(t); err != nil {
-					return nil, false, errAt(name, lr.n, "%v", err)
-				}
-			}
-			return row, true, nil
-		}
-	}
-
-	head, ok, err := nextRow()
+// readManhattan parses the weights straight into the two tables, sized
+// once from the header; size is the file's size when known (a hint, see
+// lineReader).
+func readManhattan(r io.Reader, name string, size int64) ([]*Table, error) {
+	lr := newLineReader(r, name, size)
+	head, ok, err := lr.data()
 	if err != nil {
 		return nil, err
 	}
-	if !ok || len(head) != 2 {
-		return nil, errAt(name, lr.n, "expected a first line \"n m\" (rows and columns of intersections)")
+	var nm []int64
+	if ok {
+		if nm, err = appendInts(nil, head); err != nil {
+			return nil, lr.errorf("%v", err)
+		}
 	}
-	if head[0] < 1 || head[1] < 1 || head[0] > 1<<31 || head[1] > 1<<31 {
-		return nil, errAt(name, lr.n, "grid size %d x %d: both sides must be between 1 and 2^31", head[0], head[1])
+	if !ok || len(nm) != 2 {
+		return nil, lr.errorf("expected a first line \"n m\" (rows and columns of intersections)")
 	}
-	n, m := int(head[0]), int(head[1])
+	if nm[0] < 1 || nm[1] < 1 || nm[0] > 1<<31 || nm[1] > 1<<31 {
+		return nil, lr.errorf("grid size %d x %d: both sides must be between 1 and 2^31", nm[0], nm[1])
+	}
+	n, m := int(nm[0]), int(nm[1])
 	block := func(what string, rows, cols int) (*Table, error) {
-		t := &Table{Rows: rows, Cols: cols, I: []int64{}}
+		t := &Table{Rows: rows, Cols: cols, I: make([]int64, 0, lr.capFor(int64(rows)*int64(cols)))}
 		if cols == 0 {
 			return t, nil
 		}
 		for i := 0; i < rows; i++ {
-			row, ok, err := nextRow()
+			line, ok, err := lr.data()
 			if err != nil {
 				return nil, err
 			}
 			if !ok {
-				return nil, errAt(name, lr.n, "file ends after %d of the %d lines of %s weights", i, rows, what)
+				return nil, lr.errorf("file ends after %d of the %d lines of %s weights", i, rows, what)
 			}
-			if len(row) != cols {
-				return nil, errAt(name, lr.n, "line %d of the %s weights has %d values, want %d", i+1, what, len(row), cols)
+			before := len(t.I)
+			if t.I, err = appendInts(t.I, line); err != nil {
+				return nil, lr.errorf("%v", err)
 			}
-			t.I = append(t.I, row...)
+			if got := len(t.I) - before; got != cols {
+				return nil, lr.errorf("line %d of the %s weights has %d values, want %d", i+1, what, got, cols)
+			}
 		}
 		return t, nil
 	}
@@ -87,10 +74,13 @@ func readManhattan(r io.Reader, name string) ([]*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, more, err := nextRow(); err != nil {
+	if line, more, err := lr.data(); err != nil {
 		return nil, err
 	} else if more {
-		return nil, errAt(name, lr.n, "unexpected data after the %d x %d grid's weights", n, m)
+		if _, err := appendInts(nil, line); err != nil {
+			return nil, lr.errorf("%v", err)
+		}
+		return nil, lr.errorf("unexpected data after the %d x %d grid's weights", n, m)
 	}
 	return []*Table{down, right}, nil
 }

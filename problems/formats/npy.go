@@ -118,15 +118,11 @@ func readNpyHeader(r io.Reader) (h npy.Header, err error) {
 // the file size; the declared shape is checked against the file size before
 // anything is allocated.
 func loadNpy(path string, opt Options) (*Table, error) {
-	file, f, err := openData(path)
+	file, f, size, err := openData(path)
 	if err != nil {
 		return nil, err
 	}
 	defer file.Close()
-	st, err := file.Stat()
-	if err != nil {
-		return nil, err
-	}
 	cr := &countingReader{r: f}
 	h, err := readNpyHeader(cr)
 	if err != nil {
@@ -153,7 +149,7 @@ func loadNpy(path string, opt Options) (*Table, error) {
 	if rows == 0 || cols == 0 {
 		return nil, errAt(path, 0, "holds no values (shape %v)", shape)
 	}
-	data := st.Size() - cr.n
+	data := size - cr.n
 	if int64(cols) > data || int64(rows) > data/int64(cols)/int64(d.size) {
 		return nil, errAt(path, 0, "truncated: shape %v of %s needs more than the %d data bytes present", shape, d.descr, data)
 	}

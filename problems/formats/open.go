@@ -113,13 +113,26 @@ func readCapped(r io.Reader, path string, limit int64, b []byte) ([]byte, error)
 
 // openData opens a data file for a loader: a regular file of at most
 // MaxFileBytes, read through a reader that fails rather than go on past
-// the limit (a file that grows while it is read).
-func openData(path string) (*os.File, io.Reader, error) {
-	f, _, err := OpenRegular(path, MaxFileBytes)
+// the limit (a file that grows while it is read). size is the file's size
+// when it was opened.
+func openData(path string) (file *os.File, r io.Reader, size int64, err error) {
+	f, size, err := OpenRegular(path, MaxFileBytes)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
-	return f, &cappedReader{r: f, path: path, left: MaxFileBytes}, nil
+	return f, &cappedReader{r: f, path: path, left: MaxFileBytes}, size, nil
+}
+
+// loadData reads the data file at path (openData) with read, which is given
+// the file's size as a hint for sizing what it fills.
+func loadData[T any](path string, read func(r io.Reader, size int64) (T, error)) (T, error) {
+	file, r, size, err := openData(path)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer file.Close()
+	return read(r, size)
 }
 
 // cappedReader reads at most left bytes and then fails with ErrTooBig.

@@ -5,18 +5,9 @@ import (
 	"io"
 )
 
-// loadText reads a .txt file. See readText.
-func loadText(path string, opt Options) (*Table, error) {
-	file, f, err := openData(path)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	return readText(f, path, opt)
-}
-
-// readText reads plain text. Blank lines and lines whose first non-blank
-// character is '#' are skipped in both modes.
+// readText reads plain text; size is the file's size when known (a hint,
+// see lineReader). Blank lines and lines whose first non-blank character is
+// '#' are skipped in both modes.
 //
 // Char: every non-whitespace character is one value. When there are several
 // lines and all have the same number of characters, line r is row r of a
@@ -26,93 +17,72 @@ func loadText(path string, opt Options) (*Table, error) {
 // Numbers: whitespace-separated values, one line per row. A single line, or
 // one value per line, is a 1xN vector; otherwise every line must have the
 // same number of values.
-func readText(r io.Reader, name string, opt Options) (*Table, error) {
+func readText(r io.Reader, name string, size int64, opt Options) (*Table, error) {
+	lr := newLineReader(r, name, size)
 	if opt.Char {
-		return readTextChars(r, name)
+		return readTextChars(lr)
 	}
-	lr := newLineReader(r, name)
 	var (
-		ints      []int64
-		floats    []float64
-		toks      [][]byte
-		rows      int
-		cols      int // values in the first row
-		firstLine int
+		ints   []int64
+		floats []float64
+		sh     shape
+		err    error
 	)
-	for {
-		line, ok, err := lr.next()
+	for line := range lr.dataLines() {
+		before := len(ints) + len(floats)
+		if opt.Float {
+			floats, err = appendFloats(floats, line)
+		} else {
+			ints, err = appendInts(ints, line)
+		}
 		if err != nil {
+			// A row of the wrong length is reported as such, whatever
+			// its values.
+			if err := sh.add(name, lr.n, countFields(line), "values"); err != nil {
+				return nil, err
+			}
+			return nil, lr.errorf("%v", err)
+		}
+		if err := sh.add(name, lr.n, len(ints)+len(floats)-before, "values"); err != nil {
 			return nil, err
 		}
-		if !ok {
-			break
+		if sh.rows == 1 {
+			// Size the array once for the whole file from its first row.
+			want := lr.estimate(len(line), sh.cols)
+			ints, floats = reserve(ints, want), reserve(floats, want)
 		}
-		if isBlankOrComment(line) {
-			continue
-		}
-		toks = fields(toks[:0], line)
-		if rows == 0 {
-			cols, firstLine = len(toks), lr.n
-		} else if len(toks) != cols {
-			return nil, errAt(name, lr.n, "row %d has %d values, but the first row (line %d) has %d; rows of a matrix must have equal lengths",
-				rows+1, len(toks), firstLine, cols)
-		}
-		for _, tok := range toks {
-			if opt.Float {
-				v, err := parseFloat(tok)
-				if err != nil {
-					return nil, errAt(name, lr.n, "%v", err)
-				}
-				floats = append(floats, v)
-				continue
-			}
-			v, err := parseInt(tok)
-			if err != nil {
-				return nil, errAt(name, lr.n, "%v", err)
-			}
-			ints = append(ints, v)
-		}
-		rows++
 	}
-	if rows == 0 {
-		return nil, errAt(name, 0, "holds no values")
+	if lr.err != nil {
+		return nil, lr.err
 	}
-	t := &Table{Rows: rows, Cols: cols, I: ints, F: floats}
-	if rows == 1 || cols == 1 {
-		t.Rows, t.Cols = 1, rows*cols
+	return sh.table(name, ints, floats)
+}
+
+// reserve gives s, if it is not nil, a capacity of at least n, copying it
+// once.
+func reserve[E any](s []E, n int) []E {
+	if s == nil || cap(s) >= n {
+		return s
 	}
-	return t, nil
+	t := make([]E, len(s), n)
+	copy(t, s)
+	return t
 }
 
 // readTextChars is the Char mode of readText.
-func readTextChars(r io.Reader, name string) (*Table, error) {
-	lr := newLineReader(r, name)
+func readTextChars(lr *lineReader) (*Table, error) {
 	var (
-		vals    []int64
+		vals    = make([]byte, 0, lr.sizeHint) // at most a value a byte
 		rows    int
 		cols    = -1 // characters per line while all lines agree, else -1
 		uniform = true
 	)
-	for {
-		line, ok, err := lr.next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
-		if isBlankOrComment(line) {
-			continue
-		}
+	for line := range lr.dataLines() {
 		before := len(vals)
-		for i, c := range line {
-			if isSpace(c) {
-				continue
-			}
-			if err := checkChar(c); err != nil {
-				return nil, errAt(name, lr.n, "column %d: %v", i+1, err)
-			}
-			vals = append(vals, int64(c))
+		var col int
+		var err error
+		if vals, col, err = appendChars(vals, line, false); err != nil {
+			return nil, lr.errorf("column %d: %v", col, err)
 		}
 		n := len(vals) - before
 		if rows == 0 {
@@ -122,13 +92,16 @@ func readTextChars(r io.Reader, name string) (*Table, error) {
 		}
 		rows++
 	}
+	if lr.err != nil {
+		return nil, lr.err
+	}
 	if len(vals) == 0 {
-		return nil, errAt(name, 0, "holds no characters")
+		return nil, errAt(lr.name, 0, "holds no characters")
 	}
 	if rows > 1 && uniform {
-		return &Table{Rows: rows, Cols: cols, I: vals}, nil
+		return &Table{Rows: rows, Cols: cols, I: widen(vals)}, nil
 	}
-	return &Table{Rows: 1, Cols: len(vals), I: vals}, nil
+	return &Table{Rows: 1, Cols: len(vals), I: widen(vals)}, nil
 }
 
 // checkChar accepts the printable ASCII characters other than space: the

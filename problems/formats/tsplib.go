@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -23,17 +22,9 @@ type TSPInstance struct {
 // N x N matrix that exhausts memory (16384^2 int64 is 2 GiB).
 const maxTSPNodes = 1 << 14
 
-// loadTSPLIB reads a .tsp/.atsp file into its NxN distance matrix.
-func loadTSPLIB(path string, opt Options) (*Table, error) {
-	if opt.Float || opt.Char {
-		return nil, fmt.Errorf("%s: TSPLIB yields integer distances; declare the input as int or long", path)
-	}
-	file, f, err := openData(path)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	inst, err := readTSPLIB(f, path)
+// readTSPLIBTable reads a .tsp/.atsp file into its NxN distance matrix.
+func readTSPLIBTable(r io.Reader, name string, size int64, _ Options) (*Table, error) {
+	inst, err := readTSPLIB(r, name, size)
 	if err != nil {
 		return nil, err
 	}
@@ -52,20 +43,44 @@ func loadTSPLIB(path string, opt Options) (*Table, error) {
 // is 0; an explicit matrix keeps what the file gives (a triangle without
 // diagonal gets 0). Display data, depots, demands and fixed edges are skipped.
 func ReadTSPLIB(r io.Reader, name string) (*TSPInstance, error) {
-	return readTSPLIB(r, name)
+	return readTSPLIB(r, name, 0)
 }
 
 // tspSection is a data section being read: its keyword, the line it starts
-// on, and the numbers collected so far with their lines.
+// on, and the numbers collected so far with their lines. How to read them
+// is known only once the whole specification is, so they are kept as text,
+// all in one buffer: ends[k] is where number k ends in text.
 type tspSection struct {
 	key   string
 	line  int
-	nums  []string
+	text  []byte
+	ends  []int
 	lines []int
 }
 
-func readTSPLIB(r io.Reader, name string) (*TSPInstance, error) {
-	lr := newLineReader(r, name)
+// add appends a number's text, found on line.
+func (s *tspSection) add(tok []byte, line int) {
+	s.text = append(s.text, tok...)
+	s.ends = append(s.ends, len(s.text))
+	s.lines = append(s.lines, line)
+}
+
+// count is the number of numbers in the section.
+func (s *tspSection) count() int { return len(s.ends) }
+
+// num is the text of number k.
+func (s *tspSection) num(k int) []byte {
+	start := 0
+	if k > 0 {
+		start = s.ends[k-1]
+	}
+	return s.text[start:s.ends[k]]
+}
+
+// readTSPLIB is ReadTSPLIB; size is the file's size when known (a hint,
+// see lineReader).
+func readTSPLIB(r io.Reader, name string, size int64) (*TSPInstance, error) {
+	lr := newLineReader(r, name, size)
 	inst := &TSPInstance{}
 	spec := map[string]string{}  // specification keyword -> value
 	specLine := map[string]int{} // where each keyword was given
@@ -75,22 +90,14 @@ func readTSPLIB(r io.Reader, name string) (*TSPInstance, error) {
 		toks            [][]byte
 	)
 scan:
-	for {
-		line, ok, err := lr.next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
+	for line := range lr.lines() {
 		toks = fields(toks[:0], line)
 		if len(toks) == 0 {
 			continue
 		}
 		if cur != nil && isNumberStart(toks[0][0]) {
 			for _, t := range toks {
-				cur.nums = append(cur.nums, string(t))
-				cur.lines = append(cur.lines, lr.n)
+				cur.add(t, lr.n)
 			}
 			continue
 		}
@@ -136,8 +143,7 @@ scan:
 				coords = cur
 			}
 			for _, t := range fields(nil, []byte(value)) {
-				cur.nums = append(cur.nums, string(t))
-				cur.lines = append(cur.lines, lr.n)
+				cur.add(t, lr.n)
 			}
 		default:
 			if isNumberStart(toks[0][0]) {
@@ -145,6 +151,9 @@ scan:
 			}
 			return nil, errAt(name, lr.n, "unknown TSPLIB keyword %q", key)
 		}
+	}
+	if lr.err != nil {
+		return nil, lr.err
 	}
 
 	inst.Name = spec["NAME"]
@@ -257,7 +266,7 @@ func explicitWeights(name, typ, format string, formatLine, n int, sec *tspSectio
 	case strings.Contains(format, "DIAG"):
 		want = n * (n + 1) / 2
 	}
-	got := len(sec.nums)
+	got := sec.count()
 	if got < want {
 		at := sec.line
 		if got > 0 {
@@ -274,7 +283,7 @@ func explicitWeights(name, typ, format string, formatLine, n int, sec *tspSectio
 	k := 0
 	var bad error
 	cells(func(i, j int) bool {
-		v, err := parseInt([]byte(sec.nums[k]))
+		v, err := parseInt(sec.num(k))
 		if err != nil {
 			bad = errAt(name, sec.lines[k], "weight %d: %v", k+1, err)
 			return false
@@ -379,38 +388,39 @@ func geoRadians(x float64) float64 {
 // "node x y [z]", nodes 1..n each exactly once, in any order.
 func coordWeights(name string, n, dims int, sec *tspSection, dist func(a, b []float64) int64) ([]int64, error) {
 	per := 1 + dims
-	if len(sec.nums)%per != 0 || len(sec.nums)/per != n {
+	if sec.count()%per != 0 || sec.count()/per != n {
 		at := sec.line
-		if len(sec.nums) > 0 {
-			at = sec.lines[len(sec.nums)-1]
+		if sec.count() > 0 {
+			at = sec.lines[sec.count()-1]
 		}
 		layout := "node x y"
 		if dims == 3 {
 			layout = "node x y z"
 		}
 		return nil, errAt(name, at, "NODE_COORD_SECTION (line %d): expected %d lines \"%s\" (%d numbers), found %d numbers",
-			sec.line, n, layout, n*per, len(sec.nums))
+			sec.line, n, layout, n*per, sec.count())
 	}
 	xy := make([]float64, n*dims)
 	seen := make([]int, n) // line where each node was given
 	for k := 0; k < n; k++ {
-		rec := sec.nums[k*per : (k+1)*per]
 		line := sec.lines[k*per]
 		if sec.lines[k*per+per-1] != line || k > 0 && sec.lines[k*per-1] == line {
 			return nil, errAt(name, line, "a node line must hold the node number and %d coordinates, nothing else", dims)
 		}
-		id, err := strconv.Atoi(rec[0])
+		node := sec.num(k * per)
+		id, err := strconv.Atoi(string(node))
 		if err != nil || id < 1 || id > n {
-			return nil, errAt(name, line, "node number %q is not in 1..%d", rec[0], n)
+			return nil, errAt(name, line, "node number %q is not in 1..%d", node, n)
 		}
 		if seen[id-1] != 0 {
 			return nil, errAt(name, line, "node %d given twice (first on line %d)", id, seen[id-1])
 		}
 		seen[id-1] = line
 		for c := 0; c < dims; c++ {
-			v, err := strconv.ParseFloat(rec[1+c], 64)
+			coord := sec.num(k*per + 1 + c)
+			v, err := strconv.ParseFloat(string(coord), 64)
 			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-				return nil, errAt(name, line, "coordinate %q of node %d is not a finite number", rec[1+c], id)
+				return nil, errAt(name, line, "coordinate %q of node %d is not a finite number", coord, id)
 			}
 			xy[(id-1)*dims+c] = v
 		}

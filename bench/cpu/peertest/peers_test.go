@@ -26,9 +26,9 @@ import (
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/internal/dptest"
-	"github.com/dpgpu/dpgpu/sema"
 )
 
 var peerNames = []string{"knapsack01", "lcs", "editdistance", "manhattan", "heldkarp"}
@@ -140,10 +140,10 @@ func dpgpuAnswer(t *testing.T, builtin string, files []string, sets ...string) s
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := sema.Config{Args: files}
+	cfg := bind.Config{Args: files}
 	for _, s := range sets {
 		name, val, _ := strings.Cut(s, "=")
-		cfg.Sets = append(cfg.Sets, sema.Override{Name: name, Value: val})
+		cfg.Sets = append(cfg.Sets, bind.Override{Name: name, Value: val})
 	}
 	l, err := engine.Load(src, cfg)
 	if err != nil {
