@@ -181,17 +181,17 @@ func (g *Grid) Set(i, j int64, v ir.Value) {
 func (g *Grid) PutInts(at, stride int64, src []int64) {
 	switch g.T.Size() {
 	case 1:
-		putInts(Cells[int8](g), at, stride, src)
+		put(Cells[int8](g), at, stride, src)
 	case 2:
-		putInts(Cells[int16](g), at, stride, src)
+		put(Cells[int16](g), at, stride, src)
 	case 4:
-		putInts(Cells[int32](g), at, stride, src)
+		put(Cells[int32](g), at, stride, src)
 	default:
 		if stride == 1 {
 			copy(Cells[int64](g)[at:at+int64(len(src))], src)
 			return
 		}
-		putInts(Cells[int64](g), at, stride, src)
+		put(Cells[int64](g), at, stride, src)
 	}
 }
 
@@ -199,31 +199,19 @@ func (g *Grid) PutInts(at, stride int64, src []int64) {
 // cell's size.
 func (g *Grid) PutFloats(at, stride int64, src []float64) {
 	if g.T.Size() == 4 {
-		putFloats(Cells[float32](g), at, stride, src)
+		put(Cells[float32](g), at, stride, src)
 		return
 	}
 	if stride == 1 {
 		copy(Cells[float64](g)[at:at+int64(len(src))], src)
 		return
 	}
-	putFloats(Cells[float64](g), at, stride, src)
+	put(Cells[float64](g), at, stride, src)
 }
 
-func putInts[T int8 | int16 | int32 | int64](dst []T, at, stride int64, src []int64) {
-	if stride == 1 {
-		dst = dst[at : at+int64(len(src))]
-		for k, v := range src {
-			dst[k] = T(v)
-		}
-		return
-	}
-	for _, v := range src {
-		dst[at] = T(v)
-		at += stride
-	}
-}
-
-func putFloats[T float32 | float64](dst []T, at, stride int64, src []float64) {
+// put stores src, converted to the cell type T, at dst[at], dst[at+stride],
+// ...: the loop of PutInts (S int64) and of PutFloats (S float64).
+func put[T int8 | int16 | int32 | int64 | float32 | float64, S int64 | float64](dst []T, at, stride int64, src []S) {
 	if stride == 1 {
 		dst = dst[at : at+int64(len(src))]
 		for k, v := range src {

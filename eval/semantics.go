@@ -147,21 +147,22 @@ func identityFloat(op ir.ReduceOp) float64 {
 	return 0
 }
 
-// mathFn returns the float64 function of a math built-in.
+// mathFns are the float64 functions of the math built-ins of one argument,
+// by ir.Func.
+var mathFns = [...]func(float64) float64{
+	ir.FnExp:   math.Exp,
+	ir.FnLog:   math.Log,
+	ir.FnSqrt:  math.Sqrt,
+	ir.FnFloor: math.Floor,
+	ir.FnCeil:  math.Ceil,
+	ir.FnAbs:   math.Abs,
+}
+
+// mathFn returns the float64 function of a math built-in (nil for the
+// others).
 func mathFn(fn ir.Func) func(float64) float64 {
-	switch fn {
-	case ir.FnExp:
-		return math.Exp
-	case ir.FnLog:
-		return math.Log
-	case ir.FnSqrt:
-		return math.Sqrt
-	case ir.FnFloor:
-		return math.Floor
-	case ir.FnCeil:
-		return math.Ceil
-	case ir.FnAbs:
-		return math.Abs
+	if int(fn) < len(mathFns) {
+		return mathFns[fn]
 	}
 	return nil
 }
@@ -227,7 +228,8 @@ func loadIndex(in *ir.Input, idx []int64) (int64, bool) {
 // Convert converts v to type t by the rules of ir.Convert (integer
 // sentinels map to sentinels and to IEEE infinities; float to integer
 // truncates; NaN, or a finite value outside the finite range of t, is an
-// error). The executors use it on the answer, so errors say "the answer".
+// error). Errors say "the answer", without a position (ConvertChain, which
+// the executors use, places them at the conversion).
 func Convert(v ir.Value, t ir.Type) (ir.Value, error) {
 	if v.T == t {
 		return v, nil
@@ -238,4 +240,20 @@ func Convert(v ir.Value, t ir.Type) (ir.Value, error) {
 		err = errors.New(de.Msg) // no position to show
 	}
 	return r, err
+}
+
+// ConvertChain applies to v, the value of the expression that conversions
+// wrap in e, those conversions, innermost first, as Eval would apply them:
+// the executors compute a region reduction of the answer themselves and
+// then convert its value. Errors say "the answer", at the conversion.
+func ConvertChain(e ir.Expr, v ir.Value) (ir.Value, error) {
+	c, ok := e.(*ir.Convert)
+	if !ok {
+		return v, nil
+	}
+	inner, err := ConvertChain(c.X, v)
+	if err != nil {
+		return ir.Value{}, err
+	}
+	return convertValue(inner, c.T, c, site{})
 }

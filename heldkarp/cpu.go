@@ -33,15 +33,9 @@ func SolveCPU(ctx context.Context, dist []int64, n int, threads int, progress fu
 // unknown, no check).
 func solveCPU(ctx context.Context, dist []int64, n int, threads int, progress func(done, total int64), avail int64) (*Result, error) {
 	start := time.Now()
-	in, err := check(dist, n)
-	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("heldkarp: %w", err)
-	}
-	if n == 1 {
-		return &Result{Tour: []int{0}, Seconds: time.Since(start).Seconds()}, nil
+	in, done, err := begin(ctx, dist, n, start)
+	if done != nil || err != nil {
+		return done, err
 	}
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
@@ -64,6 +58,22 @@ func solveCPU(ctx context.Context, dist []int64, n int, threads int, progress fu
 	res.PeakBytes = mem.host
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// begin is how both solvers start: the instance checked (check), ctx not
+// yet cancelled, and a single city answered at once with the tour [0]
+// (done, the Result to return, timed from start).
+func begin(ctx context.Context, dist []int64, n int, start time.Time) (in *instance, done *Result, err error) {
+	if in, err = check(dist, n); err != nil {
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("heldkarp: %w", err)
+	}
+	if n == 1 {
+		return nil, &Result{Tour: []int{0}, Seconds: time.Since(start).Seconds()}, nil
+	}
+	return in, nil, nil
 }
 
 // maxFitting is the largest n whose solve fits in avail bytes with values of

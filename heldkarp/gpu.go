@@ -36,15 +36,9 @@ func SolveGPU(ctx context.Context, dev *cuda.Context, nv *cuda.NVRTC, dist []int
 	if dev == nil || nv == nil {
 		return nil, errors.New("heldkarp: SolveGPU needs a CUDA context and NVRTC")
 	}
-	in, err := check(dist, n)
-	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("heldkarp: %w", err)
-	}
-	if n == 1 {
-		return &Result{Tour: []int{0}, Seconds: time.Since(start).Seconds()}, nil
+	in, done, err := begin(ctx, dist, n, start)
+	if done != nil || err != nil {
+		return done, err
 	}
 	lay := newLayout(n)
 	mem := lay.memory(in.width)

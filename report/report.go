@@ -206,15 +206,28 @@ func AnswerText(a plan.AnswerSpec) string {
 	return fmt.Sprintf("an expression over %d cell(s)", len(a.Cells))
 }
 
+// ProblemJSON is what the JSON analysis (CheckJSON) and the JSON result
+// (SolveJSON) both begin with: the problem, its grid, its cell type and its
+// schedule.
+type ProblemJSON struct {
+	Problem   string `json:"problem"`
+	File      string `json:"file,omitempty"`
+	Rows      int64  `json:"rows"`
+	Cols      int64  `json:"cols"`
+	CellType  string `json:"cell_type"`
+	Schedule  string `json:"schedule"`
+	Direction string `json:"direction"`
+}
+
+// problemJSON fills the part of ProblemJSON that comes from the checked
+// problem alone (the schedule is the plan's or the solver's).
+func problemJSON(p *ir.Problem) ProblemJSON {
+	return ProblemJSON{Problem: p.Name, File: p.File, Rows: p.Rows, Cols: p.Cols, CellType: p.CellType.String()}
+}
+
 // CheckJSON is the machine-readable analysis.
 type CheckJSON struct {
-	Problem      string       `json:"problem"`
-	File         string       `json:"file,omitempty"`
-	Rows         int64        `json:"rows"`
-	Cols         int64        `json:"cols"`
-	CellType     string       `json:"cell_type"`
-	Schedule     string       `json:"schedule"`
-	Direction    string       `json:"direction"`
+	ProblemJSON
 	Reason       string       `json:"reason"`
 	Prev         int          `json:"prev"`
 	PrevInferred bool         `json:"prev_inferred"`
@@ -291,10 +304,7 @@ func CheckTourObject(p *ir.Problem) CheckJSON {
 // checkData is the part of the JSON analysis that comes from the checked
 // problem alone.
 func checkData(p *ir.Problem) CheckJSON {
-	c := CheckJSON{
-		Problem: p.Name, File: p.File, Rows: p.Rows, Cols: p.Cols, CellType: p.CellType.String(),
-		Inputs: []InputJSON{}, Scalars: []ScalarJSON{}, Dependencies: []DepJSON{},
-	}
+	c := CheckJSON{ProblemJSON: problemJSON(p), Inputs: []InputJSON{}, Scalars: []ScalarJSON{}, Dependencies: []DepJSON{}}
 	for _, in := range p.Inputs {
 		c.Inputs = append(c.Inputs, InputJSON{in.Name, in.T.String(), in.Rows, in.Cols, in.Origin})
 	}
@@ -306,13 +316,7 @@ func checkData(p *ir.Problem) CheckJSON {
 
 // SolveJSON is the machine-readable result of `dpgpu solve`.
 type SolveJSON struct {
-	Problem        string     `json:"problem"`
-	File           string     `json:"file,omitempty"`
-	Rows           int64      `json:"rows"`
-	Cols           int64      `json:"cols"`
-	CellType       string     `json:"cell_type"`
-	Schedule       string     `json:"schedule"`
-	Direction      string     `json:"direction"`
+	ProblemJSON
 	Prev           int        `json:"prev"`
 	Backend        string     `json:"backend"`
 	Device         string     `json:"device"`
@@ -373,8 +377,7 @@ func TourObject(p *ir.Problem, r *heldkarp.Result, backendName, device string) S
 // solveData is the part of the JSON result every solver fills.
 func solveData(p *ir.Problem, backendName, device string, answer ir.Value, st backend.Stats) SolveJSON {
 	return SolveJSON{
-		Problem: p.Name, File: p.File, Rows: p.Rows, Cols: p.Cols, CellType: p.CellType.String(),
-		Backend: backendName, Device: device, Answer: JSONValue(answer),
+		ProblemJSON: problemJSON(p), Backend: backendName, Device: device, Answer: JSONValue(answer),
 		Cells: st.Cells, Seconds: st.Seconds, ComputeSeconds: st.ComputeSeconds,
 		CompileSeconds: st.CompileSeconds, CompileCached: st.CompileCached,
 		CellsPerSecond: st.CellsPerSecond(), PeakHostBytes: st.PeakHostBytes, DeviceBytes: st.DeviceBytes,

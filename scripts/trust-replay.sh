@@ -76,38 +76,33 @@ dp() {
 	rc=$?
 }
 
+# refused NAME SOURCE [TEXT]: a case whose problem file f.dp (SOURCE, a
+# printf format) `dpgpu solve -b cpu` must refuse with exit 2, saying TEXT.
+refused() {
+	begin "$1"
+	# shellcheck disable=SC2059 # SOURCE is written with printf's escapes
+	printf "$2" >f.dp
+	dp solve -b cpu f.dp; check 2
+	[ $# -lt 3 ] || want "$3"
+}
+
 # --- arithmetic: no silent wrong value (docs/language.md 6.1) ---
-begin "int overflow"
-printf 'problem ovf\n4 x 1\ncell[i][j] = 1 when i == 0\n           | cell[i-1][j] * 100000 otherwise\n' >f.dp
-dp solve -b cpu f.dp; check 2; want "f.dp:4:"
-
-begin "long overflow"
-printf 'problem ovf\ncell: long\n70 x 1\ncell[i][j] = 1 when i == 0\n           | cell[i-1][j] * 2 otherwise\n' >f.dp
-dp solve -b cpu f.dp; check 2; want "overflow"
-
-begin "int intermediate chain"
-printf 'problem chain\n2 x 2\ncell[i][j] = (i + 1) * 2000000000 * 2000000000 / 2000000000 / 2000000000\n' >f.dp
-dp solve -b cpu f.dp; check 2; want "overflow"
-
-begin "sentinel collision"
-printf 'problem sent\n3 x 1\ncell[i][j] = inf when i == 0\n           | 2147483646 + i otherwise\n' >f.dp
-dp solve -b cpu f.dp; check 2; want "overflow"
-
-begin "NaN in a double cell"
-printf 'problem nan\ncell: double\n3 x 3\ncell[i][j] = 0.0 when i == 0\n           | cell[i-1][j] / cell[i-1][j] otherwise\n' >f.dp
-dp solve -b cpu f.dp; check 2; want "NaN"
-
-begin "sqrt of a negative"
-printf 'problem nan\ncell: double\n2 x 2\ncell[i][j] = sqrt(0.0 - 1.0 - i)\n' >f.dp
-dp solve -b cpu f.dp; check 2
-
-begin "division by zero"
-printf 'problem div\n3 x 3\ncell[i][j] = 1 when i == 0 || j == 0\n           | cell[i-1][j] / (i - j) otherwise\n' >f.dp
-dp solve -b cpu f.dp; check 2; want "division by zero"
-
-begin "read outside the grid"
-printf 'problem oob\n3 x 3\ncell[i][j] = 1 when i == 0\n           | cell[i-1][j+1] otherwise\n' >f.dp
-dp solve -b cpu f.dp; check 2; want "outside"
+refused "int overflow" \
+	'problem ovf\n4 x 1\ncell[i][j] = 1 when i == 0\n           | cell[i-1][j] * 100000 otherwise\n' "f.dp:4:"
+refused "long overflow" \
+	'problem ovf\ncell: long\n70 x 1\ncell[i][j] = 1 when i == 0\n           | cell[i-1][j] * 2 otherwise\n' "overflow"
+refused "int intermediate chain" \
+	'problem chain\n2 x 2\ncell[i][j] = (i + 1) * 2000000000 * 2000000000 / 2000000000 / 2000000000\n' "overflow"
+refused "sentinel collision" \
+	'problem sent\n3 x 1\ncell[i][j] = inf when i == 0\n           | 2147483646 + i otherwise\n' "overflow"
+refused "NaN in a double cell" \
+	'problem nan\ncell: double\n3 x 3\ncell[i][j] = 0.0 when i == 0\n           | cell[i-1][j] / cell[i-1][j] otherwise\n' "NaN"
+refused "sqrt of a negative" \
+	'problem nan\ncell: double\n2 x 2\ncell[i][j] = sqrt(0.0 - 1.0 - i)\n'
+refused "division by zero" \
+	'problem div\n3 x 3\ncell[i][j] = 1 when i == 0 || j == 0\n           | cell[i-1][j] / (i - j) otherwise\n' "division by zero"
+refused "read outside the grid" \
+	'problem oob\n3 x 3\ncell[i][j] = 1 when i == 0\n           | cell[i-1][j+1] otherwise\n' "outside"
 
 # --- hostile inputs ---
 begin "/dev/zero as the problem file"

@@ -40,10 +40,8 @@ dp_line(long long line, cell_t *ring, int nslots, dp_part_t *part)
 	a.prev[0] = ring;
 	cell_t *out = ring + (line % nslots) * DP_WIDTH;
 	const long long real = DP_BACK ? DP_NLINES - 1 - line : line;
-#if DP_ANS_KIND == 2
-	dp_part_t acc;
+	dp_part_t acc; // the answer region's partial result (DP_ANS_KIND 2)
 	dp_part_init(acc);
-#endif
 	for (long long q = blockIdx.x * (long long)blockDim.x + threadIdx.x; q < DP_WIDTH; q += (long long)gridDim.x * blockDim.x) {
 #if DP_SWEEP_ROWS
 		const DP_IDX_T i = (DP_IDX_T)real, j = (DP_IDX_T)q;
@@ -52,13 +50,7 @@ dp_line(long long line, cell_t *ring, int nslots, dp_part_t *part)
 #endif
 		const cell_t v = dp_rec(i, j, a);
 		out[q] = v;
-#if DP_ANS_KIND == 1
-		if (i == DP_ANS_I && j == DP_ANS_J)
-			dp_ans = v;
-#elif DP_ANS_KIND == 2
-		if (DP_IN_REGION(i, j))
-			dp_part_add(acc, v, (long long)i * DP_COLS + j);
-#endif
+		dp_part_cell(acc, i, j, v);
 	}
 #if DP_ANS_KIND == 2
 	dp_part_block(acc, part + blockIdx.x);

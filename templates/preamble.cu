@@ -134,54 +134,33 @@ __device__ __forceinline__ long long dp_mull(bool live, int site, long long ci, 
 
 // Integer / and % truncate toward zero; a zero divisor is an error. A finite
 // quotient is never larger than the dividend; x / -1 goes through the
-// negation only so that a value that already failed cannot trap.
-__device__ __forceinline__ int dp_divi(bool live, int site, long long ci, long long cj, int x, int y)
+// negation only so that a value that already failed cannot trap. One
+// definition for int and long (T, named S in the helpers' names); dp_divz
+// reports a zero divisor y of x / y or x % y.
+template <class T> __device__ __forceinline__ bool dp_divz(bool live, int site, long long ci, long long cj, T x, T y)
 {
-	if (y == 0) {
-		if (live)
-			dp_fail(DP_E_DIV, site, ci, cj, x, y);
-		return 0;
-	}
-	if (y == -1)
-		return dp_negi(x);
-	return x / y;
+	if (y == 0 && live)
+		dp_fail(DP_E_DIV, site, ci, cj, x, y);
+	return y == 0;
 }
 
-__device__ __forceinline__ int dp_remi(bool live, int site, long long ci, long long cj, int x, int y)
-{
-	if (y == 0) {
-		if (live)
-			dp_fail(DP_E_DIV, site, ci, cj, x, y);
-		return 0;
+#define DP_DIV_OPS(S, T)                                                                                               \
+	__device__ __forceinline__ T dp_div##S(bool live, int site, long long ci, long long cj, T x, T y)               \
+	{                                                                                                              \
+		if (dp_divz(live, site, ci, cj, x, y))                                                                 \
+			return 0;                                                                                      \
+		return y == -1 ? dp_neg##S(x) : x / y;                                                                 \
+	}                                                                                                              \
+	__device__ __forceinline__ T dp_rem##S(bool live, int site, long long ci, long long cj, T x, T y)               \
+	{                                                                                                              \
+		if (dp_divz(live, site, ci, cj, x, y))                                                                 \
+			return 0;                                                                                      \
+		return y == -1 ? 0 : x % y;                                                                            \
 	}
-	if (y == -1)
-		return 0;
-	return x % y;
-}
 
-__device__ __forceinline__ long long dp_divl(bool live, int site, long long ci, long long cj, long long x, long long y)
-{
-	if (y == 0) {
-		if (live)
-			dp_fail(DP_E_DIV, site, ci, cj, x, y);
-		return 0;
-	}
-	if (y == -1)
-		return dp_negl(x);
-	return x / y;
-}
-
-__device__ __forceinline__ long long dp_reml(bool live, int site, long long ci, long long cj, long long x, long long y)
-{
-	if (y == 0) {
-		if (live)
-			dp_fail(DP_E_DIV, site, ci, cj, x, y);
-		return 0;
-	}
-	if (y == -1)
-		return 0;
-	return x % y;
-}
+DP_DIV_OPS(i, int)
+DP_DIV_OPS(l, long long)
+#undef DP_DIV_OPS
 
 // ---- the inf rules (ir.Binary.Saturate: an operand may be inf) ----
 //
@@ -321,8 +300,14 @@ __device__ __forceinline__ T dp_narrow(bool live, int site, long long ci, long l
 	return (T)x;
 }
 
-// dp_f2n is dp_f2i for a type T narrower than int, whose inf sentinels are
-// TP and TN = -TP (the bound of the finite values, excluded).
+// dp_f2n converts a double to the integer type T whose inf sentinels are TP
+// and TN = -TP, truncating toward zero. NaN is an error (DP_E_NAN); IEEE
+// infinities become the sentinels; a finite value whose truncation lies
+// outside the finite range is an overflow, reported with the value's bits
+// (a double) in a. The bound (double)TP is excluded: for int 2^31-1, for
+// long 2^63 (below it the largest double is 2^63-1024, and every smaller one
+// truncates into the finite range). It serves every integer type: dp_f2i,
+// dp_f2l, and dp_f2n<T, TP, TN> itself for types narrower than int.
 template <class T, long long TP, long long TN> __device__ __forceinline__ T dp_f2n(bool live, int site, long long ci, long long cj, double x)
 {
 	if (x != x) {
@@ -343,50 +328,16 @@ template <class T, long long TP, long long TN> __device__ __forceinline__ T dp_f
 	return (T)x;
 }
 
-// dp_f2l and dp_f2i truncate toward zero. NaN is an error (DP_E_NAN); IEEE
-// infinities become the sentinels; a finite value whose truncation lies
-// outside the finite range is an overflow, reported with the value's bits
-// (a double) in a.
+static_assert((double)DP_LPOS == 9223372036854775808.0 && (double)DP_LNEG == -9223372036854775808.0, "long's bounds are +-2^63 as doubles");
+
 __device__ __forceinline__ long long dp_f2l(bool live, int site, long long ci, long long cj, double x)
 {
-	if (x != x) {
-		if (live)
-			dp_fail(DP_E_NAN, site, ci, cj, 0, 0);
-		return 0;
-	}
-	const double inf = __longlong_as_double(0x7ff0000000000000LL);
-	if (x == inf)
-		return DP_LPOS;
-	if (x == -inf)
-		return DP_LNEG;
-	// Below 2^63 the largest double is 2^63-1024: every smaller one truncates
-	// into the finite range.
-	if (x >= 9223372036854775808.0 || x <= -9223372036854775808.0) {
-		if (live)
-			dp_fail(DP_E_OVERFLOW, site, ci, cj, __double_as_longlong(x), 0);
-		return 0;
-	}
-	return (long long)x;
+	return dp_f2n<long long, DP_LPOS, DP_LNEG>(live, site, ci, cj, x);
 }
 
 __device__ __forceinline__ int dp_f2i(bool live, int site, long long ci, long long cj, double x)
 {
-	if (x != x) {
-		if (live)
-			dp_fail(DP_E_NAN, site, ci, cj, 0, 0);
-		return 0;
-	}
-	const double inf = __longlong_as_double(0x7ff0000000000000LL);
-	if (x == inf)
-		return DP_IPOS;
-	if (x == -inf)
-		return DP_INEG;
-	if (x >= 2147483647.0 || x <= -2147483647.0) {
-		if (live)
-			dp_fail(DP_E_OVERFLOW, site, ci, cj, __double_as_longlong(x), 0);
-		return 0;
-	}
-	return (int)x;
+	return dp_f2n<int, DP_IPOS, DP_INEG>(live, site, ci, cj, x);
 }
 
 // dp_cellnan reports a floating cell value that is NaN (site: the case that
@@ -557,6 +508,20 @@ __device__ __forceinline__ void dp_part_add(dp_part_t &p, cell_t v, long long id
 	p.any = 1;
 }
 
+// dp_part_cell does what the answer needs with the value v just computed for
+// cell (i, j) by the line and tile kernels: the answer cell goes to dp_ans
+// (DP_ANS_KIND 1), a cell of the region is folded into acc (2).
+__device__ __forceinline__ void dp_part_cell(dp_part_t &acc, DP_IDX_T i, DP_IDX_T j, cell_t v)
+{
+#if DP_ANS_KIND == 1
+	if (i == DP_ANS_I && j == DP_ANS_J)
+		dp_ans = v;
+#elif DP_ANS_KIND == 2
+	if (DP_IN_REGION(i, j))
+		dp_part_add(acc, v, (long long)i * DP_COLS + j);
+#endif
+}
+
 // dp_part_merge folds q into p (same rules as dp_part_add).
 __device__ __forceinline__ void dp_part_merge(dp_part_t &p, const dp_part_t &q)
 {
@@ -571,19 +536,10 @@ __device__ __forceinline__ void dp_part_merge(dp_part_t &p, const dp_part_t &q)
 	p.fl |= q.fl;
 	dp_part_fin(p, q.iv);
 #else
-	bool better;
-#if DP_CELL_FLOAT
 #if DP_REG_OP == 0
-	better = q.fv < p.fv || (q.fv == p.fv && q.idx < p.idx);
+	const bool better = DP_PART_V(q) < DP_PART_V(p) || (DP_PART_V(q) == DP_PART_V(p) && q.idx < p.idx);
 #else
-	better = q.fv > p.fv || (q.fv == p.fv && q.idx < p.idx);
-#endif
-#else
-#if DP_REG_OP == 0
-	better = q.iv < p.iv || (q.iv == p.iv && q.idx < p.idx);
-#else
-	better = q.iv > p.iv || (q.iv == p.iv && q.idx < p.idx);
-#endif
+	const bool better = DP_PART_V(q) > DP_PART_V(p) || (DP_PART_V(q) == DP_PART_V(p) && q.idx < p.idx);
 #endif
 	if (better)
 		p = q;

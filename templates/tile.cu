@@ -54,15 +54,28 @@ __device__ __forceinline__ void dp_tile_sweep(cell_t *S, long long i0, long long
 			a.lj = DP_PJ + lj;
 			const cell_t v = dp_rec(i, j, a);
 			S[a.li * DP_SW + a.lj] = v;
-#if DP_ANS_KIND == 1
-			if (i == DP_ANS_I && j == DP_ANS_J)
-				dp_ans = v;
-#elif DP_ANS_KIND == 2
-			if (DP_IN_REGION(i, j))
-				dp_part_add(acc, v, (long long)i * DP_COLS + j);
-#endif
+			dp_part_cell(acc, i, j, v);
 		}
 		__syncthreads();
+	}
+}
+
+// dp_tile_copy moves an R x C block between the shared tile S, where it
+// starts at S[s0], and global memory g, which holds the block's cell (r, c)
+// at g[r * gr + c * gc]: into g (PUT) or out of it. Rows from rn on and
+// columns from cn on lie outside the grid and are left alone.
+template <int R, int C, bool PUT>
+__device__ __forceinline__ void dp_tile_copy(cell_t *S, int s0, cell_t *g, long long gr, long long gc, long long rn, long long cn)
+{
+	for (int k = threadIdx.x; k < R * C; k += DP_TH) {
+		const int r = k / C, c = k % C;
+		if (r < rn && c < cn) {
+			cell_t &s = S[s0 + r * DP_SW + c];
+			if (PUT)
+				g[r * gr + c * gc] = s;
+			else
+				s = g[r * gr + c * gc];
+		}
 	}
 }
 
@@ -95,14 +108,8 @@ dp_tile(int d, int tiLo, cell_t *H, cell_t *V, cell_t *stage, dp_part_t *part, c
 	}
 #endif
 #if DP_PJ > 0
-	if (j0 > 0) {
-		for (int k = t; k < DP_TH * DP_PJ; k += DP_TH) {
-			const int r = k / DP_PJ, c = k % DP_PJ;
-			const long long ii = i0 + r;
-			if (ii < DP_ROWS)
-				S[(DP_PI + r) * DP_SW + c] = V[(long long)c * DP_ROWS + ii];
-		}
-	}
+	if (j0 > 0)
+		dp_tile_copy<DP_TH, DP_PJ, false>(S, DP_PI * DP_SW, V + i0, 1, DP_ROWS, DP_ROWS - i0, DP_PJ);
 #endif
 	__syncthreads();
 	dp_part_t acc;
@@ -112,29 +119,13 @@ dp_tile(int d, int tiLo, cell_t *H, cell_t *V, cell_t *stage, dp_part_t *part, c
 	else
 		dp_tile_sweep<true>(S, i0, j0, acc);
 #if DP_PI > 0
-	{
-		cell_t *Hout = H + (long long)(d % 3) * DP_PI * DP_COLS;
-		for (int k = t; k < DP_PI * DP_TW; k += DP_TH) {
-			const int r = k / DP_TW, c = k % DP_TW;
-			const long long jj = j0 + c;
-			if (jj < DP_COLS)
-				Hout[(long long)r * DP_COLS + jj] = S[(DP_TH + r) * DP_SW + DP_PJ + c];
-		}
-	}
+	dp_tile_copy<DP_PI, DP_TW, true>(S, DP_TH * DP_SW + DP_PJ, H + (long long)(d % 3) * DP_PI * DP_COLS + j0, DP_COLS, 1, DP_PI, DP_COLS - j0);
 #endif
 #if DP_PJ > 0
-	for (int k = t; k < DP_TH * DP_PJ; k += DP_TH) {
-		const int r = k / DP_PJ, c = k % DP_PJ;
-		const long long ii = i0 + r;
-		if (ii < DP_ROWS)
-			V[(long long)c * DP_ROWS + ii] = S[(DP_PI + r) * DP_SW + DP_TW + c];
-	}
+	dp_tile_copy<DP_TH, DP_PJ, true>(S, DP_PI * DP_SW + DP_TW, V + i0, 1, DP_ROWS, DP_ROWS - i0, DP_PJ);
 #endif
-	if (stage != 0) {
-		cell_t *out = stage + (long long)blockIdx.x * (DP_TH * DP_TW);
-		for (int k = t; k < DP_TH * DP_TW; k += DP_TH)
-			out[k] = S[(DP_PI + k / DP_TW) * DP_SW + DP_PJ + k % DP_TW];
-	}
+	if (stage != 0)
+		dp_tile_copy<DP_TH, DP_TW, true>(S, DP_PI * DP_SW + DP_PJ, stage + (long long)blockIdx.x * (DP_TH * DP_TW), DP_TW, 1, DP_TH, DP_TW);
 #if DP_ANS_KIND == 3
 	if (ncap > 0) {
 		// This thread's row: find its captured cells by binary search.

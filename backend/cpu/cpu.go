@@ -28,7 +28,6 @@ import (
 	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/source"
 )
 
 // Executor runs problems on the CPU.
@@ -84,10 +83,7 @@ func (e *Executor) threadsFor(opt backend.Options) int {
 // Run solves p as planned by pl.
 func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	start := time.Now()
-	if p.Rows <= 0 || p.Cols <= 0 {
-		return nil, fmt.Errorf("the grid is %dx%d: nothing to compute", p.Rows, p.Cols)
-	}
-	if err := ctx.Err(); err != nil {
+	if err := backend.Start(ctx, p); err != nil {
 		return nil, err
 	}
 	threads := e.threadsFor(opt)
@@ -108,22 +104,9 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if err != nil {
 		return nil, err
 	}
-	if opt.Progress != nil {
-		opt.Progress(p.Cells(), p.Cells())
-	}
 	res := &backend.Result{Backend: "cpu", Device: e.Device(), Grid: r.grid}
-	if err := r.answer(res); err != nil {
+	if err := backend.Finish(p, opt, res, r.answer, traceback.Trace); err != nil {
 		return nil, err
-	}
-	if opt.Traceback {
-		if !res.AnswerIsCell {
-			return nil, &source.Error{Pos: p.AnswerPos, Msg: fmt.Sprintf("traceback starts at the answer cell, but the answer of %s is not one cell", p.Name)}
-		}
-		path, emitted, err := traceback.Trace(p, r.grid, res.AnswerI, res.AnswerJ)
-		if err != nil {
-			return nil, err
-		}
-		res.Path, res.Emitted = path, emitted
 	}
 	res.Stats = backend.Stats{
 		Cells:          p.Cells(),

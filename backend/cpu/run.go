@@ -429,7 +429,7 @@ func (r *run) answer(res *backend.Result) error {
 			res.AnswerI, res.AnswerJ, res.AnswerIsCell = g.bi, g.bj, true
 		}
 		var err error
-		if res.Answer, err = convertChain(a.Expr, v); err != nil {
+		if res.Answer, err = eval.ConvertChain(a.Expr, v); err != nil {
 			return err
 		}
 		return eval.CheckAnswer(p, res.Answer)
@@ -440,16 +440,7 @@ func (r *run) answer(res *backend.Result) error {
 			got[[2]int64{c.i, c.j}] = c.v
 		}
 	}
-	cells := func(i, j int64) (ir.Value, error) {
-		v, ok := got[[2]int64{i, j}]
-		if !ok {
-			if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
-				return ir.Value{}, fmt.Errorf("outside the %dx%d grid", p.Rows, p.Cols)
-			}
-			return ir.Value{}, fmt.Errorf("internal error: the cell was not captured")
-		}
-		return v, nil
-	}
+	cells := backend.Captured(p, got)
 	if a.Kind == plan.AnswerCell {
 		v, err := cells(a.I, a.J)
 		if err != nil {
@@ -471,20 +462,6 @@ func (r *run) answer(res *backend.Result) error {
 	}
 	res.Answer = v
 	return eval.CheckAnswer(p, v)
-}
-
-// convertChain applies the conversions that wrap a region reduction in the
-// answer expression.
-func convertChain(e ir.Expr, v ir.Value) (ir.Value, error) {
-	c, ok := e.(*ir.Convert)
-	if !ok {
-		return v, nil
-	}
-	inner, err := convertChain(c.X, v)
-	if err != nil {
-		return ir.Value{}, err
-	}
-	return eval.Convert(inner, c.T)
 }
 
 // barrier is a reusable barrier for the workers of a run. The last worker

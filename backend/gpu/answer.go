@@ -168,16 +168,7 @@ func (r *run) readAnswer(res *backend.Result) error {
 			got[c] = r.value(raw[int64(k)*cs:])
 		}
 	}
-	cells := func(i, j int64) (ir.Value, error) {
-		v, ok := got[[2]int64{i, j}]
-		if !ok {
-			if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
-				return ir.Value{}, fmt.Errorf("outside the %dx%d grid", p.Rows, p.Cols)
-			}
-			return ir.Value{}, fmt.Errorf("internal error: the cell was not captured")
-		}
-		return v, nil
-	}
+	cells := backend.Captured(p, got)
 	res.Answer, err = eval.Eval(a.Expr, cells)
 	return err
 }
@@ -260,7 +251,7 @@ func (r *run) regionAnswer(res *backend.Result) error {
 	if a.Op != ir.ReduceSum {
 		res.AnswerI, res.AnswerJ, res.AnswerIsCell = acc.idx/p.Cols, acc.idx%p.Cols, true
 	}
-	res.Answer, err = convertChain(a.Expr, v)
+	res.Answer, err = eval.ConvertChain(a.Expr, v)
 	return err
 }
 
@@ -289,20 +280,6 @@ func sumFlags(s backend.IntSum) int32 {
 		fl |= sumOvf
 	}
 	return fl
-}
-
-// convertChain applies the conversions that wrap a region reduction in the
-// answer expression, as eval would.
-func convertChain(e ir.Expr, v ir.Value) (ir.Value, error) {
-	c, ok := e.(*ir.Convert)
-	if !ok {
-		return v, nil
-	}
-	inner, err := convertChain(c.X, v)
-	if err != nil {
-		return ir.Value{}, err
-	}
-	return eval.Eval(&ir.Convert{Node: c.Node, X: &ir.Const{Node: ir.Node{T: inner.T, Pos: c.Pos}, V: inner}}, nil)
 }
 
 // deviceError reads dp_err and turns it into a positioned error; nil when

@@ -40,7 +40,6 @@ import (
 	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/source"
 )
 
 // Option configures an Executor.
@@ -200,10 +199,7 @@ func (e *Executor) codegenOptions(p *ir.Problem, opt backend.Options) codegen.Op
 // Run solves p as planned by pl on the GPU.
 func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	start := time.Now()
-	if p.Rows <= 0 || p.Cols <= 0 {
-		return nil, fmt.Errorf("the grid is %dx%d: nothing to compute", p.Rows, p.Cols)
-	}
-	if err := ctx.Err(); err != nil {
+	if err := backend.Start(ctx, p); err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
@@ -253,22 +249,9 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 		return nil, err
 	}
 	r.trace.Mark("sweep")
-	if opt.Progress != nil {
-		opt.Progress(p.Cells(), p.Cells())
-	}
 	res := &backend.Result{Backend: "cuda", Device: e.Device(), Grid: r.grid}
-	if err := r.answer(res); err != nil {
+	if err := backend.Finish(p, opt, res, r.answer, traceback.Trace); err != nil {
 		return nil, err
-	}
-	if opt.Traceback {
-		if !res.AnswerIsCell {
-			return nil, &source.Error{Pos: p.AnswerPos, Msg: fmt.Sprintf("traceback starts at the answer cell, but the answer of %s is not one cell", p.Name)}
-		}
-		path, emitted, err := traceback.Trace(p, r.grid, res.AnswerI, res.AnswerJ)
-		if err != nil {
-			return nil, err
-		}
-		res.Path, res.Emitted = path, emitted
 	}
 	r.trace.Mark("answer")
 	r.trace.Print(os.Stderr)

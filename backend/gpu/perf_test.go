@@ -102,6 +102,37 @@ func lcsProblem(t *testing.T, n, m int64) (*ir.Problem, *plan.Plan) {
 	return dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": dptest.DNA(r, int(n)), "b.txt": dptest.DNA(r, int(m))}))
 }
 
+// perfFloors are the kernel speeds recorded on the H100 in
+// docs/performance.md (median GCUPS of the named row at full size) less a
+// margin of about 8% for the machine's run-to-run spread: a change that
+// falls below one is a regression, whatever the run-to-run equality of the
+// answers says. They are checked only at full size on an H100.
+var perfFloors = map[string]float64{
+	"lcs 262144^2 strip default":                  890, // 957–962 measured
+	"lcs 65536^2 strip rpt4 w4":                   255, // 278–280
+	"knapsack 10000x1000000 line512":              134, // 146–150
+	"lcs 32768^2 maintain 0":                      125, // 137–138
+	"lcs 32768^2 maintain 1 stage 64MB w0 slots0": 53,  // 58.3–58.8
+}
+
+// checkFloors fails the rows that are slower than their recorded floor.
+func checkFloors(t *testing.T, e *Executor, scale int64, rows []perfRow) {
+	t.Helper()
+	if scale != 1 || !strings.Contains(e.Device(), "H100") {
+		t.Logf("speed floors not checked: they were recorded at full size on an H100 (scale %d, %s)", scale, e.Device())
+		return
+	}
+	for _, r := range rows {
+		floor, ok := perfFloors[r.name]
+		if !ok {
+			continue
+		}
+		if got := float64(r.cells) / r.compute / 1e9; got < floor {
+			t.Errorf("%s: %.1f GCUPS, below the recorded floor of %.0f (docs/performance.md)", r.name, got, floor)
+		}
+	}
+}
+
 func printTable(t *testing.T, rows []perfRow) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%-34s %16s %9s %10s %10s %8s  %s\n", "problem", "cells", "GCUPS", "kernel ms", "wall ms", "nvrtc ms", "note")
@@ -139,6 +170,7 @@ func TestPerfLCS(t *testing.T) {
 	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 strip rpt%d w%d", big, bestCG.RowsPerThread, bestCG.StripWarps), p, pl, bestCG, backend.Options{}, 5))
 	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 strip default", big), p, pl, codegen.Options{}, backend.Options{}, 5))
 	printTable(t, rows)
+	checkFloors(t, e, scale, rows)
 }
 
 // TestPerfKnapsack: 0/1 knapsack, capacity 1,000,000, 10,000 items.
@@ -157,6 +189,7 @@ func TestPerfKnapsack(t *testing.T) {
 		rows = append(rows, measure(t, e, fmt.Sprintf("knapsack %dx%d line%d", items, capacity, threads), p, pl, codegen.Options{LineThreads: threads}, backend.Options{}, 5))
 	}
 	printTable(t, rows)
+	checkFloors(t, e, scale, rows)
 }
 
 // TestPerfMaintain: LCS 32,768^2 with the whole grid copied back
@@ -188,6 +221,7 @@ func TestPerfMaintain(t *testing.T) {
 	e.cfg.stageMB = 64
 	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 maintain 1 tile 64x64", n), p, pl, codegen.Options{Kernel: codegen.KernelTile, TileH: 64, TileW: 64}, keep, 3))
 	printTable(t, rows)
+	checkFloors(t, e, scale, rows)
 	fmt.Printf("maintain wall ratio (in-process Run, grid given): %.2f\n", rows[1].wall/rows[0].wall)
 }
 

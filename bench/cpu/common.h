@@ -56,6 +56,14 @@ static void fail(int status, const char *file, long line, const char *fmt, ...) 
 	exit(status);
 }
 
+/* peer_start names the peer in its messages and checks that it was given
+ * nargs arguments, failing (exit 2) with "usage: NAME USAGE" otherwise. */
+PEER_FN void peer_start(const char *name, int argc, int nargs, const char *usage) {
+	prog_name = name;
+	if (argc != nargs + 1)
+		fail(EXIT_INPUT, NULL, 0, "usage: %s %s", name, usage);
+}
+
 /* xmalloc allocates n bytes for data the input asked for: a failure is the
  * input's size (exit 2, with what was wanted), not an internal fault. */
 PEER_FN void *xmalloc(size_t n, const char *what) {
@@ -113,6 +121,16 @@ PEER_FN file_buf read_file(const char *path) {
 	close(fd);
 	f.p[f.n] = 0;
 	return f;
+}
+
+/* next_line returns the end of the line that starts at *p, its '\n' (or end
+ * for a last line without one), and moves *p to the start of the next line. */
+PEER_FN inline const char *next_line(const char **p, const char *end) {
+	const char *eol = memchr(*p, '\n', (size_t)(end - *p));
+	if (!eol)
+		eol = end;
+	*p = eol + (eol < end);
+	return eol;
 }
 
 PEER_FN inline int is_space(unsigned char c) {
@@ -260,11 +278,8 @@ PEER_FN sequence read_sequence(const char *path) {
 	long line = 0, records = 0, header_line = 0;
 	while (p < end) {
 		line++;
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		if (!eol)
-			eol = end;
 		const char *b = p;
-		p = eol + (eol < end);
+		const char *eol = next_line(&p, end);
 		if (fasta && b < eol && *b == '>') {
 			if (++records > 1)
 				break; /* the first record is complete */

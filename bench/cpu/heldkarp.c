@@ -95,11 +95,8 @@ static int64_t *read_tsplib(const char *path, int *np) {
 	long line = 0;
 	while (p < end && !sec) {
 		line++;
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		if (!eol)
-			eol = end;
 		const char *b = p;
-		p = eol + (eol < end);
+		const char *eol = next_line(&p, end);
 		char key[40];
 		const char *v, *ve;
 		if (!spec_line(b, eol, key, sizeof key, &v, &ve))
@@ -302,9 +299,7 @@ HELD_KARP(sweep32, int32_t, (int32_t)1 << 30)
 HELD_KARP(sweep64, int64_t, (int64_t)1 << 61)
 
 int main(int argc, char **argv) {
-	prog_name = "heldkarp";
-	if (argc != 2)
-		fail(EXIT_INPUT, NULL, 0, "usage: heldkarp FILE (TSPLIB .tsp or .atsp)");
+	peer_start("heldkarp", argc, 1, "FILE (TSPLIB .tsp or .atsp)");
 	int n;
 	int64_t *d = read_tsplib(argv[1], &n);
 	if (n == 1) {

@@ -43,9 +43,7 @@ KNAPSACK(solve32, int32_t)
 KNAPSACK(solve64, int64_t)
 
 int main(int argc, char **argv) {
-	prog_name = "knapsack01";
-	if (argc != 2)
-		fail(EXIT_INPUT, NULL, 0, "usage: knapsack01 FILE (Pisinger's format)");
+	peer_start("knapsack01", argc, 1, "FILE (Pisinger's format)");
 	file_buf f = read_file(argv[1]);
 	scanner s = scan_file(&f);
 	int64_t n, cap;

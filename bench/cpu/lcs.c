@@ -13,9 +13,7 @@
 #include "common.h"
 
 int main(int argc, char **argv) {
-	prog_name = "lcs";
-	if (argc != 3)
-		fail(EXIT_INPUT, NULL, 0, "usage: lcs A B (sequence files: .fa, .fasta, .fna or .txt)");
+	peer_start("lcs", argc, 2, "A B (sequence files: .fa, .fasta, .fna or .txt)");
 	sequence a = read_sequence(argv[1]);
 	sequence b = read_sequence(argv[2]);
 	/* Every value lies in 0..min(n, m): int32 holds it for any sequence

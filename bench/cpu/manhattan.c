@@ -47,9 +47,7 @@ static void read_block(scanner *s, const char *what, size_t rows, size_t cols, i
 }
 
 int main(int argc, char **argv) {
-	prog_name = "manhattan";
-	if (argc != 2)
-		fail(EXIT_INPUT, NULL, 0, "usage: manhattan FILE");
+	peer_start("manhattan", argc, 1, "FILE");
 	file_buf f = read_file(argv[1]);
 	scanner s = scan_file(&f);
 	int64_t n64, m64;

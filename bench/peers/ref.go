@@ -1,26 +1,16 @@
 package peers
 
+import "github.com/dpgpu/dpgpu/internal/dptest"
+
 // The plain Go references the kernels are checked against: the textbook
 // recurrences, single-threaded, written for clarity.
 
 // RefLCS is the last row (LCS(a, b[:j]), j = 1..m) and the last column
-// (LCS(a[:i], b), i = 1..n) of the LCS grid of a and b.
+// (LCS(a[:i], b), i = 1..n) of the LCS grid of a and b: the test kit's
+// reference (dptest.LCSEdges). This package runs only in its tests, so the
+// kit's import of package testing lands where it is at home.
 func RefLCS(a, b []byte) (lastRow, lastCol []int32) {
-	prev := make([]int32, len(b)+1)
-	cur := make([]int32, len(b)+1)
-	lastCol = make([]int32, len(a))
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			if a[i-1] == b[j-1] {
-				cur[j] = prev[j-1] + 1
-			} else {
-				cur[j] = max(prev[j], cur[j-1])
-			}
-		}
-		lastCol[i-1] = cur[len(b)]
-		prev, cur = cur, prev
-	}
-	return append([]int32(nil), prev[1:]...), lastCol
+	return dptest.LCSEdges(a, b)
 }
 
 // nussinovPairs says which bases pair: A-U, G-C, G-U, either way round.

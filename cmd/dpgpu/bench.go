@@ -22,34 +22,6 @@ import (
 	"github.com/dpgpu/dpgpu/report"
 )
 
-func benchCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "bench",
-		Usage: "measure cells per second over sizes and backends",
-		Description: `Runs each problem (a .dp file or a built-in; default lcs) on a random instance of each size:
-sequence pairs of that length for lcs/editdistance/alignments, that many items (capacity 100*size unless
---set cap=...) for the knapsacks, size x size grids for manhattan, and for other files random data of that
-size on every input side declared '?' (a file without '?' inputs is benched once at its own size, shown
-as size "own"). Reports the median, min and max wall time of --reps runs after
---warmup runs, cells per second (GCUPS) and memory.`,
-		ArgsUsage: "[FILE|BUILTIN...]",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "size", Aliases: []string{"n"}, Usage: "comma-separated sizes (default: a built-in's own, else " + sizesText(engine.DefaultBenchSizes()) + ")"},
-			&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "cpu", Usage: "comma-separated backends: cpu, cuda, auto"},
-			&cli.IntFlag{Name: "reps", Value: 5, Usage: "measured runs per point"},
-			&cli.IntFlag{Name: "warmup", Value: 1, Usage: "unmeasured runs per point first"},
-			&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "CPU threads (default: one per core)"},
-			&cli.StringSliceFlag{Name: "set", Aliases: []string{"s"}, Usage: "set a scalar: NAME=VALUE"},
-			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed of the instances"},
-			&cli.BoolFlag{Name: "maintain", Usage: "keep the whole grid (measures the copy-back; the grid is allocated once, before the timed runs)"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-			&cli.BoolFlag{Name: "csv", Usage: "print CSV"},
-			&cli.StringFlag{Name: "plot", Usage: "write a PNG of GCUPS against size per backend to `FILE`"},
-		},
-		Action: benchAction,
-	}
-}
-
 // plotFormats are the file types gonum/plot can write, by extension.
 var plotFormats = []string{".png", ".svg", ".pdf", ".eps", ".jpg", ".jpeg", ".tif", ".tiff"}
 

@@ -10,47 +10,39 @@ import (
 	"github.com/dpgpu/dpgpu/report"
 )
 
-func checkCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "check",
-		Usage:     "check a problem and print its analysis: grid, inputs, dependencies, schedule, prev, memory",
-		ArgsUsage: "FILE|BUILTIN [ARG FILES...]",
-		Flags: append(inputFlags(), &cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-			&cli.BoolFlag{Name: "maintain", Usage: "estimate memory for a run that keeps the whole grid (solve --maintain, --grid, --traceback)"},
-			&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "estimate memory for this many CPU worker threads (default: one per core)"}),
-		Action: func(c *cli.Context) error {
-			if n := c.Int("threads"); n < 0 || n > maxThreads {
-				return usageErr("--threads %d: want 0 (one per core) to %d", n, maxThreads)
-			}
-			l, err := loadProblem(c)
-			if err != nil {
-				return err
-			}
-			enc := json.NewEncoder(c.App.Writer)
-			enc.SetIndent("", "  ")
-			if l.TSP != nil {
-				// Solved outside the grid pipeline: no plan, so no
-				// estimate for --maintain or --threads to change.
-				if c.Bool("json") {
-					return enc.Encode(report.CheckTourObject(l.Problem))
-				}
-				avail, ok := hostmem.Available()
-				if !ok {
-					avail = 0
-				}
-				report.CheckTour(c.App.Writer, l.Problem, l.TSP, avail)
-				return nil
-			}
-			if c.Bool("maintain") || c.IsSet("threads") {
-				// The estimate of the run the flags describe, as solve would
-				// make it (plan.CPUMemory is what the CPU executor checks).
-				l.Plan.Memory = plan.CPUMemory(l.Problem, l.Plan, c.Int("threads"), c.Bool("maintain") || l.Problem.Maintain)
-			}
-			if c.Bool("json") {
-				return enc.Encode(report.CheckObject(l.Problem, l.Plan))
-			}
-			report.Check(c.App.Writer, l.Problem, l.Plan)
-			return nil
-		},
+// checkAction prints the analysis of the problem named: grid, inputs,
+// dependencies, schedule, prev, memory.
+func checkAction(c *cli.Context) error {
+	if n := c.Int("threads"); n < 0 || n > maxThreads {
+		return usageErr("--threads %d: want 0 (one per core) to %d", n, maxThreads)
 	}
+	l, err := loadProblem(c)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(c.App.Writer)
+	enc.SetIndent("", "  ")
+	if l.TSP != nil {
+		// Solved outside the grid pipeline: no plan, so no
+		// estimate for --maintain or --threads to change.
+		if c.Bool("json") {
+			return enc.Encode(report.CheckTourObject(l.Problem))
+		}
+		avail, ok := hostmem.Available()
+		if !ok {
+			avail = 0
+		}
+		report.CheckTour(c.App.Writer, l.Problem, l.TSP, avail)
+		return nil
+	}
+	if c.Bool("maintain") || c.IsSet("threads") {
+		// The estimate of the run the flags describe, as solve would
+		// make it (plan.CPUMemory is what the CPU executor checks).
+		l.Plan.Memory = plan.CPUMemory(l.Problem, l.Plan, c.Int("threads"), c.Bool("maintain") || l.Problem.Maintain)
+	}
+	if c.Bool("json") {
+		return enc.Encode(report.CheckObject(l.Problem, l.Plan))
+	}
+	report.Check(c.App.Writer, l.Problem, l.Plan)
+	return nil
 }

@@ -262,14 +262,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ErrWriter: stderr,
 		// --input NAME=1,2,3 is one value: the file says how to split it.
 		DisableSliceFlagSeparator: true,
-		Commands: []*cli.Command{
-			checkCommand(),
-			solveCommand(),
-			benchCommand(),
-			genCommand(),
-			genDataCommand(),
-			problemsCommand(),
-		},
+		Commands:                  commands(),
 		// Without a command: the help; with a word that is no command, a
 		// usage error (urfave would exit 3 with "No help topic").
 		Action: func(c *cli.Context) error {

@@ -24,24 +24,6 @@ import (
 	"github.com/dpgpu/dpgpu/report"
 )
 
-func solveCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "solve",
-		Usage:     "solve a problem and print the answer, the solution and the speed",
-		ArgsUsage: "FILE|BUILTIN [ARG FILES...]",
-		Flags: append(inputFlags(),
-			&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "auto", Usage: "auto (GPU if present, else CPU), cpu or cuda"},
-			&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "CPU worker threads (default: one per core)"},
-			&cli.BoolFlag{Name: "traceback", Aliases: []string{"T"}, Usage: "follow the solution back from the answer and print it (keeps the grid)"},
-			&cli.StringFlag{Name: "grid", Usage: "write the whole grid to `FILE` (.npy or .csv); keeps the grid"},
-			&cli.BoolFlag{Name: "maintain", Usage: "keep the whole grid, as `maintain: 1` does"},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
-		),
-		Action: solveAction,
-	}
-}
-
 // maxThreads bounds --threads: more workers than any machine has cores
 // only costs memory (each has its buffers).
 const maxThreads = 4096

@@ -31,9 +31,23 @@ func LCSGrid(a, b string) [][]float64 {
 }
 
 // LCSLength is the length of a longest common subsequence of a and b, in
-// memory linear in len(b): for sizes whose grid would not fit.
+// memory linear in len(a) + len(b): for sizes whose grid would not fit.
 func LCSLength(a, b string) int {
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	lastRow, _ := LCSEdges(a, b)
+	if len(lastRow) == 0 {
+		return 0
+	}
+	return int(lastRow[len(lastRow)-1])
+}
+
+// LCSEdges is the last row (LCS(a, b[:j]), j = 1..len(b)) and the last
+// column (LCS(a[:i], b), i = 1..len(a)) of the LCS grid of a and b, computed
+// row by row in memory linear in len(a) + len(b). (bench/peers checks its
+// kernels' edges with it.)
+func LCSEdges[S ~string | ~[]byte](a, b S) (lastRow, lastCol []int32) {
+	prev := make([]int32, len(b)+1)
+	cur := make([]int32, len(b)+1)
+	lastCol = make([]int32, len(a))
 	for i := 1; i <= len(a); i++ {
 		for j := 1; j <= len(b); j++ {
 			if a[i-1] == b[j-1] {
@@ -42,9 +56,10 @@ func LCSLength(a, b string) int {
 				cur[j] = max(prev[j], cur[j-1])
 			}
 		}
+		lastCol[i-1] = cur[len(b)]
 		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return append([]int32(nil), prev[1:]...), lastCol
 }
 
 // EditDistanceGrid is the grid of EditDistance(a, b, ins, del, sub).

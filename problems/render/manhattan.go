@@ -23,24 +23,19 @@ func manhattan(p *ir.Problem, res *backend.Result) (string, bool) {
 	var moves []byte
 	var total int64
 	var i, j int64
-	south := func() bool {
-		if i < 0 || i >= int64(down.Rows) || j < 0 || j >= int64(down.Cols) {
+	// move walks one street from (i, j): its weight is weights[i][j], and
+	// it goes di down and dj right.
+	move := func(weights *ir.Input, di, dj int64, name byte) bool {
+		if i < 0 || i >= int64(weights.Rows) || j < 0 || j >= int64(weights.Cols) {
 			return false
 		}
-		total += down.I[i*int64(down.Cols)+j]
-		i++
-		moves = append(moves, 'S')
+		total += weights.I[i*int64(weights.Cols)+j]
+		i, j = i+di, j+dj
+		moves = append(moves, name)
 		return true
 	}
-	east := func() bool {
-		if i < 0 || i >= int64(right.Rows) || j < 0 || j >= int64(right.Cols) {
-			return false
-		}
-		total += right.I[i*int64(right.Cols)+j]
-		j++
-		moves = append(moves, 'E')
-		return true
-	}
+	south := func() bool { return move(down, 1, 0, 'S') }
+	east := func() bool { return move(right, 0, 1, 'E') }
 	first := path[0]
 	if first[0] != 0 && first[1] != 0 {
 		return "", false

@@ -30,67 +30,53 @@ const width = 60
 // problems registry; the ones below are those of the built-ins.
 type Renderer func(p *ir.Problem, res *backend.Result) (string, bool)
 
-// traced reports whether there is a traceback to render.
-func traced(p *ir.Problem, res *backend.Result) bool {
-	return p != nil && res != nil && len(res.Path) > 0
+// traced is r behind the check that there is a traceback to render: a
+// problem, a result, and a path in it.
+func traced(r Renderer) Renderer {
+	return func(p *ir.Problem, res *backend.Result) (string, bool) {
+		if p == nil || res == nil || len(res.Path) == 0 {
+			return "", false
+		}
+		return r(p, res)
+	}
 }
 
-// LCS renders a longest common subsequence: the emitted characters.
-func LCS(p *ir.Problem, res *backend.Result) (string, bool) {
-	if !traced(p, res) {
-		return "", false
+// aligned is the renderer of an alignment of the given kind.
+func aligned(kind alignKind) Renderer {
+	return func(p *ir.Problem, res *backend.Result) (string, bool) {
+		return alignment(p, res, kind)
 	}
-	return lcs(res)
 }
 
-// EditDistance renders an edit-distance alignment with its edits and their
-// cost (scalars ins, del, sub).
-func EditDistance(p *ir.Problem, res *backend.Result) (string, bool) {
-	if !traced(p, res) {
-		return "", false
-	}
-	return alignment(p, res, editDistance)
-}
+// The renderers of the built-ins.
+var (
+	// LCS renders a longest common subsequence: the emitted characters.
+	LCS = traced(lcs)
 
-// GlobalAlignment renders a global alignment with its matches, mismatches,
-// gaps and score (scalars match, mismatch, gap).
-func GlobalAlignment(p *ir.Problem, res *backend.Result) (string, bool) {
-	if !traced(p, res) {
-		return "", false
-	}
-	return alignment(p, res, global)
-}
+	// EditDistance renders an edit-distance alignment with its edits and
+	// their cost (scalars ins, del, sub).
+	EditDistance = traced(aligned(editDistance))
 
-// LocalAlignment renders a local alignment: the aligned stretch, where it
-// lies in each sequence, and its score.
-func LocalAlignment(p *ir.Problem, res *backend.Result) (string, bool) {
-	if !traced(p, res) {
-		return "", false
-	}
-	return alignment(p, res, local)
-}
+	// GlobalAlignment renders a global alignment with its matches,
+	// mismatches, gaps and score (scalars match, mismatch, gap).
+	GlobalAlignment = traced(aligned(global))
 
-// Knapsack renders the items a knapsack takes (inputs wt, val), with their
-// counts when one is taken more than once, and the totals.
-func Knapsack(p *ir.Problem, res *backend.Result) (string, bool) {
-	if !traced(p, res) {
-		return "", false
-	}
-	return knapsack(p, res)
-}
+	// LocalAlignment renders a local alignment: the aligned stretch, where
+	// it lies in each sequence, and its score.
+	LocalAlignment = traced(aligned(local))
 
-// Manhattan renders a Manhattan tourist's route (inputs down, right) and
-// its weight.
-func Manhattan(p *ir.Problem, res *backend.Result) (string, bool) {
-	if !traced(p, res) {
-		return "", false
-	}
-	return manhattan(p, res)
-}
+	// Knapsack renders the items a knapsack takes (inputs wt, val), with
+	// their counts when one is taken more than once, and the totals.
+	Knapsack = traced(knapsack)
+
+	// Manhattan renders a Manhattan tourist's route (inputs down, right)
+	// and its weight.
+	Manhattan = traced(manhattan)
+)
 
 // lcs prints the emitted characters, which spell the common subsequence,
 // and its length.
-func lcs(res *backend.Result) (string, bool) {
+func lcs(_ *ir.Problem, res *backend.Result) (string, bool) {
 	s := make([]byte, len(res.Emitted))
 	for i, v := range res.Emitted {
 		if v.T != ir.Char {

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/dpgpu/dpgpu/engine"
+)
+
+// problemArgs is the ArgsUsage of the commands that load one problem.
+const problemArgs = "FILE|BUILTIN [ARG FILES...]"
+
+// commands is the command-line surface of dpgpu in one place: each
+// command's name, usage and flags. Each command's action lives in its own
+// file (check.go, solve.go, bench.go, gen.go, problems.go); gen-data builds
+// its subcommands from the problems registry (gendata.go).
+func commands() []*cli.Command {
+	return []*cli.Command{
+		{
+			Name: "check", Usage: "check a problem and print its analysis: grid, inputs, dependencies, schedule, prev, memory",
+			ArgsUsage: problemArgs, Action: checkAction,
+			Flags: append(inputFlags(), &cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+				&cli.BoolFlag{Name: "maintain", Usage: "estimate memory for a run that keeps the whole grid (solve --maintain, --grid, --traceback)"},
+				&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "estimate memory for this many CPU worker threads (default: one per core)"}),
+		},
+		{
+			Name: "solve", Usage: "solve a problem and print the answer, the solution and the speed",
+			ArgsUsage: problemArgs, Action: solveAction,
+			Flags: append(inputFlags(),
+				&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "auto", Usage: "auto (GPU if present, else CPU), cpu or cuda"},
+				&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "CPU worker threads (default: one per core)"},
+				&cli.BoolFlag{Name: "traceback", Aliases: []string{"T"}, Usage: "follow the solution back from the answer and print it (keeps the grid)"},
+				&cli.StringFlag{Name: "grid", Usage: "write the whole grid to `FILE` (.npy or .csv); keeps the grid"},
+				&cli.BoolFlag{Name: "maintain", Usage: "keep the whole grid, as `maintain: 1` does"},
+				&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
+			),
+		},
+		{
+			Name: "bench", Usage: "measure cells per second over sizes and backends",
+			Description: `Runs each problem (a .dp file or a built-in; default lcs) on a random instance of each size:
+sequence pairs of that length for lcs/editdistance/alignments, that many items (capacity 100*size unless
+--set cap=...) for the knapsacks, size x size grids for manhattan, and for other files random data of that
+size on every input side declared '?' (a file without '?' inputs is benched once at its own size, shown
+as size "own"). Reports the median, min and max wall time of --reps runs after
+--warmup runs, cells per second (GCUPS) and memory.`,
+			ArgsUsage: "[FILE|BUILTIN...]", Action: benchAction,
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "size", Aliases: []string{"n"}, Usage: "comma-separated sizes (default: a built-in's own, else " + sizesText(engine.DefaultBenchSizes()) + ")"},
+				&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "cpu", Usage: "comma-separated backends: cpu, cuda, auto"},
+				&cli.IntFlag{Name: "reps", Value: 5, Usage: "measured runs per point"},
+				&cli.IntFlag{Name: "warmup", Value: 1, Usage: "unmeasured runs per point first"},
+				&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "CPU threads (default: one per core)"},
+				&cli.StringSliceFlag{Name: "set", Aliases: []string{"s"}, Usage: "set a scalar: NAME=VALUE"},
+				&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed of the instances"},
+				&cli.BoolFlag{Name: "maintain", Usage: "keep the whole grid (measures the copy-back; the grid is allocated once, before the timed runs)"},
+				&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+				&cli.BoolFlag{Name: "csv", Usage: "print CSV"},
+				&cli.StringFlag{Name: "plot", Usage: "write a PNG of GCUPS against size per backend to `FILE`"},
+			},
+		},
+		{
+			Name: "gen", Usage: "print the CUDA C generated for a problem (what NVRTC compiles)",
+			ArgsUsage: problemArgs, Action: genAction,
+			Flags: append(inputFlags(), &cli.BoolFlag{Name: "maintain", Usage: "generate the kernels that keep the whole grid"}),
+		},
+		genDataCommand(),
+		{
+			Name: "problems", Usage: "list the built-in problems, or print one's .dp file",
+			Action: problemsAction,
+			Subcommands: []*cli.Command{{
+				Name: "show", Usage: "print a built-in problem's .dp file",
+				ArgsUsage: "NAME", Action: problemsShowAction,
+			}},
+		},
+	}
+}
