@@ -134,7 +134,7 @@ func fitsNone(ir.Type) bool { return false }
 func arithErr(pos source.Pos, s site, f fault, op ir.Op, t ir.Type, x, y int64) error {
 	switch f {
 	case fDivZero:
-		return divByZero(pos, op)
+		return divByZero(pos, op, s)
 	case fOverflow:
 		// An int result is exact in 64 bits and finite as a long.
 		return errAt(pos, "overflow computing %s: %d %s %d does not fit %s", s, x, op, y, noFit(t, fitsLong))

@@ -172,11 +172,12 @@ func errAt(pos source.Pos, format string, args ...any) error {
 	return &source.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }
 
-func divByZero(pos source.Pos, op ir.Op) error {
+func divByZero(pos source.Pos, op ir.Op, s site) error {
+	what := "division by zero"
 	if op == ir.OpRem {
-		return errAt(pos, "remainder of a division by zero")
+		what = "remainder of a division by zero"
 	}
-	return errAt(pos, "division by zero")
+	return errAt(pos, "%s (computing %s)", what, s)
 }
 
 func nanToInt(pos source.Pos, t ir.Type) error {

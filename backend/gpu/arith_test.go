@@ -172,6 +172,19 @@ cell[i][j] = 0                            when i == 0
            | 20000                        when j == 0
            | cell[i-1][j] + cell[i][j-1]  otherwise
 `, want: "converting 40000 to short does not fit"},
+	{name: "division-by-zero", src: `problem d
+int 1x3 Z = 1, 0, 2
+3 x 3
+cell[i][j] = 1                   when i == 0
+           | cell[i-1][j] / Z[j] otherwise
+`, want: "division by zero (computing cell[1][1])"},
+	{name: "remainder-by-zero", src: `problem d
+cell: long
+int 1x3 Z = 1, 2, 0
+3 x 3
+cell[i][j] = 1                   when i == 0
+           | cell[i-1][j] % Z[j] otherwise
+`, want: "remainder of a division by zero (computing cell[1][2])"},
 	{name: "region-sum-overflow", src: `problem rsum
 int 1x1 K = 1000000000
 3 x 3
