@@ -520,7 +520,7 @@ func (g *gen) inferCellRange() ival {
 	}
 	const budget = 20_000_000
 	slope1 := slopeOne(g.p)
-	en0 := env{i: span(0, g.p.Rows-1), j: span(0, g.p.Cols-1)}
+	en0 := g.gridEnv(ival{})
 	x := ival{known: true, empty: true}
 	for d := int64(0); d <= depth; d++ {
 		if int64(nodes)*(d+1) > budget {
@@ -530,12 +530,12 @@ func (g *gen) inferCellRange() ival {
 		for k, c := range g.p.Cases {
 			en := en0
 			if c.Cond != nil {
-				en = refine(c.Cond, true, en)
+				en = g.refine(c.Cond, true, en)
 			}
 			for m := 0; m < k; m++ {
-				en = refine(g.p.Cases[m].Cond, false, en)
+				en = g.refine(g.p.Cases[m].Cond, false, en)
 			}
-			nx = hull(nx, rangeOfCells(c.Value, en, x))
+			nx = hull(nx, g.rangeOf(c.Value, en.WithCells(x.rng())))
 		}
 		if !nx.within(math.MinInt32, math.MaxInt32) {
 			return full
@@ -636,12 +636,6 @@ func cellDep(e ir.Expr) (dep, ok bool) {
 		return d, okl && okh && ok
 	}
 	return false, false
-}
-
-// rangeOfCells is rangeOf with every cell read bounded by cells.
-func rangeOfCells(e ir.Expr, en env, cells ival) ival {
-	en.cells, en.hasCells = cells, true
-	return rangeOf(e, en)
 }
 
 // source assembles the CUDA C.

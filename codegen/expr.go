@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -212,7 +213,7 @@ func (m *emitter) expr(e ir.Expr, en env) string {
 		ci := m.expr(n.I, en)
 		cj := m.expr(n.J, en)
 		if n.ID >= 0 && n.ID < len(m.g.refSafe) {
-			m.g.refSafe[n.ID] = rangeOf(n.I, en).within(0, m.g.p.Rows-1) && rangeOf(n.J, en).within(0, m.g.p.Cols-1)
+			m.g.refSafe[n.ID] = m.g.rangeOf(n.I, en).within(0, m.g.p.Rows-1) && m.g.rangeOf(n.J, en).within(0, m.g.p.Cols-1)
 		} else {
 			m.g.fail(n, "%s has no reference ID", n.Text)
 		}
@@ -228,11 +229,11 @@ func (m *emitter) expr(e ir.Expr, en env) string {
 		// behaviour.
 		switch t {
 		case ir.Int:
-			if rangeOf(n.X, en).has(math.MinInt32) {
+			if m.g.rangeOf(n.X, en).has(math.MinInt32) {
 				return "dp_negi(" + x + ")"
 			}
 		case ir.Long:
-			if rangeOf(n.X, en).has(math.MinInt64) {
+			if m.g.rangeOf(n.X, en).has(math.MinInt64) {
 				return "dp_negl(" + x + ")"
 			}
 		}
@@ -241,8 +242,8 @@ func (m *emitter) expr(e ir.Expr, en env) string {
 		return m.binary(n, en)
 	case *ir.Select:
 		c := m.expr(n.Cond, en)
-		a := m.expr(n.Then, refine(n.Cond, true, en))
-		b := m.expr(n.Else, refine(n.Cond, false, en))
+		a := m.expr(n.Then, m.g.refine(n.Cond, true, en))
+		b := m.expr(n.Else, m.g.refine(n.Cond, false, en))
 		return fmt.Sprintf("(%s ? %s : %s)", c, a, b)
 	case *ir.Convert:
 		return m.convert(n, en)
@@ -262,11 +263,11 @@ func (m *emitter) binary(n *ir.Binary, en env) string {
 	switch n.Op {
 	case ir.OpAnd:
 		x := m.expr(n.X, en)
-		y := m.expr(n.Y, refine(n.X, true, en))
+		y := m.expr(n.Y, m.g.refine(n.X, true, en))
 		return "(" + x + " && " + y + ")"
 	case ir.OpOr:
 		x := m.expr(n.X, en)
-		y := m.expr(n.Y, refine(n.X, false, en))
+		y := m.expr(n.Y, m.g.refine(n.X, false, en))
 		return "(" + x + " || " + y + ")"
 	}
 	x := m.expr(n.X, en)
@@ -308,8 +309,8 @@ func (m *emitter) binary(n *ir.Binary, en env) string {
 // never larger than the dividend; -1 goes through the helper only to keep C
 // from trapping on a value that already failed.
 func (m *emitter) arithCheck(n *ir.Binary, en env) (kind SiteKind, plain bool) {
-	rx, ry := rangeOf(n.X, en), rangeOf(n.Y, en)
-	var r ival
+	rx, ry := m.g.rangeOf(n.X, en), m.g.rangeOf(n.Y, en)
+	var r analysis.Range
 	switch n.Op {
 	case ir.OpDiv, ir.OpRem:
 		if ry.has(0) {
@@ -317,14 +318,14 @@ func (m *emitter) arithCheck(n *ir.Binary, en env) (kind SiteKind, plain bool) {
 		}
 		return SiteOverflow, !ry.has(-1)
 	case ir.OpAdd:
-		r = ivAdd(rx, ry)
+		r = rx.rng().Add(ry.rng())
 	case ir.OpSub:
-		r = ivAdd(rx, ivNeg(ry))
+		r = rx.rng().Sub(ry.rng())
 	case ir.OpMul:
-		r = ivMul(rx, ry)
+		r = rx.rng().Mul(ry.rng())
 	}
 	lo, hi := finiteRange(n.T)
-	return SiteOverflow, r.within(lo, hi)
+	return SiteOverflow, r.Within(lo, hi)
 }
 
 func (m *emitter) convert(n *ir.Convert, en env) string {
@@ -346,7 +347,7 @@ func (m *emitter) convert(n *ir.Convert, en env) string {
 		if from.IsFloat() {
 			return fmt.Sprintf("dp_f2n<%s, %s, %s>(%s, %s)", ctype(to), intLit(ti.InfPos, ir.Long), intLit(ti.InfNeg, ir.Long), m.ck(m.site(SiteNaN, n)), x)
 		}
-		if lo, hi := finiteRange(to); rangeOf(n.X, en).within(lo, hi) {
+		if lo, hi := finiteRange(to); m.g.rangeOf(n.X, en).within(lo, hi) {
 			return "((" + ctype(to) + ")(" + x + "))"
 		}
 		// A type without sentinels (char) maps none: its values never
@@ -379,7 +380,7 @@ func (m *emitter) convert(n *ir.Convert, en env) string {
 	case from == ir.Int && to == ir.Long:
 		return "dp_i2l(" + x + ")"
 	case from == ir.Long && to == ir.Int:
-		if rangeOf(n.X, en).within(-intFin, intFin) {
+		if m.g.rangeOf(n.X, en).within(-intFin, intFin) {
 			return "((int)(" + x + "))"
 		}
 		return fmt.Sprintf("dp_l2i(%s, %s)", m.ck(m.site(SiteOverflow, n)), x)
@@ -449,7 +450,7 @@ func (m *emitter) reduce(n *ir.Reduce, en env) string {
 	if !vt.IsInteger() || vt == ir.Bool {
 		vt = ir.Long
 	}
-	bodyEnv := en.withRed(n, hull(rangeOf(n.Lo, en), rangeOf(n.Hi, en)))
+	bodyEnv := m.g.bodyEnv(n, en)
 	m.reds = append(m.reds, redVar{r: n, name: name, t: vt})
 	body := m.expr(n.Body, bodyEnv)
 	m.reds = m.reds[:len(m.reds)-1]
@@ -501,7 +502,7 @@ func (m *emitter) load(n *ir.Load, en env) string {
 	}
 	var flat string
 	if len(n.Index) == 1 {
-		r := rangeOf(n.Index[0], en)
+		r := m.g.rangeOf(n.Index[0], en)
 		k := m.expr(n.Index[0], en)
 		if !r.within(0, in.Len-1) {
 			flat = fmt.Sprintf("dp_chk1(%s, (long long)(%s), %dLL)", m.ck(m.site(SiteLoad, n)), k, in.Len)
@@ -509,7 +510,7 @@ func (m *emitter) load(n *ir.Load, en env) string {
 			flat = k
 		}
 	} else {
-		rr, rc := rangeOf(n.Index[0], en), rangeOf(n.Index[1], en)
+		rr, rc := m.g.rangeOf(n.Index[0], en), m.g.rangeOf(n.Index[1], en)
 		r := m.expr(n.Index[0], en)
 		c := m.expr(n.Index[1], en)
 		if !rr.within(0, in.Rows-1) || !rc.within(0, in.Cols-1) {
@@ -549,21 +550,21 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 		}
 		in := m.g.input(n.In)
 		if len(n.Index) == 1 {
-			return rangeOf(n.Index[0], en).within(0, in.Len-1) && m.pure(n.Index[0], en)
+			return m.g.rangeOf(n.Index[0], en).within(0, in.Len-1) && m.pure(n.Index[0], en)
 		}
-		return rangeOf(n.Index[0], en).within(0, in.Rows-1) && rangeOf(n.Index[1], en).within(0, in.Cols-1) &&
+		return m.g.rangeOf(n.Index[0], en).within(0, in.Rows-1) && m.g.rangeOf(n.Index[1], en).within(0, in.Cols-1) &&
 			m.pure(n.Index[0], en) && m.pure(n.Index[1], en)
 	case *ir.CellRef:
-		return rangeOf(n.I, en).within(0, m.g.p.Rows-1) && rangeOf(n.J, en).within(0, m.g.p.Cols-1) &&
+		return m.g.rangeOf(n.I, en).within(0, m.g.p.Rows-1) && m.g.rangeOf(n.J, en).within(0, m.g.p.Cols-1) &&
 			m.pure(n.I, en) && m.pure(n.J, en)
 	case *ir.Unary:
 		return m.pure(n.X, en)
 	case *ir.Binary:
 		switch n.Op {
 		case ir.OpAnd:
-			return m.pure(n.X, en) && m.pure(n.Y, refine(n.X, true, en))
+			return m.pure(n.X, en) && m.pure(n.Y, m.g.refine(n.X, true, en))
 		case ir.OpOr:
-			return m.pure(n.X, en) && m.pure(n.Y, refine(n.X, false, en))
+			return m.pure(n.X, en) && m.pure(n.Y, m.g.refine(n.X, false, en))
 		}
 		if !m.pure(n.X, en) || !m.pure(n.Y, en) {
 			return false
@@ -581,12 +582,12 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 		_, plain := m.arithCheck(n, en)
 		return plain
 	case *ir.Select:
-		return m.pure(n.Cond, en) && m.pure(n.Then, refine(n.Cond, true, en)) && m.pure(n.Else, refine(n.Cond, false, en))
+		return m.pure(n.Cond, en) && m.pure(n.Then, m.g.refine(n.Cond, true, en)) && m.pure(n.Else, m.g.refine(n.Cond, false, en))
 	case *ir.Convert:
 		if n.X.Type().IsFloat() && !t.IsFloat() && t != ir.Bool {
 			return false // NaN and overflow checks
 		}
-		if lo, hi := finiteRange(t); narrows(n.X.Type(), t) && !rangeOf(n.X, en).within(lo, hi) {
+		if lo, hi := finiteRange(t); narrows(n.X.Type(), t) && !m.g.rangeOf(n.X, en).within(lo, hi) {
 			return false
 		}
 		return m.pure(n.X, en)

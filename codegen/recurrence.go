@@ -29,21 +29,21 @@ func (g *gen) recurrence(b *strings.Builder) {
 	m := &emitter{g: g, invariant: g.prog.Kernel == KernelStrip}
 	b.WriteString("\n// ---- the recurrence ----\n")
 	b.WriteString("template <class A>\n__device__ __forceinline__ cell_t dp_rec(const DP_IDX_T i, const DP_IDX_T j, A &a)\n{\n")
-	en0 := env{i: span(0, g.p.Rows-1), j: span(0, g.p.Cols-1), cells: g.cellRange, hasCells: true}
+	en0 := g.gridEnv(g.cellRange)
 	condEnv := func(k int) env {
 		en := en0
 		for m := 0; m < k; m++ {
-			en = refine(g.p.Cases[m].Cond, false, en)
+			en = g.refine(g.p.Cases[m].Cond, false, en)
 		}
 		return en
 	}
 	valEnv := func(k int) env {
 		en := en0
 		if c := g.p.Cases[k].Cond; c != nil {
-			en = refine(c, true, en)
+			en = g.refine(c, true, en)
 		}
 		for m := 0; m < k; m++ {
-			en = refine(g.p.Cases[m].Cond, false, en)
+			en = g.refine(g.p.Cases[m].Cond, false, en)
 		}
 		return en
 	}

@@ -242,10 +242,9 @@ func (r *Recurrence) inputRange(in *ir.Input) ival {
 func (r *Recurrence) Kernel(iLo, iHi, jLo, jHi int64) (*Kernel, error) {
 	a, _ := r.scratch.Get().(*analyzer)
 	if a == nil {
-		a = &analyzer{env: map[*ir.Reduce]ival{}}
+		a = &analyzer{}
 	}
-	*a = analyzer{rec: r, iLo: iLo, iHi: iHi, jLo: jLo, jHi: jHi, env: a.env, sig: a.sig[:0], stack: a.stack[:0], caseConds: a.caseConds[:0]}
-	clear(a.env)
+	*a = analyzer{rec: r, iLo: iLo, iHi: iHi, jLo: jLo, jHi: jHi, w: a.w, sig: a.sig[:0], caseConds: a.caseConds[:0]}
 	a.analyze()
 	r.mu.Lock()
 	k := r.kernels[string(a.sig)] // no allocation for the lookup
@@ -259,7 +258,7 @@ func (r *Recurrence) Kernel(iLo, iHi, jLo, jHi int64) (*Kernel, error) {
 		return k, nil
 	}
 	f := &facts{proven: map[ir.Expr]bool{}, safe: map[ir.Expr]bool{}, sides: map[ir.Expr]uint8{}, known: map[ir.Expr]tri{}}
-	a2 := analyzer{rec: r, iLo: iLo, iHi: iHi, jLo: jLo, jHi: jHi, env: map[*ir.Reduce]ival{}, rec2: f}
+	a2 := analyzer{rec: r, iLo: iLo, iHi: iHi, jLo: jLo, jHi: jHi, rec2: f}
 	a2.analyze()
 	f.cases = append([]tri(nil), a2.caseConds...)
 	k, err := r.compileKernel(f)

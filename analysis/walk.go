@@ -1,0 +1,972 @@
+package analysis
+
+import (
+	"math"
+
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// This file is the range analysis of ir expressions: the one walker the CPU
+// compiler (per tile or batch, to specialise its kernels) and the code
+// generator (to leave checks out of the generated CUDA) both run. Over the
+// ranges of i and j (an Env) it bounds every integer expression, decides the
+// conditions whose value it knows, proves reads inside the grid and the
+// inputs and integer operations within the finite range, and reports those
+// facts to a Recorder.
+
+// Tri is what is known of a condition.
+type Tri uint8
+
+const (
+	False   Tri = 1
+	True    Tri = 2
+	Unknown Tri = 3
+)
+
+// TriOf is the Tri of a known truth.
+func TriOf(b bool) Tri {
+	if b {
+		return True
+	}
+	return False
+}
+
+// Not is what is known of the negation.
+func (t Tri) Not() Tri {
+	switch t {
+	case False:
+		return True
+	case True:
+		return False
+	}
+	return Unknown
+}
+
+// Failure is what a failed integer operation (an overflow, an operation
+// on inf the rules leave undefined) leaves to the expressions after it.
+type Failure uint8
+
+const (
+	// Stops: a failed operation stops the run, so what follows a checked
+	// operation never sees a value outside the finite range (the CPU
+	// evaluator and its compiled kernels).
+	Stops Failure = iota
+	// Wraps: a failed operation is reported, but the computation goes on
+	// with what it left, wrapped within its type (the generated CUDA): a
+	// claim must hold for those values too.
+	Wraps
+)
+
+// Recorder receives the facts the walker proves, in a fixed order for a
+// given recurrence: a user may key what it compiles on the sequence.
+type Recorder interface {
+	// Proven: a Load or CellRef is (ok) or may not be inside its input
+	// or the grid.
+	Proven(e ir.Expr, ok bool)
+	// Sides: an integer + - * (or sum) may reach r, of type t; safe when
+	// it is proven within the finite range.
+	Sides(e ir.Expr, r Range, t ir.Type, safe bool)
+	// Known: what is known of the condition of a ?: and of the left
+	// operand of && and ||, which e is.
+	Known(e ir.Expr, t Tri)
+}
+
+// Config parameterises the walker.
+type Config struct {
+	Failure Failure
+	// Rows and Cols are the grid's extent, against which cell
+	// references are proven.
+	Rows, Cols int64
+	// Input, when not nil, bounds the value of a read of an integer
+	// input whose indices lie in idx (inside: proven within the input).
+	// Without it a read may give any value of its type.
+	Input func(n *ir.Load, idx []Range, inside bool) Range
+	// Refine narrows the ranges of the index variables under the
+	// conditions that must hold (the branches of ?:, the right operand of
+	// && and ||) as well as deciding them.
+	Refine bool
+	// Rec, when not nil, receives the facts.
+	Rec Recorder
+}
+
+// Env is what is known at a point of the recurrence: the ranges of i and
+// j, of the reduction variables in scope, and of a cell's value.
+type Env struct {
+	I, J Range
+	// Cells bounds the value of every cell read; Full() when nothing is
+	// known beyond the cell type.
+	Cells Range
+	red   []redRange
+	empty bool
+}
+
+type redRange struct {
+	r *ir.Reduce
+	v Range
+}
+
+// NewEnv is the Env of i in i and j in j.
+func NewEnv(i, j Range) Env {
+	return Env{I: i, J: j, Cells: Full(), empty: i.IsEmpty() || j.IsEmpty()}
+}
+
+// IsEmpty reports whether the point the Env describes is never reached.
+func (e Env) IsEmpty() bool { return e.empty }
+
+// WithCells is e with every cell value in c.
+func (e Env) WithCells(c Range) Env {
+	e.Cells = c
+	return e
+}
+
+// WithRed is e inside reduction r, whose variable ranges over v.
+func (e Env) WithRed(r *ir.Reduce, v Range) Env {
+	red := make([]redRange, len(e.red), len(e.red)+1)
+	copy(red, e.red)
+	e.red = append(red, redRange{r, v})
+	return e
+}
+
+// bound reports whether Var v is the variable of reduction r (sema may
+// share the *ir.Var or point Var.Reduce at its reduction).
+func bound(v *ir.Var, r *ir.Reduce) bool {
+	return v == r.Var || (v.Reduce != nil && v.Reduce == r)
+}
+
+// Lookup is the range of index variable v.
+func (e Env) Lookup(v *ir.Var) Range {
+	for k := len(e.red) - 1; k >= 0; k-- {
+		if bound(v, e.red[k].r) {
+			return e.red[k].v
+		}
+	}
+	if v.Reduce == nil {
+		switch v.Kind {
+		case ir.VarI:
+			return e.I
+		case ir.VarJ:
+			return e.J
+		}
+	}
+	return Full()
+}
+
+// set is e with v's range r.
+func (e Env) set(v *ir.Var, r Range) Env {
+	if r.IsEmpty() {
+		e.empty = true
+	}
+	for k := len(e.red) - 1; k >= 0; k-- {
+		if bound(v, e.red[k].r) {
+			red := make([]redRange, len(e.red))
+			copy(red, e.red)
+			red[k].v = r
+			e.red = red
+			return e
+		}
+	}
+	if v.Reduce == nil {
+		switch v.Kind {
+		case ir.VarI:
+			e.I = r
+		case ir.VarJ:
+			e.J = r
+		}
+	}
+	return e
+}
+
+// envHull is what holds at a point reached with a or with b.
+func envHull(a, b Env) Env {
+	switch {
+	case a.empty:
+		return b
+	case b.empty:
+		return a
+	}
+	r := Env{I: a.I.Hull(b.I), J: a.J.Hull(b.J), Cells: a.Cells}
+	for k := range a.red {
+		v := Full()
+		if k < len(b.red) && b.red[k].r == a.red[k].r {
+			v = a.red[k].v.Hull(b.red[k].v)
+		}
+		r.red = append(r.red, redRange{a.red[k].r, v})
+	}
+	return r
+}
+
+// Walker runs the range analysis. It is not safe for concurrent use; the
+// zero Walker with its Config set is ready, and a Walker may be reused.
+type Walker struct {
+	Config
+	// risky counts the operations seen that may fail (a read not proven
+	// inside, an unproven overflow, a divisor that may be 0, a float
+	// converted to an integer): a condition whose evaluation saw one is
+	// never decided, since a user that leaves a decided condition out of
+	// its code leaves its error out with it (Decide).
+	risky int
+	idx   []Range
+	buf   []redRange
+}
+
+// Range bounds the integer (or boolean) value of e in en; for a floating
+// e it is Full(). It walks all of e, reporting the facts to Rec.
+func (w *Walker) Range(e ir.Expr, en Env) Range {
+	if en.empty {
+		return Empty()
+	}
+	return w.anyRange(e, en)
+}
+
+// Walk visits e for the facts inside it.
+func (w *Walker) Walk(e ir.Expr, en Env) { w.Range(e, en) }
+
+// Decide is the truth of cond in en when it is known and evaluating cond
+// cannot fail; otherwise Unknown, so that the user evaluates it as the
+// reference evaluator does.
+func (w *Walker) Decide(cond ir.Expr, en Env) Tri {
+	before := w.risky
+	t := w.boolTri(cond, en)
+	if w.risky != before {
+		return Unknown
+	}
+	return t
+}
+
+func (w *Walker) proven(e ir.Expr, ok bool) {
+	if !ok {
+		w.risky++
+	}
+	if w.Rec != nil {
+		w.Rec.Proven(e, ok)
+	}
+}
+
+func (w *Walker) sides(e ir.Expr, r Range, t ir.Type, safe bool) {
+	if !safe {
+		w.risky++
+	}
+	if w.Rec != nil {
+		w.Rec.Sides(e, r, t, safe)
+	}
+}
+
+func (w *Walker) known(e ir.Expr, t Tri) {
+	if w.Rec != nil {
+		w.Rec.Known(e, t)
+	}
+}
+
+// finite is the range of finite values of integer type t.
+func finite(t ir.Type) Range {
+	f := ir.ArithMax(t)
+	return Range{-f, f}
+}
+
+// clampFinite bounds the result of a checked operation when a failure
+// stops the run: anything outside the finite range never reaches what
+// follows.
+func clampFinite(r Range, t ir.Type) Range {
+	f := finite(t)
+	if c := r.Meet(f); !c.IsEmpty() || r.IsEmpty() {
+		return c
+	}
+	// Certain to fail: the lanes of a batch hold whatever the failed
+	// operation left, so nothing narrower than the type's range holds.
+	return f
+}
+
+// typeRange is every value an integer type can hold (Full for long).
+func typeRange(t ir.Type) Range {
+	switch {
+	case t == ir.Char:
+		// Char data may be signed bytes or the codes 128..255.
+		return Range{-128, 255}
+	case t.IsInteger() && t.Size() < 8:
+		in := t.Info()
+		return Range{in.Min, in.Max}
+	}
+	return Full()
+}
+
+// clampType keeps a result within what type t can hold when failures
+// wrap: a value outside it has wrapped, so any value of t is possible.
+func clampType(r Range, t ir.Type) Range {
+	if r.IsEmpty() {
+		return r
+	}
+	tr := typeRange(t)
+	if !r.Within(tr.Lo, tr.Hi) {
+		return tr
+	}
+	return r
+}
+
+// sentinels returns the inf and -inf sentinels of integer type t (those of
+// long for bool and the floating types).
+func sentinels(t ir.Type) (pos, neg int64) {
+	if t.IsInteger() && !t.Is(ir.IsBoolean) {
+		return ir.InfSentinel(t)
+	}
+	return ir.InfSentinel(ir.Long)
+}
+
+type class uint8
+
+const (
+	clInt class = iota
+	clBool
+	clFloat
+)
+
+func classOf(t ir.Type) class {
+	switch {
+	case t.Is(ir.IsBoolean):
+		return clBool
+	case t.Info().Held == ir.HeldFloat:
+		return clFloat
+	}
+	return clInt
+}
+
+func boolRange(t Tri) Range {
+	switch t {
+	case False:
+		return Point(0)
+	case True:
+		return Point(1)
+	}
+	return Range{0, 1}
+}
+
+// choose is what c ? x : y is known to be: the branch c decides, else
+// what join says of both.
+func choose[T any](c Tri, x, y T, join func(T, T) T) T {
+	switch c {
+	case True:
+		return x
+	case False:
+		return y
+	}
+	return join(x, y)
+}
+
+func joinTri(x, y Tri) Tri {
+	if x == y {
+		return x
+	}
+	return Unknown
+}
+
+// anyRange bounds e if it is an integer or boolean and walks it otherwise.
+func (w *Walker) anyRange(e ir.Expr, en Env) Range {
+	switch classOf(e.Type()) {
+	case clInt:
+		return w.intRange(e, en)
+	case clBool:
+		return boolRange(w.boolTri(e, en))
+	}
+	w.walkOther(e, en)
+	return Full()
+}
+
+// branches are the Envs of the branches of cond ? : (and of the right
+// operand of && and ||).
+func (w *Walker) branches(cond ir.Expr, en Env) (t, f Env) {
+	if !w.Refine {
+		return en, en
+	}
+	return w.Assume(cond, true, en), w.Assume(cond, false, en)
+}
+
+// intRange bounds an integer expression.
+func (w *Walker) intRange(e ir.Expr, en Env) Range {
+	if en.empty {
+		return Empty()
+	}
+	r := w.intRange0(e, en)
+	if w.Failure == Wraps {
+		r = clampType(r, e.Type())
+	}
+	return r
+}
+
+func (w *Walker) intRange0(e ir.Expr, en Env) Range {
+	t := e.Type()
+	switch n := e.(type) {
+	case *ir.Const:
+		if v, ok := constInt(n); ok {
+			return Point(v)
+		}
+		return Full()
+	case *ir.Inf:
+		p, ng := sentinels(t)
+		if n.Neg {
+			return Point(ng)
+		}
+		return Point(p)
+	case *ir.ScalarRef:
+		if n.Scalar.Value.T.IsFloat() {
+			return Full()
+		}
+		return Point(n.Scalar.Value.I)
+	case *ir.Var:
+		return en.Lookup(n)
+	case *ir.Load:
+		return w.load(n, en)
+	case *ir.CellRef:
+		w.cellRef(n, en)
+		return en.Cells
+	case *ir.Unary:
+		if n.Op == ir.OpNot {
+			return boolRange(w.boolTri(n, en))
+		}
+		if classOf(t) != clInt {
+			w.walkOther(n.X, en)
+			return Full()
+		}
+		return w.intRange(n.X, en).Neg()
+	case *ir.Binary:
+		switch n.Op {
+		case ir.OpAnd, ir.OpOr, ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
+			return boolRange(w.boolTri(n, en))
+		}
+		x, y := w.intRange(n.X, en), w.intRange(n.Y, en)
+		if w.Failure == Wraps {
+			return w.arithWraps(n, x, y)
+		}
+		return w.arithStops(n, x, y)
+	case *ir.Select:
+		c := w.Decide(n.Cond, en)
+		w.known(n, c)
+		te, fe := w.branches(n.Cond, en)
+		return choose(c, w.anyRange(n.Then, te), w.anyRange(n.Else, fe), Range.Hull)
+	case *ir.Convert:
+		switch classOf(n.X.Type()) {
+		case clBool:
+			return boolRange(w.boolTri(n.X, en))
+		case clFloat:
+			w.walkOther(n.X, en)
+			w.risky++ // NaN or a value outside the finite range
+			return Full()
+		}
+		x := w.intRange(n.X, en)
+		from := n.X.Type()
+		if from != t && from.HasInf() && t.HasInf() {
+			// short, int and long map the inf sentinels onto each other.
+			p, ng := sentinels(from)
+			if x.Has(p) || x.Has(ng) {
+				return Full()
+			}
+		}
+		return x
+	case *ir.Call:
+		if classOf(t) != clInt {
+			w.walkOther(n, en)
+			return Full()
+		}
+		switch n.Fn {
+		case ir.FnMin, ir.FnMax:
+			var r Range
+			for k, x := range n.Args {
+				v := w.intRange(x, en)
+				switch {
+				case k == 0:
+					r = v
+				case n.Fn == ir.FnMin:
+					r = r.Min(v)
+				default:
+					r = r.Max(v)
+				}
+			}
+			return r
+		case ir.FnAbs:
+			return w.intRange(n.Args[0], en).Abs()
+		}
+		for _, x := range n.Args {
+			w.anyRange(x, en)
+		}
+		return Full()
+	case *ir.Reduce:
+		lo, hi, inner := w.reduceEnv(n, en)
+		var body Range
+		if classOf(n.Body.Type()) == clInt {
+			body = w.intRange(n.Body, inner)
+		} else {
+			w.walkOther(n.Body, inner)
+			body = Full()
+		}
+		if classOf(t) != clInt {
+			return Full()
+		}
+		if n.Op == ir.ReduceSum {
+			// At most hi - lo + 1 terms, each within body, and 0 when empty.
+			r := Full()
+			if cnt, ok := ir.Sub64(hi.Hi, lo.Lo); ok && cnt < math.MaxInt64 {
+				r = Point(0).Hull(Span(0, max(cnt+1, 0)).Mul(body))
+			}
+			safe := r.Within(-ir.ArithMax(t), ir.ArithMax(t))
+			w.sides(n, Full(), ir.Int, safe)
+			if w.Failure == Wraps {
+				return Full()
+			}
+			return clampFinite(r, t)
+		}
+		if lo.Hi > hi.Lo { // the range may be empty
+			p, ng := sentinels(t)
+			id := p
+			if n.Op == ir.ReduceMax {
+				id = ng
+			}
+			body = body.Hull(Point(id))
+		}
+		return body
+	}
+	return Full()
+}
+
+// BodyEnv is the Env of the body of reduction n in en.
+func (w *Walker) BodyEnv(n *ir.Reduce, en Env) Env {
+	if en.empty {
+		return en
+	}
+	_, _, inner := w.reduceEnv(n, en)
+	return inner
+}
+
+// reduceEnv walks n's bounds and gives the Env of its body.
+func (w *Walker) reduceEnv(n *ir.Reduce, en Env) (lo, hi Range, inner Env) {
+	lo, hi = w.intRange(n.Lo, en), w.intRange(n.Hi, en)
+	v := Span(lo.Lo, hi.Hi)
+	inner = en
+	if v.IsEmpty() && w.Refine {
+		// The body is never evaluated. (Without refinement the walker
+		// still visits it, for the facts a user keys its code on.)
+		inner.empty = true
+	}
+	k := len(en.red)
+	if !w.Refine && len(w.buf) >= k && (k == 0 || &w.buf[0] == &en.red[0]) {
+		// Without refinement every Env in scope is a prefix of this
+		// one: the walker's buffer holds them all, without garbage.
+		inner.red = append(w.buf[:k], redRange{n, v})
+		w.buf = inner.red
+	} else {
+		inner = inner.WithRed(n, v)
+	}
+	return lo, hi, inner
+}
+
+// arithStops bounds an integer + - * / % when a failure stops the run.
+func (w *Walker) arithStops(n *ir.Binary, x, y Range) Range {
+	t := n.Type()
+	if n.Saturate {
+		p, ng := sentinels(t)
+		if x.Has(p) || x.Has(ng) || y.Has(p) || y.Has(ng) {
+			if n.Op == ir.OpAdd || n.Op == ir.OpSub || n.Op == ir.OpMul {
+				w.sides(n, Full(), ir.Int, false)
+			}
+			return Full()
+		}
+	}
+	switch n.Op {
+	case ir.OpAdd, ir.OpSub, ir.OpMul:
+		if !n.Saturate {
+			// Without Saturate both operands are finite values (sema),
+			// and a checked operand never leaves the range.
+			x, y = clampFinite(x, t), clampFinite(y, t)
+		}
+		var r Range
+		switch n.Op {
+		case ir.OpAdd:
+			r = x.Add(y)
+		case ir.OpSub:
+			r = x.Sub(y)
+		default:
+			r = x.Mul(y)
+		}
+		w.sides(n, r, t, r.Within(-ir.ArithMax(t), ir.ArithMax(t)))
+		return clampFinite(r, t)
+	case ir.OpDiv, ir.OpRem:
+		if y.Has(0) || n.Saturate {
+			w.risky++ // division by zero, or an undefined inf operation
+		}
+	}
+	switch n.Op {
+	case ir.OpDiv:
+		return x.Quo(y)
+	case ir.OpRem:
+		return x.Rem(y)
+	}
+	return Full()
+}
+
+// arithWraps bounds an integer + - * / % when a failure wraps (the caller
+// clamps to the type): the inf rules give an operand, inf or 0.
+func (w *Walker) arithWraps(n *ir.Binary, x, y Range) Range {
+	t := n.Type()
+	var r Range
+	switch n.Op {
+	case ir.OpAdd:
+		r = x.Add(y)
+		if n.Saturate && !r.IsEmpty() {
+			// inf + x is inf: the result is the sum or an operand.
+			r = r.Hull(x.Hull(y))
+		}
+	case ir.OpSub:
+		r = x.Add(y.Neg())
+		if n.Saturate && !r.IsEmpty() {
+			p, ng := sentinels(t)
+			r = r.Hull(x.Hull(Range{ng, p}))
+		}
+	case ir.OpMul:
+		// inf * x is ±inf: as extreme as the product of the sentinel and
+		// x (|x| >= 1), so within the hull of the products.
+		r = x.Mul(y)
+	case ir.OpDiv, ir.OpRem:
+		if y.Has(0) || n.Saturate {
+			w.risky++
+		}
+		if !x.IsEmpty() && !y.IsEmpty() && (!y.IsPoint() || y.Lo <= 0) {
+			return Full()
+		}
+		if n.Op == ir.OpDiv {
+			r = x.Quo(y)
+		} else {
+			r = x.Rem(y)
+		}
+		if n.Saturate && !r.IsEmpty() && !r.IsFull() {
+			// inf / c is inf, not the sentinel divided by c; a failed
+			// inf % c gives 0.
+			r = r.Hull(x.Hull(Point(0)))
+		}
+		return r
+	default:
+		return Full()
+	}
+	if !r.Within(-ir.ArithMax(t), ir.ArithMax(t)) || n.Saturate {
+		w.risky++
+	}
+	return r
+}
+
+// walkOther visits a floating expression for the reads and conditions
+// inside it.
+func (w *Walker) walkOther(e ir.Expr, en Env) {
+	if en.empty {
+		return
+	}
+	switch n := e.(type) {
+	case *ir.Load:
+		w.load(n, en)
+	case *ir.CellRef:
+		w.cellRef(n, en)
+	case *ir.Unary:
+		w.anyRange(n.X, en)
+	case *ir.Binary:
+		if n.Op == ir.OpAnd || n.Op == ir.OpOr {
+			w.boolTri(n, en)
+			return
+		}
+		w.anyRange(n.X, en)
+		w.anyRange(n.Y, en)
+	case *ir.Select:
+		w.known(n, w.Decide(n.Cond, en))
+		te, fe := w.branches(n.Cond, en)
+		w.anyRange(n.Then, te)
+		w.anyRange(n.Else, fe)
+	case *ir.Convert:
+		w.anyRange(n.X, en)
+	case *ir.Call:
+		for _, x := range n.Args {
+			w.anyRange(x, en)
+		}
+	case *ir.Reduce:
+		_, _, inner := w.reduceEnv(n, en)
+		w.anyRange(n.Body, inner)
+	}
+}
+
+// load proves a read of an input and bounds its value.
+func (w *Walker) load(n *ir.Load, en Env) Range {
+	// An index may hold a read of its own: the indices live on a stack.
+	base := len(w.idx)
+	for _, x := range n.Index {
+		r := w.intRange(x, en)
+		w.idx = append(w.idx, r)
+	}
+	idx := w.idx[base:]
+	defer func() { w.idx = w.idx[:base] }()
+	in := n.In
+	ok := false
+	switch len(idx) {
+	case 1:
+		ok = idx[0].Within(0, int64(in.Len())-1)
+	case 2:
+		ok = idx[0].Within(0, int64(in.Rows)-1) && idx[1].Within(0, int64(in.Cols)-1)
+	}
+	w.proven(n, ok)
+	if in.T.IsFloat() || w.Input == nil {
+		return Full()
+	}
+	return w.Input(n, idx, ok)
+}
+
+func (w *Walker) cellRef(n *ir.CellRef, en Env) {
+	i, j := w.intRange(n.I, en), w.intRange(n.J, en)
+	w.proven(n, i.Within(0, w.Rows-1) && j.Within(0, w.Cols-1))
+}
+
+// boolTri decides a condition when it can.
+func (w *Walker) boolTri(e ir.Expr, en Env) Tri {
+	if en.empty {
+		return Unknown
+	}
+	switch n := e.(type) {
+	case *ir.Const:
+		return TriOf(n.V.I != 0 || n.V.F != 0)
+	case *ir.Unary:
+		if n.Op == ir.OpNot {
+			return w.boolTri(n.X, en).Not()
+		}
+	case *ir.Binary:
+		switch n.Op {
+		case ir.OpAnd, ir.OpOr:
+			x := w.Decide(n.X, en)
+			w.known(n, x)
+			ye := en
+			if w.Refine {
+				ye = w.Assume(n.X, n.Op == ir.OpAnd, en)
+			}
+			y := w.boolTri(n.Y, ye)
+			if ye.empty {
+				// The right operand is never evaluated.
+				y = TriOf(n.Op == ir.OpOr)
+			}
+			if n.Op == ir.OpAnd {
+				switch {
+				case x == False || y == False:
+					return False
+				case x == True:
+					return y
+				case y == True:
+					return x
+				}
+				return Unknown
+			}
+			switch {
+			case x == True || y == True:
+				return True
+			case x == False:
+				return y
+			case y == False:
+				return x
+			}
+			return Unknown
+		case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
+			if classOf(n.X.Type()) == clFloat || classOf(n.Y.Type()) == clFloat {
+				w.anyRange(n.X, en)
+				w.anyRange(n.Y, en)
+				return Unknown
+			}
+			return compareTri(n.Op, w.intRange(n.X, en), w.intRange(n.Y, en))
+		}
+	case *ir.Select:
+		c := w.Decide(n.Cond, en)
+		w.known(n, c)
+		te, fe := w.branches(n.Cond, en)
+		return choose(c, w.boolTri(n.Then, te), w.boolTri(n.Else, fe), joinTri)
+	case *ir.Convert:
+		if classOf(n.X.Type()) == clInt {
+			r := w.intRange(n.X, en)
+			switch {
+			case r == Point(0):
+				return False
+			case !r.Has(0):
+				return True
+			}
+			return Unknown
+		}
+	}
+	w.anyRange(e, en)
+	return Unknown
+}
+
+func compareTri(op ir.Op, x, y Range) Tri {
+	switch op {
+	case ir.OpEq, ir.OpNe:
+		t := Unknown
+		if x.IsPoint() && y.IsPoint() && x.Lo == y.Lo {
+			t = True
+		} else if x.Hi < y.Lo || y.Hi < x.Lo {
+			t = False
+		}
+		if op == ir.OpNe {
+			return t.Not()
+		}
+		return t
+	case ir.OpLt:
+		if x.Hi < y.Lo {
+			return True
+		}
+		if x.Lo >= y.Hi {
+			return False
+		}
+	case ir.OpLe:
+		if x.Hi <= y.Lo {
+			return True
+		}
+		if x.Lo > y.Hi {
+			return False
+		}
+	case ir.OpGt:
+		return compareTri(ir.OpLt, y, x)
+	case ir.OpGe:
+		return compareTri(ir.OpLe, y, x)
+	}
+	return Unknown
+}
+
+// Assume narrows en by the knowledge that cond evaluated to truth. It
+// understands comparisons of an index variable with an expression of known
+// range, and &&, || and ! of those; anything else leaves en as it is. It
+// reports no facts.
+func (w *Walker) Assume(cond ir.Expr, truth bool, en Env) Env {
+	if en.empty {
+		return en
+	}
+	rec := w.Rec
+	w.Rec = nil
+	defer func() { w.Rec = rec }()
+	return w.assume(cond, truth, en)
+}
+
+func (w *Walker) assume(cond ir.Expr, truth bool, en Env) Env {
+	if en.empty {
+		return en
+	}
+	switch n := cond.(type) {
+	case *ir.Unary:
+		if n.Op == ir.OpNot {
+			return w.assume(n.X, !truth, en)
+		}
+	case *ir.Binary:
+		switch n.Op {
+		case ir.OpAnd:
+			if truth {
+				return w.assume(n.Y, true, w.assume(n.X, true, en))
+			}
+			// !(x && y): x false, or x true and y false.
+			return envHull(w.assume(n.X, false, en), w.assume(n.Y, false, w.assume(n.X, true, en)))
+		case ir.OpOr:
+			if !truth {
+				return w.assume(n.Y, false, w.assume(n.X, false, en))
+			}
+			return envHull(w.assume(n.X, true, en), w.assume(n.Y, true, w.assume(n.X, false, en)))
+		case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
+			op := n.Op
+			if !truth {
+				op = negate(op)
+			}
+			if v, ok := varOf(n.X); ok {
+				en = compareVar(en, v, op, w.Range(n.Y, en))
+			}
+			if v, ok := varOf(n.Y); ok {
+				en = compareVar(en, v, mirror(op), w.Range(n.X, en))
+			}
+			return en
+		}
+	}
+	return en
+}
+
+// varOf sees through integer conversions to an index variable.
+func varOf(e ir.Expr) (*ir.Var, bool) {
+	for {
+		switch n := e.(type) {
+		case *ir.Var:
+			return n, true
+		case *ir.Convert:
+			if !n.T.IsInteger() || !n.X.Type().IsInteger() || n.T == ir.Bool {
+				return nil, false
+			}
+			e = n.X
+		default:
+			return nil, false
+		}
+	}
+}
+
+func negate(op ir.Op) ir.Op {
+	switch op {
+	case ir.OpEq:
+		return ir.OpNe
+	case ir.OpNe:
+		return ir.OpEq
+	case ir.OpLt:
+		return ir.OpGe
+	case ir.OpGe:
+		return ir.OpLt
+	case ir.OpGt:
+		return ir.OpLe
+	case ir.OpLe:
+		return ir.OpGt
+	}
+	return op
+}
+
+// mirror turns `x op v` into `v op' x`.
+func mirror(op ir.Op) ir.Op {
+	switch op {
+	case ir.OpLt:
+		return ir.OpGt
+	case ir.OpGt:
+		return ir.OpLt
+	case ir.OpLe:
+		return ir.OpGe
+	case ir.OpGe:
+		return ir.OpLe
+	}
+	return op
+}
+
+// compareVar narrows v by `v op other`.
+func compareVar(en Env, v *ir.Var, op ir.Op, other Range) Env {
+	cur := en.Lookup(v)
+	if cur.IsFull() || cur.IsEmpty() || other.IsFull() || other.IsEmpty() {
+		return en
+	}
+	var nv Range
+	switch op {
+	case ir.OpEq:
+		nv = cur.Meet(other)
+	case ir.OpNe:
+		nv = cur
+		if other.IsPoint() {
+			switch other.Lo {
+			case cur.Lo:
+				nv = Span(cur.Lo+1, cur.Hi)
+			case cur.Hi:
+				nv = Span(cur.Lo, cur.Hi-1)
+			}
+		}
+	case ir.OpLt:
+		if other.Hi == math.MinInt64 {
+			nv = Empty()
+		} else {
+			nv = cur.Meet(Range{math.MinInt64, other.Hi - 1})
+		}
+	case ir.OpLe:
+		nv = cur.Meet(Range{math.MinInt64, other.Hi})
+	case ir.OpGt:
+		if other.Lo == math.MaxInt64 {
+			nv = Empty()
+		} else {
+			nv = cur.Meet(Range{other.Lo + 1, math.MaxInt64})
+		}
+	case ir.OpGe:
+		nv = cur.Meet(Range{other.Lo, math.MaxInt64})
+	default:
+		return en
+	}
+	return en.set(v, nv)
+}

@@ -1,0 +1,80 @@
+package analysis
+
+import (
+	"testing"
+
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+type factLog struct {
+	known []Tri
+	sides []bool
+}
+
+func (l *factLog) Proven(ir.Expr, bool)                           {}
+func (l *factLog) Sides(_ ir.Expr, _ Range, _ ir.Type, safe bool) { l.sides = append(l.sides, safe) }
+func (l *factLog) Known(_ ir.Expr, t Tri)                         { l.known = append(l.known, t) }
+
+func TestWalker(t *testing.T) {
+	i := &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarI, Name: "i"}
+	c := func(v int64) ir.Expr { return &ir.Const{Node: ir.Node{T: ir.Int}, V: ir.Value{T: ir.Int, I: v}} }
+	bin := func(op ir.Op, x, y ir.Expr) ir.Expr {
+		return &ir.Binary{Node: ir.Node{T: ir.Int}, Op: op, X: x, Y: y}
+	}
+	cmp := func(op ir.Op, x, y ir.Expr) ir.Expr {
+		return &ir.Binary{Node: ir.Node{T: ir.Bool}, Op: op, X: x, Y: y}
+	}
+	sel := func(cond, x, y ir.Expr) ir.Expr {
+		return &ir.Select{Node: ir.Node{T: ir.Int}, Cond: cond, Then: x, Else: y}
+	}
+	grid := func(lo, hi int64) Env { return NewEnv(Span(lo, hi), Span(0, 9)) }
+	big := ir.ArithMax(ir.Int)
+
+	// Deciding conditions over a region.
+	var w Walker
+	for _, tc := range []struct {
+		lo, hi int64
+		want   Tri
+	}{{1, 5, False}, {0, 0, True}, {0, 5, Unknown}} {
+		if got := w.Decide(cmp(ir.OpEq, i, c(0)), grid(tc.lo, tc.hi)); got != tc.want {
+			t.Errorf("i == 0 over [%d, %d]: %v, want %v", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+	// A condition whose evaluation may fail is never decided, though its
+	// value is known whenever it has one.
+	overflow := cmp(ir.OpGt, bin(ir.OpAdd, i, c(big)), c(0))
+	if got := w.Decide(overflow, grid(1, 5)); got != Unknown {
+		t.Errorf("i + max > 0 decided %v, want Unknown", got)
+	}
+	// Failures that stop the run bound what follows; wrapped ones do not.
+	sum := bin(ir.OpAdd, i, c(big))
+	if got := w.Range(sum, grid(0, 5)); got != Span(big, big) {
+		t.Errorf("stops: i + max = %v, want [max, max]", got)
+	}
+	gpu := Walker{Config: Config{Failure: Wraps}}
+	if got, in := gpu.Range(sum, grid(0, 5)), ir.Int.Info(); got != Span(in.Min, in.Max) {
+		t.Errorf("wraps: i + max = %v, want every int", got)
+	}
+	// Refinement narrows the branches of ?:.
+	ref := Walker{Config: Config{Failure: Wraps, Refine: true}}
+	e := sel(cmp(ir.OpLt, i, c(3)), i, c(7))
+	if got := ref.Range(e, grid(0, 9)); got != Span(0, 7) {
+		t.Errorf("refined i < 3 ? i : 7 = %v, want [0, 7]", got)
+	}
+	if got := w.Range(e, grid(0, 9)); got != Span(0, 9) {
+		t.Errorf("unrefined i < 3 ? i : 7 = %v, want [0, 9]", got)
+	}
+	if got := ref.Assume(cmp(ir.OpLt, i, c(3)), false, grid(0, 9)).I; got != Span(3, 9) {
+		t.Errorf("i under !(i < 3) = %v, want [3, 9]", got)
+	}
+	if !ref.Assume(cmp(ir.OpGt, i, c(20)), true, grid(0, 9)).IsEmpty() {
+		t.Error("i > 20 over [0, 9] should leave an empty env")
+	}
+	// The recorder sees the facts in order.
+	var log factLog
+	rw := Walker{Config: Config{Rec: &log}}
+	rw.Walk(sel(cmp(ir.OpEq, i, c(0)), bin(ir.OpAdd, i, c(1)), sum), grid(1, 5))
+	if len(log.known) != 1 || log.known[0] != False || len(log.sides) != 2 || !log.sides[0] || log.sides[1] {
+		t.Errorf("facts: known %v, sides %v; want [False], [true false]", log.known, log.sides)
+	}
+}
