@@ -311,23 +311,15 @@ func sentinels(t ir.Type) (pos, neg int64) {
 	return ir.InfSentinel(ir.Long)
 }
 
-type class uint8
+type class = ir.Class
 
 const (
-	clInt class = iota
-	clBool
-	clFloat
+	clInt   = ir.ClassInt   // int64 (char, short, int, long)
+	clBool  = ir.ClassBool  // Go bool
+	clFloat = ir.ClassFloat // float64 (float rounded to float32)
 )
 
-func classOf(t ir.Type) class {
-	switch {
-	case t.Is(ir.IsBoolean):
-		return clBool
-	case t.Info().Held == ir.HeldFloat:
-		return clFloat
-	}
-	return clInt
-}
+func classOf(t ir.Type) class { return t.Class() }
 
 func boolRange(t Tri) Range {
 	switch t {

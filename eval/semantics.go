@@ -59,23 +59,15 @@ import (
 )
 
 // class is how a type is held during evaluation.
-type class uint8
+type class = ir.Class
 
 const (
-	clBool  class = iota // Go bool
-	clInt                // int64 (char, int, long)
-	clFloat              // float64 (float rounded to float32)
+	clInt   = ir.ClassInt   // int64 (char, short, int, long)
+	clBool  = ir.ClassBool  // Go bool
+	clFloat = ir.ClassFloat // float64 (float rounded to float32)
 )
 
-func classOf(t ir.Type) class {
-	switch {
-	case t.Is(ir.IsBoolean):
-		return clBool
-	case t.Info().Held == ir.HeldFloat:
-		return clFloat
-	}
-	return clInt
-}
+func classOf(t ir.Type) class { return t.Class() }
 
 // hasSentinel reports whether integer type t has inf sentinels that
 // conversions map (ir.HasInf). char has none: its 127 is an ordinary

@@ -56,6 +56,27 @@ const (
 	HeldFloat
 )
 
+// Class is how the host evaluators hold a value of a type while computing:
+// a Go bool, an int64 or a float64 (Held, with booleans apart).
+type Class uint8
+
+const (
+	ClassInt Class = iota
+	ClassBool
+	ClassFloat
+)
+
+// Class is how the host evaluators hold a value of t.
+func (t Type) Class() Class {
+	switch {
+	case t.Is(IsBoolean):
+		return ClassBool
+	case t.Info().Held == HeldFloat:
+		return ClassFloat
+	}
+	return ClassInt
+}
+
 // TypeInfo describes a type.
 type TypeInfo struct {
 	Name  string // in `.dp` files and messages
