@@ -437,7 +437,7 @@ func cellsOf[T num](l *Line) []T {
 
 // len is the number of cells l holds for cells of class cls.
 func (l *Line) len(cls class) int {
-	if cls == clFloat {
+	if cls == ir.ClassFloat {
 		return len(l.F)
 	}
 	return len(l.I)

@@ -161,7 +161,7 @@ func (c *vcomp) mayFail(e ir.Expr) bool {
 				fail = true
 			}
 		case *ir.Binary:
-			if classOf(n.T) != clInt {
+			if classOf(n.T) != ir.ClassInt {
 				break
 			}
 			switch n.Op {
@@ -173,13 +173,13 @@ func (c *vcomp) mayFail(e ir.Expr) bool {
 		case *ir.Convert:
 			from := n.X.Type()
 			switch {
-			case classOf(from) == clFloat && classOf(n.T) != clFloat:
+			case classOf(from) == ir.ClassFloat && classOf(n.T) != ir.ClassFloat:
 				fail = true
-			case classOf(from) == clInt && hasSentinel(from) && hasSentinel(n.T) && finiteMax(n.T) < finiteMax(from):
+			case classOf(from) == ir.ClassInt && hasSentinel(from) && hasSentinel(n.T) && finiteMax(n.T) < finiteMax(from):
 				fail = true // a narrowing conversion: long to int, int to short
 			}
 		case *ir.Reduce:
-			if n.Op == ir.ReduceSum && classOf(n.T) == clInt && !c.f.safe[n] {
+			if n.Op == ir.ReduceSum && classOf(n.T) == ir.ClassInt && !c.f.safe[n] {
 				fail = true
 			}
 		}
@@ -200,7 +200,7 @@ func (c *vcomp) laneCoef(e ir.Expr) (int64, bool) {
 			return 1, true
 		}
 	case *ir.Convert:
-		if classOf(n.T) == clInt && classOf(n.X.Type()) == clInt {
+		if classOf(n.T) == ir.ClassInt && classOf(n.X.Type()) == ir.ClassInt {
 			return c.laneCoef(n.X)
 		}
 	case *ir.Unary:
@@ -237,7 +237,7 @@ func (c *vcomp) laneCoef(e ir.Expr) (int64, bool) {
 func constInt(e ir.Expr) (int64, bool) {
 	switch n := e.(type) {
 	case *ir.Const:
-		if classOf(n.T) == clInt {
+		if classOf(n.T) == ir.ClassInt {
 			return constValue(n).I, true
 		}
 	case *ir.ScalarRef:
@@ -341,7 +341,7 @@ func (c *vcomp) expr(e ir.Expr, mask int) opnd {
 			}
 			m.ints.v[d] = v
 		})
-		return vecOf(clInt, d)
+		return vecOf(ir.ClassInt, d)
 	case *ir.Load:
 		return c.load(n, mask)
 	case *ir.CellRef:
@@ -368,13 +368,13 @@ func (c *vcomp) expr(e ir.Expr, mask int) opnd {
 func (c *vcomp) scalar(e ir.Expr, mask int) opnd {
 	guard := mask >= 0 && c.mayFail(e)
 	switch cls := classOf(e.Type()); cls {
-	case clFloat:
+	case ir.ClassFloat:
 		return opnd{cls: cls, reg: scalarReg(c, c.s.floatFn(e), guard, mask)}
-	case clBool:
+	case ir.ClassBool:
 		fn := c.s.boolFn(e)
 		return opnd{cls: cls, reg: scalarReg(c, func(f *frame) int64 { return b2i(fn(f)) }, guard, mask)}
 	}
-	return opnd{cls: clInt, reg: scalarReg(c, c.s.intFn(e), guard, mask)}
+	return opnd{cls: ir.ClassInt, reg: scalarReg(c, c.s.intFn(e), guard, mask)}
 }
 
 // scalarReg emits fn, run at the first lane of mask, into a new scalar
@@ -398,12 +398,12 @@ func scalarReg[T num](c *vcomp, fn func(*frame) T, guard bool, mask int) int {
 // for what has no batch form (a reduction whose bounds vary by lane).
 func (c *vcomp) perLane(e ir.Expr, mask int) opnd {
 	switch cls := classOf(e.Type()); cls {
-	case clFloat:
+	case ir.ClassFloat:
 		return vecOf(cls, perLaneReg(c, c.s.floatFn(e), mask))
-	case clBool:
+	case ir.ClassBool:
 		return vecOf(cls, perLaneReg(c, c.s.boolFn(e), mask))
 	}
-	return vecOf(clInt, perLaneReg(c, c.s.intFn(e), mask))
+	return vecOf(ir.ClassInt, perLaneReg(c, c.s.intFn(e), mask))
 }
 
 // perLaneReg emits fn run on each lane of mask into a new vector register.
@@ -451,7 +451,7 @@ func (c *vcomp) load(n *ir.Load, mask int) opnd {
 	}
 	guard := mask >= 0 && c.mayFail(n)
 	if n.In.T.IsFloat() {
-		return vecOf(clFloat, loadView(c, n, n.In.F, rowFn, colFn, guard, mask))
+		return vecOf(ir.ClassFloat, loadView(c, n, n.In.F, rowFn, colFn, guard, mask))
 	}
 	return vecOf(classOf(n.In.T), loadView(c, n, n.In.I, rowFn, colFn, guard, mask))
 }
@@ -523,7 +523,7 @@ func (c *vcomp) gather(n *ir.Load, mask int) opnd {
 		idx[k] = c.expr(x, mask)
 	}
 	if n.In.T.IsFloat() {
-		return vecOf(clFloat, gatherReg(c, n, n.In.F, idx, mask))
+		return vecOf(ir.ClassFloat, gatherReg(c, n, n.In.F, idx, mask))
 	}
 	return vecOf(classOf(n.In.T), gatherReg(c, n, n.In.I, idx, mask))
 }
@@ -565,10 +565,10 @@ func gatherReg[T num](c *vcomp, n *ir.Load, data []T, idx []opnd, mask int) int 
 }
 
 func (c *vcomp) cellRef(n *ir.CellRef, mask int) opnd {
-	if c.rec.cls == clFloat {
-		return vecOf(clFloat, cellRefReg[float64](c, n, mask))
+	if c.rec.cls == ir.ClassFloat {
+		return vecOf(ir.ClassFloat, cellRefReg[float64](c, n, mask))
 	}
-	return vecOf(clInt, cellRefReg[int64](c, n, mask))
+	return vecOf(ir.ClassInt, cellRefReg[int64](c, n, mask))
 }
 
 // cellRefReg emits the read of a line other than the one being computed
@@ -696,9 +696,9 @@ func (c *vcomp) unary(n *ir.Unary, mask int) opnd {
 			}
 			m.bools.v[d] = v
 		})
-		return vecOf(clBool, d)
+		return vecOf(ir.ClassBool, d)
 	}
-	if x.cls == clFloat {
+	if x.cls == ir.ClassFloat {
 		a, d := c.vecF(x), newVec[float64](c)
 		c.emit(func(m *Machine) {
 			s, v := m.floats.v[a][:m.n], m.floats.x[d][:m.n]
@@ -707,7 +707,7 @@ func (c *vcomp) unary(n *ir.Unary, mask int) opnd {
 			}
 			m.floats.v[d] = v
 		})
-		return vecOf(clFloat, d)
+		return vecOf(ir.ClassFloat, d)
 	}
 	// The finite range is symmetric and -inf is -(inf): 0 - x cannot fail.
 	a, d := c.vecI(x), newVec[int64](c)
@@ -716,7 +716,7 @@ func (c *vcomp) unary(n *ir.Unary, mask int) opnd {
 		iSubSV(v, 0, m.ints.v[a][:m.n])
 		m.ints.v[d] = v
 	})
-	return vecOf(clInt, d)
+	return vecOf(ir.ClassInt, d)
 }
 
 func (c *vcomp) binary(n *ir.Binary, mask int) opnd {
@@ -727,7 +727,7 @@ func (c *vcomp) binary(n *ir.Binary, mask int) opnd {
 		return c.compare(n, mask)
 	}
 	x, y := c.expr(n.X, mask), c.expr(n.Y, mask)
-	if classOf(n.T) == clFloat {
+	if classOf(n.T) == ir.ClassFloat {
 		return c.arithF(n, x, y)
 	}
 	if n.Saturate || n.Op == ir.OpDiv || n.Op == ir.OpRem {
@@ -767,7 +767,7 @@ func (c *vcomp) checkedI(n *ir.Binary, op int, x, y opnd, mask int) opnd {
 		sv:    func(d []int64, a int64, y []int64) bool { return sv(d, a, y, fmax) },
 		onBad: func(m *Machine) { m.arithFault(n, x, y, mask) },
 	}
-	return vecOf(clInt, emitLoop(c, l, x, y))
+	return vecOf(ir.ClassInt, emitLoop(c, l, x, y))
 }
 
 // loops are the generated loops of one operation, one per operand form
@@ -838,7 +838,7 @@ func (m *Machine) arithFault(n *ir.Binary, x, y opnd, mask int) {
 
 // binI applies a generated integer operation.
 func (c *vcomp) binI(op int, x, y opnd) opnd {
-	return vecOf(clInt, emitLoop(c, plainLoops(iBinVV[op], iBinVS[op], iBinSV[op]), x, y))
+	return vecOf(ir.ClassInt, emitLoop(c, plainLoops(iBinVV[op], iBinVS[op], iBinSV[op]), x, y))
 }
 
 // laneArith applies an integer operation lane by lane with arithInt: the
@@ -864,7 +864,7 @@ func (c *vcomp) laneArith(n *ir.Binary, x, y opnd, mask int) opnd {
 		}
 		m.ints.v[d] = v
 	})
-	return vecOf(clInt, d)
+	return vecOf(ir.ClassInt, d)
 }
 
 func (c *vcomp) arithF(n *ir.Binary, x, y opnd) opnd {
@@ -880,7 +880,7 @@ func (c *vcomp) arithF(n *ir.Binary, x, y opnd) opnd {
 			}
 			m.floats.v[d] = v
 		})
-		return vecOf(clFloat, d)
+		return vecOf(ir.ClassFloat, d)
 	}
 	return c.binF(op, n.T == ir.Float, x, y)
 }
@@ -891,19 +891,19 @@ func (c *vcomp) binF(op int, r32 bool, x, y opnd) opnd {
 	if r32 {
 		l = plainLoops(fBin32VV[op], fBin32VS[op], fBin32SV[op])
 	}
-	return vecOf(clFloat, emitLoop(c, l, x, y))
+	return vecOf(ir.ClassFloat, emitLoop(c, l, x, y))
 }
 
 // asFloat reads a comparison operand as float64 (integers unconverted, as
 // ir.Value.Float64 does).
 func (c *vcomp) asFloat(o opnd) opnd {
-	if o.cls == clFloat {
+	if o.cls == ir.ClassFloat {
 		return o
 	}
 	if !o.vec {
 		d, s := newScalar[float64](c), o.reg
 		c.emit(func(m *Machine) { m.floats.s[d] = float64(m.ints.s[s]) })
-		return opnd{cls: clFloat, reg: d}
+		return opnd{cls: ir.ClassFloat, reg: d}
 	}
 	d, s := newVec[float64](c), o.reg
 	c.emit(func(m *Machine) {
@@ -913,28 +913,28 @@ func (c *vcomp) asFloat(o opnd) opnd {
 		}
 		m.floats.v[d] = v
 	})
-	return vecOf(clFloat, d)
+	return vecOf(ir.ClassFloat, d)
 }
 
 func (c *vcomp) compare(n *ir.Binary, mask int) opnd {
 	x, y := c.expr(n.X, mask), c.expr(n.Y, mask)
 	op := vopOf(n.Op)
-	if x.cls == clFloat || y.cls == clFloat {
+	if x.cls == ir.ClassFloat || y.cls == ir.ClassFloat {
 		l := plainLoops(fCmpVV[op], fCmpVS[op], fCmpSV[op])
-		return vecOf(clBool, emitLoop(c, l, c.asFloat(x), c.asFloat(y)))
+		return vecOf(ir.ClassBool, emitLoop(c, l, c.asFloat(x), c.asFloat(y)))
 	}
-	if x.cls == clBool {
+	if x.cls == ir.ClassBool {
 		x = c.boolToInt(x)
 	}
-	if y.cls == clBool {
+	if y.cls == ir.ClassBool {
 		y = c.boolToInt(y)
 	}
-	return vecOf(clBool, emitLoop(c, plainLoops(iCmpVV[op], iCmpVS[op], iCmpSV[op]), x, y))
+	return vecOf(ir.ClassBool, emitLoop(c, plainLoops(iCmpVV[op], iCmpVS[op], iCmpSV[op]), x, y))
 }
 
 func (c *vcomp) boolToInt(o opnd) opnd {
 	if !o.vec {
-		return opnd{cls: clInt, reg: o.reg} // scalar bools are 0 or 1 already
+		return opnd{cls: ir.ClassInt, reg: o.reg} // scalar bools are 0 or 1 already
 	}
 	d, s := newVec[int64](c), o.reg
 	c.emit(func(m *Machine) {
@@ -944,7 +944,7 @@ func (c *vcomp) boolToInt(o opnd) opnd {
 		}
 		m.ints.v[d] = v
 	})
-	return vecOf(clInt, d)
+	return vecOf(ir.ClassInt, d)
 }
 
 func (c *vcomp) logic(n *ir.Binary, mask int) opnd {
@@ -985,7 +985,7 @@ func (c *vcomp) logic(n *ir.Binary, mask int) opnd {
 		}
 		m.bools.v[d] = v
 	})
-	return vecOf(clBool, d)
+	return vecOf(ir.ClassBool, d)
 }
 
 func (c *vcomp) sel(n *ir.Select, mask int) opnd {
@@ -1005,19 +1005,19 @@ func (c *vcomp) sel(n *ir.Select, mask int) opnd {
 	}
 	a, b := c.expr(n.Then, tm), c.expr(n.Else, em)
 	switch cls := classOf(n.T); cls {
-	case clFloat:
+	case ir.ClassFloat:
 		if a.vec || b.vec {
 			a, b = vecOf(cls, c.vecF(a)), vecOf(cls, c.vecF(b))
 		}
 		return vecOf(cls, selReg[float64](c, cond, a, b))
-	case clBool:
+	case ir.ClassBool:
 		a, b = vecOf(cls, c.vecB(a)), vecOf(cls, c.vecB(b))
 		return vecOf(cls, selReg[bool](c, cond, a, b))
 	}
 	if a.vec || b.vec {
-		a, b = vecOf(clInt, c.vecI(a)), vecOf(clInt, c.vecI(b))
+		a, b = vecOf(ir.ClassInt, c.vecI(a)), vecOf(ir.ClassInt, c.vecI(b))
 	}
-	return vecOf(clInt, selReg[int64](c, cond, a, b))
+	return vecOf(ir.ClassInt, selReg[int64](c, cond, a, b))
 }
 
 // selReg emits, for each lane, a where the bool vector register cond is
@@ -1054,8 +1054,8 @@ func selReg[T elem](c *vcomp, cond int, a, b opnd) int {
 
 func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 	from, to := n.X.Type(), n.T
-	if classOf(to) == clBool {
-		if classOf(from) == clBool {
+	if classOf(to) == ir.ClassBool {
+		if classOf(from) == ir.ClassBool {
 			return c.expr(n.X, mask)
 		}
 		zero := &ir.Const{Node: ir.Node{T: from, Pos: n.Pos}, V: ir.Value{T: from}}
@@ -1063,11 +1063,11 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 	}
 	x := c.expr(n.X, mask)
 	switch {
-	case x.cls == clBool && classOf(to) == clInt:
+	case x.cls == ir.ClassBool && classOf(to) == ir.ClassInt:
 		return c.boolToInt(x)
-	case x.cls == clBool:
+	case x.cls == ir.ClassBool:
 		return c.asFloat(c.boolToInt(x))
-	case x.cls == clInt && classOf(to) == clInt:
+	case x.cls == ir.ClassInt && classOf(to) == ir.ClassInt:
 		if from == to || !hasSentinel(from) || !hasSentinel(to) {
 			return x
 		}
@@ -1085,8 +1085,8 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 			}
 			m.ints.v[d] = v
 		})
-		return vecOf(clInt, d)
-	case x.cls == clInt:
+		return vecOf(ir.ClassInt, d)
+	case x.cls == ir.ClassInt:
 		a, d := c.vecI(x), newVec[float64](c)
 		c.emit(func(m *Machine) {
 			v, s := m.floats.x[d][:m.n], m.ints.v[a][:m.n]
@@ -1095,8 +1095,8 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 			}
 			m.floats.v[d] = v
 		})
-		return vecOf(clFloat, d)
-	case classOf(to) == clFloat:
+		return vecOf(ir.ClassFloat, d)
+	case classOf(to) == ir.ClassFloat:
 		if to != ir.Float || from == ir.Float {
 			return x
 		}
@@ -1108,7 +1108,7 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 			}
 			m.floats.v[d] = v
 		})
-		return vecOf(clFloat, d)
+		return vecOf(ir.ClassFloat, d)
 	}
 	a, d := c.vecF(x), newVec[int64](c)
 	c.emit(func(m *Machine) {
@@ -1124,7 +1124,7 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 		}
 		m.ints.v[d] = v
 	})
-	return vecOf(clInt, d)
+	return vecOf(ir.ClassInt, d)
 }
 
 func (c *vcomp) call(n *ir.Call, mask int) opnd {
@@ -1132,7 +1132,7 @@ func (c *vcomp) call(n *ir.Call, mask int) opnd {
 	for k, a := range n.Args {
 		args[k] = c.expr(a, mask)
 	}
-	isF := classOf(n.T) == clFloat
+	isF := classOf(n.T) == ir.ClassFloat
 	switch n.Fn {
 	case ir.FnMin, ir.FnMax:
 		op := vMin
@@ -1162,7 +1162,7 @@ func (c *vcomp) call(n *ir.Call, mask int) opnd {
 				}
 				m.floats.v[d] = v
 			})
-			return vecOf(clFloat, d)
+			return vecOf(ir.ClassFloat, d)
 		}
 		a, d := c.vecI(args[0]), newVec[int64](c)
 		c.emit(func(m *Machine) {
@@ -1176,7 +1176,7 @@ func (c *vcomp) call(n *ir.Call, mask int) opnd {
 			}
 			m.ints.v[d] = v
 		})
-		return vecOf(clInt, d)
+		return vecOf(ir.ClassInt, d)
 	case ir.FnPow:
 		if len(args) != 2 {
 			c.bad(n, "pow needs two arguments")
@@ -1191,7 +1191,7 @@ func (c *vcomp) call(n *ir.Call, mask int) opnd {
 			}
 			m.floats.v[d] = v
 		})
-		return vecOf(clFloat, d)
+		return vecOf(ir.ClassFloat, d)
 	}
 	fn := mathFn(n.Fn)
 	if fn == nil || len(args) != 1 || !isF {
@@ -1207,7 +1207,7 @@ func (c *vcomp) call(n *ir.Call, mask int) opnd {
 		}
 		m.floats.v[d] = v
 	})
-	return vecOf(clFloat, d)
+	return vecOf(ir.ClassFloat, d)
 }
 
 // reduce compiles a reduction. With bounds the same for every lane it is a
@@ -1228,14 +1228,14 @@ func (c *vcomp) reduce(n *ir.Reduce, mask int) opnd {
 	delete(c.uniRed, n)
 	c.out = saved
 	t := n.T
-	if classOf(t) == clFloat {
+	if classOf(t) == ir.ClassFloat {
 		sum := func(m *Machine, acc []float64) bool {
 			for x := range acc {
 				acc[x] = roundTo(acc[x]+m.floats.get(b, x), t)
 			}
 			return true
 		}
-		return vecOf(clFloat, reduceReg(c, n, lo, hi, body, b, identityFloat(n.Op), sum))
+		return vecOf(ir.ClassFloat, reduceReg(c, n, lo, hi, body, b, identityFloat(n.Op), sum))
 	}
 	sum := func(m *Machine, acc []int64) bool {
 		for x := range acc {
@@ -1250,7 +1250,7 @@ func (c *vcomp) reduce(n *ir.Reduce, mask int) opnd {
 		}
 		return true
 	}
-	return vecOf(clInt, reduceReg(c, n, lo, hi, body, b, identityInt(n.Op, t), sum))
+	return vecOf(ir.ClassInt, reduceReg(c, n, lo, hi, body, b, identityInt(n.Op, t), sum))
 }
 
 // reduceReg emits the loop of a reduction whose bounds lo..hi are the

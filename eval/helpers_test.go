@@ -17,7 +17,7 @@ type grid struct {
 
 func newGrid(p *ir.Problem) *grid {
 	g := &grid{rows: p.Rows, cols: p.Cols}
-	if classOf(p.CellType) == clFloat {
+	if classOf(p.CellType) == ir.ClassFloat {
 		g.F = make([]float64, p.Rows*p.Cols)
 	} else {
 		g.I = make([]int64, p.Rows*p.Cols)
@@ -111,7 +111,7 @@ func batched(p *ir.Problem, axis Axis, stepDesc, laneDesc bool, width int, perBa
 	}
 	before, after := rec.LaneReach()
 	pad := max(before, after) + 1
-	isF := classOf(p.CellType) == clFloat
+	isF := classOf(p.CellType) == ir.ClassFloat
 	lines := make([]Line, stepN)
 	for s := range lines {
 		lines[s].Base = -pad

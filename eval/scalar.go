@@ -125,8 +125,8 @@ func (c *scomp) intFn(e ir.Expr) iFn {
 			return f
 		}
 	}
-	if classOf(e.Type()) != clInt {
-		if classOf(e.Type()) == clBool {
+	if classOf(e.Type()) != ir.ClassInt {
+		if classOf(e.Type()) == ir.ClassBool {
 			b := c.boolFn(e)
 			return func(f *frame) int64 { return b2i(b(f)) }
 		}
@@ -175,10 +175,10 @@ func (c *scomp) intFn(e ir.Expr) iFn {
 	case *ir.Convert:
 		from := n.X.Type()
 		switch classOf(from) {
-		case clBool:
+		case ir.ClassBool:
 			x := c.boolFn(n.X)
 			return func(f *frame) int64 { return b2i(x(f)) }
-		case clFloat:
+		case ir.ClassFloat:
 			x := c.floatFn(n.X)
 			return func(f *frame) int64 {
 				a := x(f)
@@ -387,7 +387,7 @@ func (c *scomp) floatFn(e ir.Expr) fFn {
 		}
 	}
 	t := e.Type()
-	if classOf(t) != clFloat {
+	if classOf(t) != ir.ClassFloat {
 		c.bad(e, "non-floating expression where a floating one is needed")
 		return func(*frame) float64 { return 0 }
 	}
@@ -441,10 +441,10 @@ func (c *scomp) floatFn(e ir.Expr) fFn {
 	case *ir.Convert:
 		from := n.X.Type()
 		switch classOf(from) {
-		case clBool:
+		case ir.ClassBool:
 			x := c.boolFn(n.X)
 			return func(f *frame) float64 { return float64(b2i(x(f))) }
-		case clInt:
+		case ir.ClassInt:
 			x := c.intFn(n.X)
 			return func(f *frame) float64 { return intToFloat(x(f), from, t) }
 		}
@@ -523,16 +523,16 @@ func (c *scomp) boolFn(e ir.Expr) bFn {
 		return selectFn(c.boolFn(n.Cond), c.boolFn(n.Then), c.boolFn(n.Else))
 	case *ir.Convert:
 		switch classOf(n.X.Type()) {
-		case clInt:
+		case ir.ClassInt:
 			x := c.intFn(n.X)
 			return func(f *frame) bool { return x(f) != 0 }
-		case clFloat:
+		case ir.ClassFloat:
 			x := c.floatFn(n.X)
 			return func(f *frame) bool { return x(f) != 0 }
 		}
 		return c.boolFn(n.X)
 	}
-	if classOf(e.Type()) == clInt {
+	if classOf(e.Type()) == ir.ClassInt {
 		x := c.intFn(e)
 		return func(f *frame) bool { return x(f) != 0 }
 	}
@@ -542,7 +542,7 @@ func (c *scomp) boolFn(e ir.Expr) bFn {
 
 func (c *scomp) compare(n *ir.Binary) bFn {
 	op := n.Op
-	if classOf(n.X.Type()) == clFloat || classOf(n.Y.Type()) == clFloat {
+	if classOf(n.X.Type()) == ir.ClassFloat || classOf(n.Y.Type()) == ir.ClassFloat {
 		x, y := c.anyFloat(n.X), c.anyFloat(n.Y)
 		return func(f *frame) bool { return cmpOp(op, x(f), y(f)) }
 	}
@@ -564,7 +564,7 @@ func (c *scomp) compare(n *ir.Binary) bFn {
 
 // anyFloat reads a comparison operand as float64, as ir.Value.Float64 does.
 func (c *scomp) anyFloat(e ir.Expr) fFn {
-	if classOf(e.Type()) == clFloat {
+	if classOf(e.Type()) == ir.ClassFloat {
 		return c.floatFn(e)
 	}
 	x := c.intFn(e)

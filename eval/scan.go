@@ -152,7 +152,7 @@ func (c *vcomp) blendCases() bool {
 	av := toCellType(a.Value, c.rec.cellT)
 	// x + c with c the same for the batch is added in the scan's loop.
 	vec := c.vecI
-	if c.rec.cls == clFloat {
+	if c.rec.cls == ir.ClassFloat {
 		vec = c.vecF
 	}
 	if add, ok := av.(*ir.Binary); ok && add.Op == ir.OpAdd && !add.Saturate && c.uniform(add.Y) && !c.uniform(add.X) {
@@ -211,7 +211,7 @@ func (c *vcomp) pairCases() bool {
 	av := c.expr(toCellType(a.Value, t), am)
 	bv := c.expr(toCellType(b.Value, t), bm)
 	apos, bpos := a.Value.Position(), b.Value.Position()
-	if c.rec.cls == clFloat {
+	if c.rec.cls == ir.ClassFloat {
 		storePair[float64](c, cv, c.vecF(av), c.vecF(bv), apos, bpos)
 	} else {
 		storePair[int64](c, cv, c.vecI(av), c.vecI(bv), apos, bpos)
@@ -248,7 +248,7 @@ func storePair[T num](c *vcomp, cv, a, b int, apos, bpos source.Pos) {
 // cv (-1: always) is set, and sets newRem to the lanes of rem where cv is
 // not set.
 func (c *vcomp) store(v opnd, rem, cv, newRem int, pos source.Pos) {
-	if c.rec.cls == clFloat {
+	if c.rec.cls == ir.ClassFloat {
 		storeReg[float64](c, c.vecF(v), rem, cv, newRem, pos)
 	} else {
 		storeReg[int64](c, c.vecI(v), rem, cv, newRem, pos)
@@ -377,10 +377,10 @@ func (c *vcomp) laneCompiler(mask int) *scomp {
 			}
 			o := c.expr(e, mask)
 			switch o.cls {
-			case clFloat:
+			case ir.ClassFloat:
 				reg := c.vecF(o)
 				return fFn(func(f *frame) float64 { return f.m.floats.v[reg][f.lane] })
-			case clBool:
+			case ir.ClassBool:
 				reg := c.vecB(o)
 				return bFn(func(f *frame) bool { return f.m.bools.v[reg][f.lane] })
 			}
@@ -417,7 +417,7 @@ func (c *vcomp) laneCompiler(mask int) *scomp {
 			}
 			return at
 		}
-		if r.cls == clFloat {
+		if r.cls == ir.ClassFloat {
 			return outCellFn[float64](out, read)
 		}
 		return outCellFn[int64](out, read)
@@ -503,14 +503,14 @@ func (c *vcomp) compileScan(ps *parsedScan, mask int) *scanForm {
 			f.x, f.hasX = o, true
 			continue
 		}
-		if c.rec.cls == clFloat {
+		if c.rec.cls == ir.ClassFloat {
 			f.x = c.binF(f.op, false, f.x, o)
 		} else {
 			f.x = c.binI(f.op, f.x, o)
 		}
 	}
 	if f.hasX {
-		if c.rec.cls == clFloat {
+		if c.rec.cls == ir.ClassFloat {
 			f.x.reg = c.vecF(f.x)
 		} else {
 			f.x.reg = c.vecI(f.x)
@@ -616,7 +616,7 @@ func (c *vcomp) pickFast() {
 	if r.desc {
 		dirIdx = 1
 	}
-	if r.cls == clFloat {
+	if r.cls == ir.ClassFloat {
 		loop := fscanLoops[opIdx][yIdx][mode][dirIdx]
 		r32, nanOK := r.cellT == ir.Float, r.p.AllowNaN
 		run := func(l []float64, s0, n int, xs, ys []float64, y float64, mb []bool, evs []float64, evc float64) int {
@@ -764,7 +764,7 @@ func (m *Machine) slowScan(k *Kernel) {
 			lane = n - 1 - t
 		}
 		if bl := k.blend; bl != nil && m.bools.v[bl.cv][lane] {
-			if m.rec.cls == clFloat {
+			if m.rec.cls == ir.ClassFloat {
 				blendLane(m, bl, lane, func(a, b float64) (float64, bool) { return roundTo(a+b, m.rec.cellT), true })
 			} else {
 				blendLane(m, bl, lane, func(a, b int64) (int64, bool) {
@@ -831,7 +831,7 @@ func storeFn[T num](fn func(*frame) T) laneStore {
 // cellValue compiles a value of the cell type, of class cls, into a
 // laneStore.
 func (c *scomp) cellValue(v ir.Expr, cls class) laneStore {
-	if cls == clFloat {
+	if cls == ir.ClassFloat {
 		return storeFn(c.floatFn(v))
 	}
 	return storeFn(c.intFn(v))
@@ -843,7 +843,7 @@ func (m *Machine) seqLane(sc *seqCase, lane int) {
 		sc.val(m, lane, sc.pos)
 		return
 	}
-	if m.rec.cls == clFloat {
+	if m.rec.cls == ir.ClassFloat {
 		scanLane(m, sc, lane, m.termF)
 	} else {
 		scanLane(m, sc, lane, m.termI)

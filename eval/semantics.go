@@ -58,14 +58,9 @@ import (
 	"github.com/dpgpu/dpgpu/source"
 )
 
-// class is how a type is held during evaluation.
+// class is how a value is held while evaluating (ir.Type.Class): the
+// ir.Class* constants name the three.
 type class = ir.Class
-
-const (
-	clInt   = ir.ClassInt   // int64 (char, short, int, long)
-	clBool  = ir.ClassBool  // Go bool
-	clFloat = ir.ClassFloat // float64 (float rounded to float32)
-)
 
 func classOf(t ir.Type) class { return t.Class() }
 
