@@ -68,3 +68,22 @@ func BenchmarkKinds(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkKnapsack solves a 0/1 knapsack of 200 items and capacity
+// 1,000,000 (a rows schedule with wide rows) on 1 and 2 threads.
+func BenchmarkKnapsack(b *testing.B) {
+	const items, capacity = 200, 1000000
+	r := rand.New(rand.NewPCG(1, 1))
+	p, pl := dptest.Load(b, "knapsack.dp", dptest.Knapsack(dptest.Ints(r, items, capacity/20, capacity/5), dptest.Ints(r, items, 1, 1000), capacity))
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			ex := New(threads)
+			for b.Loop() {
+				if _, err := ex.Run(context.Background(), p, pl, backend.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1e9/(float64(p.Cells())*float64(b.N)), "ns/cell")
+		})
+	}
+}

@@ -4,15 +4,18 @@
 //
 // Schedules:
 //
-//   - wavefront: the grid is cut into tiles, and the tiles of one tile
-//     anti-diagonal (a wave) are computed in parallel, each by one worker,
-//     row by row inside the tile. Only the edges a tile hands to its
-//     neighbours are kept between waves, in three rotating wave buffers (a
-//     tile reads edges written one and two waves before), so the memory is
-//     O((rows + cols) * offset) plus one tile per worker.
-//   - rows and cols: each row (column) is split between the workers, which
-//     meet at a barrier before the next one; only the rows the recurrence
-//     reads back (`prev`) plus the one being computed are kept.
+//   - wavefront: the grid is cut into tiles; the workers take whole tile
+//     rows (strips) in turn from a counter and sweep them tile by tile, a
+//     tile waiting (a short spin, then blocked) until the strip above has
+//     finished the tile after it, so the workers run as a pipeline with no
+//     barrier. Only the edges a strip hands to the next are kept, in three
+//     rotating sets, so the memory is O((rows + cols) * offset) plus one
+//     tile per worker.
+//   - rows and cols: each row (column) is cut into chunks that the workers
+//     take in turn from one ticket counter; a chunk waits (a short spin,
+//     then blocked) until every chunk of the rows before it is done. Only
+//     the rows the recurrence reads back (`prev`) plus the one being
+//     computed are kept.
 //
 // Both run forward or backward as the plan says. With backend.Options that
 // keep the grid, every computed cell is also copied into a backend.Grid.

@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"sync/atomic"
+
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/plan"
 )
@@ -30,33 +32,49 @@ func (r *run) lines() error {
 	r.bytes += 8 * ring * width
 	slot := func(step int64) int64 { return ((step % ring) + ring) % ring }
 
-	n := int64(r.threads)
-	// A share of a row narrower than tune.lanesPerWorker costs more in
-	// barriers than it spreads; each worker specialises kernels for about
+	// Each step is cut into chunks of lanes, handed out in order from one
+	// ticket counter (ticket t is chunk t%nc of step t/nc): a worker that
+	// is slower, or that the OS has descheduled, simply takes fewer
+	// chunks, and one that holds none holds nobody up. A chunk waits,
+	// spinning briefly and then blocked, until every chunk of the steps
+	// before it is done; the chunks of one step are then independent, and
+	// the ring slot it writes was last read by a step already done. A
+	// chunk narrower than tune.lanesPerWorker costs more in hand-offs
+	// than it spreads; each worker specialises kernels for about
 	// tune.kernelCells cells at a time.
-	n = max(1, min(n, laneN/r.tune.lanesPerWorker))
-	chunk := (laneN + n - 1) / n
-	n = (laneN + chunk - 1) / chunk
+	threads := int64(r.threads)
+	nc := int64(1)
+	if threads > 1 {
+		nc = max(1, min(8*threads, laneN/r.tune.lanesPerWorker))
+	}
+	chunk := (laneN + nc - 1) / nc
+	nc = (laneN + chunk - 1) / chunk
+	n := min(threads, nc)
 	group := max(1, r.tune.kernelCells/chunk)
-	bar := newBarrier(int(n), r)
+	var next, done atomic.Int64
 	parallel(int(n), func(k int) {
 		wk := r.workers[k]
-		l0, l1 := int64(k)*chunk, min(int64(k+1)*chunk, laneN)
 		b := &eval.Batch{Lines: make([]eval.Line, ring)}
-		for s := int64(0); s < stepN; s++ {
+		for {
+			if r.stopped() {
+				return
+			}
+			t := next.Add(1) - 1
+			s, c := t/nc, t%nc
+			if s >= stepN {
+				return
+			}
+			if n > 1 && !r.sleep.wait(&done, s*nc) {
+				return
+			}
 			step := s
 			if back {
 				step = stepN - 1 - s
 			}
-			if !r.stop.Load() {
-				r.safely(func() { r.line(wk, b, step, l0, l1, s, stepN, laneN, group, back, bufI, bufF, slot, dLo, before) })
-			}
+			l0, l1 := c*chunk, min((c+1)*chunk, laneN)
+			r.safely(func() { r.line(wk, b, step, l0, l1, s, stepN, laneN, group, back, bufI, bufF, slot, dLo, before) })
 			if n > 1 {
-				if bar.wait() {
-					return
-				}
-			} else if r.stopped() {
-				return
+				r.sleep.add(&done, 1)
 			}
 		}
 	})

@@ -23,7 +23,7 @@ type wave struct {
 	vI         [3][]int64
 	vF         [3][]float64
 	dLo, dHi   int64
-	claim      []atomic.Int64 // per wave: tiles handed out
+	done       []atomic.Int64 // per strip: tiles finished (the first ntr of waves)
 	bufI       [][]int64      // per worker
 	bufF       [][]float64
 	lines      [][]eval.Line // per worker
@@ -51,7 +51,7 @@ func (r *run) wavefront() error {
 	w.waves = w.ntr + w.ntc - 1
 	w.bw = w.vL + w.tw + w.vR
 	w.bh = w.hTop + w.th + w.hBot
-	w.claim = make([]atomic.Int64, w.waves)
+	w.done = make([]atomic.Int64, w.waves)
 	r.bytes += 8 * w.waves
 	for k := 0; k < 3; k++ {
 		if w.isF {
@@ -77,24 +77,38 @@ func (r *run) wavefront() error {
 		w.lines[k] = make([]eval.Line, w.dHi-w.dLo+1)
 		r.bytes += 8 * w.bh * w.bw
 	}
-	bar := newBarrier(n, r)
+	// Strips (tile rows) are handed out in order from one counter; a
+	// worker sweeps its strip tile by tile, each tile waiting (spinning
+	// briefly, then blocked) until the strip before has finished the tile
+	// after it: the tile above and, through it, the one above-left are
+	// then done, and so is every read of the edges the strip before the
+	// strip before handed on in the set this strip overwrites. Workers
+	// thus run as a pipeline, one tile apart, with no barrier: a worker
+	// that is slower or descheduled holds up only the strip after it.
+	var next atomic.Int64
+	done := w.done[:w.ntr]
 	parallel(n, func(k int) {
-		for wv := int64(0); wv < w.waves; wv++ {
-			lo := max(0, wv-(w.ntc-1))
-			hi := min(wv, w.ntr-1)
-			for {
-				t := w.claim[wv].Add(1) - 1
-				if lo+t > hi || r.stop.Load() {
-					break
+		for {
+			if r.stop.Load() {
+				return
+			}
+			s := next.Add(1) - 1
+			if s >= w.ntr {
+				return
+			}
+			for c := int64(0); c < w.ntc; c++ {
+				if n > 1 && s > 0 && !r.sleep.wait(&done[s-1], min(c+2, w.ntc)) {
+					return
 				}
-				ti, tj := lo+t, wv-(lo+t)
+				ti, tj := s, c
 				if w.back {
 					ti, tj = w.ntr-1-ti, w.ntc-1-tj
 				}
-				r.safely(func() { w.tile(k, wv, ti, tj) })
-			}
-			if bar.wait() {
-				return
+				r.safely(func() { w.tile(k, s, ti, tj) })
+				if r.stop.Load() {
+					return
+				}
+				r.sleep.add(&done[s], 1)
 			}
 		}
 	})
@@ -103,7 +117,7 @@ func (r *run) wavefront() error {
 
 // tile computes one tile: fills its halo from the wave buffers, computes
 // it row by row, and hands its edges on.
-func (w *wave) tile(k int, wv, ti, tj int64) {
+func (w *wave) tile(k int, s, ti, tj int64) {
 	r := w.r
 	if r.stopped() {
 		return
@@ -111,7 +125,10 @@ func (w *wave) tile(k int, wv, ti, tj int64) {
 	i0, i1 := ti*w.th, min((ti+1)*w.th, w.rows)
 	j0, j1 := tj*w.tw, min((tj+1)*w.tw, w.cols)
 	th, tw := i1-i0, j1-j0
-	cur, prev1, prev2 := wv%3, (wv+2)%3, (wv+1)%3
+	// The edges a strip hands on go to set s%3: the strip after reads
+	// them; the columns a tile hands to the next tile of its strip stay in
+	// the strip's own set.
+	cur, above := s%3, (s+2)%3
 	firstRow, firstCol := ti == 0, tj == 0
 	if w.back {
 		firstRow, firstCol = ti == w.ntr-1, tj == w.ntc-1
@@ -150,30 +167,30 @@ func (w *wave) tile(k int, wv, ti, tj int64) {
 		if w.hTop > 0 && !firstRow {
 			for q := int64(0); q < w.hTop; q++ {
 				i := i0 - w.hTop + q
-				cp(brow(i)+bcol(j0), q*w.cols+j0, tw, w.hI, w.hF, prev1, false)
+				cp(brow(i)+bcol(j0), q*w.cols+j0, tw, w.hI, w.hF, above, false)
 				if w.vL > 0 && !firstCol {
-					cp(brow(i)+bcol(j0-w.vL), q*w.cols+j0-w.vL, w.vL, w.hI, w.hF, prev2, false)
+					cp(brow(i)+bcol(j0-w.vL), q*w.cols+j0-w.vL, w.vL, w.hI, w.hF, above, false)
 				}
 			}
 		}
 		if w.vL > 0 && !firstCol {
 			for i := i0; i < i1; i++ {
-				cp(brow(i)+bcol(j0-w.vL), i*w.vD, w.vL, w.vI, w.vF, prev1, false)
+				cp(brow(i)+bcol(j0-w.vL), i*w.vD, w.vL, w.vI, w.vF, cur, false)
 			}
 		}
 	} else {
 		if w.hBot > 0 && !firstRow {
 			for q := int64(0); q < w.hBot; q++ {
 				i := i1 + q
-				cp(brow(i)+bcol(j0), q*w.cols+j0, tw, w.hI, w.hF, prev1, false)
+				cp(brow(i)+bcol(j0), q*w.cols+j0, tw, w.hI, w.hF, above, false)
 				if w.vR > 0 && !firstCol {
-					cp(brow(i)+bcol(j1), q*w.cols+j1, w.vR, w.hI, w.hF, prev2, false)
+					cp(brow(i)+bcol(j1), q*w.cols+j1, w.vR, w.hI, w.hF, above, false)
 				}
 			}
 		}
 		if w.vR > 0 && !firstCol {
 			for i := i0; i < i1; i++ {
-				cp(brow(i)+bcol(j1), i*w.vD, w.vR, w.vI, w.vF, prev1, false)
+				cp(brow(i)+bcol(j1), i*w.vD, w.vR, w.vI, w.vF, cur, false)
 			}
 		}
 	}
