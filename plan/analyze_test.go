@@ -227,7 +227,7 @@ func TestBackwardDefaultAnswerAndMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	// maintain: 1 keeps the 5x5 int grid on the host; inputs are 2x5 chars.
-	if m := pl.Memory; m.Grid != 25*4 || m.Inputs != 10 || m.HostInputs != 10*20 || m.Device != 3*5*4+10 || m.Host != m.Baseline+m.HostInputs+m.Work+m.Grid {
+	if m := pl.Memory; m.Grid != 25*4 || m.Inputs != 10 || m.HostInputs != 10*9 || m.Device != 3*5*4+10 || m.Host != m.Baseline+m.HostInputs+m.Work+m.Grid {
 		t.Errorf("thesis memory %+v", pl.Memory)
 	}
 }

@@ -102,21 +102,31 @@ func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
 func GridBytes(p *ir.Problem) int64 { return p.Cells() * int64(p.CellType.Size()) }
 
 // InputHostBytes is what the inputs take on the host once checked,
-// measured rather than derived: 20 bytes an element. The checked values
-// take 8 and the loaders' typed arrays (problems/formats parses straight
-// into them) another 8, kept until checking ends; the rest is the line
-// buffer and slack. LCS of two 200,000-character files peaked at 38.2 MB:
-// 18.9 MB baseline, 11.2 MB working buffers, 8.1 MB for the inputs.
+// measured rather than derived: 9 bytes an element, plus 2 MiB for each
+// input read from a file. problems/formats parses straight into typed
+// arrays of 8 bytes a value, and checking takes that array itself (it
+// copies only to convert, e.g. integers into a float input); reading a
+// file costs a fixed amount besides (buffers the heap keeps). Peak RSS less
+// the 18 MiB baseline: Manhattan 10,000² (199,980,000 weights) 8.0 bytes
+// an element; LCS of two 50,000,000-character FASTA files 9.0; LCS of
+// 200,000 characters against 2,000 to 200,000 (two files) measured 4.2–4.5
+// MB above the element figure whatever the sizes, i.e. ~2 MiB a file.
 func InputHostBytes(p *ir.Problem) int64 {
 	var n int64
 	for _, in := range p.Inputs {
 		n += inputElementBytes * int64(in.Len())
+		if in.Origin != "inline" && in.Origin != "" {
+			n += inputFileBytes
+		}
 	}
 	return n
 }
 
-// inputElementBytes is InputHostBytes per element.
-const inputElementBytes = 20
+// inputElementBytes and inputFileBytes make up InputHostBytes.
+const (
+	inputElementBytes = 9
+	inputFileBytes    = 2 << 20
+)
 
 // CPUMemory is the estimate for a `solve -b cpu` run of p as planned with
 // threads workers (0: one per core), keeping the whole grid when keep is

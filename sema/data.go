@@ -321,51 +321,29 @@ func tableOK(t *Table) bool {
 	return n == 0
 }
 
-// fillTable takes loaded data.
+// fillTable takes loaded data. The conversion is one loop per input with
+// the type's range hoisted out of it; where the declared type holds every
+// value as loaded (an integer input from integers, a double input from
+// floating values, a float input from values float holds exactly), the
+// input takes the loader's array itself, checked but not copied. Nothing
+// writes an input's values after checking, so sharing them is safe.
 func (c *checker) fillTable(info *inputInfo, src *Datum, t *Table) {
 	in := info.in
-	n := t.Len()
 	if !tableOK(t) {
 		c.errorf(src.Pos, "%sinput %s: the loader returned %dx%d without matching data", src.prefix(), in.Name, t.Rows, t.Cols)
 		return
 	}
+	var k int
+	var err error
 	if in.T.IsFloat() {
-		in.F = make([]float64, n)
-		for k := 0; k < n; k++ {
-			var v ir.Value
-			var err error
-			if t.F != nil {
-				v, err = floatValue(t.F[k], in.T)
-			} else {
-				v, err = intValue(t.I[k], in.T)
-			}
-			if err != nil {
-				c.errorf(src.Pos, "%sinput %s: element %d: %v", src.prefix(), in.Name, k, err)
-				in.F = nil
-				return
-			}
-			in.F[k] = v.F
-		}
+		in.F, k, err = floatsOf(t, in.T)
 	} else {
-		in.I = make([]int64, n)
-		for k := 0; k < n; k++ {
-			var v ir.Value
-			var err error
-			if t.I != nil {
-				v, err = intValue(t.I[k], in.T)
-			} else {
-				v, err = floatValue(t.F[k], in.T)
-				if err == nil && float64(v.I) != t.F[k] {
-					err = fmt.Errorf("%v is not an integer (declare the input float or double)", t.F[k])
-				}
-			}
-			if err != nil {
-				c.errorf(src.Pos, "%sinput %s: element %d: %v", src.prefix(), in.Name, k, err)
-				in.I = nil
-				return
-			}
-			in.I[k] = v.I
-		}
+		in.I, k, err = intsOf(t, in.T)
+	}
+	if err != nil {
+		c.errorf(src.Pos, "%sinput %s: element %d: %v", src.prefix(), in.Name, k, err)
+		in.I, in.F = nil, nil
+		return
 	}
 	rows, cols := t.Rows, t.Cols
 	if d := info.decl.Dims; !in.Vector && rows == 1 && cols != 1 && d.Cols == 1 && (d.Rows < 0 || d.Rows == cols) {
@@ -374,6 +352,89 @@ func (c *checker) fillTable(info *inputInfo, src *Datum, t *Table) {
 		rows, cols = cols, 1
 	}
 	c.setShape(info, src, rows, cols)
+}
+
+// intsOf converts t's values to integer type typ: the values themselves
+// when they are integers (only checked), else truncated floating values
+// that must be whole. On error it returns the index of the first value
+// that does not fit and the error intValue or floatValue gives for it.
+func intsOf(t *Table, typ ir.Type) ([]int64, int, error) {
+	lo, hi := intRange(typ)
+	if t.F == nil {
+		for k, x := range t.I {
+			if x < lo || x > hi {
+				_, err := intValue(x, typ)
+				return nil, k, err
+			}
+		}
+		if t.I == nil {
+			return []int64{}, 0, nil // an empty table: an empty input, not none
+		}
+		return t.I, 0, nil
+	}
+	// float64(hi)+1 is the exclusive bound exactly (see floatValue).
+	flo, fhi := float64(lo), float64(hi)+1
+	out := make([]int64, len(t.F))
+	for k, f := range t.F {
+		tr := math.Trunc(f)
+		if tr != f || tr < flo || tr >= fhi { // NaN fails tr != f
+			_, err := floatValue(f, typ)
+			if err == nil {
+				err = fmt.Errorf("%v is not an integer (declare the input float or double)", f)
+			}
+			return nil, k, err
+		}
+		out[k] = int64(tr)
+	}
+	return out, 0, nil
+}
+
+// floatsOf converts t's values to floating type typ: double takes
+// floating values as they are (NaN refused); float takes them as they are
+// while float holds each exactly, copying from the first one it rounds.
+// Integers are converted as C converts them.
+func floatsOf(t *Table, typ ir.Type) ([]float64, int, error) {
+	if t.F == nil {
+		out := make([]float64, len(t.I))
+		if typ == ir.Float {
+			for k, x := range t.I {
+				out[k] = float64(float32(float64(x)))
+			}
+		} else {
+			for k, x := range t.I {
+				out[k] = float64(x)
+			}
+		}
+		return out, 0, nil
+	}
+	if typ != ir.Float {
+		for k, f := range t.F {
+			if math.IsNaN(f) {
+				_, err := floatValue(f, typ)
+				return nil, k, err
+			}
+		}
+		return t.F, 0, nil
+	}
+	out, copied := t.F, false
+	for k, f := range t.F {
+		r := float64(float32(f))
+		switch {
+		case r == f:
+			if copied {
+				out[k] = r
+			}
+			continue
+		case math.IsNaN(r) || math.IsInf(r, 0): // NaN, or beyond float
+			_, err := floatValue(f, typ)
+			return nil, k, err
+		case !copied:
+			out, copied = make([]float64, len(t.F)), true
+			copy(out, t.F[:k])
+		}
+		out[k] = r
+	}
+	return out, 0, nil
 }
 
 // setShape checks the data's shape against the declared dimensions and

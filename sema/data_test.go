@@ -1,0 +1,142 @@
+package sema
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// convertOne is the conversion of one loaded value as fillTable did it
+// value by value before it became one loop per input: the reference that
+// intsOf and floatsOf must agree with, values and errors alike.
+func convertOne(t *Table, k int, typ ir.Type) (ir.Value, error) {
+	if typ.IsFloat() {
+		if t.F != nil {
+			return floatValue(t.F[k], typ)
+		}
+		return intValue(t.I[k], typ)
+	}
+	if t.I != nil {
+		return intValue(t.I[k], typ)
+	}
+	v, err := floatValue(t.F[k], typ)
+	if err == nil && float64(v.I) != t.F[k] {
+		err = fmt.Errorf("%v is not an integer (declare the input float or double)", t.F[k])
+	}
+	return v, err
+}
+
+// TestTableConversionMatchesPerValue: converting a loaded table in one
+// loop gives, for every declared type and every edge of its range, the
+// values and the first error (its element and its text) that converting
+// value by value gives.
+func TestTableConversionMatchesPerValue(t *testing.T) {
+	ints := []int64{0, 1, -1, 'A', 127, 128, -128, 255, 32766, 32767, -32766, -32767, -32768,
+		2147483646, 2147483647, -2147483646, -2147483647, -2147483648, 1 << 24, 1<<24 + 1, 1<<53 + 1, 1<<60 + 1<<36 + 1,
+		math.MaxInt64 - 1, math.MaxInt64, math.MinInt64 + 1, math.MinInt64}
+	floats := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.5, 1.5, 0.1, 127, 32766, 32767, 2147483646, 2147483647,
+		-2147483647, 1 << 24, 1<<24 + 1, 9.2233720368547748e18, -9.2233720368547748e18, 9.223372036854775e18,
+		math.MaxFloat32, math.MaxFloat32 * 2, math.SmallestNonzeroFloat64, 1e300, -1e300,
+		math.Inf(1), math.Inf(-1), math.NaN()}
+	var tables []*Table
+	for _, x := range ints {
+		tables = append(tables, &Table{Rows: 1, Cols: 3, I: []int64{7, x, -x}})
+	}
+	for _, f := range floats {
+		tables = append(tables, &Table{Rows: 1, Cols: 3, F: []float64{7, f, -f}})
+	}
+	for _, typ := range ir.Types() {
+		if !typ.Is(ir.IsDeclared) {
+			continue
+		}
+		for _, tab := range tables {
+			name := fmt.Sprintf("%s from %v%v", typ, tab.I, tab.F)
+			var got []ir.Value
+			var k int
+			var err error
+			if typ.IsFloat() {
+				var fs []float64
+				fs, k, err = floatsOf(tab, typ)
+				for _, f := range fs {
+					got = append(got, ir.Value{T: typ, F: f})
+				}
+			} else {
+				var is []int64
+				is, k, err = intsOf(tab, typ)
+				for _, x := range is {
+					got = append(got, ir.Value{T: typ, I: x})
+				}
+			}
+			wantK, wantErr := -1, error(nil)
+			var want []ir.Value
+			for j := 0; j < tab.Len(); j++ {
+				v, e := convertOne(tab, j, typ)
+				if e != nil {
+					wantK, wantErr, want = j, e, nil
+					break
+				}
+				want = append(want, v)
+			}
+			if wantErr != nil {
+				if err == nil || k != wantK || err.Error() != wantErr.Error() {
+					t.Errorf("%s: element %d: %v, want element %d: %v", name, k, err, wantK, wantErr)
+				}
+				continue
+			}
+			if err != nil || len(got) != len(want) {
+				t.Errorf("%s: %v (%d values), want %d values", name, err, len(got), len(want))
+				continue
+			}
+			for j := range want {
+				if got[j].I != want[j].I || math.Float64bits(got[j].F) != math.Float64bits(want[j].F) {
+					t.Errorf("%s: element %d is %v, want %v", name, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}
+
+// TestTableTakenWithoutCopy: an input whose declared type holds every
+// loaded value takes the loader's array itself; a float input copies only
+// when float rounds a value, leaving the loader's array as it was.
+func TestTableTakenWithoutCopy(t *testing.T) {
+	load := func(src string, tab *Table) *ir.Input {
+		t.Helper()
+		f := parse(t, "t.dp", src)
+		var decl *dsl.InputDecl
+		for _, n := range Names(f) {
+			if n.Input != nil {
+				decl = n.Input
+			}
+		}
+		p, err := Check(f, &Data{Inputs: map[*dsl.InputDecl]*Datum{decl: {Origin: "a.txt", Table: tab}}})
+		if err != nil {
+			t.Fatalf("check: %v", err)
+		}
+		return p.Inputs[0]
+	}
+	grid := "1x1\ncell[i][j] = 0\n"
+	ints := []int64{3, 1, 4, 1, 5, 9}
+	if in := load("int 2x3 A = @\"a.txt\"\n"+grid, &Table{Rows: 2, Cols: 3, I: ints}); &in.I[0] != &ints[0] || in.Rows != 2 || in.Cols != 3 {
+		t.Errorf("int input copied the loader's integers (or lost the shape %dx%d)", in.Rows, in.Cols)
+	}
+	doubles := []float64{0.1, 2, 1e300}
+	if in := load("double 1x? A = @\"a.txt\"\n"+grid, &Table{Rows: 1, Cols: 3, F: doubles}); &in.F[0] != &doubles[0] {
+		t.Error("double input copied the loader's values")
+	}
+	exact := []float64{0.5, 2, -1e10}
+	if in := load("float 1x? A = @\"a.txt\"\n"+grid, &Table{Rows: 1, Cols: 3, F: exact}); &in.F[0] != &exact[0] {
+		t.Error("float input copied values float holds exactly")
+	}
+	rounded := []float64{0.5, 0.1, 3}
+	in := load("float 1x? A = @\"a.txt\"\n"+grid, &Table{Rows: 1, Cols: 3, F: rounded})
+	if &in.F[0] == &rounded[0] || rounded[1] != 0.1 {
+		t.Error("float input rounded the loader's values in place")
+	}
+	if want := []float64{0.5, float64(float32(0.1)), 3}; fmt.Sprint(in.F) != fmt.Sprint(want) {
+		t.Errorf("float input %v, want %v", in.F, want)
+	}
+}
