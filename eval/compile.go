@@ -468,11 +468,9 @@ func loadView[T num](c *vcomp, n *ir.Load, data []T, rowFn, colFn iFn, guard boo
 	c.emit(func(m *Machine) {
 		b := bankOf[T](m)
 		nn := int64(m.n)
-		if guard && !m.anyActive(mask) {
-			b.v[d] = b.z[:m.n]
+		if idle(m, b, d, guard, mask) {
 			return
 		}
-		m.at(0)
 		var row int64
 		if rowFn != nil {
 			row = rowFn(&m.fr)
@@ -628,11 +626,9 @@ func cellRefReg[T num](c *vcomp, n *ir.CellRef, mask int) int {
 	c.emit(func(m *Machine) {
 		b := bankOf[T](m)
 		nn := int64(m.n)
-		if guard && !m.anyActive(mask) {
-			b.v[d] = b.z[:m.n]
+		if idle(m, b, d, guard, mask) {
 			return
 		}
-		m.at(0)
 		x0 := startFn(&m.fr)
 		if m.fr.err != nil {
 			return
@@ -871,16 +867,7 @@ func (c *vcomp) arithF(n *ir.Binary, x, y opnd) opnd {
 	op := vopOf(n.Op)
 	if op < 0 || op > vMax {
 		// %, which the contract leaves to integers, computed like fmod.
-		xr, yr, d := c.vecF(x), c.vecF(y), newVec[float64](c)
-		t := n.T
-		c.emit(func(m *Machine) {
-			v, a, b := m.floats.x[d][:m.n], m.floats.v[xr][:m.n], m.floats.v[yr][:m.n]
-			for k := range v {
-				v[k] = roundTo(math.Mod(a[k], b[k]), t)
-			}
-			m.floats.v[d] = v
-		})
-		return vecOf(ir.ClassFloat, d)
+		return vecOf(ir.ClassFloat, emitMath2(c, math.Mod, n.T, c.vecF(x), c.vecF(y)))
 	}
 	return c.binF(op, n.T == ir.Float, x, y)
 }
@@ -905,15 +892,53 @@ func (c *vcomp) asFloat(o opnd) opnd {
 		c.emit(func(m *Machine) { m.floats.s[d] = float64(m.ints.s[s]) })
 		return opnd{cls: ir.ClassFloat, reg: d}
 	}
-	d, s := newVec[float64](c), o.reg
-	c.emit(func(m *Machine) {
-		v, a := m.floats.x[d][:m.n], m.ints.v[s][:m.n]
+	return vecOf(ir.ClassFloat, emitMap(c, o.reg, func(v []float64, a []int64) {
 		for k := range v {
 			v[k] = float64(a[k])
 		}
+	}))
+}
+
+// idle gives register d of b the zero view and reports true when guard is
+// set and no lane of mask is active: a read that no lane needs is left
+// undone, since it could fail. Otherwise it positions m at lane 0 for the
+// read.
+func idle[T elem](m *Machine, b *bank[T], d int, guard bool, mask int) bool {
+	if guard && !m.anyActive(mask) {
+		b.v[d] = b.z[:m.n]
+		return true
+	}
+	m.at(0)
+	return false
+}
+
+// emitMap emits a vector register of D computed lane by lane from vector
+// register s of S by loop, which runs over whole slices: one call per
+// batch, none per lane.
+func emitMap[S, D elem](c *vcomp, s int, loop func(v []D, a []S)) int {
+	d := newVec[D](c)
+	c.emit(func(m *Machine) {
+		out := bankOf[D](m)
+		v := out.x[d][:m.n]
+		loop(v, bankOf[S](m).v[s][:m.n])
+		out.v[d] = v
+	})
+	return d
+}
+
+// emitMath2 emits fn(x, y) rounded to t for each lane of float registers x
+// and y: fmod for a floating %, and pow. Neither inlines, so a call per lane
+// through fn costs nothing they do not already cost.
+func emitMath2(c *vcomp, fn func(a, b float64) float64, t ir.Type, x, y int) int {
+	d := newVec[float64](c)
+	c.emit(func(m *Machine) {
+		v, a, b := m.floats.x[d][:m.n], m.floats.v[x][:m.n], m.floats.v[y][:m.n]
+		for k := range v {
+			v[k] = roundTo(fn(a[k], b[k]), t)
+		}
 		m.floats.v[d] = v
 	})
-	return vecOf(ir.ClassFloat, d)
+	return d
 }
 
 func (c *vcomp) compare(n *ir.Binary, mask int) opnd {
@@ -936,15 +961,11 @@ func (c *vcomp) boolToInt(o opnd) opnd {
 	if !o.vec {
 		return opnd{cls: ir.ClassInt, reg: o.reg} // scalar bools are 0 or 1 already
 	}
-	d, s := newVec[int64](c), o.reg
-	c.emit(func(m *Machine) {
-		v, b := m.ints.x[d][:m.n], m.bools.v[s][:m.n]
+	return vecOf(ir.ClassInt, emitMap(c, o.reg, func(v []int64, b []bool) {
 		for k := range v {
 			v[k] = b2i(b[k])
 		}
-		m.ints.v[d] = v
-	})
-	return vecOf(ir.ClassInt, d)
+	}))
 }
 
 func (c *vcomp) logic(n *ir.Binary, mask int) opnd {
@@ -1182,16 +1203,7 @@ func (c *vcomp) call(n *ir.Call, mask int) opnd {
 			c.bad(n, "pow needs two arguments")
 			return c.scalar(n, mask)
 		}
-		a, b, d := c.vecF(args[0]), c.vecF(args[1]), newVec[float64](c)
-		t := n.T
-		c.emit(func(m *Machine) {
-			v, x, y := m.floats.x[d][:m.n], m.floats.v[a][:m.n], m.floats.v[b][:m.n]
-			for k := range v {
-				v[k] = roundTo(math.Pow(x[k], y[k]), t)
-			}
-			m.floats.v[d] = v
-		})
-		return vecOf(ir.ClassFloat, d)
+		return vecOf(ir.ClassFloat, emitMath2(c, math.Pow, n.T, c.vecF(args[0]), c.vecF(args[1])))
 	}
 	fn := mathFn(n.Fn)
 	if fn == nil || len(args) != 1 || !isF {
