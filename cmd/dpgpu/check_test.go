@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -45,5 +46,21 @@ func TestCheckMemoryFlags(t *testing.T) {
 	}
 	if _, _, code := dpgpu(t, "check", "lcs", "--threads", "-1"); code != 2 {
 		t.Errorf("check --threads -1: exit %d, want 2", code)
+	}
+}
+
+// TestFlagSpellings: a repeatable flag may be given under any of its names
+// in one command (urfave refused `-i A=.. --input B=..`), with its value as
+// the next word or after `=`; the answer is that of the single spelling.
+func TestFlagSpellings(t *testing.T) {
+	for _, args := range [][]string{
+		{"-i", "wt=1,2", "--input", "val=3,4", "-s", "cap=3"},
+		{"--input", "wt=1,2", "-i=val=3,4", "--set=cap=3"},
+		{"-i=wt=1,2", "-i", "val=3,4", "--set", "cap=3"},
+	} {
+		out, errOut, code := dpgpu(t, append([]string{"solve", "-b", "cpu", "-q", "--json", "knapsack"}, args...)...)
+		if code != 0 || !strings.Contains(out, `"answer": 7`) {
+			t.Errorf("solve knapsack %v: exit %d, %s%s; want answer 7 (both items fit)", args, code, out, errOut)
+		}
 	}
 }

@@ -322,10 +322,12 @@ func flagsFirst(app *cli.App, args []string) []string {
 		return args
 	}
 	takesValue := map[string]bool{}
+	canonical := map[string]string{} // alias -> the flag's first name
 	for _, f := range cmd.Flags {
 		_, isBool := f.(*cli.BoolFlag)
 		for _, n := range f.Names() {
 			takesValue[n] = !isBool
+			canonical[n] = f.Names()[0]
 		}
 	}
 	var flags, positional []string
@@ -336,9 +338,17 @@ func flagsFirst(app *cli.App, args []string) []string {
 			break
 		}
 		if len(a) > 1 && a[0] == '-' {
+			key, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			// One spelling per flag: urfave refuses a repeatable flag given
+			// under two of its names (`-i A=.. --input B=..`).
+			if c, ok := canonical[key]; ok && c != key {
+				a = "--" + c
+				if hasVal {
+					a += "=" + val
+				}
+			}
 			flags = append(flags, a)
-			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(name, "=") && takesValue[name] && k+1 < len(args) {
+			if !hasVal && takesValue[key] && k+1 < len(args) {
 				k++
 				flags = append(flags, args[k])
 			}
