@@ -263,6 +263,17 @@ func (r *run) setup() error {
 	return nil
 }
 
+// elemSize is the bytes of one element of an input on the device: its
+// type's size, except in a texture, which has no 16-bit format here (2-byte
+// integers go up as 4-byte ones).
+func elemSize(in codegen.Input) int64 {
+	size := int64(max(in.In.T.Size(), 1))
+	if in.Place == codegen.Texture && size == 2 {
+		size = 4
+	}
+	return size
+}
+
 // elemBytes converts an input to its device representation: elements of
 // the type's size (codegen's element C type), except in a texture, which
 // has no 16-bit format here: 2-byte integers go up as 4-byte ones
@@ -270,10 +281,7 @@ func (r *run) setup() error {
 func elemBytes(in codegen.Input) ([]byte, error) {
 	src := in.In
 	n := src.Len()
-	size := src.T.Size()
-	if in.Place == codegen.Texture && size == 2 {
-		size = 4
-	}
+	size := int(elemSize(in))
 	if src.T.Size() == 1 {
 		b := make([]byte, n)
 		for k, v := range src.I {
@@ -395,7 +403,7 @@ func (r *run) deviceNeed() int64 {
 	var n int64
 	for _, in := range pr.Inputs {
 		if in.Place != codegen.Constant {
-			n += in.Len * int64(max(in.In.T.Size(), 1))
+			n += in.Len * elemSize(in)
 		}
 	}
 	switch pr.Kernel {
