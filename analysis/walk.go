@@ -888,35 +888,24 @@ func varOf(e ir.Expr) (*ir.Var, bool) {
 	}
 }
 
+// negated and mirrored map a comparison to `!(x op y)` and to `y op' x`.
+var (
+	negated  = map[ir.Op]ir.Op{ir.OpEq: ir.OpNe, ir.OpNe: ir.OpEq, ir.OpLt: ir.OpGe, ir.OpGe: ir.OpLt, ir.OpGt: ir.OpLe, ir.OpLe: ir.OpGt}
+	mirrored = map[ir.Op]ir.Op{ir.OpLt: ir.OpGt, ir.OpGt: ir.OpLt, ir.OpLe: ir.OpGe, ir.OpGe: ir.OpLe}
+)
+
+// negate turns `x op y` into the op of its negation.
 func negate(op ir.Op) ir.Op {
-	switch op {
-	case ir.OpEq:
-		return ir.OpNe
-	case ir.OpNe:
-		return ir.OpEq
-	case ir.OpLt:
-		return ir.OpGe
-	case ir.OpGe:
-		return ir.OpLt
-	case ir.OpGt:
-		return ir.OpLe
-	case ir.OpLe:
-		return ir.OpGt
+	if n, ok := negated[op]; ok {
+		return n
 	}
 	return op
 }
 
 // mirror turns `x op v` into `v op' x`.
 func mirror(op ir.Op) ir.Op {
-	switch op {
-	case ir.OpLt:
-		return ir.OpGt
-	case ir.OpGt:
-		return ir.OpLt
-	case ir.OpLe:
-		return ir.OpGe
-	case ir.OpGe:
-		return ir.OpLe
+	if m, ok := mirrored[op]; ok {
+		return m
 	}
 	return op
 }
