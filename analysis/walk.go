@@ -127,16 +127,10 @@ func (e Env) WithRed(r *ir.Reduce, v Range) Env {
 	return e
 }
 
-// bound reports whether Var v is the variable of reduction r (sema may
-// share the *ir.Var or point Var.Reduce at its reduction).
-func bound(v *ir.Var, r *ir.Reduce) bool {
-	return v == r.Var || (v.Reduce != nil && v.Reduce == r)
-}
-
 // Lookup is the range of index variable v.
 func (e Env) Lookup(v *ir.Var) Range {
 	for k := len(e.red) - 1; k >= 0; k-- {
-		if bound(v, e.red[k].r) {
+		if v.BoundBy(e.red[k].r) {
 			return e.red[k].v
 		}
 	}
@@ -157,7 +151,7 @@ func (e Env) set(v *ir.Var, r Range) Env {
 		e.empty = true
 	}
 	for k := len(e.red) - 1; k >= 0; k-- {
-		if bound(v, e.red[k].r) {
+		if v.BoundBy(e.red[k].r) {
 			red := make([]redRange, len(e.red))
 			copy(red, e.red)
 			red[k].v = r
@@ -302,15 +296,6 @@ func clampType(r Range, t ir.Type) Range {
 	return r
 }
 
-// sentinels returns the inf and -inf sentinels of integer type t (those of
-// long for bool and the floating types).
-func sentinels(t ir.Type) (pos, neg int64) {
-	if t.IsInteger() && !t.Is(ir.IsBoolean) {
-		return ir.InfSentinel(t)
-	}
-	return ir.InfSentinel(ir.Long)
-}
-
 type class = ir.Class
 
 const (
@@ -392,7 +377,7 @@ func (w *Walker) intRange0(e ir.Expr, en Env) Range {
 		}
 		return Full()
 	case *ir.Inf:
-		p, ng := sentinels(t)
+		p, ng := ir.ArithSentinels(t)
 		if n.Neg {
 			return Point(ng)
 		}
@@ -446,7 +431,7 @@ func (w *Walker) intRange0(e ir.Expr, en Env) Range {
 		from := n.X.Type()
 		if from != t && from.HasInf() && t.HasInf() {
 			// short, int and long map the inf sentinels onto each other.
-			p, ng := sentinels(from)
+			p, ng := ir.ArithSentinels(from)
 			if x.Has(p) || x.Has(ng) {
 				return Full()
 			}
@@ -505,7 +490,7 @@ func (w *Walker) intRange0(e ir.Expr, en Env) Range {
 			return clampFinite(r, t)
 		}
 		if lo.Hi > hi.Lo { // the range may be empty
-			p, ng := sentinels(t)
+			p, ng := ir.ArithSentinels(t)
 			id := p
 			if n.Op == ir.ReduceMax {
 				id = ng
@@ -552,7 +537,7 @@ func (w *Walker) reduceEnv(n *ir.Reduce, en Env) (lo, hi Range, inner Env) {
 func (w *Walker) arithStops(n *ir.Binary, x, y Range) Range {
 	t := n.Type()
 	if n.Saturate {
-		p, ng := sentinels(t)
+		p, ng := ir.ArithSentinels(t)
 		if x.Has(p) || x.Has(ng) || y.Has(p) || y.Has(ng) {
 			if n.Op == ir.OpAdd || n.Op == ir.OpSub || n.Op == ir.OpMul {
 				w.sides(n, Full(), ir.Int, false)
@@ -607,7 +592,7 @@ func (w *Walker) arithWraps(n *ir.Binary, x, y Range) Range {
 	case ir.OpSub:
 		r = x.Add(y.Neg())
 		if n.Saturate && !r.IsEmpty() {
-			p, ng := sentinels(t)
+			p, ng := ir.ArithSentinels(t)
 			r = r.Hull(x.Hull(Range{ng, p}))
 		}
 	case ir.OpMul:

@@ -143,6 +143,13 @@ func (b *binder) setInput(in *dsl.InputDecl, d *sema.Datum) {
 	b.data.Inputs[in] = d
 }
 
+// setFile makes the data file df the data of in, replacing the file's;
+// it is read once every override is known (readFiles).
+func (b *binder) setFile(in *dsl.InputDecl, df *dataFile) {
+	delete(b.data.Inputs, in)
+	b.files[in] = df
+}
+
 // setScalar gives s a value.
 func (b *binder) setScalar(s *dsl.ScalarDecl, d *sema.Datum) {
 	b.data.Steps = append(b.data.Steps, sema.Step{Scalar: s, Datum: d})
@@ -203,15 +210,24 @@ func (b *binder) readFiles() {
 			continue
 		}
 		d := df.datum
-		if t := ir.ParseType(n.Input.Type); t != ir.Invalid {
-			tab, err := formats.Load(df.path, loadOptions(t, df.record))
-			if err != nil {
-				d.Err = err
-			} else {
-				d.Table = table(tab)
-			}
-		}
+		load(&d, n.Input.Type, df.path, df.record)
 		b.data.Inputs[n.Input] = &d
+	}
+}
+
+// load reads the data file path (FASTA record rec) into d for a
+// declaration of type typ; one of an unknown type is not read (Check
+// reports the type).
+func load(d *sema.Datum, typ, path string, rec int) {
+	t := ir.ParseType(typ)
+	if t == ir.Invalid {
+		return
+	}
+	tab, err := formats.Load(path, loadOptions(t, rec))
+	if err != nil {
+		d.Err = err
+	} else {
+		d.Table = table(tab)
 	}
 }
 

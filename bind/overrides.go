@@ -68,8 +68,7 @@ func (b *binder) bindArgs() {
 			b.given[n.Name] = who
 			path, rec := splitRecord(arg)
 			if n.Input != nil {
-				delete(b.data.Inputs, n.Input)
-				b.files[n.Input] = &dataFile{path: path, record: rec, datum: sema.Datum{Origin: arg, Pos: it.Pos, Who: who}}
+				b.setFile(n.Input, &dataFile{path: path, record: rec, datum: sema.Datum{Origin: arg, Pos: it.Pos, Who: who}})
 				continue
 			}
 			b.scalarFromFile(n.Scalar, path, rec, sema.Datum{Pos: it.Pos, Who: who})
@@ -100,16 +99,10 @@ func (b *binder) bindArgs() {
 // scalarFromFile gives a scalar named alone in `args:` the one value of a
 // file. A scalar of an unknown type is not read (Check reports the type).
 func (b *binder) scalarFromFile(s *dsl.ScalarDecl, path string, rec int, d sema.Datum) {
-	t := ir.ParseType(s.Type)
-	if t == ir.Invalid {
+	if ir.ParseType(s.Type) == ir.Invalid {
 		return
 	}
-	tab, err := formats.Load(path, loadOptions(t, rec))
-	if err != nil {
-		d.Err = err
-	} else {
-		d.Table = table(tab)
-	}
+	load(&d, s.Type, path, rec)
 	b.setScalar(s, &d)
 }
 
@@ -167,8 +160,7 @@ func (b *binder) bindInputFlags() {
 		case strings.HasPrefix(v, "@"):
 			path, rec := splitRecord(v[1:])
 			d.Origin = path
-			delete(b.data.Inputs, n.Input)
-			b.files[n.Input] = &dataFile{path: path, record: rec, datum: d}
+			b.setFile(n.Input, &dataFile{path: path, record: rec, datum: d})
 			continue
 		case len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"':
 			text := v[1 : len(v)-1]

@@ -547,8 +547,8 @@ func (g *gen) inferCellRange() ival {
 			// The increments never grow (see slopeOne): extrapolating the
 			// last one to the full depth bounds every later step.
 			left := depth - d
-			lo, ok1 := mul64(x.lo-nx.lo, left)
-			hi, ok2 := mul64(nx.hi-x.hi, left)
+			lo, ok1 := ir.Mul64(x.lo-nx.lo, left)
+			hi, ok2 := ir.Mul64(nx.hi-x.hi, left)
 			if ok1 && ok2 && nx.lo-lo >= math.MinInt32 && nx.hi+hi <= math.MaxInt32 {
 				return span(nx.lo-lo, nx.hi+hi)
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -521,29 +522,8 @@ func boundedCase(items int, capacity int64, seed uint64) emuCase {
 	for k := range wt {
 		wt[k], val[k], cnt[k] = r.intn(capacity/2+1), 1+r.intn(50), 1+r.intn(4)
 	}
-	g := grid(items+1, int(capacity)+1)
-	for i := 1; i <= items; i++ {
-		for w := int64(0); w <= capacity; w++ {
-			hi := cnt[i-1]
-			if wt[i-1] > 0 {
-				hi = min(hi, w/wt[i-1])
-			}
-			best := math.Inf(-1)
-			for k := int64(0); k <= hi; k++ {
-				best = math.Max(best, g[i-1][w-k*wt[i-1]]+float64(k*val[i-1]))
-			}
-			g[i][w] = best
-		}
-	}
-	src := fmt.Sprintf(`problem knapsack-bounded
-int 1x? wt  = %s
-int 1x? val = %s
-int 1x? cnt = %s
-int cap = %d
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                                              when i == 0
-           | max(k in 0..(wt[i-1] == 0 ? cnt[i-1] : min(cnt[i-1], w / wt[i-1])): cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
-`, ints(wt), ints(val), ints(cnt), capacity)
+	g := dptest.BoundedKnapsackGrid(wt, val, cnt, int(capacity))
+	src := dptest.BoundedKnapsack(wt, val, cnt, int(capacity))
 	return emuCase{name: "bounded", src: src, opt: Options{LineThreads: 32}, kern: KernelLine, want: g, ans: g[items][capacity]}
 }
 

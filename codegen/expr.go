@@ -123,12 +123,9 @@ const (
 	SiteNaNCell                      // a floating cell value that is NaN; Node is the case's value
 )
 
-// The finite ranges of int and long (docs/language.md §6.1): one short of
-// the inf sentinels, symmetric.
-const (
-	intFin  = 1<<31 - 2
-	longFin = 1<<63 - 2
-)
+// intFin is int's finite range (docs/language.md §6.1): one short of its
+// inf sentinels, symmetric.
+const intFin = 1<<31 - 2
 
 // finiteRange is the finite range of integer type t as an interval; for
 // bool and char (promoted before arithmetic) that of int.
@@ -201,7 +198,7 @@ func (m *emitter) expr(e ir.Expr, en env) string {
 			return "j"
 		}
 		for k := len(m.reds) - 1; k >= 0; k-- {
-			if bound(n, m.reds[k].r) {
+			if n.BoundBy(m.reds[k].r) {
 				return m.reds[k].name
 			}
 		}

@@ -70,9 +70,6 @@ func typeRange(t ir.Type) ival {
 
 func hull(a, b ival) ival { return fromRng(a.rng().Hull(b.rng())) }
 
-// mul64 is a * b, ok false on int64 overflow.
-func mul64(a, b int64) (int64, bool) { return ir.Mul64(a, b) }
-
 // env is what is known about the index variables at a point of the
 // recurrence: the grid's ranges narrowed by the conditions that must hold
 // there (earlier cases false, the current case true, the left operand of &&
@@ -116,10 +113,4 @@ func (g *gen) refine(cond ir.Expr, truth bool, en env) env {
 func (g *gen) bodyEnv(n *ir.Reduce, en env) env {
 	w := g.walker()
 	return w.BodyEnv(n, en)
-}
-
-// bound reports whether Var v is the variable of reduction r (sema may share
-// the *ir.Var or point Var.Reduce at its reduction).
-func bound(v *ir.Var, r *ir.Reduce) bool {
-	return v == r.Var || (v.Reduce != nil && v.Reduce == r)
 }

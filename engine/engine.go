@@ -211,17 +211,26 @@ func (r *Result) Stats() backend.Stats {
 // A refusal for want of memory (hostmem.ErrTooLarge, from any solver) is
 // returned as an input error.
 func Run(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options) (*Result, error) {
+	var res *Result
+	var err error
 	if l.TSP != nil {
-		return runTour(ctx, l.TSP, ex, opt)
+		res, err = runTour(ctx, l.TSP, ex, opt)
+	} else {
+		res, err = runGrid(ctx, l, ex, opt)
 	}
-	start := time.Now()
-	res, err := ex.Run(ctx, l.Problem, l.Plan, opt)
 	if errors.Is(err, hostmem.ErrTooLarge) {
 		// The instance is too large for this machine: the user's to
 		// change, so an input error (exit status 2), as every other
 		// memory refusal.
 		return nil, InputError(err)
 	}
+	return res, err
+}
+
+// runGrid solves a problem of the grid pipeline with ex.
+func runGrid(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options) (*Result, error) {
+	start := time.Now()
+	res, err := ex.Run(ctx, l.Problem, l.Plan, opt)
 	if err != nil {
 		return nil, err
 	}

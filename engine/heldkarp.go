@@ -2,12 +2,10 @@ package engine
 
 import (
 	"context"
-	"errors"
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/heldkarp"
-	"github.com/dpgpu/dpgpu/internal/hostmem"
 )
 
 // CUDAHolder is implemented by executors that own a CUDA context; the
@@ -27,9 +25,6 @@ func runTour(ctx context.Context, tsp *heldkarp.Instance, ex backend.Executor, o
 		r, err = heldkarp.SolveGPU(ctx, dev, nv, tsp.Dist, tsp.N, opt.Progress)
 	} else {
 		r, err = heldkarp.SolveCPU(ctx, tsp.Dist, tsp.N, opt.Threads, opt.Progress)
-	}
-	if errors.Is(err, hostmem.ErrTooLarge) {
-		err = InputError(err)
 	}
 	if err != nil {
 		return nil, err

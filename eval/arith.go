@@ -166,11 +166,11 @@ func convInt(v int64, from, to ir.Type) (int64, fault) {
 	if to == ir.Bool {
 		return b2i(v != 0), fNone
 	}
-	if from == to || !hasSentinel(from) || !hasSentinel(to) {
+	if from == to || !from.HasInf() || !to.HasInf() {
 		return v, fNone
 	}
-	fp, fn := sentinels(from)
-	tp, tn := sentinels(to)
+	fp, fn := ir.ArithSentinels(from)
+	tp, tn := ir.ArithSentinels(to)
 	switch v {
 	case fp:
 		return tp, fNone
@@ -196,7 +196,7 @@ func floatToInt(x float64, to ir.Type) (int64, fault) {
 	if to == ir.Bool {
 		return b2i(x != 0), fNone
 	}
-	p, n := sentinels(to)
+	p, n := ir.ArithSentinels(to)
 	switch {
 	case x != x:
 		return 0, fNaN
@@ -232,7 +232,7 @@ func floatConvErr(pos source.Pos, s site, f fault, x float64, to ir.Type) error 
 // storeRange is the range of values an integer cell of type t may hold:
 // the finite values and the two sentinels.
 func storeRange(t ir.Type) (lo, hi int64) {
-	p, n := sentinels(t)
+	p, n := ir.ArithSentinels(t)
 	return n, p
 }
 

@@ -257,7 +257,7 @@ func (r *Recurrence) Kernel(iLo, iHi, jLo, jHi int64) (*Kernel, error) {
 	if k != nil {
 		return k, nil
 	}
-	f := &facts{proven: map[ir.Expr]bool{}, safe: map[ir.Expr]bool{}, sides: map[ir.Expr]uint8{}, known: map[ir.Expr]tri{}}
+	f := &facts{proven: map[ir.Expr]bool{}, sides: map[ir.Expr]uint8{}, known: map[ir.Expr]tri{}}
 	a2 := analyzer{rec: r, iLo: iLo, iHi: iHi, jLo: jLo, jHi: jHi, rec2: f}
 	a2.analyze()
 	f.cases = append([]tri(nil), a2.caseConds...)

@@ -168,18 +168,18 @@ func (c *vcomp) mayFail(e ir.Expr) bool {
 			case ir.OpDiv, ir.OpRem:
 				fail = fail || n.Saturate || !c.f.proven[n]
 			case ir.OpAdd, ir.OpSub, ir.OpMul:
-				fail = fail || n.Saturate || !c.f.safe[n]
+				fail = fail || n.Saturate || !c.f.isSafe(n)
 			}
 		case *ir.Convert:
 			from := n.X.Type()
 			switch {
 			case classOf(from) == ir.ClassFloat && classOf(n.T) != ir.ClassFloat:
 				fail = true
-			case classOf(from) == ir.ClassInt && hasSentinel(from) && hasSentinel(n.T) && finiteMax(n.T) < finiteMax(from):
+			case classOf(from) == ir.ClassInt && from.HasInf() && n.T.HasInf() && finiteMax(n.T) < finiteMax(from):
 				fail = true // a narrowing conversion: long to int, int to short
 			}
 		case *ir.Reduce:
-			if n.Op == ir.ReduceSum && classOf(n.T) == ir.ClassInt && !c.f.safe[n] {
+			if n.Op == ir.ReduceSum && classOf(n.T) == ir.ClassInt && !c.f.isSafe(n) {
 				fail = true
 			}
 		}
@@ -734,7 +734,7 @@ func (c *vcomp) binary(n *ir.Binary, mask int) opnd {
 		c.bad(n, "unexpected operator "+n.Op.String())
 		return x
 	}
-	if c.f.safe[n] {
+	if c.f.isSafe(n) {
 		return c.binI(op, x, y)
 	}
 	return c.checkedI(n, op, x, y, mask)
@@ -1089,7 +1089,7 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 	case x.cls == ir.ClassBool:
 		return c.asFloat(c.boolToInt(x))
 	case x.cls == ir.ClassInt && classOf(to) == ir.ClassInt:
-		if from == to || !hasSentinel(from) || !hasSentinel(to) {
+		if from == to || !from.HasInf() || !to.HasInf() {
 			return x
 		}
 		a, d := c.vecI(x), newVec[int64](c)

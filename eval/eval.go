@@ -78,18 +78,12 @@ type binding struct {
 	v   int64
 }
 
-// boundBy reports whether Var v is the variable of reduction r: sema may
-// either share the *ir.Var or point Var.Reduce at its reduction.
-func boundBy(v *ir.Var, r *ir.Reduce) bool {
-	return v == r.Var || (v.Reduce != nil && v.Reduce == r)
-}
-
 // site is what the walker computes, for messages.
 func (w *walker) site() site { return site{w.i, w.j, w.haveIJ} }
 
 func (w *walker) lookup(v *ir.Var) (int64, error) {
 	for k := len(w.env) - 1; k >= 0; k-- {
-		if boundBy(v, w.env[k].red) {
+		if v.BoundBy(w.env[k].red) {
 			return w.env[k].v, nil
 		}
 	}
@@ -225,7 +219,7 @@ func infValue(t ir.Type, neg bool) ir.Value {
 		}
 		return floatV(t, math.Inf(1))
 	}
-	p, n := sentinels(t)
+	p, n := ir.ArithSentinels(t)
 	if neg {
 		return intV(t, n)
 	}

@@ -31,9 +31,9 @@ const (
 // facts are the analysis results a kernel is compiled for.
 type facts struct {
 	proven map[ir.Expr]bool // Load, CellRef: never outside
-	safe   map[ir.Expr]bool // integer + - * and sum: never outside the finite range
-	// sides says, for an integer + - * not safe, which end of the finite
-	// range it may cross: sideUp, sideDown or both.
+	// sides says, for an integer + - * and sum, which end of the finite
+	// range it may cross: sideUp, sideDown, both, or 0 when it is safe
+	// (never outside the finite range; see isSafe).
 	sides map[ir.Expr]uint8
 	known map[ir.Expr]tri // && and || left operands, ?: conditions
 	cases []tri           // each case's condition (triTrue for otherwise)
@@ -79,9 +79,15 @@ func (a *analyzer) Sides(e ir.Expr, r ival, t ir.Type, safe bool) {
 	}
 	a.sig = append(a.sig, side+9)
 	if a.rec2 != nil {
-		a.rec2.safe[e] = side == 0
 		a.rec2.sides[e] = side
 	}
+}
+
+// isSafe reports whether integer operation e was proven never to leave the
+// finite range (an operation the analysis did not record is not).
+func (f *facts) isSafe(e ir.Expr) bool {
+	side, ok := f.sides[e]
+	return ok && side == 0
 }
 
 // Known records what is decided of a condition.

@@ -80,7 +80,7 @@ func (s *scope) resolve(v *ir.Var) *ir.Reduce {
 		return v.Reduce
 	}
 	for k := len(s.stack) - 1; k >= 0; k-- {
-		if boundBy(v, s.stack[k]) {
+		if v.BoundBy(s.stack[k]) {
 			return s.stack[k]
 		}
 	}
@@ -190,7 +190,7 @@ func (c *scomp) intFn(e ir.Expr) iFn {
 			}
 		}
 		x := c.intFn(n.X)
-		if from == t || !(hasSentinel(from) && hasSentinel(t)) && t != ir.Bool {
+		if from == t || !(from.HasInf() && t.HasInf()) && t != ir.Bool {
 			return x
 		}
 		return func(f *frame) int64 {

@@ -64,20 +64,6 @@ type class = ir.Class
 
 func classOf(t ir.Type) class { return t.Class() }
 
-// hasSentinel reports whether integer type t has inf sentinels that
-// conversions map (ir.HasInf). char has none: its 127 is an ordinary
-// character.
-func hasSentinel(t ir.Type) bool { return t.HasInf() }
-
-// sentinels returns the inf and -inf sentinels of integer type t (those of
-// long for bool and the floating types).
-func sentinels(t ir.Type) (pos, neg int64) {
-	if t.IsInteger() && !t.Is(ir.IsBoolean) {
-		return ir.InfSentinel(t)
-	}
-	return ir.InfSentinel(ir.Long)
-}
-
 // round32 rounds x to the nearest float32 and back.
 func round32(x float64) float64 { return float64(float32(x)) }
 
@@ -91,8 +77,8 @@ func roundTo(x float64, t ir.Type) float64 {
 
 // intToFloat converts an integer of type from to floating type to.
 func intToFloat(v int64, from, to ir.Type) float64 {
-	if hasSentinel(from) {
-		p, n := sentinels(from)
+	if from.HasInf() {
+		p, n := ir.ArithSentinels(from)
 		switch v {
 		case p:
 			return math.Inf(1)
@@ -113,7 +99,7 @@ func b2i(b bool) int64 {
 
 // identityInt is the value of an empty integer reduction.
 func identityInt(op ir.ReduceOp, t ir.Type) int64 {
-	p, n := sentinels(t)
+	p, n := ir.ArithSentinels(t)
 	switch op {
 	case ir.ReduceMin:
 		return p

@@ -102,7 +102,7 @@ func Arith(op Op, t Type, sat bool, x, y int64) (int64, Fault) {
 		return 0, FaultDivZero
 	}
 	if sat {
-		p, n := arithSentinels(t)
+		p, n := ArithSentinels(t)
 		xi, yi := x == p || x == n, y == p || y == n
 		if xi || yi {
 			return infArith(op, x, y, xi, yi, p, n)
@@ -131,9 +131,10 @@ func Arith(op Op, t Type, sat bool, x, y int64) (int64, Fault) {
 	return v, FaultNone
 }
 
-// arithSentinels returns the inf and -inf sentinels of integer type t
-// (those of long for bool and the floating types).
-func arithSentinels(t Type) (pos, neg int64) {
+// ArithSentinels returns the inf and -inf sentinels of integer type t
+// (those of long for bool and the floating types): the sentinels the
+// arithmetic and the conversions of §6.1 test for.
+func ArithSentinels(t Type) (pos, neg int64) {
 	if t.IsInteger() && !t.Is(IsBoolean) {
 		return InfSentinel(t)
 	}

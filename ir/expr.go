@@ -54,6 +54,11 @@ type Var struct {
 	Reduce *Reduce // the binding reduction, for VarReduce
 }
 
+// BoundBy reports whether v is the variable reduction r binds.
+func (v *Var) BoundBy(r *Reduce) bool {
+	return v == r.Var || (v.Reduce != nil && v.Reduce == r)
+}
+
 // ScalarRef reads a scalar. Backends may fold it to its value or pass it as a
 // parameter; the value never changes during a run.
 type ScalarRef struct {

@@ -46,18 +46,9 @@ const (
 	IsDeclared
 )
 
-// Held says how a value is held while it is evaluated on the host: integer
-// types in an int64, floating types in a float64 (float rounded to float32
-// after every operation).
-type Held uint8
-
-const (
-	HeldInt Held = iota
-	HeldFloat
-)
-
 // Class is how the host evaluators hold a value of a type while computing:
-// a Go bool, an int64 or a float64 (Held, with booleans apart).
+// a Go bool, an int64 or a float64 (floating types, float rounded to
+// float32 after every operation).
 type Class uint8
 
 const (
@@ -71,7 +62,7 @@ func (t Type) Class() Class {
 	switch {
 	case t.Is(IsBoolean):
 		return ClassBool
-	case t.Info().Held == HeldFloat:
+	case t.IsFloat():
 		return ClassFloat
 	}
 	return ClassInt
@@ -83,7 +74,6 @@ type TypeInfo struct {
 	CName string // C type of a value in generated CUDA (cells, inputs, expressions)
 	Bytes int    // size of one value in memory (host grid, device)
 	Flags TypeFlags
-	Held  Held
 	// Promote is the type arithmetic on the type is done in: int for bool,
 	// char and short, the type itself otherwise.
 	Promote Type
@@ -113,8 +103,8 @@ var types = [...]TypeInfo{
 		Min: math.MinInt32, Max: math.MaxInt32, FiniteLo: -(1<<31 - 2), FiniteHi: 1<<31 - 2, InfPos: 1<<31 - 1, InfNeg: -(1<<31 - 1)},
 	Long: {Name: "long", CName: "long long", Bytes: 8, Flags: IsInteger | HasInf | IsCell | IsDeclared, Promote: Long,
 		Min: math.MinInt64, Max: math.MaxInt64, FiniteLo: -(1<<63 - 2), FiniteHi: 1<<63 - 2, InfPos: 1<<63 - 1, InfNeg: -(1<<63 - 1)},
-	Float:  {Name: "float", CName: "float", Bytes: 4, Flags: IsFloat | IsCell | IsDeclared, Held: HeldFloat, Promote: Float},
-	Double: {Name: "double", CName: "double", Bytes: 8, Flags: IsFloat | IsCell | IsDeclared, Held: HeldFloat, Promote: Double},
+	Float:  {Name: "float", CName: "float", Bytes: 4, Flags: IsFloat | IsCell | IsDeclared, Promote: Float},
+	Double: {Name: "double", CName: "double", Bytes: 8, Flags: IsFloat | IsCell | IsDeclared, Promote: Double},
 }
 
 // Types lists every valid type (Invalid excluded), in the order of the table.

@@ -13,9 +13,6 @@ func TestTypeTable(t *testing.T) {
 		if ty.IsInteger() == ty.IsFloat() {
 			t.Errorf("%s: integer %v, float %v", ty, ty.IsInteger(), ty.IsFloat())
 		}
-		if (in.Held == HeldFloat) != ty.IsFloat() {
-			t.Errorf("%s: held as %v", ty, in.Held)
-		}
 		if p := ty.Promoted(); p.Promoted() != p || (ty.IsFloat() && p != ty) || (ty.IsInteger() && p.Size() < 4) {
 			t.Errorf("%s promotes to %s", ty, p)
 		}

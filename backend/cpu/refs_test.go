@@ -106,27 +106,9 @@ func knapsackCase(r *rand.Rand, n, m int) refCase {
 func boundedCase(r *rand.Rand, n, m int) refCase {
 	n = max(n, 1)
 	wt, val, cnt := dptest.Ints(r, n, 0, m/2+3), dptest.Ints(r, n, 1, 40), dptest.Ints(r, n, 0, 4)
-	g := dptest.NewGrid(n+1, m+1)
-	for i := 1; i <= n; i++ {
-		for w := 0; w <= m; w++ {
-			best := math.Inf(-1)
-			for k := 0; k <= cnt[i-1] && k*wt[i-1] <= w; k++ {
-				best = math.Max(best, g[i-1][w-k*wt[i-1]]+float64(k*val[i-1]))
-			}
-			g[i][w] = best
-		}
-	}
-	src := fmt.Sprintf(`problem knapsack-bounded
-int 1x? wt  = %s
-int 1x? val = %s
-int 1x? cnt = %s
-int cap = %d
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                                              when i == 0
-           | max(k in 0..(wt[i-1] == 0 ? cnt[i-1] : min(cnt[i-1], w / wt[i-1])): cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
-`, dptest.Join(wt), dptest.Join(val), dptest.Join(cnt), m)
+	g := dptest.BoundedKnapsackGrid(wt, val, cnt, m)
 	v, i, j := last(g)
-	return refCase{src: src, grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
+	return refCase{src: dptest.BoundedKnapsack(wt, val, cnt, m), grid: g, answer: v, ansI: i, ansJ: j, ansIsCell: true}
 }
 
 // backwardCase sweeps from the bottom-right corner: lattice paths counted

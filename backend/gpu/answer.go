@@ -355,16 +355,8 @@ func (r *run) describe(code, site int, ci, cj, x, y int64) error {
 	return source.ErrorList{&source.Error{Pos: node.Position(), Msg: msg}}
 }
 
-// The finite ranges of docs/language.md §6.1.
-const (
-	intFin  = 1<<31 - 2
-	longFin = 1<<63 - 2
-)
-
-var (
-	finText     = backend.FiniteText
-	suggestLong = backend.SuggestLong
-)
+// longFin is long's finite range of docs/language.md §6.1.
+const longFin = 1<<63 - 2
 
 // overflowMessage words an overflow the device reported at node, computing
 // cell[ci][cj], with operands x and y (for a conversion from a floating
@@ -385,13 +377,13 @@ func overflowMessage(node ir.Expr, ci, cj, x, y int64) string {
 		default:
 			exact = nil
 		}
-		return head + fmt.Sprintf("%d %s %d does not fit in %s (finite range %s)", x, n.Op, y, intType(n.T), finText(n.T)) + suggestLong(intType(n.T), exact)
+		return head + fmt.Sprintf("%d %s %d does not fit in %s (finite range %s)", x, n.Op, y, intType(n.T), backend.FiniteText(n.T)) + backend.SuggestLong(intType(n.T), exact)
 	case *ir.Reduce:
-		return head + fmt.Sprintf("%d + %d does not fit in %s (finite range %s)", x, y, intType(n.T), finText(n.T)) + suggestLong(intType(n.T), new(big.Int).Add(bx, by))
+		return head + fmt.Sprintf("%d + %d does not fit in %s (finite range %s)", x, y, intType(n.T), backend.FiniteText(n.T)) + backend.SuggestLong(intType(n.T), new(big.Int).Add(bx, by))
 	case *ir.Unary:
-		return head + fmt.Sprintf("-%d does not fit in %s (finite range %s)", x, intType(n.T), finText(n.T)) + suggestLong(intType(n.T), new(big.Int).Neg(bx))
+		return head + fmt.Sprintf("-%d does not fit in %s (finite range %s)", x, intType(n.T), backend.FiniteText(n.T)) + backend.SuggestLong(intType(n.T), new(big.Int).Neg(bx))
 	case *ir.Call:
-		return head + fmt.Sprintf("abs(%d) does not fit in %s (finite range %s)", x, intType(n.T), finText(n.T)) + suggestLong(intType(n.T), new(big.Int).Abs(bx))
+		return head + fmt.Sprintf("abs(%d) does not fit in %s (finite range %s)", x, intType(n.T), backend.FiniteText(n.T)) + backend.SuggestLong(intType(n.T), new(big.Int).Abs(bx))
 	case *ir.Convert:
 		to := intType(n.T)
 		from := n.X.Type()
@@ -401,9 +393,9 @@ func overflowMessage(node ir.Expr, ci, cj, x, y int64) string {
 			if !math.IsInf(f, 0) && !math.IsNaN(f) {
 				exact, _ = big.NewFloat(math.Trunc(f)).Int(nil)
 			}
-			return head + fmt.Sprintf("converting %s to %s does not fit (finite range %s)", strconv.FormatFloat(f, 'g', -1, 64), to, finText(to)) + suggestLong(to, exact)
+			return head + fmt.Sprintf("converting %s to %s does not fit (finite range %s)", strconv.FormatFloat(f, 'g', -1, 64), to, backend.FiniteText(to)) + backend.SuggestLong(to, exact)
 		}
-		return head + fmt.Sprintf("converting %d to %s does not fit (finite range %s)", x, to, finText(to)) + suggestLong(to, bx)
+		return head + fmt.Sprintf("converting %d to %s does not fit (finite range %s)", x, to, backend.FiniteText(to)) + backend.SuggestLong(to, bx)
 	}
 	return head + fmt.Sprintf("%d does not fit", x)
 }

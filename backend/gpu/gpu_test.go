@@ -217,29 +217,8 @@ func TestBoundedKnapsack(t *testing.T) {
 	for k := range wt {
 		wt[k], val[k], cnt[k] = r.Int64N(60), 1+r.Int64N(100), 1+r.Int64N(5)
 	}
-	want := dptest.NewGrid(items+1, capacity+1)
-	for i := 1; i <= items; i++ {
-		for w := 0; w <= capacity; w++ {
-			hi := cnt[i-1]
-			if wt[i-1] > 0 {
-				hi = min(hi, int64(w)/wt[i-1])
-			}
-			best := math.Inf(-1)
-			for k := int64(0); k <= hi; k++ {
-				best = math.Max(best, want[i-1][int64(w)-k*wt[i-1]]+float64(k*val[i-1]))
-			}
-			want[i][w] = best
-		}
-	}
-	src := fmt.Sprintf(`problem knapsack-bounded
-int 1x? wt  = %s
-int 1x? val = %s
-int 1x? cnt = %s
-int cap = %d
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                                              when i == 0
-           | max(k in 0..(wt[i-1] == 0 ? cnt[i-1] : min(cnt[i-1], w / wt[i-1])): cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
-`, dptest.Join(wt), dptest.Join(val), dptest.Join(cnt), capacity)
+	want := dptest.BoundedKnapsackGrid(wt, val, cnt, capacity)
+	src := dptest.BoundedKnapsack(wt, val, cnt, capacity)
 	p, pl := dptest.Load(t, "bounded.dp", src)
 	for _, v := range lineVariants {
 		res, err := runGPU(t, e, p, pl, v)

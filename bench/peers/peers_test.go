@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/internal/gputest"
 )
 
 // The GPU is opened once for the test binary: a context costs time.
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 }
 
 // gpuDevice returns the GPU, or skips the test where there is no CUDA driver
-// (fails instead with DPGPU_REQUIRE_GPU=1). A driver that is found but fails
+// (fails instead with DPGPU_REQUIRE_GPU set: gputest.NoGPU). A driver that is found but fails
 // is a failure.
 func gpuDevice(t testing.TB) *GPU {
 	t.Helper()
@@ -46,10 +47,7 @@ func gpuDevice(t testing.TB) *GPU {
 		}
 	})
 	if errors.Is(shared.err, cuda.ErrNoDriver) {
-		if os.Getenv("DPGPU_REQUIRE_GPU") == "1" {
-			t.Fatalf("DPGPU_REQUIRE_GPU=1 but no CUDA driver was found: %v", shared.err)
-		}
-		t.Skipf("no CUDA driver found, the kernels are not run (set DPGPU_REQUIRE_GPU=1 to fail instead): %v", shared.err)
+		gputest.NoGPU(t, shared.err)
 	}
 	if shared.err != nil {
 		t.Fatalf("a CUDA driver is present but opening the GPU failed: %v", shared.err)
@@ -132,8 +130,48 @@ func sameInts(t testing.TB, what string, got, want []int32) {
 	}
 }
 
-// checkLCSTiled runs lcs_tiled runs times on a, b and compares the answer,
-// the last row and the last column with RefLCS.
+// lcsKernel is what checkLCS needs of a peer LCS kernel.
+type lcsKernel interface {
+	Run() (Result, error)
+	LastColumn() ([]int32, error)
+	Close() error
+}
+
+// checkLCS runs x runs times on a, b and compares the answer, the last
+// column and, where x has one (lcs_tiled), the last row with RefLCS; it
+// closes x.
+func checkLCS(t testing.TB, what string, x lcsKernel, a, b []byte, runs int) {
+	t.Helper()
+	defer func() {
+		if err := x.Close(); err != nil {
+			t.Errorf("%s: %v", what, err)
+		}
+	}()
+	row, col := RefLCS(a, b)
+	for k := range runs {
+		res, err := x.Run()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if want := int64(row[len(row)-1]); res.Answer != want {
+			t.Errorf("%s run %d: answer %d, want %d", what, k+1, res.Answer, want)
+		}
+	}
+	if xr, ok := x.(interface{ LastRow() ([]int32, error) }); ok {
+		got, err := xr.LastRow()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		sameInts(t, what+" last row", got, row)
+	}
+	got, err := x.LastColumn()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	sameInts(t, what+" last column", got, col)
+}
+
+// checkLCSTiled runs lcs_tiled runs times on a, b (checkLCS).
 func checkLCSTiled(t testing.TB, dev Device, a, b []byte, cfg TiledConfig, runs int) {
 	t.Helper()
 	what := fmt.Sprintf("lcs_tiled %s %dx%d", cfg, len(a), len(b))
@@ -141,34 +179,10 @@ func checkLCSTiled(t testing.TB, dev Device, a, b []byte, cfg TiledConfig, runs 
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	defer func() {
-		if err := x.Close(); err != nil {
-			t.Errorf("%s: %v", what, err)
-		}
-	}()
-	row, col := RefLCS(a, b)
-	for k := range runs {
-		res, err := x.Run()
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		if want := int64(row[len(row)-1]); res.Answer != want {
-			t.Errorf("%s run %d: answer %d, want %d", what, k+1, res.Answer, want)
-		}
-	}
-	got, err := x.LastRow()
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	sameInts(t, what+" last row", got, row)
-	if got, err = x.LastColumn(); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	sameInts(t, what+" last column", got, col)
+	checkLCS(t, what, x, a, b, runs)
 }
 
-// checkLCSBitpar runs lcs_bitpar runs times on a, b and compares the answer
-// and the last column with RefLCS.
+// checkLCSBitpar runs lcs_bitpar runs times on a, b (checkLCS).
 func checkLCSBitpar(t testing.TB, dev Device, a, b []byte, cfg BitparConfig, runs int) {
 	t.Helper()
 	what := fmt.Sprintf("lcs_bitpar %s %dx%d", cfg, len(a), len(b))
@@ -176,26 +190,7 @@ func checkLCSBitpar(t testing.TB, dev Device, a, b []byte, cfg BitparConfig, run
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	defer func() {
-		if err := x.Close(); err != nil {
-			t.Errorf("%s: %v", what, err)
-		}
-	}()
-	row, col := RefLCS(a, b)
-	for k := range runs {
-		res, err := x.Run()
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		if want := int64(row[len(row)-1]); res.Answer != want {
-			t.Errorf("%s run %d: answer %d, want %d", what, k+1, res.Answer, want)
-		}
-	}
-	got, err := x.LastColumn()
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	sameInts(t, what+" last column", got, col)
+	checkLCS(t, what, x, a, b, runs)
 }
 
 // checkTable runs x runs times and compares the answer and the whole

@@ -208,13 +208,20 @@ func isUsage(err error) bool {
 // subcommands (gen-data): its help, or a usage error for an unknown word.
 func subcommandMissing(c *cli.Context) error {
 	if c.NArg() > 0 {
-		var names []string
-		for _, s := range c.Command.Subcommands {
-			names = append(names, s.Name)
-		}
-		return usageErr("%s: unknown kind %q (one of: %s)", c.Command.Name, c.Args().First(), strings.Join(names, ", "))
+		return usageErr("%s: unknown kind %q (one of: %s)", c.Command.Name, c.Args().First(), commandNames(c.Command.Subcommands))
 	}
 	return cli.ShowSubcommandHelp(c)
+}
+
+// commandNames lists cmds for a usage error, without urfave's own help.
+func commandNames(cmds []*cli.Command) string {
+	var names []string
+	for _, c := range cmds {
+		if c.Name != "help" {
+			names = append(names, c.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // versionText is the version line: the release, and the Go version and
@@ -267,7 +274,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		// usage error (urfave would exit 3 with "No help topic").
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usageErr("unknown command %q (commands: check, solve, bench, gen, gen-data, problems; dpgpu help)", c.Args().First())
+				return usageErr("unknown command %q (commands: %s; dpgpu help)", c.Args().First(), commandNames(c.App.Commands))
 			}
 			return cli.ShowAppHelp(c)
 		},

@@ -136,3 +136,25 @@ func IsSubsequence(s, of string) bool {
 	}
 	return k == len(s)
 }
+
+// BoundedKnapsackGrid is the grid of BoundedKnapsack(wt, val, cnt,
+// capacity): cell[i][w] is the best value of up to cnt[k] copies of each of
+// the first i items within weight w.
+func BoundedKnapsackGrid[T Int](wt, val, cnt []T, capacity int) [][]float64 {
+	g := NewGrid(len(wt)+1, capacity+1)
+	for i := 1; i <= len(wt); i++ {
+		wi, vi := int64(wt[i-1]), int64(val[i-1])
+		for w := 0; w <= capacity; w++ {
+			hi := int64(cnt[i-1])
+			if wi > 0 {
+				hi = min(hi, int64(w)/wi)
+			}
+			best := math.Inf(-1)
+			for k := int64(0); k <= hi; k++ {
+				best = math.Max(best, g[i-1][int64(w)-k*wi]+float64(k*vi))
+			}
+			g[i][w] = best
+		}
+	}
+	return g
+}

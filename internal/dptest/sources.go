@@ -97,3 +97,17 @@ cell[i][j] = pow(u, j) - 1                                                      
 answer: S0 * cell[0][0]
 `, n)
 }
+
+// BoundedKnapsack is the knapsack with up to cnt[i] copies of item i: a
+// reduction over the copies k in every cell. The sweep is by rows.
+func BoundedKnapsack[T Int](wt, val, cnt []T, capacity int) string {
+	return fmt.Sprintf(`problem knapsack-bounded
+int 1x? wt  = %s
+int 1x? val = %s
+int 1x? cnt = %s
+int cap = %d
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                                              when i == 0
+           | max(k in 0..(wt[i-1] == 0 ? cnt[i-1] : min(cnt[i-1], w / wt[i-1])): cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
+`, Join(wt), Join(val), Join(cnt), capacity)
+}

@@ -83,30 +83,19 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b := make([]byte, 0, size+1)
-	b, err = readCapped(f, path, limit, b)
-	if err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func readCapped(r io.Reader, path string, limit int64, b []byte) ([]byte, error) {
-	lr := &io.LimitedReader{R: r, N: limit + 1}
+	r := newCappedReader(f, path, limit)
+	b := make([]byte, 0, size+1) // +1: EOF is seen without growing
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
 		}
-		n, err := lr.Read(b[len(b):cap(b)])
+		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
-		if int64(len(b)) > limit {
-			return nil, fmt.Errorf("%s: grew past the limit of %d bytes while being read: %w", path, limit, ErrTooBig)
-		}
 		if err == io.EOF {
 			return b, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, err
 		}
 	}
 }
@@ -120,7 +109,7 @@ func openData(path string) (file *os.File, r io.Reader, size int64, err error) {
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	return f, &cappedReader{r: f, path: path, left: MaxFileBytes}, size, nil
+	return f, newCappedReader(f, path, MaxFileBytes), size, nil
 }
 
 // loadData reads the data file at path (openData) with read, which is given
@@ -135,11 +124,15 @@ func loadData[T any](path string, read func(r io.Reader, size int64) (T, error))
 	return read(r, size)
 }
 
-// cappedReader reads at most left bytes and then fails with ErrTooBig.
+// cappedReader reads at most limit bytes and then fails with ErrTooBig.
 type cappedReader struct {
-	r    io.Reader
-	path string
-	left int64
+	r           io.Reader
+	path        string
+	left, limit int64
+}
+
+func newCappedReader(r io.Reader, path string, limit int64) *cappedReader {
+	return &cappedReader{r: r, path: path, left: limit, limit: limit}
 }
 
 func (c *cappedReader) Read(p []byte) (int, error) {
@@ -148,7 +141,7 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 		if n, _ := c.r.Read(one[:]); n == 0 {
 			return 0, io.EOF
 		}
-		return 0, fmt.Errorf("%s: grew past the limit of %d bytes while being read: %w", c.path, int64(MaxFileBytes), ErrTooBig)
+		return 0, fmt.Errorf("%s: grew past the limit of %d bytes while being read: %w", c.path, c.limit, ErrTooBig)
 	}
 	if int64(len(p)) > c.left {
 		p = p[:c.left]

@@ -87,7 +87,7 @@ func TestReadRegularLimit(t *testing.T) {
 			t.Errorf("/proc/self/maps with a 16-byte limit: %v", err)
 		}
 	}
-	r := &cappedReader{r: strings.NewReader("abcdef"), path: "x", left: 4}
+	r := newCappedReader(strings.NewReader("abcdef"), "x", 4)
 	buf := make([]byte, 10)
 	if n, err := r.Read(buf); n != 4 || err != nil {
 		t.Fatalf("first read %d %v", n, err)
