@@ -12,58 +12,11 @@ type Form struct{ I, J, K int64 }
 // anything else, for an operation that may see inf (Binary.Saturate), and
 // where a coefficient would overflow int64.
 func Linear(e ir.Expr) (f Form, ok bool) {
-	switch n := e.(type) {
-	case *ir.Var:
-		if n.Reduce == nil {
-			switch n.Kind {
-			case ir.VarI:
-				return Form{I: 1}, true
-			case ir.VarJ:
-				return Form{J: 1}, true
-			}
-		}
-	case *ir.Const:
-		if v, ok := constInt(n); ok {
-			return Form{K: v}, true
-		}
-	case *ir.ScalarRef:
-		if n.Scalar.Value.T.IsInteger() {
-			return Form{K: n.Scalar.Value.I}, true
-		}
-	case *ir.Convert:
-		if n.T.IsInteger() && n.X.Type().IsInteger() {
-			return Linear(n.X)
-		}
-	case *ir.Unary:
-		if n.Op == ir.OpNeg {
-			if x, ok := Linear(n.X); ok {
-				return x.scale(-1)
-			}
-		}
-	case *ir.Binary:
-		if n.Saturate {
-			break
-		}
-		x, ok1 := Linear(n.X)
-		y, ok2 := Linear(n.Y)
-		if !ok1 || !ok2 {
-			break
-		}
-		switch n.Op {
-		case ir.OpAdd:
-			return x.add(y, 1)
-		case ir.OpSub:
-			return x.add(y, -1)
-		case ir.OpMul:
-			if x.I == 0 && x.J == 0 {
-				return y.scale(x.K)
-			}
-			if y.I == 0 && y.J == 0 {
-				return x.scale(y.K)
-			}
-		}
+	a, ok := AffineOf(e, nil)
+	if !ok {
+		return Form{}, false
 	}
-	return Form{}, false
+	return a.Form()
 }
 
 // Offset returns d when e is `v - d` for the index variable v (VarI or
@@ -81,26 +34,6 @@ func Offset(e ir.Expr, v ir.VarKind) (int64, bool) {
 		return 0, false
 	}
 	return -f.K, true
-}
-
-// add is f + s*g, s = ±1.
-func (f Form) add(g Form, s int64) (Form, bool) {
-	g, ok := g.scale(s)
-	if !ok {
-		return Form{}, false
-	}
-	i, ok1 := ir.Add64(f.I, g.I)
-	j, ok2 := ir.Add64(f.J, g.J)
-	k, ok3 := ir.Add64(f.K, g.K)
-	return Form{i, j, k}, ok1 && ok2 && ok3
-}
-
-// scale is c*f.
-func (f Form) scale(c int64) (Form, bool) {
-	i, ok1 := ir.Mul64(f.I, c)
-	j, ok2 := ir.Mul64(f.J, c)
-	k, ok3 := ir.Mul64(f.K, c)
-	return Form{i, j, k}, ok1 && ok2 && ok3
 }
 
 // constInt is the value of a constant of integer type (bool included): its

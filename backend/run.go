@@ -60,7 +60,7 @@ func Captured(p *ir.Problem, got map[[2]int64]ir.Value) func(i, j int64) (ir.Val
 		v, ok := got[[2]int64{i, j}]
 		if !ok {
 			if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
-				return ir.Value{}, fmt.Errorf("outside the %dx%d grid", p.Rows, p.Cols)
+				return ir.Value{}, fmt.Errorf("outside the %s", p.GridText())
 			}
 			return ir.Value{}, fmt.Errorf("internal error: the cell was not captured")
 		}

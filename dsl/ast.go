@@ -29,20 +29,25 @@ type ProblemDecl struct {
 	Name string
 }
 
-// GridDecl is the grid size line `R x C` (thesis: `5x5`).
+// GridDecl is the grid size line: `R x C` (thesis: `5x5`), or `N` alone
+// for a 1-D grid. Sides holds one expression per dimension, in order: one
+// or two (the parser refuses more).
 type GridDecl struct {
-	Pos        Pos
-	Rows, Cols Expr
+	Pos   Pos
+	Sides []Expr
 }
 
 // SettingDecl is one of the `key: value` header lines whose value is a word
 // or an integer: `prev: 2`, `mem: 0`, `maintain: 1`, `cell: long`,
-// `schedule: rows`. Key is without the colon.
+// `schedule: rows`. Key is without the colon. A value may be followed by
+// `= EXPR`, as in `schedule: t = j - i`: then Value is the name before `=`
+// and Expr is the expression (nil otherwise); sema says which keys take one.
 type SettingDecl struct {
 	Pos      Pos
 	Key      string
 	Value    string
 	ValuePos Pos
+	Expr     Expr
 }
 
 // AnswerDecl is `answer: EXPR`.
@@ -92,11 +97,12 @@ type ScalarDecl struct {
 	Expr Expr
 }
 
-// RecurrenceDecl is `cell[i][j] = EXPR when COND | ... | EXPR otherwise`.
+// RecurrenceDecl is `cell[i][j] = EXPR when COND | ... | EXPR otherwise`,
+// or `cell[j] = ...` over a 1-D grid.
 type RecurrenceDecl struct {
 	Pos    Pos
-	Target string // "cell"
-	I, J   *Ident // the bound index variables
+	Target string   // "cell"
+	Vars   []*Ident // the bound index variables, one per subscript (sema checks the count)
 	Cases  []*Case
 }
 

@@ -22,7 +22,11 @@ func (c *conv) problem(g *gProblem) Decl {
 
 func (c *conv) setting(g *gSetting) Decl {
 	value, at := c.name(g.Value)
-	return &SettingDecl{Pos: pos(g.Key.Pos), Key: g.Key.Value, Value: value, ValuePos: at}
+	d := &SettingDecl{Pos: pos(g.Key.Pos), Key: g.Key.Value, Value: value, ValuePos: at}
+	if g.Expr != nil {
+		d.Expr = c.expr(g.Expr)
+	}
+	return d
 }
 
 // name joins a possibly hyphenated name (`lookback-put`, `held-karp`); its
@@ -42,6 +46,40 @@ func (c *conv) name(g *gName) (string, Pos) {
 		}
 	}
 	return b.String(), pos(g.First.Pos)
+}
+
+// lhsRule says what the left side of a recurrence is, for its errors.
+const lhsRule = "the left side of a recurrence names its index variables, as in `cell[i][j]` or, for a 1-D grid, `cell[i]`"
+
+// recurrenceHead converts the left side of a recurrence, whose subscripts
+// must be plain names; it reports the first that is not and returns nil.
+func (c *conv) recurrenceHead(g *gRecurrence) *RecurrenceDecl {
+	d := &RecurrenceDecl{Pos: pos(g.Target.Pos), Target: g.Target.Value}
+	for _, sub := range g.Subs {
+		if sub.X == nil {
+			c.p.errorAt(sub.Close.Pos, "missing index variable in `[]`: %s", lhsRule)
+			return nil
+		}
+		x := c.expr(sub.X)
+		id, ok := x.(*Ident)
+		if !ok {
+			// The token at fault: an operator (`i-1` at the `-`), else the
+			// start of the subscript (`2`, `A[i]`, `(i)`).
+			text := ExprString(x)
+			switch x := x.(type) {
+			case *Binary:
+				text = x.Op
+			case *Unary:
+				text = x.Op
+			case *Ternary:
+				text = "?"
+			}
+			c.p.error(x.Position(), "unexpected `%s`: %s", text, lhsRule)
+			return nil
+		}
+		d.Vars = append(d.Vars, id)
+	}
+	return d
 }
 
 func (c *conv) args(g *gArgs) Decl {
@@ -68,25 +106,28 @@ func (c *conv) grid(g *gGrid) Decl {
 	if g.Dims.Value != "" {
 		d := &GridDecl{Pos: pos(g.Dims.Pos)}
 		sides := c.dimSides(g.Dims)
-		for i, s := range sides {
+		for _, s := range sides {
 			if s.text == "?" {
 				c.p.error(s.pos, "the grid size cannot be `?`: give a number, a name or `(EXPR)`")
 				return nil
 			}
-			lit := &IntLit{Pos: s.pos, Text: s.text, Value: int64(s.n)}
-			if i == 0 {
-				d.Rows = lit
-			} else {
-				d.Cols = lit
-			}
+			d.Sides = append(d.Sides, &IntLit{Pos: s.pos, Text: s.text, Value: int64(s.n)})
 		}
 		if len(sides) != 2 {
 			return nil
 		}
 		return d
 	}
-	rows := c.side(g.Rows)
-	return &GridDecl{Pos: rows.Position(), Rows: rows, Cols: c.side(g.Cols)}
+	first := c.side(g.First)
+	if len(g.Rest) > 1 {
+		c.p.error(first.Position(), "%s", msg3D)
+		return nil
+	}
+	d := &GridDecl{Pos: first.Position(), Sides: []Expr{first}}
+	for _, r := range g.Rest {
+		d.Sides = append(d.Sides, c.side(r.Side))
+	}
+	return d
 }
 
 func (c *conv) side(g *gSide) Expr {

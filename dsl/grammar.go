@@ -148,9 +148,11 @@ type gProblem struct {
 	Name *gName      `parser:"@@"`
 }
 
+// gSetting is `key: value`, or `key: name = EXPR` (`schedule: t = j - i`).
 type gSetting struct {
 	Key   lexer.Token `parser:"@Ident ':'"`
 	Value *gName      `parser:"@@"`
+	Expr  *gExpr      `parser:"( '=' @@ )?"`
 }
 
 type gAnswer struct {
@@ -201,11 +203,19 @@ type gAmpRow struct {
 	T   lexer.Token `parser:"@Row"`
 }
 
+// gGrid is `5x5` (one Dims token), or sides separated by `x`: `N`,
+// `(len(A)+1) x (len(B)+1)`. More than two sides parse, so that convert.go
+// can say that 3-D grids are not implemented rather than report a syntax
+// error.
 type gGrid struct {
-	Dims lexer.Token `parser:"@Dims"`
-	Rows *gSide      `parser:"| @@"`
+	Dims  lexer.Token  `parser:"  @Dims"`
+	First *gSide       `parser:"| @@"`
+	Rest  []*gGridSide `parser:"  @@*"`
+}
+
+type gGridSide struct {
 	X    lexer.Token `parser:"@'x'"`
-	Cols *gSide      `parser:"@@"`
+	Side *gSide      `parser:"@@"`
 }
 
 // gSide is a side of the grid: an integer, a name, a call such as
@@ -218,13 +228,22 @@ type gSide struct {
 	Paren *gExpr      `parser:"    @@ ')' )"`
 }
 
-// gRecurrence is the first line of a recurrence, `cell[i][j] = CASE`.
+// gRecurrence is the first line of a recurrence, `cell[i][j] = CASE` or
+// `cell[j] = CASE`. Any number of subscripts parse, and each may be any
+// expression or none: convert.go then reports the first that is not a name
+// at the token at fault (`cell[i][j-1]`: the `-`), which a grammar of names
+// could not, as participle backtracks out of a failed `[`. Sema checks the
+// number of subscripts against the grid line.
 type gRecurrence struct {
 	Target lexer.Token `parser:"@Ident"`
-	I      lexer.Token `parser:"'[' @Ident ']'"`
-	J      lexer.Token `parser:"'[' @Ident ']'"`
+	Subs   []*gLHSSub  `parser:"@@+"`
 	Eq     lexer.Token `parser:"@'='"`
 	Case   *gCase      `parser:"@@"`
+}
+
+type gLHSSub struct {
+	X     *gExpr      `parser:"'[' @@?"`
+	Close lexer.Token `parser:"@']'"`
 }
 
 // gCaseLine is a continuation line of a recurrence, `| CASE`.

@@ -61,8 +61,15 @@ func dumpDecl(d Decl) string {
 	case *ProblemDecl:
 		return "problem " + d.Name
 	case *GridDecl:
-		return "grid " + sexpr(d.Rows) + " " + sexpr(d.Cols)
+		s := "grid"
+		for _, side := range d.Sides {
+			s += " " + sexpr(side)
+		}
+		return s
 	case *SettingDecl:
+		if d.Expr != nil {
+			return "set " + d.Key + "=" + d.Value + " = " + sexpr(d.Expr)
+		}
 		return "set " + d.Key + "=" + d.Value
 	case *AnswerDecl:
 		return "answer " + sexpr(d.Expr)
@@ -96,7 +103,10 @@ func dumpDecl(d Decl) string {
 		}
 		return s
 	case *RecurrenceDecl:
-		s := fmt.Sprintf("rec %s[%s][%s]", d.Target, d.I.Name, d.J.Name)
+		s := "rec " + d.Target
+		for _, v := range d.Vars {
+			s += "[" + v.Name + "]"
+		}
 		for _, c := range d.Cases {
 			s += " {" + sexpr(c.Value)
 			switch {
@@ -232,12 +242,19 @@ func checkPositions(tb testing.TB, f *File) {
 			check("problem", d.Pos, "problem")
 		case *GridDecl:
 			check("grid", d.Pos, "")
-			expr(d.Rows)
-			expr(d.Cols)
+			if len(d.Sides) < 1 || len(d.Sides) > 2 {
+				tb.Errorf("grid at %s with %d sides", d.Pos, len(d.Sides))
+			}
+			for _, side := range d.Sides {
+				expr(side)
+			}
 		case *SettingDecl:
 			check("setting", d.Pos, d.Key)
 			first, _, _ := strings.Cut(d.Value, "-") // the parts of a spaced-out name are apart
 			check("setting value", d.ValuePos, first)
+			if d.Expr != nil {
+				expr(d.Expr)
+			}
 		case *AnswerDecl:
 			check("answer", d.Pos, "answer")
 			expr(d.Expr)
@@ -269,8 +286,12 @@ func checkPositions(tb testing.TB, f *File) {
 			}
 		case *RecurrenceDecl:
 			check("recurrence", d.Pos, d.Target)
-			expr(d.I)
-			expr(d.J)
+			if len(d.Vars) == 0 {
+				tb.Errorf("recurrence at %s without index variables", d.Pos)
+			}
+			for _, v := range d.Vars {
+				expr(v)
+			}
 			if len(d.Cases) == 0 {
 				tb.Errorf("recurrence at %s without cases", d.Pos)
 			}
@@ -307,7 +328,11 @@ func exprs(f *File) []Expr {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *GridDecl:
-			out = append(out, d.Rows, d.Cols)
+			out = append(out, d.Sides...)
+		case *SettingDecl:
+			if d.Expr != nil {
+				out = append(out, d.Expr)
+			}
 		case *AnswerDecl:
 			out = append(out, d.Expr)
 		case *ScalarDecl:

@@ -224,6 +224,13 @@ func classify(toks []lexer.Token) kind {
 			return kindGrid
 		}
 	}
+	// The side of a 1-D grid alone on its line, a name (`n`) or a call
+	// (`len(A)`), or an attempt at one that the grid's parser words best
+	// (`len(A)+1` wants parentheses). Integers and `(EXPR)` are grid lines
+	// already, above.
+	if len(toks) == 1 || isOp(t1, "(") || isOp(t1, "+") || isOp(t1, "-") || isOp(t1, "*") || isOp(t1, "/") || isOp(t1, "%") {
+		return kindGrid
+	}
 	return kindUnknown
 }
 
@@ -281,7 +288,9 @@ func (p *parser) parseGroup(g *group) (d Decl) {
 			return c.input(gi)
 		}
 	case kindGrid:
-		if gg, err := run(gridParser, g.head); err != nil {
+		if at, ok := threeDims(g.head); ok {
+			p.errorAt(at, "%s", msg3D)
+		} else if gg, err := run(gridParser, g.head); err != nil {
 			p.syntaxError(err, g.kind, g.head)
 		} else {
 			return c.grid(gg)
@@ -294,17 +303,40 @@ func (p *parser) parseGroup(g *group) (d Decl) {
 	return nil
 }
 
+// msg3D is the error for a grid line of three sides (contract v2 §7.1
+// names them; the engine does not compute them yet).
+const msg3D = "3-D grids (`K x R x C`) are not implemented yet: give one side for a 1-D grid (`N`, cells cell[i]) or two for a 2-D grid (`R x C`)"
+
+// threeDims reports a grid line of three or more sides that the grammar
+// cannot see as such, because the lexer takes two numeric sides as one Dims
+// token and the rest of the line as data: `2x3x4` (Dims then the row `x4`),
+// `n x 3 x 4` (a Dims token after `x`). It returns where the line starts.
+// Lines of three sides written otherwise (`K x R x C`) parse, and
+// conv.grid reports them.
+func threeDims(seg segment) (lexer.Position, bool) {
+	toks := seg.toks
+	for k, t := range toks {
+		if t.Type != tokDims {
+			continue
+		}
+		if k+1 < len(toks) && toks[k+1].Type == tokRow && strings.HasPrefix(strings.TrimLeft(toks[k+1].Value, blanks), "x") {
+			return toks[0].Pos, true
+		}
+		if k > 0 && toks[k-1].Type == tokIdent && toks[k-1].Value == "x" {
+			return toks[0].Pos, true
+		}
+	}
+	return lexer.Position{}, false
+}
+
 func (p *parser) recurrence(c *conv, g *group) Decl {
 	var d *RecurrenceDecl
 	if gr, err := run(recurrenceParser, g.head); err != nil {
 		p.syntaxError(err, g.kind, g.head)
 	} else {
-		d = &RecurrenceDecl{
-			Pos:    pos(gr.Target.Pos),
-			Target: gr.Target.Value,
-			I:      &Ident{Pos: pos(gr.I.Pos), Name: gr.I.Value},
-			J:      &Ident{Pos: pos(gr.J.Pos), Name: gr.J.Value},
-			Cases:  []*Case{c.kase(gr.Case, len(g.cases) > 0)},
+		d = c.recurrenceHead(gr)
+		if d != nil {
+			d.Cases = []*Case{c.kase(gr.Case, len(g.cases) > 0)}
 		}
 	}
 	for _, seg := range g.cases {
@@ -553,8 +585,9 @@ func message(k kind, found, prev lexer.Token, want string, seg segment) string {
 		if isOp(found, "+", "-", "*", "/", "%") {
 			return fmt.Sprintf("unexpected %s in the grid size: put an expression side in parentheses, as in `(N+1) x M`", f)
 		}
-		if want == "`x`" {
-			return "expected `x` between the grid's rows and columns, found " + f
+		if want == "`x`" || want == "" && found.Type != tokRow {
+			// After a side: `5 M`. (A Row follows a `5x5` token: `5x5 7`.)
+			return "expected `x` between the grid's sides, or the end of the line, found " + f
 		}
 	case kindRecurrence:
 		eq := -1
@@ -568,7 +601,7 @@ func message(k kind, found, prev lexer.Token, want string, seg segment) string {
 			if want == "`=`" {
 				return fmt.Sprintf("expected `=` after `%s`, found %s", strings.Join(tokenValues(seg.toks, found), ""), f)
 			}
-			return fmt.Sprintf("unexpected %s: the left side of a recurrence names its two index variables, as in `cell[i][j]`", f)
+			return fmt.Sprintf("unexpected %s: %s", f, lhsRule)
 		}
 		if want == "" && (isOp(found, "|") || found.Type == tokKeyword) {
 			return fmt.Sprintf("unexpected %s", f)

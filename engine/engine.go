@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/heldkarp"
@@ -186,6 +187,11 @@ var hostAvailable = hostmem.Available
 type Result struct {
 	Grid *backend.Result
 	Tour *heldkarp.Result
+	// Tree is the traceback (with Options.Traceback): every cell that the
+	// winning terms read, from the cell the answer selects (contract v2
+	// §7.4). When it does not branch, Grid's Path and Emitted hold it as
+	// a path too, as traceback.Trace gives it.
+	Tree *traceback.Node
 	// Backend and Device say where it ran: the executor's Name and Device.
 	Backend, Device string
 }
@@ -227,8 +233,17 @@ func Run(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Option
 	return res, err
 }
 
-// runGrid solves a problem of the grid pipeline with ex.
+// runGrid solves a problem of the grid pipeline with ex. A traceback is
+// the engine's, not the executor's: the executor keeps the grid, and the
+// tree is followed here from whatever cell the answer selects (Traceable).
 func runGrid(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options) (*Result, error) {
+	trace := opt.Traceback
+	if trace {
+		if !Traceable(l.Plan) {
+			return nil, InputError(&source.Error{Pos: l.Problem.AnswerPos, Msg: fmt.Sprintf("traceback starts at the cell the answer selects, but the answer of %s selects none: it combines several cells", l.Problem.Name)})
+		}
+		opt.Traceback, opt.Maintain = false, true
+	}
 	start := time.Now()
 	res, err := ex.Run(ctx, l.Problem, l.Plan, opt)
 	if err != nil {
@@ -237,5 +252,54 @@ func runGrid(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Op
 	if res.Stats.Seconds == 0 {
 		res.Stats.Seconds = time.Since(start).Seconds()
 	}
-	return &Result{Grid: res, Backend: res.Backend, Device: res.Device}, nil
+	out := &Result{Grid: res, Backend: res.Backend, Device: res.Device}
+	if trace {
+		if out.Tree, err = traceGrid(l, res); err != nil {
+			// The recurrence's: a cycle, a read outside the grid, a
+			// tree of shared cells.
+			return nil, InputError(err)
+		}
+	}
+	return out, nil
+}
+
+// Traceable reports whether a traceback of a problem planned as pl has a
+// cell to start from (contract v2 §7.4): the answer is one cell, a min or
+// max over a region of cells (the winning cell starts it), or an
+// expression of one cell (S0 * cell[0][0]). A sum, or an expression of
+// several cells, selects none; a problem without a plan (TSP) has nothing
+// to trace back, and its solver returns the tour anyway.
+func Traceable(pl *plan.Plan) bool {
+	if pl == nil {
+		return true
+	}
+	switch a := pl.Answer; a.Kind {
+	case plan.AnswerCell:
+		return true
+	case plan.AnswerRegion:
+		return a.Op != ir.ReduceSum
+	case plan.AnswerExpr:
+		return len(a.Cells) == 1
+	}
+	return false
+}
+
+// traceGrid follows the traceback tree from the cell the answer selected
+// in res, and fills res's Path and Emitted when the tree is a path.
+func traceGrid(l *Loaded, res *backend.Result) (*traceback.Node, error) {
+	i, j, ok := res.AnswerI, res.AnswerJ, res.AnswerIsCell
+	if a := l.Plan.Answer; !ok && a.Kind == plan.AnswerExpr && len(a.Cells) == 1 {
+		i, j, ok = a.Cells[0][0], a.Cells[0][1], true
+	}
+	if !ok {
+		return nil, fmt.Errorf("internal error: the %s backend reported no answer cell to trace back from", res.Backend)
+	}
+	tree, err := traceback.Tree(l.Problem, res.Grid, i, j)
+	if err != nil {
+		return nil, err
+	}
+	if path, emitted, ok := tree.Path(); ok {
+		res.Path, res.Emitted = path, emitted
+	}
+	return tree, nil
 }

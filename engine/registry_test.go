@@ -96,7 +96,7 @@ func checkRender(t *testing.T, b *problems.Builtin, l *Loaded) {
 		t.Fatalf("%dx%d: %v", l.Problem.Rows, l.Problem.Cols, err)
 	}
 	for _, alias := range append([]string{b.Name}, b.Aliases...) {
-		text, ok := problems.Solution(alias, l.Problem, res.Grid)
+		text, ok := problems.Solution(alias, l.Problem, res.Grid, res.Tree)
 		if ok != (b.Render != nil) || ok && text == "" {
 			t.Errorf("%dx%d: rendering as %s: %v %q", l.Problem.Rows, l.Problem.Cols, alias, ok, text)
 		}

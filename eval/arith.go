@@ -49,17 +49,28 @@ const (
 type site struct {
 	i, j int64
 	cell bool
+	// oneD: a cell of a 1-D grid (ir.Problem.Dims == 1), named cell[j] as
+	// the user wrote it (ir.Problem.CellText).
+	oneD bool
 }
 
 func (s site) String() string {
-	if s.cell {
-		return "cell[" + strconv.FormatInt(s.i, 10) + "][" + strconv.FormatInt(s.j, 10) + "]"
+	switch {
+	case !s.cell:
+		return "the answer"
+	case s.oneD:
+		return "cell[" + strconv.FormatInt(s.j, 10) + "]"
 	}
-	return "the answer"
+	return "cell[" + strconv.FormatInt(s.i, 10) + "][" + strconv.FormatInt(s.j, 10) + "]"
 }
 
-// cellSite is the site of cell [i][j].
-func cellSite(i, j int64) site { return site{i, j, true} }
+// cellSite is the site of cell [i][j] of a 2-D grid.
+func cellSite(i, j int64) site { return site{i: i, j: j, cell: true} }
+
+// siteIn is the site of cell [i][j] of p's grid.
+func siteIn(p *ir.Problem, i, j int64) site {
+	return site{i: i, j: j, cell: true, oneD: p.Dims == 1}
+}
 
 // addFinite and subFinite are ir.AddFinite and ir.SubFinite, the checked
 // steps of the scalar and scan loops.
@@ -238,13 +249,13 @@ func storeRange(t ir.Type) (lo, hi int64) {
 
 // cellOverflow is the error for a value an integer cell cannot hold. Every
 // operation is checked, so it is a last line of defence.
-func cellOverflow(pos source.Pos, t ir.Type, i, j, v int64) error {
-	return errAt(pos, "overflow computing %s: %d does not fit %s", cellSite(i, j), v, noFit(t, fitsInt64(v)))
+func cellOverflow(pos source.Pos, t ir.Type, s site, v int64) error {
+	return errAt(pos, "overflow computing %s: %d does not fit %s", s, v, noFit(t, fitsInt64(v)))
 }
 
 // nanCell is the error for a floating cell that would hold NaN.
-func nanCell(pos source.Pos, i, j int64) error {
-	return errAt(pos, "%s is NaN; add `nan: allow` to the header to keep NaN values", cellSite(i, j))
+func nanCell(pos source.Pos, s site) error {
+	return errAt(pos, "%s is NaN; add `nan: allow` to the header to keep NaN values", s)
 }
 
 // StoreCheck reports whether v may be stored in cell [i][j] of p: an
@@ -254,12 +265,12 @@ func nanCell(pos source.Pos, i, j int64) error {
 func StoreCheck(p *ir.Problem, pos source.Pos, i, j int64, v ir.Value) error {
 	if p.CellType.IsFloat() {
 		if v.F != v.F && !p.AllowNaN {
-			return nanCell(pos, i, j)
+			return nanCell(pos, siteIn(p, i, j))
 		}
 		return nil
 	}
 	if lo, hi := storeRange(p.CellType); v.I < lo || v.I > hi {
-		return cellOverflow(pos, p.CellType, i, j, v.I)
+		return cellOverflow(pos, p.CellType, siteIn(p, i, j), v.I)
 	}
 	return nil
 }

@@ -458,6 +458,12 @@ func (m *Machine) coords(k int) (i, j int64) {
 	return m.b.Lane0 + int64(k), m.b.Step
 }
 
+// site is lane k of the batch, for messages.
+func (m *Machine) site(k int) site {
+	i, j := m.coords(k)
+	return siteIn(m.rec.p, i, j)
+}
+
 // at points the scalar frame at lane k.
 func (m *Machine) at(k int) {
 	m.fr.i, m.fr.j = m.coords(k)

@@ -825,8 +825,7 @@ func (m *Machine) arithFault(n *ir.Binary, x, y opnd, mask int) {
 		}
 		a, b := m.ints.get(x, k), m.ints.get(y, k)
 		if _, f := arithInt(n.Op, n.T, n.Saturate, a, b); f != fNone {
-			i, j := m.coords(k)
-			m.fail(arithErr(n.Pos, cellSite(i, j), f, n.Op, n.T, a, b))
+			m.fail(arithErr(n.Pos, m.site(k), f, n.Op, n.T, a, b))
 			return
 		}
 	}
@@ -850,8 +849,7 @@ func (c *vcomp) laneArith(n *ir.Binary, x, y opnd, mask int) opnd {
 			r, f := arithInt(op, t, sat, a, b)
 			if f != fNone {
 				if m.isActive(mask, k) {
-					i, j := m.coords(k)
-					m.fail(arithErr(n.Pos, cellSite(i, j), f, op, t, a, b))
+					m.fail(arithErr(n.Pos, m.site(k), f, op, t, a, b))
 					return
 				}
 				r = 0
@@ -1098,8 +1096,7 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 			for k := range v {
 				r, f := convInt(s[k], from, to)
 				if f != fNone && m.isActive(mask, k) {
-					i, j := m.coords(k)
-					m.fail(convIntErr(n.Pos, cellSite(i, j), s[k], to))
+					m.fail(convIntErr(n.Pos, m.site(k), s[k], to))
 					return
 				}
 				v[k] = r
@@ -1137,8 +1134,7 @@ func (c *vcomp) convert(n *ir.Convert, mask int) opnd {
 		for k := range v {
 			r, f := floatToInt(s[k], to)
 			if f != fNone && m.isActive(mask, k) {
-				i, j := m.coords(k)
-				m.fail(floatConvErr(n.Pos, cellSite(i, j), f, s[k], to))
+				m.fail(floatConvErr(n.Pos, m.site(k), f, s[k], to))
 				return
 			}
 			v[k] = r

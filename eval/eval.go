@@ -79,7 +79,7 @@ type binding struct {
 }
 
 // site is what the walker computes, for messages.
-func (w *walker) site() site { return site{w.i, w.j, w.haveIJ} }
+func (w *walker) site() site { return site{i: w.i, j: w.j, cell: w.haveIJ} }
 
 func (w *walker) lookup(v *ir.Var) (int64, error) {
 	for k := len(w.env) - 1; k >= 0; k-- {
@@ -152,11 +152,15 @@ func (w *walker) eval(e ir.Expr) (ir.Value, error) {
 			return ir.Value{}, err
 		}
 		if w.cells == nil {
-			return ir.Value{}, errAt(n.Pos, "%s: no grid to read cell[%d][%d] from", refText(n), i, j)
+			return ir.Value{}, errAt(n.Pos, "%s: no grid to read %s from", refText(n), refGrid(n, 0, 0).CellText(i, j))
 		}
 		v, err := w.cells(i, j)
+		var out *outsideErr
+		if errors.As(err, &out) {
+			return ir.Value{}, OutsideGrid(n, i, j, out.rows, out.cols)
+		}
 		if err != nil {
-			return ir.Value{}, errAt(n.Pos, "%s reads cell[%d][%d], %v", refText(n), i, j, err)
+			return ir.Value{}, errAt(n.Pos, "%s reads %s, %v", refText(n), refGrid(n, 0, 0).CellText(i, j), err)
 		}
 		return v, nil
 	case *ir.Unary:

@@ -335,10 +335,10 @@ func newCellRules(p *ir.Problem) cellRules {
 	lo, hi := storeRange(t)
 	return cellRules{
 		ints: cellRule[int64]{lo: lo, hi: hi, err: func(pos source.Pos, i, j, v int64) error {
-			return cellOverflow(pos, t, i, j, v)
+			return cellOverflow(pos, t, siteIn(p, i, j), v)
 		}},
 		floats: cellRule[float64]{lo: math.Inf(-1), hi: math.Inf(1), nanOK: p.AllowNaN,
-			err: func(pos source.Pos, i, j int64, _ float64) error { return nanCell(pos, i, j) }},
+			err: func(pos source.Pos, i, j int64, _ float64) error { return nanCell(pos, siteIn(p, i, j)) }},
 	}
 }
 
@@ -627,8 +627,7 @@ func (c *vcomp) pickFast() {
 			if mode == 2 && mb[lane] {
 				at = k.blend.pos
 			}
-			i, j := m.coords(lane)
-			m.fail(nanCell(at, i, j))
+			m.fail(nanCell(at, m.site(lane)))
 		}
 		k.fast = fastScan(c, opIdx, mode, run, bad)
 		return
@@ -644,7 +643,7 @@ func (c *vcomp) pickFast() {
 	// The loop stopped at lane bad before storing it: its neighbour is
 	// stored, and the operands are known again.
 	bad := func(m *Machine, l []int64, s0, lane int, mb []bool, evs []int64, evc int64) {
-		cs := cellSite(m.coords(lane))
+		cs := m.site(lane)
 		if mode == 2 && mb[lane] {
 			m.fail(arithErr(k.blend.addPos, cs, fOverflow, ir.OpAdd, r.cellT, evs[lane], evc))
 			return
@@ -770,7 +769,7 @@ func (m *Machine) slowScan(k *Kernel) {
 				blendLane(m, bl, lane, func(a, b int64) (int64, bool) {
 					s, ok := addFinite(m.rec.cellT, a, b)
 					if !ok {
-						m.fail(arithErr(bl.addPos, cellSite(m.coords(lane)), fOverflow, ir.OpAdd, m.rec.cellT, a, b))
+						m.fail(arithErr(bl.addPos, m.site(lane), fOverflow, ir.OpAdd, m.rec.cellT, a, b))
 					}
 					return s, ok
 				})
@@ -919,7 +918,7 @@ func (m *Machine) termI(t *scanTerm, l []int64, at int64, lane int) (int64, bool
 	}
 	r, f := arithInt(op, ct, t.sat, a, b)
 	if f != fNone {
-		m.fail(arithErr(t.pos, cellSite(m.coords(lane)), f, op, ct, a, b))
+		m.fail(arithErr(t.pos, m.site(lane), f, op, ct, a, b))
 		return 0, false
 	}
 	return r, true

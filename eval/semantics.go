@@ -158,14 +158,31 @@ func nanToInt(pos source.Pos, t ir.Type) error {
 }
 
 // OutsideGrid is the error for reading a cell outside the grid, e.g.
-// `lcs.dp:7:12: cell[i-1][j] reads cell[-1][3], outside the 5x7 grid`.
+// `lcs.dp:7:12: cell[i-1][j] reads cell[-1][3], outside the 5x7 grid`, or
+// for a reference to a 1-D grid (ref.OneD, whose rows is 1)
+// `lis.dp:3:46: cell[k-1] reads cell[-1], outside the 1-D grid of 8 cells`.
 func OutsideGrid(ref *ir.CellRef, i, j, rows, cols int64) error {
-	return errAt(ref.Pos, "%s reads cell[%d][%d], outside the %dx%d grid", refText(ref), i, j, rows, cols)
+	g := refGrid(ref, rows, cols)
+	return errAt(ref.Pos, "%s reads %s, outside the %s", refText(ref), g.CellText(i, j), g.GridText())
+}
+
+// refGrid is the shape of the grid ref reads, enough for ir.Problem's
+// CellText and GridText: the messages built from a reference alone word
+// cells as the Problem does.
+func refGrid(ref *ir.CellRef, rows, cols int64) *ir.Problem {
+	g := &ir.Problem{Dims: 2, Rows: rows, Cols: cols}
+	if ref.OneD {
+		g.Dims = 1
+	}
+	return g
 }
 
 func refText(ref *ir.CellRef) string {
-	if ref.Text != "" {
+	switch {
+	case ref.Text != "":
 		return ref.Text
+	case ref.OneD:
+		return "cell[..]"
 	}
 	return "cell[..][..]"
 }

@@ -81,6 +81,11 @@ type CellRef struct {
 	ID   int
 	I, J Expr
 	Text string // the reference as written, e.g. "cell[i-1][j]"
+	// OneD marks a reference to a 1-D grid, cell[e] (Problem.Dims == 1):
+	// I is the constant 0 and J is e. A stage that words a cell from the
+	// reference alone, without the Problem, reads it: "cell[k-1] reads
+	// cell[-1]", not cell[0][-1].
+	OneD bool
 }
 
 // Op is an operator.

@@ -10,6 +10,7 @@ package ir
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/dpgpu/dpgpu/source"
 )
@@ -81,9 +82,17 @@ type Problem struct {
 	File string // path of the `.dp` file ("" when built from a string)
 	Src  []byte // source text, for error carets
 
+	// Dims is how many dimensions the grid line gave: 2 for `R x C`, 1 for
+	// `N` (0 for held-karp, which has no grid). A 1-D grid is lowered to a
+	// 1 x N grid, so that every later stage works unchanged: Rows is 1, the
+	// one index variable is the column variable (JVar; IVar is ""), and
+	// every reference cell[e] is a CellRef with I the constant 0 (OneD set).
+	// Dims only changes how cells and the grid are named in messages
+	// (CellText, GridText).
+	Dims       int
 	Rows, Cols int64 // grid size; 0 for schedules without a grid (held-karp)
 	CellType   Type
-	IVar, JVar string // names of the index variables (`i`, `j`)
+	IVar, JVar string // names of the index variables (`i`, `j`; `j` alone in 1-D)
 
 	// Header settings; *Pos is zero when the line is absent.
 	Prev     int // declared `prev:`, -1 when absent (the planner infers it)
@@ -93,8 +102,15 @@ type Problem struct {
 	// AllowNaN (`nan: allow`) lets a floating cell hold NaN; by default a
 	// NaN reaching a cell or the answer is an error naming the case and cell.
 	AllowNaN    bool
-	Schedule    string // forced schedule name, "" for automatic
+	Schedule    string // forced schedule name, "" for automatic; "t" for `schedule: t = EXPR`
 	SchedulePos source.Pos
+	// ScheduleExpr is EXPR of `schedule: t = EXPR` (nil otherwise): an
+	// integer expression of the recurrence's nodes over the index variables
+	// (Var of kind VarI and VarJ), constants and scalars, without cells,
+	// input elements or reductions. The checker checks only names and
+	// types; whether it is linear (+ - and * by constants) and a legal order
+	// for the recurrence is the planner's to decide.
+	ScheduleExpr Expr
 
 	Inputs  []*Input
 	Scalars []*Scalar
@@ -132,3 +148,24 @@ func (p *Problem) Scalar(name string) *Scalar {
 
 // Cells is the number of grid cells.
 func (p *Problem) Cells() int64 { return p.Rows * p.Cols }
+
+// CellText names cell [i][j] of p's grid as a user wrote it, for messages:
+// cell[2][5] in a 2-D grid, cell[5] in a 1-D grid (whose cells all have
+// i = 0). Every stage words cells through it, so that a 1-D problem's
+// messages never show the row that the lowering added.
+func (p *Problem) CellText(i, j int64) string {
+	if p.Dims == 1 {
+		return "cell[" + strconv.FormatInt(j, 10) + "]"
+	}
+	return "cell[" + strconv.FormatInt(i, 10) + "][" + strconv.FormatInt(j, 10) + "]"
+}
+
+// GridText names p's grid for messages, as a noun phrase to follow "the":
+// "5x7 grid", or "1-D grid of 17 cells" (so that "outside the %s" reads
+// well for both).
+func (p *Problem) GridText() string {
+	if p.Dims == 1 {
+		return fmt.Sprintf("1-D grid of %d cells", p.Cols)
+	}
+	return fmt.Sprintf("%dx%d grid", p.Rows, p.Cols)
+}

@@ -3,7 +3,6 @@ package plan
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
@@ -19,7 +18,7 @@ const MaxAnswerCells = 1 << 20
 // positioned at the `.dp` line at fault.
 func Analyze(p *ir.Problem) (*Plan, error) {
 	switch Kind(p.Schedule) {
-	case "", Rows, Cols, Wavefront:
+	case "", Rows, Cols, Wavefront, Interval, scheduleExpr:
 	default:
 		// A schedule the checker accepts that sweeps no grid selects a
 		// solver the engine runs instead: nothing here to plan.
@@ -37,6 +36,10 @@ func Analyze(p *ir.Problem) (*Plan, error) {
 			d.DJ = &c
 		}
 		pl.Deps = append(pl.Deps, d)
+	}
+	for _, r := range reaches(p, pl.Deps) {
+		r.dep.RangeI = r.axisRange(r.di)
+		r.dep.RangeJ = r.axisRange(r.dj)
 	}
 	if err := choose(p, pl); err != nil {
 		return nil, err
@@ -119,7 +122,66 @@ func relText(v string, c int64) string {
 	return fmt.Sprintf("%s-%d", v, -c)
 }
 
+// scheduleExpr is ir.Problem.Schedule for `schedule: t = EXPR`.
+const scheduleExpr Kind = "t"
+
+// v1Hyperplane is the front function of a v1 schedule.
+func v1Hyperplane(k Kind, d Direction) Hyperplane {
+	s := int64(1)
+	if d == Backward {
+		s = -1
+	}
+	switch k {
+	case Rows:
+		return Hyperplane{s, 0}
+	case Cols:
+		return Hyperplane{0, s}
+	}
+	return Hyperplane{s, s}
+}
+
 func choose(p *ir.Problem, pl *Plan) error {
+	if err := choose1(p, pl); err != nil {
+		return err
+	}
+	if !pl.Schedule.Generic() {
+		pl.T = v1Hyperplane(pl.Schedule, pl.Direction)
+		lo, hi := pl.T.Range(p.Rows, p.Cols)
+		pl.Fronts = hi - lo + 1
+	}
+	return nil
+}
+
+// forcedHyperplane is the hyperplane `schedule: interval` or `schedule: t =
+// EXPR` asks for.
+func forcedHyperplane(p *ir.Problem) (*Hyperplane, string, error) {
+	switch Kind(p.Schedule) {
+	case Interval:
+		return &Hyperplane{-1, 1}, "interval", nil
+	case scheduleExpr:
+		var errs source.ErrorList
+		f, ok := analysis.Linear(p.ScheduleExpr)
+		if !ok || (f.I == 0 && f.J == 0) {
+			errs.Add(p.ScheduleExpr.Position(), "schedule: t = EXPR must be linear in the index variables with constant integer coefficients, e.g. `t = j - i`")
+			return nil, "", errs
+		}
+		if p.Rows == 1 && f.J == 0 {
+			errs.Add(p.ScheduleExpr.Position(), "schedule: t = EXPR must use the grid's index variable")
+			return nil, "", errs
+		}
+		g := gcd(abs64(f.I), abs64(f.J))
+		h := Hyperplane{f.I / g, f.J / g}
+		return &h, h.String(), nil
+	}
+	return nil, "", nil
+}
+
+func choose1(p *ir.Problem, pl *Plan) error {
+	if h, text, err := forcedHyperplane(p); err != nil {
+		return err
+	} else if h != nil {
+		return chooseHyperplane(p, pl, h, text)
+	}
 	if len(pl.Deps) == 0 {
 		kind := Rows
 		if p.Schedule != "" {
@@ -170,7 +232,24 @@ func choose(p *ir.Problem, pl *Plan) error {
 				break
 			}
 		}
+		// A v1 name whose rotating sweep cannot run the references (they
+		// reach over ranges) may still be the right order with the whole
+		// grid kept.
+		rs := reaches(p, pl.Deps)
+		for _, d := range []Direction{Forward, Backward} {
+			h := v1Hyperplane(Kind(p.Schedule), d)
+			if ok, _, _, _, _ := hyperplaneFits(rs, h, true); ok {
+				return chooseHyperplane(p, pl, &h, p.Schedule)
+			}
+		}
 		var errs source.ErrorList
+		h := v1Hyperplane(Kind(p.Schedule), Forward)
+		if _, _, _, _, br := hyperplaneFits(rs, h, true); br != nil && br.overRange() {
+			// The references reach over ranges: say where the order
+			// fails rather than that the offset is not constant.
+			errs.Add(br.dep.Ref.Pos, "`schedule: %s (%s)` cannot run this recurrence: %s", p.Schedule, h, br.why(h))
+			return errs
+		}
 		errs.Add(t.breaker.Ref.Pos, "`schedule: %s` cannot run this recurrence: %s %s", p.Schedule, t.breaker.Ref.Text, t.why)
 		return errs
 	}
@@ -203,31 +282,8 @@ func choose(p *ir.Problem, pl *Plan) error {
 			return nil
 		}
 	}
-	// Nothing fits: name the reference that breaks each schedule.
-	var parts []string
-	for _, t := range tests {
-		if t.dir == Backward {
-			continue
-		}
-		b := tests[indexOf(tests, t.kind, Backward)]
-		why := fmt.Sprintf("%s: %s %s", t.kind, t.breaker.Ref.Text, t.why)
-		if b.breaker != t.breaker {
-			why += fmt.Sprintf(" (and backward, %s %s)", b.breaker.Ref.Text, b.why)
-		}
-		parts = append(parts, why)
-	}
-	var errs source.ErrorList
-	errs.Add(tests[0].breaker.Ref.Pos, "no schedule can run this recurrence; %s", strings.Join(parts, "; "))
-	return errs
-}
-
-func indexOf(ts []schedTest, k Kind, d Direction) int {
-	for i, t := range ts {
-		if t.kind == k && t.dir == d {
-			return i
-		}
-	}
-	return -1
+	// No rotating sweep fits: look for a hyperplane, keeping the grid.
+	return chooseHyperplane(p, pl, nil, "")
 }
 
 func abs64(x int64) int64 {
@@ -238,6 +294,23 @@ func abs64(x int64) int64 {
 }
 
 func setPrev(p *ir.Problem, pl *Plan) error {
+	if pl.Schedule.Generic() {
+		need := pl.Reach
+		if p.Prev >= 0 && int64(p.Prev) < need {
+			var errs source.ErrorList
+			if !pl.ReachBounded {
+				errs.Add(p.PrevPos, "prev: %d is too small: a reference reaches back over a range as long as the grid (%d fronts); leave the line out", p.Prev, need)
+			} else {
+				errs.Add(p.PrevPos, "prev: %d is too small: a reference reads %d fronts back; use prev: %d or leave the line out", p.Prev, need, need)
+			}
+			return errs
+		}
+		pl.Prev, pl.PrevInferred = int(min(need, 1<<31-1)), p.Prev < 0
+		if p.Prev >= 0 {
+			pl.Prev = p.Prev
+		}
+		return nil
+	}
 	need := int64(0)
 	var needBy *Dependency
 	for i := range pl.Deps {
@@ -271,6 +344,11 @@ func setPrev(p *ir.Problem, pl *Plan) error {
 
 // LastCell is the cell a sweep computes last: its default answer.
 func LastCell(p *ir.Problem, pl *Plan) (i, j int64) {
+	if pl.Schedule.Generic() {
+		_, t := pl.T.Range(p.Rows, p.Cols)
+		f := pl.T.Front(t, p.Rows, p.Cols)
+		return f.Cell(f.Len() - 1)
+	}
 	if pl.Direction == Backward {
 		return 0, 0
 	}
@@ -289,7 +367,7 @@ func answerSpec(p *ir.Problem, pl *Plan) (AnswerSpec, error) {
 		j, jok := constInt(ref.J, nil)
 		if iok && jok {
 			if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
-				errs.Add(ref.Pos, "answer reads cell[%d][%d], outside the %dx%d grid", i, j, p.Rows, p.Cols)
+				errs.Add(ref.Pos, "answer reads %s, outside the %s", p.CellText(i, j), p.GridText())
 				return AnswerSpec{}, errs
 			}
 			return AnswerSpec{Kind: AnswerCell, I: i, J: j, Expr: p.Answer}, nil
@@ -298,7 +376,11 @@ func answerSpec(p *ir.Problem, pl *Plan) (AnswerSpec, error) {
 	if spec, ok := regionSpec(p, e); ok {
 		spec.Expr = p.Answer
 		if spec.I0 < 0 || spec.I1 >= p.Rows || spec.J0 < 0 || spec.J1 >= p.Cols {
-			errs.Add(p.Answer.Position(), "answer reads cells [%d..%d][%d..%d], outside the %dx%d grid", spec.I0, spec.I1, spec.J0, spec.J1, p.Rows, p.Cols)
+			cells := fmt.Sprintf("cells [%d..%d][%d..%d]", spec.I0, spec.I1, spec.J0, spec.J1)
+			if p.Dims == 1 {
+				cells = fmt.Sprintf("cells [%d..%d]", spec.J0, spec.J1)
+			}
+			errs.Add(p.Answer.Position(), "answer reads %s, outside the %s", cells, p.GridText())
 			return AnswerSpec{}, errs
 		}
 		return spec, nil
@@ -442,7 +524,7 @@ func collectCells(p *ir.Problem, e ir.Expr, env map[*ir.Var]int64, set map[[2]in
 			return errs
 		}
 		if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
-			errs.Add(n.Pos, "answer reads cell[%d][%d], outside the %dx%d grid", i, j, p.Rows, p.Cols)
+			errs.Add(n.Pos, "answer reads %s, outside the %s", p.CellText(i, j), p.GridText())
 			return errs
 		}
 		set[[2]int64{i, j}] = true

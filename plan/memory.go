@@ -94,7 +94,8 @@ func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
 		ntr, ntc := (p.Rows+th-1)/th, (p.Cols+tw-1)/tw
 		return edges + tiles + 8*(ntr+ntc-1) + regs
 	}
-	return 0
+	// Generic schedules work in the grid itself.
+	return regs
 }
 
 // GridBytes is the size of p's whole grid in its cell type: what keeping
@@ -150,6 +151,12 @@ func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
 		width = min(p.Rows, p.Cols)
 	}
 	m.Device = int64(pl.Prev+1)*width*cell + m.Inputs
+	if pl.Schedule.Generic() {
+		// The whole grid is read over ranges of fronts: it stays in
+		// memory on the device and on the host.
+		m.Device = GridBytes(p) + m.Inputs
+		keep = true
+	}
 	m.Threads = threads
 	m.Baseline = BaselineBytes
 	m.HostInputs = InputHostBytes(p)

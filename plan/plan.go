@@ -5,7 +5,10 @@
 // tiles or kernels, which belong to each runtime.
 package plan
 
-import "github.com/dpgpu/dpgpu/ir"
+import (
+	"github.com/dpgpu/dpgpu/analysis"
+	"github.com/dpgpu/dpgpu/ir"
+)
 
 // Kind is a schedule.
 type Kind string
@@ -14,7 +17,18 @@ const (
 	Wavefront Kind = "wavefront" // anti-diagonals in parallel
 	Rows      Kind = "rows"      // each row in parallel
 	Cols      Kind = "cols"      // each column in parallel
+	// Interval: fronts of equal j - i (t = j - i), by increasing interval
+	// length: interval DP (matrix chain, Nussinov, optimal BST).
+	Interval Kind = "interval"
+	// Hyperplanar: fronts of equal t = A*i + B*j for any other hyperplane
+	// (Plan.T), found by the planner or forced by `schedule: t = EXPR`.
+	Hyperplanar Kind = "hyperplane"
 )
+
+// Generic reports whether k is a schedule the back ends run front by front
+// over the whole grid kept in memory (Plan.T, Plan.Fronts), rather than
+// one of the rotating-buffer sweeps of contract v1.
+func (k Kind) Generic() bool { return k == Interval || k == Hyperplanar }
 
 // Direction is the order of the sweep. Forward: increasing i (rows),
 // increasing j (cols), or from cell[0][0] (wavefront). Backward: the reverse.
@@ -31,13 +45,40 @@ const (
 type Dependency struct {
 	Ref    *ir.CellRef
 	DI, DJ *int64
+	// Checked (generic schedules only): nothing proves that the reference
+	// reads an earlier front (its offset depends on data the loaded values
+	// do not bound tightly enough, e.g. cell[p[j-1]]); executors check each
+	// read at run time and stop with the .dp line and the cell when it
+	// reads a front that is not finished (plan.Plan.T).
+	Checked bool
+	// RangeI and RangeJ are the least and greatest offset along each axis
+	// over every cell and every value of the reduction variables (a side
+	// nothing bounds is math.MinInt64 or math.MaxInt64: analysis.Full's);
+	// a constant offset is a point. For `dpgpu check`.
+	RangeI, RangeJ analysis.Range
 }
 
 // Plan is the result of the analysis.
 type Plan struct {
 	Schedule  Kind
 	Direction Direction
-	Reason    string // why this schedule, for a person
+	// T is the front function t = A*i + B*j: the cells of one front are
+	// independent, fronts run by increasing t. Every schedule has one
+	// (rows (1,0), wavefront (1,1), ...); the back ends enumerate the
+	// fronts of a Generic schedule with T.Front.
+	T Hyperplane
+	// Fronts is the number of fronts, T.Range's last - first + 1.
+	Fronts int64
+	// KeepAll: the whole grid stays in memory during the sweep, because
+	// some reference reaches back over a range of fronts (Generic
+	// schedules always keep it).
+	KeepAll bool
+	// Reach is how many fronts back a reference may read (the widest
+	// range for a reference over a range); ReachBounded is false when it
+	// is bounded only by the grid.
+	Reach        int64
+	ReachBounded bool
+	Reason       string // why this schedule, for a person
 	// Prev is how many previous rows (rows), columns (cols) or
 	// anti-diagonals (wavefront) a cell may read.
 	Prev         int

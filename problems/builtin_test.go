@@ -90,7 +90,7 @@ func TestDefaults(t *testing.T) {
 			if got := res.Answer.Float64(); math.Abs(got-tt.answer) > 5e-7 {
 				t.Errorf("answer %v, want %v", got, tt.answer)
 			}
-			text, ok := problems.Solution(p.Name, p, res)
+			text, ok := problems.Solution(p.Name, p, res, nil)
 			if tt.solution == "" {
 				if ok {
 					t.Errorf("rendered %q; want no rendering", text)
@@ -183,7 +183,7 @@ func TestPisinger(t *testing.T) {
 		if traceback {
 			// The rendered items reach the optimum within the capacity.
 			k := readPisinger(t, path)
-			text, ok := problems.Solution(p.Name, p, res)
+			text, ok := problems.Solution(p.Name, p, res, nil)
 			if !ok {
 				t.Fatalf("%s: no rendering", file)
 			}
@@ -242,7 +242,7 @@ func TestGenerated(t *testing.T) {
 		if want := int64(dptest.LCSLength(a, b)); res.Answer.I != want || want < int64(len(common)) {
 			t.Errorf("lcs %v: %d, want %d (planted %d)", sz, res.Answer.I, want, len(common))
 		}
-		if text, ok := problems.Solution(p.Name, p, res); !ok || !strings.HasSuffix(text, "length "+strconv.FormatInt(res.Answer.I, 10)) {
+		if text, ok := problems.Solution(p.Name, p, res, nil); !ok || !strings.HasSuffix(text, "length "+strconv.FormatInt(res.Answer.I, 10)) {
 			t.Errorf("lcs %v: rendering %v %q", sz, ok, text)
 		}
 
@@ -259,7 +259,7 @@ func TestGenerated(t *testing.T) {
 		if got, want := res.Answer.I, localScore(a, b, 3, -3, -2); got != want {
 			t.Errorf("smith-waterman %v: %d, want %d", sz, got, want)
 		}
-		if text, ok := problems.Solution(p.Name, p, res); !ok || !strings.Contains(text, "score "+strconv.FormatInt(res.Answer.I, 10)+" ") {
+		if text, ok := problems.Solution(p.Name, p, res, nil); !ok || !strings.Contains(text, "score "+strconv.FormatInt(res.Answer.I, 10)+" ") {
 			t.Errorf("smith-waterman %v: rendering %v\n%s", sz, ok, text)
 		}
 	}
@@ -273,7 +273,7 @@ func TestGenerated(t *testing.T) {
 		if res.Answer.I != want {
 			t.Errorf("manhattan %d: %d, want %d", n, res.Answer.I, want)
 		}
-		if text, ok := problems.Solution(p.Name, p, res); !ok || !strings.HasSuffix(text, "total weight "+strconv.FormatInt(want, 10)) {
+		if text, ok := problems.Solution(p.Name, p, res, nil); !ok || !strings.HasSuffix(text, "total weight "+strconv.FormatInt(want, 10)) {
 			t.Errorf("manhattan %d: rendering %v\n%s", n, ok, text)
 		}
 	}
@@ -296,7 +296,7 @@ func TestGenerated(t *testing.T) {
 		if res.Answer.I != want {
 			t.Errorf("knapsack-bounded %d: %d, want %d", n, res.Answer.I, want)
 		}
-		text, ok := problems.Solution(p.Name, p, res)
+		text, ok := problems.Solution(p.Name, p, res, nil)
 		if !ok {
 			t.Fatalf("knapsack-bounded %d: no rendering", n)
 		}

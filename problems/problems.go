@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/problems/gen"
 	"github.com/dpgpu/dpgpu/problems/render"
@@ -33,6 +34,8 @@ const (
 	DataPair      = "lcs"       // two sequences (FASTA or text)
 	DataKnapsack  = "knapsack"  // Pisinger's knapsack format
 	DataManhattan = "manhattan" // a Manhattan street grid
+	DataRNA       = "rna"       // an RNA sequence (FASTA or text)
+	DataInts      = "ints"      // a vector of integers (a text file)
 )
 
 // Builtin is one built-in problem: everything the commands know about it.
@@ -75,16 +78,28 @@ func entries() []Builtin {
 	knapsack := func(name string, bounded bool, aliases ...string) Builtin {
 		return Builtin{Name: name, Aliases: aliases, Render: render.Knapsack, Generate: gen.KnapsackInstance(bounded), Data: DataKnapsack, BenchSizes: benchSizes}
 	}
+	// Interval DP is cubic: its sizes are the chain or sequence lengths.
+	cubicSizes := []int{250, 500, 1000}
 	return []Builtin{
+		{Name: "coin-change", Aliases: []string{"change"}, Render: render.CoinChange,
+			Generate: gen.CoinsInstance, Data: DataInts, BenchSizes: []int{1000, 10000, 100000}},
+		{Name: "coin-change-ways", Generate: gen.CoinsInstance, Data: DataInts, BenchSizes: []int{1000, 10000, 100000}},
 		pair("editdistance", render.EditDistance, "edit-distance", "levenshtein"),
 		knapsack("knapsack", false, "knapsack01", "knapsack-01"),
 		knapsack("knapsack-bounded", true),
 		knapsack("knapsack-unbounded", false),
 		pair("lcs", render.LCS),
+		{Name: "lis", Aliases: []string{"longest-increasing-subsequence"}, Render: render.LIS,
+			Generate: gen.ValuesInstance, Data: DataInts, BenchSizes: benchSizes},
 		{Name: "lookback-put"},
 		{Name: "manhattan", Aliases: []string{"manhattan-tourist"}, Render: render.Manhattan,
 			Generate: gen.ManhattanInstance, Data: DataManhattan, BenchSizes: benchSizes},
+		{Name: "matrix-chain", Aliases: []string{"matrix-chain-multiplication"}, Render: render.MatrixChain,
+			Generate: gen.ChainInstance, Data: DataInts, BenchSizes: cubicSizes},
 		pair("needleman-wunsch", render.GlobalAlignment, "global-alignment"),
+		{Name: "nussinov", Aliases: []string{"rna-folding"}, Render: render.Nussinov,
+			Generate: gen.RNAInstance, Data: DataRNA, BenchSizes: cubicSizes},
+		{Name: "optimal-bst", Render: render.OptimalBST, Generate: gen.BSTInstance, Data: DataInts, BenchSizes: cubicSizes},
 		pair("smith-waterman", render.LocalAlignment, "local-alignment"),
 		// Solved by package heldkarp, outside the grid pipeline; the
 		// engine prints its tour.
@@ -121,16 +136,17 @@ func Lookup(name string) (*Builtin, bool) {
 	return nil, false
 }
 
-// Solution renders the traceback in res of the problem p in the terms of
-// the built-in called name (its `problem` line; an alias counts). It
+// Solution renders the traceback of the problem p (the path in res, or
+// tree; see render.Renderer) in the terms of the built-in called name (its
+// `problem` line; an alias counts). It
 // returns false when no built-in has that name, when it has no renderer, or
 // when the renderer finds no solution of its shape (see render.Renderer).
-func Solution(name string, p *ir.Problem, res *backend.Result) (string, bool) {
+func Solution(name string, p *ir.Problem, res *backend.Result, tree *traceback.Node) (string, bool) {
 	b, ok := Lookup(name)
 	if !ok || b.Render == nil {
 		return "", false
 	}
-	return b.Render(p, res)
+	return b.Render(p, res, tree)
 }
 
 // summary is the text of the first non-empty comment line of src, without

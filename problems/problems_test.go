@@ -8,8 +8,9 @@ import (
 )
 
 var want = []string{
-	"editdistance", "knapsack", "knapsack-bounded", "knapsack-unbounded", "lcs",
-	"lookback-put", "manhattan", "needleman-wunsch", "smith-waterman", "tsp",
+	"coin-change", "coin-change-ways", "editdistance", "knapsack", "knapsack-bounded", "knapsack-unbounded", "lcs",
+	"lis", "lookback-put", "manhattan", "matrix-chain", "needleman-wunsch", "nussinov", "optimal-bst",
+	"smith-waterman", "tsp",
 }
 
 func TestNames(t *testing.T) {

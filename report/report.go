@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/heldkarp"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
@@ -131,7 +132,10 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	problemLine(w, p)
 	gridLine(w, p)
 	data(w, p)
-	if len(pl.Deps) > 0 {
+	generic := pl.Schedule.Generic()
+	if len(pl.Deps) > 0 && (generic || p.Dims == 1) {
+		rangeDeps(w, p, pl)
+	} else if len(pl.Deps) > 0 {
 		fmt.Fprintln(w, "dependencies (offset di, dj back from cell[i][j]; ? = data-dependent)")
 		for _, d := range pl.Deps {
 			fmt.Fprintf(w, "  line %-4d %-28s di=%-3s dj=%s\n", d.Ref.Pos.Line, d.Ref.Text, dimText(d.DI), dimText(d.DJ))
@@ -139,13 +143,21 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	}
 	fmt.Fprintf(w, "schedule   %s, %s\n", pl.Schedule, pl.Direction)
 	fmt.Fprintf(w, "           %s\n", pl.Reason)
-	how := "declared"
-	if pl.PrevInferred {
-		how = "inferred"
+	if generic {
+		fronts(w, p, pl)
+	} else {
+		how := "declared"
+		if pl.PrevInferred {
+			how = "inferred"
+		}
+		fmt.Fprintf(w, "prev       %d (%s)\n", pl.Prev, how)
 	}
-	fmt.Fprintf(w, "prev       %d (%s)\n", pl.Prev, how)
 	m := pl.Memory
-	fmt.Fprintf(w, "memory     device %s (rotating buffers + %s of inputs)\n", Bytes(m.Device), Bytes(m.Inputs))
+	kept := "rotating buffers"
+	if generic {
+		kept = "the whole grid"
+	}
+	fmt.Fprintf(w, "memory     device %s (%s + %s of inputs)\n", Bytes(m.Device), kept, Bytes(m.Inputs))
 	fmt.Fprintf(w, "           host %s at most for solve -b cpu with %d threads: %s working buffers, %s inputs, %s runtime",
 		Bytes(m.Host), m.Threads, Bytes(m.Work), Bytes(m.HostInputs), Bytes(m.Baseline))
 	if m.Grid > 0 {
@@ -154,7 +166,7 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 		fmt.Fprint(w, " (the grid is not kept; --maintain to estimate keeping it)")
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "answer     %s\n", AnswerText(pl.Answer))
+	fmt.Fprintf(w, "answer     %s\n", answerText(p, pl.Answer))
 }
 
 // CheckTour writes the analysis of a problem that the Held-Karp solver
@@ -195,12 +207,21 @@ func data(w io.Writer, p *ir.Problem) {
 	}
 }
 
-// AnswerText describes where the answer comes from.
-func AnswerText(a plan.AnswerSpec) string {
+// AnswerText describes where the answer comes from, with the cells of a
+// 2-D grid (answerText words those of p's grid, 1-D included).
+func AnswerText(a plan.AnswerSpec) string { return answerText(&ir.Problem{Dims: 2}, a) }
+
+// answerText describes where p's answer comes from: "cell[4][7]",
+// "max over cells [0..4][0..7] (streamed)"; in a 1-D grid "cell[7]",
+// "max over cells [0..7] (streamed)".
+func answerText(p *ir.Problem, a plan.AnswerSpec) string {
 	switch a.Kind {
 	case plan.AnswerCell:
-		return fmt.Sprintf("cell[%d][%d]", a.I, a.J)
+		return p.CellText(a.I, a.J)
 	case plan.AnswerRegion:
+		if p.Dims == 1 {
+			return fmt.Sprintf("%s over cells [%d..%d] (streamed)", a.Op, a.J0, a.J1)
+		}
 		return fmt.Sprintf("%s over cells [%d..%d][%d..%d] (streamed)", a.Op, a.I0, a.I1, a.J0, a.J1)
 	}
 	return fmt.Sprintf("an expression over %d cell(s)", len(a.Cells))
@@ -236,6 +257,9 @@ type CheckJSON struct {
 	Dependencies []DepJSON    `json:"dependencies"`
 	Memory       MemoryJSON   `json:"memory"`
 	Answer       string       `json:"answer"`
+	// The fronts of a generic schedule (plan.Kind.Generic); absent for
+	// the rows, cols and wavefront sweeps.
+	Fronts *FrontsJSON `json:"fronts,omitempty"`
 }
 
 // InputJSON describes one input.
@@ -262,6 +286,13 @@ type DepJSON struct {
 	Col  int    `json:"col"`
 	DI   *int64 `json:"di"`
 	DJ   *int64 `json:"dj"`
+	// Generic schedules: the least and greatest offset along each axis
+	// over every cell and reduction value ([lo, hi], a side null when
+	// unbounded), and whether each read is checked at run time because
+	// nothing proves that it reads an earlier front.
+	DIRange []*int64 `json:"di_range,omitempty"`
+	DJRange []*int64 `json:"dj_range,omitempty"`
+	Checked bool     `json:"checked,omitempty"`
 }
 
 // MemoryJSON is the memory estimate.
@@ -285,9 +316,16 @@ func CheckObject(p *ir.Problem, pl *plan.Plan) CheckJSON {
 	c.Memory = MemoryJSON{DeviceBytes: pl.Memory.Device, HostBytes: pl.Memory.Host, InputBytes: pl.Memory.Inputs,
 		HostRuntimeBytes: pl.Memory.Baseline, HostInputBytes: pl.Memory.HostInputs, HostWorkBytes: pl.Memory.Work,
 		HostGridBytes: pl.Memory.Grid, Threads: pl.Memory.Threads}
-	c.Answer = AnswerText(pl.Answer)
+	c.Answer = answerText(p, pl.Answer)
 	for _, d := range pl.Deps {
-		c.Dependencies = append(c.Dependencies, DepJSON{d.Ref.Text, d.Ref.Pos.Line, d.Ref.Pos.Col, d.DI, d.DJ})
+		dep := DepJSON{Text: d.Ref.Text, Line: d.Ref.Pos.Line, Col: d.Ref.Pos.Col, DI: d.DI, DJ: d.DJ}
+		if pl.Schedule.Generic() {
+			dep.DIRange, dep.DJRange, dep.Checked = rangeJSON(d.RangeI), rangeJSON(d.RangeJ), d.Checked
+		}
+		c.Dependencies = append(c.Dependencies, dep)
+	}
+	if pl.Schedule.Generic() {
+		c.Fronts = frontsObject(p, pl)
 	}
 	return c
 }
@@ -327,6 +365,7 @@ type SolveJSON struct {
 	Path           int        `json:"path_length,omitempty"`
 	PathCells      [][2]int64 `json:"path,omitempty"`
 	Solution       string     `json:"solution,omitempty"`
+	Tree           []NodeJSON `json:"tree,omitempty"` // a traceback that branches: its nodes in pre-order
 	Tour           []int      `json:"tour,omitempty"` // Held-Karp: the cities (0-based) in visiting order
 	Cells          int64      `json:"cells"`
 	Seconds        float64    `json:"seconds"`
@@ -338,12 +377,16 @@ type SolveJSON struct {
 	DeviceBytes    int64      `json:"device_bytes"`
 }
 
-// SolveObject builds the JSON result. solution is the rendered solution
-// ("" when none).
-func SolveObject(p *ir.Problem, pl *plan.Plan, r *backend.Result, solution string) SolveJSON {
+// SolveObject builds the JSON result. tree is the traceback (nil without
+// one): a path is written as the path and its emitted values, a tree that
+// branches as its nodes. solution is the rendered solution ("" when none).
+func SolveObject(p *ir.Problem, pl *plan.Plan, r *backend.Result, tree *traceback.Node, solution string) SolveJSON {
 	s := solveData(p, r.Backend, r.Device, r.Answer, r.Stats)
 	s.Schedule, s.Direction, s.Prev = string(pl.Schedule), string(pl.Direction), pl.Prev
 	s.Solution = solution
+	if r.Path == nil && tree != nil {
+		s.Tree = treeObject(p, tree)
+	}
 	if r.AnswerIsCell {
 		s.AnswerCell = []int64{r.AnswerI, r.AnswerJ}
 	}
@@ -384,6 +427,22 @@ func solveData(p *ir.Problem, backendName, device string, answer ir.Value, st ba
 	}
 }
 
+// pathText is PathText for p's grid: a 1-D grid's cells have one index,
+// "[0] [2] [5]".
+func pathText(p *ir.Problem, path [][2]int64) string {
+	if p.Dims != 1 {
+		return PathText(path)
+	}
+	var b strings.Builder
+	for k, c := range path {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "[%d]", c[1])
+	}
+	return b.String()
+}
+
 // PathText renders traceback cells in path order: "[0][0] [1][1] [2][1]".
 func PathText(path [][2]int64) string {
 	var b strings.Builder
@@ -396,11 +455,17 @@ func PathText(path [][2]int64) string {
 	return b.String()
 }
 
-// Solve writes a run's result for a person.
-func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *backend.Result, solution string) {
+// Solve writes a run's result for a person. tree is the traceback (nil
+// without one); one that branches is printed as an outline when there is
+// no rendered solution.
+func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *backend.Result, tree *traceback.Node, solution string) {
 	problemLine(w, p)
 	gridLine(w, p)
-	fmt.Fprintf(w, "schedule   %s, %s, prev %d\n", pl.Schedule, pl.Direction, pl.Prev)
+	if pl.Schedule.Generic() {
+		fmt.Fprintf(w, "schedule   %s (%s), %s, the whole grid kept\n", pl.Schedule, hyperplaneText(p, pl), pl.Direction)
+	} else {
+		fmt.Fprintf(w, "schedule   %s, %s, prev %d\n", pl.Schedule, pl.Direction, pl.Prev)
+	}
 	fmt.Fprintf(w, "backend    %s: %s\n", r.Backend, r.Device)
 	fmt.Fprintf(w, "answer     %s\n", ValueText(r.Answer, p.CellType))
 	if solution != "" {
@@ -427,7 +492,9 @@ func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *backend.Result, solutio
 	} else if r.Path != nil {
 		// A traceback of a file without emit: the cells it went through
 		// are its only result, so they are printed rather than nothing.
-		fmt.Fprintf(w, "path       %s (%d cells)\n", PathText(r.Path), len(r.Path))
+		fmt.Fprintf(w, "path       %s (%d cells)\n", pathText(p, r.Path), len(r.Path))
+	} else if tree != nil {
+		writeTree(w, p, tree)
 	}
 	stats(w, r.Stats)
 }

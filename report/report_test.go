@@ -103,11 +103,11 @@ func TestPathWithoutEmit(t *testing.T) {
 		Path: [][2]int64{{0, 0}, {1, 0}, {1, 1}, {2, 2}}, Backend: "cpu",
 	}
 	var b strings.Builder
-	Solve(&b, p, pl, res, "")
+	Solve(&b, p, pl, res, nil, "")
 	if !strings.Contains(b.String(), "path       [0][0] [1][0] [1][1] [2][2] (4 cells)") {
 		t.Errorf("text lacks the path:\n%s", b.String())
 	}
-	out, err := json.Marshal(SolveObject(p, pl, res, ""))
+	out, err := json.Marshal(SolveObject(p, pl, res, nil, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestPathWithoutEmit(t *testing.T) {
 	// Without a traceback there is no path.
 	res.Path = nil
 	b.Reset()
-	Solve(&b, p, pl, res, "")
+	Solve(&b, p, pl, res, nil, "")
 	if strings.Contains(b.String(), "path ") {
 		t.Errorf("path printed without a traceback:\n%s", b.String())
 	}
@@ -131,8 +131,8 @@ func TestInfAnswerTextAndJSON(t *testing.T) {
 		pl := &plan.Plan{Schedule: plan.Rows, Direction: plan.Forward, Prev: 1}
 		res := &backend.Result{Answer: v, Backend: "cpu"}
 		var b strings.Builder
-		Solve(&b, p, pl, res, "")
-		out, _ := json.Marshal(SolveObject(p, pl, res, ""))
+		Solve(&b, p, pl, res, nil, "")
+		out, _ := json.Marshal(SolveObject(p, pl, res, nil, ""))
 		if !strings.Contains(b.String(), "answer     inf\n") || !strings.Contains(string(out), `"answer":"inf"`) {
 			t.Errorf("%v: text %q, JSON %s", v, b.String(), out)
 		}

@@ -24,6 +24,9 @@ const (
 	// modeAnswer: the answer. Cell references get ID -1; i and j exist only
 	// as reduction variables.
 	modeAnswer
+	// modeSchedule: EXPR of `schedule: t = EXPR`. What a constant may use,
+	// plus the index variables: no cells, input elements or reductions.
+	modeSchedule
 )
 
 // scope is the context of an expression being lowered.
@@ -324,15 +327,23 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 	}
 	if kind, ok := c.indexVar(name); ok && sc.mode != modeConst {
 		if sc.mode == modeAnswer {
-			c.errorf(id.Pos, "%s is an index variable of the recurrence; in answer: it exists only as the variable of a reduction, e.g. max(%s in 0..%s: ...)", name, name, map[ir.VarKind]string{ir.VarI: "ROWS-1", ir.VarJ: "COLS-1"}[kind])
+			hi := map[ir.VarKind]string{ir.VarI: "ROWS-1", ir.VarJ: "COLS-1"}[kind]
+			if c.dims == 1 {
+				hi = "DIM0-1"
+			}
+			c.errorf(id.Pos, "%s is an index variable of the recurrence; in answer: it exists only as the variable of a reduction, e.g. max(%s in 0..%s: ...)", name, name, hi)
 			return nil
 		}
 		return &ir.Var{Node: ir.Node{T: c.idxType, Pos: id.Pos}, Kind: kind, Name: name}
 	}
 	switch name {
-	case "ROWS", "COLS":
+	case "ROWS", "COLS", "DIM0", "DIM1":
 		if sc.mode == modeConst {
 			c.errorf(id.Pos, "%s cannot use %s: the grid size is not known when %s is evaluated", sc.what, name, sc.what)
+			return nil
+		}
+		if name == "DIM1" && c.dims == 1 {
+			c.errorf(id.Pos, "DIM1 is not defined: the grid is 1-D, of DIM0 cells")
 			return nil
 		}
 		if !c.gridOK {
@@ -342,16 +353,32 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 			return nil
 		}
 		v := c.rows
-		if name == "COLS" {
+		if name == "COLS" || name == "DIM1" || name == "DIM0" && c.dims == 1 {
 			v = c.cols
 		}
 		return intConst(v, id.Pos)
 	case "cell":
-		c.errorf(id.Pos, "cell needs two subscripts: cell[i][j]")
+		switch {
+		case sc.mode == modeSchedule:
+			c.errorf(id.Pos, "%s cannot read the grid", sc.what)
+		case c.dims == 1:
+			c.errorf(id.Pos, "cell needs a subscript: cell[k]")
+		default:
+			c.errorf(id.Pos, "cell needs two subscripts: cell[i][j]")
+		}
 		return nil
+	case "DIM2":
+		if c.names[name] == nil {
+			c.errorf(id.Pos, "DIM2 is not defined: the grid has %s (3-D grids are not implemented yet)", c.dimsText())
+			return nil
+		}
 	}
 	e := c.lookup(id, sc)
 	if e == nil {
+		return nil
+	}
+	if e.input != nil && sc.mode == modeSchedule {
+		c.errorf(id.Pos, "%s is an input: %s may use the index variables, scalars and constants, not inputs", name, sc.what)
 		return nil
 	}
 	if e.input != nil {
@@ -370,16 +397,24 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 	return &ir.ScalarRef{Node: ir.Node{T: s.t, Pos: id.Pos}, Scalar: s.s}
 }
 
-// indexVar reports whether name is an index variable of the recurrence.
+// indexVar reports whether name is an index variable of the recurrence:
+// of `cell[i][j]`, i is VarI and j VarJ; the one variable of a 1-D grid's
+// `cell[j]` is VarJ (the grid is lowered to 1 x N).
 func (c *checker) indexVar(name string) (ir.VarKind, bool) {
 	if c.recur == nil {
 		return 0, false
 	}
-	if c.recur.I != nil && name == c.recur.I.Name {
-		return ir.VarI, true
+	vars := c.recur.Vars
+	if len(vars) > 2 {
+		vars = nil // 3-D: reported, and not lowered
 	}
-	if c.recur.J != nil && name == c.recur.J.Name {
-		return ir.VarJ, true
+	for k, v := range vars {
+		if v != nil && v.Name == name {
+			if k == len(vars)-1 {
+				return ir.VarJ, true
+			}
+			return ir.VarI, true
+		}
 	}
 	return 0, false
 }
@@ -497,9 +532,16 @@ func (c *checker) unknownName(name string, sc *scope) string {
 		cands = append(cands, n)
 	}
 	if sc == nil || sc.mode != modeConst {
-		cands = append(cands, "ROWS", "COLS")
-		if c.recur != nil && c.recur.I != nil && c.recur.J != nil && (sc == nil || sc.mode == modeRecur) {
-			cands = append(cands, c.recur.I.Name, c.recur.J.Name)
+		cands = append(cands, "ROWS", "COLS", "DIM0")
+		if c.dims != 1 {
+			cands = append(cands, "DIM1")
+		}
+		if c.recur != nil && (sc == nil || sc.mode == modeRecur || sc.mode == modeSchedule) {
+			for _, v := range c.recur.Vars {
+				if v != nil {
+					cands = append(cands, v.Name)
+				}
+			}
 		}
 	}
 	if sc != nil {
@@ -555,7 +597,7 @@ func (c *checker) lowerIndex(ix *dsl.Index, sc *scope) ir.Expr {
 		c.errorf(ix.Pos, "%s is an index variable and cannot be indexed", name)
 		return nil
 	}
-	if name == "ROWS" || name == "COLS" {
+	if name == "ROWS" || name == "COLS" || name == "DIM0" || name == "DIM1" {
 		c.errorf(ix.Pos, "%s is a number and cannot be indexed", name)
 		return nil
 	}
@@ -569,7 +611,7 @@ func (c *checker) lowerIndex(ix *dsl.Index, sc *scope) ir.Expr {
 	}
 	info := e.input
 	in := info.in
-	if sc.mode == modeConst {
+	if sc.mode == modeConst || sc.mode == modeSchedule {
 		c.errorf(ix.Pos, "%s cannot read elements of input %s (it may use len(%s), rows(%s) and cols(%s))", sc.what, name, name, name, name)
 		return nil
 	}
@@ -621,24 +663,42 @@ func (c *checker) checkConstIndex(ix *dsl.Index, in *ir.Input, idx []ir.Expr) {
 	}
 }
 
+// lowerCellRef lowers cell[i][j], or cell[e] in a 1-D grid: that is
+// lowered to cell[0][e] of the 1 x N grid (ir.Problem.Dims), marked OneD.
 func (c *checker) lowerCellRef(ix *dsl.Index, sc *scope) ir.Expr {
-	if sc.mode == modeConst {
+	if sc.mode == modeConst || sc.mode == modeSchedule {
 		c.errorf(ix.Pos, "%s cannot read the grid", sc.what)
 		return nil
 	}
-	if len(ix.Indices) != 2 {
-		c.errorf(ix.Pos, "cell needs two subscripts, cell[i][j], not %d", len(ix.Indices))
+	oneD := c.dims == 1
+	if want := c.subscripts(); len(ix.Indices) != want {
+		switch {
+		case c.arityReported:
+			// The left side already disagrees with the grid line: the
+			// references are likely right and the line wrong.
+		case c.grid == nil:
+			c.errorf(ix.Pos, "cell needs %d subscript%s, as the recurrence's left side, not %d", want, plural(want), len(ix.Indices))
+		case oneD:
+			c.errorf(ix.Pos, "cell takes one subscript, cell[k], not %d: the grid is 1-D (line %d gives one side)", len(ix.Indices), c.grid.Pos.Line)
+		default:
+			c.errorf(ix.Pos, "cell needs two subscripts, cell[i][j], not %d: the grid is 2-D (line %d gives two sides)", len(ix.Indices), c.grid.Pos.Line)
+		}
 		return nil
 	}
-	ref := &ir.CellRef{Node: ir.Node{T: c.cellType, Pos: ix.Pos}, ID: -1, Text: c.sourceText(ix)}
+	ref := &ir.CellRef{Node: ir.Node{T: c.cellType, Pos: ix.Pos}, ID: -1, Text: c.sourceText(ix), OneD: oneD}
 	if sc.mode == modeRecur {
 		// The ID is taken before the subscripts are lowered so that
 		// references nested in subscripts come after, in source order.
 		ref.ID = len(c.p.CellRefs)
 		c.p.CellRefs = append(c.p.CellRefs, ref)
 	}
-	ref.I = c.index(c.lower(ix.Indices[0], sc), ix.Indices[0])
-	ref.J = c.index(c.lower(ix.Indices[1], sc), ix.Indices[1])
+	if oneD {
+		ref.I = intConst(0, ix.Pos)
+		ref.J = c.index(c.lower(ix.Indices[0], sc), ix.Indices[0])
+	} else {
+		ref.I = c.index(c.lower(ix.Indices[0], sc), ix.Indices[0])
+		ref.J = c.index(c.lower(ix.Indices[1], sc), ix.Indices[1])
+	}
 	if ref.I == nil || ref.J == nil {
 		return nil
 	}
@@ -648,16 +708,31 @@ func (c *checker) lowerCellRef(ix *dsl.Index, sc *scope) ir.Expr {
 	// answer's are checked by package plan, which reads them.
 	if ok1 && ok2 && c.gridOK && !c.heldKarp && sc.mode == modeRecur {
 		if ki.V.I < 0 || ki.V.I >= c.rows || kj.V.I < 0 || kj.V.I >= c.cols {
-			at := fmt.Sprintf("cell[%d][%d]", ki.V.I, kj.V.I)
+			at := c.p.CellText(ki.V.I, kj.V.I)
 			if at == ref.Text {
-				c.errorf(ix.Pos, "%s is outside the %dx%d grid", at, c.rows, c.cols)
+				c.errorf(ix.Pos, "%s is outside the %s", at, c.p.GridText())
 			} else {
-				c.errorf(ix.Pos, "%s reads %s, outside the %dx%d grid", ref.Text, at, c.rows, c.cols)
+				c.errorf(ix.Pos, "%s reads %s, outside the %s", ref.Text, at, c.p.GridText())
 			}
 			return nil
 		}
 	}
 	return ref
+}
+
+// subscripts is how many subscripts a cell reference takes: the grid
+// line's sides, or without one the recurrence's index variables.
+func (c *checker) subscripts() int {
+	if c.dims == 1 {
+		return 1
+	}
+	return 2
+}
+
+// dimsText is the grid's dimensions for messages: "1 dimension".
+func (c *checker) dimsText() string {
+	d := c.subscripts()
+	return fmt.Sprintf("%d dimension%s", d, plural(d))
 }
 
 // sourceText is an indexing as written in the source, e.g.
@@ -869,7 +944,11 @@ func (c *checker) lowerSize(call *dsl.Call, sc *scope) ir.Expr {
 		return nil
 	}
 	if id.Name == "cell" {
-		c.errorf(id.Pos, "%s needs an input; the grid's size is ROWS x COLS", name)
+		size := "ROWS x COLS"
+		if c.dims == 1 {
+			size = "DIM0"
+		}
+		c.errorf(id.Pos, "%s needs an input; the grid's size is %s", name, size)
 		return nil
 	}
 	e := c.lookup(id, sc)
@@ -918,7 +997,7 @@ func (c *checker) lowerReduce(r *dsl.Reduce, sc *scope) ir.Expr {
 		c.errorf(r.Func.Pos, "only min, max and sum reduce over a range, not %s", r.Func.Name)
 		return nil
 	}
-	if sc.mode == modeConst {
+	if sc.mode == modeConst || sc.mode == modeSchedule {
 		c.errorf(r.Pos, "%s cannot use a reduction", sc.what)
 		return nil
 	}

@@ -13,7 +13,9 @@ import (
 func FuzzCheck(f *testing.F) {
 	for _, s := range []string{knapsackSrc, lookbackSrc, thesisSrc, lowerHeader + "4x5\ncell[i][j] = min(k in 0..i: wt[k] + A[k]) + M[1][2]\n",
 		"3x3\ncell[i][j] = inf when i == 0\n  | min(cell[i-1][j] + 1, -inf) otherwise emit 'c'\nanswer: sum(i in 0..2: cell[i][2])\n",
-		"schedule: held-karp\nint ?x? dist = 0,1 & 1,0\n"} {
+		"schedule: held-karp\nint ?x? dist = 0,1 & 1,0\n",
+		lisSrc, "int n = 3\nschedule: t = n*i - j\n(n+1) x 4\ncell[i][j] = cell[i-1][j] when i > 0\n  | j otherwise\n",
+		"7\nschedule: t = k\ncell[k] = k == 0 ? 0 : cell[k-1] + DIM0\nanswer: cell[DIM0-1]\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {

@@ -271,6 +271,38 @@ func checkProblemTypes(t *testing.T, p *ir.Problem) {
 			t.Errorf("CellRefs[%d].ID = %d", k, r.ID)
 		}
 	}
+	// A 1-D grid is the 1 x N grid, its references cell[0][e].
+	var refs []*ir.CellRef
+	for _, e := range []ir.Expr{p.Answer, p.ScheduleExpr} {
+		ir.Walk(e, func(e ir.Expr) bool {
+			if r, ok := e.(*ir.CellRef); ok {
+				refs = append(refs, r)
+			}
+			return true
+		})
+	}
+	for _, r := range append(refs, p.CellRefs...) {
+		k, zero := r.I.(*ir.Const)
+		if r.OneD != (p.Dims == 1) || p.Dims == 1 && !(zero && k.V.I == 0) {
+			t.Errorf("Dims %d: reference %s OneD %v, I %s", p.Dims, r.Text, r.OneD, show(r.I))
+		}
+	}
+	if p.Dims == 1 && (p.Rows != 1 || p.IVar != "" || p.JVar == "") {
+		t.Errorf("1-D grid of %dx%d, IVar %q, JVar %q", p.Rows, p.Cols, p.IVar, p.JVar)
+	}
+	if p.ScheduleExpr != nil {
+		checkTypes(t, p.ScheduleExpr)
+		if !p.ScheduleExpr.Type().IsInteger() || p.ScheduleExpr.Type() == ir.Bool || p.Schedule != "t" {
+			t.Errorf("schedule %q: t = %s", p.Schedule, show(p.ScheduleExpr))
+		}
+		ir.Walk(p.ScheduleExpr, func(e ir.Expr) bool {
+			switch e.(type) {
+			case *ir.CellRef, *ir.Load, *ir.Reduce:
+				t.Errorf("schedule: t = %s reads %s", show(p.ScheduleExpr), show(e))
+			}
+			return true
+		})
+	}
 	if p.Answer != nil {
 		checkTypes(t, p.Answer)
 		ir.Walk(p.Answer, func(e ir.Expr) bool {

@@ -2,6 +2,7 @@ package sema
 
 import (
 	"math"
+	"strings"
 
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
@@ -14,26 +15,20 @@ func (c *checker) checkRecurrence() {
 	r := c.recur
 	if r == nil {
 		if !c.heldKarp {
-			c.errorf(c.filePos(), "no recurrence: define the cells, e.g. `cell[i][j] = ... when ... | ... otherwise`")
+			lhs := "cell[i][j]"
+			if c.dims == 1 {
+				lhs = "cell[i]"
+			}
+			c.errorf(c.filePos(), "no recurrence: define the cells, e.g. `%s = ... when ... | ... otherwise`", lhs)
 		}
 		return
 	}
 	c.p.RecurPos = r.Pos
 	if r.Target != "cell" {
-		c.errorf(r.Pos, "the recurrence must define cell[...][...], not %s", r.Target)
+		c.errorf(r.Pos, "the recurrence must define %s, not %s", "cell"+strings.Repeat("[...]", c.subscripts()), r.Target)
 	}
-	if r.I == nil || r.J == nil {
-		c.errorf(r.Pos, "the recurrence's left side needs two index variables: cell[i][j]")
+	if !c.checkLeftSide(r) {
 		return
-	}
-	c.p.IVar, c.p.JVar = r.I.Name, r.J.Name
-	for _, v := range []*dsl.Ident{r.I, r.J} {
-		if why := c.shadows(v.Name, &scope{mode: modeConst}); why != "" {
-			c.errorf(v.Pos, "index variable %s shadows %s; rename one of them", v.Name, why)
-		}
-	}
-	if r.I.Name == r.J.Name {
-		c.errorf(r.J.Pos, "the two index variables must differ: cell[%s][%s]", r.I.Name, r.J.Name)
 	}
 	if len(r.Cases) == 0 {
 		c.errorf(r.Pos, "the recurrence has no cases")
@@ -68,6 +63,84 @@ func (c *checker) checkRecurrence() {
 	if !good {
 		c.p.Cases = nil
 	}
+}
+
+// checkLeftSide checks the index variables of the recurrence's left side:
+// as many as the grid has dimensions, names that hide nothing, different.
+// It sets the problem's IVar and JVar: a 1-D grid's one variable is the
+// column variable of the 1 x N grid it is lowered to. It reports whether
+// the cases can be lowered.
+func (c *checker) checkLeftSide(r *dsl.RecurrenceDecl) bool {
+	vars := r.Vars
+	for _, v := range vars {
+		if v == nil {
+			c.errorf(r.Pos, "the recurrence's left side names its index variables: cell[i][j], or cell[i] for a 1-D grid")
+			return false
+		}
+	}
+	gridLine := 0
+	if c.grid != nil {
+		gridLine = c.grid.Pos.Line
+	}
+	switch {
+	case len(vars) == 0:
+		c.errorf(r.Pos, "the recurrence's left side names its index variables: cell[i][j], or cell[i] for a 1-D grid")
+		return false
+	case len(vars) > 2:
+		c.errorf(r.Pos, "3-D grids (cell[k][i][j]) are not implemented yet: the recurrence defines cell[i][j] over a 2-D grid or cell[i] over a 1-D grid")
+		c.arityReported = true
+		return false
+	case c.dims == 1 && len(vars) == 2:
+		c.errorf(vars[1].Pos, "the grid is 1-D (line %d gives one side): the left side takes one index variable, as in cell[%s]", gridLine, vars[1].Name)
+		c.arityReported = true
+		return false
+	case c.dims == 2 && len(vars) == 1:
+		c.errorf(r.Pos, "the grid is 2-D (line %d gives two sides): the left side takes two index variables, as in cell[i][j]", gridLine)
+		c.arityReported = true
+		return false
+	}
+	if len(vars) == 1 {
+		c.p.IVar, c.p.JVar = "", vars[0].Name
+	} else {
+		c.p.IVar, c.p.JVar = vars[0].Name, vars[1].Name
+	}
+	for _, v := range vars {
+		if why := c.shadows(v.Name, &scope{mode: modeConst}); why != "" {
+			c.errorf(v.Pos, "index variable %s shadows %s; rename one of them", v.Name, why)
+		}
+	}
+	if len(vars) == 2 && vars[0].Name == vars[1].Name {
+		c.errorf(vars[1].Pos, "the two index variables must differ: cell[%s][%s]", vars[0].Name, vars[1].Name)
+	}
+	return true
+}
+
+// checkSchedule lowers EXPR of `schedule: t = EXPR`. It comes after the
+// recurrence, whose left side binds the index variables EXPR names,
+// wherever the line is. Only names and types are checked here: whether EXPR
+// is linear, and orders the recurrence's cells, is the planner's question.
+func (c *checker) checkSchedule() {
+	s := c.schedule
+	if s == nil || c.recur == nil || c.arityReported {
+		return // without index variables EXPR cannot be read
+	}
+	sc := &scope{mode: modeSchedule, what: "schedule: t = EXPR", where: s.ValuePos}
+	e := c.lower(s.Expr, sc)
+	if e == nil {
+		return
+	}
+	switch t := e.Type(); {
+	case untyped(e):
+		c.errorf(startPos(s.Expr), "schedule: t = EXPR needs an integer expression, not inf")
+		return
+	case t.IsFloat():
+		c.errorf(startPos(s.Expr), "schedule: t = EXPR needs an integer expression, but %s is %s", dsl.ExprString(s.Expr), t)
+		return
+	case t == ir.Bool:
+		c.errorf(e.Position(), "schedule: t = EXPR needs an integer expression, but %s is a condition (bool)", dsl.ExprString(s.Expr))
+		return
+	}
+	c.p.ScheduleExpr = c.conv(e, promote1(e.Type()))
 }
 
 func (c *checker) lowerCase(cs *dsl.Case) *ir.Case {

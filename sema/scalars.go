@@ -227,8 +227,22 @@ func (c *checker) checkGrid() {
 		}
 		return
 	}
-	rows, ok1 := c.gridSide(c.grid.Rows, "rows")
-	cols, ok2 := c.gridSide(c.grid.Cols, "columns")
+	var rows, cols int64
+	ok1, ok2 := true, true
+	switch sides := c.grid.Sides; len(sides) {
+	case 1: // a 1-D grid of N cells is the 1 x N grid
+		rows = 1
+		cols, ok2 = c.gridSide(sides[0], "size")
+	case 2:
+		rows, ok1 = c.gridSide(sides[0], "rows")
+		cols, ok2 = c.gridSide(sides[1], "columns")
+	case 0:
+		c.errorf(c.grid.Pos, "the grid line gives no size")
+		return
+	default:
+		c.errorf(c.grid.Pos, "%d-D grids are not implemented yet: give one side for a 1-D grid (`N`, cells cell[i]) or two for a 2-D grid (`R x C`)", len(sides))
+		return
+	}
 	if !ok1 || !ok2 {
 		return
 	}

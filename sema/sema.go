@@ -93,9 +93,14 @@ type checker struct {
 
 	cellType   ir.Type
 	idxType    ir.Type
-	rows, cols int64 // the grid size, when gridOK
+	dims       int   // 1 or 2: the grid line's sides, else the left side's variables (0: neither)
+	rows, cols int64 // the grid size, when gridOK (1 x N for a 1-D grid)
 	gridOK     bool  // the grid size is known
 	heldKarp   bool
+	// arityReported: the recurrence's left side disagrees with the grid
+	// line, which is reported once, not again at every cell reference.
+	arityReported bool
+	schedule      *dsl.SettingDecl // `schedule: t = EXPR`, lowered after the recurrence
 
 	laterReported map[string]bool // names reported as used before their declaration
 }
@@ -129,6 +134,7 @@ func (c *checker) errorf(pos source.Pos, format string, args ...any) {
 
 func (c *checker) check() {
 	c.collect()
+	c.setDims()
 	c.checkSettings()
 	c.checkArgsDecl()
 	c.bindSteps()
@@ -137,6 +143,7 @@ func (c *checker) check() {
 	c.checkGrid()
 	c.checkHeldKarp()
 	c.checkRecurrence()
+	c.checkSchedule()
 	c.checkAnswer()
 	c.markInf()
 	c.p.Name = ProblemName(c.file)
@@ -148,6 +155,8 @@ var reserved = map[string]string{
 	"cell": "the grid",
 	"ROWS": "the number of grid rows",
 	"COLS": "the number of grid columns",
+	"DIM0": "the size of the grid's first dimension",
+	"DIM1": "the size of the grid's second dimension",
 	"min":  "a built-in function", "max": "a built-in function", "sum": "a built-in function",
 	"abs": "a built-in function", "len": "a built-in function", "rows": "a built-in function",
 	"cols": "a built-in function", "exp": "a built-in function", "log": "a built-in function",
@@ -255,12 +264,16 @@ var settingValues = map[string][]string{
 	"mem":      {"0", "1"},
 	"maintain": {"0", "1"},
 	"cell":     ir.TypeNames(ir.IsCell),
-	"schedule": {"wavefront", "rows", "cols", "held-karp"},
+	"schedule": {"wavefront", "rows", "cols", "interval", "held-karp"},
 	"nan":      {"error", "allow"},
 }
 
 func (c *checker) checkSettings() {
 	for key, s := range c.settings {
+		if _, known := settingValues[key]; s.Expr != nil && (known || key == "prev") {
+			c.settingExpr(s)
+			continue
+		}
 		if key == "prev" {
 			n, err := strconv.Atoi(s.Value)
 			if err != nil || n < 0 {
@@ -280,6 +293,10 @@ func (c *checker) checkSettings() {
 			continue
 		}
 		if !contains(allowed, s.Value) {
+			if key == "schedule" {
+				c.errorf(s.ValuePos, "schedule: wants %s or t = EXPR (linear in the index variables), not %q", strings.Join(allowed, ", "), s.Value)
+				continue
+			}
 			c.errorf(s.ValuePos, "%s: wants %s, not %q", key, strings.Join(allowed, " or "), s.Value)
 			continue
 		}
@@ -298,6 +315,38 @@ func (c *checker) checkSettings() {
 			c.heldKarp = s.Value == "held-karp"
 		}
 	}
+}
+
+// settingExpr checks a setting of the form `key: name = EXPR`: only
+// `schedule: t = EXPR` is one. EXPR is lowered by checkSchedule, once the
+// recurrence has bound the index variables it names.
+func (c *checker) settingExpr(s *dsl.SettingDecl) {
+	switch {
+	case s.Key != "schedule":
+		c.errorf(s.ValuePos, "%s: takes a value, not `%s = ...` (only schedule: takes an expression, t = EXPR)", s.Key, s.Value)
+	case s.Value != "t":
+		c.errorf(s.ValuePos, "schedule: names the time t, as in `schedule: t = j - i`, not %s", s.Value)
+	default:
+		c.p.Schedule, c.p.SchedulePos = "t", s.Pos
+		c.schedule = s
+	}
+}
+
+// setDims finds how many dimensions the grid has: as many as the grid line
+// has sides, or without a grid line (an error reported later) as many as
+// the recurrence's left side has index variables. Cell references and
+// index variables are lowered by it.
+func (c *checker) setDims() {
+	switch {
+	case c.grid != nil:
+		c.dims = len(c.grid.Sides)
+	case c.recur != nil:
+		c.dims = len(c.recur.Vars)
+	}
+	if c.dims > 2 {
+		c.dims = 0 // 3-D: reported by checkGrid or checkRecurrence
+	}
+	c.p.Dims = c.dims
 }
 
 func contains(list []string, s string) bool {
@@ -333,7 +382,7 @@ func (c *checker) checkHeldKarp() {
 	if !c.heldKarp {
 		return
 	}
-	c.p.Rows, c.p.Cols = 0, 0
+	c.p.Rows, c.p.Cols, c.p.Dims = 0, 0, 0
 	var dist *inputInfo
 	if e := c.names["dist"]; e != nil && e.input != nil {
 		dist = e.input

@@ -19,6 +19,12 @@
 //
 // Both run forward or backward as the plan says. With backend.Options that
 // keep the grid, every computed cell is also copied into a backend.Grid.
+//
+//   - interval and hyperplane (the generic schedules, fronts.go): the whole
+//     grid is in memory and computed in place, front after front of the
+//     plan's hyperplane; the cells of a front are shared among the workers,
+//     and a front of one cell (a 1-D look-back) shares its long reductions
+//     instead.
 package cpu
 
 import (
@@ -100,6 +106,8 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 		err = r.wavefront()
 	case plan.Rows, plan.Cols:
 		err = r.lines()
+	case plan.Interval, plan.Hyperplanar:
+		err = r.fronts()
 	default:
 		err = fmt.Errorf("the CPU executor has no %q schedule", pl.Schedule)
 	}

@@ -42,6 +42,12 @@ type run struct {
 
 	capture map[int64][]int64 // step -> sorted lanes of the cells the answer reads
 	workers []*worker
+
+	// The generic schedules (fronts.go): the compiled recurrence, a
+	// machine per worker, and the grid computed in (also grid when kept).
+	cells    *eval.CellProgram
+	machines []*eval.CellMachine
+	work     *backend.Grid
 }
 
 // worker is one goroutine's machine and what it collected.
@@ -71,6 +77,9 @@ type kernelKey struct {
 }
 
 func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options, threads int, tune tuning) (*run, error) {
+	if pl.Schedule.Generic() {
+		return newFrontRun(ctx, p, pl, opt, threads, tune)
+	}
 	r := &run{ctx: ctx, p: p, pl: pl, opt: opt, threads: max(threads, 1), tune: tune, isF: p.CellType.IsFloat()}
 	r.sleep = newSleeper(&r.stop)
 	back := pl.Direction == plan.Backward

@@ -1,10 +1,16 @@
 // Package traceback recovers a solution from a kept grid. Starting at the
 // answer cell, it finds at every step which case produced the cell (the
 // first whose condition holds), records what that case emits, and moves to
-// the cell that produced the value: for min and max (calls and reductions)
+// the cells that produced the value: for min and max (calls and reductions)
 // the winning argument (the first of equals, as the evaluators pick it), for
-// ?: the branch taken, otherwise the first cell reference of the value, left
-// to right. It stops at a case whose value reads no cell.
+// ?: the branch taken.
+//
+// Two walks share those rules. Trace follows one cell per step, the first
+// cell reference of the value left to right, and returns a path: what the
+// recurrences of contract v1 (LCS, alignments, knapsacks) need. Tree follows
+// every cell reference of the winning term (contract v2 §7.4): when the
+// value adds several cells, as interval DP does (cell[i][k] + cell[k+1][j]),
+// the solution is a tree. Both stop at a case whose value reads no cell.
 package traceback
 
 import (
@@ -20,47 +26,182 @@ import (
 // cells visited and the values emitted, both in path order: from the start
 // of the grid to the answer cell.
 func Trace(p *ir.Problem, g *backend.Grid, i, j int64) (path [][2]int64, emitted []ir.Value, err error) {
-	if g == nil {
-		return nil, nil, fmt.Errorf("traceback needs the whole grid, and it was not kept")
+	t, err := newTracer(p, g, i, j)
+	if err != nil {
+		return nil, nil, err
 	}
-	if g.Rows != p.Rows || g.Cols != p.Cols {
-		return nil, nil, fmt.Errorf("traceback: the grid is %dx%d, the problem's %dx%d", g.Rows, g.Cols, p.Rows, p.Cols)
-	}
-	t := &tracer{p: p, cells: eval.GridCells(g.Rows, g.Cols, g.At)}
 	seen := map[[2]int64]bool{}
 	for {
-		if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
-			return nil, nil, &source.Error{Pos: p.RecurPos, Msg: fmt.Sprintf("traceback: the recurrence leads to cell[%d][%d], outside the %dx%d grid", i, j, p.Rows, p.Cols)}
-		}
 		at := [2]int64{i, j}
 		if seen[at] {
-			return nil, nil, &source.Error{Pos: p.RecurPos, Msg: fmt.Sprintf("traceback: the recurrence leads back to cell[%d][%d], a cycle", i, j)}
+			return nil, nil, &source.Error{Pos: p.RecurPos, Msg: fmt.Sprintf("traceback: the recurrence leads back to %s, a cycle", p.CellText(i, j))}
 		}
 		seen[at] = true
 		path = append(path, at)
-		c, err := t.whichCase(i, j)
+		c, _, err := t.whichCase(i, j)
 		if err != nil {
-			return nil, nil, fmt.Errorf("traceback at cell[%d][%d]: %w", i, j, err)
+			return nil, nil, err
 		}
 		if c.Emit != nil {
 			v, err := eval.EvalAt(c.Emit, i, j, t.cells)
 			if err != nil {
-				return nil, nil, fmt.Errorf("traceback at cell[%d][%d]: %w", i, j, err)
+				return nil, nil, fmt.Errorf("traceback at %s: %w", p.CellText(i, j), err)
 			}
 			emitted = append(emitted, v)
 		}
-		next, ok, err := t.producer(c.Value, i, j, nil)
+		next, err := t.follow(c.Value, i, j, nil, false, nil)
 		if err != nil {
-			return nil, nil, fmt.Errorf("traceback at cell[%d][%d]: %w", i, j, err)
+			return nil, nil, fmt.Errorf("traceback at %s: %w", p.CellText(i, j), err)
 		}
-		if !ok {
+		if len(next) == 0 {
 			break
 		}
-		i, j = next[0], next[1]
+		if err := t.inside(i, j, next[0]); err != nil {
+			return nil, nil, err
+		}
+		i, j = next[0].i, next[0].j
 	}
 	reverse(path)
 	reverse(emitted)
 	return path, emitted, nil
+}
+
+// Node is one cell of a traceback tree.
+type Node struct {
+	I, J int64
+	// Case is the case that produced the cell: its index in the
+	// recurrence, 0 for the first.
+	Case int
+	// Value is the cell's value in the grid.
+	Value ir.Value
+	// Emit is what the case emits; nil when it has no emit.
+	Emit *ir.Value
+	// Children are the cells the winning term read, in the order the
+	// recurrence reads them (left to right; a sum reduction by increasing
+	// index). A leaf's case reads no cell.
+	Children []*Node
+}
+
+// Tree walks back from cell [i][j] of grid g of problem p, following every
+// cell reference of the term that produced each value (Trace follows only
+// the first). Its errors are positioned: a read outside the grid at the
+// reference that makes it, a cycle at the recurrence.
+//
+// A cell reached twice, through two branches, is two nodes: the tree of an
+// interval DP shares no cells, but a recurrence whose terms share cells
+// (cell[j-1] + cell[j-2]) has a tree exponentially larger than its grid.
+// Tree refuses one of more nodes than the grid has cells (p.Cells()).
+func Tree(p *ir.Problem, g *backend.Grid, i, j int64) (*Node, error) {
+	t, err := newTracer(p, g, i, j)
+	if err != nil {
+		return nil, err
+	}
+	limit := p.Cells()
+	count := int64(0)
+	// An explicit stack rather than recursion: a tree may be a path as
+	// long as the grid is wide (LIS over a million values).
+	type frame struct {
+		n    *Node
+		next []ref // children not yet built
+	}
+	onPath := map[[2]int64]bool{}
+	build := func(i, j int64) (*Node, []ref, error) {
+		count++
+		if count > limit {
+			return nil, nil, &source.Error{Pos: p.RecurPos, Msg: fmt.Sprintf("traceback: the tree has more nodes than the %s has cells (%d): the terms of the recurrence read shared cells, so the solution is not a tree of its cells (a DAG, counted once per path through it); traceback is for recurrences whose terms read disjoint cells", p.GridText(), limit)}
+		}
+		c, k, err := t.whichCase(i, j)
+		if err != nil {
+			return nil, nil, err
+		}
+		n := &Node{I: i, J: j, Case: k, Value: g.At(i, j)}
+		if c.Emit != nil {
+			v, err := eval.EvalAt(c.Emit, i, j, t.cells)
+			if err != nil {
+				return nil, nil, fmt.Errorf("traceback at %s: %w", p.CellText(i, j), err)
+			}
+			n.Emit = &v
+		}
+		next, err := t.follow(c.Value, i, j, nil, true, nil)
+		if err != nil {
+			return nil, nil, fmt.Errorf("traceback at %s: %w", p.CellText(i, j), err)
+		}
+		for _, r := range next {
+			if err := t.inside(i, j, r); err != nil {
+				return nil, nil, err
+			}
+			if onPath[[2]int64{r.i, r.j}] || (r.i == i && r.j == j) {
+				return nil, nil, &source.Error{Pos: r.pos, Msg: fmt.Sprintf("traceback: %s reads %s through %s, which leads back to it: a cycle", p.CellText(i, j), p.CellText(r.i, r.j), r.text)}
+			}
+		}
+		return n, next, nil
+	}
+	root, next, err := build(i, j)
+	if err != nil {
+		return nil, err
+	}
+	onPath[[2]int64{i, j}] = true
+	stack := []frame{{root, next}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if len(top.next) == 0 {
+			delete(onPath, [2]int64{top.n.I, top.n.J})
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		r := top.next[0]
+		top.next = top.next[1:]
+		child, next, err := build(r.i, r.j)
+		if err != nil {
+			return nil, err
+		}
+		top.n.Children = append(top.n.Children, child)
+		onPath[[2]int64{r.i, r.j}] = true
+		stack = append(stack, frame{child, next})
+	}
+	return root, nil
+}
+
+// Path returns the tree as Trace returns a path — its cells and emitted
+// values from the deepest cell up to the root — when every node has at
+// most one child; ok is false for a tree that branches.
+func (n *Node) Path() (path [][2]int64, emitted []ir.Value, ok bool) {
+	for at := n; at != nil; {
+		path = append(path, [2]int64{at.I, at.J})
+		if at.Emit != nil {
+			emitted = append(emitted, *at.Emit)
+		}
+		switch len(at.Children) {
+		case 0:
+			at = nil
+		case 1:
+			at = at.Children[0]
+		default:
+			return nil, nil, false
+		}
+	}
+	reverse(path)
+	reverse(emitted)
+	return path, emitted, true
+}
+
+// Walk calls f for n and its descendants in pre-order (a node before its
+// children, children in order), with each node's depth (0 for n), without
+// recursion.
+func (n *Node) Walk(f func(m *Node, depth int)) {
+	type item struct {
+		m     *Node
+		depth int
+	}
+	stack := []item{{n, 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		f(it.m, it.depth)
+		for k := len(it.m.Children) - 1; k >= 0; k-- {
+			stack = append(stack, item{it.m.Children[k], it.depth + 1})
+		}
+	}
 }
 
 func reverse[T any](s []T) {
@@ -74,106 +215,177 @@ type tracer struct {
 	cells eval.CellFunc
 }
 
-// whichCase returns the first case whose condition holds at [i][j].
-func (t *tracer) whichCase(i, j int64) (*ir.Case, error) {
-	for _, c := range t.p.Cases {
+// newTracer checks that g is p's whole grid and that [i][j] lies in it.
+func newTracer(p *ir.Problem, g *backend.Grid, i, j int64) (*tracer, error) {
+	if g == nil {
+		return nil, fmt.Errorf("traceback needs the whole grid, and it was not kept")
+	}
+	if g.Rows != p.Rows || g.Cols != p.Cols {
+		return nil, fmt.Errorf("traceback: the grid is %dx%d, the problem's %dx%d", g.Rows, g.Cols, p.Rows, p.Cols)
+	}
+	if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
+		return nil, &source.Error{Pos: p.RecurPos, Msg: fmt.Sprintf("traceback: it starts at %s, outside the %s", p.CellText(i, j), p.GridText())}
+	}
+	return &tracer{p: p, cells: eval.GridCells(g.Rows, g.Cols, g.At)}, nil
+}
+
+// ref is a cell the walk moves to, with the reference that reads it.
+type ref struct {
+	i, j int64
+	pos  source.Pos
+	text string
+}
+
+// inside checks that the cell r, read by [i][j], lies in the grid.
+func (t *tracer) inside(i, j int64, r ref) error {
+	p := t.p
+	if r.i < 0 || r.i >= p.Rows || r.j < 0 || r.j >= p.Cols {
+		return &source.Error{Pos: r.pos, Msg: fmt.Sprintf("traceback: %s reads %s through %s, outside the %s", p.CellText(i, j), p.CellText(r.i, r.j), r.text, p.GridText())}
+	}
+	return nil
+}
+
+// whichCase returns the first case whose condition holds at [i][j], and
+// its index.
+func (t *tracer) whichCase(i, j int64) (*ir.Case, int, error) {
+	for k, c := range t.p.Cases {
 		if c.Cond == nil {
-			return c, nil
+			return c, k, nil
 		}
 		v, err := eval.EvalAt(c.Cond, i, j, t.cells)
 		if err != nil {
-			return nil, err
+			return nil, 0, fmt.Errorf("traceback at %s: %w", t.p.CellText(i, j), err)
 		}
 		if v.I != 0 {
-			return c, nil
+			return c, k, nil
 		}
 	}
-	return nil, &source.Error{Pos: t.p.RecurPos, Msg: "traceback: no case applies"}
+	return nil, 0, &source.Error{Pos: t.p.RecurPos, Msg: fmt.Sprintf("traceback at %s: no case applies", t.p.CellText(i, j))}
 }
 
-// producer returns the cell whose value produced e at [i][j]; ok is false
-// when e reads no cell.
-func (t *tracer) producer(e ir.Expr, i, j int64, binds []eval.Binding) ([2]int64, bool, error) {
+// follow appends to out the cells whose values produced e at [i][j]: for
+// min and max the winning argument's, for ?: the branch taken's. Beyond
+// those, with all it follows every operand (every term of a sum
+// reduction, both sides of + - * ...; && and || only as far as they are
+// evaluated); without it only the first operand that reads a cell (the
+// first term of a sum reduction), so that the walk is a path.
+func (t *tracer) follow(e ir.Expr, i, j int64, binds []eval.Binding, all bool, out []ref) ([]ref, error) {
 	evalAt := func(x ir.Expr) (ir.Value, error) { return eval.EvalWith(x, i, j, binds, t.cells) }
 	switch n := e.(type) {
 	case *ir.CellRef:
 		ri, err := evalAt(n.I)
 		if err != nil {
-			return [2]int64{}, false, err
+			return nil, err
 		}
 		rj, err := evalAt(n.J)
 		if err != nil {
-			return [2]int64{}, false, err
+			return nil, err
 		}
-		return [2]int64{ri.I, rj.I}, true, nil
+		return append(out, ref{ri.I, rj.I, n.Pos, n.Text}), nil
 	case *ir.Call:
 		if n.Fn == ir.FnMin || n.Fn == ir.FnMax {
 			vals := make([]ir.Value, len(n.Args))
 			for k, a := range n.Args {
 				v, err := evalAt(a)
 				if err != nil {
-					return [2]int64{}, false, err
+					return nil, err
 				}
 				vals[k] = v
 			}
 			k := eval.WinningArg(n.Fn == ir.FnMin, vals)
 			if k < 0 {
-				return [2]int64{}, false, nil
+				return out, nil
 			}
-			return t.producer(n.Args[k], i, j, binds)
+			return t.follow(n.Args[k], i, j, binds, all, out)
 		}
 	case *ir.Select:
 		c, err := evalAt(n.Cond)
 		if err != nil {
-			return [2]int64{}, false, err
+			return nil, err
 		}
 		if c.I != 0 {
-			return t.producer(n.Then, i, j, binds)
+			return t.follow(n.Then, i, j, binds, all, out)
 		}
-		return t.producer(n.Else, i, j, binds)
+		return t.follow(n.Else, i, j, binds, all, out)
+	case *ir.Binary:
+		if all && (n.Op == ir.OpAnd || n.Op == ir.OpOr) {
+			// Only what is evaluated produced the value.
+			x, err := evalAt(n.X)
+			if err != nil {
+				return nil, err
+			}
+			if out, err = t.follow(n.X, i, j, binds, all, out); err != nil {
+				return nil, err
+			}
+			if (n.Op == ir.OpAnd) == (x.I != 0) {
+				return t.follow(n.Y, i, j, binds, all, out)
+			}
+			return out, nil
+		}
 	case *ir.Reduce:
 		lo, err := evalAt(n.Lo)
 		if err != nil {
-			return [2]int64{}, false, err
+			return nil, err
 		}
 		hi, err := evalAt(n.Hi)
 		if err != nil {
-			return [2]int64{}, false, err
+			return nil, err
 		}
 		if lo.I > hi.I {
-			return [2]int64{}, false, nil
+			return out, nil
 		}
-		win := lo.I
-		if n.Op != ir.ReduceSum {
-			var best []ir.Value
-			for k := lo.I; k <= hi.I; k++ {
-				v, err := eval.EvalWith(n.Body, i, j, bind(binds, n, k), t.cells)
-				if err != nil {
-					return [2]int64{}, false, err
-				}
-				if best == nil {
-					best = []ir.Value{v, v}
-				}
-				best[1] = v
-				if eval.WinningArg(n.Op == ir.ReduceMin, best) == 1 {
-					best[0], win = v, k
+		if n.Op == ir.ReduceSum {
+			if !all {
+				return t.follow(n.Body, i, j, bind(binds, n, lo.I), all, out)
+			}
+			if !readsCell(n.Body) {
+				return out, nil
+			}
+			for k := lo.I; ; k++ {
+				if out, err = t.follow(n.Body, i, j, bind(binds, n, k), all, out); err != nil {
+					return nil, err
 				}
 				if k == hi.I {
-					break
+					return out, nil
 				}
 			}
 		}
-		return t.producer(n.Body, i, j, bind(binds, n, win))
+		win := lo.I
+		var best []ir.Value
+		for k := lo.I; ; k++ {
+			v, err := eval.EvalWith(n.Body, i, j, bind(binds, n, k), t.cells)
+			if err != nil {
+				return nil, err
+			}
+			if best == nil {
+				best = []ir.Value{v, v}
+			}
+			best[1] = v
+			if eval.WinningArg(n.Op == ir.ReduceMin, best) == 1 {
+				best[0], win = v, k
+			}
+			if k == hi.I {
+				break
+			}
+		}
+		return t.follow(n.Body, i, j, bind(binds, n, win), all, out)
 	case *ir.Load, *ir.Const, *ir.Inf, *ir.ScalarRef, *ir.Var:
-		return [2]int64{}, false, nil
+		return out, nil
 	}
-	// Anything else: the first operand (left to right) that reads a cell.
+	var err error
 	for _, x := range operands(e) {
-		if readsCell(x) {
-			return t.producer(x, i, j, binds)
+		if !readsCell(x) {
+			continue
+		}
+		if !all {
+			// The first operand (left to right) that reads a cell.
+			return t.follow(x, i, j, binds, all, out)
+		}
+		if out, err = t.follow(x, i, j, binds, all, out); err != nil {
+			return nil, err
 		}
 	}
-	return [2]int64{}, false, nil
+	return out, nil
 }
 
 func bind(binds []eval.Binding, r *ir.Reduce, v int64) []eval.Binding {

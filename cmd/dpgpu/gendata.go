@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -144,6 +145,58 @@ func dataCommand(kind string) *cli.Command {
 					return err
 				}
 				fmt.Fprintf(c.App.Writer, "wrote %s (%dx%d intersections)\n", path, n, n)
+				return nil
+			},
+		}
+	case problems.DataRNA:
+		return &cli.Command{
+			Name:  kind,
+			Usage: "a random RNA sequence, bases uniform over ACGU (for nussinov)",
+			Flags: []cli.Flag{seed, out,
+				&cli.IntFlag{Name: "len", Aliases: []string{"n"}, Value: 1000, Usage: "number of bases"},
+			},
+			Action: func(c *cli.Context) error {
+				n, path := c.Int("len"), c.String("out")
+				if path == "" {
+					path = fmt.Sprintf("rna_%d.fa", n)
+				}
+				var extErr error
+				if gen.CheckSequenceExt(filepath.Ext(path)) != nil {
+					extErr = fmt.Errorf("--out %s: want a .fa, .fasta, .fna or .txt file", path)
+				}
+				if err := genDataCheck(c, gen.CheckRNA(n), extErr, gen.CheckOutput(path)); err != nil {
+					return err
+				}
+				s := gen.RNA(gen.NewRand(c.Uint64("seed")), n)
+				if err := gen.WriteSequence(path, fmt.Sprintf("dpgpu gen-data rna seed=%d", c.Uint64("seed")), s); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.App.Writer, "wrote %s (%d bases)\n", path, n)
+				return nil
+			},
+		}
+	case problems.DataInts:
+		return &cli.Command{
+			Name: kind,
+			Usage: "random integers, uniform in --min..--max, on one line of a text file: dimensions for matrix-chain, " +
+				"values for lis, coin values for coin-change, frequencies for optimal-bst (keys, then --len n+1 gaps)",
+			Flags: []cli.Flag{seed, out,
+				&cli.IntFlag{Name: "len", Aliases: []string{"n"}, Value: 1000, Usage: "number of values"},
+				&cli.Int64Flag{Name: "min", Value: 1, Usage: "least value"},
+				&cli.Int64Flag{Name: "max", Value: 100, Usage: "greatest value"},
+			},
+			Action: func(c *cli.Context) error {
+				n, lo, hi, path := c.Int("len"), c.Int64("min"), c.Int64("max"), c.String("out")
+				if path == "" {
+					path = fmt.Sprintf("ints_%d.txt", n)
+				}
+				if err := genDataCheck(c, gen.CheckInts(n, lo, hi), gen.CheckOutput(path)); err != nil {
+					return err
+				}
+				if err := gen.WriteInts(path, gen.Ints(gen.NewRand(c.Uint64("seed")), n, lo, hi)); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.App.Writer, "wrote %s (%d values in %d..%d)\n", path, n, lo, hi)
 				return nil
 			},
 		}

@@ -18,8 +18,6 @@ import (
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/internal/phases"
-	"github.com/dpgpu/dpgpu/ir"
-	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/report"
 )
@@ -49,25 +47,6 @@ func newExecutor(c *cli.Context) (backend.Executor, error) {
 		err = engine.InputError(err)
 	}
 	return ex, err
-}
-
-// tracebackStarts reports whether a traceback has a cell to start from:
-// the answer is one cell, or a min or max over a region (whose winning
-// cell starts it); a sum or any other expression over cells has none, and
-// is refused before computing rather than after. A problem without a plan
-// (TSP) has nothing to trace back: its solver returns the tour anyway.
-func tracebackStarts(pl *plan.Plan) bool {
-	if pl == nil {
-		return true
-	}
-	a := pl.Answer
-	switch {
-	case a.Kind == plan.AnswerCell:
-		return true
-	case a.Kind == plan.AnswerRegion:
-		return a.Op != ir.ReduceSum
-	}
-	return false
 }
 
 func solveAction(c *cli.Context) (err error) {
@@ -100,8 +79,8 @@ func solveAction(c *cli.Context) (err error) {
 		Maintain:  c.Bool("maintain") || out != nil,
 		Traceback: c.Bool("traceback"),
 	}
-	if opt.Traceback && !tracebackStarts(l.Plan) {
-		return usageErr("--traceback starts at the answer cell, but the answer of %s is %s, not one cell", l.Problem.Name, report.AnswerText(l.Plan.Answer))
+	if opt.Traceback && !engine.Traceable(l.Plan) {
+		return usageErr("--traceback starts at the cell the answer selects, but the answer of %s is %s, not one cell", l.Problem.Name, report.AnswerText(l.Plan.Answer))
 	}
 	if err := c.Context.Err(); err != nil {
 		return err
@@ -144,14 +123,14 @@ func solveAction(c *cli.Context) (err error) {
 	}
 	solution := ""
 	if opt.Traceback {
-		if s, ok := problems.Solution(l.Problem.Name, l.Problem, res.Grid); ok {
+		if s, ok := problems.Solution(l.Problem.Name, l.Problem, res.Grid, res.Tree); ok {
 			solution = s
 		}
 	}
 	if c.Bool("json") {
-		return enc.Encode(report.SolveObject(l.Problem, l.Plan, res.Grid, solution))
+		return enc.Encode(report.SolveObject(l.Problem, l.Plan, res.Grid, res.Tree, solution))
 	}
-	report.Solve(c.App.Writer, l.Problem, l.Plan, res.Grid, solution)
+	report.Solve(c.App.Writer, l.Problem, l.Plan, res.Grid, res.Tree, solution)
 	if out != nil {
 		fmt.Fprintf(c.App.Writer, "grid       written to %s\n", out.path)
 	}

@@ -37,10 +37,15 @@ func WriteKnapsack(path string, k *formats.Knapsack) error {
 
 // WriteCounts writes the counts of a bounded knapsack to path as a text file
 // of one line of whitespace-separated numbers: a 1xn vector for `cnt`.
-func WriteCounts(path string, counts []int64) error {
+func WriteCounts(path string, counts []int64) error { return WriteInts(path, counts) }
+
+// WriteInts writes vals to path as a text file of one line of
+// whitespace-separated numbers, which an integer input (`int 1x? a`) reads
+// as a 1xn vector.
+func WriteInts(path string, vals []int64) error {
 	return writeFile(path, func(w io.Writer) error {
 		var buf []byte
-		for i, c := range counts {
+		for i, c := range vals {
 			if i > 0 {
 				buf = append(buf, ' ')
 			}

@@ -17,6 +17,8 @@ const (
 	MaxLength = 1 << 28 // letters in one LCS string
 	MaxItems  = 1 << 24 // knapsack items
 	MaxSide   = 1 << 14 // Manhattan intersections per side
+	MaxValues = 1 << 28 // integers in one vector
+	MaxValue  = 1 << 62 // magnitude of a generated integer
 )
 
 // CheckLCS validates the parameters of an LCS pair as `dpgpu gen-data lcs`
@@ -93,4 +95,26 @@ func statDir(dir string) (bool, error) {
 		return false, err
 	}
 	return st.IsDir(), nil
+}
+
+// CheckInts validates a vector of random integers as `dpgpu gen-data ints`
+// takes it: n values in lo..hi.
+func CheckInts(n int, lo, hi int64) error {
+	switch {
+	case n < 1 || n > MaxValues:
+		return fmt.Errorf("--len %d: want 1..%d values", n, MaxValues)
+	case lo > hi:
+		return fmt.Errorf("--min %d --max %d: want min <= max", lo, hi)
+	case lo < -MaxValue || hi > MaxValue:
+		return fmt.Errorf("--min %d --max %d: want values within ±%d", lo, hi, int64(MaxValue))
+	}
+	return nil
+}
+
+// CheckRNA validates the length of a random RNA sequence.
+func CheckRNA(n int) error {
+	if n < 1 || n > MaxLength {
+		return fmt.Errorf("--len %d: want 1..%d bases", n, MaxLength)
+	}
+	return nil
 }

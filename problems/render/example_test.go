@@ -30,7 +30,7 @@ func ExampleEditDistance() {
 		},
 	}
 	res := &backend.Result{Path: [][2]int64{{0, 0}, {1, 0}, {2, 1}, {3, 2}, {4, 3}, {4, 4}, {5, 5}, {6, 6}, {7, 7}, {8, 8}, {9, 9}}}
-	text, ok := render.EditDistance(p, res)
+	text, ok := render.EditDistance(p, res, nil)
 	fmt.Println(ok)
 	fmt.Println(text)
 	// Output:

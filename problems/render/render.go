@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -23,17 +24,23 @@ import (
 // or move string.
 const width = 60
 
-// Renderer renders the traceback in res of the problem p. It returns false
-// when res holds no traceback or when the problem or path does not have
-// the shape the rendering expects. The text has one or more lines, without
-// a trailing newline. Each built-in problem names its renderer in the
-// problems registry; the ones below are those of the built-ins.
-type Renderer func(p *ir.Problem, res *backend.Result) (string, bool)
+// Renderer renders the traceback of the problem p: the path and emitted
+// values in res (a traceback whose steps read one cell each), or tree (one
+// that branches; also set for a path, and nil without a traceback). It
+// returns false when there is no traceback or when the problem, path or
+// tree does not have the shape the rendering expects. The text has one or
+// more lines, without a trailing newline. Each built-in problem names its
+// renderer in the problems registry; the ones below are those of the
+// built-ins.
+type Renderer func(p *ir.Problem, res *backend.Result, tree *traceback.Node) (string, bool)
 
-// traced is r behind the check that there is a traceback to render: a
+// pathRenderer renders a traceback that is a path (res.Path, res.Emitted).
+type pathRenderer func(p *ir.Problem, res *backend.Result) (string, bool)
+
+// traced is r behind the check that there is a path to render: a
 // problem, a result, and a path in it.
-func traced(r Renderer) Renderer {
-	return func(p *ir.Problem, res *backend.Result) (string, bool) {
+func traced(r pathRenderer) Renderer {
+	return func(p *ir.Problem, res *backend.Result, _ *traceback.Node) (string, bool) {
 		if p == nil || res == nil || len(res.Path) == 0 {
 			return "", false
 		}
@@ -41,8 +48,21 @@ func traced(r Renderer) Renderer {
 	}
 }
 
+// treeRenderer renders a traceback tree.
+type treeRenderer func(p *ir.Problem, tree *traceback.Node) (string, bool)
+
+// treed is r behind the check that there is a tree to render.
+func treed(r treeRenderer) Renderer {
+	return func(p *ir.Problem, _ *backend.Result, tree *traceback.Node) (string, bool) {
+		if p == nil || tree == nil {
+			return "", false
+		}
+		return r(p, tree)
+	}
+}
+
 // aligned is the renderer of an alignment of the given kind.
-func aligned(kind alignKind) Renderer {
+func aligned(kind alignKind) pathRenderer {
 	return func(p *ir.Problem, res *backend.Result) (string, bool) {
 		return alignment(p, res, kind)
 	}

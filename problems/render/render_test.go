@@ -23,7 +23,7 @@ func solution(name string, p *ir.Problem, res *backend.Result) (string, bool) {
 	if r == nil {
 		return "", false
 	}
-	return r(p, res)
+	return r(p, res, nil)
 }
 
 // --- building problems and results by hand ---

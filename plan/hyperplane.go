@@ -1,0 +1,562 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/analysis"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/source"
+)
+
+// reach is what the planner knows of one reference: its offsets di = i - I
+// and dj = j - J as affine forms in i, j and the reduction variables in
+// scope (contract v2 §7.3: a reference over a reduction variable covers a
+// range of offsets), the ranges of i and j where it can be read (the grid,
+// narrowed by the cases before it and the conditions that guard it), and
+// how to bound what is not linear.
+type reach struct {
+	dep    *Dependency
+	di, dj analysis.Affine
+	ok     bool // both forms were written without overflow
+	never  bool // no cell ever evaluates the reference
+	i, j   analysis.Range
+	bound  func(v *ir.Var) (lo, hi analysis.Affine, ok bool)
+	rows   int64
+	cols   int64
+}
+
+// reaches derives the reach of every reference of p.
+func reaches(p *ir.Problem, deps []Dependency) []reach {
+	ins := inputBounds{}
+	w := &analysis.Walker{Config: analysis.Config{
+		Failure: analysis.Stops, Rows: p.Rows, Cols: p.Cols, Input: ins.load, Refine: true,
+	}}
+	envs := refEnvs(p, w)
+	out := make([]reach, len(deps))
+	for n := range deps {
+		d := &deps[n]
+		en, seen := envs[d.Ref]
+		r := &out[n]
+		r.dep, r.rows, r.cols = d, p.Rows, p.Cols
+		if !seen || en.IsEmpty() {
+			r.never, r.ok = true, true
+			continue
+		}
+		r.i, r.j = en.I, en.J
+		opaque := func(e ir.Expr) analysis.Range {
+			if !e.Type().IsInteger() {
+				return analysis.Full()
+			}
+			return w.Range(e, en)
+		}
+		I, ok1 := analysis.AffineOf(d.Ref.I, opaque)
+		J, ok2 := analysis.AffineOf(d.Ref.J, opaque)
+		di, ok3 := analysis.Affine{I: 1, Rest: analysis.Point(0)}.Add(I, -1)
+		dj, ok4 := analysis.Affine{J: 1, Rest: analysis.Point(0)}.Add(J, -1)
+		r.di, r.dj, r.ok = di, dj, ok1 && ok2 && ok3 && ok4
+		r.bound = func(v *ir.Var) (lo, hi analysis.Affine, ok bool) {
+			if v.Reduce == nil {
+				return lo, hi, false
+			}
+			lo, ok1 := analysis.AffineOf(v.Reduce.Lo, opaque)
+			hi, ok2 := analysis.AffineOf(v.Reduce.Hi, opaque)
+			return lo, hi, ok1 && ok2
+		}
+	}
+	return out
+}
+
+// refEnvs maps every cell reference of the recurrence to what is known
+// where it is read: inside the reductions that enclose it, in the case that
+// holds it (earlier cases false, its own condition true) and under the
+// conditions of the ?:, && and || that guard it.
+func refEnvs(p *ir.Problem, w *analysis.Walker) map[*ir.CellRef]analysis.Env {
+	out := map[*ir.CellRef]analysis.Env{}
+	var visit func(e ir.Expr, en analysis.Env)
+	visit = func(e ir.Expr, en analysis.Env) {
+		switch n := e.(type) {
+		case nil:
+			return
+		case *ir.CellRef:
+			if old, ok := out[n]; ok {
+				en = hullEnv(old, en)
+			}
+			out[n] = en
+			visit(n.I, en)
+			visit(n.J, en)
+			return
+		case *ir.Reduce:
+			visit(n.Lo, en)
+			visit(n.Hi, en)
+			visit(n.Body, w.BodyEnv(n, en))
+			return
+		case *ir.Select:
+			visit(n.Cond, en)
+			visit(n.Then, w.Assume(n.Cond, true, en))
+			visit(n.Else, w.Assume(n.Cond, false, en))
+			return
+		case *ir.Binary:
+			switch n.Op {
+			case ir.OpAnd, ir.OpOr:
+				visit(n.X, en)
+				visit(n.Y, w.Assume(n.X, n.Op == ir.OpAnd, en))
+				return
+			}
+		}
+		for _, c := range children(e) {
+			visit(c, en)
+		}
+	}
+	en := analysis.NewEnv(analysis.Span(0, p.Rows-1), analysis.Span(0, p.Cols-1))
+	for _, c := range p.Cases {
+		in := en
+		if c.Cond != nil {
+			visit(c.Cond, en)
+			in = w.Assume(c.Cond, true, en)
+			en = w.Assume(c.Cond, false, en)
+		}
+		visit(c.Value, in)
+		visit(c.Emit, in)
+	}
+	return out
+}
+
+// hullEnv is what holds at a reference reached in a and in b (a
+// reference is one node, reached once; this only keeps the map safe).
+func hullEnv(a, b analysis.Env) analysis.Env {
+	switch {
+	case a.IsEmpty():
+		return b
+	case b.IsEmpty():
+		return a
+	}
+	return analysis.NewEnv(a.I.Hull(b.I), a.J.Hull(b.J))
+}
+
+// inputBounds bounds reads of integer inputs by the loaded data: the value
+// itself where the index is one known element, else the input's least and
+// greatest value (cached).
+type inputBounds map[*ir.Input]analysis.Range
+
+func (b inputBounds) load(n *ir.Load, idx []analysis.Range, inside bool) analysis.Range {
+	in := n.In
+	if in.T.IsFloat() || len(in.I) == 0 {
+		return analysis.Full()
+	}
+	if inside {
+		k, ok := int64(-1), true
+		for _, r := range idx {
+			ok = ok && r.IsPoint()
+		}
+		if ok {
+			switch len(idx) {
+			case 1:
+				k = idx[0].Lo
+			case 2:
+				k = idx[0].Lo*int64(in.Cols) + idx[1].Lo
+			}
+			if k >= 0 && k < int64(len(in.I)) {
+				return analysis.Point(in.I[k])
+			}
+		}
+	}
+	if r, ok := b[in]; ok {
+		return r
+	}
+	r := analysis.Point(in.I[0])
+	for _, v := range in.I[1:] {
+		r = r.Hull(analysis.Point(v))
+	}
+	b[in] = r
+	return r
+}
+
+// extremum is the least (or, with most, the greatest) value of f over every
+// point the reference can be read at: each reduction variable is replaced
+// by the bound that extremises f (innermost first), then i and j by the
+// corner of the grid. ok is false where it is unbounded or unknown. A
+// reduction over an empty range reads nothing, so taking its bounds as if
+// the range were not empty only makes the answer safer.
+func (r *reach) extremum(f analysis.Affine, most bool) (int64, bool) {
+	if !r.ok {
+		return 0, false
+	}
+	if r.never {
+		// Never read: nothing to order. Say "as good as can be".
+		if most {
+			return 0, true
+		}
+		return 1, true
+	}
+	for steps := 0; len(f.Red) > 0; steps++ {
+		if steps > 64 {
+			return 0, false
+		}
+		v := r.innermost(f)
+		if v == nil {
+			return 0, false
+		}
+		lo, hi, ok := r.bound(v)
+		if !ok {
+			return 0, false
+		}
+		c := f.Red[v]
+		sub := lo
+		if (c > 0) == most {
+			sub = hi
+		}
+		sc, ok1 := sub.Scale(c)
+		g, ok2 := f.Without(v).Add(sc, 1)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		f = g
+	}
+	if f.Rest.IsFull() || f.Rest.IsEmpty() {
+		return 0, false
+	}
+	pick := func(c int64, x analysis.Range) int64 { // c*x for x in x, extremised
+		if (c > 0) == most {
+			return c * x.Hi
+		}
+		return c * x.Lo
+	}
+	total := []int64{f.K, pick(f.I, r.i), pick(f.J, r.j)}
+	if most {
+		total = append(total, f.Rest.Hi)
+	} else {
+		total = append(total, f.Rest.Lo)
+	}
+	s := int64(0)
+	for _, x := range total {
+		var ok bool
+		if s, ok = ir.Add64(s, x); !ok {
+			return 0, false
+		}
+	}
+	return s, true
+}
+
+// innermost is a reduction variable of f that no other variable of f has
+// in its bounds (so substituting its bounds brings in only outer ones).
+func (r *reach) innermost(f analysis.Affine) *ir.Var {
+	vars := f.Vars()
+	for _, v := range vars {
+		inner := false
+		for _, w := range vars {
+			if w == v || w.Reduce == nil {
+				continue
+			}
+			lo, hi, ok := r.bound(w)
+			if !ok {
+				continue
+			}
+			if _, in := lo.Red[v]; in {
+				inner = true
+			}
+			if _, in := hi.Red[v]; in {
+				inner = true
+			}
+		}
+		if !inner {
+			return v
+		}
+	}
+	return nil
+}
+
+// step is t(cell) - t(referenced cell) for hyperplane h, as an affine form.
+func (r *reach) step(h Hyperplane) (analysis.Affine, bool) {
+	a, ok1 := r.di.Scale(h.A)
+	b, ok2 := r.dj.Scale(h.B)
+	s, ok3 := a.Add(b, 1)
+	return s, ok1 && ok2 && ok3
+}
+
+// earlier reports whether the reference always reads a cell of an earlier
+// front under h, and how far back it may reach (ok false: unbounded).
+func (r *reach) earlier(h Hyperplane) (yes bool, far int64, bounded bool) {
+	s, ok := r.step(h)
+	if !ok {
+		return false, 0, false
+	}
+	lo, ok := r.extremum(s, false)
+	if !ok || lo < 1 {
+		return false, 0, false
+	}
+	hi, ok := r.extremum(s, true)
+	return true, hi, ok
+}
+
+// offsetRange is the least and greatest offset along one axis, for reports.
+func (r *reach) offsetRange(f analysis.Affine) (lo, hi int64, loOK, hiOK bool) {
+	lo, loOK = r.extremum(f, false)
+	hi, hiOK = r.extremum(f, true)
+	return
+}
+
+// candidates are the hyperplanes the planner tries: small coprime
+// coefficients, fewest fronts first (more cells per front), then the
+// named schedules, then a fixed order.
+func candidates(rows, cols int64) []Hyperplane {
+	var hs []Hyperplane
+	for a := int64(-3); a <= 3; a++ {
+		for b := int64(-3); b <= 3; b++ {
+			if (a == 0 && b == 0) || gcd(abs64(a), abs64(b)) != 1 {
+				continue
+			}
+
+			hs = append(hs, Hyperplane{a, b})
+		}
+	}
+	fronts := func(h Hyperplane) int64 {
+		lo, hi := h.Range(rows, cols)
+		return hi - lo + 1
+	}
+	rank := func(h Hyperplane) int {
+		// An axis of one cell has no order to give: a coefficient on it
+		// would only rename the same fronts (a 1 x N grid's t = j).
+		switch {
+		case rows == 1 && h == Hyperplane{0, 1}, cols == 1 && h == Hyperplane{1, 0}:
+			return -1
+		}
+		switch h {
+		case Hyperplane{-1, 1}:
+			return 0
+		case Hyperplane{1, 0}, Hyperplane{0, 1}:
+			return 1
+		case Hyperplane{1, 1}:
+			return 2
+		}
+		return 3 + int(abs64(h.A)+abs64(h.B))
+	}
+	sort.SliceStable(hs, func(x, y int) bool {
+		fx, fy := fronts(hs[x]), fronts(hs[y])
+		if fx != fy {
+			return fx < fy
+		}
+		return rank(hs[x]) < rank(hs[y])
+	})
+	return hs
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// hyperplaneFits tests h against every reference; on failure it returns
+// the first reference that breaks it. With checks, a reference whose step
+// has a data-dependent part that the loaded data does not bound well enough
+// is accepted as checked (Dependency.Checked: the executors verify each
+// such read at run time) when nothing else is wrong with it.
+func hyperplaneFits(rs []reach, h Hyperplane, checks bool) (ok bool, far int64, bounded bool, checked []int, breaker *reach) {
+	bounded = true
+	for n := range rs {
+		yes, f, b := rs[n].earlier(h)
+		if !yes {
+			if checks && rs[n].checkable(h) {
+				checked = append(checked, n)
+				bounded = false
+				continue
+			}
+			return false, 0, false, nil, &rs[n]
+		}
+		far = max(far, f)
+		bounded = bounded && b
+	}
+	return true, far, bounded, checked, nil
+}
+
+// checkable reports whether the reference's order under h depends on data
+// only: its step has a data-dependent part, and the linear part alone is at
+// least 1 somewhere (so that some data makes the read legal).
+func (r *reach) checkable(h Hyperplane) bool {
+	s, ok := r.step(h)
+	if !ok || s.IsLinear() {
+		return false
+	}
+	s.Rest = analysis.Point(0)
+	hi, ok := r.extremum(s, true)
+	return !ok || hi >= 1
+}
+
+// chooseHyperplane finds the schedule of a recurrence that no v1 schedule
+// runs (a reference over a range of offsets), or the one forced by
+// `schedule: interval` / `schedule: t = EXPR` / a v1 name whose test failed.
+func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText string) error {
+	rs := reaches(p, pl.Deps)
+	accept := func(h Hyperplane, far int64, bounded bool, checked []int) {
+		for _, n := range checked {
+			rs[n].dep.Checked = true
+		}
+		pl.Schedule = Hyperplanar
+		if h == (Hyperplane{-1, 1}) {
+			pl.Schedule = Interval
+		}
+		pl.T, pl.Direction, pl.KeepAll = h, Forward, true
+		lo, hi := h.Range(p.Rows, p.Cols)
+		pl.Fronts = hi - lo + 1
+		if bounded {
+			pl.Reach = far
+		} else {
+			pl.Reach = pl.Fronts - 1
+		}
+		pl.ReachBounded = bounded
+	}
+	if forced != nil {
+		ok, far, bounded, checked, br := hyperplaneFits(rs, *forced, true)
+		if !ok {
+			var errs source.ErrorList
+			what := forcedText
+			if what != forced.String() {
+				what += " (" + forced.String() + ")"
+			}
+			errs.Add(br.dep.Ref.Pos, "`schedule: %s` cannot run this recurrence: %s", what, br.why(*forced))
+			return errs
+		}
+		accept(*forced, far, bounded, checked)
+		pl.Reason = fmt.Sprintf("forced by `schedule: %s`: fronts %s, every reference reads an earlier front", forcedText, *forced)
+		return nil
+	}
+	hs := candidates(p.Rows, p.Cols)
+	for _, checks := range []bool{false, true} {
+		for _, h := range hs {
+			ok, far, bounded, checked, _ := hyperplaneFits(rs, h, checks)
+			if !ok {
+				continue
+			}
+			accept(h, far, bounded, checked)
+			pl.Reason = fmt.Sprintf("some reference reaches over a range of cells; the fronts %s are the first hyperplane that puts every reference on an earlier front: the cells of one front are independent, and the whole grid stays in memory", h)
+			if h == (Hyperplane{-1, 1}) {
+				pl.Reason = "some reference reaches over a range of cells; interval order (t = j - i, by increasing interval length) puts every reference on an earlier front: the cells of one front are independent, and the whole grid stays in memory"
+			}
+			if len(checked) > 0 {
+				var names []string
+				for _, n := range checked {
+					names = append(names, rs[n].dep.Ref.Text)
+				}
+				pl.Reason += fmt.Sprintf("; the loaded data does not prove that %s reads an earlier front, so every such read is checked at run time", strings.Join(names, ", "))
+			}
+			return nil
+		}
+	}
+	return noSchedule(rs, p)
+}
+
+// why says why the reference breaks h.
+func (r *reach) why(h Hyperplane) string {
+	s, ok := r.step(h)
+	if ok && isZero(s) {
+		return r.dep.Ref.Text + " reads a cell of its own front"
+	}
+	lo, ok := r.extremum(s, false)
+	if !ok {
+		return fmt.Sprintf("%s may read a cell of a front that is not earlier (its offset %s)", r.dep.Ref.Text, r.offsetText())
+	}
+	if lo == 0 {
+		return fmt.Sprintf("%s may read a cell of its own front (offset %s)", r.dep.Ref.Text, r.offsetText())
+	}
+	return fmt.Sprintf("%s may read a cell %d fronts ahead (offset %s)", r.dep.Ref.Text, -lo, r.offsetText())
+}
+
+// axisRange is offsetRange as an analysis.Range, unbounded sides open.
+func (r *reach) axisRange(f analysis.Affine) analysis.Range {
+	out := analysis.Full()
+	lo, hi, lok, hok := r.offsetRange(f)
+	if lok {
+		out.Lo = lo
+	}
+	if hok {
+		out.Hi = hi
+	}
+	return out
+}
+
+// offsetText writes the reference's offsets, e.g. "di = 0, dj in 1..16".
+func (r *reach) offsetText() string {
+	one := func(name string, f analysis.Affine) string {
+		lo, hi, lok, hok := r.offsetRange(f)
+		switch {
+		case lok && hok && lo == hi:
+			return fmt.Sprintf("%s = %d", name, lo)
+		case lok && hok:
+			return fmt.Sprintf("%s in %d..%d", name, lo, hi)
+		case lok:
+			return fmt.Sprintf("%s >= %d", name, lo)
+		case hok:
+			return fmt.Sprintf("%s <= %d", name, hi)
+		}
+		return name + " unknown"
+	}
+	if r.rows == 1 {
+		return one("dj", r.dj)
+	}
+	return one("di", r.di) + ", " + one("dj", r.dj)
+}
+
+// noSchedule explains why no hyperplane runs the recurrence: a reference no
+// hyperplane can order by itself, else two that no hyperplane orders
+// together.
+func noSchedule(rs []reach, p *ir.Problem) error {
+	hs := candidates(p.Rows, p.Cols)
+	fits := make([][]bool, len(rs))
+	for n := range rs {
+		fits[n] = make([]bool, len(hs))
+		any := false
+		for k, h := range hs {
+			yes, _, _ := rs[n].earlier(h)
+			fits[n][k] = yes
+			any = any || yes
+		}
+		if !any {
+			var errs source.ErrorList
+			errs.Add(rs[n].dep.Ref.Pos, "no schedule can run this recurrence: %s", rs[n].alone())
+			return errs
+		}
+	}
+	for a := range rs {
+		for b := a + 1; b < len(rs); b++ {
+			both := false
+			for k := range hs {
+				both = both || (fits[a][k] && fits[b][k])
+			}
+			if !both {
+				var errs source.ErrorList
+				errs.Add(rs[b].dep.Ref.Pos, "no schedule can run this recurrence: %s (offset %s) and %s (line %d, offset %s) need the fronts to advance in opposite directions; no order t = a*i + b*j computes both cells before the cell that reads them",
+					rs[b].dep.Ref.Text, rs[b].offsetText(), rs[a].dep.Ref.Text, rs[a].dep.Ref.Pos.Line, rs[a].offsetText())
+				return errs
+			}
+		}
+	}
+	var texts []string
+	for _, r := range rs {
+		texts = append(texts, r.dep.Ref.Text+" ("+r.offsetText()+")")
+	}
+	var errs source.ErrorList
+	errs.Add(rs[0].dep.Ref.Pos, "no schedule can run this recurrence: no order t = a*i + b*j (|a|, |b| <= 3) puts all of %s on earlier fronts", strings.Join(texts, ", "))
+	return errs
+}
+
+// alone says why no hyperplane orders one reference.
+func (r *reach) alone() string {
+	if !r.ok || (r.di.Rest.IsFull() && r.dj.Rest.IsFull()) {
+		return r.dep.Ref.Text + " has data-dependent offsets along both axes; nothing proves it reads a finished cell"
+	}
+	if isZero(r.di) && isZero(r.dj) {
+		return r.dep.Ref.Text + " reads the cell being computed"
+	}
+	return fmt.Sprintf("%s (offset %s) may read the cell being computed or cells on every side of it", r.dep.Ref.Text, r.offsetText())
+}
+
+func isZero(a analysis.Affine) bool {
+	return a.I == 0 && a.J == 0 && a.K == 0 && len(a.Red) == 0 && a.IsLinear()
+}
+
+// overRange reports whether the reference's index uses a reduction
+// variable (it covers a range of offsets).
+func (r *reach) overRange() bool { return len(r.di.Red) > 0 || len(r.dj.Red) > 0 }

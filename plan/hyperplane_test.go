@@ -1,0 +1,220 @@
+package plan_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/source"
+)
+
+const matrixChain = `long 1x? d = 30,35,15,5,10,20,25
+(len(d)-1) x (len(d)-1)
+cell: long
+cell[i][j] = 0 when i >= j
+           | min(k in i..j-1: cell[i][k] + cell[k+1][j] + d[i]*d[k+1]*d[j+1]) otherwise
+answer: cell[0][COLS-1]
+`
+
+const nussinov = `char 1x? s = "GGGAAAUCC"
+len(s) x len(s)
+cell[i][j] = 0 when j - i < 4
+           | max(cell[i+1][j], cell[i][j-1], cell[i+1][j-1] + ((s[i] == 'A' && s[j] == 'U') || (s[i] == 'U' && s[j] == 'A') || (s[i] == 'G' && s[j] == 'C') || (s[i] == 'C' && s[j] == 'G') ? 1 : 0), max(k in i+1..j-1: cell[i][k] + cell[k+1][j])) otherwise
+answer: cell[0][COLS-1]
+`
+
+// lis1xN is the longest increasing subsequence on a 1 x N grid.
+const lis1xN = `int 1x? a = 3,1,4,1,5,9,2,6
+1 x len(a)
+cell[i][j] = 1 + max(k in 0..j-1: a[k] < a[j] ? cell[i][k] : 0)
+answer: max(j in 0..COLS-1: cell[0][j])
+`
+
+func coinChange(coins string) string {
+	return `int 1x? c = ` + coins + `
+int amount = 11
+1 x (amount+1)
+cell[i][s] = 0 when s == 0
+           | min(k in 0..len(c)-1: c[k] <= s ? cell[i][s-c[k]] + 1 : inf) otherwise
+`
+}
+
+func TestHyperplaneChoice(t *testing.T) {
+	tests := []struct {
+		name     string
+		src      string
+		kind     plan.Kind
+		h        plan.Hyperplane
+		keepAll  bool
+		bounded  bool
+		reach    int64
+		lastI    int64
+		lastJ    int64
+		fronts   int64
+		contains string // in Reason
+	}{
+		{"matrix chain", matrixChain, plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, true, 5, 0, 5, 11, "interval"},
+		{"nussinov", nussinov, plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, true, 8, 0, 8, 17, "interval"},
+		{"lis", lis1xN, plan.Hyperplanar, plan.Hyperplane{A: 0, B: 1}, true, true, 7, 0, 7, 8, "t = j"},
+		{"coin change", coinChange("1,2,5"), plan.Hyperplanar, plan.Hyperplane{A: 0, B: 1}, true, true, 5, 0, 11, 12, "t = j"},
+		{"range over earlier rows", "4x5\ncell[i][j] = 1 when i == 0\n | sum(k in 0..i-1: cell[k][j]) otherwise\n",
+			plan.Hyperplanar, plan.Hyperplane{A: 1, B: 0}, true, true, 3, 3, 4, 4, "t = i"},
+		{"mixed directions", "4x4\ncell[i][j] = 0 when i == 0 || j == 3\n | cell[i][j+1] + cell[i-1][j] otherwise\n",
+			plan.Hyperplanar, plan.Hyperplane{A: 1, B: -1}, true, true, 1, 3, 0, 7, "t = i - j"},
+		{"anti-diagonal neighbour", "4x4\ncell[i][j] = 0 when i == 0 || j == 0 || j == 3\n | cell[i-1][j+1] + cell[i][j-1] otherwise\n",
+			plan.Hyperplanar, plan.Hyperplane{A: 2, B: 1}, true, true, 1, 3, 3, 10, "t = 2*i + j"},
+		{"forced interval", "schedule: interval\n" + "5x5\ncell[i][j] = 0 when i >= j\n | cell[i+1][j] + cell[i][j-1] otherwise\n",
+			plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, true, 1, 0, 4, 9, "forced"},
+		{"forced rows over a range", "schedule: rows\n4x5\ncell[i][j] = 1 when i == 0\n | max(k in 0..i-1: cell[k][j]) otherwise\n",
+			plan.Hyperplanar, plan.Hyperplane{A: 1, B: 0}, true, true, 3, 3, 4, 4, "forced"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pl, err := analyze(t, tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pl.Schedule != tt.kind || pl.T != tt.h {
+				t.Fatalf("schedule %s %v, want %s %v (%s)", pl.Schedule, pl.T, tt.kind, tt.h, pl.Reason)
+			}
+			if pl.KeepAll != tt.keepAll || pl.ReachBounded != tt.bounded || pl.Reach != tt.reach || pl.Fronts != tt.fronts {
+				t.Errorf("keepAll %v bounded %v reach %d fronts %d, want %v %v %d %d", pl.KeepAll, pl.ReachBounded, pl.Reach, pl.Fronts, tt.keepAll, tt.bounded, tt.reach, tt.fronts)
+			}
+			if pl.Answer.Kind == plan.AnswerCell && (pl.Answer.I != tt.lastI || pl.Answer.J != tt.lastJ) {
+				t.Errorf("default answer cell[%d][%d], want cell[%d][%d]", pl.Answer.I, pl.Answer.J, tt.lastI, tt.lastJ)
+			}
+			if !strings.Contains(pl.Reason, tt.contains) {
+				t.Errorf("reason %q does not mention %q", pl.Reason, tt.contains)
+			}
+			if !pl.Schedule.Generic() || pl.Memory.Grid == 0 || pl.Memory.Device < pl.Memory.Grid {
+				t.Errorf("a generic schedule keeps the grid: memory %+v", pl.Memory)
+			}
+		})
+	}
+}
+
+func TestHyperplaneRejections(t *testing.T) {
+	tests := []struct {
+		name      string
+		src       string
+		line, col int
+		contains  []string
+	}{
+		{"a coin of 0", coinChange("1,0,5"), 5, 48, []string{"no schedule", "cell[i][s-c[k]]", "dj in 0..5", "may read the cell being computed or cells on every side"}},
+		{"both sides", "1x9\ncell[i][j] = 0 when j == 0 || j == 8\n | cell[i][j-1] + cell[i][j+1] otherwise\n", 3, 19,
+			[]string{"no schedule", "cell[i][j+1]", "cell[i][j-1]", "opposite directions"}},
+		{"forced interval on LCS", "schedule: interval\n" + lcs, 7, 14, []string{"schedule: interval", "cell[i-1][j-1]", "own front"}},
+		{"forced wavefront on matrix chain", "schedule: wavefront\n" + matrixChain, 6, 44, []string{"schedule: wavefront (t = i + j)", "cell[k+1][j]", "di in -5..-1"}},
+		{"prev too small", "prev: 3\n" + matrixChain, 1, 1, []string{"prev: 3 is too small", "reads 5 fronts back", "prev: 5"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := analyze(t, tt.src)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var list source.ErrorList
+			if !errors.As(err, &list) || len(list) == 0 {
+				t.Fatalf("error %v is not a source.ErrorList", err)
+			}
+			if list[0].Pos.Line != tt.line || list[0].Pos.Col != tt.col {
+				t.Errorf("at %d:%d, want %d:%d: %v", list[0].Pos.Line, list[0].Pos.Col, tt.line, tt.col, err)
+			}
+			for _, s := range tt.contains {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("%q does not mention %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+// Every cell of the grid is in exactly one front, the front its T says,
+// fronts in increasing row order; awkward sizes and every candidate.
+func TestFrontsCoverTheGrid(t *testing.T) {
+	sizes := [][2]int64{{1, 1}, {1, 17}, {17, 1}, {2, 2}, {3, 5}, {17, 4}, {6, 13}}
+	var hs []plan.Hyperplane
+	for a := int64(-3); a <= 3; a++ {
+		for b := int64(-3); b <= 3; b++ {
+			if (a != 0 || b != 0) && gcd(a, b) == 1 {
+				hs = append(hs, plan.Hyperplane{A: a, B: b})
+			}
+		}
+	}
+	for _, sz := range sizes {
+		rows, cols := sz[0], sz[1]
+		for _, h := range hs {
+			seen := make([]int, rows*cols)
+			first, last := h.Range(rows, cols)
+			for tt := first - 2; tt <= last+2; tt++ {
+				f := h.Front(tt, rows, cols)
+				if (tt < first || tt > last) && f.Len() != 0 {
+					t.Fatalf("%v %dx%d: front %d outside %d..%d has %d cells", h, rows, cols, tt, first, last, f.Len())
+				}
+				pi, pj := int64(-1), int64(-1)
+				for n := int64(0); n < f.Len(); n++ {
+					i, j := f.Cell(n)
+					if i < 0 || i >= rows || j < 0 || j >= cols || h.T(i, j) != tt {
+						t.Fatalf("%v %dx%d front %d: cell (%d,%d)", h, rows, cols, tt, i, j)
+					}
+					if i < pi || (i == pi && j <= pj) {
+						t.Fatalf("%v %dx%d front %d: (%d,%d) after (%d,%d)", h, rows, cols, tt, i, j, pi, pj)
+					}
+					pi, pj = i, j
+					seen[i*cols+j]++
+				}
+			}
+			for k, n := range seen {
+				if n != 1 {
+					t.Fatalf("%v %dx%d: cell (%d,%d) in %d fronts", h, rows, cols, int64(k)/cols, int64(k)%cols, n)
+				}
+			}
+		}
+	}
+}
+
+func gcd(a, b int64) int64 {
+	if a < 0 {
+		a = -a
+	}
+	if b < 0 {
+		b = -b
+	}
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func TestHyperplaneString(t *testing.T) {
+	for h, want := range map[plan.Hyperplane]string{
+		{A: 1, B: 0}: "t = i", {A: 0, B: -1}: "t = -j", {A: -1, B: 1}: "t = j - i", {A: 1, B: 1}: "t = i + j",
+		{A: 2, B: -3}: "t = 2*i - 3*j", {A: -1, B: -1}: "t = -i - j",
+	} {
+		if got := h.String(); got != want {
+			t.Errorf("%v: %q, want %q", h, got, want)
+		}
+	}
+}
+
+// A reference guarded by its case (never read where it would not be
+// earlier) and data that is one value everywhere: weighted interval
+// scheduling with every predecessor 0, at n = 1, 2 and 5.
+func TestHyperplaneGuardsAndConstantData(t *testing.T) {
+	for _, p := range []string{"0", "0,0", "0,0,1,2,2"} {
+		src := "int 1x? p = " + p + "\nint 1x? w = " + p + "\n(len(p)+1)\ncell[j] = 0 when j == 0\n | max(cell[j-1], w[j-1] + cell[p[j-1]]) otherwise\n"
+		pl, err := analyze(t, src)
+		if err != nil {
+			t.Fatalf("p = %s: %v", p, err)
+		}
+		if pl.T != (plan.Hyperplane{A: 0, B: 1}) {
+			t.Errorf("p = %s: %v", p, pl.T)
+		}
+	}
+	// Guarded by ?: : cell[j-1] is read only when j > 0.
+	pl, err := analyze(t, "1x6\ncell[i][j] = j > 0 ? cell[i][j-1] + 1 : 0\n")
+	if err != nil || pl.Schedule != plan.Cols {
+		t.Fatalf("guarded read: %v %v", pl, err)
+	}
+}

@@ -1,0 +1,68 @@
+package report
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/internal/dptest"
+)
+
+// TestCheckGeneric: `dpgpu check` of a generic schedule shows the offset
+// ranges, the hyperplane and its fronts, the reach and the memory of the
+// whole grid; a reference that only the data can order is checked at run
+// time.
+func TestCheckGeneric(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"matrix chain", dptest.MatrixChain([]int64{30, 35, 15, 5, 10, 20, 25}), []string{
+			"dependencies (offsets di, dj back from cell[i][j], lo..hi over every cell and reduction value; ? = unbounded)\n",
+			"  line 6    cell[i][k]                   di=0       dj=1..5\n",
+			"  line 6    cell[k+1][j]                 di=-5..-1  dj=0\n",
+			"schedule   interval, forward\n",
+			"fronts     t = j - i: 11 fronts (t = -5..5), at most 6 cells each, computed in parallel\n",
+			"prev       the whole grid stays in memory: references read up to 5 fronts back\n",
+			"memory     device 344 B (the whole grid + 56 B of inputs)\n",
+			"answer     cell[0][5]\n",
+		}},
+		{"weighted intervals", dptest.WeightedInterval([]int64{3, 2, 4, 1}, []int64{0, 0, 1, 2}), []string{
+			"dependencies (offset d back from cell[j], lo..hi over every cell and reduction value; ? = unbounded)\n",
+			"  line 6    cell[j-1]                    d=1\n",
+			"  line 6    cell[p[j-1]]                 d=",
+			"checked at run time\n",
+			"prev       the whole grid stays in memory: a reference may read any earlier front\n",
+			"fronts     t = j: 5 fronts (t = 0..4), at most 1 cell each, computed in parallel\n",
+			"answer     cell[4]\n",
+		}},
+	} {
+		p, pl := dptest.Load(t, "t.dp", tc.src)
+		var b strings.Builder
+		Check(&b, p, pl)
+		for _, w := range tc.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s: no %q in\n%s", tc.name, w, b.String())
+			}
+		}
+	}
+	p, pl := dptest.Load(t, "t.dp", dptest.MatrixChain([]int64{30, 35, 15, 5, 10, 20, 25}))
+	out, err := json.Marshal(CheckObject(p, pl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`"di_range":[0,0],"dj_range":[1,5]`, `"fronts":{"hyperplane":"t = j - i","a":-1,"b":1,"count":11,"first":-5,"last":5,"widest":6,"reach":5,"keep_all":true}`} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("JSON: no %s in %s", w, out)
+		}
+	}
+	// A v1 plan keeps its output: no ranges, no fronts.
+	p, pl = dptest.Load(t, "t.dp", dptest.LCS("ACGT", "AGT"))
+	var b strings.Builder
+	Check(&b, p, pl)
+	out, _ = json.Marshal(CheckObject(p, pl))
+	if !strings.Contains(b.String(), "di=1   dj=1\n") || strings.Contains(b.String(), "fronts") || strings.Contains(string(out), "range") || strings.Contains(string(out), "fronts") {
+		t.Errorf("LCS check changed:\n%s\n%s", b.String(), out)
+	}
+}
