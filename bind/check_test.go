@@ -337,7 +337,7 @@ func TestInputsMustBeFinite(t *testing.T) {
 			"1:13: input A: element 1: 2147483647 does not fit int; declare it long"},
 		{"int file at the limit", "int 1x? A = @\"" + intOK + "\"\n" + grid, Config{}, ""},
 		{"long file", "long ?x? A = @\"" + longMax + "\"\n" + grid, Config{},
-			"1:14: input A: element 1: -9223372036854775807 does not fit long"},
+			"1:14: input A: " + longMax + ":1: cell 2: \"-9223372036854775807\" is outside the finite range of long (±9223372036854775806)"}, // -inf is written -inf
 		{"int --input file", "int 1x? A = 1\n" + grid, Config{Inputs: []Override{{"A", "@" + intMax}}},
 			"0:0: --input A=@" + intMax + ": input A: element 1: 2147483647 does not fit int"},
 		{"int --set", "int n = 1\n" + grid, Config{Sets: []Override{{"n", "2147483647"}}},

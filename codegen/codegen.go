@@ -46,6 +46,11 @@ const (
 	// the cells in registers, following the strip above through progress
 	// flags.
 	KernelStrip KernelKind = "strip"
+	// KernelFront runs the generic schedules (plan.Kind.Generic): one
+	// launch per front of the plan's hyperplane, over the whole grid kept
+	// in device memory, each cell by a thread, a warp or a block (Spread,
+	// chosen per front by FrontSpread).
+	KernelFront KernelKind = "front"
 )
 
 // stripSync is DP_SYNC of templates/strip.cu: the steps a warp of the strip
@@ -59,6 +64,13 @@ const (
 	FuncGather = "dp_gather"
 	FuncTile   = "dp_tile"
 	FuncStrip  = "dp_strip"
+	// The front kernel's entry points, one per Spread, and the reduction
+	// of a region answer over the finished grid.
+	FuncFrontThread = "dp_front_thread"
+	FuncFrontWarp   = "dp_front_warp"
+	FuncFrontBlock  = "dp_front_block"
+	FuncFrontRange  = "dp_front_range" // fronts whose cells read no other cell
+	FuncRegion      = "dp_region"
 )
 
 // Module globals.
@@ -77,6 +89,10 @@ const (
 	ErrDivZero  = 4
 	ErrNaN      = 5 // NaN converted to an integer, or a NaN cell (SiteNaNCell)
 	ErrInfOp    = 6 // inf - inf, inf * 0, inf / inf or inf % x (SiteInf)
+	// ErrOrder: a reference the planner could not prove to read an earlier
+	// front (plan.Dependency.Checked) read a cell of the same or a later
+	// front; site is the reference's ID, as for ErrCell.
+	ErrOrder = 7
 )
 
 // PartBytes is the size of one partial result of a region answer
@@ -138,6 +154,24 @@ type Options struct {
 
 	// LineThreads is the line kernel's block size (default 256).
 	LineThreads int
+
+	// Spread forces how the front kernel maps a cell to threads
+	// (SpreadAuto: per front, by FrontSpread).
+	Spread Spread
+	// FrontThreads and WarpThreads are the front kernel's block sizes with
+	// one thread and one warp per cell, BlockThreads the largest block that
+	// computes one cell (defaults 128, 128 and 1024; WarpThreads and
+	// BlockThreads multiples of 32, at most 1024).
+	FrontThreads, WarpThreads, BlockThreads int
+	// NoMirror leaves out the front kernel's transposed copy of the grid
+	// (half the device memory; column walks then read the grid itself).
+	NoMirror bool
+	// SplitUnroll is how many iterations of a split reduction issue their
+	// reads together (default 4); FillThreads how many threads per
+	// multiprocessor FrontSpread aims to give a front (default 2048). For
+	// tuning.
+	SplitUnroll, FillThreads int
+
 	// FMA lets NVRTC contract a*b+c into fused multiply-adds. Off by
 	// default so that floating results match the CPU's.
 	FMA bool
@@ -201,6 +235,21 @@ type Program struct {
 	Keep             bool
 	StripSharedBytes int
 
+	// Front kernel (generic schedules): the plan's front function; Mirror
+	// is set when a transposed copy of the grid (Cols x Rows, cell (i, j)
+	// at j*Rows + i) is kept beside it, written with every cell, for the
+	// references whose row runs with a split reduction's variable; Split
+	// when some reduction can be split across the lanes of a warp or block
+	// (else every front runs a thread per cell). The block sizes are those
+	// of Options.
+	Front                                   plan.Hyperplane
+	Mirror, Split                           bool
+	FrontThreads, WarpThreads, BlockThreads int
+	Spread                                  Spread // forced by Options.Spread; SpreadAuto otherwise
+	SplitUnroll, FillThreads                int
+	spans                                   []redSpan  // the split reductions' bounds, for ReductionLength
+	cases                                   []caseInfo // for ReadsNoCell
+
 	Answer   AnswerMode
 	Captures [][2]int64 // AnswerCapture: the cells, sorted (row-major)
 	// Region answer operation (AnswerRegion).
@@ -227,6 +276,9 @@ type gen struct {
 	colLds  []*ir.Load
 
 	cellRange ival
+	// refMirror[ID]: the front kernel's warps and blocks read the reference
+	// from the transposed copy of the grid.
+	refMirror []bool
 }
 
 func (g *gen) fail(n ir.Expr, format string, args ...any) {
@@ -278,6 +330,21 @@ func Generate(p *ir.Problem, pl *plan.Plan, opt Options) (*Program, error) {
 
 	if opt.LineThreads == 0 {
 		opt.LineThreads = 256
+	}
+	if opt.FrontThreads == 0 {
+		opt.FrontThreads = 128
+	}
+	if opt.WarpThreads == 0 {
+		opt.WarpThreads = 128
+	}
+	if opt.BlockThreads == 0 {
+		opt.BlockThreads = 1024
+	}
+	if opt.SplitUnroll <= 0 {
+		opt.SplitUnroll = 4
+	}
+	if opt.FillThreads <= 0 {
+		opt.FillThreads = 2048
 	}
 	g := &gen{p: p, pl: pl, opt: opt, rowSlot: map[*ir.Load]int{}, colSlot: map[*ir.Load]int{}}
 	prog := &Program{
@@ -378,6 +445,10 @@ func (g *gen) layout() error {
 				prog.StripSharedBytes = prog.StripWarps * 32 * prog.RowsPerThread * stripSync * p.CellType.Size()
 			}
 		}
+	case plan.Interval, plan.Hyperplanar:
+		if err := g.frontLayout(); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("codegen: unknown schedule %q", pl.Schedule)
 	}
@@ -453,7 +524,10 @@ func (g *gen) placeInputs() {
 		case mem == 1 && int64(in.Len()) <= g.opt.TextureMax:
 			pi.Place = Texture
 			pi.Symbol = fmt.Sprintf("dp_in%d_tex", k)
-		case mem == 0 && total <= g.opt.ConstantBytes:
+		case mem == 0 && total <= g.opt.ConstantBytes && g.prog.Kernel != KernelFront:
+			// (The front kernel's lanes read inputs at different indices
+			// (d[k+1] in a split reduction), which __constant__ memory
+			// serialises: it reads them through the read-only cache.)
 			pi.Place = Constant
 			pi.Symbol = fmt.Sprintf("dp_in%d_data", k)
 		default:
@@ -508,6 +582,9 @@ func (g *gen) inferCellRange() ival {
 		depth = g.p.Rows
 	case plan.Cols:
 		depth = g.p.Cols
+	case plan.Interval, plan.Hyperplanar:
+		// Every read goes at least one front back.
+		depth = g.pl.Fronts
 	default:
 		depth = g.p.Rows + g.p.Cols
 	}
@@ -657,7 +734,7 @@ func (g *gen) source() (string, error) {
 	b.WriteString(g.invariantDecls())
 	b.WriteString(rec.String())
 	b.WriteString(g.refTable())
-	kernel := map[KernelKind]string{KernelLine: "line.cu", KernelTile: "tile.cu", KernelStrip: "strip.cu"}[prog.Kernel]
+	kernel := map[KernelKind]string{KernelLine: "line.cu", KernelTile: "tile.cu", KernelStrip: "strip.cu", KernelFront: "front.cu"}[prog.Kernel]
 	if err := templates.Execute(&b, kernel, data); err != nil {
 		return "", err
 	}
@@ -764,6 +841,18 @@ func (g *gen) defines() string {
 			c.WriteString(" } while (0)")
 			def("DP_CAPTURE(i, j, v)", c.String())
 		}
+	case KernelFront:
+		def("DP_TA", fmt.Sprintf("%dLL", prog.Front.A))
+		def("DP_TB", fmt.Sprintf("%dLL", prog.Front.B))
+		step := prog.Front.B
+		if step < 0 {
+			step = -step
+		}
+		def("DP_TSTEP", fmt.Sprintf("%dLL", step))
+		def("DP_MIRROR", b2i(prog.Mirror))
+		def("DP_FRONT_THREADS", prog.FrontThreads)
+		def("DP_WARP_THREADS", prog.WarpThreads)
+		def("DP_BLOCK_THREADS", prog.BlockThreads)
 	}
 	return b.String()
 }
@@ -866,6 +955,9 @@ func (g *gen) refTable() string {
 	sign := int64(1)
 	if g.prog.Backward {
 		sign = -1
+	}
+	if g.prog.Kernel == KernelFront {
+		return g.frontRefTable()
 	}
 	for k, ref := range g.p.CellRefs {
 		var di, dj int64

@@ -70,6 +70,15 @@ func cLiteral(in *Input) string {
 func harness(prog *Program) string {
 	var b strings.Builder
 	b.WriteString("\nint main() {\n")
+	b.WriteString(inputSetup(prog))
+	b.WriteString("\tstatic dp_part_t parts[4096];\n\tmemset(parts, 0, sizeof parts);\n")
+	b.WriteString(harnessRest(prog))
+	return b.String()
+}
+
+// inputSetup fills the program's inputs (constant or global memory).
+func inputSetup(prog *Program) string {
+	var b strings.Builder
 	for k := range prog.Inputs {
 		in := &prog.Inputs[k]
 		et := elemCType(in)
@@ -83,7 +92,11 @@ func harness(prog *Program) string {
 			b.WriteString("\tfprintf(stderr, \"textures are not emulated\\n\"); return 1;\n")
 		}
 	}
-	b.WriteString("\tstatic dp_part_t parts[4096];\n\tmemset(parts, 0, sizeof parts);\n")
+	return b.String()
+}
+
+func harnessRest(prog *Program) string {
+	var b strings.Builder
 	b.WriteString("\tconst long long R = DP_ROWS, C = DP_COLS;\n\tstd::vector<cell_t> grid(R * C);\n\tbool haveGrid = false;\n")
 	switch prog.Kernel {
 	case KernelLine:
@@ -192,6 +205,14 @@ func harness(prog *Program) string {
 // emulate compiles prog with the harness and runs it.
 func emulate(t *testing.T, prog *Program) emuResult {
 	t.Helper()
+	return parseEmu(t, runEmu(t, prog.Name, prog.Source+harness(prog)))
+}
+
+// runEmu compiles src, a generated program with its harness, against the
+// emulation and returns what it prints.
+func runEmu(t *testing.T, name, code string) string {
+	t.Helper()
+	prog := &Program{Name: name, Source: code}
 	gxx := emuCompiler(t)
 	dir := t.TempDir()
 	emu, err := filepath.Abs("testdata/cuda_emu.h")
@@ -199,7 +220,7 @@ func emulate(t *testing.T, prog *Program) emuResult {
 		t.Fatal(err)
 	}
 	src := filepath.Join(dir, "emu.cc")
-	if err := os.WriteFile(src, []byte(prog.Source+harness(prog)), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(prog.Source), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "emu")
@@ -213,8 +234,14 @@ func emulate(t *testing.T, prog *Program) emuResult {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("running the emulated %s: %v\n%s", prog.Name, err, stderr.String())
 	}
+	return stdout.String()
+}
+
+// parseEmu reads what a harness printed.
+func parseEmu(t *testing.T, out string) emuResult {
+	t.Helper()
 	var res emuResult
-	for _, line := range strings.Split(stdout.String(), "\n") {
+	for _, line := range strings.Split(out, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue

@@ -168,6 +168,14 @@ type emitter struct {
 	// invariant, when set, lets loads whose index depends only on i (rows)
 	// or only on j (cols) read values the kernel prepared.
 	invariant bool
+	// split, when set (the front kernel), spreads the iterations of every
+	// outermost reduction that splitReduction accepts over the lanes the
+	// kernel's accessor gives a cell (a.lane(), a.lanes()) and folds the
+	// lanes' partial results (a.fold).
+	split bool
+	// hoisted names the C variables that hold cell reads a split loop
+	// issued ahead of the iterations that use them (splitLoop).
+	hoisted map[ir.Expr]string
 }
 
 func (m *emitter) site(kind SiteKind, n ir.Expr) int {
@@ -205,8 +213,14 @@ func (m *emitter) expr(e ir.Expr, en env) string {
 		m.g.fail(n, "reduction variable %s is not bound here", n.Name)
 		return "0"
 	case *ir.Load:
+		if h, ok := m.hoisted[n]; ok {
+			return h
+		}
 		return m.load(n, en)
 	case *ir.CellRef:
+		if h, ok := m.hoisted[n]; ok {
+			return h
+		}
 		ci := m.expr(n.I, en)
 		cj := m.expr(n.J, en)
 		if n.ID >= 0 && n.ID < len(m.g.refSafe) {
@@ -448,32 +462,188 @@ func (m *emitter) reduce(n *ir.Reduce, en env) string {
 		vt = ir.Long
 	}
 	bodyEnv := m.g.bodyEnv(n, en)
+	split := m.split && len(m.reds) == 0 && splitReduction(n)
 	m.reds = append(m.reds, redVar{r: n, name: name, t: vt})
+	var loads []hoisted // reads a split loop issues ahead
+	if split && n.Lo.Type().Size() <= 4 && n.Hi.Type().Size() <= 4 {
+		loads = m.hoist(n, bodyEnv)
+	}
 	body := m.expr(n.Body, bodyEnv)
+	m.hoisted = nil
 	m.reds = m.reds[:len(m.reds)-1]
-	var id, step string
+	var id, step, fold string
 	switch n.Op {
 	case ir.ReduceMin:
 		id = infLit(t, false)
 		step = "acc = (v < acc) ? v : acc;"
+		fold = "(y_ < x_) ? y_ : x_"
 	case ir.ReduceMax:
 		id = infLit(t, true)
 		step = "acc = (v > acc) ? v : acc;"
+		fold = "(y_ > x_) ? y_ : x_"
 	default:
 		id = "(" + ct + ")0"
 		// A sum follows +, with the inf rules (the body may be inf).
 		switch t {
 		case ir.Int:
-			step = fmt.Sprintf("acc = dp_saddi(%s, acc, v);", m.ck(m.site(SiteInf, n)))
+			ck := m.ck(m.site(SiteInf, n))
+			step = fmt.Sprintf("acc = dp_saddi(%s, acc, v);", ck)
+			fold = fmt.Sprintf("dp_saddi(%s, x_, y_)", ck)
 		case ir.Long:
-			step = fmt.Sprintf("acc = dp_saddl(%s, acc, v);", m.ck(m.site(SiteInf, n)))
+			ck := m.ck(m.site(SiteInf, n))
+			step = fmt.Sprintf("acc = dp_saddl(%s, acc, v);", ck)
+			fold = fmt.Sprintf("dp_saddl(%s, x_, y_)", ck)
 		default:
 			step = "acc = acc + v;"
 		}
 	}
+	if split {
+		// The lanes of a cell take every a.lanes()-th value of the
+		// variable from lo_ + a.lane(), then fold their partial results;
+		// every lane ends with the whole reduction. Bounds of 32 bits
+		// leave room for the stride in a long long: splitLoop. Wider
+		// bounds step by offsets from lo_ in unsigned arithmetic, which
+		// cannot overflow.
+		fold := fmt.Sprintf("return a.fold(acc, [&](const %s x_, const %s y_) -> %s { return %s; });", ct, ct, ct, fold)
+		if n.Lo.Type().Size() <= 4 && n.Hi.Type().Size() <= 4 {
+			return fmt.Sprintf("([&]() -> %s { %s acc = %s; const long long lo_ = %s, hi_ = %s; %s %s }())",
+				ct, ct, id, lo, hi, splitLoop(ctype(vt), name, ct, body, step, loads, m.g.prog.SplitUnroll), fold)
+		}
+		return fmt.Sprintf("([&]() -> %s { %s acc = %s; const long long lo_ = %s, hi_ = %s; "+
+			"if (lo_ <= hi_) { const unsigned long long n_ = (unsigned long long)hi_ - (unsigned long long)lo_; "+
+			"for (unsigned long long o_ = a.lane(); o_ <= n_; o_ += a.lanes()) { const %s %s = (%s)(long long)((unsigned long long)lo_ + o_); const %s v = %s; %s if (n_ - o_ < a.lanes()) break; } } "+
+			"%s }())",
+			ct, ct, id, lo, hi, ctype(vt), name, ctype(vt), ct, body, step, fold)
+	}
 	return fmt.Sprintf("([&]() -> %s { %s acc = %s; const long long lo_ = %s, hi_ = %s; "+
 		"for (long long k_ = lo_; k_ <= hi_; ++k_) { const %s %s = (%s)k_; const %s v = %s; %s if (k_ == hi_) break; } return acc; }())",
 		ct, ct, id, lo, hi, ctype(vt), name, ctype(vt), ct, body, step)
+}
+
+// maxHoisted is how many reads that depend on the variable an iteration of
+// a split loop may hoist (registers: Options.SplitUnroll * maxHoisted
+// values per lane).
+const maxHoisted = 4
+
+// hoisted is a read a split loop issues ahead: its C type and the read,
+// and whether it reads the same for every value of the variable (then it
+// is read once, before the loop).
+type hoisted struct {
+	ct, read  string
+	invariant bool
+}
+
+// hoist picks the reads of split reduction n's body that a split loop may
+// issue ahead of the iterations that use them: cell reads not checked for
+// their front, and input reads, outside nested reductions, proved inside
+// the grid or the input with index arithmetic that needs no check, for
+// every value of the variable (benv), so that reading them early, or where
+// their case would not read them, has no effect but the read. It names
+// them h0_, h1_, ... (m.hoisted).
+func (m *emitter) hoist(n *ir.Reduce, benv env) []hoisted {
+	var picked []ir.Expr
+	variant := 0
+	pick := func(x ir.Expr) {
+		if !usesVar(x, n) {
+			picked = append(picked, x)
+		} else if variant < maxHoisted {
+			picked = append(picked, x)
+			variant++
+		}
+	}
+	ir.Walk(n.Body, func(x ir.Expr) bool {
+		switch r := x.(type) {
+		case *ir.Reduce:
+			return false
+		case *ir.CellRef:
+			checked := r.ID < len(m.g.pl.Deps) && m.g.pl.Deps[r.ID].Checked
+			if !checked && r.ID >= 0 && r.ID < len(m.g.refSafe) && m.pure(r, benv) {
+				pick(r)
+			}
+			return false
+		case *ir.Load:
+			if m.inputInside(r, benv) {
+				pick(r)
+			}
+			return false
+		}
+		return true
+	})
+	if len(picked) == 0 {
+		return nil
+	}
+	out := make([]hoisted, len(picked))
+	for k, x := range picked {
+		out[k].invariant = !usesVar(x, n)
+		switch r := x.(type) {
+		case *ir.CellRef:
+			out[k].ct, out[k].read = "cell_t", fmt.Sprintf("a.template ref<%d>(%s, %s, i, j)", r.ID, m.expr(r.I, benv), m.expr(r.J, benv))
+			m.g.refSafe[r.ID] = true
+		case *ir.Load:
+			ct := ctype(r.T)
+			if r.T == ir.Char || r.T == ir.Bool {
+				ct = "int"
+			}
+			out[k].ct, out[k].read = ct, m.load(r, benv)
+		}
+	}
+	m.hoisted = map[ir.Expr]string{}
+	for k, x := range picked {
+		m.hoisted[x] = fmt.Sprintf("h%d_", k)
+	}
+	return out
+}
+
+// inputInside reports whether ld's indices are inside its input wherever
+// en holds and computed with no check (see pure).
+func (m *emitter) inputInside(ld *ir.Load, en env) bool {
+	in := m.g.input(ld.In)
+	if in == nil {
+		return false
+	}
+	for _, x := range ld.Index {
+		if !m.pure(x, en) {
+			return false
+		}
+	}
+	if len(ld.Index) == 1 {
+		return m.g.rangeOf(ld.Index[0], en).within(0, in.Len-1)
+	}
+	return m.g.rangeOf(ld.Index[0], en).within(0, in.Rows-1) && m.g.rangeOf(ld.Index[1], en).within(0, in.Cols-1)
+}
+
+// splitLoop is the loop of a split reduction with 32-bit bounds lo_ and
+// hi_ (in long long: no overflow as the variable steps past hi_), whose
+// variable is name of C type vt, body computing v of type ct, and step
+// folding v into acc. The hoisted reads (hoist) that do not depend on the
+// variable are read once, before the loop (inside `lo_ <= hi_`, where the
+// ranges that proved them inside hold); those that do are issued for
+// unroll iterations before any of them is used, so that that many
+// are in flight at once: the checks between the iterations (branches to
+// dp_fail) keep the compiler from moving reads up itself. The rest of the
+// iterations run one by one.
+func splitLoop(vt, name, ct, body, step string, loads []hoisted, unroll int) string {
+	if len(loads) == 0 {
+		return fmt.Sprintf("_Pragma(\"unroll 4\") for (long long k_ = lo_ + (long long)a.lane(); k_ <= hi_; k_ += (long long)a.lanes()) { const %s %s = (%s)k_; const %s v = %s; %s }",
+			vt, name, vt, ct, body, step)
+	}
+	var once, decl, fill, use, one strings.Builder
+	for k, ld := range loads {
+		if ld.invariant {
+			fmt.Fprintf(&once, "const %s h%d_ = %s; ", ld.ct, k, ld.read)
+			continue
+		}
+		fmt.Fprintf(&decl, "%s hv%d_[%d]; ", ld.ct, k, unroll)
+		fmt.Fprintf(&fill, "hv%d_[u_] = %s; ", k, ld.read)
+		fmt.Fprintf(&use, "const %s h%d_ = hv%d_[u_]; ", ld.ct, k, k)
+		fmt.Fprintf(&one, "const %s h%d_ = %s; ", ld.ct, k, ld.read)
+	}
+	return fmt.Sprintf("if (lo_ <= hi_) { %[12]sconst long long st_ = (long long)a.lanes(); long long k_ = lo_ + (long long)a.lane(); "+
+		"for (; k_ + %[1]d * st_ <= hi_; k_ += %[2]d * st_) { %[3]s"+
+		"_Pragma(\"unroll\") for (int u_ = 0; u_ < %[2]d; ++u_) { const %[4]s %[5]s = (%[4]s)(k_ + u_ * st_); %[6]s} "+
+		"_Pragma(\"unroll\") for (int u_ = 0; u_ < %[2]d; ++u_) { const %[4]s %[5]s = (%[4]s)(k_ + u_ * st_); %[7]sconst %[8]s v = %[9]s; %[10]s } } "+
+		"for (; k_ <= hi_; k_ += st_) { const %[4]s %[5]s = (%[4]s)k_; %[11]sconst %[8]s v = %[9]s; %[10]s } }",
+		unroll-1, unroll, decl.String(), vt, name, fill.String(), use.String(), ct, body, step, one.String(), once.String())
 }
 
 // cIdent makes s usable inside a C identifier.

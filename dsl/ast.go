@@ -202,11 +202,15 @@ type Index struct {
 	Indices []Expr
 }
 
-// Call is `f(args...)`.
+// Call is `f(args...)`. An argument may be followed by `emit EXPR`
+// (`max(a emit 'M', b emit 'I')`, contract v2 §7.4): then Emits holds one
+// entry per argument, nil for an argument without one; Emits is nil when
+// no argument has one, so that a call without emits is as it always was.
 type Call struct {
-	Pos  Pos
-	Func *Ident
-	Args []Expr
+	Pos   Pos
+	Func  *Ident
+	Args  []Expr
+	Emits []Expr
 }
 
 // Reduce is `min(k in LO..HI: BODY)`, likewise max and sum.

@@ -488,8 +488,15 @@ func (c *conv) named(n *gNamed) Expr {
 	case n.Open.Value != "":
 		call := &Call{Pos: name.Pos, Func: name}
 		if n.Call != nil {
-			for _, a := range n.Call.Args {
-				call.Args = append(call.Args, c.expr(a))
+			for k, a := range n.Call.Args {
+				call.Args = append(call.Args, c.expr(a.X))
+				if a.Emit.Value == "" {
+					continue
+				}
+				if call.Emits == nil {
+					call.Emits = make([]Expr, len(n.Call.Args))
+				}
+				call.Emits[k] = c.expr(a.EmitExpr)
 			}
 		}
 		return call

@@ -112,7 +112,16 @@ type gNamed struct {
 
 type gCallArgs struct {
 	Reduce *gReduce `parser:"  @@"`
-	Args   []*gExpr `parser:"| @@ ( ',' @@ )*"`
+	Args   []*gArg  `parser:"| @@ ( ',' @@ )*"`
+}
+
+// gArg is an argument of a call, which may be followed by `emit EXPR`
+// (`max(a emit 'M', b emit 'I')`, contract v2 §7.4). Any call parses with
+// emits; sema says where they mean something.
+type gArg struct {
+	X        *gExpr      `parser:"@@"`
+	Emit     lexer.Token `parser:"( @'emit'"`
+	EmitExpr *gExpr      `parser:"  @@ )?"`
 }
 
 type gReduce struct {

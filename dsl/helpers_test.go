@@ -45,8 +45,11 @@ func sexpr(e Expr) string {
 		return s + ")"
 	case *Call:
 		s := "(call " + e.Func.Name
-		for _, x := range e.Args {
+		for k, x := range e.Args {
 			s += " " + sexpr(x)
+			if k < len(e.Emits) && e.Emits[k] != nil {
+				s += " emit " + sexpr(e.Emits[k])
+			}
 		}
 		return s + ")"
 	case *Reduce:
@@ -224,6 +227,19 @@ func checkPositions(tb testing.TB, f *File) {
 			expr(e.Func)
 			for _, x := range e.Args {
 				expr(x)
+			}
+			if e.Emits != nil && len(e.Emits) != len(e.Args) {
+				tb.Errorf("call at %s: %d emits for %d arguments", e.Pos, len(e.Emits), len(e.Args))
+			}
+			some := false
+			for _, x := range e.Emits {
+				if x != nil {
+					some = true
+					expr(x)
+				}
+			}
+			if e.Emits != nil && !some {
+				tb.Errorf("call at %s: Emits without an emit", e.Pos)
 			}
 		case *Reduce:
 			check("reduce", e.Pos, e.Func.Name)

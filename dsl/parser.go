@@ -13,8 +13,9 @@ import (
 // Parse reads the `.dp` file src, named filename in positions and messages.
 //
 // A declaration ends at the end of its line, except that a line ending in `&`
-// continues a matrix's data and lines starting with `|` add cases to the
-// recurrence above them. Parse checks syntax only: names, types and the
+// continues a matrix's data, lines starting with `|` add cases to the
+// recurrence above them, and an expression goes on over the next lines while
+// a `(` or `[` is open. Parse checks syntax only: names, types and the
 // meaning of settings are checked by package sema.
 //
 // The error, if any, is an ErrorList sorted by position, with one entry per
@@ -36,6 +37,17 @@ func Parse(filename string, src []byte) (*File, error) {
 	}
 	var groups []*group
 	for _, seg := range splitLines(toks) {
+		if seg.unclosed.Type != 0 {
+			// Every later line was taken for the expression's
+			// continuation: what was parsed of them would only confuse.
+			// A bad character or string, or a line over the limits
+			// (past which the lexer dropped tokens, closing brackets
+			// among them), is the error to report instead.
+			if p.lexOK(seg) {
+				p.errorAt(seg.unclosed.Pos, "this `%s` is never closed: the file ends before its `%s`", seg.unclosed.Value, closer(seg.unclosed.Value))
+			}
+			continue
+		}
 		t0 := seg.toks[0]
 		if t0.Type == tokOp && t0.Value == "|" {
 			last := len(groups) - 1
@@ -106,25 +118,64 @@ func pos(p lexer.Position) Pos {
 }
 
 // A segment is the tokens of one line (more than one physical line when
-// rows end in `&`), without the Newline.
+// rows end in `&` or a bracket is open), without the Newlines.
 type segment struct {
 	toks []lexer.Token
 	end  lexer.Position // just after the last token: where "end of line" is reported
+	// unclosed is the innermost `(` or `[` still open when the file ended
+	// inside the segment; its Type is 0 when every bracket was closed.
+	unclosed lexer.Token
 }
 
 // splitLines cuts the token stream at Newline tokens, dropping empty lines.
+// A Newline while a `(` or `[` is open does not end the line (contract v2
+// §7.5): an expression may continue on the next lines, as in Python, so
+// that a long `max(...)` of a recurrence's case can be laid out over
+// several. Tokens keep their own positions, so errors still point at the
+// physical line and column. A closing bracket with none open is left to the
+// parser, which reports it; brackets of any kind close each other here (a
+// mismatch is the parser's to report too).
+//
+// The Newlines dropped are compacted out of toks in place: a segment is a
+// subslice of toks, as it was before continuation lines existed.
 func splitLines(toks []lexer.Token) []segment {
 	var segs []segment
-	start := 0
-	for i, t := range toks {
-		if t.Type != tokNewline && !t.EOF() {
+	var open []lexer.Token // the brackets open in the current line
+	start, w := 0, 0       // the current line starts at toks[start]; toks[w] is the next slot
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		end := t.EOF()
+		if t.Type == tokNewline {
+			if len(open) > 0 {
+				continue // the expression goes on
+			}
+			end = true
+		}
+		if !end {
+			if t.Type == tokOp {
+				switch t.Value {
+				case "(", "[":
+					open = append(open, t)
+				case ")", "]":
+					if len(open) > 0 {
+						open = open[:len(open)-1]
+					}
+				}
+			}
+			toks[w] = t
+			w++
 			continue
 		}
-		if i > start {
-			line := toks[start:i:i]
-			segs = append(segs, segment{toks: line, end: endPos(line[len(line)-1])})
+		if w > start {
+			line := toks[start:w:w]
+			seg := segment{toks: line, end: endPos(line[len(line)-1])}
+			if len(open) > 0 {
+				seg.unclosed = open[len(open)-1]
+			}
+			segs = append(segs, seg)
 		}
-		start = i + 1
+		open = open[:0]
+		start = w
 	}
 	return segs
 }
@@ -479,7 +530,48 @@ func (p *parser) syntaxError(err error, k kind, seg segment) {
 		}
 		prev = seg.toks[i]
 	}
-	p.errorAt(found.Pos, "%s", message(k, found, prev, want, seg))
+	msg := message(k, found, prev, want, seg)
+	if o, ok := openBefore(seg, found); ok && !found.EOF() && prev.Type != 0 && prev.Pos.Line < found.Pos.Line {
+		// The line at fault began inside a bracket of an earlier line,
+		// and so was read as the expression's continuation: most likely
+		// that bracket lacks its closing one.
+		msg += fmt.Sprintf(" (this line continues the expression of line %d, whose `%s` at column %d is still open)", o.Pos.Line, o.Value, o.Pos.Column)
+	}
+	p.errorAt(found.Pos, "%s", msg)
+}
+
+// openBefore returns the innermost `(` or `[` of seg still open before the
+// token at, if any.
+func openBefore(seg segment, at lexer.Token) (lexer.Token, bool) {
+	var open []lexer.Token
+	for _, t := range seg.toks {
+		if t.Pos.Offset >= at.Pos.Offset {
+			break
+		}
+		if t.Type != tokOp {
+			continue
+		}
+		switch t.Value {
+		case "(", "[":
+			open = append(open, t)
+		case ")", "]":
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	if len(open) == 0 {
+		return lexer.Token{}, false
+	}
+	return open[len(open)-1], true
+}
+
+// closer is the bracket that closes open.
+func closer(open string) string {
+	if open == "[" {
+		return "]"
+	}
+	return ")"
 }
 
 // expectation extracts what participle wanted from its message and words it

@@ -139,6 +139,22 @@ func TestParseFiles(t *testing.T) {
 				" {(call max (idx cell (+ i 1) j) (idx cell i (- j 1))) otherwise}",
 			"answer (idx cell 0 (- COLS 1))",
 		}},
+		{"continued.dp", []string{
+			"input int 1x? name=p values=[3 1 4 1 5]",
+			"scalar int H (/ (sum k 0 (- (call len p) 1) (idx p k)) 2)",
+			"grid (call len p) (call len p)",
+			"rec cell[i][j] {0 when (< (- j i) 4)}" +
+				" {(call max (idx cell (+ i 1) j) (idx cell i (- j 1)) (max k (+ i 1) (- j 1) (+ (idx cell i k) (idx cell (+ k 1) j)))) otherwise}",
+			"answer (idx cell 0 (- COLS 1))",
+		}},
+		{"lcsemit.dp", []string{
+			`input char 1x? name=A text="ACCGGTCGAG"`,
+			`input char 1x? name=B text="GTCGTTCGGA"`,
+			"grid (paren (+ (call len A) 1)) (paren (+ (call len B) 1))",
+			"rec cell[i][j] {0 when (|| (== i 0) (== j 0))}" +
+				" {(+ (idx cell (- i 1) (- j 1)) 1) when (== (idx A (- i 1)) (idx B (- j 1))) emit (idx A (- i 1))}" +
+				" {(call max (idx cell (- i 1) j) emit c:45 (idx cell i (- j 1)) emit c:124) otherwise}",
+		}},
 		{"crlf.dp", []string{
 			"rec cell[i][j] {0 when (== i 0)} {(+ (idx cell (- i 1) j) 1) otherwise}",
 			"grid 5 5",
@@ -465,7 +481,7 @@ func TestParseErrors(t *testing.T) {
 		{"args: (a, b) pisinger", []string{"1:14: unexpected `pisinger`, expected `=`"}},
 		{"args: A,", []string{"1:9: unexpected end of line, expected an input name or `(`"}},
 		{"answer: max(a b)", []string{"1:15: unexpected `b`, expected `,` or `)`"}},
-		{"answer: (a + b", []string{"1:15: unexpected end of line, expected `)`"}},
+		{"answer: (a + b", []string{"1:9: this `(` is never closed: the file ends before its `)`"}},
 		{"answer: )", []string{"1:9: unexpected `)`, expected an expression"}},
 		{"answer: a +", []string{"1:12: unexpected end of line, expected an expression"}},
 		{"answer: a ? b", []string{"1:14: unexpected end of line, expected `:`"}},

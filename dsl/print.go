@@ -126,6 +126,10 @@ func printExpr(b *strings.Builder, e Expr, prec int) {
 				b.WriteString(", ")
 			}
 			printExpr(b, a, precTernary)
+			if i < len(e.Emits) && e.Emits[i] != nil {
+				b.WriteString(" emit ")
+				printExpr(b, e.Emits[i], precTernary)
+			}
 		}
 		b.WriteByte(')')
 	case *Reduce:

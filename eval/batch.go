@@ -58,7 +58,7 @@ type Recurrence struct {
 	full     bool  // some reference has a data-dependent lane
 	stepN    int64 // grid extent along the step axis
 	laneN    int64 // grid extent along the lane axis
-	inRanges map[*ir.Input]ival
+	inRanges inputBounds
 	stepOff  map[*ir.CellRef]int64
 	anyCase  []caseFns // scalar closures of every case, for the fallbacks
 	rules    cellRules // what a computed cell may hold
@@ -96,7 +96,7 @@ func Compile(p *ir.Problem, axis Axis, descending bool) (*Recurrence, error) {
 	}
 	r := &Recurrence{
 		p: p, axis: axis, desc: descending, cellT: p.CellType, cls: classOf(p.CellType),
-		slots: map[*ir.Reduce]int{}, inRanges: map[*ir.Input]ival{},
+		slots: map[*ir.Reduce]int{}, inRanges: newInputBounds(p),
 		stepOff: map[*ir.CellRef]int64{}, kernels: map[string]*Kernel{},
 		rules: newCellRules(p),
 	}
@@ -107,16 +107,6 @@ func Compile(p *ir.Problem, axis Axis, descending bool) (*Recurrence, error) {
 	for _, c := range p.Cases {
 		assignSlots(c.Cond, r.slots)
 		assignSlots(c.Value, r.slots)
-	}
-	for _, in := range p.Inputs {
-		if in.T.IsFloat() || len(in.I) == 0 {
-			continue
-		}
-		lo, hi := in.I[0], in.I[0]
-		for _, v := range in.I {
-			lo, hi = min(lo, v), max(hi, v)
-		}
-		r.inRanges[in] = ival{Lo: lo, Hi: hi}
 	}
 	var errs []error
 	for _, c := range p.Cases {
@@ -226,13 +216,6 @@ func (r *Recurrence) LaneReach() (before, after int64) { return r.reachLo, r.rea
 // FullLines reports whether some reference reads a data-dependent lane, so
 // that every line must hold the whole extent of the grid.
 func (r *Recurrence) FullLines() bool { return r.full }
-
-func (r *Recurrence) inputRange(in *ir.Input) ival {
-	if v, ok := r.inRanges[in]; ok {
-		return v
-	}
-	return fullRange
-}
 
 // Kernel returns the kernel specialised for the cells of rows iLo..iHi and
 // columns jLo..jHi (inclusive): the conditions that are constant there are

@@ -34,8 +34,8 @@ type CellProgram struct {
 	slots      map[*ir.Reduce]int
 	cases      []cellCase
 	checked    map[*ir.CellRef]bool
-	regs       kregs // the vector registers of every vectorised reduction
-	vectorised int   // reductions with a vector form
+	regs       kregs               // the vector registers of every vectorised reduction
+	vectorised map[*ir.Reduce]bool // the reductions with a vector form
 	facts      cellFacts
 	// The shortest reductions that run the vector form, and that a
 	// machine may split (kMinLanes, kSplitLanes; the tests move them).
@@ -51,8 +51,7 @@ type CellProgram struct {
 // An operation the analysis visits more than once is safe only if every
 // visit proves it.
 type cellFacts struct {
-	safe   map[ir.Expr]bool
-	inputs map[*ir.Input]analysis.Range
+	safe map[ir.Expr]bool
 }
 
 func (f *cellFacts) Proven(ir.Expr, bool) {}
@@ -66,45 +65,12 @@ func (f *cellFacts) Sides(e ir.Expr, _ analysis.Range, _ ir.Type, safe bool) {
 
 func (f *cellFacts) Known(ir.Expr, analysis.Tri) {}
 
-// input bounds a read of an integer input: its value where the index is
-// one element, else the least and greatest of the input.
-func (f *cellFacts) input(n *ir.Load, idx []analysis.Range, inside bool) analysis.Range {
-	in := n.In
-	if inside {
-		point := true
-		for _, r := range idx {
-			point = point && r.IsPoint()
-		}
-		if point {
-			k := idx[0].Lo
-			if len(idx) == 2 {
-				k = idx[0].Lo*int64(in.Cols) + idx[1].Lo
-			}
-			if k >= 0 && k < int64(len(in.I)) {
-				return analysis.Point(in.I[k])
-			}
-		}
-	}
-	if r, ok := f.inputs[in]; ok {
-		return r
-	}
-	r := analysis.Full()
-	if len(in.I) > 0 {
-		r = analysis.Point(in.I[0])
-		for _, v := range in.I[1:] {
-			r = r.Hull(analysis.Point(v))
-		}
-	}
-	f.inputs[in] = r
-	return r
-}
-
 // analyze runs the range analysis of every case over the whole grid.
 func (c *CellProgram) analyze() {
 	f := &c.facts
-	f.safe, f.inputs = map[ir.Expr]bool{}, map[*ir.Input]analysis.Range{}
+	f.safe = map[ir.Expr]bool{}
 	w := &analysis.Walker{Config: analysis.Config{
-		Failure: analysis.Stops, Rows: c.rows, Cols: c.cols, Input: f.input, Rec: f,
+		Failure: analysis.Stops, Rows: c.rows, Cols: c.cols, Input: newInputBounds(c.p).load, Rec: f,
 	}}
 	en := analysis.NewEnv(analysis.Span(0, c.rows-1), analysis.Span(0, c.cols-1))
 	for _, cs := range c.p.Cases {
@@ -145,7 +111,7 @@ func CompileCells(p *ir.Problem, pl *plan.Plan, g *backend.Grid) (*CellProgram, 
 	}
 	c := &CellProgram{
 		p: p, h: pl.T, rows: p.Rows, cols: p.Cols,
-		slots: map[*ir.Reduce]int{}, checked: map[*ir.CellRef]bool{},
+		slots: map[*ir.Reduce]int{}, checked: map[*ir.CellRef]bool{}, vectorised: map[*ir.Reduce]bool{},
 		minLanes: kMinLanes, splitLanes: kSplitLanes,
 	}
 	switch {
@@ -201,10 +167,6 @@ func CompileCells(p *ir.Problem, pl *plan.Plan, g *backend.Grid) (*CellProgram, 
 	}
 	return c, nil
 }
-
-// Vectorised is the number of reductions that run as loops over blocks of
-// their variable (the others run the scalar closures for every value).
-func (c *CellProgram) Vectorised() int { return c.vectorised }
 
 // store is the element type of a grid's memory, one per cell type.
 type store interface {
@@ -372,6 +334,7 @@ type CellMachine struct {
 	kv      kmach
 	split   int
 	helpers []*CellMachine
+	gaveUp  int64 // reductions whose vector form gave up, for the tests
 }
 
 // NewMachine returns a machine that computes cells of c.
@@ -396,15 +359,6 @@ func (m *CellMachine) Split(n int) {
 		m.helpers = append(m.helpers, m.prog.NewMachine())
 	}
 	m.split = n
-}
-
-// Bytes is the memory the machine's registers (and its helpers') hold.
-func (m *CellMachine) Bytes() int64 {
-	b := m.kv.bytes()
-	for _, h := range m.helpers {
-		b += h.Bytes()
-	}
-	return b
 }
 
 // Compute computes cell [i][j] and stores it in the grid. Every cell it

@@ -76,19 +76,24 @@ var cellModes = []cellMode{
 	{"default", kMinLanes, kSplitLanes, 2},
 }
 
+// cellStats is what a run of runCells says of the vector forms: how many
+// reductions have one, and how many times one gave up.
+type cellStats struct{ vectorised, gaveUp int64 }
+
 // runCells computes p's grid with a CellProgram in mode m, front by front,
 // every cell of a front on one machine.
-func runCells(p *ir.Problem, pl *plan.Plan, m cellMode) (*grid, *CellProgram, error) {
+func runCells(p *ir.Problem, pl *plan.Plan, m cellMode) (out *grid, st cellStats, err error) {
 	g := backend.NewGrid(p.CellType, p.Rows, p.Cols)
 	prog, err := CompileCells(p, pl, g)
 	if err != nil {
-		return nil, nil, err
+		return nil, st, err
 	}
+	st.vectorised = int64(len(prog.vectorised))
 	prog.minLanes, prog.splitLanes = m.minLanes, m.splitLanes
 	mach := prog.NewMachine()
 	mach.Split(m.split)
 	first, last := pl.T.Range(p.Rows, p.Cols)
-	out := newGrid(p)
+	out = newGrid(p)
 	for t := first; t <= last && err == nil; t++ {
 		f := pl.T.Front(t, p.Rows, p.Cols)
 		for q := int64(0); q < f.Len() && err == nil; q++ {
@@ -105,22 +110,29 @@ func runCells(p *ir.Problem, pl *plan.Plan, m cellMode) (*grid, *CellProgram, er
 			}
 		}
 	}
-	return out, prog, err
+	st.gaveUp = mach.gaveUp
+	for _, h := range mach.helpers {
+		st.gaveUp += h.gaveUp
+	}
+	return out, st, err
 }
 
 // checkModes runs src in every mode and compares with the reference: the
 // same grid, or in every mode the same error (the vector form never
-// decides one) and an error from the reference too. It returns the error.
-func checkModes(t *testing.T, name, src string) error {
+// decides one) and an error from the reference too. It returns what the
+// vector mode says of the vector forms, and the error.
+func checkModes(t *testing.T, name, src string) (vec cellStats, first error) {
 	t.Helper()
 	p, pl := dptest.Load(t, name, src)
 	if !pl.Schedule.Generic() {
 		t.Fatalf("%s: planned %s, want a generic schedule\n%s", name, pl.Schedule, src)
 	}
 	want, wantErr := refFronts(p, pl)
-	var first error
 	for k, m := range cellModes {
-		got, _, err := runCells(p, pl, m)
+		got, st, err := runCells(p, pl, m)
+		if m.name == "vector" {
+			vec = st
+		}
 		if (err != nil) != (wantErr != nil) {
 			t.Fatalf("%s, %s: error %v, reference %v\n%s", name, m.name, errText(err), errText(wantErr), src)
 		}
@@ -135,7 +147,7 @@ func checkModes(t *testing.T, name, src string) error {
 			}
 		}
 	}
-	return first
+	return vec, first
 }
 
 // TestCellProgramCases runs recurrences whose reductions reach over
@@ -146,6 +158,10 @@ func checkModes(t *testing.T, name, src string) error {
 // reductions.
 func TestCellProgramCases(t *testing.T) {
 	interval := func(n int, cell, value string) string {
+		if !strings.Contains(value, "cell[") {
+			// A read over a range, for a generic schedule.
+			value = "(" + value + ") + (max(q in i..j-1: cell[i][q]) > 12345 ? 1 : 0)"
+		}
 		return fmt.Sprintf("cell: %s\nint 1x%d A = %s\n%d x %d\ncell[i][j] = A[i] when i >= j\n           | %s otherwise\n",
 			cell, n+3, dptest.Join(mixed(n+3)), n, n, value)
 	}
@@ -165,33 +181,36 @@ func TestCellProgramCases(t *testing.T) {
 		{"guarded division", interval(12, "int", "sum(k in i..j-1: A[k] != 0 ? 100 / A[k] + cell[i][k] : 7)"), ""},
 		{"inf in a saturating min", interval(12, "int", "min(k in i..j-1: A[k] > 2 ? inf : cell[i][k] + cell[k+1][j] + 1)"), ""},
 		{"inf plus inf", interval(12, "long", "min(k in i..j-1: (A[k] > 0 ? inf : 1) + (A[k+1] > 0 ? inf : 2))"), ""},
-		{"empty range", interval(9, "int", "max(k in j..i: cell[k][k]) + 1"), ""},
+		{"empty range", interval(9, "int", "max(k in i..i-1: A[k] + 1)"), ""},
 		{"ties of max over -inf", interval(9, "int", "max(-inf, max(k in i..j-1: A[k] > 100 ? 1 : -inf))"), ""},
 		{"data-dependent column", interval(12, "int", "max(k in i..j-1: cell[i][i + abs(A[k]) % (j - i)] + k)"), ""},
 		{"nested reduction over k", interval(10, "int", "max(k in i..j-1: sum(q in i..k: A[q]) + cell[k+1][j])"), ""},
 		{"nested reduction apart from k", interval(10, "int", "max(k in i..j-1: sum(q in 0..2: A[q + j]) * cell[i][k])"), ""},
 		{"comparisons and logic", interval(12, "int", "sum(k in i..j-1: (A[k] < A[j] || !(k % 3 == 0)) && A[k] >= -2 ? 1 : 0)"), ""},
-		{"conversions", interval(12, "long", "max(k in i..j-1: long(int(cell[i][k] % 1000) * 3) + long(A[k] > 0))"), ""},
+		{"conversions", interval(12, "long", "max(k in i..j-1: cell[i][k] % 1000 * 3 + floor(A[k] * 0.75) + (A[k] > 0 ? 0.5 : -0.5))"), ""},
 		{"double", interval(17, "double", "min(k in i..j-1: cell[i][k] * 0.5 + cell[k+1][j] + sqrt(abs(A[k])) / 3)"), ""},
 		{"float rounding", interval(17, "float", "max(k in i..j-1: cell[i][k] * 0.1 + cell[k+1][j] / 3 + 0.7)"), ""},
 		{"float minus zero", interval(9, "double", "max(k in i..j-1: (A[k] > 0 ? -0.0 : 0.0) + (A[k] > 3 ? 0.0 : -0.0))"), ""},
-		{"float pow and mod", interval(9, "double", "sum(k in i..j-1: pow(1.5, A[k] % 4) + A[k] % 2.5 + floor(k / 3.0))"), ""},
+		{"float pow and mod", interval(9, "double", "sum(k in i..j-1: pow(1.5, A[k] % 4) + exp(A[k] / 4.0) + log(abs(A[k]) + 1) + ceil(k / 3.0))"), ""},
 		{"look-back", lookback(40, "int", "max(k in 0..j-1: A[k % 5] < A[j % 5] ? cell[i][k] + 1 : 1)"), ""},
 		{"look-back reversed", lookback(40, "long", "max(k in 1..j: A[k % 7] + cell[i][j-k])"), ""},
 		{"look-back data-dependent", lookback(40, "int", "max(k in 0..j-1: cell[i][abs(A[k % 9]) % j] + 1)"), ""},
 		// Errors: every mode must report the first one in evaluation order.
 		{"read before the row", interval(9, "int", "max(k in i..j-1: cell[i][k-1] + 1)"), "cell[i][k-1] reads cell[0][-1], outside the 9x9 grid"},
-		{"input past its end", interval(9, "int", "max(k in i..j-1: A[k + 5 * j])"), "A[10] is outside A, which has 12 elements (0..11)"},
+		{"input past its end", interval(9, "int", "max(k in i..j-1: A[k + 5 * j])"), "A[15] is outside A, which has 12 elements (0..11)"},
 		{"division by zero", interval(9, "int", "sum(k in i..j-1: 10 / (A[k] - A[k]))"), "division by zero (computing cell[0][1])"},
-		{"overflow in a product", interval(9, "int", "max(k in i..j-1: A[k] * 1000000000 + cell[i][k])"), "overflow computing cell[0][1]"},
-		{"overflow in the middle of a sum", interval(9, "int", "sum(k in i..j-1: k == i ? 2000000000 : -2000000000) + sum(k in i..j-1: k == i ? 2000000000 : 2000000000)"), "overflow computing cell[0][2]: 2000000000 + 2000000000 does not fit in int"},
+		{"overflow in a product", interval(9, "int", "max(k in i..j-1: A[k] * 1000000000 + cell[i][k])"), "overflow computing cell[0][2]: 4 * 1000000000 does not fit in int"},
+		{"overflow in the middle of a sum", interval(9, "int", "sum(k in i..j-1: k % 4 < 2 ? 2000000000 : -2000000000)"), "overflow computing cell[0][2]: 2000000000 + 2000000000 does not fit in int"},
 		{"overflow in a fused sum", interval(9, "int", "max(k in i..j-1: cell[i][k] + 2000000000 + A[k] * 100000000)"), "overflow computing cell["},
 		{"inf minus inf", interval(9, "long", "min(k in i..j-1: (A[k] >= 0 ? inf : 1) - (A[k] >= -10 ? inf : 1))"), "inf - inf is undefined computing cell[0][1]"},
-		{"NaN cell", interval(9, "double", "min(k in i..j-1: sqrt(-1 - A[k] * A[k]))"), "cell[0][1] is NaN"},
+		{"NaN cell", interval(9, "double", "sum(k in i..j-1: sqrt(-1 - A[k] * A[k]))"), "cell[0][1] is NaN"},
 		{"inf stored", interval(9, "int", "max(k in i..j-1: inf)"), ""},
 	}
 	for _, tc := range cases {
-		err := checkModes(t, tc.name+".dp", tc.src)
+		st, err := checkModes(t, tc.name+".dp", tc.src)
+		if tc.err == "" && (st.vectorised == 0 || st.gaveUp > 0) {
+			t.Errorf("%s: %d reductions vectorised, which gave up %d times; want the vector form throughout", tc.name, st.vectorised, st.gaveUp)
+		}
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("%s: %v\n%s", tc.name, errText(err), tc.src)
@@ -342,54 +361,67 @@ func TestCellProgramRandom(t *testing.T) {
 			}
 			t.Fatalf("%v\n%s", err, src)
 		}
-		if checkModes(t, "random.dp", src) != nil {
+		if _, err := checkModes(t, "random.dp", src); err != nil {
 			nErr++
 		}
 	}
 }
 
 // TestCheckedRead: a reference the planner cannot order from the data
-// (cell[P[j-1]]) is checked on every read; a legal P runs, and an illegal
-// one stops at the first cell that reads ahead, naming both cells and the
-// input value, in every mode.
+// (cell[P[j-1]], cell[Q[k]]) is checked on every read, by the closures and
+// by the vector form; a legal input runs, and an illegal one stops at the
+// first cell that reads ahead, naming both cells and the input value, in
+// every mode.
 func TestCheckedRead(t *testing.T) {
-	src := func(p []int64) string {
+	wis := func(p []int64) string {
 		return fmt.Sprintf("int 1x%d P = %s\nint 1x%d W = %s\n1 x %d\ncell[i][j] = 0 when j == 0\n           | max(cell[i][j-1], W[j-1] + cell[i][P[j-1]]) otherwise\n",
 			len(p), dptest.Join(p), len(p), dptest.Join(mixed(len(p))), len(p)+1)
 	}
-	legal := []int64{0, 0, 1, 3, 2, 4, 0, 7, 5}
-	p, pl := dptest.Load(t, "wis.dp", src(legal))
-	checked := 0
-	for _, d := range pl.Deps {
-		if d.Checked {
-			checked++
+	look := func(q []int64) string {
+		return fmt.Sprintf("int 1x%d Q = %s\n1 x %d\ncell[i][j] = 1 when j == 0\n           | max(k in 0..j-1: cell[i][Q[k]] + k) %% 1000 otherwise\n",
+			len(q), dptest.Join(q), len(q)+1)
+	}
+	legalQ := []int64{0, 1, 0, 2, 4, 5, 1, 0, 8, 3, 10, 2, 12, 13, 0, 15, 9, 17, 18, 19}
+	illegalQ := append([]int64(nil), legalQ...)
+	illegalQ[14] = 16
+	for _, tc := range []struct {
+		name, legal, illegal, want string
+		vectorised                 int64
+	}{
+		{"weighted intervals", wis([]int64{0, 0, 1, 3, 2, 4, 0, 7, 5}), wis([]int64{0, 0, 1, 3, 5, 4, 9, 7, 5}),
+			"wis.dp:5:41: cell[0][5] reads cell[0][5] (P[4] = 5), which is not computed yet: both are on front t = j = 5, whose cells are computed at the same time", 0},
+		{"a look-back", look(legalQ), look(illegalQ),
+			"wis.dp:4:31: cell[0][15] reads cell[0][16] (Q[14] = 16), which is not computed yet: it is on front t = j = 16, after the front of cell[0][15] (15); fronts are computed in increasing order", 1},
+	} {
+		p, pl := dptest.Load(t, "wis.dp", tc.legal)
+		checked := 0
+		for _, d := range pl.Deps {
+			if d.Checked {
+				checked++
+			}
 		}
-	}
-	if checked != 1 {
-		t.Fatalf("%d checked references, want 1 (cell[i][P[j-1]])", checked)
-	}
-	want, err := refFronts(p, pl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range cellModes {
-		got, _, err := runCells(p, pl, m)
+		if checked != 1 {
+			t.Fatalf("%s: %d checked references, want 1", tc.name, checked)
+		}
+		want, err := refFronts(p, pl)
 		if err != nil {
-			t.Fatalf("%s: %v", m.name, err)
+			t.Fatal(err)
 		}
-		if d := sameGrid(want, got); d != nil {
-			t.Fatalf("%s: %v", m.name, d)
+		for _, m := range cellModes {
+			got, st, err := runCells(p, pl, m)
+			if err != nil || st.vectorised != tc.vectorised || st.gaveUp > 0 {
+				t.Fatalf("%s, %s: %v (%d reductions vectorised, which gave up %d times)", tc.name, m.name, err, st.vectorised, st.gaveUp)
+			}
+			if d := sameGrid(want, got); d != nil {
+				t.Fatalf("%s, %s: %v", tc.name, m.name, d)
+			}
 		}
-	}
-	illegal := append([]int64(nil), legal...)
-	illegal[4] = 5 // cell[5] reads cell[5]
-	illegal[6] = 9 // cell[7] would read cell[9]
-	p, pl = dptest.Load(t, "wis.dp", src(illegal))
-	for _, m := range cellModes {
-		_, _, err := runCells(p, pl, m)
-		const want = "wis.dp:5:41: cell[0][5] reads cell[0][5] (P[4] = 5), which is not computed yet: both are on front t = j = 5, whose cells are computed at the same time"
-		if errText(err) != want {
-			t.Errorf("%s: error\n  %s\nwant\n  %s", m.name, errText(err), want)
+		p, pl = dptest.Load(t, "wis.dp", tc.illegal)
+		for _, m := range cellModes {
+			_, _, err := runCells(p, pl, m)
+			if errText(err) != tc.want {
+				t.Errorf("%s, %s: error\n  %s\nwant\n  %s", tc.name, m.name, errText(err), tc.want)
+			}
 		}
 	}
 }

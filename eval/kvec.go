@@ -13,9 +13,13 @@ import (
 // `min(k in i..j-1: cell[i][k] + cell[k+1][j] + d[i]*d[k+1]*d[j+1])` the
 // reads are a row of the grid (a view, no copy), a column (a strided
 // gather) and an input (a view); d[i] and d[j+1] are the same for every k
-// and are computed once per reduction; + and * are one generated loop each
-// (vops.go, with the branch-free finiteness test of the batch kernels); the
-// min is a last loop over the block.
+// and are computed once per reduction; the products are one generated loop
+// each (vops.go: unchecked where the range analysis proves them finite,
+// else with the branch-free finiteness test of the batch kernels). The
+// additions and the min are one last loop (fusedBest), as are the choice
+// and the max of `max(k in 0..j-1: a[k] < a[j] ? cell[k] : 0)` (selBest);
+// other bodies end in a loop per operation and one for the min, max or
+// sum.
 //
 // The vector form never decides an error. Whatever it cannot vouch for (a
 // read it cannot prove inside the grid or the input, a checked read not
@@ -68,11 +72,6 @@ func (m *kmach) grow(r kregs) {
 	m.ints.grow(r.si, r.vi, kLanes)
 	m.floats.grow(r.sf, r.vf, kLanes)
 	m.bools.grow(0, r.vb, kLanes)
-}
-
-func (m *kmach) bytes() int64 {
-	return int64(kLanes)*(8*int64(len(m.ints.x)+len(m.floats.x))+int64(len(m.bools.x))) +
-		8*int64(len(m.ints.s)+len(m.floats.s))
 }
 
 // kbank returns m's registers of type T.
@@ -173,6 +172,51 @@ func (c *kcomp) linearK(e ir.Expr) bool {
 	return false
 }
 
+// mayFail reports whether the vector form of e may give up on a lane: a
+// read (outside its array, or of a checked reference), an integer
+// operation not proven within the finite range or on what may be inf, a
+// division, a conversion that may not fit. What does not depend on k is
+// computed once per reduction, unmasked, and does not count. An operand
+// that cannot fail needs no mask: its lanes are computed whether they are
+// needed or not.
+func (c *kcomp) mayFail(e ir.Expr) bool {
+	fail := false
+	ir.Walk(e, func(x ir.Expr) bool {
+		if fail || !c.usesK(x) {
+			return false
+		}
+		switch n := x.(type) {
+		case *ir.Load, *ir.CellRef:
+			fail = true
+		case *ir.Binary:
+			if classOf(n.T) == ir.ClassInt {
+				switch n.Op {
+				case ir.OpAdd, ir.OpSub, ir.OpMul:
+					fail = n.Saturate || !c.cc.prog.facts.safe[n]
+				case ir.OpDiv, ir.OpRem:
+					fail = true
+				}
+			}
+		case *ir.Convert:
+			from := n.X.Type()
+			fail = classOf(from) == ir.ClassFloat && classOf(n.T) == ir.ClassInt ||
+				classOf(from) == ir.ClassInt && classOf(n.T) == ir.ClassInt && from != n.T && from.HasInf() && n.T.HasInf()
+		}
+		return !fail
+	})
+	return fail
+}
+
+// under is the mask to compile e with for the lanes of mask where cond is
+// set (or, with not, where it is not): -1 when e cannot fail, so that no
+// mask needs computing.
+func (c *kcomp) under(e ir.Expr, mask, cond int, not bool) int {
+	if !c.mayFail(e) {
+		return -1
+	}
+	return c.and(mask, cond, not)
+}
+
 // reduce compiles reduction n (the leaf hook of the scalar compiler): its
 // scalar loop, and around it the vector form when the body has one.
 func (c *cellComp) reduce(n *ir.Reduce) any {
@@ -219,6 +263,7 @@ type kred[T num] struct {
 	pro    []kinstr
 	prog   []kinstr
 	out    int          // the vector register of the body's value
+	sel    []int        // or the condition and branches of a body c ? a : b
 	fused  []int        // or the terms of a fused body t1 + t2 (+ t3)
 	lim    int64        // and the bound of its terms (sumLim)
 	adds   []*ir.Binary // and its additions, in order
@@ -240,17 +285,32 @@ func (r *kred[T]) vectorise(kc *kcomp) {
 			if kc.ok {
 				r.vec, r.pro, r.prog, r.fused, r.adds = true, kc.pro, kc.prog, regs, adds
 				r.lim = sumLim(r.red.T, len(regs))
-				kc.cc.prog.vectorised++
+				kc.cc.prog.vectorised[r.red] = true
 			}
 			return
 		}
+	}
+	if sel, ok := r.red.Body.(*ir.Select); ok && r.red.Op != ir.ReduceSum {
+		// c ? a : b, the other common shape of a min or max (LIS, coin
+		// change): the choice and the min or max are one loop.
+		cond := kc.kvecB(kc.expr(sel.Cond, -1))
+		if !kc.ok {
+			return
+		}
+		a := kfull[T](kc, kc.expr(sel.Then, kc.under(sel.Then, -1, cond, false)))
+		b := kfull[T](kc, kc.expr(sel.Else, kc.under(sel.Else, -1, cond, true)))
+		if kc.ok {
+			r.vec, r.pro, r.prog, r.sel = true, kc.pro, kc.prog, []int{cond, a, b}
+			kc.cc.prog.vectorised[r.red] = true
+		}
+		return
 	}
 	o := kc.expr(r.red.Body, -1)
 	if !kc.ok || !o.vec || o.cls != classOf(r.red.T) {
 		return
 	}
 	r.vec, r.pro, r.prog, r.out = true, kc.pro, kc.prog, o.reg
-	kc.cc.prog.vectorised++
+	kc.cc.prog.vectorised[r.red] = true
 }
 
 // fn is the reduction as a closure of its class.
@@ -301,12 +361,11 @@ func (r *kred[T]) eval(f *frame) T {
 		if v, ok := r.split(cm, f, a, z); ok {
 			return v
 		}
-		return r.loop(f, a, z)
-	}
-	if v, ok := r.blocks(&cm.kv, f, a, z); ok {
+	} else if v, ok := r.blocks(&cm.kv, f, a, z); ok {
 		return v
 	}
 	f.err = nil
+	cm.gaveUp++
 	return r.loop(f, a, z)
 }
 
@@ -327,11 +386,17 @@ func (r *kred[T]) blocks(m *kmach, f *frame, a, z int64) (T, bool) {
 				return r.id, false
 			}
 		}
-		if r.fused != nil {
+		switch {
+		case r.fused != nil:
 			var ok bool
 			if acc, ok = r.fusedBest(m, acc); !ok {
 				return r.id, false
 			}
+		case r.sel != nil:
+			b := kbank[T](m)
+			acc = selBest(isMin, acc, m.bools.v[r.sel[0]][:m.n], b.v[r.sel[1]][:m.n], b.v[r.sel[2]][:m.n])
+		}
+		if r.fused != nil || r.sel != nil {
 			if z-k0 < kLanes {
 				return acc, true
 			}
@@ -520,6 +585,49 @@ func bestSum3F(x, y, z []float64, r32, isMin bool, acc float64) float64 {
 		if isMin && s < acc || !isMin && s > acc {
 			acc = s
 		}
+	}
+	return acc
+}
+
+// selBest folds cv[k] ? a[k] : b[k] into acc as best does. Both operands
+// are loaded before the choice, which then compiles to a conditional move:
+// the condition of LIS (a[k] < a[j]) is a coin toss that a branch would
+// mispredict on every other lane.
+func selBest[T num](isMin bool, acc T, cv []bool, a, b []T) T {
+	if x, ok := any(acc).(int64); ok {
+		return any(selBestI(isMin, x, cv, any(a).([]int64), any(b).([]int64))).(T)
+	}
+	a, b = a[:len(cv)], b[:len(cv)]
+	for k, c := range cv {
+		v, w := a[k], b[k]
+		if !c {
+			v = w
+		}
+		if isMin && v < acc || !isMin && v > acc {
+			acc = v
+		}
+	}
+	return acc
+}
+
+func selBestI(isMin bool, acc int64, cv []bool, a, b []int64) int64 {
+	a, b = a[:len(cv)], b[:len(cv)]
+	if isMin {
+		for k, c := range cv {
+			v, w := a[k], b[k]
+			if !c {
+				v = w
+			}
+			acc = min(acc, v)
+		}
+		return acc
+	}
+	for k, c := range cv {
+		v, w := a[k], b[k]
+		if !c {
+			v = w
+		}
+		acc = max(acc, v)
 	}
 	return acc
 }
@@ -1036,7 +1144,7 @@ func (c *kcomp) logic(n *ir.Binary, mask int) opnd {
 	}
 	// The right operand is evaluated only where the left one does not
 	// decide: && where it is true, || where it is false.
-	y := c.kvecB(c.expr(n.Y, c.and(mask, x, !isAnd)))
+	y := c.kvecB(c.expr(n.Y, c.under(n.Y, mask, x, !isAnd)))
 	d := newKReg[bool](c, true)
 	c.emit(func(m *kmach, _ *frame) bool {
 		v, a, b := m.bools.x[d][:m.n], m.bools.v[x][:m.n], m.bools.v[y][:m.n]
@@ -1058,8 +1166,8 @@ func (c *kcomp) sel(n *ir.Select, mask int) opnd {
 	if !c.ok {
 		return opnd{}
 	}
-	a := c.expr(n.Then, c.and(mask, cond, false))
-	b := c.expr(n.Else, c.and(mask, cond, true))
+	a := c.expr(n.Then, c.under(n.Then, mask, cond, false))
+	b := c.expr(n.Else, c.under(n.Else, mask, cond, true))
 	if !c.ok {
 		return opnd{}
 	}
@@ -1073,23 +1181,65 @@ func (c *kcomp) sel(n *ir.Select, mask int) opnd {
 	return vecOf(ir.ClassInt, kblend[int64](c, cond, a, b))
 }
 
-// kblend is cond ? a : b lane by lane.
+// kblend is cond ? a : b lane by lane, a loop per form of the operands.
 func kblend[T elem](c *kcomp, cond int, a, b opnd) int {
 	d := newKReg[T](c, true)
 	c.emit(func(m *kmach, _ *frame) bool {
 		bk := kbank[T](m)
 		v, cv := bk.x[d][:m.n], m.bools.v[cond][:m.n]
-		for k := range v {
-			if cv[k] {
-				v[k] = bk.get(a, k)
-			} else {
-				v[k] = bk.get(b, k)
+		switch {
+		case a.vec && b.vec:
+			blend(v, cv, bk.v[a.reg][:m.n], bk.v[b.reg][:m.n])
+		case a.vec:
+			blendVS(v, cv, bk.v[a.reg][:m.n], bk.s[b.reg])
+		case b.vec:
+			blendSV(v, cv, bk.s[a.reg], bk.v[b.reg][:m.n])
+		default:
+			x, y := bk.s[a.reg], bk.s[b.reg]
+			for k, c := range cv {
+				v[k] = y
+				if c {
+					v[k] = x
+				}
 			}
 		}
 		bk.v[d] = v
 		return true
 	})
 	return d
+}
+
+func blend[T elem](v []T, cv []bool, a, b []T) {
+	a, b = a[:len(v)], b[:len(v)]
+	for k, c := range cv[:len(v)] {
+		x := b[k]
+		if c {
+			x = a[k]
+		}
+		v[k] = x
+	}
+}
+
+func blendVS[T elem](v []T, cv []bool, a []T, y T) {
+	a = a[:len(v)]
+	for k, c := range cv[:len(v)] {
+		x := y
+		if c {
+			x = a[k]
+		}
+		v[k] = x
+	}
+}
+
+func blendSV[T elem](v []T, cv []bool, x T, b []T) {
+	b = b[:len(v)]
+	for k, c := range cv[:len(v)] {
+		y := b[k]
+		if c {
+			y = x
+		}
+		v[k] = y
+	}
 }
 
 // convert follows the scalar closures' conversions (scalar.go) lane by

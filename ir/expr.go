@@ -190,6 +190,14 @@ type Call struct {
 	Node
 	Fn   Func
 	Args []Expr
+	// Emits are the `emit EXPR` of min's and max's arguments (`max(a emit
+	// 'M', b emit 'I')`, contract v2 §7.4): one per argument, nil for an
+	// argument without one; Emits itself is nil when no argument has one.
+	// Only the traceback reads them: a step whose value this argument won
+	// emits it. They are no part of the value, so the evaluators, the
+	// planner and Walk ignore them; their cell references are not in
+	// Problem.CellRefs (ID -1, as in the answer).
+	Emits []Expr
 }
 
 // ReduceOp is the operation of a reduction.
@@ -214,6 +222,8 @@ type Reduce struct {
 }
 
 // Walk calls f for e and then, if f returns true, for each child in order.
+// The emits of a Call's arguments are not its children: they are no part
+// of its value (Call.Emits).
 func Walk(e Expr, f func(Expr) bool) {
 	if e == nil || !f(e) {
 		return

@@ -59,7 +59,9 @@ type Input struct {
 func (in *Input) Len() int { return in.Rows * in.Cols }
 
 // Scalar is a named constant, evaluated on the host (after command-line
-// overrides) in double precision and converted to its type.
+// overrides) in double precision and converted to its type; a reduction in
+// its expression is computed by the run-time rules of docs/language.md
+// §6.1 first.
 type Scalar struct {
 	Pos     source.Pos
 	Name    string

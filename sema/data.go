@@ -53,8 +53,11 @@ type Datum struct {
 // Table is values of one input (or one scalar, 1x1), row-major.
 type Table struct {
 	Rows, Cols int
-	I          []int64   // integer values, or
-	F          []float64 // floating ones
+	// I holds integer values; ±math.MaxInt64 (the long sentinels, which
+	// no finite value reaches) stand for inf and -inf, and become the
+	// sentinels of the input's declared type.
+	I []int64
+	F []float64 // or floating ones (IEEE infinities for inf)
 }
 
 // Len is the number of values the shape holds.
@@ -356,27 +359,55 @@ func (c *checker) fillTable(info *inputInfo, src *Datum, t *Table) {
 
 // intsOf converts t's values to integer type typ: the values themselves
 // when they are integers (only checked), else truncated floating values
-// that must be whole. On error it returns the index of the first value
-// that does not fit and the error intValue or floatValue gives for it.
+// that must be whole. inf and -inf in the data (±dataInf, IEEE
+// infinities) become typ's sentinels. On error it returns the index of the
+// first value that does not fit and the error intValue or floatValue gives
+// for it.
 func intsOf(t *Table, typ ir.Type) ([]int64, int, error) {
 	lo, hi := intRange(typ)
 	if t.F == nil {
+		out, copied := t.I, false
 		for k, x := range t.I {
-			if x < lo || x > hi {
+			if x >= lo && x <= hi {
+				if copied {
+					out[k] = x
+				}
+				continue
+			}
+			if x != dataInf && x != -dataInf {
 				_, err := intValue(x, typ)
 				return nil, k, err
 			}
+			v, err := infData(typ, x < 0)
+			if err != nil {
+				return nil, k, err
+			}
+			if v != x && !copied {
+				// The loader's array stays as it was (a program may
+				// hand the same values to several inputs).
+				out, copied = make([]int64, len(t.I)), true
+				copy(out, t.I[:k])
+			}
+			out[k] = v
 		}
-		if t.I == nil {
+		if out == nil {
 			return []int64{}, 0, nil // an empty table: an empty input, not none
 		}
-		return t.I, 0, nil
+		return out, 0, nil
 	}
 	// float64(hi)+1 is the exclusive bound exactly (see floatValue).
 	flo, fhi := float64(lo), float64(hi)+1
 	out := make([]int64, len(t.F))
 	for k, f := range t.F {
 		tr := math.Trunc(f)
+		if math.IsInf(f, 0) {
+			v, err := infData(typ, f < 0)
+			if err != nil {
+				return nil, k, err
+			}
+			out[k] = v
+			continue
+		}
 		if tr != f || tr < flo || tr >= fhi { // NaN fails tr != f
 			_, err := floatValue(f, typ)
 			if err == nil {
@@ -392,7 +423,8 @@ func intsOf(t *Table, typ ir.Type) ([]int64, int, error) {
 // floatsOf converts t's values to floating type typ: double takes
 // floating values as they are (NaN refused); float takes them as they are
 // while float holds each exactly, copying from the first one it rounds.
-// Integers are converted as C converts them.
+// Integers are converted as C converts them, the inf marks (±dataInf) to
+// the infinities.
 func floatsOf(t *Table, typ ir.Type) ([]float64, int, error) {
 	if t.F == nil {
 		out := make([]float64, len(t.I))
@@ -403,6 +435,11 @@ func floatsOf(t *Table, typ ir.Type) ([]float64, int, error) {
 		} else {
 			for k, x := range t.I {
 				out[k] = float64(x)
+			}
+		}
+		for k, x := range t.I {
+			if x == dataInf || x == -dataInf {
+				out[k] = math.Inf(int(x>>63 | 1))
 			}
 		}
 		return out, 0, nil
@@ -558,6 +595,9 @@ func parseIntValue(text string, t ir.Type) (int64, error) {
 		}
 		return int64(text[0]), nil
 	}
+	if neg, ok := infText(text); ok {
+		return infData(t, neg)
+	}
 	x, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
@@ -571,6 +611,39 @@ func parseIntValue(text string, t ir.Type) (int64, error) {
 	v, err := intValue(x, t)
 	return v.I, err
 }
+
+// infText reports whether a data value is written as inf or -inf, in any
+// of the spellings that files use ("inf", "-inf", "+Inf", "infinity":
+// those of strconv.ParseFloat, as a float input reads them), and which.
+func infText(text string) (neg, ok bool) {
+	if len(text) < 3 || len(text) > 9 {
+		return false, false
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil || !math.IsInf(f, 0) {
+		return false, false // 1e999 is too large, not inf
+	}
+	return f < 0, true
+}
+
+// infData is inf (or -inf) as data of integer type t: the type's sentinel
+// (docs/language.md §6.1). char has none.
+func infData(t ir.Type, neg bool) (int64, error) {
+	if !t.HasInf() {
+		return 0, fmt.Errorf("%s has no inf (only short, int and long inputs hold inf, as their sentinels)", t)
+	}
+	p, n := ir.InfSentinel(t)
+	if neg {
+		return n, nil
+	}
+	return p, nil
+}
+
+// dataInf is how loaded integer data marks inf and -inf (the text `inf`
+// in a .txt or .csv file): the long sentinels, ±(2^63-1), which no finite
+// value of any type reaches. intsOf takes them to the sentinels of the
+// declared type. Table.I documents the convention to the loaders.
+const dataInf = math.MaxInt64
 
 // parseFloatValue parses one data value of floating type t.
 func parseFloatValue(text string, t ir.Type) (float64, error) {

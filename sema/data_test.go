@@ -13,6 +13,26 @@ import (
 // value by value before it became one loop per input: the reference that
 // intsOf and floatsOf must agree with, values and errors alike.
 func convertOne(t *Table, k int, typ ir.Type) (ir.Value, error) {
+	// inf in the data: ±MaxInt64 among integers, or an IEEE infinity.
+	inf, neg := false, false
+	if t.I != nil {
+		inf, neg = t.I[k] == math.MaxInt64 || t.I[k] == -math.MaxInt64, t.I[k] < 0
+	} else {
+		inf, neg = math.IsInf(t.F[k], 0), t.F[k] < 0
+	}
+	if inf {
+		switch {
+		case typ.IsFloat() && neg:
+			return ir.Value{T: typ, F: math.Inf(-1)}, nil
+		case typ.IsFloat():
+			return ir.Value{T: typ, F: math.Inf(1)}, nil
+		case typ == ir.Char:
+			return ir.Value{}, fmt.Errorf("char has no inf (only short, int and long inputs hold inf, as their sentinels)")
+		case neg:
+			return ir.Value{T: typ, I: typ.Info().InfNeg}, nil
+		}
+		return ir.Value{T: typ, I: typ.Info().InfPos}, nil
+	}
 	if typ.IsFloat() {
 		if t.F != nil {
 			return floatValue(t.F[k], typ)

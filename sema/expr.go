@@ -36,6 +36,30 @@ type scope struct {
 	self  *scalarInfo // the scalar being defined (modeConst)
 	vars  []*ir.Var   // variables of the enclosing reductions, innermost last
 	where source.Pos  // position for an expression missing from a hand-built tree
+
+	// emits: an argument of min or max may be followed by `emit EXPR`
+	// (contract v2 §7.4), which says what a traceback step emits when the
+	// argument wins. That is in a case's value, where the traceback looks
+	// for the winning argument; not in its subscripts, conditions and
+	// bounds, which it only evaluates. place says where the expression is
+	// when emits is false ("a subscript"; "" for what itself).
+	emits bool
+	place string
+	// argEmit: lowering the emit of an argument. It is no part of the
+	// value, so its cell references are not dependencies of the
+	// recurrence: they get ID -1, as in the answer.
+	argEmit bool
+}
+
+// noEmits is sc for a part of an expression where an argument's emit
+// cannot stand (place: "a subscript", ...).
+func noEmits(sc *scope, place string) *scope {
+	if !sc.emits {
+		return sc
+	}
+	inner := *sc
+	inner.emits, inner.place = false, place
+	return &inner
 }
 
 // untyped reports whether e is an `inf` whose type is not known yet: it takes
@@ -305,7 +329,7 @@ func (c *checker) lowerBinary(e *dsl.Binary, sc *scope) ir.Expr {
 }
 
 func (c *checker) lowerTernary(e *dsl.Ternary, sc *scope) ir.Expr {
-	cond := c.toBool(c.lower(e.Cond, sc))
+	cond := c.toBool(c.lower(e.Cond, noEmits(sc, "the condition of ?:")))
 	x, y := c.lower(e.T, sc), c.lower(e.F, sc)
 	if cond == nil || x == nil || y == nil {
 		return nil
@@ -514,6 +538,11 @@ func identNames(e dsl.Expr) []string {
 			for _, x := range e.Args {
 				walk(x)
 			}
+			for _, x := range e.Emits {
+				if x != nil {
+					walk(x)
+				}
+			}
 		case *dsl.Reduce:
 			walk(e.Lo)
 			walk(e.Hi)
@@ -611,8 +640,14 @@ func (c *checker) lowerIndex(ix *dsl.Index, sc *scope) ir.Expr {
 	}
 	info := e.input
 	in := info.in
-	if sc.mode == modeConst || sc.mode == modeSchedule {
+	switch {
+	case sc.mode == modeSchedule:
 		c.errorf(ix.Pos, "%s cannot read elements of input %s (it may use len(%s), rows(%s) and cols(%s))", sc.what, name, name, name, name)
+		return nil
+	case sc.mode == modeConst && len(sc.vars) == 0:
+		// A scalar reduces over an input (contract v2 §7.5) rather than
+		// picking elements of it.
+		c.errorf(ix.Pos, "%s cannot read elements of input %s outside a reduction (it may use len(%s), rows(%s) and cols(%s), or reduce over %s, as in sum(k in 0..len(%s)-1: %s[k]))", sc.what, name, name, name, name, name, name, name)
 		return nil
 	}
 	want := 2
@@ -629,12 +664,13 @@ func (c *checker) lowerIndex(ix *dsl.Index, sc *scope) ir.Expr {
 	}
 	idx := make([]ir.Expr, want)
 	bad := false
+	sub := noEmits(sc, "a subscript")
 	for k, x := range ix.Indices {
-		idx[k] = c.index(c.lower(x, sc), x)
+		idx[k] = c.index(c.lower(x, sub), x)
 		bad = bad || idx[k] == nil
 	}
-	if bad || in.T == ir.Invalid {
-		return nil
+	if bad || in.T == ir.Invalid || sc.mode == modeConst && !info.ok {
+		return nil // (a scalar is computed from the data: without it, not at all)
 	}
 	if info.ok {
 		c.checkConstIndex(ix, in, idx)
@@ -686,18 +722,19 @@ func (c *checker) lowerCellRef(ix *dsl.Index, sc *scope) ir.Expr {
 		return nil
 	}
 	ref := &ir.CellRef{Node: ir.Node{T: c.cellType, Pos: ix.Pos}, ID: -1, Text: c.sourceText(ix), OneD: oneD}
-	if sc.mode == modeRecur {
+	if sc.mode == modeRecur && !sc.argEmit {
 		// The ID is taken before the subscripts are lowered so that
 		// references nested in subscripts come after, in source order.
 		ref.ID = len(c.p.CellRefs)
 		c.p.CellRefs = append(c.p.CellRefs, ref)
 	}
+	sub := noEmits(sc, "a subscript")
 	if oneD {
 		ref.I = intConst(0, ix.Pos)
-		ref.J = c.index(c.lower(ix.Indices[0], sc), ix.Indices[0])
+		ref.J = c.index(c.lower(ix.Indices[0], sub), ix.Indices[0])
 	} else {
-		ref.I = c.index(c.lower(ix.Indices[0], sc), ix.Indices[0])
-		ref.J = c.index(c.lower(ix.Indices[1], sc), ix.Indices[1])
+		ref.I = c.index(c.lower(ix.Indices[0], sub), ix.Indices[0])
+		ref.J = c.index(c.lower(ix.Indices[1], sub), ix.Indices[1])
 	}
 	if ref.I == nil || ref.J == nil {
 		return nil
@@ -833,7 +870,8 @@ func (c *checker) lowerCall(call *dsl.Call, sc *scope) ir.Expr {
 		args[k] = c.lower(a, sc)
 		bad = bad || args[k] == nil
 	}
-	if bad {
+	emits, ok := c.lowerArgEmits(call, sc, isMinMax)
+	if bad || !ok {
 		return nil
 	}
 	var t ir.Type
@@ -893,7 +931,7 @@ func (c *checker) lowerCall(call *dsl.Call, sc *scope) ir.Expr {
 		_, ok := args[k].(*ir.Const)
 		consts = consts && ok
 	}
-	if consts && (isMinMax || fn == ir.FnAbs) {
+	if consts && (isMinMax || fn == ir.FnAbs) && emits == nil {
 		v := args[0].(*ir.Const).V
 		for _, a := range args[1:] {
 			w := a.(*ir.Const).V
@@ -910,7 +948,57 @@ func (c *checker) lowerCall(call *dsl.Call, sc *scope) ir.Expr {
 		}
 		return &ir.Const{Node: ir.Node{T: t, Pos: call.Pos}, V: v}
 	}
-	return &ir.Call{Node: ir.Node{T: t, Pos: call.Pos}, Fn: fn, Args: args}
+	return &ir.Call{Node: ir.Node{T: t, Pos: call.Pos}, Fn: fn, Args: args, Emits: emits}
+}
+
+// lowerArgEmits checks and lowers the emits that follow arguments of call
+// (ir.Call.Emits): only min's and max's, only where sc allows them, each a
+// number or a character as a case's emit is. ok is false when one was
+// reported.
+func (c *checker) lowerArgEmits(call *dsl.Call, sc *scope, isMinMax bool) (emits []ir.Expr, ok bool) {
+	if call.Emits == nil {
+		return nil, true
+	}
+	ok = true
+	es := *sc
+	es.emits, es.place, es.argEmit = false, "the emit of an argument", true
+	for k, x := range call.Emits {
+		if x == nil {
+			continue
+		}
+		switch {
+		case !isMinMax:
+			c.errorf(startPos(x), "`emit` may follow only an argument of min or max, whose winning argument a traceback step follows; not of %s", call.Func.Name)
+			ok = false
+			continue
+		case !sc.emits:
+			where := sc.place
+			if where == "" {
+				where = sc.what
+			}
+			c.errorf(startPos(x), "`emit` after an argument stands only in a case's value, where it says what a traceback step emits when the argument wins; not in %s", where)
+			ok = false
+			continue
+		}
+		e := c.settle(c.lower(x, &es))
+		switch {
+		case e == nil:
+			ok = false
+			continue
+		case e.Type() == ir.Bool:
+			c.errorf(startPos(x), "emit needs a number or a character, but %s is a condition (bool); write (%s) ? 1 : 0", dsl.ExprString(x), dsl.ExprString(x))
+			ok = false
+			continue
+		}
+		if emits == nil {
+			emits = make([]ir.Expr, len(call.Args))
+		}
+		emits[k] = e
+	}
+	if !ok {
+		return nil, false
+	}
+	return emits, true
 }
 
 func article(kind string) string {
@@ -997,7 +1085,7 @@ func (c *checker) lowerReduce(r *dsl.Reduce, sc *scope) ir.Expr {
 		c.errorf(r.Func.Pos, "only min, max and sum reduce over a range, not %s", r.Func.Name)
 		return nil
 	}
-	if sc.mode == modeConst || sc.mode == modeSchedule {
+	if sc.mode == modeSchedule {
 		c.errorf(r.Pos, "%s cannot use a reduction", sc.what)
 		return nil
 	}
@@ -1006,8 +1094,9 @@ func (c *checker) lowerReduce(r *dsl.Reduce, sc *scope) ir.Expr {
 		c.errorf(r.Var.Pos, "reduction variable %s shadows %s; choose another name", name, why)
 		return nil
 	}
-	lo := c.bound(c.lower(r.Lo, sc), r.Lo)
-	hi := c.bound(c.lower(r.Hi, sc), r.Hi)
+	bounds := noEmits(sc, "the bounds of a reduction")
+	lo := c.bound(c.lower(r.Lo, bounds), r.Lo)
+	hi := c.bound(c.lower(r.Hi, bounds), r.Hi)
 	vt := ir.Int
 	if (lo != nil && lo.Type() == ir.Long) || (hi != nil && hi.Type() == ir.Long) {
 		vt = ir.Long

@@ -15,7 +15,11 @@ func FuzzCheck(f *testing.F) {
 		"3x3\ncell[i][j] = inf when i == 0\n  | min(cell[i-1][j] + 1, -inf) otherwise emit 'c'\nanswer: sum(i in 0..2: cell[i][2])\n",
 		"schedule: held-karp\nint ?x? dist = 0,1 & 1,0\n",
 		lisSrc, "int n = 3\nschedule: t = n*i - j\n(n+1) x 4\ncell[i][j] = cell[i-1][j] when i > 0\n  | j otherwise\n",
-		"7\nschedule: t = k\ncell[k] = k == 0 ? 0 : cell[k-1] + DIM0\nanswer: cell[DIM0-1]\n"} {
+		"7\nschedule: t = k\ncell[k] = k == 0 ? 0 : cell[k-1] + DIM0\nanswer: cell[DIM0-1]\n",
+		// Contract v2 §7.4 and §7.5: argument emits, scalar reductions,
+		// inf in data, expressions over several lines.
+		"int 2x2 D = 0, inf & -inf, 3\nint H = sum(k in 0..rows(D)-1: max(j in 0..1: D[k][j] < inf ? D[k][j] : 0)) / 2\n" +
+			"(H + 2) x 2\ncell[i][j] = 0 when i == 0\n  | max(cell[i-1][j] emit 'u',\n        cell[i-1][1-j] + D[j][j] emit cell[i-1][j] - 1) otherwise emit 'c'\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {

@@ -164,6 +164,9 @@ func show(e ir.Expr) string {
 		args := make([]string, len(n.Args))
 		for k, a := range n.Args {
 			args[k] = show(a)
+			if k < len(n.Emits) && n.Emits[k] != nil {
+				args[k] += " emit " + show(n.Emits[k])
+			}
 		}
 		return fmt.Sprintf("%s(%s):%s", n.Fn, strings.Join(args, ", "), n.T)
 	case *ir.Reduce:

@@ -144,17 +144,17 @@ func (c *checker) checkSchedule() {
 }
 
 func (c *checker) lowerCase(cs *dsl.Case) *ir.Case {
-	sc := &scope{mode: modeRecur, what: "the recurrence", where: cs.Pos}
+	sc := &scope{mode: modeRecur, what: "the recurrence", where: cs.Pos, emits: true}
 	k := &ir.Case{Pos: cs.Pos}
 	// Source order: value, condition, emit, so that cell references are
 	// numbered as they are written.
 	k.Value = c.conv(c.lower(cs.Value, sc), c.cellType)
 	if cs.Cond != nil {
-		k.Cond = c.toBool(c.lower(cs.Cond, sc))
+		k.Cond = c.toBool(c.lower(cs.Cond, noEmits(sc, "a case's condition")))
 	}
 	ok := k.Value != nil && (cs.Cond == nil || k.Cond != nil)
 	if cs.Emit != nil {
-		k.Emit = c.settle(c.lower(cs.Emit, sc))
+		k.Emit = c.settle(c.lower(cs.Emit, noEmits(sc, "the case's emit")))
 		if k.Emit != nil && k.Emit.Type() == ir.Bool {
 			c.errorf(startPos(cs.Emit), "emit needs a number or a character, but %s is a condition (bool); write (%s) ? 1 : 0", dsl.ExprString(cs.Emit), dsl.ExprString(cs.Emit))
 			k.Emit = nil
@@ -193,48 +193,73 @@ func (c *checker) checkAnswer() {
 func (c *checker) markInf() {
 	cellInf := false
 	for _, k := range c.p.Cases {
-		if mayInf(k.Value, false) {
+		if c.mayInf(k.Value, false) {
 			cellInf = true
 		}
 	}
 	for _, k := range c.p.Cases {
-		mayInf(k.Cond, cellInf)
-		mayInf(k.Value, cellInf)
-		mayInf(k.Emit, cellInf)
+		c.mayInf(k.Cond, cellInf)
+		c.mayInf(k.Value, cellInf)
+		c.mayInf(k.Emit, cellInf)
 	}
-	mayInf(c.p.Answer, cellInf)
+	c.mayInf(c.p.Answer, cellInf)
+}
+
+// inputInf reports whether an element of in is inf or -inf (an IEEE
+// infinity, or the sentinel of its integer type), looking at each input
+// once.
+func (c *checker) inputInf(in *ir.Input) bool {
+	if v, ok := c.infInputs[in]; ok {
+		return v
+	}
+	found := false
+	for _, f := range in.F {
+		if math.IsInf(f, 0) {
+			found = true
+			break
+		}
+	}
+	if in.T.HasInf() {
+		p, n := ir.InfSentinel(in.T)
+		for _, x := range in.I {
+			if x == p || x == n {
+				found = true
+				break
+			}
+		}
+	}
+	if c.infInputs == nil {
+		c.infInputs = map[*ir.Input]bool{}
+	}
+	c.infInputs[in] = found
+	return found
 }
 
 // mayInf reports whether e may evaluate to inf or -inf, marking the integer
 // additions and subtractions under it that must saturate.
-func mayInf(e ir.Expr, cellInf bool) bool {
+func (c *checker) mayInf(e ir.Expr, cellInf bool) bool {
 	switch n := e.(type) {
 	case nil:
 		return false
 	case *ir.Inf:
 		return true
 	case *ir.CellRef:
-		mayInf(n.I, cellInf)
-		mayInf(n.J, cellInf)
+		c.mayInf(n.I, cellInf)
+		c.mayInf(n.J, cellInf)
 		return cellInf
 	case *ir.Load:
 		for _, x := range n.Index {
-			mayInf(x, cellInf)
+			c.mayInf(x, cellInf)
 		}
-		for _, f := range n.In.F {
-			if math.IsInf(f, 0) {
-				return true
-			}
-		}
-		return false
+		return c.inputInf(n.In)
 	case *ir.ScalarRef:
 		v := n.Scalar.Value
 		return v.T.IsFloat() && math.IsInf(v.F, 0)
 	case *ir.Unary:
-		x := mayInf(n.X, cellInf)
+		x := c.mayInf(n.X, cellInf)
 		return n.Op == ir.OpNeg && x
 	case *ir.Binary:
-		x, y := mayInf(n.X, cellInf), mayInf(n.Y, cellInf)
+		x, y := c.mayInf(n.X, cellInf), c.mayInf(n.Y, cellInf)
 		switch n.Op {
 		case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem:
 			if (x || y) && n.T.IsInteger() {
@@ -249,24 +274,27 @@ func mayInf(e ir.Expr, cellInf bool) bool {
 		}
 		return false
 	case *ir.Select:
-		mayInf(n.Cond, cellInf)
-		x, y := mayInf(n.Then, cellInf), mayInf(n.Else, cellInf)
+		c.mayInf(n.Cond, cellInf)
+		x, y := c.mayInf(n.Then, cellInf), c.mayInf(n.Else, cellInf)
 		return x || y
 	case *ir.Convert:
-		x := mayInf(n.X, cellInf)
+		x := c.mayInf(n.X, cellInf)
 		return x && n.T != ir.Bool
 	case *ir.Call:
 		any := false
 		for _, a := range n.Args {
-			if mayInf(a, cellInf) {
+			if c.mayInf(a, cellInf) {
 				any = true
 			}
 		}
+		for _, x := range n.Emits {
+			c.mayInf(x, cellInf) // no part of the value, but computed by the traceback
+		}
 		return any
 	case *ir.Reduce:
-		mayInf(n.Lo, cellInf)
-		mayInf(n.Hi, cellInf)
-		body := mayInf(n.Body, cellInf)
+		c.mayInf(n.Lo, cellInf)
+		c.mayInf(n.Hi, cellInf)
+		body := c.mayInf(n.Body, cellInf)
 		if n.Op == ir.ReduceSum {
 			return body
 		}

@@ -24,6 +24,20 @@ func (c *checker) evalScalars() {
 		if s.overrideBy != "" || e == nil {
 			continue // the command line decides, or the error is reported
 		}
+		c.mayInf(e, false) // an element of the data may be inf: saturate on it
+		if r := ir.StripConversions(e); isTyped(r) && !s.t.IsFloat() {
+			// One reduction or element: its exact value, not a double's.
+			v, err := evalTyped(r)
+			if err == nil {
+				v, err = scalarValue(v, s.t)
+			}
+			if err != nil {
+				c.errorf(errPos(err, s.decl.Pos), "scalar %s: %v", s.s.Name, err)
+				continue
+			}
+			s.s.Value, s.ok = v, true
+			continue
+		}
 		if x, ok := intLiteral(s.decl.Expr); ok && !s.t.IsFloat() {
 			// Integer literals are taken exactly, beyond float64's 2^53.
 			v, err := intValue(x, s.t)
@@ -35,6 +49,9 @@ func (c *checker) evalScalars() {
 			continue
 		}
 		f, err := evalHost(e)
+		if err == nil && math.IsInf(f, 0) && !s.t.IsFloat() {
+			err = infScalar(s.t)
+		}
 		if err == nil {
 			s.s.Value, err = floatValue(f, s.t)
 		}
@@ -44,6 +61,34 @@ func (c *checker) evalScalars() {
 		}
 		s.ok = true
 	}
+}
+
+// isTyped reports whether e is computed by evalTyped: a reduction or an
+// input element.
+func isTyped(e ir.Expr) bool {
+	switch e.(type) {
+	case *ir.Reduce, *ir.Load:
+		return true
+	}
+	return false
+}
+
+// scalarValue converts the typed value v to an integer scalar's type t:
+// exactly, and finite.
+func scalarValue(v ir.Value, t ir.Type) (ir.Value, error) {
+	switch {
+	case isInfValue(v):
+		return ir.Value{}, infScalar(t)
+	case v.T.IsFloat():
+		return floatValue(v.F, t)
+	}
+	return intValue(v.I, t)
+}
+
+// infScalar is the error of an integer scalar whose value is inf (an
+// empty min, inf in the data, `inf` itself).
+func infScalar(t ir.Type) error {
+	return fmt.Errorf("the value is inf, and %s %s scalar holds finite values (declare it double to keep inf)", article(t.String()), t)
 }
 
 // intLiteral returns the value of an integer literal, possibly negated or
@@ -103,6 +148,10 @@ func evalHost(e ir.Expr) (float64, error) {
 		return evalHost(n.Else)
 	case *ir.Binary:
 		return evalBinary(n)
+	case *ir.Reduce, *ir.Load:
+		// Typed, by the rules of the recurrence (hosteval.go).
+		v, err := evalTyped(n)
+		return hostFloat(v), err
 	case *ir.Call:
 		args := make([]float64, len(n.Args))
 		for k, a := range n.Args {
@@ -265,6 +314,7 @@ func (c *checker) gridSide(e dsl.Expr, which string) (int64, bool) {
 	if x == nil {
 		return 0, false
 	}
+	c.mayInf(x, false)
 	v, err := evalHost(x)
 	text := dsl.ExprString(e)
 	switch {

@@ -102,7 +102,8 @@ type checker struct {
 	arityReported bool
 	schedule      *dsl.SettingDecl // `schedule: t = EXPR`, lowered after the recurrence
 
-	laterReported map[string]bool // names reported as used before their declaration
+	laterReported map[string]bool    // names reported as used before their declaration
+	infInputs     map[*ir.Input]bool // inputInf's answers
 }
 
 func newChecker(f *dsl.File, data *Data) *checker {

@@ -1,7 +1,8 @@
 // Package templates holds the CUDA C kernel templates that package codegen
 // fills in: preamble.cu (arithmetic, checks, errors and the answer's
 // partial results, shared by every kernel) and one file per kernel kind
-// (line.cu for rows and cols, tile.cu and strip.cu for wavefronts). They
+// (line.cu for rows and cols, tile.cu and strip.cu for wavefronts, front.cu
+// for the generic schedules: interval DP, 1-D look-back, ...). They
 // are Go text/templates over codegen's data, but most of their parameters
 // are C macros that codegen defines (DP_ROWS, DP_TH, ...), so that the
 // kernels read as ordinary CUDA.

@@ -9,7 +9,7 @@ import (
 // Every kernel template renders, and none is left unparsed.
 func TestTemplates(t *testing.T) {
 	names := Names()
-	for _, want := range []string{"preamble.cu", "line.cu", "tile.cu", "strip.cu"} {
+	for _, want := range []string{"preamble.cu", "line.cu", "tile.cu", "strip.cu", "front.cu"} {
 		found := false
 		for _, n := range names {
 			found = found || n == want

@@ -11,20 +11,22 @@
 //     barrier. Only the edges a strip hands to the next are kept, in three
 //     rotating sets, so the memory is O((rows + cols) * offset) plus one
 //     tile per worker.
+//
 //   - rows and cols: each row (column) is cut into chunks that the workers
 //     take in turn from one ticket counter; a chunk waits (a short spin,
 //     then blocked) until every chunk of the rows before it is done. Only
 //     the rows the recurrence reads back (`prev`) plus the one being
 //     computed are kept.
 //
-// Both run forward or backward as the plan says. With backend.Options that
-// keep the grid, every computed cell is also copied into a backend.Grid.
-//
 //   - interval and hyperplane (the generic schedules, fronts.go): the whole
 //     grid is in memory and computed in place, front after front of the
 //     plan's hyperplane; the cells of a front are shared among the workers,
 //     and a front of one cell (a 1-D look-back) shares its long reductions
 //     instead.
+//
+// Wavefront, rows and cols run forward or backward as the plan says. With
+// backend.Options that keep the grid, every computed cell is also copied
+// into a backend.Grid (the generic schedules compute in it).
 package cpu
 
 import (
@@ -53,9 +55,14 @@ type tuning struct {
 	lanes          int64 // widest batch
 	lanesPerWorker int64 // narrowest share of a row worth a worker
 	kernelCells    int64 // cells that share one kernel lookup (rows, cols)
+	// frontSpawn is how much work (by the time the cells of the fronts
+	// before took) a front of a generic schedule must hold to be shared
+	// among the workers: their start and join cost a few microseconds.
+	frontSpawn time.Duration
 }
 
-var defaultTuning = tuning{tileW: plan.CPUTileW, tileH: plan.CPUTileH, lanes: plan.CPULanes, lanesPerWorker: 2048, kernelCells: 1 << 15}
+var defaultTuning = tuning{tileW: plan.CPUTileW, tileH: plan.CPUTileH, lanes: plan.CPULanes, lanesPerWorker: 2048, kernelCells: 1 << 15,
+	frontSpawn: 40 * time.Microsecond}
 
 // New returns a CPU executor with the given number of worker threads
 // (0: one per core).

@@ -21,11 +21,6 @@ import (
 // grid the run keeps (Options.Maintain, --grid, --traceback) is the one it
 // computed in.
 
-// frontSpawn is how much work (in nanoseconds, from the time the cells of
-// the fronts before took) a front must hold to be worth splitting among the
-// workers: the goroutines of a front start and join in a few microseconds.
-const frontSpawn = 40 * time.Microsecond
-
 // newFrontRun prepares a run of a generic plan: the memory check, the grid,
 // the compiled recurrence and a machine per worker.
 func newFrontRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options, threads int, tune tuning) (*run, error) {
@@ -53,9 +48,6 @@ func newFrontRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.
 		r.machines[k] = prog.NewMachine()
 		r.bytes += plan.RegisterBytes // what the estimate allows; the registers take a few kilobytes
 	}
-	// The first machine computes the fronts too small to split, and may
-	// spread a long reduction inside one cell over every worker.
-	r.machines[0].Split(r.threads)
 	return r, nil
 }
 
@@ -78,8 +70,8 @@ func (r *run) checkFrontMemory() error {
 }
 
 // fronts sweeps the fronts of the plan's hyperplane in increasing order.
-// A front whose cells took, by the time the cells of the last fronts took,
-// more than frontSpawn is cut into chunks that the workers take from a
+// A front whose cells take, by the time the cells of the last fronts took,
+// more than tune.frontSpawn is cut into chunks that the workers take from a
 // counter; a smaller one runs on the first machine alone, which splits a
 // long min or max reduction among the workers instead (one cell per front:
 // a 1-D look-back). The workers of a front are joined before the next
@@ -91,7 +83,9 @@ func (r *run) fronts() error {
 	first, last := pl.T.Range(p.Rows, p.Cols)
 	var perCell float64 // nanoseconds per cell, averaged over recent fronts
 	for t := first; t <= last; t++ {
-		if r.stopped() {
+		// The context is looked at every so many fronts: a 1-D
+		// look-back has millions of fronts of one cell.
+		if r.stop.Load() || (t-first)%256 == 0 && r.stopped() {
 			break
 		}
 		f := pl.T.Front(t, p.Rows, p.Cols)
@@ -99,22 +93,26 @@ func (r *run) fronts() error {
 		if n == 0 {
 			continue
 		}
-		start := time.Now()
 		var err error
-		if r.threads > 1 && n > 1 && perCell*float64(n) >= float64(frontSpawn) {
-			err = r.frontParallel(f, n)
-		} else {
+		if r.threads == 1 || n == 1 {
 			err = r.frontSerial(f, n)
+		} else {
+			start := time.Now()
+			if perCell*float64(n) >= float64(r.tune.frontSpawn) {
+				err = r.frontParallel(f, n)
+			} else {
+				err = r.frontSerial(f, n)
+			}
+			ns := float64(time.Since(start)) / float64(n)
+			if perCell == 0 {
+				perCell = ns
+			} else {
+				perCell = 0.75*perCell + 0.25*ns
+			}
 		}
 		if err != nil {
 			r.fail(err)
 			break
-		}
-		ns := float64(time.Since(start)) / float64(n)
-		if perCell == 0 {
-			perCell = ns
-		} else {
-			perCell = 0.75*perCell + 0.25*ns
 		}
 		r.progress(n)
 	}
@@ -128,7 +126,10 @@ func (r *run) fronts() error {
 // frontSerial computes the cells of front f on the first machine, in
 // order, stopping at the first error.
 func (r *run) frontSerial(f plan.Front, n int64) error {
+	// The first machine computes the fronts too small to share, and
+	// spreads a long reduction inside one cell over every worker.
 	m := r.machines[0]
+	m.Split(r.threads)
 	var err error
 	r.safely(func() {
 		for q := int64(0); q < n; q++ {
@@ -151,6 +152,7 @@ func (r *run) frontSerial(f plan.Front, n int64) error {
 func (r *run) frontParallel(f plan.Front, n int64) error {
 	workers := int64(r.threads)
 	chunk := max(1, n/(4*workers))
+	r.machines[0].Split(1) // every worker is busy with cells of its own
 	var next atomic.Int64
 	type failure struct {
 		q   int64

@@ -45,7 +45,7 @@ func (r *run) setupAnswer(slots int) error {
 		}
 		r.capV = v
 		idx := make([]int64, max(n, 1))
-		if pr.Kernel == codegen.KernelTile {
+		if pr.Kernel == codegen.KernelTile || pr.Kernel == codegen.KernelFront {
 			for k, c := range pr.Captures {
 				idx[k] = c[0]*r.p.Cols + c[1]
 			}
@@ -134,7 +134,7 @@ func (r *run) readAnswer(res *backend.Result) error {
 		if a.Expr != nil {
 			cells := func(i, j int64) (ir.Value, error) {
 				if i != a.I || j != a.J {
-					return ir.Value{}, fmt.Errorf("internal error: cell[%d][%d] was not captured", i, j)
+					return ir.Value{}, fmt.Errorf("internal error: %s was not captured", p.CellText(i, j))
 				}
 				return v, nil
 			}
@@ -304,10 +304,13 @@ func (r *run) deviceError() error {
 // describe words a device error like the CPU executor's.
 func (r *run) describe(code, site int, ci, cj, x, y int64) error {
 	p := r.p
-	at := fmt.Sprintf(" (computing cell[%d][%d])", ci, cj)
+	at := " (computing " + p.CellText(ci, cj) + ")"
+	if code == codegen.ErrOrder {
+		return r.orderError(site, ci, cj, x, y)
+	}
 	if code == codegen.ErrCell {
 		if site < 0 || site >= len(p.CellRefs) {
-			return fmt.Errorf("the GPU reported a read of cell[%d][%d] outside the %dx%d grid at cell[%d][%d]", x, y, p.Rows, p.Cols, ci, cj)
+			return fmt.Errorf("the GPU reported a read of %s outside the %s at %s", p.CellText(x, y), p.GridText(), p.CellText(ci, cj))
 		}
 		err := eval.OutsideGrid(p.CellRefs[site], x, y, p.Rows, p.Cols)
 		var de *source.Error
@@ -317,7 +320,7 @@ func (r *run) describe(code, site int, ci, cj, x, y int64) error {
 		return err
 	}
 	if site < 0 || site >= len(r.prog.Sites) {
-		return fmt.Errorf("the GPU reported error %d at an unknown site %d, cell[%d][%d]", code, site, ci, cj)
+		return fmt.Errorf("the GPU reported error %d at an unknown site %d, %s", code, site, p.CellText(ci, cj))
 	}
 	node := r.prog.Sites[site].Node
 	var msg string
@@ -335,9 +338,9 @@ func (r *run) describe(code, site int, ci, cj, x, y int64) error {
 			msg = fmt.Sprintf("%s[%d][%d] is outside the %dx%d input %s%s", in.Name, x, y, in.Rows, in.Cols, in.Name, at)
 		}
 	case codegen.ErrOverflow:
-		msg = overflowMessage(node, ci, cj, x, y)
+		msg = overflowMessage(node, p.CellText(ci, cj), x, y)
 	case codegen.ErrInfOp:
-		msg = fmt.Sprintf("%s is undefined computing cell[%d][%d]", infOpText(node), ci, cj)
+		msg = fmt.Sprintf("%s is undefined computing %s", infOpText(node), p.CellText(ci, cj))
 	case codegen.ErrDivZero:
 		msg = "division by zero" + at
 		if b, ok := node.(*ir.Binary); ok && b.Op == ir.OpRem {
@@ -345,7 +348,7 @@ func (r *run) describe(code, site int, ci, cj, x, y int64) error {
 		}
 	case codegen.ErrNaN:
 		if r.prog.Sites[site].Kind == codegen.SiteNaNCell {
-			msg = fmt.Sprintf("cell[%d][%d] is NaN; add `nan: allow` to the header to keep NaN values", ci, cj)
+			msg = fmt.Sprintf("%s is NaN; add `nan: allow` to the header to keep NaN values", p.CellText(ci, cj))
 			break
 		}
 		msg = fmt.Sprintf("NaN converted to %s%s", node.Type(), at)
@@ -359,10 +362,10 @@ func (r *run) describe(code, site int, ci, cj, x, y int64) error {
 const longFin = 1<<63 - 2
 
 // overflowMessage words an overflow the device reported at node, computing
-// cell[ci][cj], with operands x and y (for a conversion from a floating
+// cell (named as the user sees it, ir.Problem.CellText), with operands x and y (for a conversion from a floating
 // type, x holds the value's bits). The words are those of the CPU executor.
-func overflowMessage(node ir.Expr, ci, cj, x, y int64) string {
-	head := fmt.Sprintf("overflow computing cell[%d][%d]: ", ci, cj)
+func overflowMessage(node ir.Expr, cell string, x, y int64) string {
+	head := fmt.Sprintf("overflow computing %s: ", cell)
 	bx, by := big.NewInt(x), big.NewInt(y)
 	switch n := node.(type) {
 	case *ir.Binary:
@@ -423,4 +426,19 @@ func infOpText(node ir.Expr) string {
 		}
 	}
 	return "inf - inf" // + and -, and sum reductions
+}
+
+// orderError words a read that the front kernel checked (the planner could
+// not prove from the data that reference site reads an earlier front,
+// plan.Dependency.Checked) and found to be of cell (x, y), a front not
+// computed yet, while computing cell (ci, cj).
+func (r *run) orderError(site int, ci, cj, x, y int64) error {
+	p, h := r.p, r.pl.T
+	if site < 0 || site >= len(p.CellRefs) {
+		return fmt.Errorf("the GPU reported a read of %s, which is not computed yet, computing %s", p.CellText(x, y), p.CellText(ci, cj))
+	}
+	ref := p.CellRefs[site]
+	msg := fmt.Sprintf("%s reads %s, which is not computed yet (computing %s): the fronts %s run in order, and it lies on front %d, not before front %d",
+		ref.Text, p.CellText(x, y), p.CellText(ci, cj), h, h.T(x, y), h.T(ci, cj))
+	return source.ErrorList{&source.Error{Pos: ref.Pos, Msg: msg}}
 }

@@ -12,6 +12,11 @@
 //     through progress flags) when the offsets are small; otherwise the
 //     tile kernel (one launch per tile anti-diagonal, tiles in shared
 //     memory, edges in O(width) buffers).
+//   - the generic schedules (interval DP, 1-D look-back, ranges over
+//     earlier rows: plan.Kind.Generic): the front kernel, one launch per
+//     front of the plan's hyperplane over the whole grid in device memory,
+//     each cell by a thread, a warp or a block as the front's size and
+//     reduction length call for (fronts.go).
 //
 // With maintain (backend.Options.KeepGrid), finished lines, tiles or strips
 // are copied to pinned host memory on a second stream while the next ones
@@ -174,6 +179,14 @@ func (e *Executor) Program(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*
 func (e *Executor) generate(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*codegen.Program, error) {
 	o := e.codegenOptions(p, opt)
 	prog, err := codegen.Generate(p, pl, o)
+	if err == nil && prog.Mirror {
+		// The transposed copy makes column walks coalesced, but the grid
+		// alone may still fit where both do not.
+		if free, _, err := e.ctx.MemInfo(); err == nil && frontBytes(prog, true)+inputBytes(prog) > free {
+			o.NoMirror = true
+			return codegen.Generate(p, pl, o)
+		}
+	}
 	if err != nil || !prog.Keep {
 		return prog, err
 	}
@@ -232,6 +245,8 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 		err = r.tiles()
 	case codegen.KernelStrip:
 		err = r.strips()
+	case codegen.KernelFront:
+		err = r.fronts()
 	default:
 		err = fmt.Errorf("gpu: unknown kernel %q", prog.Kernel)
 	}

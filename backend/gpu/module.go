@@ -75,6 +75,8 @@ func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
 		names = []string{codegen.FuncTile}
 	case codegen.KernelStrip:
 		names = []string{codegen.FuncStrip}
+	case codegen.KernelFront:
+		names = []string{codegen.FuncFrontThread, codegen.FuncFrontWarp, codegen.FuncFrontBlock, codegen.FuncFrontRange, codegen.FuncRegion, codegen.FuncGather}
 	}
 	for _, n := range names {
 		f, err := mod.Function(n)
@@ -369,7 +371,13 @@ func (r *run) checkMemory() error {
 	need := r.deviceNeed()
 	free, _, err := r.e.ctx.MemInfo()
 	if err == nil && need > free {
-		return hostmem.TooLarge(fmt.Sprintf("solving %s on the GPU", r.p.Name), need, free, "GPU memory on "+r.e.dev.Name,
+		what := fmt.Sprintf("solving %s on the GPU", r.p.Name)
+		if r.prog.Kernel == codegen.KernelFront {
+			// The generic schedules read back over ranges of fronts: the
+			// whole grid stays on the device.
+			what = fmt.Sprintf("keeping the whole %s of %s in GPU memory (its %s schedule reads back over ranges of cells)", r.p.GridText(), r.p.Name, r.pl.Schedule)
+		}
+		return hostmem.TooLarge(what, need, free, "GPU memory on "+r.e.dev.Name,
 			"use a smaller instance, or solve it on the CPU (--backend cpu)")
 	}
 	if host := r.hostNeed(); host > 0 {
@@ -396,16 +404,23 @@ func (r *run) hostNeed() int64 {
 	return host
 }
 
-// deviceNeed estimates the run's device memory.
-func (r *run) deviceNeed() int64 {
-	pr := r.prog
-	cs := int64(r.p.CellType.Size())
+// inputBytes is what a program's inputs take in device memory outside
+// __constant__ memory.
+func inputBytes(pr *codegen.Program) int64 {
 	var n int64
 	for _, in := range pr.Inputs {
 		if in.Place != codegen.Constant {
 			n += in.Len * elemSize(in)
 		}
 	}
+	return n
+}
+
+// deviceNeed estimates the run's device memory.
+func (r *run) deviceNeed() int64 {
+	pr := r.prog
+	cs := int64(r.p.CellType.Size())
+	n := inputBytes(pr)
 	switch pr.Kernel {
 	case codegen.KernelLine:
 		n += int64(r.ringSlots()) * pr.Width * cs
@@ -419,6 +434,8 @@ func (r *run) deviceNeed() int64 {
 		if pr.Keep {
 			n += 2 * slotBytes(pr) // at least; more slots where there is room
 		}
+	case codegen.KernelFront:
+		n += frontBytes(pr, pr.Mirror) + frontAnswerBytes(pr)
 	}
 	return n
 }
@@ -439,6 +456,8 @@ func (r *run) stageBytes() int64 {
 		return int64(r.batchLines()) * pr.Width * cs
 	case codegen.KernelStrip:
 		return min(target, slotBytes(pr))
+	case codegen.KernelFront:
+		return max(min(target, frontBytes(pr, false)), 1)
 	}
 	return 0
 }

@@ -32,6 +32,7 @@ type perfRow struct {
 	compile       float64
 	cachedCompile bool
 	note          string
+	answer        ir.Value
 }
 
 func (r perfRow) String() string {
@@ -92,7 +93,7 @@ func measure(t *testing.T, e *Executor, name string, p *ir.Problem, pl *plan.Pla
 		}
 	}
 	row := perfRow{name: name, cells: p.Cells(), compute: median(comp), wall: median(wall), compile: first.Stats.CompileSeconds,
-		note: fmt.Sprintf("answer %v, cached compile %.1f ms;%s", first.Answer, last.Stats.CompileSeconds*1e3, info)}
+		note: fmt.Sprintf("answer %v, cached compile %.1f ms;%s", first.Answer, last.Stats.CompileSeconds*1e3, info), answer: first.Answer}
 	t.Log(row)
 	return row
 }

@@ -5,6 +5,11 @@
 // the winning argument (the first of equals, as the evaluators pick it), for
 // ?: the branch taken.
 //
+// What a step emits is the emit of the min or max argument that won, when
+// the argument has one (`max(cell[i-1][j] emit '-', cell[i][j-1] emit
+// '|')`, contract v2 §7.4), else the emit of the case (stepEmit says which
+// when several arguments with emits win).
+//
 // Two walks share those rules. Trace follows one cell per step, the first
 // cell reference of the value left to right, and returns a path: what the
 // recurrences of contract v1 (LCS, alignments, knapsacks) need. Tree follows
@@ -42,16 +47,12 @@ func Trace(p *ir.Problem, g *backend.Grid, i, j int64) (path [][2]int64, emitted
 		if err != nil {
 			return nil, nil, err
 		}
-		if c.Emit != nil {
-			v, err := eval.EvalAt(c.Emit, i, j, t.cells)
-			if err != nil {
-				return nil, nil, fmt.Errorf("traceback at %s: %w", p.CellText(i, j), err)
-			}
-			emitted = append(emitted, v)
-		}
-		next, err := t.follow(c.Value, i, j, nil, false, nil)
+		next, v, err := t.step(c, i, j, false)
 		if err != nil {
-			return nil, nil, fmt.Errorf("traceback at %s: %w", p.CellText(i, j), err)
+			return nil, nil, err
+		}
+		if v != nil {
+			emitted = append(emitted, *v)
 		}
 		if len(next) == 0 {
 			break
@@ -74,7 +75,8 @@ type Node struct {
 	Case int
 	// Value is the cell's value in the grid.
 	Value ir.Value
-	// Emit is what the case emits; nil when it has no emit.
+	// Emit is what the step emits: the emit of the winning argument of a
+	// min or max when it has one, else the case's; nil when neither has.
 	Emit *ir.Value
 	// Children are the cells the winning term read, in the order the
 	// recurrence reads them (left to right; a sum reduction by increasing
@@ -114,18 +116,11 @@ func Tree(p *ir.Problem, g *backend.Grid, i, j int64) (*Node, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		n := &Node{I: i, J: j, Case: k, Value: g.At(i, j)}
-		if c.Emit != nil {
-			v, err := eval.EvalAt(c.Emit, i, j, t.cells)
-			if err != nil {
-				return nil, nil, fmt.Errorf("traceback at %s: %w", p.CellText(i, j), err)
-			}
-			n.Emit = &v
-		}
-		next, err := t.follow(c.Value, i, j, nil, true, nil)
+		next, emit, err := t.step(c, i, j, true)
 		if err != nil {
-			return nil, nil, fmt.Errorf("traceback at %s: %w", p.CellText(i, j), err)
+			return nil, nil, err
 		}
+		n := &Node{I: i, J: j, Case: k, Value: g.At(i, j), Emit: emit}
 		for _, r := range next {
 			if err := t.inside(i, j, r); err != nil {
 				return nil, nil, err
@@ -213,6 +208,49 @@ func reverse[T any](s []T) {
 type tracer struct {
 	p     *ir.Problem
 	cells eval.CellFunc
+
+	// The argument emit of the step being walked (nil: none yet), and
+	// how many emitting winning arguments enclose it (argDepth) and the
+	// walk now (depth); see stepEmit.
+	argEmit  *ir.Value
+	argDepth int
+	depth    int
+}
+
+// step walks one cell's case c: the cells its value read (all of them, or
+// the first, as follow does) and what the step emits (stepEmit).
+func (t *tracer) step(c *ir.Case, i, j int64, all bool) ([]ref, *ir.Value, error) {
+	t.argEmit, t.argDepth, t.depth = nil, 0, 0
+	next, err := t.follow(c.Value, i, j, nil, all, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("traceback at %s: %w", t.p.CellText(i, j), err)
+	}
+	emit, err := t.stepEmit(c, i, j)
+	if err != nil {
+		return nil, nil, fmt.Errorf("traceback at %s: %w", t.p.CellText(i, j), err)
+	}
+	return next, emit, nil
+}
+
+// stepEmit is what a step through case c emits. The emit of a winning
+// min or max argument wins over the case's (which says what the case
+// contributes when no argument says more). When several winning arguments
+// have one, the innermost wins: `max(max(a emit 1, b) emit 2, c)` emits
+// 1 when a wins, 2 when b does; and of arguments side by side, which only
+// a tree's step follows (`max(a emit 1, b) + max(c emit 2, d)`), the first
+// in reading order.
+func (t *tracer) stepEmit(c *ir.Case, i, j int64) (*ir.Value, error) {
+	if t.argEmit != nil {
+		return t.argEmit, nil
+	}
+	if c.Emit == nil {
+		return nil, nil
+	}
+	v, err := eval.EvalAt(c.Emit, i, j, t.cells)
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
 }
 
 // newTracer checks that g is p's whole grid and that [i][j] lies in it.
@@ -296,7 +334,22 @@ func (t *tracer) follow(e ir.Expr, i, j int64, binds []eval.Binding, all bool, o
 			if k < 0 {
 				return out, nil
 			}
-			return t.follow(n.Args[k], i, j, binds, all, out)
+			if k >= len(n.Emits) || n.Emits[k] == nil {
+				return t.follow(n.Args[k], i, j, binds, all, out)
+			}
+			// The winning argument has an emit: the step's, unless one
+			// inside it wins too (stepEmit).
+			t.depth++
+			if t.argEmit == nil || t.depth > t.argDepth {
+				v, err := eval.EvalWith(n.Emits[k], i, j, binds, t.cells)
+				if err != nil {
+					return nil, err
+				}
+				t.argEmit, t.argDepth = &v, t.depth
+			}
+			out, err := t.follow(n.Args[k], i, j, binds, all, out)
+			t.depth--
+			return out, err
 		}
 	case *ir.Select:
 		c, err := evalAt(n.Cond)

@@ -42,8 +42,31 @@ struct emu_block {
 thread_local emu_block *emu_cur_block;
 thread_local emu_warp *emu_cur_warp;
 
-inline void __syncthreads() { emu_cur_block->bar->arrive_and_wait(); }
-inline void __syncwarp(unsigned = 0xffffffffu) { emu_cur_warp->bar.arrive_and_wait(); }
+// emu_launch_fibers runs a block's GPU threads as fibers of one host
+// thread, switched at barriers and shuffles: far cheaper than a host thread
+// each when kernels sync often (the front kernel's warp folds). Kernels
+// that wait on other blocks or on the host (spin loops) need emu_launch.
+struct emu_fibers;
+thread_local emu_fibers *emu_fs;
+void emu_fiber_sync_block();
+void emu_fiber_sync_warp();
+
+inline void __syncthreads()
+{
+	if (emu_fs) {
+		emu_fiber_sync_block();
+		return;
+	}
+	emu_cur_block->bar->arrive_and_wait();
+}
+inline void __syncwarp(unsigned = 0xffffffffu)
+{
+	if (emu_fs) {
+		emu_fiber_sync_warp();
+		return;
+	}
+	emu_cur_warp->bar.arrive_and_wait();
+}
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
@@ -56,9 +79,9 @@ template <class T> T emu_exchange(T v, int src)
 	uint64_t b = 0;
 	std::memcpy(&b, &v, sizeof(T));
 	w.buf[lane] = b;
-	w.bar.arrive_and_wait();
+	__syncwarp();
 	uint64_t r = w.buf[src];
-	w.bar.arrive_and_wait();
+	__syncwarp();
 	T out;
 	std::memcpy(&out, &r, sizeof(T));
 	return out;
@@ -131,4 +154,153 @@ inline void emu_launch(unsigned grid, unsigned block, const std::function<void()
 		for (auto &t : ts)
 			t.join();
 	}
+}
+template <class T> T __shfl_xor_sync(unsigned, T v, int mask)
+{
+	int lane = threadIdx.x & 31;
+	return emu_exchange(v, (lane ^ mask) & 31);
+}
+
+// ---- fibers (emu_launch_fibers) ----
+
+struct emu_fiber {
+	void *sp = nullptr;
+	bool done = false;
+	std::unique_ptr<unsigned char[]> stack;
+};
+
+struct emu_fibers {
+	void *main_sp = nullptr;
+	std::vector<emu_fiber> f;
+	int cur = 0, n = 0, live = 0;
+	int bar_count = 0, bar_gen = 0;
+	int wcount[32] = {}, wgen[32] = {};
+	emu_block blk; // the warps' shuffle buffers
+	const std::function<void()> *fn = nullptr;
+};
+
+static const size_t emu_fiber_stack = 256 << 10;
+
+#if defined(__x86_64__)
+// emu_switch saves the callee-saved registers and the stack pointer to
+// *save and resumes the context whose stack pointer is next.
+extern "C" void emu_switch(void **save, void *next);
+asm(R"(
+	.text
+	.globl emu_switch
+	.type emu_switch, @function
+emu_switch:
+	pushq %rbp
+	pushq %rbx
+	pushq %r12
+	pushq %r13
+	pushq %r14
+	pushq %r15
+	movq %rsp, (%rdi)
+	movq %rsi, %rsp
+	popq %r15
+	popq %r14
+	popq %r13
+	popq %r12
+	popq %rbx
+	popq %rbp
+	ret
+)");
+#else
+#error "the fiber emulation needs x86-64"
+#endif
+
+// emu_yield switches from the running fiber back to the scheduler.
+inline void emu_yield()
+{
+	emu_fibers &s = *emu_fs;
+	emu_switch(&s.f[s.cur].sp, s.main_sp);
+}
+
+extern "C" void emu_fiber_entry()
+{
+	emu_fibers &s = *emu_fs;
+	(*s.fn)();
+	s.f[s.cur].done = true;
+	s.live--;
+	emu_switch(&s.f[s.cur].sp, s.main_sp);
+	abort(); // never resumed
+}
+
+inline void emu_fiber_sync_block()
+{
+	emu_fibers &s = *emu_fs;
+	const int g = s.bar_gen;
+	if (++s.bar_count == s.n) {
+		s.bar_count = 0;
+		s.bar_gen++;
+		return;
+	}
+	while (s.bar_gen == g)
+		emu_yield();
+}
+
+inline void emu_fiber_sync_warp()
+{
+	emu_fibers &s = *emu_fs;
+	const int w = threadIdx.x >> 5;
+	const int size = s.n - 32 * w < 32 ? s.n - 32 * w : 32;
+	const int g = s.wgen[w];
+	if (++s.wcount[w] == size) {
+		s.wcount[w] = 0;
+		s.wgen[w]++;
+		return;
+	}
+	while (s.wgen[w] == g)
+		emu_yield();
+}
+
+// emu_launch_fibers runs f on every thread of every block, blocks in order,
+// each block's threads as fibers scheduled round robin.
+inline void emu_launch_fibers(unsigned grid, unsigned block, const std::function<void()> &f)
+{
+	static emu_fibers s;
+	gridDim.x = grid;
+	blockDim.x = block;
+	if (s.f.size() < block) {
+		s.f.resize(block);
+		for (auto &x : s.f)
+			if (!x.stack)
+				x.stack.reset(new unsigned char[emu_fiber_stack]);
+	}
+	s.blk.warps.clear();
+	for (unsigned w = 0; w < (block + 31) / 32; ++w)
+		s.blk.warps.push_back(std::make_unique<emu_warp>());
+	s.fn = &f;
+	s.n = (int)block;
+	emu_fs = &s;
+	emu_cur_block = &s.blk;
+	for (unsigned b = 0; b < grid; ++b) {
+		blockIdx.x = b;
+		s.bar_count = 0;
+		memset(s.wcount, 0, sizeof s.wcount);
+		for (unsigned t = 0; t < block; ++t) {
+			// A fresh stack whose first switch "returns" into emu_fiber_entry.
+			uintptr_t top = ((uintptr_t)s.f[t].stack.get() + emu_fiber_stack) & ~(uintptr_t)15;
+			void **sp = (void **)top;
+			*--sp = nullptr;                     // emu_fiber_entry's return address (never used)
+			*--sp = (void *)&emu_fiber_entry;    // where emu_switch returns to
+			for (int r = 0; r < 6; ++r)
+				*--sp = nullptr;             // rbp, rbx, r12-r15
+			s.f[t].sp = sp;
+			s.f[t].done = false;
+		}
+		s.live = (int)block;
+		while (s.live > 0) {
+			for (unsigned t = 0; t < block; ++t) {
+				if (s.f[t].done)
+					continue;
+				s.cur = (int)t;
+				threadIdx.x = t;
+				emu_cur_warp = s.blk.warps[t / 32].get();
+				emu_switch(&s.main_sp, s.f[t].sp);
+			}
+		}
+	}
+	emu_fs = nullptr;
 }

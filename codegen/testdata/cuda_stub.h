@@ -21,6 +21,7 @@ void __nanosleep(unsigned);
 template <class T> T __shfl_sync(unsigned, T, int);
 template <class T> T __shfl_up_sync(unsigned, T, unsigned);
 template <class T> T __shfl_down_sync(unsigned, T, unsigned);
+template <class T> T __shfl_xor_sync(unsigned, T, int);
 template <class T> T __ldg(const T *);
 template <class T> T __ldcg(const T *);
 double __longlong_as_double(long long);

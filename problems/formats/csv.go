@@ -77,7 +77,7 @@ func readCSV(r io.Reader, name string, size int64, opt Options) (*Table, error) 
 				}
 				floats = append(grow(floats, 1), v)
 			default:
-				v, err := parseInt(cell)
+				v, err := parseIntInf(cell)
 				if err != nil {
 					return nil, errAt(name, l, "cell %d: %v", i+1, err)
 				}

@@ -19,6 +19,8 @@ import (
 
 // Table is loaded data, row-major: element [r][c] is at r*Cols+c. I holds
 // integer and char data, F floating data; exactly one of them is non-nil.
+// inf and -inf are IEEE's infinities in F and ±Inf in I (the text `inf` of
+// a .txt or .csv file, and those values in a .npy file).
 //
 // Load cannot know how the input was declared, so it returns the shape the
 // file itself shows: a vector is 1xN, a matrix RxC. A consumer that declared
@@ -30,6 +32,12 @@ type Table struct {
 	I          []int64
 	F          []float64
 }
+
+// Inf marks inf among integer data (Table.I), and -Inf -inf: the long inf
+// sentinels of docs/language.md §6.1, 2^63-1 and -(2^63-1), which no finite
+// value of any type reaches. The checker gives an input the sentinels of
+// its own type.
+const Inf = math.MaxInt64
 
 // Len is the number of elements, Rows*Cols.
 func (t *Table) Len() int { return t.Rows * t.Cols }

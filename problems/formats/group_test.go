@@ -132,6 +132,7 @@ func TestPisingerErrors(t *testing.T) {
 		{"too few items", "3 10\n1 2\n3 4\n", "line 3: expected 3 items (profit weight), found 4 numbers"},
 		{"odd item", "2 10\n1 2\n3\n", "line 3: expected 2 items"},
 		{"bad number", "2 10\n1 2\n3 x\n", `line 3: "x" is not a number`},
+		{"inf is no weight", "2 10\n1 2\n3 inf\n", `line 3: "inf" is not an integer`}, // only .txt and .csv data hold inf
 		{"negative weight", "2 10\n1 2\n3 -4\n", "line 3: item 2 has a negative weight -4"},
 		{"short solution", "2 10\n1 2\n3 4\n1\n", "line 4: after the 2 items expected nothing or a 0/1 solution vector of 2 values, found 1"},
 		{"solution twice", "2 10\n1 2\n3 4\n1 0\n1 0\n", "found 4 values"},

@@ -68,7 +68,7 @@ func readPisinger(r io.Reader, name string, size int64) (*Knapsack, error) {
 		err      error
 	)
 	for line := range lr.dataLines() {
-		if row, err = appendInts(row[:0], line); err != nil {
+		if row, err = appendInts(row[:0], line, false); err != nil {
 			return nil, lr.errorf("%v", err)
 		}
 		for _, v := range row {

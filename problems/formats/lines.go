@@ -189,11 +189,12 @@ func isBlankOrComment(line []byte) bool {
 }
 
 // appendInts appends the integers of line's whitespace-separated fields to
-// dst (parseInt), growing it by doubling when it is full. The error is
-// parseInt's, without a position: the caller knows the line. Plain decimals
-// of up to 18 digits, nearly every value of a real file, are parsed in the
-// same pass that finds where they end.
-func appendInts(dst []int64, line []byte) ([]int64, error) {
+// dst (parseInt; parseIntInf when inf, which reads inf too), growing it by
+// doubling when it is full. The error is parseInt's, without a position:
+// the caller knows the line. Plain decimals of up to 18 digits, nearly
+// every value of a real file, are parsed in the same pass that finds where
+// they end.
+func appendInts(dst []int64, line []byte, inf bool) ([]int64, error) {
 	i := 0
 	for {
 		for i < len(line) && spaceTab[line[i]] {
@@ -221,7 +222,12 @@ func appendInts(dst []int64, line []byte) ([]int64, error) {
 				j++
 			}
 			var err error
-			if v, err = parseInt(line[i:j]); err != nil {
+			if inf {
+				v, err = parseIntInf(line[i:j])
+			} else {
+				v, err = parseInt(line[i:j])
+			}
+			if err != nil {
 				return dst, err
 			}
 		}

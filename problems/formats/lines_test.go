@@ -72,7 +72,7 @@ func TestAppendAllocatesNothing(t *testing.T) {
 	di, df := make([]int64, 0, 64), make([]float64, 0, 64)
 	if a := testing.AllocsPerRun(100, func() {
 		var err error
-		if _, err = appendInts(di, ints); err != nil {
+		if _, err = appendInts(di, ints, false); err != nil {
 			t.Fatal(err)
 		}
 		if _, err = appendFloats(df, floats); err != nil {
@@ -81,7 +81,7 @@ func TestAppendAllocatesNothing(t *testing.T) {
 	}); a != 0 {
 		t.Errorf("%v allocations per line, want 0", a)
 	}
-	got, err := appendInts(nil, ints)
+	got, err := appendInts(nil, ints, false)
 	want := []int64{1, -2, 3, 7, 123456789012345678, 1234567890123456789, 3, 1000, 9}
 	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("appendInts = %v, %v; want %v", got, err, want)

@@ -32,7 +32,7 @@ func readManhattan(r io.Reader, name string, size int64) ([]*Table, error) {
 	}
 	var nm []int64
 	if ok {
-		if nm, err = appendInts(nil, head); err != nil {
+		if nm, err = appendInts(nil, head, false); err != nil {
 			return nil, lr.errorf("%v", err)
 		}
 	}
@@ -57,7 +57,7 @@ func readManhattan(r io.Reader, name string, size int64) ([]*Table, error) {
 				return nil, lr.errorf("file ends after %d of the %d lines of %s weights", i, rows, what)
 			}
 			before := len(t.I)
-			if t.I, err = appendInts(t.I, line); err != nil {
+			if t.I, err = appendInts(t.I, line, false); err != nil {
 				return nil, lr.errorf("%v", err)
 			}
 			if got := len(t.I) - before; got != cols {
@@ -77,7 +77,7 @@ func readManhattan(r io.Reader, name string, size int64) ([]*Table, error) {
 	if line, more, err := lr.data(); err != nil {
 		return nil, err
 	} else if more {
-		if _, err := appendInts(nil, line); err != nil {
+		if _, err := appendInts(nil, line, false); err != nil {
 			return nil, lr.errorf("%v", err)
 		}
 		return nil, lr.errorf("unexpected data after the %d x %d grid's weights", n, m)

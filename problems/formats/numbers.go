@@ -139,6 +139,11 @@ func parseInt[T text](tok T) (int64, error) {
 	f, ok := parseSimpleFloat(tok)
 	if !ok {
 		if v, err := strconv.ParseInt(string(tok), 10, 64); err == nil {
+			if v == Inf || v == -Inf {
+				// Written as a number, it is not inf: no finite value of
+				// any type reaches it.
+				return 0, fmt.Errorf("%q is outside the finite range of long (±%d)", tok, int64(Inf-1))
+			}
 			return v, nil
 		}
 		var err error
@@ -158,6 +163,23 @@ func parseInt[T text](tok T) (int64, error) {
 		return 0, fmt.Errorf("%q %s", tok, notInteger)
 	}
 	return v, nil
+}
+
+// parseIntInf is parseInt that also reads inf and -inf, in the spellings
+// parseFloat reads ("inf", "-Inf", "+infinity"), as ±Inf: the data of a
+// .txt or .csv file, where a missing edge of a distance matrix is inf
+// (contract v2 §7.5). The formats of the built-in problems and TSPLIB
+// have no inf and use parseInt.
+func parseIntInf[T text](tok T) (int64, error) {
+	if len(tok) >= 3 && len(tok) <= 9 {
+		if f, err := strconv.ParseFloat(string(tok), 64); err == nil && math.IsInf(f, 0) {
+			if f < 0 {
+				return -Inf, nil
+			}
+			return Inf, nil
+		}
+	}
+	return parseInt(tok)
 }
 
 // parseFloat parses a floating value of a text format (also "inf", "nan").

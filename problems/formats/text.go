@@ -16,7 +16,8 @@ import (
 //
 // Numbers: whitespace-separated values, one line per row. A single line, or
 // one value per line, is a 1xN vector; otherwise every line must have the
-// same number of values.
+// same number of values. `inf` and `-inf` are values of any numeric type
+// (Inf in integer data).
 func readText(r io.Reader, name string, size int64, opt Options) (*Table, error) {
 	lr := newLineReader(r, name, size)
 	if opt.Char {
@@ -33,7 +34,7 @@ func readText(r io.Reader, name string, size int64, opt Options) (*Table, error)
 		if opt.Float {
 			floats, err = appendFloats(floats, line)
 		} else {
-			ints, err = appendInts(ints, line)
+			ints, err = appendInts(ints, line, true)
 		}
 		if err != nil {
 			// A row of the wrong length is reported as such, whatever

@@ -1,0 +1,520 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// The front kernel's tests run each generic-schedule program on the
+// emulation several times, once per spread (a thread, a warp or a block
+// per cell for every front, and the host's own choice per front), and
+// compare every cell with a plain-Go DP written here. The spread is the
+// host's choice at launch time, so one compiled program serves all of
+// them.
+
+// frontSpreads are the sweeps each program runs: every front with one
+// spread, then as FrontSpread picks (with emuSMs multiprocessors).
+var frontSpreads = []Spread{SpreadThread, SpreadWarp, SpreadBlock, SpreadAuto}
+
+// emuSMs is the multiprocessor count FrontSpread assumes in the emulation.
+const emuSMs = 1
+
+// emuFrontOpt keeps the emulated blocks small: every GPU thread is a host
+// thread.
+var emuFrontOpt = Options{FrontThreads: 32, WarpThreads: 64, BlockThreads: 64}
+
+// frontHarness writes main() for a front program: one sweep per spread,
+// each on a poisoned grid, printing RUN k before what emulate parses.
+func frontHarness(prog *Program, spreads []Spread) string {
+	var b strings.Builder
+	b.WriteString("\nint main() {\n")
+	b.WriteString(inputSetup(prog))
+	b.WriteString("\tconst long long R = DP_ROWS, C = DP_COLS;\n\tstd::vector<cell_t> G(R * C), GT(R * C);\n\tstatic dp_part_t parts[64];\n")
+	var caps strings.Builder
+	for k, c := range prog.Captures {
+		if k > 0 {
+			caps.WriteByte(',')
+		}
+		fmt.Fprintf(&caps, "%dLL", c[0]*prog.Cols+c[1])
+	}
+	if caps.Len() == 0 {
+		caps.WriteString("0")
+	}
+	fmt.Fprintf(&b, "\tstatic const long long cap[] = {%s};\n\tconst int ncap = %d;\n\tstatic cell_t capv[%d];\n", caps.String(), len(prog.Captures), len(prog.Captures)+1)
+	for r, s := range spreads {
+		fmt.Fprintf(&b, "\t{ // sweep %d: %s\n", r, s)
+		b.WriteString("\t\tmemset(&dp_err, 0, sizeof dp_err);\n\t\tmemset(&dp_ans, 0, sizeof dp_ans);\n\t\tmemset(parts, 0, sizeof parts);\n")
+		b.WriteString("\t\tmemset(G.data(), 0x5a, G.size() * sizeof(cell_t));\n\t\tmemset(GT.data(), 0xa5, GT.size() * sizeof(cell_t));\n")
+		// The host's launch sequence, with this sweep's spread.
+		sweep := *prog
+		sweep.Spread = s
+		sweep.FrontLaunches(emuSMs, func(l FrontLaunch) error {
+			if l.Range {
+				fmt.Fprintf(&b, "\t\temu_launch_fibers(%d, %d, [&] { %s(%dLL, %dLL, G.data(), GT.data()); });\n", l.Blocks, l.Threads, l.Func, l.T, l.T1)
+			} else {
+				fmt.Fprintf(&b, "\t\temu_launch_fibers(%d, %d, [&] { %s(%dLL, %dLL, %dLL, G.data(), GT.data()); });\n", l.Blocks, l.Threads, l.Func, l.T, l.I0, l.Cells)
+			}
+			return nil
+		})
+		b.WriteString(`#if DP_ANS_KIND == 2
+		emu_launch_fibers(2, 64, [&] { dp_region(G.data(), parts); });
+#endif
+		if (ncap > 0)
+			emu_launch_fibers((unsigned)((ncap + 63) / 64), 64, [&] { dp_gather(G.data(), cap, capv, ncap); });
+#if DP_MIRROR
+		for (long long i = 0; i < R; ++i)
+			for (long long j = 0; j < C; ++j)
+				if (memcmp(&G[i * C + j], &GT[j * R + i], sizeof(cell_t)) != 0) {
+					printf("MIRROR %lld %lld\n", i, j);
+					i = R;
+					break;
+				}
+#endif
+`)
+		fmt.Fprintf(&b, "\t\tprintf(\"RUN %d\\n\");\n", r)
+		b.WriteString(`		printf("ANS %.17g\n", (double)dp_ans);
+#if !DP_CELL_FLOAT
+		printf("ANSI %lld\n", (long long)dp_ans);
+#endif
+		printf("ERR %d %d %lld %lld %lld %lld\n", dp_err.code, dp_err.site, dp_err.i, dp_err.j, dp_err.a, dp_err.b);
+		printf("PARTS");
+		for (int k = 0; k < 64; ++k)
+			if (parts[k].any)
+				printf(" %lld %lld %.17g", parts[k].idx, parts[k].iv, parts[k].fv);
+		printf("\nCAP");
+		for (int k = 0; k < ncap; ++k)
+			printf(" %.17g", (double)capv[k]);
+		printf("\nGRID");
+		for (long long k = 0; k < R * C; ++k)
+			printf(" %.17g", (double)G[k]);
+		printf("\n");
+	}
+`)
+	}
+	b.WriteString("\treturn 0;\n}\n")
+	return b.String()
+}
+
+// frontCase is a generic-schedule problem and what every sweep must give.
+type frontCase struct {
+	name string
+	src  string
+	opt  Options
+	// want is the whole grid; ans the answer (dp_ans, the region's best
+	// value or the captured cells' first).
+	want [][]float64
+	ans  float64
+	tol  float64
+	// A device error every sweep must report instead (code 0: none): its
+	// code, site (-1: any site of errKind) and the cell being computed.
+	err     [2]int64
+	errAt   [2]int64
+	errRead [2]int64 // ErrCell, ErrOrder: the cell read
+	errKind SiteKind
+	// schedule, when set, is the plan the problem must get.
+	schedule plan.Kind
+}
+
+// run generates the program, emulates every sweep and checks them.
+func (c frontCase) run(t *testing.T) *Program {
+	t.Helper()
+	opt := c.opt
+	if opt.FrontThreads == 0 {
+		opt.FrontThreads, opt.WarpThreads, opt.BlockThreads = emuFrontOpt.FrontThreads, emuFrontOpt.WarpThreads, emuFrontOpt.BlockThreads
+	}
+	p, pl := dptest.Load(t, c.name+".dp", c.src)
+	if !pl.Schedule.Generic() || (c.schedule != "" && pl.Schedule != c.schedule) {
+		t.Fatalf("schedule %s (%s), want a generic one %s", pl.Schedule, pl.T, c.schedule)
+	}
+	prog, err := Generate(p, pl, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prog.Kernel != KernelFront {
+		t.Fatalf("kernel %s, want %s", prog.Kernel, KernelFront)
+	}
+	out := runEmu(t, prog.Name, prog.Source+frontHarness(prog, frontSpreads))
+	if strings.Contains(out, "MIRROR") {
+		t.Errorf("the transposed copy differs from the grid: %s", out[strings.Index(out, "MIRROR"):][:40])
+	}
+	runs := strings.Split(out, "RUN ")[1:]
+	if len(runs) != len(frontSpreads) {
+		t.Fatalf("%d sweeps ran, want %d:\n%s", len(runs), len(frontSpreads), out)
+	}
+	for k, text := range runs {
+		name := c.name + "/" + frontSpreads[k].String()
+		res := parseEmu(t, text[strings.IndexByte(text, '\n')+1:])
+		if c.err[0] != 0 {
+			siteOK := res.err[1] == c.err[1]
+			if c.err[1] < 0 {
+				site := int(res.err[1])
+				siteOK = site >= 0 && site < len(prog.Sites) && prog.Sites[site].Kind == c.errKind
+			}
+			readOK := c.errRead == [2]int64{} || (res.err[4] == c.errRead[0] && res.err[5] == c.errRead[1])
+			if res.err[0] != c.err[0] || !siteOK || res.err[2] != c.errAt[0] || res.err[3] != c.errAt[1] || !readOK {
+				t.Errorf("%s: device error %v, want code %d site %d at %v reading %v", name, res.err, c.err[0], c.err[1], c.errAt, c.errRead)
+			}
+			continue
+		}
+		if res.err[0] != 0 {
+			t.Errorf("%s: device error %v", name, res.err)
+			continue
+		}
+		switch prog.Answer {
+		case AnswerCell:
+			if !close(res.ans, c.ans, c.tol) {
+				t.Errorf("%s: answer %v, want %v", name, res.ans, c.ans)
+			}
+		case AnswerRegion:
+			var best [4]float64
+			for k, p := range res.parts {
+				if k == 0 || p[1] > best[1] || (p[1] == best[1] && p[0] < best[0]) {
+					best = p
+				}
+			}
+			if len(res.parts) == 0 || best[1] != c.ans {
+				t.Errorf("%s: region best %v (parts %v), want %v", name, best[1], res.parts, c.ans)
+			}
+		case AnswerCapture:
+			if len(res.caps) == 0 || !close(res.caps[0], c.ans, c.tol) {
+				t.Errorf("%s: captured %v, want %v first", name, res.caps, c.ans)
+			}
+		}
+		compareGrid(t, name, res.grid, c.want, c.tol)
+	}
+	return prog
+}
+
+// ---- plain-Go references ----
+
+// refMatrixChain is the matrix-chain grid of dims (matrix t is dims[t] x
+// dims[t+1]): cell (i, j) the fewest multiplications for matrices i..j, 0
+// on and below the diagonal.
+func refMatrixChain(dims []int64) [][]float64 {
+	n := len(dims) - 1
+	g := grid(n, n)
+	c := make([][]int64, n)
+	for i := range c {
+		c[i] = make([]int64, n)
+	}
+	for d := 1; d < n; d++ {
+		for i := 0; i+d < n; i++ {
+			j := i + d
+			best := int64(math.MaxInt64)
+			for k := i; k < j; k++ {
+				best = min(best, c[i][k]+c[k+1][j]+dims[i]*dims[k+1]*dims[j+1])
+			}
+			c[i][j] = best
+			g[i][j] = float64(best)
+		}
+	}
+	return g
+}
+
+func matrixChainCase(n int, seed uint64) frontCase { return matrixChainTyped(n, seed, "long") }
+
+// matrixChainTyped is matrix chain with cells of type cell (long or
+// double: every cost is an integer below 2^53).
+func matrixChainTyped(n int, seed uint64, cell string) frontCase {
+	r := &rng{seed}
+	dims := make([]int64, n+1)
+	for k := range dims {
+		dims[k] = 1 + r.intn(100)
+	}
+	g := refMatrixChain(dims)
+	src := fmt.Sprintf(`problem matrixchain
+%[2]s 1x? d = %[1]s
+(len(d)-1) x (len(d)-1)
+cell: %[2]s
+cell[i][j] = 0                                                        when i >= j
+           | min(k in i..j-1: cell[i][k] + cell[k+1][j] + d[i]*d[k+1]*d[j+1])   otherwise
+`, ints(dims), cell)
+	name := fmt.Sprintf("matrixchain-%d", n)
+	if cell != "long" {
+		name = fmt.Sprintf("matrixchain-%s-%d", cell, n)
+	}
+	return frontCase{name: name, src: src, want: g, ans: g[0][n-1], schedule: intervalFrom(n)}
+}
+
+// intervalFrom is the schedule an n x n interval DP must get: interval
+// order, except on grids so small that other orders serve as well.
+func intervalFrom(n int) plan.Kind {
+	if n < 4 {
+		return ""
+	}
+	return plan.Interval
+}
+
+// pairs reports whether two RNA bases pair (A-U, G-C, G-U either way).
+func pairs(x, y byte) bool {
+	switch string([]byte{x, y}) {
+	case "AU", "UA", "GC", "CG", "GU", "UG":
+		return true
+	}
+	return false
+}
+
+// refNussinov is the Nussinov grid of s (most nested base pairs of
+// s[i..j], no minimum loop length), 0 on and below the diagonal.
+func refNussinov(s string) [][]float64 {
+	n := len(s)
+	g := grid(n, n)
+	for d := 1; d < n; d++ {
+		for i := 0; i+d < n; i++ {
+			j := i + d
+			best := 0.0
+			for k := i; k < j; k++ {
+				best = math.Max(best, g[i][k]+g[k+1][j])
+			}
+			if pairs(s[i], s[j]) {
+				best = math.Max(best, g[i+1][j-1]+1)
+			}
+			g[i][j] = best
+		}
+	}
+	return g
+}
+
+func rnaSeq(n int, seed uint64) string {
+	r := &rng{seed}
+	b := make([]byte, n)
+	for k := range b {
+		b[k] = "ACGU"[r.intn(4)]
+	}
+	return string(b)
+}
+
+func nussinovCase(n int, seed uint64) frontCase {
+	s := rnaSeq(n, seed)
+	g := refNussinov(s)
+	src := fmt.Sprintf(`problem nussinov
+char 1x? s = %q
+len(s) x len(s)
+cell[i][j] = 0                                                         when j <= i
+           | max(max(k in i..j-1: cell[i][k] + cell[k+1][j]), (s[i] == 'A' && s[j] == 'U') || (s[i] == 'U' && s[j] == 'A') || (s[i] == 'G' && s[j] == 'C') || (s[i] == 'C' && s[j] == 'G') || (s[i] == 'G' && s[j] == 'U') || (s[i] == 'U' && s[j] == 'G') ? cell[i+1][j-1] + 1 : 0)   otherwise
+answer: cell[0][COLS-1]
+`, s)
+	return frontCase{name: fmt.Sprintf("nussinov-%d", n), src: src, want: g, ans: g[0][n-1], schedule: intervalFrom(n)}
+}
+
+// refLIS is the longest increasing subsequence ending at each element.
+func refLIS(a []int64) [][]float64 {
+	g := grid(1, len(a))
+	for j := range a {
+		g[0][j] = 1
+		for k := 0; k < j; k++ {
+			if a[k] < a[j] {
+				g[0][j] = math.Max(g[0][j], g[0][k]+1)
+			}
+		}
+	}
+	return g
+}
+
+func lisCase(n int, seed uint64) frontCase {
+	r := &rng{seed}
+	a := make([]int64, n)
+	for k := range a {
+		a[k] = r.intn(50)
+	}
+	g := refLIS(a)
+	best := 0.0
+	for _, v := range g[0] {
+		best = math.Max(best, v)
+	}
+	src := fmt.Sprintf(`problem lis
+int 1x? a = %s
+1 x len(a)
+cell[i][j] = 1                                                      when j == 0
+           | 1 + max(k in 0..j-1: a[k] < a[j] ? cell[i][k] : 0)     otherwise
+answer: max(j in 0..COLS-1: cell[0][j])
+`, ints(a))
+	return frontCase{name: fmt.Sprintf("lis-%d", n), src: src, want: g, ans: best}
+}
+
+// refCoins is the fewest coins of c summing to s (inf, as int's sentinel
+// 2^31-1, where none do).
+func refCoins(c []int64, amount int) [][]float64 {
+	const inf = math.MaxInt32
+	g := grid(1, amount+1)
+	for s := 1; s <= amount; s++ {
+		best := float64(inf)
+		for _, x := range c {
+			if x <= int64(s) && g[0][s-int(x)] != inf {
+				best = math.Min(best, g[0][s-int(x)]+1)
+			}
+		}
+		g[0][s] = best
+	}
+	return g
+}
+
+func coinCase(n int, seed uint64) frontCase {
+	r := &rng{seed}
+	c := []int64{3 + r.intn(3), 7 + r.intn(5), 13 + r.intn(9), 4}
+	g := refCoins(c, n-1)
+	src := fmt.Sprintf(`problem coins
+int 1x? c = %s
+int amount = %d
+1 x (amount+1)
+cell[i][s] = 0                                                       when s == 0
+           | min(k in 0..len(c)-1: c[k] <= s ? cell[i][s-c[k]] + 1 : inf)   otherwise
+answer: cell[0][COLS-1] + 0
+`, ints(c), n-1)
+	return frontCase{name: fmt.Sprintf("coins-%d", n), src: src, want: g, ans: g[0][n-1]}
+}
+
+// refRows is a recurrence over ranges of earlier rows: each cell sums its
+// column above it and adds the largest cell of another column above it.
+func refRows(w []int64, rows int) [][]float64 {
+	cols := len(w)
+	g := grid(rows, cols)
+	for j := range w {
+		g[0][j] = float64(w[j])
+	}
+	for i := 1; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			var sum int64
+			best := int64(math.MinInt64)
+			for k := 0; k < i; k++ {
+				sum += int64(g[k][j])
+				best = max(best, int64(g[k][(j*7+1)%cols]))
+			}
+			g[i][j] = float64((sum + best) % 1000)
+		}
+	}
+	return g
+}
+
+func rowsCase(n int, seed uint64) frontCase {
+	r := &rng{seed}
+	w := make([]int64, n+3)
+	for k := range w {
+		w[k] = r.intn(1000)
+	}
+	g := refRows(w, n)
+	src := fmt.Sprintf(`problem rowsums
+int 1x? w = %s
+%d x len(w)
+cell[i][j] = w[j]                                                               when i == 0
+           | (sum(k in 0..i-1: cell[k][j]) + max(k in 0..i-1: cell[k][(j*7+1) %% COLS])) %% 1000   otherwise
+`, ints(w), n)
+	return frontCase{name: fmt.Sprintf("rows-%d", n), src: src, want: g, ans: g[n-1][len(w)-1]}
+}
+
+// TestEmulatedFronts runs the generic schedules' problems at awkward sizes
+// with every spread. Each case compiles a C++ program (seconds): by
+// default a few sizes of each run; DPGPU_EMU_ALL=1 runs every problem at
+// 1, 2, 3, 17 and 100.
+func TestEmulatedFronts(t *testing.T) {
+	emuCompiler(t)
+	all := os.Getenv("DPGPU_EMU_ALL") != ""
+	quick := map[string]bool{"matrixchain-1": true, "matrixchain-17": true, "matrixchain-100": true, "nussinov-2": true, "nussinov-100": true,
+		"rows-3": true, "rows-17": true, "lis-17": true, "coins-2": true, "matrixchain-double-40": true}
+	var cases []frontCase
+	for k, n := range []int{1, 2, 3, 17, 100} {
+		seed := uint64(k + 1)
+		cases = append(cases, matrixChainCase(n, seed), nussinovCase(n, seed), rowsCase(n, seed), lisCase(n, seed), coinCase(n, seed))
+	}
+	cases = append(cases, matrixChainTyped(40, 9, "double"), matrixChainTyped(100, 12, "double"))
+	if !all {
+		var some []frontCase
+		for _, c := range cases {
+			if quick[c.name] {
+				some = append(some, c)
+			}
+		}
+		if len(some) != len(quick) {
+			t.Fatalf("%d quick cases found, want %d", len(some), len(quick))
+		}
+		cases = some
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.run(t)
+		})
+	}
+}
+
+// TestEmulatedFrontErrors: an overflow inside a reduction split over the
+// lanes, a read outside the grid inside one, and a read that the planner
+// could not prove to be of an earlier front, are reported with the cell
+// by every spread.
+func TestEmulatedFrontErrors(t *testing.T) {
+	emuCompiler(t)
+	cases := []frontCase{
+		{
+			// Ordered ways to pay s with coins 1 and 2: cell s is
+			// fib(s+1), which leaves int at s = 46, where the lanes' two
+			// partial sums are folded.
+			name: "ways-overflow", src: `problem ways
+int 1x? c = 1,2
+1 x 61
+cell[i][s] = 1                                                         when s == 0
+           | sum(k in 0..len(c)-1: c[k] <= s ? cell[i][s-c[k]] : 0)     otherwise
+`, err: [2]int64{ErrOverflow, -1}, errKind: SiteInf, errAt: [2]int64{0, 46},
+		},
+		{
+			// No guard: cell 1 reads before the first cell.
+			name: "coins-outside", src: `problem coins
+int 1x? c = 3,5
+1 x 12
+cell[i][s] = 0                                                   when s == 0
+           | min(k in 0..len(c)-1: cell[i][s-c[k]] + 1)          otherwise
+`, err: [2]int64{ErrCell, 0}, errAt: [2]int64{0, 1},
+		},
+		{
+			// p[5] = 7: cell 5 reads cell 7, which is not computed yet.
+			name: "order", src: `problem order
+int 1x? p = 0,0,1,2,3,7,4,5,6
+1 x len(p)
+cell[i][j] = 1                         when j == 0
+           | cell[i][p[j]] + 1         otherwise
+`, err: [2]int64{ErrOrder, 0}, errAt: [2]int64{0, 5}, errRead: [2]int64{0, 7},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			prog := c.run(t)
+			if c.name == "order" && !strings.Contains(prog.Source, "order = true") {
+				t.Error("the data-dependent reference is not checked for its front")
+			}
+		})
+	}
+}
+
+// TestEmulatedFronts1D runs LIS written on a 1-D grid (contract v2 §7.1:
+// `len(a)`, `cell[j]`), lowered to a 1 x N grid; it skips while the front
+// end does not read 1-D grids.
+func TestEmulatedFronts1D(t *testing.T) {
+	emuCompiler(t)
+	r := &rng{21}
+	a := make([]int64, 37)
+	for k := range a {
+		a[k] = r.intn(30)
+	}
+	src := fmt.Sprintf(`problem lis1d
+int 1x? a = %s
+len(a)
+cell[j] = 1                                              when j == 0
+        | 1 + max(k in 0..j-1: a[k] < a[j] ? cell[k] : 0)  otherwise
+answer: max(j in 0..len(a)-1: cell[j])
+`, ints(a))
+	if _, _, err := dptest.TryLoad(t, "lis1d.dp", src); err != nil {
+		t.Skipf("the front end does not run 1-D grids yet: %v", err)
+	}
+	g := refLIS(a)
+	best := 0.0
+	for _, v := range g[0] {
+		best = math.Max(best, v)
+	}
+	frontCase{name: "lis1d", src: src, want: g, ans: best}.run(t)
+}
