@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/backend"
@@ -333,6 +334,7 @@ type CellMachine struct {
 	fr      frame
 	kv      kmach
 	split   int
+	run     func(work func(w int))
 	helpers []*CellMachine
 	gaveUp  int64 // reductions whose vector form gave up, for the tests
 }
@@ -348,17 +350,42 @@ func (c *CellProgram) NewMachine() *CellMachine {
 }
 
 // Split lets the machine spread a long min or max reduction over n
-// goroutines (itself and n-1 helpers of its own), for fronts of fewer cells
-// than workers: a 1-D look-back has one cell per front. The value is the
-// same as computed in one piece (the first of equal values wins, as in the
-// sequential loop); sums are never split, since the order of their checked
-// additions decides what overflows.
-func (m *CellMachine) Split(n int) {
+// workers, for fronts of fewer cells than workers: a 1-D look-back has one
+// cell per front. run must call work(0) on the caller's goroutine and
+// work(w), 0 < w < n, on any of the other workers that is free, and return
+// when every call has returned; the calls take the reduction's chunks from
+// a counter, so that a worker that never comes holds nobody up. The
+// executor's workers stay ready between the cells of a run (a goroutine
+// started per reduction would take longer to wake than a chunk takes);
+// run nil starts a goroutine per worker. Worker w > 0 computes on a helper
+// machine of m's own. The value is the same as computed in one piece (the
+// first of equal values wins, as in the sequential loop); sums are never
+// split, since the order of their checked additions decides what
+// overflows.
+func (m *CellMachine) Split(n int, run func(work func(w int))) {
 	n = max(n, 1)
 	for len(m.helpers) < n-1 {
 		m.helpers = append(m.helpers, m.prog.NewMachine())
 	}
-	m.split = n
+	m.split, m.run = n, run
+	if run == nil {
+		m.run = func(work func(w int)) { goWork(n, work) }
+	}
+}
+
+// goWork calls work(1) .. work(n-1) on a goroutine each and work(0) on
+// the caller's, and waits for them.
+func goWork(n int, work func(w int)) {
+	var wg sync.WaitGroup
+	for w := 1; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(w)
+		}()
+	}
+	work(0)
+	wg.Wait()
 }
 
 // Compute computes cell [i][j] and stores it in the grid. Every cell it

@@ -91,7 +91,7 @@ func runCells(p *ir.Problem, pl *plan.Plan, m cellMode) (out *grid, st cellStats
 	st.vectorised = int64(len(prog.vectorised))
 	prog.minLanes, prog.splitLanes = m.minLanes, m.splitLanes
 	mach := prog.NewMachine()
-	mach.Split(m.split)
+	mach.Split(m.split, nil)
 	first, last := pl.T.Range(p.Rows, p.Cols)
 	out = newGrid(p)
 	for t := first; t <= last && err == nil; t++ {
@@ -175,6 +175,8 @@ func TestCellProgramCases(t *testing.T) {
 	}{
 		{"matrix chain", interval(17, "long", "min(k in i..j-1: cell[i][k] + cell[k+1][j] + A[i]*A[k+1]*A[j+1])"), ""},
 		{"two terms max", interval(17, "int", "max(k in i..j-1: cell[i][k] + cell[k+1][j])"), ""},
+		{"scaled first term", interval(17, "int", "max(k in i..j-1: A[i]*A[k+1]*A[j+1] + cell[i][k] + cell[k+1][j])"), ""},
+		{"scaled second of two", interval(17, "int", "min(k in i..j-1: cell[i][k] + 7 * A[k] * A[j])"), ""},
 		{"minus and products", interval(17, "long", "min(k in i..j-1: cell[i][k] - 3*cell[k+1][j] * A[k])"), ""},
 		{"guarded read before the row", interval(12, "int", "max(k in i..j-1: k > i ? cell[i][k-1] + 1 : A[k])"), ""},
 		{"guarded input before its start", interval(12, "int", "min(k in i..j-1: k > i && A[k-i-1] > 0 ? A[k-i-1] + cell[i][k] : -k)"), ""},

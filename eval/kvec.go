@@ -2,7 +2,7 @@ package eval
 
 import (
 	"math"
-	"sync"
+	"sync/atomic"
 
 	"github.com/dpgpu/dpgpu/ir"
 )
@@ -12,14 +12,15 @@ import (
 // CellProgram, whose cells are computed one at a time. In
 // `min(k in i..j-1: cell[i][k] + cell[k+1][j] + d[i]*d[k+1]*d[j+1])` the
 // reads are a row of the grid (a view, no copy), a column (a strided
-// gather) and an input (a view); d[i] and d[j+1] are the same for every k
-// and are computed once per reduction; the products are one generated loop
-// each (vops.go: unchecked where the range analysis proves them finite,
-// else with the branch-free finiteness test of the batch kernels). The
-// additions and the min are one last loop (fusedBest), as are the choice
-// and the max of `max(k in 0..j-1: a[k] < a[j] ? cell[k] : 0)` (selBest);
-// other bodies end in a loop per operation and one for the min, max or
-// sum.
+// gather) and an input (a view); d[i]*d[j+1] is the same for every k and
+// is computed once per reduction (the range analysis proves the products
+// finite, so that they may be taken in any order); the additions, the
+// multiplication by d[k+1] and the min are one last loop (fusedBest), as
+// are the choice and the max of `max(k in 0..j-1: a[k] < a[j] ? cell[k] :
+// 0)` (selBest). Other bodies are one generated loop per operation
+// (vops.go: unchecked where the range analysis proves an operation finite,
+// else with the branch-free finiteness test of the batch kernels) and a
+// last one for the min, max or sum.
 //
 // The vector form never decides an error. Whatever it cannot vouch for (a
 // read it cannot prove inside the grid or the input, a checked read not
@@ -267,6 +268,8 @@ type kred[T num] struct {
 	fused  []int        // or the terms of a fused body t1 + t2 (+ t3)
 	lim    int64        // and the bound of its terms (sumLim)
 	adds   []*ir.Binary // and its additions, in order
+	scaled int          // and the term that is coef * its register (-1: none)
+	coef   int          // the scalar register of that term's coefficient
 }
 
 func (r *kred[T]) vectorise(kc *kcomp) {
@@ -279,7 +282,17 @@ func (r *kred[T]) vectorise(kc *kcomp) {
 		// max are one loop over the terms.
 		if terms, adds := addChain(r.red.Body, r.red.T); len(terms) == 2 || len(terms) == 3 {
 			regs := make([]int, len(terms))
+			r.scaled = -1
 			for k, t := range terms {
+				if r.scaled < 0 && classOf(r.red.T) == ir.ClassInt {
+					// d[i]*d[k+1]*d[j+1]: the coefficient once per
+					// reduction, one multiplication per lane in the loop.
+					if coef, factor := kc.scaledTerm(t); factor != nil {
+						r.scaled, r.coef = k, coef
+						regs[k] = kvecN[int64](kc, kc.expr(factor, -1))
+						continue
+					}
+				}
 				regs[k] = kfull[T](kc, kc.expr(t, -1))
 			}
 			if kc.ok {
@@ -429,6 +442,62 @@ func addChain(e ir.Expr, t ir.Type) (terms []ir.Expr, adds []*ir.Binary) {
 	return append(terms, b.Y), append(adds, b)
 }
 
+// scaledTerm splits integer term t into coef * factor when t is a product
+// whose every multiplication the range analysis proves finite, of factors
+// that do not depend on k (their product, the coefficient, is computed
+// once per reduction into the scalar register coef) and of one factor
+// that does. Multiplication wraps around 2^64 associatively, so that the
+// product in any order, wrapped, is the exact value the analysis proves
+// finite. factor is nil when t is not such a product.
+func (c *kcomp) scaledTerm(t ir.Expr) (coef int, factor ir.Expr) {
+	var uni []ir.Expr
+	var flatten func(e ir.Expr) bool
+	flatten = func(e ir.Expr) bool {
+		if cv, ok := e.(*ir.Convert); ok && classOf(cv.T) == ir.ClassInt && classOf(cv.X.Type()) == ir.ClassInt &&
+			cv.X.Type().Bits() <= cv.T.Bits() && c.isProduct(cv.X) {
+			return flatten(cv.X) // widening a finite product keeps its value
+		}
+		if c.isProduct(e) {
+			b := e.(*ir.Binary)
+			return flatten(b.X) && flatten(b.Y)
+		}
+		if !c.usesK(e) {
+			uni = append(uni, e)
+			return true
+		}
+		if factor != nil || classOf(e.Type()) != ir.ClassInt {
+			return false
+		}
+		factor = e
+		return true
+	}
+	if !flatten(t) || factor == nil || len(uni) == 0 {
+		return 0, nil
+	}
+	regs := make([]int, len(uni))
+	for k, u := range uni {
+		regs[k] = c.boolToInt(c.scalar(u)).reg
+	}
+	coef = newKReg[int64](c, false)
+	c.pro = append(c.pro, func(m *kmach, _ *frame) bool {
+		p := int64(1)
+		for _, r := range regs {
+			p *= m.ints.s[r]
+		}
+		m.ints.s[coef] = p
+		return true
+	})
+	return coef, factor
+}
+
+// isProduct reports whether e is an integer multiplication that the range
+// analysis proves finite (whose operands are finite too: it does not
+// saturate).
+func (c *kcomp) isProduct(e ir.Expr) bool {
+	b, ok := e.(*ir.Binary)
+	return ok && b.Op == ir.OpMul && classOf(b.T) == ir.ClassInt && !b.Saturate && c.cc.prog.facts.safe[b]
+}
+
 // kfull returns a vector register holding o over whole blocks: o's own,
 // or for a scalar one filled once per reduction.
 func kfull[T num](c *kcomp, o opnd) int {
@@ -468,27 +537,47 @@ func (r *kred[T]) fusedBest(m *kmach, acc T) (T, bool) {
 		}
 		return acc, true
 	case *int64:
-		x, y := any(a0).([]int64), any(a1).([]int64)
-		lim := r.lim
+		terms := [3][]int64{any(a0).([]int64), any(a1).([]int64)}
+		if a2 != nil {
+			terms[2] = any(a2).([]int64)
+		}
+		n := len(r.fused)
 		var v int64
 		var ok bool
-		if a2 == nil {
-			v, ok = bestSum2I(x, y, lim, isMin, *p)
+		if r.scaled < 0 {
+			if n == 2 {
+				v, ok = bestSum2I(terms[0], terms[1], r.lim, isMin, *p)
+			} else {
+				v, ok = bestSum3I(terms[0], terms[1], terms[2], r.lim, isMin, *p)
+			}
 		} else {
-			v, ok = bestSum3I(x, y, any(a2).([]int64), lim, isMin, *p)
+			// The sum is taken only where no addition can overflow,
+			// in any order: the scaled term goes last.
+			c := m.ints.s[r.coef]
+			terms[r.scaled], terms[n-1] = terms[n-1], terms[r.scaled]
+			if n == 2 {
+				v, ok = bestSum2IS(terms[0], terms[1], c, r.lim, isMin, *p)
+			} else {
+				v, ok = bestSum3IS(terms[0], terms[1], terms[2], c, r.lim, isMin, *p)
+			}
+			terms[r.scaled], terms[n-1] = terms[n-1], terms[r.scaled]
 		}
 		if ok {
 			*p = v
 			return acc, true
 		}
-		var z []int64
-		if a2 != nil {
-			z = any(a2).([]int64)
+		// Again by the rules, addition by addition in their order.
+		term := func(t, k int) int64 {
+			if t == r.scaled {
+				return m.ints.s[r.coef] * terms[t][k]
+			}
+			return terms[t][k]
 		}
-		for k := range x {
-			s, f := arithInt(ir.OpAdd, r.adds[0].T, r.adds[0].Saturate, x[k], y[k])
-			if f == fNone && z != nil {
-				s, f = arithInt(ir.OpAdd, r.adds[1].T, r.adds[1].Saturate, s, z[k])
+		for k := range terms[0] {
+			s := term(0, k)
+			f := fNone
+			for t := 1; t < n && f == fNone; t++ {
+				s, f = arithInt(ir.OpAdd, r.adds[t-1].T, r.adds[t-1].Saturate, s, term(t, k))
 			}
 			if f != fNone {
 				return acc, false
@@ -549,6 +638,40 @@ func bestSum3I(x, y, z []int64, lim int64, isMin bool, acc int64) (int64, bool) 
 		b, c := y[k], z[k]
 		bits |= uint64(a+lim) | uint64(b+lim) | uint64(c+lim)
 		key = min(key, (a+b+c)^flip)
+	}
+	return key ^ flip, bits < 2*uint64(lim)
+}
+
+// bestSum2IS is bestSum2I of x[k] + c*y[k].
+func bestSum2IS(x, y []int64, c, lim int64, isMin bool, acc int64) (int64, bool) {
+	y = y[:len(x)]
+	flip := int64(0)
+	if !isMin {
+		flip = -1
+	}
+	key := acc ^ flip
+	var bits uint64
+	for k, a := range x {
+		b := c * y[k]
+		bits |= uint64(a+lim) | uint64(b+lim)
+		key = min(key, (a+b)^flip)
+	}
+	return key ^ flip, bits < 2*uint64(lim)
+}
+
+// bestSum3IS is bestSum3I of x[k] + y[k] + c*z[k].
+func bestSum3IS(x, y, z []int64, c, lim int64, isMin bool, acc int64) (int64, bool) {
+	y, z = y[:len(x)], z[:len(x)]
+	flip := int64(0)
+	if !isMin {
+		flip = -1
+	}
+	key := acc ^ flip
+	var bits uint64
+	for k, a := range x {
+		b, d := y[k], c*z[k]
+		bits |= uint64(a+lim) | uint64(b+lim) | uint64(d+lim)
+		key = min(key, (a+b+d)^flip)
 	}
 	return key ^ flip, bits < 2*uint64(lim)
 }
@@ -681,59 +804,56 @@ func (r *kred[T]) add(acc T, vals []T) (T, bool) {
 	return acc, true
 }
 
-// split runs a min or max reduction over k = a..z in contiguous parts on
-// the machine and its helpers at once, and keeps the first of equal part
-// results: the value of the sequential loop. ok false: some part gave up.
+// split runs a min or max reduction over k = a..z in chunks of whole
+// blocks that the machine and its helpers take from a counter (cm.run: a
+// helper that is not free takes none, and nobody waits for it), and keeps
+// the first of equal chunk results in chunk order: the value of the
+// sequential loop. ok false: some chunk gave up.
 func (r *kred[T]) split(cm *CellMachine, f *frame, a, z int64) (T, bool) {
 	n := z - a + 1
-	parts := int(min(int64(cm.split), n/max(cm.prog.splitLanes/2, 1)))
-	if parts < 2 {
-		v, ok := r.blocks(&cm.kv, f, a, z)
-		f.err = nil
-		return v, ok
-	}
-	type part struct {
-		v  T
-		ok bool
-	}
-	res := make([]part, parts)
-	// Parts of whole blocks where they are longer than one, so that no
-	// part but the last ends with a short block.
-	per := (n + int64(parts) - 1) / int64(parts)
+	per := max(cm.prog.splitLanes/2, 1)
 	if per > kLanes {
 		per = (per + kLanes - 1) / kLanes * kLanes
 	}
-	var wg sync.WaitGroup
-	for p := 1; p < parts; p++ {
-		h := cm.helpers[p-1]
-		pa := a + int64(p)*per
-		pz := min(pa+per-1, z)
-		if pa > z {
-			res[p] = part{r.id, true}
-			continue
-		}
+	chunks := (n + per - 1) / per
+	type chunk struct {
+		v  T
+		ok bool
+	}
+	res := make([]chunk, chunks)
+	// The helpers' frames are set before any chunk starts: the caller's
+	// moves the reduction variable in f.
+	for _, h := range cm.helpers[:cm.split-1] {
 		hf := &h.fr
 		hf.i, hf.j, hf.err = f.i, f.j, nil
 		copy(hf.vars, f.vars)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v, ok := r.blocks(&h.kv, hf, pa, pz)
-			res[p] = part{v, ok && hf.err == nil}
-		}()
 	}
-	v, ok := r.blocks(&cm.kv, f, a, min(a+per-1, z))
-	res[0] = part{v, ok && f.err == nil}
-	f.err = nil
-	wg.Wait()
+	var next atomic.Int64
+	cm.run(func(w int) {
+		m, wf := cm, f
+		if w > 0 {
+			m = cm.helpers[w-1]
+			wf = &m.fr
+		}
+		for {
+			c := next.Add(1) - 1
+			if c >= chunks {
+				return
+			}
+			ca := a + c*per
+			v, ok := r.blocks(&m.kv, wf, ca, min(ca+per-1, z))
+			res[c] = chunk{v, ok && wf.err == nil}
+			wf.err = nil
+		}
+	})
 	isMin := r.red.Op == ir.ReduceMin
 	acc := r.id
-	for _, p := range res {
-		if !p.ok {
+	for _, c := range res {
+		if !c.ok {
 			return r.id, false
 		}
-		if better(isMin, p.v, acc) {
-			acc = p.v
+		if better(isMin, c.v, acc) {
+			acc = c.v
 		}
 	}
 	return acc, true

@@ -55,14 +55,15 @@ type tuning struct {
 	lanes          int64 // widest batch
 	lanesPerWorker int64 // narrowest share of a row worth a worker
 	kernelCells    int64 // cells that share one kernel lookup (rows, cols)
-	// frontSpawn is how much work (by the time the cells of the fronts
+	// frontShare is how much work (by the time the cells of the fronts
 	// before took) a front of a generic schedule must hold to be shared
-	// among the workers: their start and join cost a few microseconds.
-	frontSpawn time.Duration
+	// among the workers: posting it and waiting for the last chunk cost a
+	// few microseconds.
+	frontShare time.Duration
 }
 
 var defaultTuning = tuning{tileW: plan.CPUTileW, tileH: plan.CPUTileH, lanes: plan.CPULanes, lanesPerWorker: 2048, kernelCells: 1 << 15,
-	frontSpawn: 40 * time.Microsecond}
+	frontShare: 40 * time.Microsecond}
 
 // New returns a CPU executor with the given number of worker threads
 // (0: one per core).

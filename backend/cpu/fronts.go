@@ -35,7 +35,7 @@ func newFrontRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.
 	if err != nil {
 		return nil, err
 	}
-	r.cells, r.work = prog, g
+	r.work = g
 	if opt.KeepGrid(p) {
 		r.grid = g
 	}
@@ -71,15 +71,17 @@ func (r *run) checkFrontMemory() error {
 
 // fronts sweeps the fronts of the plan's hyperplane in increasing order.
 // A front whose cells take, by the time the cells of the last fronts took,
-// more than tune.frontSpawn is cut into chunks that the workers take from a
-// counter; a smaller one runs on the first machine alone, which splits a
-// long min or max reduction among the workers instead (one cell per front:
-// a 1-D look-back). The workers of a front are joined before the next
-// starts: a front reads only cells of earlier fronts. An error stops the
-// run at the end of its front, with the error of the front's first failing
-// cell in front order, whatever the number of workers.
+// more than tune.frontShare is cut into chunks that the workers (the crew)
+// take from a counter; a smaller one runs on the first machine alone,
+// which shares a long min or max reduction with the crew instead (one cell
+// per front: a 1-D look-back). Every worker is done with a front before
+// the next starts: a front reads only cells of earlier fronts. An error
+// stops the run at the end of its front, with the error of the front's
+// first failing cell in front order, whatever the number of workers.
 func (r *run) fronts() error {
 	p, pl := r.p, r.pl
+	r.crew = newCrew(r.threads-1, r.safely)
+	defer r.crew.close()
 	first, last := pl.T.Range(p.Rows, p.Cols)
 	var perCell float64 // nanoseconds per cell, averaged over recent fronts
 	for t := first; t <= last; t++ {
@@ -98,7 +100,7 @@ func (r *run) fronts() error {
 			err = r.frontSerial(f, n)
 		} else {
 			start := time.Now()
-			if perCell*float64(n) >= float64(r.tune.frontSpawn) {
+			if perCell*float64(n) >= float64(r.tune.frontShare) {
 				err = r.frontParallel(f, n)
 			} else {
 				err = r.frontSerial(f, n)
@@ -129,7 +131,7 @@ func (r *run) frontSerial(f plan.Front, n int64) error {
 	// The first machine computes the fronts too small to share, and
 	// spreads a long reduction inside one cell over every worker.
 	m := r.machines[0]
-	m.Split(r.threads)
+	m.Split(r.threads, r.crew.run)
 	var err error
 	r.safely(func() {
 		for q := int64(0); q < n; q++ {
@@ -145,44 +147,36 @@ func (r *run) frontSerial(f plan.Front, n int64) error {
 	return err
 }
 
-// frontParallel computes the cells of front f on every worker: chunks of
-// consecutive cells taken from a counter. A worker stops at its first
-// error; the error returned is that of the first failing cell in front
-// order (every cell before it was computed by some worker).
+// frontParallel computes the cells of front f on every worker that is
+// free: chunks of consecutive cells taken from a counter. A worker stops at
+// its first error; the error returned is that of the first failing cell in
+// front order (every cell before it was computed by some worker).
 func (r *run) frontParallel(f plan.Front, n int64) error {
 	workers := int64(r.threads)
 	chunk := max(1, n/(4*workers))
-	r.machines[0].Split(1) // every worker is busy with cells of its own
+	r.machines[0].Split(1, nil) // every worker is busy with cells of its own
 	var next atomic.Int64
 	type failure struct {
 		q   int64
 		err error
 	}
 	fails := make([]failure, workers)
-	var wg sync.WaitGroup
-	for k := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			m := r.machines[k]
-			r.safely(func() {
-				for {
-					q0 := (next.Add(1) - 1) * chunk
-					if q0 >= n || r.stopped() {
-						return
-					}
-					for q := q0; q < min(q0+chunk, n); q++ {
-						i, j := f.Cell(q)
-						if err := m.Compute(i, j); err != nil {
-							fails[k] = failure{q, err}
-							return
-						}
-					}
+	r.crew.run(func(k int) {
+		m := r.machines[k]
+		for {
+			q0 := (next.Add(1) - 1) * chunk
+			if q0 >= n || r.stopped() {
+				return
+			}
+			for q := q0; q < min(q0+chunk, n); q++ {
+				i, j := f.Cell(q)
+				if err := m.Compute(i, j); err != nil {
+					fails[k] = failure{q, err}
+					return
 				}
-			})
-		}()
-	}
-	wg.Wait()
+			}
+		}
+	})
 	var first *failure
 	for k := range fails {
 		if fl := &fails[k]; fl.err != nil && (first == nil || fl.q < first.q) {
@@ -193,6 +187,89 @@ func (r *run) frontParallel(f plan.Front, n int64) error {
 		return first.err
 	}
 	return nil
+}
+
+// crew is the workers of a generic run besides the one that sweeps the
+// fronts: goroutines started once per run that wait, spinning briefly and
+// then blocked (a sleeper), for work to share: the cells of a front, the
+// chunks of a split reduction. The work is pieces taken from a counter, and
+// the sweeping worker takes them too: a helper that is asleep when the work
+// is posted and wakes late finds less or none left, and nobody waits for
+// it. (A 1-D look-back posts work for each of its cells, tens of
+// microseconds each; waiting for a helper to wake from a futex takes as
+// long again on a virtual machine.)
+type crew struct {
+	helpers int
+	safely  func(func())
+	sleep   *sleeper
+	quit    atomic.Bool
+	posted  atomic.Int64 // jobs posted
+	left    atomic.Int64 // helpers' calls returned, over every job
+
+	mu     sync.Mutex
+	job    int64 // the current job,
+	open   bool  // whether helpers may still join it,
+	work   func(w int)
+	joined int64 // and how many did
+	wg     sync.WaitGroup
+}
+
+// newCrew starts helpers goroutines; safely runs each call of the work
+// (run.safely: a panic stops the run with an error, not the process).
+func newCrew(helpers int, safely func(func())) *crew {
+	c := &crew{helpers: helpers, safely: safely}
+	c.sleep = newSleeper(&c.quit)
+	for h := 1; h <= helpers; h++ {
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			for seen := int64(0); c.sleep.wait(&c.posted, seen+1); {
+				c.mu.Lock()
+				seen = c.job
+				work := c.work
+				if !c.open {
+					work = nil
+				} else {
+					c.joined++
+				}
+				c.mu.Unlock()
+				if work != nil {
+					c.safely(func() { work(h) })
+					c.sleep.add(&c.left, 1)
+				}
+			}
+		}()
+	}
+	return c
+}
+
+// run calls work(0) on the caller's goroutine and work(h) on each helper
+// that is free to join before it returns, and returns when every call has
+// returned.
+func (c *crew) run(work func(w int)) {
+	if c.helpers == 0 {
+		c.safely(func() { work(0) })
+		return
+	}
+	c.mu.Lock()
+	c.job++
+	c.open, c.work, c.joined = true, work, 0
+	base := c.left.Load() // every call of the jobs before has returned
+	c.mu.Unlock()
+	c.sleep.add(&c.posted, 1)
+	c.safely(func() { work(0) })
+	c.mu.Lock()
+	c.open = false
+	joined := c.joined
+	c.mu.Unlock()
+	c.sleep.wait(&c.left, base+joined)
+}
+
+// close stops the helpers and waits for them to end.
+func (c *crew) close() {
+	c.quit.Store(true)
+	c.sleep.wakeAll()
+	c.wg.Wait()
 }
 
 // collect hands the answer to answer (run.go) as the other schedules do:

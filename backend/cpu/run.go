@@ -43,11 +43,12 @@ type run struct {
 	capture map[int64][]int64 // step -> sorted lanes of the cells the answer reads
 	workers []*worker
 
-	// The generic schedules (fronts.go): the compiled recurrence, a
-	// machine per worker, and the grid computed in (also grid when kept).
-	cells    *eval.CellProgram
+	// The generic schedules (fronts.go): a machine per worker of the
+	// compiled recurrence, the grid computed in (also grid when kept), and
+	// the workers besides the sweeping one.
 	machines []*eval.CellMachine
 	work     *backend.Grid
+	crew     *crew
 }
 
 // worker is one goroutine's machine and what it collected.
