@@ -165,13 +165,13 @@ func forcedHyperplane(p *ir.Problem) (*Hyperplane, string, error) {
 			errs.Add(p.ScheduleExpr.Position(), "schedule: t = EXPR must be linear in the index variables with constant integer coefficients, e.g. `t = j - i`")
 			return nil, "", errs
 		}
-		if p.Rows == 1 && f.J == 0 {
+		if p.Dims == 1 && f.J == 0 {
 			errs.Add(p.ScheduleExpr.Position(), "schedule: t = EXPR must use the grid's index variable")
 			return nil, "", errs
 		}
 		g := gcd(abs64(f.I), abs64(f.J))
 		h := Hyperplane{f.I / g, f.J / g}
-		return &h, h.String(), nil
+		return &h, h.In(p), nil
 	}
 	return nil, "", nil
 }

@@ -1,6 +1,10 @@
 package plan
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/dpgpu/dpgpu/ir"
+)
 
 // Hyperplane is the front function t = A*i + B*j of a schedule: the cells
 // with equal t form a front, computed in parallel, and fronts run by
@@ -14,7 +18,27 @@ type Hyperplane struct{ A, B int64 }
 func (h Hyperplane) T(i, j int64) int64 { return h.A*i + h.B*j }
 
 // String writes the front function, e.g. "t = j - i".
-func (h Hyperplane) String() string {
+func (h Hyperplane) String() string { return h.Format("i", "j") }
+
+// In writes the front function in p's own index variables ("t = w - i"
+// for cell[i][w]; "t = s" in a 1-D grid over s, whose one row has no
+// variable).
+func (h Hyperplane) In(p *ir.Problem) string {
+	iv, jv := p.IVar, p.JVar
+	if iv == "" {
+		iv = "i"
+	}
+	if jv == "" {
+		jv = "j"
+	}
+	if p.Dims == 1 {
+		h.A = 0
+	}
+	return h.Format(iv, jv)
+}
+
+// Format writes the front function with the index variables named i and j.
+func (h Hyperplane) Format(i, j string) string {
 	term := func(c int64, v string, first bool) string {
 		switch {
 		case c == 0:
@@ -35,10 +59,10 @@ func (h Hyperplane) String() string {
 		return fmt.Sprintf(" + %d*%s", c, v)
 	}
 	if h.A < 0 && h.B > 0 {
-		return "t = " + term(h.B, "j", true) + term(h.A, "i", false)
+		return "t = " + term(h.B, j, true) + term(h.A, i, false)
 	}
-	s := term(h.A, "i", true)
-	s += term(h.B, "j", s == "")
+	s := term(h.A, i, true)
+	s += term(h.B, j, s == "")
 	if s == "" {
 		s = "0"
 	}

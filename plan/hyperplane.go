@@ -22,6 +22,7 @@ type reach struct {
 	ok     bool // both forms were written without overflow
 	never  bool // no cell ever evaluates the reference
 	i, j   analysis.Range
+	planes []halfPlane // what the conditions on the way say of i and j
 	bound  func(v *ir.Var) (lo, hi analysis.Affine, ok bool)
 	rows   int64
 	cols   int64
@@ -37,14 +38,19 @@ func reaches(p *ir.Problem, deps []Dependency) []reach {
 	out := make([]reach, len(deps))
 	for n := range deps {
 		d := &deps[n]
-		en, seen := envs[d.Ref]
+		at, seen := envs[d.Ref]
+		en := at.en
 		r := &out[n]
 		r.dep, r.rows, r.cols = d, p.Rows, p.Cols
 		if !seen || en.IsEmpty() {
 			r.never, r.ok = true, true
 			continue
 		}
-		r.i, r.j = en.I, en.J
+		r.i, r.j, r.planes = en.I, en.J, at.planes
+		if _, ok := polygonExtremum(0, 0, r.i, r.j, r.planes, false); !ok {
+			r.never, r.ok = true, true
+			continue
+		}
 		opaque := func(e ir.Expr) analysis.Range {
 			if !e.Type().IsInteger() {
 				return analysis.Full()
@@ -72,55 +78,70 @@ func reaches(p *ir.Problem, deps []Dependency) []reach {
 // where it is read: inside the reductions that enclose it, in the case that
 // holds it (earlier cases false, its own condition true) and under the
 // conditions of the ?:, && and || that guard it.
-func refEnvs(p *ir.Problem, w *analysis.Walker) map[*ir.CellRef]analysis.Env {
-	out := map[*ir.CellRef]analysis.Env{}
-	var visit func(e ir.Expr, en analysis.Env)
-	visit = func(e ir.Expr, en analysis.Env) {
+func refEnvs(p *ir.Problem, w *analysis.Walker) map[*ir.CellRef]refAt {
+	out := map[*ir.CellRef]refAt{}
+	with := func(planes []halfPlane, more ...halfPlane) []halfPlane {
+		return append(append([]halfPlane(nil), planes...), more...)
+	}
+	var visit func(e ir.Expr, at refAt)
+	visit = func(e ir.Expr, at refAt) {
 		switch n := e.(type) {
 		case nil:
 			return
 		case *ir.CellRef:
 			if old, ok := out[n]; ok {
-				en = hullEnv(old, en)
+				// One node is reached once; this only keeps the map safe.
+				at = refAt{hullEnv(old.en, at.en), nil}
 			}
-			out[n] = en
-			visit(n.I, en)
-			visit(n.J, en)
+			out[n] = at
+			visit(n.I, at)
+			visit(n.J, at)
 			return
 		case *ir.Reduce:
-			visit(n.Lo, en)
-			visit(n.Hi, en)
-			visit(n.Body, w.BodyEnv(n, en))
+			visit(n.Lo, at)
+			visit(n.Hi, at)
+			in := refAt{w.BodyEnv(n, at.en), at.planes}
+			if h, ok := reductionPlane(n); ok {
+				in.planes = with(at.planes, h)
+			}
+			visit(n.Body, in)
 			return
 		case *ir.Select:
-			visit(n.Cond, en)
-			visit(n.Then, w.Assume(n.Cond, true, en))
-			visit(n.Else, w.Assume(n.Cond, false, en))
+			visit(n.Cond, at)
+			visit(n.Then, refAt{w.Assume(n.Cond, true, at.en), with(at.planes, conditionPlanes(n.Cond, true)...)})
+			visit(n.Else, refAt{w.Assume(n.Cond, false, at.en), with(at.planes, conditionPlanes(n.Cond, false)...)})
 			return
 		case *ir.Binary:
 			switch n.Op {
 			case ir.OpAnd, ir.OpOr:
-				visit(n.X, en)
-				visit(n.Y, w.Assume(n.X, n.Op == ir.OpAnd, en))
+				visit(n.X, at)
+				truth := n.Op == ir.OpAnd
+				visit(n.Y, refAt{w.Assume(n.X, truth, at.en), with(at.planes, conditionPlanes(n.X, truth)...)})
 				return
 			}
 		}
 		for _, c := range children(e) {
-			visit(c, en)
+			visit(c, at)
 		}
 	}
-	en := analysis.NewEnv(analysis.Span(0, p.Rows-1), analysis.Span(0, p.Cols-1))
+	at := refAt{en: analysis.NewEnv(analysis.Span(0, p.Rows-1), analysis.Span(0, p.Cols-1))}
 	for _, c := range p.Cases {
-		in := en
+		in := at
 		if c.Cond != nil {
-			visit(c.Cond, en)
-			in = w.Assume(c.Cond, true, en)
-			en = w.Assume(c.Cond, false, en)
+			visit(c.Cond, at)
+			in = refAt{w.Assume(c.Cond, true, at.en), with(at.planes, conditionPlanes(c.Cond, true)...)}
+			at = refAt{w.Assume(c.Cond, false, at.en), with(at.planes, conditionPlanes(c.Cond, false)...)}
 		}
 		visit(c.Value, in)
 		visit(c.Emit, in)
 	}
 	return out
+}
+
+// refAt is what is known where a reference is read.
+type refAt struct {
+	en     analysis.Env
+	planes []halfPlane
 }
 
 // hullEnv is what holds at a reference reached in a and in b (a
@@ -217,13 +238,14 @@ func (r *reach) extremum(f analysis.Affine, most bool) (int64, bool) {
 	if f.Rest.IsFull() || f.Rest.IsEmpty() {
 		return 0, false
 	}
-	pick := func(c int64, x analysis.Range) int64 { // c*x for x in x, extremised
-		if (c > 0) == most {
-			return c * x.Hi
+	ij, feasible := polygonExtremum(f.I, f.J, r.i, r.j, r.planes, most)
+	if !feasible {
+		if most {
+			return 0, true
 		}
-		return c * x.Lo
+		return 1, true
 	}
-	total := []int64{f.K, pick(f.I, r.i), pick(f.J, r.j)}
+	total := []int64{f.K, ij}
 	if most {
 		total = append(total, f.Rest.Hi)
 	} else {
@@ -413,14 +435,14 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 		if !ok {
 			var errs source.ErrorList
 			what := forcedText
-			if what != forced.String() {
-				what += " (" + forced.String() + ")"
+			if what != forced.In(p) {
+				what += " (" + forced.In(p) + ")"
 			}
 			errs.Add(br.dep.Ref.Pos, "`schedule: %s` cannot run this recurrence: %s", what, br.why(*forced))
 			return errs
 		}
 		accept(*forced, far, bounded, checked)
-		pl.Reason = fmt.Sprintf("forced by `schedule: %s`: fronts %s, every reference reads an earlier front", forcedText, *forced)
+		pl.Reason = fmt.Sprintf("forced by `schedule: %s`: fronts %s, every reference reads an earlier front", forcedText, forced.In(p))
 		return nil
 	}
 	hs := candidates(p.Rows, p.Cols)
@@ -431,7 +453,7 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 				continue
 			}
 			accept(h, far, bounded, checked)
-			pl.Reason = fmt.Sprintf("some reference reaches over a range of cells; the fronts %s are the first hyperplane that puts every reference on an earlier front: the cells of one front are independent, and the whole grid stays in memory", h)
+			pl.Reason = fmt.Sprintf("some reference reaches over a range of cells; the fronts %s are the first hyperplane that puts every reference on an earlier front: the cells of one front are independent, and the whole grid stays in memory", h.In(p))
 			if h == (Hyperplane{-1, 1}) {
 				pl.Reason = "some reference reaches over a range of cells; interval order (t = j - i, by increasing interval length) puts every reference on an earlier front: the cells of one front are independent, and the whole grid stays in memory"
 			}

@@ -95,20 +95,9 @@ func fronts(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	fmt.Fprintf(w, "prev       the whole grid stays in memory: %s\n", reachText(pl))
 }
 
-// hyperplaneText writes the front function, "t = j - i"; in a 1-D grid,
-// whose one row is i = 0, in the grid's one index variable: "t = s".
-func hyperplaneText(p *ir.Problem, pl *plan.Plan) string {
-	if p.Dims != 1 {
-		return pl.T.String()
-	}
-	switch pl.T.B {
-	case 1:
-		return "t = " + p.JVar
-	case -1:
-		return "t = -" + p.JVar
-	}
-	return fmt.Sprintf("t = %d*%s", pl.T.B, p.JVar)
-}
+// hyperplaneText writes the front function in the problem's own index
+// variables: "t = j - i"; in a 1-D grid over s, "t = s".
+func hyperplaneText(p *ir.Problem, pl *plan.Plan) string { return pl.T.In(p) }
 
 // reachText says how far back the references read.
 func reachText(pl *plan.Plan) string {
