@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 export CGO_ENABLED=0 GOOS=linux GOARCH=amd64
 DEV=${DEVICE_DIR:-.device}
 mkdir -p "$DEV"
-for pkg in ${DEVICE_PKGS:-backend/cuda backend/gpu codegen heldkarp bench/peers}; do
+for pkg in ${DEVICE_PKGS:-backend/cuda backend/gpu codegen heldkarp bench/peers engine}; do
 	name=$(basename "$pkg")
 	go test -c -ldflags="-s -w" -o "$DEV/$name.test" "./$pkg"
 done
