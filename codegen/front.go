@@ -159,14 +159,17 @@ func (g *gen) frontLayout() error {
 		prog.spans = append(prog.spans, sp)
 		ir.Walk(r.Body, func(x ir.Expr) bool {
 			ref, ok := x.(*ir.CellRef)
-			if ok && ref.ID >= 0 && ref.ID < len(g.refMirror) && usesVar(ref.I, r) && !usesVar(ref.J, r) {
+			// The plan says which references walk a column
+			// (plan.Dependency.Column); of those, the ones whose row
+			// runs with this reduction's lanes read the copy.
+			if ok && ref.ID >= 0 && ref.ID < len(g.refMirror) && ref.ID < len(pl.Deps) && pl.Deps[ref.ID].Column && usesVar(ref.I, r) {
 				g.refMirror[ref.ID] = true
 				mirror = true
 			}
 			return true
 		})
 	})
-	prog.Mirror = mirror && !opt.NoMirror
+	prog.Mirror = mirror && pl.Transposed && !opt.NoMirror
 	if !prog.Split && opt.Spread != SpreadAuto && opt.Spread != SpreadThread {
 		// Nothing to split: every lane would compute the whole cell.
 		prog.Spread = SpreadThread

@@ -32,6 +32,10 @@ type CellProgram struct {
 	h          plan.Hyperplane
 	rows, cols int64
 	data       any // the grid's cells: []int16, []int32, []int64, []float32 or []float64
+	// dataT, when not nil, is the transposed copy (plan.Plan.Transposed):
+	// cell [i][j] is also at dataT[j*rows+i], written with every cell,
+	// so that a reduction walking a column reads consecutive elements.
+	dataT any
 	slots      map[*ir.Reduce]int
 	cases      []cellCase
 	checked    map[*ir.CellRef]bool
@@ -94,7 +98,12 @@ type cellCase struct {
 // one at a time: front by front, in the order of pl.T, the cells of a front
 // in any order or at once. The references pl marks Checked are verified on
 // every read: the cell read must be on an earlier front.
-func CompileCells(p *ir.Problem, pl *plan.Plan, g *backend.Grid) (*CellProgram, error) {
+//
+// gT, when not nil, is a cols x rows grid of the same type that the
+// program keeps as the transposed copy of g (plan.Plan.Transposed; the
+// caller allocates it, counted by plan.CPUMemory, or passes nil to run
+// without).
+func CompileCells(p *ir.Problem, pl *plan.Plan, g, gT *backend.Grid) (*CellProgram, error) {
 	if !pl.Schedule.Generic() {
 		return nil, fmt.Errorf("compiling %s: the %s schedule is run with Compile, not CompileCells", p.Name, pl.Schedule)
 	}
@@ -115,18 +124,29 @@ func CompileCells(p *ir.Problem, pl *plan.Plan, g *backend.Grid) (*CellProgram, 
 		slots: map[*ir.Reduce]int{}, checked: map[*ir.CellRef]bool{}, vectorised: map[*ir.Reduce]bool{},
 		minLanes: kMinLanes, splitLanes: kSplitLanes,
 	}
-	switch {
-	case p.CellType == ir.Double:
-		c.data = backend.Cells[float64](g)
-	case p.CellType == ir.Float:
-		c.data = backend.Cells[float32](g)
-	case p.CellType.Size() == 8:
-		c.data = backend.Cells[int64](g)
-	case p.CellType.Size() == 4:
-		c.data = backend.Cells[int32](g)
-	case p.CellType.Size() == 2:
-		c.data = backend.Cells[int16](g)
-	default:
+	if gT != nil && !gT.Fits(p.CellType, p.Cols, p.Rows) {
+		return nil, fmt.Errorf("compiling %s: the transposed grid is not a %dx%d grid of %s", p.Name, p.Cols, p.Rows, p.CellType)
+	}
+	cellsOf := func(g *backend.Grid) any {
+		if g == nil {
+			return nil
+		}
+		switch {
+		case p.CellType == ir.Double:
+			return backend.Cells[float64](g)
+		case p.CellType == ir.Float:
+			return backend.Cells[float32](g)
+		case p.CellType.Size() == 8:
+			return backend.Cells[int64](g)
+		case p.CellType.Size() == 4:
+			return backend.Cells[int32](g)
+		case p.CellType.Size() == 2:
+			return backend.Cells[int16](g)
+		}
+		return nil
+	}
+	c.data, c.dataT = cellsOf(g), cellsOf(gT)
+	if c.data == nil {
 		return nil, fmt.Errorf("compiling %s: unsupported cell type %s", p.Name, p.CellType)
 	}
 	for _, d := range pl.Deps {
@@ -151,15 +171,15 @@ func CompileCells(p *ir.Problem, pl *plan.Plan, g *backend.Grid) (*CellProgram, 
 		pos := cs.Value.Position()
 		switch d := c.data.(type) {
 		case []float64:
-			k.store = storeCell(d, &rules.floats, cc.s.floatFn(v), pos)
+			k.store = storeCell(d, transposed(c, d), p.Rows, &rules.floats, cc.s.floatFn(v), pos)
 		case []float32:
-			k.store = storeCell(d, &rules.floats, cc.s.floatFn(v), pos)
+			k.store = storeCell(d, transposed(c, d), p.Rows, &rules.floats, cc.s.floatFn(v), pos)
 		case []int64:
-			k.store = storeCell(d, &rules.ints, cc.s.intFn(v), pos)
+			k.store = storeCell(d, transposed(c, d), p.Rows, &rules.ints, cc.s.intFn(v), pos)
 		case []int32:
-			k.store = storeCell(d, &rules.ints, cc.s.intFn(v), pos)
+			k.store = storeCell(d, transposed(c, d), p.Rows, &rules.ints, cc.s.intFn(v), pos)
 		case []int16:
-			k.store = storeCell(d, &rules.ints, cc.s.intFn(v), pos)
+			k.store = storeCell(d, transposed(c, d), p.Rows, &rules.ints, cc.s.intFn(v), pos)
 		}
 		c.cases = append(c.cases, k)
 	}
@@ -176,7 +196,7 @@ type store interface {
 
 // storeCell is the store of a case: the value, checked by the cell type's
 // rule, narrowed to the grid's element type.
-func storeCell[S store, T num](data []S, rule *cellRule[T], val func(*frame) T, pos source.Pos) func(*frame, int64) {
+func storeCell[S store, T num](data, dataT []S, rows int64, rule *cellRule[T], val func(*frame) T, pos source.Pos) func(*frame, int64) {
 	return func(f *frame, at int64) {
 		v := val(f)
 		if f.err != nil {
@@ -187,7 +207,17 @@ func storeCell[S store, T num](data []S, rule *cellRule[T], val func(*frame) T, 
 			return
 		}
 		data[at] = S(v)
+		if dataT != nil {
+			dataT[f.j*rows+f.i] = S(v)
+		}
 	}
+}
+
+// transposed is the program's transposed copy as a slice of data's type
+// (nil when it keeps none).
+func transposed[S store](c *CellProgram, _ []S) []S {
+	t, _ := c.dataT.([]S)
+	return t
 }
 
 // cellComp compiles the closures of a CellProgram: the scalar compiler of

@@ -67,13 +67,16 @@ type cellMode struct {
 	minLanes   int64
 	splitLanes int64
 	split      int
+	transposed bool // keep the transposed copy where the plan asks for one
 }
 
 var cellModes = []cellMode{
-	{"scalar", math.MaxInt64, math.MaxInt64, 1},
-	{"vector", 1, math.MaxInt64, 1},
-	{"split", 1, 2, 3},
-	{"default", kMinLanes, kSplitLanes, 2},
+	{"scalar", math.MaxInt64, math.MaxInt64, 1, false},
+	{"vector", 1, math.MaxInt64, 1, false},
+	{"split", 1, 2, 3, false},
+	{"default", kMinLanes, kSplitLanes, 2, false},
+	{"vector transposed", 1, math.MaxInt64, 1, true},
+	{"split transposed", 1, 2, 3, true},
 }
 
 // cellStats is what a run of runCells says of the vector forms: how many
@@ -84,7 +87,11 @@ type cellStats struct{ vectorised, gaveUp int64 }
 // every cell of a front on one machine.
 func runCells(p *ir.Problem, pl *plan.Plan, m cellMode) (out *grid, st cellStats, err error) {
 	g := backend.NewGrid(p.CellType, p.Rows, p.Cols)
-	prog, err := CompileCells(p, pl, g)
+	var gT *backend.Grid
+	if m.transposed && pl.Transposed {
+		gT = backend.NewGrid(p.CellType, p.Cols, p.Rows)
+	}
+	prog, err := CompileCells(p, pl, g, gT)
 	if err != nil {
 		return nil, st, err
 	}
@@ -107,6 +114,16 @@ func runCells(p *ir.Problem, pl *plan.Plan, m cellMode) (out *grid, st cellStats
 				out.F[i*p.Cols+j] = v.F
 			} else {
 				out.I[i*p.Cols+j] = v.I
+			}
+		}
+	}
+	if gT != nil && err == nil {
+		// The copy is the grid, transposed, cell for cell.
+		for i := int64(0); i < p.Rows; i++ {
+			for j := int64(0); j < p.Cols; j++ {
+				if a, b := g.At(i, j), gT.At(j, i); a != b && !(a.F != a.F && b.F != b.F) {
+					return nil, st, fmt.Errorf("transposed copy: cell[%d][%d] = %v, copy %v", i, j, a, b)
+				}
 			}
 		}
 	}

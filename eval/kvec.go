@@ -1494,9 +1494,9 @@ func (c *kcomp) load(n *ir.Load, mask int) opnd {
 		s = kreadSpec{i: n.Index[0], j: n.Index[1], rows: int64(in.Rows), cols: int64(in.Cols)}
 	}
 	if in.T.IsFloat() {
-		return vecOf(ir.ClassFloat, kread[float64, float64](c, s, in.F, mask))
+		return vecOf(ir.ClassFloat, kread[float64, float64](c, s, in.F, nil, mask))
 	}
-	return vecOf(ir.ClassInt, kread[int64, int64](c, s, in.I, mask))
+	return vecOf(ir.ClassInt, kread[int64, int64](c, s, in.I, nil, mask))
 }
 
 func (c *kcomp) cellRef(n *ir.CellRef, mask int) opnd {
@@ -1504,15 +1504,15 @@ func (c *kcomp) cellRef(n *ir.CellRef, mask int) opnd {
 	s := kreadSpec{i: n.I, j: n.J, rows: p.rows, cols: p.cols, front: p.checked[n]}
 	switch d := p.data.(type) {
 	case []float64:
-		return vecOf(ir.ClassFloat, kread[float64, float64](c, s, d, mask))
+		return vecOf(ir.ClassFloat, kread[float64, float64](c, s, d, transposed(p, d), mask))
 	case []float32:
-		return vecOf(ir.ClassFloat, kread[float32, float64](c, s, d, mask))
+		return vecOf(ir.ClassFloat, kread[float32, float64](c, s, d, transposed(p, d), mask))
 	case []int64:
-		return vecOf(ir.ClassInt, kread[int64, int64](c, s, d, mask))
+		return vecOf(ir.ClassInt, kread[int64, int64](c, s, d, transposed(p, d), mask))
 	case []int32:
-		return vecOf(ir.ClassInt, kread[int32, int64](c, s, d, mask))
+		return vecOf(ir.ClassInt, kread[int32, int64](c, s, d, transposed(p, d), mask))
 	case []int16:
-		return vecOf(ir.ClassInt, kread[int16, int64](c, s, d, mask))
+		return vecOf(ir.ClassInt, kread[int16, int64](c, s, d, transposed(p, d), mask))
 	}
 	c.ok = false
 	return opnd{}
@@ -1524,8 +1524,9 @@ func (c *kcomp) cellRef(n *ir.CellRef, mask int) opnd {
 // checked reference, on earlier fronts), so is every lane, and the lanes
 // are a view of data (consecutive elements of the register's type) or a
 // strided gather. Other indices are computed lane by lane and checked on
-// every lane.
-func kread[S store, T num](c *kcomp, s kreadSpec, data []S, mask int) int {
+// every lane. dataT, when not nil, is data transposed (s.cols x s.rows):
+// a walk down a column reads it instead, in consecutive elements.
+func kread[S store, T num](c *kcomp, s kreadSpec, data, dataT []S, mask int) int {
 	d := newKReg[T](c, true)
 	rows, cols, front := s.rows, s.cols, s.front
 	h := c.cc.prog.h
@@ -1562,16 +1563,19 @@ func kread[S store, T num](c *kcomp, s kreadSpec, data []S, mask int) int {
 				inside = inside && h.T(i0, j0) < tc && h.T(i1, j1) < tc
 			}
 			if inside {
-				at, stride := i0*cols+j0, di*cols+dj
+				src, at, stride := data, i0*cols+j0, di*cols+dj
+				if dataT != nil && dj == 0 && di != 0 {
+					src, at, stride = dataT, j0*rows+i0, di
+				}
 				if stride == 1 {
-					if view, ok := any(data[at : at+int64(m.n)]).([]T); ok {
+					if view, ok := any(src[at : at+int64(m.n)]).([]T); ok {
 						b.v[d] = view
 						return true
 					}
 				}
 				v := b.x[d][:m.n]
 				for x := range v {
-					v[x] = T(data[at])
+					v[x] = T(src[at])
 					at += stride
 				}
 				b.v[d] = v

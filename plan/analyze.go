@@ -40,6 +40,7 @@ func Analyze(p *ir.Problem) (*Plan, error) {
 	for _, r := range reaches(p, pl.Deps) {
 		r.dep.RangeI = r.axisRange(r.di)
 		r.dep.RangeJ = r.axisRange(r.dj)
+		r.dep.Column = r.walksColumn()
 	}
 	if err := choose(p, pl); err != nil {
 		return nil, err

@@ -421,6 +421,10 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 			pl.Schedule = Interval
 		}
 		pl.T, pl.Direction, pl.KeepAll = h, Forward, true
+		pl.Transposed = false
+		for _, d := range pl.Deps {
+			pl.Transposed = pl.Transposed || (p.Rows > 1 && d.Column)
+		}
 		lo, hi := h.Range(p.Rows, p.Cols)
 		pl.Fronts = hi - lo + 1
 		if bounded {
@@ -582,3 +586,12 @@ func isZero(a analysis.Affine) bool {
 // overRange reports whether the reference's index uses a reduction
 // variable (it covers a range of offsets).
 func (r *reach) overRange() bool { return len(r.di.Red) > 0 || len(r.dj.Red) > 0 }
+
+// walksColumn reports whether the reference's row moves with a reduction
+// variable while its column does not (Dependency.Column).
+func (r *reach) walksColumn() bool {
+	if r.never || !r.ok {
+		return false
+	}
+	return len(r.di.Red) > 0 && len(r.dj.Red) == 0 && r.dj.IsLinear()
+}

@@ -94,7 +94,11 @@ func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
 		ntr, ntc := (p.Rows+th-1)/th, (p.Cols+tw-1)/tw
 		return edges + tiles + 8*(ntr+ntc-1) + regs
 	}
-	// Generic schedules work in the grid itself.
+	// Generic schedules work in the grid itself, and in its transposed
+	// copy when they keep one.
+	if pl.Transposed {
+		return regs + GridBytes(p)
+	}
 	return regs
 }
 
@@ -155,6 +159,9 @@ func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
 		// The whole grid is read over ranges of fronts: it stays in
 		// memory on the device and on the host.
 		m.Device = GridBytes(p) + m.Inputs
+		if pl.Transposed {
+			m.Device += GridBytes(p)
+		}
 		keep = true
 	}
 	m.Threads = threads

@@ -56,6 +56,10 @@ type Dependency struct {
 	// nothing bounds is math.MinInt64 or math.MaxInt64: analysis.Full's);
 	// a constant offset is a point. For `dpgpu check`.
 	RangeI, RangeJ analysis.Range
+	// Column: the reference's row moves with a reduction variable while
+	// its column stays (`cell[k+1][j]`): it walks down a column, which
+	// the executors read from the transposed copy (Plan.Transposed).
+	Column bool
 }
 
 // Plan is the result of the analysis.
@@ -78,6 +82,13 @@ type Plan struct {
 	// is bounded only by the grid.
 	Reach        int64
 	ReachBounded bool
+	// Transposed (generic schedules): some reference's row walks with a
+	// reduction variable while its column stays (`cell[k+1][j]`, k in
+	// i..j-1), so the executors keep a transposed copy of the grid too,
+	// written with every cell, and read such references from it in
+	// consecutive memory. Memory counts it; an executor without room for
+	// it runs without.
+	Transposed bool
 	Reason       string // why this schedule, for a person
 	// Prev is how many previous rows (rows), columns (cols) or
 	// anti-diagonals (wavefront) a cell may read.

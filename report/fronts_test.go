@@ -25,7 +25,7 @@ func TestCheckGeneric(t *testing.T) {
 			"schedule   interval, forward\n",
 			"fronts     t = j - i: 11 fronts (t = -5..5), at most 6 cells each, computed in parallel\n",
 			"prev       the whole grid stays in memory: references read up to 5 fronts back\n",
-			"memory     device 344 B (the whole grid + 56 B of inputs)\n",
+			"memory     device 632 B (the whole grid and its transposed copy + 56 B of inputs)\n",
 			"answer     cell[0][5]\n",
 		}},
 		{"weighted intervals", dptest.WeightedInterval([]int64{3, 2, 4, 1}, []int64{0, 0, 1, 2}), []string{

@@ -156,6 +156,9 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	kept := "rotating buffers"
 	if generic {
 		kept = "the whole grid"
+		if pl.Transposed {
+			kept = "the whole grid and its transposed copy"
+		}
 	}
 	fmt.Fprintf(w, "memory     device %s (%s + %s of inputs)\n", Bytes(m.Device), kept, Bytes(m.Inputs))
 	fmt.Fprintf(w, "           host %s at most for solve -b cpu with %d threads: %s working buffers, %s inputs, %s runtime",

@@ -31,7 +31,12 @@ func newFrontRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.
 	}
 	g := opt.NewGrid(p)
 	r.bytes += plan.GridBytes(p)
-	prog, err := eval.CompileCells(p, pl, g)
+	var gT *backend.Grid
+	if r.transposed {
+		gT = backend.NewGrid(p.CellType, p.Cols, p.Rows)
+		r.bytes += plan.GridBytes(p)
+	}
+	prog, err := eval.CompileCells(p, pl, g, gT)
 	if err != nil {
 		return nil, err
 	}
@@ -54,9 +59,28 @@ func newFrontRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.
 // checkFrontMemory refuses, before anything is allocated, a generic run
 // whose grid and registers do not fit in the available memory (a grid the
 // caller allocated in advance is not counted again).
+//
+// The transposed copy the plan asks for (plan.Plan.Transposed, counted in
+// plan.CPUWork) is left out when only the run without it fits: it speeds
+// up reductions that walk columns, and is not needed to compute.
 func (r *run) checkFrontMemory() error {
+	r.transposed = r.pl.Transposed
+	err := r.checkFrontMemory1()
+	if err != nil && r.transposed {
+		r.transposed = false
+		if r.checkFrontMemory1() == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func (r *run) checkFrontMemory1() error {
 	p := r.p
 	need := plan.CPUWork(p, r.pl, plan.CPUShape{Threads: r.threads})
+	if r.pl.Transposed && !r.transposed {
+		need -= plan.GridBytes(p)
+	}
 	what := fmt.Sprintf("solving %s on %d CPU threads", p.Name, r.threads)
 	if !r.opt.Grid.Fits(p.CellType, p.Rows, p.Cols) {
 		need += plan.GridBytes(p)

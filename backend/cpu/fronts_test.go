@@ -605,7 +605,18 @@ func TestGenericMemory(t *testing.T) {
 
 	grid := plan.GridBytes(p)
 	work := plan.CPUMemory(p, pl, 2, true).Work
+	if !pl.Transposed {
+		t.Fatal("matrix chain walks columns: the plan should keep a transposed copy")
+	}
+	// Room for everything but the transposed copy: the run goes on
+	// without it.
 	withAvailable(t, work+grid-1)
+	res, err = New(2).Run(context.Background(), p, pl, backend.Options{})
+	if err != nil || res.Stats.PeakHostBytes != work {
+		t.Fatalf("without room for the transposed copy: %v, peak %d, want %d", err, res.Stats.PeakHostBytes, work)
+	}
+	checkResult(t, "no transposed copy", rc.src, rc, res, false)
+	withAvailable(t, work-1)
 	_, err = New(2).Run(context.Background(), p, pl, backend.Options{})
 	if !errors.Is(err, hostmem.ErrTooLarge) || !strings.HasPrefix(err.Error(), "keeping the whole 50x50 grid of long (19.5 KiB), which the interval schedule reads over ranges of fronts, while solving matrixchain needs") {
 		t.Errorf("refusal: %v", err)

@@ -48,7 +48,10 @@ type run struct {
 	// the workers besides the sweeping one.
 	machines []*eval.CellMachine
 	work     *backend.Grid
-	crew     *crew
+	// transposed: a generic run keeps the plan's transposed copy of the
+	// grid (it fits in memory).
+	transposed bool
+	crew       *crew
 }
 
 // worker is one goroutine's machine and what it collected.
