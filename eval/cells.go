@@ -35,7 +35,7 @@ type CellProgram struct {
 	// dataT, when not nil, is the transposed copy (plan.Plan.Transposed):
 	// cell [i][j] is also at dataT[j*rows+i], written with every cell,
 	// so that a reduction walking a column reads consecutive elements.
-	dataT any
+	dataT      any
 	slots      map[*ir.Reduce]int
 	cases      []cellCase
 	checked    map[*ir.CellRef]bool

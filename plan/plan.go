@@ -89,7 +89,7 @@ type Plan struct {
 	// consecutive memory. Memory counts it; an executor without room for
 	// it runs without.
 	Transposed bool
-	Reason       string // why this schedule, for a person
+	Reason     string // why this schedule, for a person
 	// Prev is how many previous rows (rows), columns (cols) or
 	// anti-diagonals (wavefront) a cell may read.
 	Prev         int
