@@ -138,24 +138,29 @@ func TestRejections(t *testing.T) {
 		{"answer outside", "3x3\ncell[i][j] = 1\nanswer: cell[3][0]\n", 3, 9, []string{"outside the 3x3 grid"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := analyze(t, tt.src)
-			if err == nil {
-				t.Fatal("no error")
-			}
-			var list source.ErrorList
-			if !errors.As(err, &list) || len(list) == 0 {
-				t.Fatalf("error %v is not a source.ErrorList", err)
-			}
-			if list[0].Pos.Line != tt.line || list[0].Pos.Col != tt.col {
-				t.Errorf("at %d:%d, want %d:%d: %v", list[0].Pos.Line, list[0].Pos.Col, tt.line, tt.col, err)
-			}
-			for _, s := range tt.contains {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("%q does not mention %q", err, s)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkRejection(t, tt.src, tt.line, tt.col, tt.contains) })
+	}
+}
+
+// checkRejection plans src and checks that it fails with a positioned
+// error at line:col that mentions every string of contains.
+func checkRejection(t *testing.T, src string, line, col int, contains []string) {
+	t.Helper()
+	_, err := analyze(t, src)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	var list source.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		t.Fatalf("error %v is not a source.ErrorList", err)
+	}
+	if list[0].Pos.Line != line || list[0].Pos.Col != col {
+		t.Errorf("at %d:%d, want %d:%d: %v", list[0].Pos.Line, list[0].Pos.Col, line, col, err)
+	}
+	for _, s := range contains {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("%q does not mention %q", err, s)
+		}
 	}
 }
 

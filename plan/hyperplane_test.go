@@ -1,12 +1,10 @@
 package plan_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/source"
 )
 
 const matrixChain = `long 1x? d = 30,35,15,5,10,20,25
@@ -111,24 +109,7 @@ func TestHyperplaneRejections(t *testing.T) {
 		{"prev too small", "prev: 3\n" + matrixChain, 1, 1, []string{"prev: 3 is too small", "reads 5 fronts back", "prev: 5"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := analyze(t, tt.src)
-			if err == nil {
-				t.Fatal("no error")
-			}
-			var list source.ErrorList
-			if !errors.As(err, &list) || len(list) == 0 {
-				t.Fatalf("error %v is not a source.ErrorList", err)
-			}
-			if list[0].Pos.Line != tt.line || list[0].Pos.Col != tt.col {
-				t.Errorf("at %d:%d, want %d:%d: %v", list[0].Pos.Line, list[0].Pos.Col, tt.line, tt.col, err)
-			}
-			for _, s := range tt.contains {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("%q does not mention %q", err, s)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkRejection(t, tt.src, tt.line, tt.col, tt.contains) })
 	}
 }
 
