@@ -30,8 +30,9 @@ type ProblemDecl struct {
 }
 
 // GridDecl is the grid size line: `R x C` (thesis: `5x5`), or `N` alone
-// for a 1-D grid. Sides holds one expression per dimension, in order: one
-// or two (the parser refuses more).
+// for a 1-D grid, or `K x R x C` for a 3-D grid. Sides holds one
+// expression per dimension, in order: one, two or three (the parser
+// refuses more).
 type GridDecl struct {
 	Pos   Pos
 	Sides []Expr

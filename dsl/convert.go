@@ -119,8 +119,8 @@ func (c *conv) grid(g *gGrid) Decl {
 		return d
 	}
 	first := c.side(g.First)
-	if len(g.Rest) > 1 {
-		c.p.error(first.Position(), "%s", msg3D)
+	if len(g.Rest) > 2 {
+		c.p.error(first.Position(), msgSides, len(g.Rest)+1)
 		return nil
 	}
 	d := &GridDecl{Pos: first.Position(), Sides: []Expr{first}}

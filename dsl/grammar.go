@@ -213,9 +213,10 @@ type gAmpRow struct {
 }
 
 // gGrid is `5x5` (one Dims token), or sides separated by `x`: `N`,
-// `(len(A)+1) x (len(B)+1)`. More than two sides parse, so that convert.go
-// can say that 3-D grids are not implemented rather than report a syntax
-// error.
+// `(len(A)+1) x (len(B)+1)`, `K x R x C` (a line of several sides reaches
+// the grammar with its Dims tokens split, gridTokens). More than three
+// sides parse, so that convert.go can say how many a grid may have rather
+// than report a syntax error.
 type gGrid struct {
 	Dims  lexer.Token  `parser:"  @Dims"`
 	First *gSide       `parser:"| @@"`

@@ -258,7 +258,7 @@ func checkPositions(tb testing.TB, f *File) {
 			check("problem", d.Pos, "problem")
 		case *GridDecl:
 			check("grid", d.Pos, "")
-			if len(d.Sides) < 1 || len(d.Sides) > 2 {
+			if len(d.Sides) < 1 || len(d.Sides) > 3 {
 				tb.Errorf("grid at %s with %d sides", d.Pos, len(d.Sides))
 			}
 			for _, side := range d.Sides {

@@ -339,9 +339,7 @@ func (p *parser) parseGroup(g *group) (d Decl) {
 			return c.input(gi)
 		}
 	case kindGrid:
-		if at, ok := threeDims(g.head); ok {
-			p.errorAt(at, "%s", msg3D)
-		} else if gg, err := run(gridParser, g.head); err != nil {
+		if gg, err := run(gridParser, gridTokens(g.head)); err != nil {
 			p.syntaxError(err, g.kind, g.head)
 		} else {
 			return c.grid(gg)
@@ -354,30 +352,101 @@ func (p *parser) parseGroup(g *group) (d Decl) {
 	return nil
 }
 
-// msg3D is the error for a grid line of three sides (contract v2 §7.1
-// names them; the engine does not compute them yet).
-const msg3D = "3-D grids (`K x R x C`) are not implemented yet: give one side for a 1-D grid (`N`, cells cell[i]) or two for a 2-D grid (`R x C`)"
+// msgSides is the error for a grid line of more than three sides.
+const msgSides = "a grid has one side (`N`, cells cell[i]), two (`R x C`, cells cell[i][j]) or three (`K x R x C`, cells cell[k][i][j]), not %d"
 
-// threeDims reports a grid line of three or more sides that the grammar
-// cannot see as such, because the lexer takes two numeric sides as one Dims
-// token and the rest of the line as data: `2x3x4` (Dims then the row `x4`),
-// `n x 3 x 4` (a Dims token after `x`). It returns where the line starts.
-// Lines of three sides written otherwise (`K x R x C`) parse, and
-// conv.grid reports them.
-func threeDims(seg segment) (lexer.Position, bool) {
-	toks := seg.toks
-	for k, t := range toks {
+// gridTokens prepares a grid line of several sides for the grid's
+// grammar. The lexer takes two numeric sides as one Dims token and the rest
+// of the line as data, as it must for an input's `1x?`: `2x3x4` lexes as
+// Dims `2x3` then the data row `x4`, and `n x 3 x 4` ends in Dims `3 x 4`.
+// A Dims token among other tokens is split into its sides and `x`, and a
+// data row after it is lexed again as expression tokens, so that every
+// way of writing `K x R x C` parses alike. A line whose Dims token has no
+// `x` beside it (`5x5`) is left as it is.
+func gridTokens(seg segment) segment {
+	split := false
+	for k, t := range seg.toks {
 		if t.Type != tokDims {
 			continue
 		}
-		if k+1 < len(toks) && toks[k+1].Type == tokRow && strings.HasPrefix(strings.TrimLeft(toks[k+1].Value, blanks), "x") {
-			return toks[0].Pos, true
+		if k+1 < len(seg.toks) && seg.toks[k+1].Type == tokRow && strings.HasPrefix(strings.TrimLeft(seg.toks[k+1].Value, blanks), "x") {
+			split = true
 		}
-		if k > 0 && toks[k-1].Type == tokIdent && toks[k-1].Value == "x" {
-			return toks[0].Pos, true
+		if k > 0 && seg.toks[k-1].Type == tokIdent && seg.toks[k-1].Value == "x" {
+			split = true
 		}
 	}
-	return lexer.Position{}, false
+	if !split {
+		return seg // `5x5`, or a line the grid's parser words best as it is
+	}
+	var out []lexer.Token
+	var expand func(toks []lexer.Token)
+	expand = func(toks []lexer.Token) {
+		for _, t := range toks {
+			switch t.Type {
+			case tokDims:
+				x := strings.IndexByte(t.Value, 'x')
+				left, right := t.Value[:x], t.Value[x+1:]
+				out = append(out, trimmedTok(t, tokInt, left, 0))
+				out = append(out, lexer.Token{Type: tokIdent, Value: "x", Pos: shiftPos(t.Pos, x)})
+				out = append(out, trimmedTok(t, tokInt, right, x+1))
+			case tokRow:
+				expand(relex(t))
+			default:
+				out = append(out, t)
+			}
+		}
+	}
+	expand(seg.toks)
+	return segment{toks: out, end: seg.end, unclosed: seg.unclosed}
+}
+
+// trimmedTok is the part of t's value from byte at, blanks trimmed, as a
+// token of type typ ("?" stays what it is: the grid's parser refuses it).
+func trimmedTok(t lexer.Token, typ lexer.TokenType, part string, at int) lexer.Token {
+	lead := len(part) - len(strings.TrimLeft(part, blanks))
+	v := strings.Trim(part, blanks)
+	if v == "?" {
+		typ = tokOp
+	}
+	return lexer.Token{Type: typ, Value: v, Pos: shiftPos(t.Pos, at+lead)}
+}
+
+// relex lexes the text of a data row again from the lexer's first state,
+// with the positions it has in the file. The row holds no newline. A row
+// after a Dims token on a grid line goes on with the next side: its `x`
+// is taken apart first (`x4` would lex as a name).
+func relex(t lexer.Token) []lexer.Token {
+	var toks []lexer.Token
+	v := t.Value
+	lead := len(v) - len(strings.TrimLeft(v, blanks))
+	if strings.HasPrefix(v[lead:], "x") {
+		toks = append(toks, lexer.Token{Type: tokIdent, Value: "x", Pos: shiftPos(t.Pos, lead)})
+		t.Pos = shiftPos(t.Pos, lead+1)
+		t.Value = v[lead+1:]
+	}
+	l, err := dpLexer.LexString(t.Pos.Filename, t.Value)
+	if err != nil {
+		return append(toks, t)
+	}
+	for {
+		n, err := l.Next()
+		if err != nil || n.EOF() {
+			return toks
+		}
+		if n.Type == tokNewline {
+			continue
+		}
+		n.Pos = shiftPos(t.Pos, n.Pos.Offset)
+		toks = append(toks, n)
+	}
+}
+
+// shiftPos is the position k bytes after p on the same line.
+func shiftPos(p lexer.Position, k int) lexer.Position {
+	p.Offset += k
+	p.Column += k
+	return p
 }
 
 func (p *parser) recurrence(c *conv, g *group) Decl {

@@ -272,7 +272,7 @@ func TestParseConstructs(t *testing.T) {
 		{"cell[i][j] = 0 otherwise\nanswer: cell[0][0]", []string{"rec cell[i][j] {0 otherwise}", "answer (idx cell 0 0)"}},
 		{"cell[i] = 3", []string{"rec cell[i] {3}"}},
 		{"cell[j] = 0 when j == 0\n | cell[j-1] + 1 otherwise", []string{"rec cell[j] {0 when (== j 0)} {(+ (idx cell (- j 1)) 1) otherwise}"}},
-		{"cell[k][i][j] = 0", []string{"rec cell[k][i][j] {0}"}}, // sema says 3-D is not implemented
+		{"cell[k][i][j] = 0", []string{"rec cell[k][i][j] {0}"}}, // a 3-D grid's left side
 		// Answers and lines in any order.
 		{"answer: cell[ROWS-1][COLS-1]\n5x5", []string{"answer (idx cell (- ROWS 1) (- COLS 1))", "grid 5 5"}},
 		{"\n\n  # only comments\n\n", nil},
@@ -459,12 +459,10 @@ func TestParseErrors(t *testing.T) {
 		{"len(A) x", []string{"1:9: unexpected end of line, expected a number, a name or `(`"}},
 		{"N - 1", []string{"1:3: unexpected `-` in the grid size: put an expression side in parentheses, as in `(N+1) x M`"}},
 		{"len(A)-1", []string{"1:7: unexpected `-` in the grid size: put an expression side in parentheses, as in `(N+1) x M`"}},
-		// Three sides: named by the contract, not implemented.
-		{"2x3x4", []string{"1:1: 3-D grids (`K x R x C`) are not implemented yet: give one side for a 1-D grid (`N`, cells cell[i]) or two for a 2-D grid (`R x C`)"}},
-		{"2 x 3 x n", []string{"1:1: 3-D grids (`K x R x C`) are not implemented yet: give one side for a 1-D grid (`N`, cells cell[i]) or two for a 2-D grid (`R x C`)"}},
-		{"n x 3 x 4", []string{"1:1: 3-D grids (`K x R x C`) are not implemented yet: give one side for a 1-D grid (`N`, cells cell[i]) or two for a 2-D grid (`R x C`)"}},
-		{"K x (R+1) x len(A)", []string{"1:1: 3-D grids (`K x R x C`) are not implemented yet: give one side for a 1-D grid (`N`, cells cell[i]) or two for a 2-D grid (`R x C`)"}},
-		{"  (K) x R x C", []string{"1:3: 3-D grids (`K x R x C`) are not implemented yet: give one side for a 1-D grid (`N`, cells cell[i]) or two for a 2-D grid (`R x C`)"}},
+		// More than three sides (three: grid3d_test.go).
+		{"2x3x4x5", []string{"1:1: a grid has one side (`N`, cells cell[i]), two (`R x C`, cells cell[i][j]) or three (`K x R x C`, cells cell[k][i][j]), not 4"}},
+		{"n x 3 x 4 x m", []string{"1:1: a grid has one side (`N`, cells cell[i]), two (`R x C`, cells cell[i][j]) or three (`K x R x C`, cells cell[k][i][j]), not 4"}},
+		{"  (K) x R x C x 2", []string{"1:3: a grid has one side (`N`, cells cell[i]), two (`R x C`, cells cell[i][j]) or three (`K x R x C`, cells cell[k][i][j]), not 4"}},
 		{"5x5 7", []string{"1:5: unexpected `7`"}},
 		{"x = 3", []string{"1:1: missing type before `x` (a scalar is declared as in `int x = ...`)"}},
 		{"problem", []string{"1:8: expected a name after `problem`, found end of line"}},

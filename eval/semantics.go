@@ -161,8 +161,23 @@ func nanToInt(pos source.Pos, t ir.Type) error {
 // `lcs.dp:7:12: cell[i-1][j] reads cell[-1][3], outside the 5x7 grid`, or
 // for a reference to a 1-D grid (ref.OneD, whose rows is 1)
 // `lis.dp:3:46: cell[k-1] reads cell[-1], outside the 1-D grid of 8 cells`.
+// A reference to a 3-D grid (ref.Mid) whose inner subscripts are outside
+// reads no cell of the flat grid it is lowered to, but a column that names
+// the cell being computed (ir.OutsideColumn3):
+// `fw.dp:4:9: cell[k-1][i+1][j] reads outside the 4x3x3 grid: a subscript after the first is outside, computing cell[1][2][0]`.
 func OutsideGrid(ref *ir.CellRef, i, j, rows, cols int64) error {
 	g := refGrid(ref, rows, cols)
+	if g.Dims == 3 && (j < 0 || j >= cols) {
+		what := "reads outside the " + g.GridText() + ": "
+		if i < 0 || i >= rows {
+			what += fmt.Sprintf("its first subscript is %d, outside 0..%d, and ", i, rows-1)
+		}
+		what += fmt.Sprintf("its second or third subscript is outside (0..%d, 0..%d)", g.Mid-1, g.Inner-1)
+		if flat, ok := ir.Outside3(j); ok && cols > 0 {
+			what += ", computing " + g.CellText(flat/cols, flat%cols)
+		}
+		return errAt(ref.Pos, "%s %s", refText(ref), what)
+	}
 	return errAt(ref.Pos, "%s reads %s, outside the %s", refText(ref), g.CellText(i, j), g.GridText())
 }
 
@@ -171,8 +186,11 @@ func OutsideGrid(ref *ir.CellRef, i, j, rows, cols int64) error {
 // cells as the Problem does.
 func refGrid(ref *ir.CellRef, rows, cols int64) *ir.Problem {
 	g := &ir.Problem{Dims: 2, Rows: rows, Cols: cols}
-	if ref.OneD {
+	switch {
+	case ref.OneD:
 		g.Dims = 1
+	case ref.Inner > 0:
+		g.Dims, g.Mid, g.Inner = 3, ref.Mid, ref.Inner
 	}
 	return g
 }
@@ -183,6 +201,8 @@ func refText(ref *ir.CellRef) string {
 		return ref.Text
 	case ref.OneD:
 		return "cell[..]"
+	case ref.Inner > 0:
+		return "cell[..][..][..]"
 	}
 	return "cell[..][..]"
 }

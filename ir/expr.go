@@ -86,6 +86,12 @@ type CellRef struct {
 	// reference alone, without the Problem, reads it: "cell[k-1] reads
 	// cell[-1]", not cell[0][-1].
 	OneD bool
+	// Mid and Inner are R and C of a 3-D grid (Problem.Dims == 3; 0
+	// otherwise): the reference cell[a][b][c] as written (Text) is I = a,
+	// J = b*C + c, where J is guarded: with b outside 0..R-1 or c outside
+	// 0..C-1, J is OutsideColumn3 of the cell being computed, outside the
+	// grid. Messages built from the reference alone read them.
+	Mid, Inner int64
 }
 
 // Op is an operator.

@@ -91,8 +91,22 @@ type Problem struct {
 	// every reference cell[e] is a CellRef with I the constant 0 (OneD set).
 	// Dims only changes how cells and the grid are named in messages
 	// (CellText, GridText).
+	//
+	// A 3-D grid `K x R x C` (Dims 3) is lowered likewise, to the K x R*C
+	// grid: each k-plane is one row, so that the planner, the executors
+	// and the traceback run it unchanged. The first index variable, k, is
+	// the row variable (IVar); the user's i and j are J / C and J % C of
+	// the column variable J (exact: J is never negative); a reference
+	// cell[a][b][c] is the CellRef cell[a][b*C + c], guarded so that b or
+	// c outside its side makes the column outside the grid (CellRef.Mid).
 	Dims       int
 	Rows, Cols int64 // grid size; 0 for schedules without a grid (held-karp)
+	// Mid and Inner are R and C of a 3-D grid (Dims 3), whose Cols is
+	// Mid*Inner; 0 otherwise.
+	Mid, Inner int64
+	// Vars3 names a 3-D grid's index variables as written, k, i, j (IVar
+	// is k; JVar words the column, "(i*C + j)").
+	Vars3      [3]string
 	CellType   Type
 	IVar, JVar string // names of the index variables (`i`, `j`; `j` alone in 1-D)
 
@@ -155,19 +169,57 @@ func (p *Problem) Cells() int64 { return p.Rows * p.Cols }
 // cell[2][5] in a 2-D grid, cell[5] in a 1-D grid (whose cells all have
 // i = 0). Every stage words cells through it, so that a 1-D problem's
 // messages never show the row that the lowering added.
+//
+// A 3-D problem's cell [i][j] of the lowered grid is cell[i][j/C][j%C];
+// a column outside the grid has no such coordinates (CellText3).
 func (p *Problem) CellText(i, j int64) string {
-	if p.Dims == 1 {
+	switch p.Dims {
+	case 1:
 		return "cell[" + strconv.FormatInt(j, 10) + "]"
+	case 3:
+		return CellText3(i, j, p.Mid, p.Inner)
 	}
 	return "cell[" + strconv.FormatInt(i, 10) + "][" + strconv.FormatInt(j, 10) + "]"
 }
 
+// CellText3 names cell [i][j] of the grid a 3-D grid of sides K x mid x
+// inner is lowered to, as cell[k][i][j]. A column j outside 0..mid*inner-1
+// is not a cell of any plane (the lowering makes an out-of-range inner
+// subscript such a column): it is written cell[i][?][?].
+func CellText3(i, j, mid, inner int64) string {
+	k := strconv.FormatInt(i, 10)
+	if inner <= 0 || j < 0 || j/inner >= mid {
+		return "cell[" + k + "][?][?]"
+	}
+	return "cell[" + k + "][" + strconv.FormatInt(j/inner, 10) + "][" + strconv.FormatInt(j%inner, 10) + "]"
+}
+
+// Outside3 decodes the column that a guarded 3-D reference reads when one
+// of its inner subscripts is outside the grid (see CellRef.Mid): the flat
+// index i*cols + j of the cell being computed, ok false where the read
+// names no cell (a reference of the answer).
+func Outside3(j int64) (flat int64, ok bool) {
+	if j > -2 {
+		return 0, false
+	}
+	return -2 - j, true
+}
+
+// OutsideColumn3 is the column a guarded reference of a 3-D grid reads
+// when its inner subscripts are outside the grid, computing the cell of
+// flat index flat (i*cols + j; -1 for the answer, which computes none):
+// always negative, so outside the grid, and decoded by Outside3.
+func OutsideColumn3(flat int64) int64 { return -2 - flat }
+
 // GridText names p's grid for messages, as a noun phrase to follow "the":
-// "5x7 grid", or "1-D grid of 17 cells" (so that "outside the %s" reads
+// "5x7 grid", "4x5x5 grid" (3-D), or "1-D grid of 17 cells" (so that "outside the %s" reads
 // well for both).
 func (p *Problem) GridText() string {
-	if p.Dims == 1 {
+	switch p.Dims {
+	case 1:
 		return fmt.Sprintf("1-D grid of %d cells", p.Cols)
+	case 3:
+		return fmt.Sprintf("%dx%dx%d grid", p.Rows, p.Mid, p.Inner)
 	}
 	return fmt.Sprintf("%dx%d grid", p.Rows, p.Cols)
 }

@@ -88,6 +88,8 @@ func entries() []Builtin {
 		knapsack("knapsack", false, "knapsack01", "knapsack-01"),
 		knapsack("knapsack-bounded", true),
 		knapsack("knapsack-unbounded", false),
+		// A 3-D grid; gen-data has no graphs yet.
+		{Name: "floyd-warshall", Aliases: []string{"all-pairs-shortest-paths", "apsp"}},
 		pair("lcs", render.LCS),
 		{Name: "lis", Aliases: []string{"longest-increasing-subsequence"}, Render: render.LIS,
 			Generate: gen.ValuesInstance, Data: DataInts, BenchSizes: benchSizes},

@@ -123,7 +123,14 @@ func problemLine(w io.Writer, p *ir.Problem) {
 }
 
 // gridLine writes the grid's size and cell type.
+// A 3-D grid gives its three sides and the flat grid it runs as, whose
+// rows are its k-planes: "4 x 3 x 3 = 36 cells of int (4 planes of 9)".
 func gridLine(w io.Writer, p *ir.Problem) {
+	if p.Dims == 3 {
+		fmt.Fprintf(w, "grid       %s x %s x %s = %s cells of %s (%s planes of %s)\n", Count(p.Rows), Count(p.Mid), Count(p.Inner),
+			Count(p.Cells()), p.CellType, Count(p.Rows), Count(p.Cols))
+		return
+	}
 	fmt.Fprintf(w, "grid       %s x %s = %s cells of %s\n", Count(p.Rows), Count(p.Cols), Count(p.Cells()), p.CellType)
 }
 

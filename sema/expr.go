@@ -352,13 +352,32 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 	if kind, ok := c.indexVar(name); ok && sc.mode != modeConst {
 		if sc.mode == modeAnswer {
 			hi := map[ir.VarKind]string{ir.VarI: "ROWS-1", ir.VarJ: "COLS-1"}[kind]
-			if c.dims == 1 {
+			switch c.dims {
+			case 1:
 				hi = "DIM0-1"
+			case 3:
+				hi = [3]string{"DIM0-1", "ROWS-1", "COLS-1"}[c.indexVar3(name)]
 			}
 			c.errorf(id.Pos, "%s is an index variable of the recurrence; in answer: it exists only as the variable of a reduction, e.g. max(%s in 0..%s: ...)", name, name, hi)
 			return nil
 		}
+		if k := c.indexVar3(name); k >= 0 {
+			if !c.gridOK {
+				return nil // the grid's error is reported
+			}
+			return c.var3(k, name, id.Pos)
+		}
 		return &ir.Var{Node: ir.Node{T: c.idxType, Pos: id.Pos}, Kind: kind, Name: name}
+	}
+	if name == "DIM2" && c.dims == 3 && c.names[name] == nil {
+		if sc.mode == modeConst {
+			c.errorf(id.Pos, "%s cannot use %s: the grid size is not known when %s is evaluated", sc.what, name, sc.what)
+			return nil
+		}
+		if !c.gridOK {
+			return nil
+		}
+		return intConst(c.inner, id.Pos)
 	}
 	switch name {
 	case "ROWS", "COLS", "DIM0", "DIM1":
@@ -377,7 +396,11 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 			return nil
 		}
 		v := c.rows
-		if name == "COLS" || name == "DIM1" || name == "DIM0" && c.dims == 1 {
+		switch {
+		case c.dims == 3:
+			// ROWS and COLS keep their meaning for the last two sides.
+			v = map[string]int64{"DIM0": c.rows, "DIM1": c.mid, "ROWS": c.mid, "COLS": c.inner}[name]
+		case name == "COLS" || name == "DIM1" || name == "DIM0" && c.dims == 1:
 			v = c.cols
 		}
 		return intConst(v, id.Pos)
@@ -387,13 +410,15 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 			c.errorf(id.Pos, "%s cannot read the grid", sc.what)
 		case c.dims == 1:
 			c.errorf(id.Pos, "cell needs a subscript: cell[k]")
+		case c.dims == 3:
+			c.errorf(id.Pos, "cell needs three subscripts: cell[k][i][j]")
 		default:
 			c.errorf(id.Pos, "cell needs two subscripts: cell[i][j]")
 		}
 		return nil
 	case "DIM2":
 		if c.names[name] == nil {
-			c.errorf(id.Pos, "DIM2 is not defined: the grid has %s (3-D grids are not implemented yet)", c.dimsText())
+			c.errorf(id.Pos, "DIM2 is not defined: the grid has %s (DIM2 is the third side of a 3-D grid, K x R x C)", c.dimsText())
 			return nil
 		}
 	}
@@ -423,19 +448,20 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 
 // indexVar reports whether name is an index variable of the recurrence:
 // of `cell[i][j]`, i is VarI and j VarJ; the one variable of a 1-D grid's
-// `cell[j]` is VarJ (the grid is lowered to 1 x N).
+// `cell[j]` is VarJ (the grid is lowered to 1 x N); of a 3-D grid's
+// `cell[k][i][j]`, k is VarI and i and j are parts of VarJ (indexVar3).
 func (c *checker) indexVar(name string) (ir.VarKind, bool) {
 	if c.recur == nil {
 		return 0, false
 	}
 	vars := c.recur.Vars
-	if len(vars) > 2 {
-		vars = nil // 3-D: reported, and not lowered
+	if len(vars) > 3 {
+		vars = nil // reported, and not lowered
 	}
 	for k, v := range vars {
 		if v != nil && v.Name == name {
-			if k == len(vars)-1 {
-				return ir.VarJ, true
+			if k == len(vars)-1 || len(vars) == 3 && k == 1 {
+				return ir.VarJ, true // a 3-D grid's i and j are parts of J
 			}
 			return ir.VarI, true
 		}
@@ -716,6 +742,8 @@ func (c *checker) lowerCellRef(ix *dsl.Index, sc *scope) ir.Expr {
 			c.errorf(ix.Pos, "cell needs %d subscript%s, as the recurrence's left side, not %d", want, plural(want), len(ix.Indices))
 		case oneD:
 			c.errorf(ix.Pos, "cell takes one subscript, cell[k], not %d: the grid is 1-D (line %d gives one side)", len(ix.Indices), c.grid.Pos.Line)
+		case c.dims == 3:
+			c.errorf(ix.Pos, "cell needs three subscripts, cell[k][i][j], not %d: the grid is 3-D (line %d gives three sides)", len(ix.Indices), c.grid.Pos.Line)
 		default:
 			c.errorf(ix.Pos, "cell needs two subscripts, cell[i][j], not %d: the grid is 2-D (line %d gives two sides)", len(ix.Indices), c.grid.Pos.Line)
 		}
@@ -729,6 +757,12 @@ func (c *checker) lowerCellRef(ix *dsl.Index, sc *scope) ir.Expr {
 		c.p.CellRefs = append(c.p.CellRefs, ref)
 	}
 	sub := noEmits(sc, "a subscript")
+	if c.dims == 3 {
+		if !c.lowerCellRef3(ix, ref, sc) {
+			return nil
+		}
+		return ref
+	}
 	if oneD {
 		ref.I = intConst(0, ix.Pos)
 		ref.J = c.index(c.lower(ix.Indices[0], sub), ix.Indices[0])
@@ -760,8 +794,8 @@ func (c *checker) lowerCellRef(ix *dsl.Index, sc *scope) ir.Expr {
 // subscripts is how many subscripts a cell reference takes: the grid
 // line's sides, or without one the recurrence's index variables.
 func (c *checker) subscripts() int {
-	if c.dims == 1 {
-		return 1
+	if c.dims == 1 || c.dims == 3 {
+		return c.dims
 	}
 	return 2
 }

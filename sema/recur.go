@@ -16,8 +16,11 @@ func (c *checker) checkRecurrence() {
 	if r == nil {
 		if !c.heldKarp {
 			lhs := "cell[i][j]"
-			if c.dims == 1 {
+			switch c.dims {
+			case 1:
 				lhs = "cell[i]"
+			case 3:
+				lhs = "cell[k][i][j]"
 			}
 			c.errorf(c.filePos(), "no recurrence: define the cells, e.g. `%s = ... when ... | ... otherwise`", lhs)
 		}
@@ -86,8 +89,8 @@ func (c *checker) checkLeftSide(r *dsl.RecurrenceDecl) bool {
 	case len(vars) == 0:
 		c.errorf(r.Pos, "the recurrence's left side names its index variables: cell[i][j], or cell[i] for a 1-D grid")
 		return false
-	case len(vars) > 2:
-		c.errorf(r.Pos, "3-D grids (cell[k][i][j]) are not implemented yet: the recurrence defines cell[i][j] over a 2-D grid or cell[i] over a 1-D grid")
+	case len(vars) > 3:
+		c.errorf(r.Pos, "the recurrence's left side has %d index variables: a grid has at most three, cell[k][i][j]", len(vars))
 		c.arityReported = true
 		return false
 	case c.dims == 1 && len(vars) == 2:
@@ -98,11 +101,25 @@ func (c *checker) checkLeftSide(r *dsl.RecurrenceDecl) bool {
 		c.errorf(r.Pos, "the grid is 2-D (line %d gives two sides): the left side takes two index variables, as in cell[i][j]", gridLine)
 		c.arityReported = true
 		return false
+	case c.dims != 0 && len(vars) != c.dims:
+		at := r.Pos
+		if len(vars) > c.dims {
+			at = vars[c.dims].Pos
+		}
+		c.errorf(at, "the grid is %s (line %d gives %s): the left side takes %s, as in %s",
+			[4]string{"", "1-D", "2-D", "3-D"}[c.dims], gridLine, [4]string{"", "one side", "two sides", "three sides"}[c.dims],
+			[4]string{"", "one index variable", "two index variables", "three index variables"}[c.dims], c.lhsExample(vars))
+		c.arityReported = true
+		return false
 	}
-	if len(vars) == 1 {
+	switch len(vars) {
+	case 1:
 		c.p.IVar, c.p.JVar = "", vars[0].Name
-	} else {
+	case 2:
 		c.p.IVar, c.p.JVar = vars[0].Name, vars[1].Name
+	case 3:
+		c.p.IVar, c.p.JVar = vars[0].Name, jvar3(vars[1].Name, vars[2].Name, c.inner)
+		c.p.Vars3 = [3]string{vars[0].Name, vars[1].Name, vars[2].Name}
 	}
 	for _, v := range vars {
 		if why := c.shadows(v.Name, &scope{mode: modeConst}); why != "" {
@@ -111,6 +128,16 @@ func (c *checker) checkLeftSide(r *dsl.RecurrenceDecl) bool {
 	}
 	if len(vars) == 2 && vars[0].Name == vars[1].Name {
 		c.errorf(vars[1].Pos, "the two index variables must differ: cell[%s][%s]", vars[0].Name, vars[1].Name)
+	}
+	if len(vars) == 3 {
+		for a := 0; a < 3; a++ {
+			for b := a + 1; b < 3; b++ {
+				if vars[a].Name == vars[b].Name {
+					c.errorf(vars[b].Pos, "the three index variables must differ: cell[%s][%s][%s]", vars[0].Name, vars[1].Name, vars[2].Name)
+					return true
+				}
+			}
+		}
 	}
 	return true
 }
@@ -123,6 +150,10 @@ func (c *checker) checkSchedule() {
 	s := c.schedule
 	if s == nil || c.recur == nil || c.arityReported {
 		return // without index variables EXPR cannot be read
+	}
+	if c.dims == 3 {
+		c.errorf(s.ValuePos, "schedule: t = EXPR is not supported yet on a 3-D grid: leave schedule: out (the engine finds the order), or use rows (by k-planes), cols, wavefront or interval")
+		return
 	}
 	sc := &scope{mode: modeSchedule, what: "schedule: t = EXPR", where: s.ValuePos}
 	e := c.lower(s.Expr, sc)
@@ -306,4 +337,18 @@ func (c *checker) mayInf(e ir.Expr, cellInf bool) bool {
 		return true // an empty range gives inf or -inf
 	}
 	return false
+}
+
+// lhsExample is the left side the grid line asks for, with the user's
+// variable names where there are enough of them.
+func (c *checker) lhsExample(vars []*dsl.Ident) string {
+	def := [4][]string{nil, {"i"}, {"i", "j"}, {"k", "i", "j"}}[c.dims]
+	names := make([]string, c.dims)
+	for k := range names {
+		names[k] = def[k]
+		if len(vars) >= c.dims && vars[k] != nil {
+			names[k] = vars[k].Name
+		}
+	}
+	return "cell[" + strings.Join(names, "][") + "]"
 }

@@ -285,11 +285,19 @@ func (c *checker) checkGrid() {
 	case 2:
 		rows, ok1 = c.gridSide(sides[0], "rows")
 		cols, ok2 = c.gridSide(sides[1], "columns")
+	case 3: // K x R x C, lowered to K x R*C (grid3d.go)
+		k, ok0 := c.gridSide(sides[0], "first side")
+		r, ok1 := c.gridSide(sides[1], "second side")
+		cols, ok2 := c.gridSide(sides[2], "third side")
+		if ok0 && ok1 && ok2 {
+			c.setGrid3(k, r, cols)
+		}
+		return
 	case 0:
 		c.errorf(c.grid.Pos, "the grid line gives no size")
 		return
 	default:
-		c.errorf(c.grid.Pos, "%d-D grids are not implemented yet: give one side for a 1-D grid (`N`, cells cell[i]) or two for a 2-D grid (`R x C`)", len(sides))
+		c.errorf(c.grid.Pos, "a grid has one, two or three sides, not %d", len(sides))
 		return
 	}
 	if !ok1 || !ok2 {

@@ -93,8 +93,9 @@ type checker struct {
 
 	cellType   ir.Type
 	idxType    ir.Type
-	dims       int   // 1 or 2: the grid line's sides, else the left side's variables (0: neither)
-	rows, cols int64 // the grid size, when gridOK (1 x N for a 1-D grid)
+	dims       int   // 1, 2 or 3: the grid line's sides, else the left side's variables (0: neither)
+	rows, cols int64 // the grid size, when gridOK (1 x N for a 1-D grid, K x R*C for a 3-D grid)
+	mid, inner int64 // R and C of a 3-D grid, when gridOK
 	gridOK     bool  // the grid size is known
 	heldKarp   bool
 	// arityReported: the recurrence's left side disagrees with the grid
@@ -344,8 +345,8 @@ func (c *checker) setDims() {
 	case c.recur != nil:
 		c.dims = len(c.recur.Vars)
 	}
-	if c.dims > 2 {
-		c.dims = 0 // 3-D: reported by checkGrid or checkRecurrence
+	if c.dims > 3 {
+		c.dims = 0 // reported by the parser
 	}
 	c.p.Dims = c.dims
 }
@@ -383,7 +384,7 @@ func (c *checker) checkHeldKarp() {
 	if !c.heldKarp {
 		return
 	}
-	c.p.Rows, c.p.Cols, c.p.Dims = 0, 0, 0
+	c.p.Rows, c.p.Cols, c.p.Dims, c.p.Mid, c.p.Inner = 0, 0, 0, 0, 0
 	var dist *inputInfo
 	if e := c.names["dist"]; e != nil && e.input != nil {
 		dist = e.input
