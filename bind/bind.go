@@ -61,6 +61,13 @@ type Config struct {
 	// Args are the positional files, mapped to inputs by the file's
 	// `args:` line.
 	Args []string
+	// ArgData gives positional arguments as data already read, by
+	// position (0-based): a batch reads each record of a multi-record
+	// file once and hands it over, rather than have every instance scan
+	// the file for its record. Args[k] then only names the data in
+	// messages (say "reads.fa#17"). Only an argument that fills one input
+	// or scalar can be given so.
+	ArgData map[int]*formats.Table
 	// BaseDir is the directory that the file's own relative `@"path"`s
 	// are relative to; "" means the directory of dsl.File.Name.
 	BaseDir string

@@ -63,6 +63,21 @@ func (b *binder) bindArgs() {
 			continue
 		}
 		who := fmt.Sprintf("argument %d (%s)", k+1, arg)
+		if tab := b.cfg.ArgData[k]; tab != nil {
+			if it.Format != "" {
+				b.errorf(it.Pos, "%s: the group %s is read from a file in the %s format, not given as data", who, argItemText(it), it.Format)
+				continue
+			}
+			n := b.scope[it.Names[0].Name]
+			b.given[n.Name] = who
+			d := &sema.Datum{Origin: arg, Pos: it.Pos, Who: who, Table: table(tab)}
+			if n.Input != nil {
+				b.setInput(n.Input, d)
+				continue
+			}
+			b.setScalar(n.Scalar, d)
+			continue
+		}
 		if it.Format == "" {
 			n := b.scope[it.Names[0].Name]
 			b.given[n.Name] = who

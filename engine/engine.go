@@ -119,20 +119,36 @@ func Load(src *Source, cfg bind.Config) (*Loaded, error) {
 	if err != nil {
 		return nil, InputError(err)
 	}
+	return loadParsed(src, f, cfg)
+}
+
+// loadParsed is Load after parsing: bind, check, plan. A batch parses once
+// and calls it for every instance.
+func loadParsed(src *Source, f *dsl.File, cfg bind.Config) (*Loaded, error) {
 	p, err := bind.Check(f, cfg)
 	if err != nil {
 		return nil, InputError(err)
 	}
+	l, err := finishLoad(src, f, p)
+	if err != nil {
+		return nil, InputError(err)
+	}
+	return l, nil
+}
+
+// finishLoad takes a checked problem to its solver: the Held-Karp
+// instance, or the plan.
+func finishLoad(src *Source, f *dsl.File, p *ir.Problem) (*Loaded, error) {
 	if p.Schedule == heldkarp.Schedule {
 		tsp, err := heldkarp.FromProblem(p)
 		if err != nil {
-			return nil, InputError(err)
+			return nil, err
 		}
 		return &Loaded{Source: src, File: f, Problem: p, TSP: tsp}, nil
 	}
 	pl, err := plan.Analyze(p)
 	if err != nil {
-		return nil, InputError(err)
+		return nil, err
 	}
 	return &Loaded{Source: src, File: f, Problem: p, Plan: pl}, nil
 }

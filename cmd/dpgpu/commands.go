@@ -11,7 +11,7 @@ const problemArgs = "FILE|BUILTIN [ARG FILES...]"
 
 // commands is the command-line surface of dpgpu in one place: each
 // command's name, usage and flags. Each command's action lives in its own
-// file (check.go, solve.go, bench.go, gen.go, problems.go); gen-data builds
+// file (check.go, solve.go, batch.go, bench.go, gen.go, problems.go); gen-data builds
 // its subcommands from the problems registry (gendata.go).
 func commands() []*cli.Command {
 	return []*cli.Command{
@@ -35,6 +35,7 @@ func commands() []*cli.Command {
 				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 			),
 		},
+		batchCommand(),
 		{
 			Name: "bench", Usage: "measure cells per second over sizes and backends",
 			Description: `Runs each problem (a .dp file or a built-in; default lcs) on a random instance of each size:

@@ -1,0 +1,727 @@
+package engine
+
+// Batches: many instances of one problem in one run (issue #14). The .dp
+// file is parsed once; every instance is bound, checked and planned on its
+// own (its sizes come from its data) and run single-threaded, as many at
+// once as there are workers. Instances are read lazily from their
+// arguments and their results handed back in input order through a
+// bounded reorder window, so a batch far larger than memory streams.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cpu"
+	"github.com/dpgpu/dpgpu/bind"
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/problems"
+	"github.com/dpgpu/dpgpu/problems/formats"
+)
+
+// BatchArg is one positional argument of a batch. An argument that holds
+// several instances is iterated: a FASTA file (.fa, .fasta, .fna) gives
+// one instance per record, a directory one per regular file (sorted by
+// name, hidden files left out), and "@LIST" one per path listed in the
+// text file LIST (one a line; relative paths are relative to LIST's
+// directory). Any other file is one value that every instance shares.
+type BatchArg struct {
+	Spec string // as typed
+	kind argKind
+	path string
+}
+
+type argKind uint8
+
+const (
+	argFile argKind = iota
+	argFASTA
+	argDir
+	argList
+)
+
+// OpenBatchArg classifies spec. It checks that the path exists, so that a
+// typo is refused before anything runs; records are read only as the
+// batch goes.
+func OpenBatchArg(spec string) (*BatchArg, error) {
+	if list, ok := strings.CutPrefix(spec, "@"); ok {
+		if st, err := os.Stat(list); err != nil || !st.Mode().IsRegular() {
+			return nil, InputError(fmt.Errorf("%s: no such list of paths (write ./%s for a file whose name begins with @)", list, spec))
+		}
+		return &BatchArg{Spec: spec, kind: argList, path: list}, nil
+	}
+	st, err := os.Stat(spec)
+	if err != nil {
+		return nil, InputError(fmt.Errorf("%s: no such file or directory", spec))
+	}
+	switch {
+	case st.IsDir():
+		return &BatchArg{Spec: spec, kind: argDir, path: spec}, nil
+	case formats.IsFASTA(spec):
+		return &BatchArg{Spec: spec, kind: argFASTA, path: spec}, nil
+	}
+	return &BatchArg{Spec: spec, kind: argFile, path: spec}, nil
+}
+
+// Multi reports whether the argument holds several instances.
+func (a *BatchArg) Multi() bool { return a.kind != argFile }
+
+// batchItem is one instance's value of one argument: a file to bind
+// (path), or a record read already (data, named label in messages).
+type batchItem struct {
+	name  string // for the output: the record's ID or the file
+	label string // for bind's messages: the path, or path#k
+	data  *formats.Table
+	err   error // the record cannot be used
+}
+
+// items iterates the argument's values; the error ends the iteration (the
+// argument itself cannot be read).
+func (a *BatchArg) items() iter.Seq2[batchItem, error] {
+	return func(yield func(batchItem, error) bool) {
+		switch a.kind {
+		case argFile:
+			yield(batchItem{name: a.path, label: a.path}, nil)
+		case argFASTA:
+			k := 0
+			for r, err := range formats.Records(a.path) {
+				if err != nil {
+					yield(batchItem{}, InputError(err))
+					return
+				}
+				k++
+				it := batchItem{name: r.Name, label: fmt.Sprintf("%s#%d", a.path, k), err: r.Err}
+				if r.Err == nil {
+					it.data = r.Char()
+				}
+				if !yield(it, nil) {
+					return
+				}
+			}
+		case argDir:
+			entries, err := os.ReadDir(a.path)
+			if err != nil {
+				yield(batchItem{}, InputError(err))
+				return
+			}
+			for _, e := range entries { // sorted by name
+				if strings.HasPrefix(e.Name(), ".") {
+					continue
+				}
+				p := filepath.Join(a.path, e.Name())
+				if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+					continue
+				}
+				if !yield(batchItem{name: e.Name(), label: p}, nil) {
+					return
+				}
+			}
+		case argList:
+			dir := filepath.Dir(a.path)
+			for p, err := range formats.PathList(a.path) {
+				if err != nil {
+					yield(batchItem{}, InputError(err))
+					return
+				}
+				full := p
+				if !filepath.IsAbs(p) {
+					full = filepath.Join(dir, p)
+				}
+				if !yield(batchItem{name: p, label: full}, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// BatchOptions say how a batch runs.
+type BatchOptions struct {
+	// Config is bound to every instance: --input and --set. Its Args and
+	// ArgData are the batch's own.
+	Config bind.Config
+	// Workers is the number of instances run at once (0: one per core),
+	// each on one thread.
+	Workers int
+	// NewExecutor makes each worker's executor; nil means the CPU
+	// executor with one thread. An executor that cannot run instances
+	// concurrently (the GPU's) wants Workers = 1.
+	NewExecutor func() (backend.Executor, error)
+	// Pairs pairs the multi-instance arguments record by record; otherwise
+	// every record of each is run against every record of the others (the
+	// first argument outermost).
+	Pairs bool
+	// Traceback renders each instance's solution (BatchResult.Solution,
+	// Path, Emitted).
+	Traceback bool
+	// FailFast stops at the first failed instance in input order.
+	FailFast bool
+	// Window bounds the results held for reordering and the instances
+	// read ahead (0: 64 per worker).
+	Window int
+	// Memory is what the instances running at once may hold together;
+	// 0 means the available memory (hostmem) less the process's own.
+	Memory int64
+}
+
+// BatchResult is one instance's outcome.
+type BatchResult struct {
+	Index int64    // 0-based, in input order
+	Names []string // one per argument: the record's ID, the file's name, or the shared file
+	// Err is why the instance failed: a bad record, an error of the
+	// recurrence, a refusal for memory. The batch goes on.
+	Err      error
+	Answer   ir.Value
+	CellType ir.Type
+	Cells    int64
+	Seconds  float64
+	// With Traceback: the built-in's rendering of the solution ("" when
+	// it has no renderer), and the path and emitted values.
+	Solution string
+	Path     [][2]int64
+	Emitted  []ir.Value
+}
+
+// BatchStats are a batch's measurements. The per-step times are summed
+// over instances (CPU seconds, not wall time).
+type BatchStats struct {
+	Instances, Failed int64
+	Cells             int64
+	Seconds           float64 // wall time of the whole batch
+	// Bind, Plan, Run and Render are the time spent binding and checking,
+	// planning, executing and rendering (with Traceback), summed over
+	// instances.
+	Bind, Plan, Run, Render time.Duration
+}
+
+// ErrBatchFailed is what errors.Is finds in Batch's error when instances
+// failed (each has had its line) and nothing else went wrong; it is an
+// input error (exit status 2).
+var ErrBatchFailed = errors.New("instances failed")
+
+// batchFailed is Batch's error when instances failed.
+type batchFailed struct{ failed, instances int64 }
+
+func (e *batchFailed) Error() string {
+	return fmt.Sprintf("%d of %d instances failed", e.failed, e.instances)
+}
+func (e *batchFailed) Is(target error) bool { return target == ErrBatchFailed || target == ErrInput }
+
+// Batch runs every instance that args hold of the problem src and calls
+// emit with each result in input order, from one goroutine. An emit error
+// stops the batch and is returned. It returns ctx's error when ctx is
+// cancelled, an input error for arguments that cannot be read or paired,
+// and ErrBatchFailed (an input error) when an instance failed.
+func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions, emit func(*BatchResult) error) (*BatchStats, error) {
+	start := time.Now()
+	cfg := opt.Config
+	fileName := src.Path
+	if src.Builtin {
+		fileName = src.Name + ".dp"
+		if cfg.BaseDir == "" {
+			cfg.BaseDir = "."
+		}
+	}
+	f, err := dsl.Parse(fileName, src.Text)
+	if err != nil {
+		return nil, InputError(err)
+	}
+	if err := checkBatchArgs(f, args); err != nil {
+		return nil, err
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	window := opt.Window
+	if window <= 0 {
+		window = 64 * workers
+	}
+	mem := opt.Memory
+	if mem <= 0 {
+		mem = 1 << 62
+		if avail, ok := hostAvailable(); ok {
+			mem = avail
+		}
+	}
+	newEx := opt.NewExecutor
+	if newEx == nil {
+		newEx = func() (backend.Executor, error) { return cpu.New(1), nil }
+	}
+	execs := make([]backend.Executor, workers)
+	for w := range execs {
+		if execs[w], err = newEx(); err != nil {
+			return nil, err
+		}
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	b := &batch{src: src, file: f, cfg: cfg, opt: opt, gate: newMemGate(mem)}
+	type job struct {
+		index int64
+		items []batchItem
+	}
+	jobs := make(chan job)
+	results := make(chan *BatchResult, window)
+	slots := make(chan struct{}, window) // read-ahead and reorder window
+	var readErr error
+	go func() { // the reader
+		defer close(jobs)
+		var n int64
+		for items, err := range instances(args, opt.Pairs) {
+			if err != nil {
+				readErr = err
+				return
+			}
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- job{n, items}:
+				n++
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func(ex backend.Executor) {
+			defer wg.Done()
+			for j := range jobs {
+				r := b.solve(ctx, ex, j.index, j.items)
+				select {
+				case results <- r:
+				case <-ctx.Done():
+				}
+			}
+		}(execs[w])
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	st := &b.stats
+	pending := map[int64]*BatchResult{}
+	var next int64
+	var stop error
+	for r := range results {
+		if stop != nil {
+			continue // drain
+		}
+		pending[r.Index] = r
+		for {
+			r, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			<-slots
+			if ctx.Err() != nil {
+				break
+			}
+			st.Instances++
+			st.Cells += r.Cells
+			if r.Err != nil {
+				st.Failed++
+			}
+			if err := emit(r); err != nil {
+				stop = err
+				cancel()
+				break
+			}
+			if r.Err != nil && opt.FailFast {
+				stop = InputError(fmt.Errorf("instance %d (%s) failed; stopping (--fail-fast): %w", r.Index+1, strings.Join(r.Names, ", "), ErrBatchFailed))
+				cancel()
+				break
+			}
+		}
+	}
+	st.Seconds = time.Since(start).Seconds()
+	st.Bind, st.Plan, st.Run, st.Render = time.Duration(b.bind.Load()), time.Duration(b.plan.Load()), time.Duration(b.run.Load()), time.Duration(b.render.Load())
+	switch {
+	case stop != nil:
+		return st, stop
+	case ctx.Err() != nil:
+		return st, ctx.Err()
+	case readErr != nil:
+		return st, readErr
+	case st.Failed > 0:
+		return st, &batchFailed{st.Failed, st.Instances}
+	}
+	return st, nil
+}
+
+// checkBatchArgs refuses, once for the whole batch, what would fail every
+// instance: a wrong number of arguments, or FASTA records for an input
+// that does not hold characters.
+func checkBatchArgs(f *dsl.File, args []*BatchArg) error {
+	var decl *dsl.ArgsDecl
+	inputs := map[string]*dsl.InputDecl{}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *dsl.ArgsDecl:
+			if decl == nil {
+				decl = d
+			}
+		case *dsl.InputDecl:
+			inputs[d.Name] = d
+		}
+	}
+	if len(args) == 0 {
+		return nil // the file's own data: one instance
+	}
+	if decl == nil || len(decl.Items) != len(args) {
+		n := 0
+		if decl != nil {
+			n = len(decl.Items)
+		}
+		return InputError(fmt.Errorf("%s takes %d positional argument%s (its `args:` line), got %d", f.Name, n, pluralS(n), len(args)))
+	}
+	for k, a := range args {
+		if a.kind != argFASTA {
+			continue
+		}
+		it := decl.Items[k]
+		in := inputs[it.Names[0].Name]
+		if it.Format != "" || in == nil || in.Type != "char" {
+			return InputError(fmt.Errorf("argument %d (%s) is a FASTA file, whose records are characters, but it fills %s, which is not a char input", k+1, a.Spec, argText(it)))
+		}
+	}
+	return nil
+}
+
+// ArgNames are the names of what each positional argument of the problem
+// src fills, as its `args:` line says ("A", or "(val,wt,cap)" for a
+// group): the column heads of a batch's output.
+func ArgNames(src *Source) []string {
+	f, err := dsl.Parse(src.Name, src.Text)
+	if err != nil || f == nil {
+		return nil
+	}
+	for _, d := range f.Decls {
+		if d, ok := d.(*dsl.ArgsDecl); ok {
+			var names []string
+			for _, it := range d.Items {
+				names = append(names, argText(it))
+			}
+			return names
+		}
+	}
+	return nil
+}
+
+func argText(it *dsl.ArgItem) string {
+	if len(it.Names) == 1 && it.Format == "" {
+		return it.Names[0].Name
+	}
+	var ns []string
+	for _, n := range it.Names {
+		ns = append(ns, n.Name)
+	}
+	return "(" + strings.Join(ns, ",") + ")"
+}
+
+func pluralS(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// instances iterates the combinations of the arguments' values: one when
+// no argument holds several, the records of the one that does, and for
+// several either their pairs (pairs) or every combination (the first
+// outermost). An inner argument is read again for every value of the
+// outer ones unless its values fit in a small cache.
+func instances(args []*BatchArg, pairs bool) iter.Seq2[[]batchItem, error] {
+	return func(yield func([]batchItem, error) bool) {
+		if len(args) == 0 {
+			yield(nil, nil)
+			return
+		}
+		srcs := make([]func() iter.Seq2[batchItem, error], len(args))
+		for k, a := range args {
+			srcs[k] = a.items
+		}
+		if pairs {
+			zip(args, srcs, yield)
+			return
+		}
+		// The cross product, the first argument outermost; inner ones
+		// replayed from a cache where they are small.
+		for k := 1; k < len(args); k++ {
+			if args[k].Multi() {
+				srcs[k] = cached(args[k])
+			}
+		}
+		cur := make([]batchItem, len(args))
+		var rec func(k int) bool
+		rec = func(k int) bool {
+			if k == len(args) {
+				return yield(append([]batchItem(nil), cur...), nil)
+			}
+			for it, err := range srcs[k]() {
+				if err != nil {
+					yield(nil, err)
+					return false
+				}
+				cur[k] = it
+				if !rec(k + 1) {
+					return false
+				}
+			}
+			return true
+		}
+		rec(0)
+	}
+}
+
+// cacheBytes bounds what an inner argument of a cross product may hold in
+// memory to be replayed instead of read again.
+const cacheBytes = 64 << 20
+
+// cached returns a replayable source of a's values: all of them in memory
+// when they fit in cacheBytes, else a's own iterator, read again each time.
+func cached(a *BatchArg) func() iter.Seq2[batchItem, error] {
+	var once sync.Once
+	var all []batchItem
+	fits := true
+	return func() iter.Seq2[batchItem, error] {
+		once.Do(func() {
+			var size int64
+			for it, err := range a.items() {
+				if err != nil {
+					fits = false // the reader reports it
+					return
+				}
+				if it.data != nil {
+					size += int64(len(it.data.I)) * 8
+				}
+				size += int64(len(it.name) + len(it.label) + 64)
+				if size > cacheBytes {
+					fits, all = false, nil
+					return
+				}
+				all = append(all, it)
+			}
+		})
+		if !fits {
+			return a.items()
+		}
+		return func(yield func(batchItem, error) bool) {
+			for _, it := range all {
+				if !yield(it, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// zip pairs the multi-instance arguments record by record; a single-valued
+// argument joins every pair. Arguments of different lengths are an error,
+// reported when the shorter ends.
+func zip(args []*BatchArg, srcs []func() iter.Seq2[batchItem, error], yield func([]batchItem, error) bool) {
+	fixed := make([]batchItem, len(args))
+	var nexts []func() (batchItem, error, bool)
+	var multi []int
+	for k, a := range args {
+		if !a.Multi() {
+			for it, err := range srcs[k]() {
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				fixed[k] = it
+			}
+			continue
+		}
+		next, stop := iter.Pull2(srcs[k]())
+		defer stop()
+		nexts = append(nexts, next)
+		multi = append(multi, k)
+	}
+	if len(multi) == 0 {
+		yield(fixed, nil)
+		return
+	}
+	for n := 0; ; n++ {
+		cur := append([]batchItem(nil), fixed...)
+		var done []string
+		for m, next := range nexts {
+			it, err, ok := next()
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !ok {
+				done = append(done, args[multi[m]].Spec)
+				continue
+			}
+			cur[multi[m]] = it
+		}
+		switch {
+		case len(done) == len(nexts):
+			return
+		case len(done) > 0:
+			yield(nil, InputError(fmt.Errorf("--pairs: %s ended after %d instances, the other arguments hold more", strings.Join(done, " and "), n)))
+			return
+		}
+		if !yield(cur, nil) {
+			return
+		}
+	}
+}
+
+// batch is the state the workers share.
+type batch struct {
+	src  *Source
+	file *dsl.File
+	cfg  bind.Config
+	opt  BatchOptions
+	gate *memGate
+
+	bind, plan, run, render atomic.Int64 // nanoseconds
+	stats                   BatchStats
+}
+
+// solve runs one instance on ex.
+func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, items []batchItem) *BatchResult {
+	r := &BatchResult{Index: index, Names: make([]string, len(items))}
+	cfg := b.cfg
+	if len(items) > 0 {
+		cfg.Args = make([]string, len(items))
+		cfg.ArgData = map[int]*formats.Table{}
+	}
+	for k, it := range items {
+		r.Names[k] = it.name
+		cfg.Args[k] = it.label
+		if it.err != nil && r.Err == nil {
+			r.Err = InputError(it.err)
+		}
+		if it.data != nil {
+			cfg.ArgData[k] = it.data
+		}
+	}
+	if r.Err != nil {
+		return r
+	}
+	t0 := time.Now()
+	p, err := bind.Check(b.file, cfg)
+	t1 := time.Now()
+	b.bind.Add(int64(t1.Sub(t0)))
+	if err != nil {
+		r.Err = InputError(err)
+		return r
+	}
+	l, err := loadChecked(b.src, b.file, p)
+	b.plan.Add(int64(time.Since(t1)))
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	r.CellType = p.CellType
+	opt := backend.Options{Threads: 1, Traceback: b.opt.Traceback}
+	var need int64
+	if l.Plan != nil {
+		m := plan.CPUMemory(p, l.Plan, 1, opt.KeepGrid(p))
+		need = m.HostInputs + m.Work + m.Grid
+	}
+	if err := b.gate.acquire(ctx, need); err != nil {
+		r.Err = err
+		return r
+	}
+	t2 := time.Now()
+	res, err := Run(ctx, l, ex, opt)
+	t3 := time.Now()
+	b.run.Add(int64(t3.Sub(t2)))
+	b.gate.release(need)
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	r.Answer = res.Answer()
+	st := res.Stats()
+	r.Cells, r.Seconds = st.Cells, st.Seconds
+	if res.Tour != nil {
+		r.CellType = res.Tour.Answer().T
+	}
+	if b.opt.Traceback && res.Grid != nil {
+		if s, ok := problems.Solution(p.Name, p, res.Grid, res.Tree); ok {
+			r.Solution = s
+		}
+		r.Path, r.Emitted = res.Grid.Path, res.Grid.Emitted
+		res.Grid.Grid = nil
+		b.render.Add(int64(time.Since(t3)))
+	}
+	return r
+}
+
+// loadChecked is loadParsed after the check: the Held-Karp instance or the
+// plan.
+func loadChecked(src *Source, f *dsl.File, p *ir.Problem) (*Loaded, error) {
+	l, err := finishLoad(src, f, p)
+	if err != nil {
+		return nil, InputError(err)
+	}
+	return l, nil
+}
+
+// memGate lets instances run while the memory they hold together stays
+// within a budget: a large instance waits for smaller ones to finish, and
+// one larger than the whole budget is refused (hostmem.ErrTooLarge).
+type memGate struct {
+	mu     sync.Mutex
+	free   int64
+	budget int64
+	wake   chan struct{} // closed and replaced when memory is released
+}
+
+func newMemGate(budget int64) *memGate {
+	return &memGate{free: budget, budget: budget, wake: make(chan struct{})}
+}
+
+func (g *memGate) acquire(ctx context.Context, n int64) error {
+	if n > g.budget {
+		return InputError(fmt.Errorf("the instance needs %s, more than the %s available: %w", hostmem.Bytes(n), hostmem.Bytes(g.budget), hostmem.ErrTooLarge))
+	}
+	for {
+		g.mu.Lock()
+		if n <= g.free {
+			g.free -= n
+			g.mu.Unlock()
+			return nil
+		}
+		wake := g.wake
+		g.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (g *memGate) release(n int64) {
+	g.mu.Lock()
+	g.free += n
+	close(g.wake)
+	g.wake = make(chan struct{})
+	g.mu.Unlock()
+}
