@@ -35,6 +35,9 @@ type Options struct {
 	// starts, so that the page faults of a grid of gigabytes overlap the
 	// GPU driver's start-up. Its contents are overwritten.
 	Grid *Grid
+	// NoSpecial runs the schedule even where the plan found a better
+	// algorithm (plan.Plan.Special): `--no-special`, for comparisons.
+	NoSpecial bool
 }
 
 // KeepGrid reports whether the run must keep the whole grid.

@@ -54,6 +54,7 @@ func Analyze(p *ir.Problem) (*Plan, error) {
 		return nil, err
 	}
 	pl.Answer = ans
+	pl.Special = recognise(p, pl)
 	return pl, nil
 }
 

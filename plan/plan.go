@@ -90,6 +90,9 @@ type Plan struct {
 	// it runs without.
 	Transposed bool
 	Reason     string // why this schedule, for a person
+	// Special, when not nil, is a better algorithm than the schedule for
+	// the answer, which executors run unless asked not to.
+	Special *Special
 	// Prev is how many previous rows (rows), columns (cols) or
 	// anti-diagonals (wavefront) a cell may read.
 	Prev         int
