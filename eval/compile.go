@@ -842,6 +842,79 @@ func (c *vcomp) binI(op int, x, y opnd) opnd {
 func (c *vcomp) laneArith(n *ir.Binary, x, y opnd, mask int) opnd {
 	d := newVec[int64](c)
 	op, t, sat := n.Op, n.T, n.Saturate
+	if sat && (op == ir.OpAdd || op == ir.OpSub) {
+		// The common saturating + and - (a distance that may be inf:
+		// Floyd-Warshall, shortest paths): finite operands with a finite
+		// result take the plain sum; a sentinel or an overflow takes the
+		// general rule below, lane by lane, with its error.
+		p, ng := ir.ArithSentinels(t)
+		fmax := ir.ArithMax(t)
+		sub := op == ir.OpSub
+		c.emit(func(m *Machine) {
+			v := m.ints.x[d][:m.n]
+			for k := range v {
+				a, b := m.ints.get(x, k), m.ints.get(y, k)
+				if a != p && a != ng && b != p && b != ng {
+					var r int64
+					var ok bool
+					if sub {
+						r = a - b
+						ok = (a^b)&(a^r) >= 0
+					} else {
+						r = a + b
+						ok = (a^r)&(b^r) >= 0
+					}
+					if ok && ir.IsFinite(r, fmax) {
+						v[k] = r
+						continue
+					}
+				}
+				r, f := arithInt(op, t, sat, a, b)
+				if f != fNone {
+					if m.isActive(mask, k) {
+						m.fail(arithErr(n.Pos, m.site(k), f, op, t, a, b))
+						return
+					}
+					r = 0
+				}
+				v[k] = r
+			}
+			m.ints.v[d] = v
+		})
+		return vecOf(ir.ClassInt, d)
+	}
+	if !sat && (op == ir.OpDiv || op == ir.OpRem) {
+		// / and % by a divisor that is not 0 (the 3-D grids' i = J / C,
+		// j = J % C): the quotient of a finite value is finite; a zero
+		// divisor or a value that is not finite takes the general rule.
+		fmax := ir.ArithMax(t)
+		rem := op == ir.OpRem
+		c.emit(func(m *Machine) {
+			v := m.ints.x[d][:m.n]
+			for k := range v {
+				a, b := m.ints.get(x, k), m.ints.get(y, k)
+				if b != 0 && ir.IsFinite(a, fmax) {
+					if rem {
+						v[k] = a % b
+					} else {
+						v[k] = a / b
+					}
+					continue
+				}
+				r, f := arithInt(op, t, sat, a, b)
+				if f != fNone {
+					if m.isActive(mask, k) {
+						m.fail(arithErr(n.Pos, m.site(k), f, op, t, a, b))
+						return
+					}
+					r = 0
+				}
+				v[k] = r
+			}
+			m.ints.v[d] = v
+		})
+		return vecOf(ir.ClassInt, d)
+	}
 	c.emit(func(m *Machine) {
 		v := m.ints.x[d][:m.n]
 		for k := range v {
