@@ -69,6 +69,10 @@ type Result struct {
 	Path    [][2]int64
 	// Grid is the whole grid when it was kept, else nil.
 	Grid *Grid
+	// Special is the algorithm that ran instead of the schedule
+	// (plan.Plan.Special), nil when the schedule ran: the report says
+	// which one gave the answer.
+	Special *plan.Special
 
 	Backend string
 	Device  string

@@ -168,6 +168,9 @@ type BatchOptions struct {
 	Traceback bool
 	// FailFast stops at the first failed instance in input order.
 	FailFast bool
+	// NoSpecial runs the schedule where the planner recognised a better
+	// algorithm (backend.Options.NoSpecial): `batch --no-special`.
+	NoSpecial bool
 	// Window bounds the results held for reordering and the instances
 	// read ahead (0: 64 per worker).
 	Window int
@@ -637,7 +640,7 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 		return r
 	}
 	r.CellType = p.CellType
-	opt := backend.Options{Threads: 1, Traceback: b.opt.Traceback}
+	opt := backend.Options{Threads: 1, Traceback: b.opt.Traceback, NoSpecial: b.opt.NoSpecial}
 	var need int64
 	if l.Plan != nil {
 		m := plan.CPUMemory(p, l.Plan, 1, opt.KeepGrid(p))

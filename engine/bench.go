@@ -25,6 +25,9 @@ type BenchSpec struct {
 	Sets     []bind.Override // extra --set overrides (e.g. cap=1000000)
 	Seed     uint64
 	Maintain bool
+	// NoSpecial runs the schedule where the planner recognised a better
+	// algorithm (backend.Options.NoSpecial): `bench --no-special`.
+	NoSpecial bool
 }
 
 // BenchRow is one measured point. Size is 0 for a problem benched at its
@@ -248,7 +251,7 @@ func Bench(ctx context.Context, spec BenchSpec, notice func(string)) ([]BenchRow
 }
 
 func benchOne(ctx context.Context, l *Loaded, ex backend.Executor, spec BenchSpec) (BenchRow, error) {
-	opt := backend.Options{Threads: spec.Threads, Maintain: spec.Maintain}
+	opt := backend.Options{Threads: spec.Threads, Maintain: spec.Maintain, NoSpecial: spec.NoSpecial}
 	// A kept grid is allocated once, outside the timings, and reused by
 	// every run: `dpgpu solve` allocates it while the GPU driver starts, so
 	// its page faults are not part of a run there either.

@@ -150,6 +150,10 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	}
 	fmt.Fprintf(w, "schedule   %s, %s\n", pl.Schedule, pl.Direction)
 	fmt.Fprintf(w, "           %s\n", pl.Reason)
+	if s := pl.Special; s != nil {
+		fmt.Fprintf(w, "algorithm  %s for the answer alone (a traceback, a kept grid or --no-special runs the schedule)\n", s.Name)
+		fmt.Fprintf(w, "           %s\n", s.Why)
+	}
 	if generic {
 		fronts(w, p, pl)
 	} else {
@@ -267,9 +271,26 @@ type CheckJSON struct {
 	Dependencies []DepJSON    `json:"dependencies"`
 	Memory       MemoryJSON   `json:"memory"`
 	Answer       string       `json:"answer"`
+	// Special is the algorithm run instead of the schedule for the
+	// answer alone (plan.Special), absent when there is none.
+	Special *SpecialJSON `json:"special,omitempty"`
 	// The fronts of a generic schedule (plan.Kind.Generic); absent for
 	// the rows, cols and wavefront sweeps.
 	Fronts *FrontsJSON `json:"fronts,omitempty"`
+}
+
+// SpecialJSON is a recognised algorithm (plan.Special).
+type SpecialJSON struct {
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+	Why  string `json:"why"`
+}
+
+func specialJSON(s *plan.Special) *SpecialJSON {
+	if s == nil {
+		return nil
+	}
+	return &SpecialJSON{Kind: string(s.Kind), Name: s.Name, Why: s.Why}
 }
 
 // InputJSON describes one input.
@@ -327,6 +348,7 @@ func CheckObject(p *ir.Problem, pl *plan.Plan) CheckJSON {
 		HostRuntimeBytes: pl.Memory.Baseline, HostInputBytes: pl.Memory.HostInputs, HostWorkBytes: pl.Memory.Work,
 		HostGridBytes: pl.Memory.Grid, Threads: pl.Memory.Threads}
 	c.Answer = answerText(p, pl.Answer)
+	c.Special = specialJSON(pl.Special)
 	for _, d := range pl.Deps {
 		dep := DepJSON{Text: d.Ref.Text, Line: d.Ref.Pos.Line, Col: d.Ref.Pos.Col, DI: d.DI, DJ: d.DJ}
 		if pl.Schedule.Generic() {
@@ -365,26 +387,29 @@ func checkData(p *ir.Problem) CheckJSON {
 // SolveJSON is the machine-readable result of `dpgpu solve`.
 type SolveJSON struct {
 	ProblemJSON
-	Prev           int        `json:"prev"`
-	Backend        string     `json:"backend"`
-	Device         string     `json:"device"`
-	Answer         any        `json:"answer"`
-	AnswerCell     []int64    `json:"answer_cell,omitempty"`
-	Emitted        []any      `json:"emitted,omitempty"`
-	EmittedText    string     `json:"emitted_text,omitempty"`
-	Path           int        `json:"path_length,omitempty"`
-	PathCells      [][2]int64 `json:"path,omitempty"`
-	Solution       string     `json:"solution,omitempty"`
-	Tree           []NodeJSON `json:"tree,omitempty"` // a traceback that branches: its nodes in pre-order
-	Tour           []int      `json:"tour,omitempty"` // Held-Karp: the cities (0-based) in visiting order
-	Cells          int64      `json:"cells"`
-	Seconds        float64    `json:"seconds"`
-	ComputeSeconds float64    `json:"compute_seconds"`
-	CompileSeconds float64    `json:"compile_seconds"`
-	CompileCached  bool       `json:"compile_cached"`
-	CellsPerSecond float64    `json:"cells_per_second"`
-	PeakHostBytes  int64      `json:"peak_host_bytes"`
-	DeviceBytes    int64      `json:"device_bytes"`
+	Prev    int    `json:"prev"`
+	Backend string `json:"backend"`
+	Device  string `json:"device"`
+	// Algorithm is the algorithm that ran instead of the schedule
+	// (backend.Result.Special), absent when the schedule ran.
+	Algorithm      *SpecialJSON `json:"algorithm,omitempty"`
+	Answer         any          `json:"answer"`
+	AnswerCell     []int64      `json:"answer_cell,omitempty"`
+	Emitted        []any        `json:"emitted,omitempty"`
+	EmittedText    string       `json:"emitted_text,omitempty"`
+	Path           int          `json:"path_length,omitempty"`
+	PathCells      [][2]int64   `json:"path,omitempty"`
+	Solution       string       `json:"solution,omitempty"`
+	Tree           []NodeJSON   `json:"tree,omitempty"` // a traceback that branches: its nodes in pre-order
+	Tour           []int        `json:"tour,omitempty"` // Held-Karp: the cities (0-based) in visiting order
+	Cells          int64        `json:"cells"`
+	Seconds        float64      `json:"seconds"`
+	ComputeSeconds float64      `json:"compute_seconds"`
+	CompileSeconds float64      `json:"compile_seconds"`
+	CompileCached  bool         `json:"compile_cached"`
+	CellsPerSecond float64      `json:"cells_per_second"`
+	PeakHostBytes  int64        `json:"peak_host_bytes"`
+	DeviceBytes    int64        `json:"device_bytes"`
 }
 
 // SolveObject builds the JSON result. tree is the traceback (nil without
@@ -393,6 +418,7 @@ type SolveJSON struct {
 func SolveObject(p *ir.Problem, pl *plan.Plan, r *backend.Result, tree *traceback.Node, solution string) SolveJSON {
 	s := solveData(p, r.Backend, r.Device, r.Answer, r.Stats)
 	s.Schedule, s.Direction, s.Prev = string(pl.Schedule), string(pl.Direction), pl.Prev
+	s.Algorithm = specialJSON(r.Special)
 	s.Solution = solution
 	if r.Path == nil && tree != nil {
 		s.Tree = treeObject(p, tree)
@@ -475,6 +501,11 @@ func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *backend.Result, tree *t
 		fmt.Fprintf(w, "schedule   %s (%s), %s, the whole grid kept\n", pl.Schedule, hyperplaneText(p, pl), pl.Direction)
 	} else {
 		fmt.Fprintf(w, "schedule   %s, %s, prev %d\n", pl.Schedule, pl.Direction, pl.Prev)
+	}
+	if r.Special != nil {
+		fmt.Fprintf(w, "algorithm  %s instead of the schedule (the answer alone; --no-special for the schedule)\n", r.Special.Name)
+	} else if pl.Special != nil {
+		fmt.Fprintf(w, "algorithm  the schedule (%s applies to the answer alone: this run keeps the grid, traces back or has --no-special)\n", pl.Special.Name)
 	}
 	fmt.Fprintf(w, "backend    %s: %s\n", r.Backend, r.Device)
 	fmt.Fprintf(w, "answer     %s\n", ValueText(r.Answer, p.CellType))

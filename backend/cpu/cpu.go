@@ -36,7 +36,9 @@ import (
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/bitpar"
 	"github.com/dpgpu/dpgpu/backend/traceback"
+	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
@@ -103,6 +105,9 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if err := backend.Start(ctx, p); err != nil {
 		return nil, err
 	}
+	if pl.Special != nil && !opt.NoSpecial && !opt.KeepGrid(p) {
+		return e.special(ctx, p, pl, opt, start)
+	}
 	threads := e.threadsFor(opt)
 	r, err := newRun(ctx, p, pl, opt, threads, e.tune)
 	if err != nil {
@@ -132,6 +137,69 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 		Seconds:        time.Since(start).Seconds(),
 		ComputeSeconds: compute,
 		PeakHostBytes:  r.bytes,
+	}
+	return res, nil
+}
+
+// special runs the algorithm the planner recognised (pl.Special, package
+// bitpar) instead of the schedule: the answer only, on one thread.
+func (e *Executor) special(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options, start time.Time) (*backend.Result, error) {
+	sp := pl.Special
+	rows, cols := p.Rows, p.Cols
+	if sp.Transposed {
+		rows, cols = cols, rows
+	}
+	chars := func(in *ir.Input, n int64) []byte {
+		b := make([]byte, n)
+		for k := range b {
+			b[k] = byte(in.I[k])
+		}
+		return b
+	}
+	a, b := chars(sp.A, rows-1), chars(sp.B, cols-1)
+	var progress func(done, total int64)
+	if opt.Progress != nil {
+		progress = func(done, total int64) {
+			opt.Progress(int64(float64(p.Cells())*float64(done)/float64(max(total, 1))), p.Cells())
+		}
+	}
+	computeStart := time.Now()
+	got, err := bitpar.Solve(ctx, sp.Kind, a, b, sp.SemiGlobal, progress)
+	compute := time.Since(computeStart).Seconds()
+	if err != nil {
+		return nil, err
+	}
+	res := &backend.Result{Backend: "cpu", Device: e.Device(), Special: sp}
+	v := ir.Value{T: p.CellType, I: got.Score}
+	answer := func(res *backend.Result) error {
+		ans := pl.Answer
+		if !sp.SemiGlobal {
+			res.AnswerI, res.AnswerJ, res.AnswerIsCell = p.Rows-1, p.Cols-1, true
+			res.Answer = v
+			if ans.Expr != nil {
+				if res.Answer, err = eval.Eval(ans.Expr, backend.Captured(p, map[[2]int64]ir.Value{{p.Rows - 1, p.Cols - 1}: v})); err != nil {
+					return err
+				}
+			}
+			return eval.CheckAnswer(p, res.Answer)
+		}
+		res.AnswerI, res.AnswerJ, res.AnswerIsCell = p.Rows-1, got.At, true
+		if sp.Transposed {
+			res.AnswerI, res.AnswerJ = got.At, p.Cols-1
+		}
+		if res.Answer, err = eval.ConvertChain(ans.Expr, v); err != nil {
+			return err
+		}
+		return eval.CheckAnswer(p, res.Answer)
+	}
+	if err := backend.Finish(p, opt, res, answer, traceback.Trace); err != nil {
+		return nil, err
+	}
+	res.Stats = backend.Stats{
+		Cells:          p.Cells(),
+		Seconds:        time.Since(start).Seconds(),
+		ComputeSeconds: compute,
+		PeakHostBytes:  int64(len(a) + len(b) + 256*8*int(rows/64+1)),
 	}
 	return res, nil
 }

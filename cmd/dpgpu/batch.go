@@ -61,6 +61,7 @@ func batchCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the results to `FILE` (complete or not at all) instead of stdout"},
 			&cli.BoolFlag{Name: "traceback", Aliases: []string{"T"}, Usage: "add each instance's solution: CIGAR and the built-in's rendering"},
 			&cli.BoolFlag{Name: "fail-fast", Usage: "stop at the first instance that fails"},
+			&cli.BoolFlag{Name: "no-special", Usage: "run the schedule even where the planner recognised a better algorithm (bit-parallel LCS, edit distance): for comparisons"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar and no summary"},
 		),
 	}
@@ -123,6 +124,7 @@ func batchAction(c *cli.Context) (err error) {
 		Pairs:     c.Bool("pairs"),
 		Traceback: c.Bool("traceback"),
 		FailFast:  c.Bool("fail-fast"),
+		NoSpecial: c.Bool("no-special"),
 	}
 	ex, err := newExecutor(c)
 	if err != nil {

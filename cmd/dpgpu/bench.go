@@ -69,7 +69,7 @@ func benchSpec(c *cli.Context) (engine.BenchSpec, error) {
 		return spec, err
 	}
 	spec.Reps, spec.Warmup, spec.Threads, spec.Sets = c.Int("reps"), c.Int("warmup"), c.Int("threads"), sets
-	spec.Seed, spec.Maintain = c.Uint64("seed"), c.Bool("maintain")
+	spec.Seed, spec.Maintain, spec.NoSpecial = c.Uint64("seed"), c.Bool("maintain"), c.Bool("no-special")
 	return spec, nil
 }
 

@@ -78,6 +78,7 @@ func solveAction(c *cli.Context) (err error) {
 		Threads:   c.Int("threads"),
 		Maintain:  c.Bool("maintain") || out != nil,
 		Traceback: c.Bool("traceback"),
+		NoSpecial: c.Bool("no-special"),
 	}
 	if opt.Traceback && !engine.Traceable(l.Plan) {
 		return usageErr("--traceback starts at the cell the answer selects, but the answer of %s is %s, not one cell", l.Problem.Name, report.AnswerText(l.Plan.Answer))
