@@ -254,6 +254,10 @@ type Program struct {
 	Captures [][2]int64 // AnswerCapture: the cells, sorted (row-major)
 	// Region answer operation (AnswerRegion).
 	RegionOp ir.ReduceOp
+
+	// Bitpar is what a KernelBitpar program was generated for
+	// (GenerateBitpar).
+	Bitpar Bitpar
 }
 
 // StripRows is the height of one strip of the strip kernel (one block's

@@ -53,7 +53,7 @@ if [ "$what" = all ] || [ "$what" = perf ]; then
 	DPGPU_TRACE=1 DPGPU_PERF=1 "$DEV"/gpu.test -test.run 'TestPerf' -test.v -test.timeout 500s >"$OUT/perf.log" 2>&1
 	rc=$?
 	summary+=("perf: rc=$rc ($(( $(date +%s) - start ))s)")
-	grep -E '^(problem|lcs|knapsack|interval|ratio|maintain wall|host:|dpgpu trace.*staging)' "$OUT/perf.log" | tee "$OUT/perf-table.txt"
+	grep -E '^(problem|lcs|knapsack|interval|ratio|maintain wall|host:|dpgpu trace.*staging|bitpar)' "$OUT/perf.log" | tee "$OUT/perf-table.txt"
 fi
 
 if [ -x "$DEV"/peers.test ] && { [ "$what" = all ] || [ "$what" = peers ]; }; then

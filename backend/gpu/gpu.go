@@ -220,6 +220,10 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if e.ctx == nil {
 		return nil, errors.New("gpu: the executor is closed")
 	}
+	if job := bitparFor(p, pl, opt); job != nil {
+		// A recognised algorithm (plan.Special) instead of the schedule.
+		return e.runBitpar(ctx, p, pl, opt, job, start)
+	}
 	compileStart := time.Now()
 	prog, err := e.generate(p, pl, opt)
 	if err != nil {

@@ -77,6 +77,8 @@ func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
 		names = []string{codegen.FuncStrip}
 	case codegen.KernelFront:
 		names = []string{codegen.FuncFrontThread, codegen.FuncFrontWarp, codegen.FuncFrontBlock, codegen.FuncFrontRange, codegen.FuncRegion, codegen.FuncGather}
+	case codegen.KernelBitpar:
+		names = []string{codegen.FuncBitpar}
 	}
 	for _, n := range names {
 		f, err := mod.Function(n)
@@ -89,6 +91,9 @@ func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
 	globals := []string{codegen.SymError, codegen.SymAbort, codegen.SymAnswer, codegen.SymCapture}
 	for _, in := range prog.Inputs {
 		globals = append(globals, in.Symbol)
+	}
+	if prog.Kernel == codegen.KernelBitpar {
+		globals = []string{codegen.SymAbort} // no recurrence, no preamble
 	}
 	for _, g := range globals {
 		p, _, err := mod.Global(g)

@@ -12,6 +12,8 @@ extern dim3s threadIdx, blockIdx, blockDim, gridDim;
 int atomicCAS(int *, int, int);
 int atomicExch(int *, int);
 int atomicAdd(int *, int);
+unsigned long long atomicAdd(unsigned long long *, unsigned long long);
+int __popcll(unsigned long long);
 void __threadfence();
 void __threadfence_block();
 void __threadfence_system();

@@ -1,0 +1,235 @@
+package codegen
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// The bit-parallel kernel run on host threads (testdata/cuda_emu.h) and
+// compared with plain DPs written here. One compiled harness per program
+// reads its cases from stdin.
+
+// bitparHarness is main() for a bit-parallel program: per case, "n m jlo
+// jhi strips nch sigma", the Peq words and the codes; it prints "ACC acc
+// best bestJ" per case.
+const bitparHarness = `
+#include <iostream>
+int main() {
+	int cases;
+	std::cin >> cases;
+	for (int k = 0; k < cases; ++k) {
+		long long n, m, jlo, jhi, tw;
+		int strips, nch, sigma, blocks;
+		std::cin >> n >> m >> jlo >> jhi >> tw >> strips >> nch >> sigma >> blocks;
+		std::vector<unsigned long long> peq((size_t)sigma * 32 * strips);
+		for (auto &x : peq)
+			std::cin >> x;
+		std::vector<unsigned long long> codes8(((size_t)nch * BP_CW + 8) / 8);
+		for (size_t j = 0; j < codes8.size() * 8; ++j) {
+			unsigned c;
+			std::cin >> c;
+			((unsigned char *)codes8.data())[j] = (unsigned char)c;
+		}
+		std::vector<unsigned> cbuf(2 * (size_t)nch);
+		std::vector<int> prog(strips + 1);
+		unsigned long long acc = 0;
+		long long track[2] = {-7, -7};
+		emu_launch(blocks, BP_WARPS * 32, [&] {
+			dp_bitpar(peq.data(), (const unsigned char *)codes8.data(), cbuf.data(), prog.data(), prog.data() + strips, &acc, track, n, m, strips, nch, tw, jlo, jhi);
+		});
+		printf("ACC %lld %lld %lld\n", (long long)acc, track[0], track[1]);
+	}
+	return 0;
+}
+`
+
+// bitparCase is one instance and what the kernel must give.
+type bitparCase struct {
+	a, b     []int64
+	jlo, jhi int64 // Track: the columns of row n the answer ranges over
+}
+
+// refBitpar is the last row of the plain DP of kind for a (rows) and b.
+func refBitpar(kind plan.SpecialKind, a, b []int64) []int64 {
+	n, m := len(a), len(b)
+	prev, cur := make([]int64, m+1), make([]int64, m+1)
+	for j := range prev {
+		if kind != plan.BitLCS {
+			prev[j] = int64(j)
+		}
+	}
+	for i := 1; i <= n; i++ {
+		cur[0] = 0
+		if kind != plan.BitLCS {
+			cur[0] = int64(i)
+		}
+		for j := 1; j <= m; j++ {
+			match := a[i-1] == b[j-1]
+			switch kind {
+			case plan.BitLCS:
+				if match {
+					cur[j] = prev[j-1] + 1
+				} else {
+					cur[j] = max(prev[j], cur[j-1])
+				}
+			case plan.BitIndel:
+				if match {
+					cur[j] = prev[j-1]
+				} else {
+					cur[j] = min(prev[j], cur[j-1]) + 1
+				}
+			default:
+				sub := prev[j-1]
+				if !match {
+					sub++
+				}
+				cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev
+}
+
+func randChars(r *rand.Rand, n, sigma int) []int64 {
+	s := make([]int64, n)
+	for k := range s {
+		s[k] = int64('A' + r.IntN(sigma))
+	}
+	return s
+}
+
+func TestEmulatedBitpar(t *testing.T) {
+	emuCompiler(t)
+	seed := uint64(rand.Int64())
+	if s := os.Getenv("DPGPU_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	t.Logf("seed %d (DPGPU_SEED)", seed)
+	r := rand.New(rand.NewPCG(seed, 7))
+	sizes := [][2]int{{1, 1}, {1, 63}, {63, 1}, {64, 64}, {65, 63}, {63, 65}, {65, 65}, {4097, 65}, {64, 4097}, {2049, 200}, {4200, 100}}
+	if testing.Short() {
+		sizes = [][2]int{{1, 1}, {64, 65}, {2049, 100}}
+	}
+	for _, kind := range []plan.SpecialKind{plan.BitLCS, plan.BitLevenshtein, plan.BitIndel} {
+		for _, sigma := range []int{2, 4, 20} {
+			for _, track := range []bool{false, true} {
+				name := fmt.Sprintf("%s/sigma%d/track=%v", kind, sigma, track)
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					var cases []bitparCase
+					for _, sz := range sizes {
+						c := bitparCase{a: randChars(r, sz[0], sigma), b: randChars(r, sz[1], sigma), jlo: 0, jhi: int64(sz[1])}
+						if track && sz[1] > 2 {
+							// A part of the last row as well as all of it.
+							cases = append(cases, c)
+							c.jlo, c.jhi = 1+r.Int64N(int64(sz[1]-1)), int64(sz[1]-1)
+						}
+						cases = append(cases, c)
+					}
+					// Sigma of the program: the characters of A (B may hold others).
+					checkBitpar(t, kind, track, cases)
+				})
+			}
+		}
+	}
+}
+
+// checkBitpar runs cases through the programs they need (one per Sigma
+// class: registers or shared tables) and compares with refBitpar.
+func checkBitpar(t *testing.T, kind plan.SpecialKind, track bool, cases []bitparCase) {
+	t.Helper()
+	const cw = 8
+	bySigma := map[int][]int{}
+	packed := make([]BitparInput, len(cases))
+	for k, c := range cases {
+		packed[k] = PackBitpar(c.a, c.b, cw)
+		bySigma[packed[k].Sigma] = append(bySigma[packed[k].Sigma], k)
+	}
+	for sigma, idx := range bySigma {
+		prog, err := GenerateBitpar("emu", Bitpar{Kind: kind, Sigma: sigma, Track: track, CW: cw, Warps: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in strings.Builder
+		fmt.Fprintln(&in, len(idx))
+		for _, k := range idx {
+			c, p := cases[k], packed[k]
+			n, m := int64(len(c.a)), int64(len(c.b))
+			tw := (n - 1) / 64
+			fmt.Fprintf(&in, "%d %d %d %d %d %d %d %d %d\n", n, m, c.jlo, c.jhi, tw, p.Strips, p.Chunks, p.Sigma, 2)
+			for _, w := range p.Peq {
+				fmt.Fprintf(&in, "%d ", w)
+			}
+			in.WriteByte('\n')
+			for _, b := range p.Codes {
+				fmt.Fprintf(&in, "%d ", b)
+			}
+			in.WriteByte('\n')
+		}
+		out := runEmuInput(t, prog.Name, prog.Source+bitparHarness, in.String())
+		lines := strings.Fields(out)
+		if len(lines) != 4*len(idx) {
+			t.Fatalf("harness printed %q", out)
+		}
+		for q, k := range idx {
+			c := cases[k]
+			n, m := int64(len(c.a)), int64(len(c.b))
+			f := lines[4*q : 4*q+4]
+			acc, _ := strconv.ParseInt(f[1], 10, 64)
+			best, _ := strconv.ParseInt(f[2], 10, 64)
+			bestJ, _ := strconv.ParseInt(f[3], 10, 64)
+			row := refBitpar(kind, c.a, c.b)
+			what := fmt.Sprintf("%dx%d sigma %d", n, m, sigma)
+			if got := BitparAnswer(kind, n, m, acc); got != row[m] {
+				t.Errorf("%s: cell[n][m] = %d, want %d", what, got, row[m])
+			}
+			if !track {
+				continue
+			}
+			wantJ := c.jlo
+			for j := c.jlo; j <= c.jhi; j++ {
+				if (kind == plan.BitLCS && row[j] > row[wantJ]) || (kind != plan.BitLCS && row[j] < row[wantJ]) {
+					wantJ = j
+				}
+			}
+			if best != row[wantJ] || bestJ != wantJ {
+				t.Errorf("%s: best of row n over columns %d..%d = %d at %d, want %d at %d", what, c.jlo, c.jhi, best, bestJ, row[wantJ], wantJ)
+			}
+		}
+	}
+}
+
+// runEmuInput compiles code against the emulation and runs it with stdin.
+func runEmuInput(t *testing.T, name, code, stdin string) string {
+	t.Helper()
+	gxx := emuCompiler(t)
+	dir := t.TempDir()
+	emu, err := filepath.Abs("testdata/cuda_emu.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "emu.cc")
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "emu")
+	if out, err := exec.Command(gxx, "-std=c++20", "-O1", "-pthread", "-w", "-include", emu, "-x", "c++", src, "-o", bin).CombinedOutput(); err != nil {
+		t.Fatalf("compiling the emulated %s: %v\n%s", name, err, out)
+	}
+	cmd := exec.Command(bin)
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("running the emulated %s: %v", name, err)
+	}
+	return string(out)
+}
