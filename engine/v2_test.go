@@ -163,6 +163,27 @@ var v2Cases = []v2Case{
 	}},
 }
 
+// v2Cases3D are the 3-D grids (contract v2 §7.1), answers without a
+// traceback check.
+var v2Cases3D = []v2Case{
+	{"floyd-warshall", func(r *rand.Rand, n int) (string, int64, func(*testing.T, *engine.Loaded, *engine.Result)) {
+		w := dptest.Graph(r, n, 0.3, 50)
+		d := dptest.ShortestPaths(w)[0][n-1]
+		// inf + x stays inf: an unreachable pair answers inf (want -1).
+		want := int64(-1)
+		if d != dptest.NoEdge {
+			want = d + 1_000_000
+		}
+		return dptest.FloydWarshall(w, "cell[DIM0-1][0][ROWS-1] + 1000000"), want, nil
+	}},
+	{"lcs3", func(r *rand.Rand, n int) (string, int64, func(*testing.T, *engine.Loaded, *engine.Result)) {
+		a, b, c := dptest.String(r, n, "ab"), dptest.String(r, n+1, "ab"), dptest.String(r, max(n-1, 1), "ab")
+		return dptest.LCS3(a, b, c), int64(dptest.LCS3Length(a, b, c)), nil
+	}},
+}
+
+func init() { v2Cases = append(v2Cases, v2Cases3D...) }
+
 // TestV2CPU solves every case at every size on the CPU executor.
 func TestV2CPU(t *testing.T) { runV2(t, cpu.New(4)) }
 
