@@ -17,6 +17,11 @@
 // so they never change a real row, and the last row is read at its own
 // bit.
 //
+// A long pattern is shared among cores (parallel.go): its words are cut
+// into strips and the text into chunks of columns, and a strip advances
+// over a chunk once the strip below it has, reading the bits that leave
+// the lower strip's top word at every column of the chunk.
+//
 // Only the answer is computed (no grid, no traceback): a traceback, a kept
 // grid or `--no-special` runs the schedule.
 package bitpar
@@ -25,6 +30,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"runtime"
 
 	"github.com/dpgpu/dpgpu/plan"
 )
@@ -41,73 +47,153 @@ type Result struct {
 }
 
 // Solve computes kind over pattern a (rows) and text b (columns): the grid
-// has len(a)+1 rows and len(b)+1 columns. progress, when not nil, is
-// called every so many columns with the columns of the grid done so far
-// (in the orientation actually run, out of Columns(...)). It stops with
-// ctx.Err() when ctx is cancelled.
-func Solve(ctx context.Context, kind plan.SpecialKind, a, b []byte, semiGlobal bool, progress func(done, total int64)) (Result, error) {
+// has len(a)+1 rows and len(b)+1 columns. threads is the number of
+// goroutines that may share the work (0: one per core); a pattern too
+// short to pay for the hand-offs between them runs on the calling
+// goroutine. progress, when not nil, is called every so many columns with
+// the columns of the grid done so far (in the orientation actually run;
+// with several threads, the share of the work done, in columns), never
+// concurrently. It stops with ctx.Err() when ctx is cancelled.
+func Solve(ctx context.Context, kind plan.SpecialKind, a, b []byte, semiGlobal bool, threads int, progress func(done, total int64)) (Result, error) {
+	return solve(ctx, kind, a, b, semiGlobal, threads, shape{}, progress)
+}
+
+// shape is how a run is cut: words per strip and columns per chunk
+// (a multiple of 64). The zero shape lets solve choose.
+type shape struct{ strip, chunk int }
+
+func solve(ctx context.Context, kind plan.SpecialKind, a, b []byte, semiGlobal bool, threads int, sh shape, progress func(done, total int64)) (Result, error) {
 	at0 := int64(len(b))
 	if !semiGlobal && len(a) > len(b) {
 		a, b = b, a
 	}
-	var s solver
+	var k kernel
 	switch kind {
 	case plan.BitLCS, plan.BitIndel:
-		s = newLCS(a)
+		k = newLCS(a)
 	case plan.BitLevenshtein:
-		s = newLevenshtein(a)
+		k = newLevenshtein(a)
 	default:
 		return Result{}, fmt.Errorf("bitpar: no solver for %q", kind)
 	}
-	m, n := int64(len(a)), int64(len(b))
-	// value is the last row's cell at column j from the solver's running
-	// count: LCS counts matches, Levenshtein holds the distance.
-	value := func(j, count int64) int64 {
-		if kind == plan.BitIndel {
-			return m + j - 2*count
-		}
-		return count
+	if threads <= 0 {
+		threads = runtime.NumCPU()
 	}
-	count := s.start()
-	best, at := value(0, count), int64(0)
-	better := func(v int64) bool { return v < best }
-	if kind == plan.BitLCS {
-		better = func(v int64) bool { return v > best }
+	t := newTally(kind, int64(len(a)), k.start(), semiGlobal)
+	var err error
+	if sh == (shape{}) {
+		sh = choose(kind, k.words(), len(b), threads)
 	}
-	// Check ctx and report progress about every 64k word operations (tens
-	// of microseconds).
-	every := max(int64(1), int64(1<<16)/int64(max(s.words(), 1)))
-	for j := int64(0); j < n; {
-		end := min(n, j+every)
-		for ; j < end; j++ {
-			count += s.column(b[j])
-			if semiGlobal {
-				if v := value(j+1, count); better(v) {
-					best, at = v, j+1
-				}
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			return Result{}, err
-		}
-		if progress != nil {
-			progress(j, n)
-		}
+	if sh.strip < k.words() {
+		err = parallel(ctx, k, b, t, threads, sh, progress)
+	} else {
+		err = sequential(ctx, k, b, t, progress)
+	}
+	if err != nil {
+		return Result{}, err
 	}
 	if !semiGlobal {
-		return Result{Score: value(n, count), At: at0}, nil
+		return Result{Score: t.value(int64(len(b)), t.count), At: at0}, nil
 	}
-	return Result{Score: best, At: at}, nil
+	return Result{Score: t.best, At: t.at}, nil
 }
 
-// solver advances a column vector over the pattern by one text character.
-type solver interface {
+// sequential advances the whole pattern over the text on the calling
+// goroutine, in chunks of about 64k word operations (tens of
+// microseconds) between checks of ctx and reports of progress.
+func sequential(ctx context.Context, k kernel, b []byte, t *tally, progress func(done, total int64)) error {
+	n := len(b)
+	w := k.words()
+	cw := min(max(64, (1<<16)/max(w, 1))&^63, (n+63)&^63)
+	out := make([]uint64, 2*(cw/64))
+	for j := 0; j < n; {
+		end := min(n, j+cw)
+		k.advance(0, w, b[j:end], nil, out)
+		t.add(out, end-j)
+		j = end
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if progress != nil {
+			progress(int64(j), int64(n))
+		}
+	}
+	return nil
+}
+
+// tally reads the last row from the bits its strip leaves: the running
+// count (matches for LCS, the distance for Levenshtein) and, for a
+// semi-global run, the best value and the first column that reaches it.
+type tally struct {
+	kind            plan.SpecialKind
+	m               int64
+	semi            bool
+	j, count        int64 // columns read, and the count at column j
+	best, at        int64
+	plusOnly, maxim bool
+}
+
+func newTally(kind plan.SpecialKind, m, start int64, semi bool) *tally {
+	t := &tally{kind: kind, m: m, semi: semi, count: start}
+	t.plusOnly = kind != plan.BitLevenshtein
+	t.maxim = kind == plan.BitLCS
+	t.best = t.value(0, start)
+	return t
+}
+
+// value is the last row's cell at column j from the running count.
+func (t *tally) value(j, count int64) int64 {
+	if t.kind == plan.BitIndel {
+		return t.m + j - 2*count
+	}
+	return count
+}
+
+// add reads the next cols columns from out: bit c of out[:cw/64] is the
+// carry (LCS) or +1 (Levenshtein) at the chunk's column c, and for
+// Levenshtein bit c of the second half a -1.
+func (t *tally) add(out []uint64, cols int) {
+	nw := (cols + 63) / 64
+	hp, hn := out[:nw], out[len(out)/2:][:nw]
+	if !t.semi {
+		for _, x := range hp {
+			t.count += int64(bits.OnesCount64(x))
+		}
+		if !t.plusOnly {
+			for _, x := range hn {
+				t.count -= int64(bits.OnesCount64(x))
+			}
+		}
+		t.j += int64(cols)
+		return
+	}
+	for c := range cols {
+		d := int64(hp[c/64] >> (c % 64) & 1)
+		if !t.plusOnly {
+			d -= int64(hn[c/64] >> (c % 64) & 1)
+		}
+		t.count += d
+		t.j++
+		v := t.value(t.j, t.count)
+		if t.maxim && v > t.best || !t.maxim && v < t.best {
+			t.best, t.at = v, t.j
+		}
+	}
+}
+
+// kernel advances a strip of the pattern's words over columns of the text.
+type kernel interface {
 	// start is the running count at column 0.
 	start() int64
-	// column advances to the next column, reading text character c, and
-	// returns how much the last row's count changed.
-	column(c byte) int64
 	words() int
+	// advance moves words [lo, hi) over the text characters cols. in
+	// holds what enters word lo at each column (nil: what enters the
+	// first word, the first row's): bit c of in[:64*len/2] is the carry
+	// (LCS) or the +1 of the horizontal difference (Levenshtein) at the
+	// chunk's column c, bit c of the second half the -1. out receives,
+	// in the same layout, what leaves word hi-1 or, when hi-1 is the last
+	// word, the last row's change. Bits past len(cols) in out are zero.
+	advance(lo, hi int, cols []byte, in, out []uint64)
 }
 
 // peq is the match masks of the pattern: for each character, the bits of
@@ -148,16 +234,26 @@ func (p *peq) of(c byte) []uint64 {
 	return p.masks[int(k)*p.w : int(k+1)*p.w]
 }
 
+// clear zeroes the words of out that columns [0, cols) write to, and
+// the same words of its second half.
+func clear(out []uint64, cols int) {
+	nw := (cols + 63) / 64
+	h := len(out) / 2
+	for k := range nw {
+		out[k], out[h+k] = 0, 0
+	}
+}
+
 // lcs is Hyyrö's LCS: bit r of V is 1 when the LCS does not grow from
 // row r to row r+1 in the current column, so the zeros count the LCS of
 // the pattern and the text so far. V' = (V + (V & M)) | (V &^ M): a carry
-// out of the last row means the last row's LCS grew by one.
+// out of the last row means the last row's LCS grew by one. The bits
+// above the pattern in the last word are kept at one (and never matched)
+// so that a carry out of the last row runs through them and out of the
+// word.
 type lcs struct {
 	p *peq
 	v []uint64
-	// topPad: the bits above the pattern in the last word, kept at one
-	// (and never matched) so that a carry out of the last row runs
-	// through them and out of the word.
 }
 
 func newLCS(a []byte) *lcs {
@@ -177,18 +273,27 @@ func newLCS(a []byte) *lcs {
 func (s *lcs) start() int64 { return 0 }
 func (s *lcs) words() int   { return len(s.v) }
 
-func (s *lcs) column(c byte) int64 {
-	m := s.p.of(c)
-	v := s.v
-	m = m[:len(v)]
-	var carry uint64
-	for k, x := range v {
-		u := x & m[k]
-		sum, cout := bits.Add64(x, u, carry)
-		v[k] = sum | (x &^ u)
-		carry = cout
+func (s *lcs) advance(lo, hi int, cols []byte, in, out []uint64) {
+	clear(out, len(cols))
+	if hi == lo {
+		return // no rows: the last row never grows
 	}
-	return int64(carry)
+	v := s.v[lo:hi]
+	for c, ch := range cols {
+		m := s.p.of(ch)[lo:hi]
+		m = m[:len(v)]
+		var carry uint64
+		if in != nil {
+			carry = in[c/64] >> (c % 64) & 1
+		}
+		for k, x := range v {
+			u := x & m[k]
+			sum, cout := bits.Add64(x, u, carry)
+			v[k] = sum | (x &^ u)
+			carry = cout
+		}
+		out[c/64] |= carry << (c % 64)
+	}
 }
 
 // levenshtein is Myers' bit-vector edit distance with Hyyrö's blocks: Pv
@@ -223,42 +328,62 @@ func newLevenshtein(a []byte) *levenshtein {
 func (s *levenshtein) start() int64 { return s.m }
 func (s *levenshtein) words() int   { return len(s.pv) }
 
-func (s *levenshtein) column(c byte) int64 {
-	n := len(s.pv)
-	if n == 0 {
-		return 1 // row 0 is j
+func (s *levenshtein) advance(lo, hi int, cols []byte, in, out []uint64) {
+	clear(out, len(cols))
+	oh := len(out) / 2
+	if hi == lo {
+		// No rows: the last row is row 0, j, which grows by one a column.
+		for c := range cols {
+			out[c/64] |= 1 << (c % 64)
+		}
+		return
 	}
-	eqs := s.p.of(c)[:n]
-	pvs, mvs := s.pv, s.mv[:n]
-	// The horizontal difference passed down, as two bits: hp (+1) and hn
-	// (-1), never both. Row 0 is j: +1 into the first word.
-	hp, hn := uint64(1), uint64(0)
-	for k := 0; k < n-1; k++ {
-		pv, mv, eq := pvs[k], mvs[k], eqs[k]
+	// top is the bit read out of word hi-1: its last row for a strip
+	// below the last, the pattern's last row for the last word.
+	top := uint(63)
+	if hi == len(s.pv) {
+		top = s.shift
+	}
+	ih := len(in) / 2
+	pvs, mvs := s.pv[lo:hi], s.mv[lo:hi]
+	mvs = mvs[:len(pvs)]
+	for c, ch := range cols {
+		eqs := s.p.of(ch)[lo:hi]
+		eqs = eqs[:len(pvs)]
+		// The horizontal difference passed up, as two bits: hp (+1)
+		// and hn (-1), never both. Row 0 is j: +1 into the first word.
+		hp, hn := uint64(1), uint64(0)
+		if in != nil {
+			hp, hn = in[c/64]>>(c%64)&1, in[ih+c/64]>>(c%64)&1
+		}
+		last := len(pvs) - 1
+		for k, pv := range pvs[:last] {
+			mv, eq := mvs[k], eqs[k]
+			xv := eq | mv
+			eq |= hn
+			xh := (((eq & pv) + pv) ^ pv) | eq
+			ph := mv | ^(xh | pv)
+			mh := pv & xh
+			hpo, hno := ph>>63, mh>>63
+			ph = ph<<1 | hp
+			mh = mh<<1 | hn
+			pvs[k] = mh | ^(xv | ph)
+			mvs[k] = ph & xv
+			hp, hn = hpo, hno
+		}
+		// Word hi-1: what leaves it is read at bit top.
+		pv, mv, eq := pvs[last], mvs[last], eqs[last]
 		xv := eq | mv
 		eq |= hn
 		xh := (((eq & pv) + pv) ^ pv) | eq
 		ph := mv | ^(xh | pv)
 		mh := pv & xh
-		hpo, hno := ph>>63, mh>>63
+		phTop, mhTop := ph, mh
 		ph = ph<<1 | hp
 		mh = mh<<1 | hn
-		pvs[k] = mh | ^(xv | ph)
-		mvs[k] = ph & xv
-		hp, hn = hpo, hno
+		pvs[last] = mh | ^(xv | ph)
+		mvs[last] = ph & xv
+		out[c/64] |= (phTop >> top & 1) << (c % 64)
+		out[oh+c/64] |= (mhTop >> top & 1) << (c % 64)
 	}
-	// The last word: its difference is read at the pattern's last row.
-	k := n - 1
-	pv, mv, eq := pvs[k], mvs[k], eqs[k]
-	xv := eq | mv
-	eq |= hn
-	xh := (((eq & pv) + pv) ^ pv) | eq
-	ph := mv | ^(xh | pv)
-	mh := pv & xh
-	d := int64(ph>>s.shift&1) - int64(mh>>s.shift&1)
-	ph = ph<<1 | hp
-	mh = mh<<1 | hn
-	pvs[k] = mh | ^(xv | ph)
-	mvs[k] = ph & xv
-	return d
 }

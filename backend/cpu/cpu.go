@@ -164,7 +164,7 @@ func (e *Executor) special(ctx context.Context, p *ir.Problem, pl *plan.Plan, op
 		}
 	}
 	computeStart := time.Now()
-	got, err := bitpar.Solve(ctx, sp.Kind, a, b, sp.SemiGlobal, progress)
+	got, err := bitpar.Solve(ctx, sp.Kind, a, b, sp.SemiGlobal, opt.Threads, progress)
 	compute := time.Since(computeStart).Seconds()
 	if err != nil {
 		return nil, err
