@@ -142,7 +142,8 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 }
 
 // special runs the algorithm the planner recognised (pl.Special, package
-// bitpar) instead of the schedule: the answer only, on opt.Threads workers (strips of words across cores where the pattern is long enough).
+// bitpar) instead of the schedule: the answer only, on opt.Threads workers
+// (strips of words across cores where the pattern is long enough).
 func (e *Executor) special(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options, start time.Time) (*backend.Result, error) {
 	sp := pl.Special
 	rows, cols := p.Rows, p.Cols
