@@ -246,3 +246,21 @@ func (h *items) Pop() any {
 	*h = old[:len(old)-1]
 	return x
 }
+
+// Bytes bounds what Solve allocates for sequences of lengths m and n over
+// sigma distinct characters, with threads workers: the pattern's masks (one
+// word per 64 characters of the longer sequence, whichever becomes the
+// pattern, per distinct character), the solver's vectors, and the carries
+// between strips (ringSlots chunks of at most 8,192 columns, two bits a
+// column, per strip boundary; a strip holds at least 16 words), and 64 KiB
+// of fixed structures. Executors
+// check it against the available memory before calling Solve.
+func Bytes(m, n int64, sigma, threads int) int64 {
+	w := max(m, n)/64 + 1
+	b := 8*int64(sigma+1)*w + 8*8*w
+	if threads >= 2 {
+		b += (w/16 + 1) * ringSlots * 2 * (8192 / 64) * 8
+	}
+	// Plus the solver's fixed structures (a character index, headers).
+	return b + m + n + 64<<10
+}

@@ -39,6 +39,7 @@ import (
 	"github.com/dpgpu/dpgpu/backend/bitpar"
 	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/eval"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
@@ -150,6 +151,27 @@ func (e *Executor) special(ctx context.Context, p *ir.Problem, pl *plan.Plan, op
 	if sp.Transposed {
 		rows, cols = cols, rows
 	}
+	// What the solver allocates, checked before anything is: the two
+	// sequences as bytes, the pattern's masks (per distinct character),
+	// the carries between strips.
+	seen := [256]bool{}
+	sigma := 0
+	for _, in := range []*ir.Input{sp.A, sp.B} {
+		for _, c := range in.I {
+			if c >= 0 && c < 256 && !seen[c] {
+				seen[c] = true
+				sigma++
+			}
+		}
+	}
+	threads := opt.Threads
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	need := bitpar.Bytes(rows-1, cols-1, sigma, threads)
+	if avail, ok := available(); ok && need > avail {
+		return nil, hostmem.TooLarge(fmt.Sprintf("solving %s with the %s", p.Name, sp.Name), need, avail, "", "use a smaller instance")
+	}
 	chars := func(in *ir.Input, n int64) []byte {
 		b := make([]byte, n)
 		for k := range b {
@@ -200,7 +222,7 @@ func (e *Executor) special(ctx context.Context, p *ir.Problem, pl *plan.Plan, op
 		Cells:          p.Cells(),
 		Seconds:        time.Since(start).Seconds(),
 		ComputeSeconds: compute,
-		PeakHostBytes:  int64(len(a) + len(b) + 256*8*int(rows/64+1)),
+		PeakHostBytes:  need,
 	}
 	return res, nil
 }

@@ -1,11 +1,16 @@
 package cpu
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/bitpar"
 	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/plan"
 )
 
@@ -177,5 +182,31 @@ cell[i][j] = 0 when i == 0 || j == 0
 	}
 	if want == 4 {
 		t.Fatal("the test cannot tell the runs apart")
+	}
+}
+
+// TestSpecialMemory: the bit-parallel path checks what it allocates before
+// allocating it, and refuses with hostmem.ErrTooLarge (exit 2) where it
+// does not fit; its bound is what the run reports as its peak.
+func TestSpecialMemory(t *testing.T) {
+	r := dptest.Rand(t)
+	a, b := dptest.String(r, 5000, "ACGT"), dptest.String(r, 3000, "ACGT")
+	src := fmt.Sprintf("char 1x? A = %q\nchar 1x? B = %q\n(len(A)+1) x (len(B)+1)\n%s", a, b, specialSrc(plan.BitLCS, "")[len("char 1x? A = @\"a.txt\"\nchar 1x? B = @\"b.txt\"\n(len(A)+1) x (len(B)+1)\n"):])
+	p, pl := dptest.Load(t, "lcs.dp", src)
+	if pl.Special == nil {
+		t.Fatal("not recognised")
+	}
+	for _, threads := range []int{1, 2} {
+		need := bitpar.Bytes(p.Rows-1, p.Cols-1, 4, threads)
+		res, err := New(threads).Run(context.Background(), p, pl, backend.Options{Threads: threads})
+		if err != nil || res.Stats.PeakHostBytes != need || res.Special == nil {
+			t.Fatalf("threads %d: %v, peak %d, want %d", threads, err, res.Stats.PeakHostBytes, need)
+		}
+		withAvailable(t, need-1)
+		_, err = New(threads).Run(context.Background(), p, pl, backend.Options{Threads: threads})
+		if !errors.Is(err, hostmem.ErrTooLarge) || !strings.Contains(err.Error(), "bit-parallel LCS") {
+			t.Errorf("threads %d with %d bytes available: %v", threads, need-1, err)
+		}
+		withAvailable(t, 1<<40)
 	}
 }
