@@ -68,31 +68,7 @@ func reference(p *ir.Problem, axis Axis, stepDesc, laneDesc bool) (*grid, error)
 	g := newGrid(p)
 	cells := GridCells(p.Rows, p.Cols, g.at(p.CellType))
 	err := order(p, axis, stepDesc, laneDesc, func(i, j int64) error {
-		for _, c := range p.Cases {
-			if c.Cond != nil {
-				ok, err := EvalAt(c.Cond, i, j, cells)
-				if err != nil {
-					return err
-				}
-				if ok.I == 0 {
-					continue
-				}
-			}
-			v, err := EvalAt(toCellType(c.Value, p.CellType), i, j, cells)
-			if err != nil {
-				return err
-			}
-			if err := StoreCheck(p, c.Value.Position(), i, j, v); err != nil {
-				return err
-			}
-			if g.F != nil {
-				g.F[i*p.Cols+j] = v.F
-			} else {
-				g.I[i*p.Cols+j] = v.I
-			}
-			return nil
-		}
-		return fmt.Errorf("no case for cell[%d][%d]", i, j)
+		return refCell(p, g, cells, i, j)
 	})
 	return g, err
 }
