@@ -14,6 +14,7 @@ import (
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
 )
 
 var allTypes = []string{"short", "int", "long", "float", "double"}
@@ -305,35 +306,43 @@ func TestCancel(t *testing.T) {
 	for _, src := range big {
 		p, pl := dptest.Load(t, "big.dp", src)
 		for _, threads := range []int{1, 2} {
-			ctx, cancel := context.WithCancel(context.Background())
-			var mu sync.Mutex
-			var maxDone int64
-			returned, late := false, false
-			progress := func(done, total int64) {
-				mu.Lock()
-				defer mu.Unlock()
-				late = late || returned
-				maxDone = max(maxDone, done)
-				cancel()
-			}
-			res, err := New(threads).Run(ctx, p, pl, backend.Options{Progress: progress})
-			mu.Lock()
-			returned = true
-			mu.Unlock()
-			cancel()
-			what := fmt.Sprintf("%s, %d threads", pl.Schedule, threads)
-			if !errors.Is(err, context.Canceled) || res != nil {
-				t.Errorf("%s: result %v, error %v; want no result and context.Canceled", what, res, err)
-			}
-			mu.Lock()
-			if maxDone == 0 || maxDone >= p.Cells()/2 {
-				t.Errorf("%s: %d of %d cells reported done; want a report, then a stop well before the end", what, maxDone, p.Cells())
-			}
-			if late {
-				t.Errorf("%s: progress reported after Run returned", what)
-			}
-			mu.Unlock()
+			checkCancelled(t, p, pl, threads, fmt.Sprintf("%s, %d threads", pl.Schedule, threads), p.Cells()/2)
 		}
+	}
+}
+
+// checkCancelled runs p on threads workers, cancelling from the first
+// progress report: the run must end with context.Canceled and no result,
+// having reported some cells but fewer than stopBy, and report nothing
+// after it returned.
+func checkCancelled(t *testing.T, p *ir.Problem, pl *plan.Plan, threads int, what string, stopBy int64) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var mu sync.Mutex
+	var maxDone int64
+	returned, late := false, false
+	progress := func(done, total int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		late = late || returned
+		maxDone = max(maxDone, done)
+		cancel()
+	}
+	res, err := New(threads).Run(ctx, p, pl, backend.Options{Progress: progress})
+	mu.Lock()
+	returned = true
+	mu.Unlock()
+	cancel()
+	if !errors.Is(err, context.Canceled) || res != nil {
+		t.Errorf("%s: result %v, error %v; want no result and context.Canceled", what, res, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if maxDone == 0 || maxDone >= stopBy {
+		t.Errorf("%s: %d of %d cells reported done; want a report, then a stop well before the end", what, maxDone, p.Cells())
+	}
+	if late {
+		t.Errorf("%s: progress reported after Run returned", what)
 	}
 }
 

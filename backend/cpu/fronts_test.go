@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
@@ -545,34 +544,7 @@ func TestGenericCancel(t *testing.T) {
 			t.Fatalf("planned %s, want a generic schedule", pl.Schedule)
 		}
 		for _, threads := range []int{1, 2} {
-			ctx, cancel := context.WithCancel(context.Background())
-			var mu sync.Mutex
-			var maxDone int64
-			returned, late := false, false
-			progress := func(done, total int64) {
-				mu.Lock()
-				defer mu.Unlock()
-				late = late || returned
-				maxDone = max(maxDone, done)
-				cancel()
-			}
-			res, err := New(threads).Run(ctx, p, pl, backend.Options{Progress: progress})
-			mu.Lock()
-			returned = true
-			mu.Unlock()
-			cancel()
-			what := fmt.Sprintf("%s, %d threads", pl.T, threads)
-			if !errors.Is(err, context.Canceled) || res != nil {
-				t.Errorf("%s: result %v, error %v; want no result and context.Canceled", what, res, err)
-			}
-			mu.Lock()
-			if maxDone == 0 || maxDone >= p.Cells()*3/4 {
-				t.Errorf("%s: %d of %d cells reported done; want a report, then a stop well before the end", what, maxDone, p.Cells())
-			}
-			if late {
-				t.Errorf("%s: progress reported after Run returned", what)
-			}
-			mu.Unlock()
+			checkCancelled(t, p, pl, threads, fmt.Sprintf("%s, %d threads", pl.T, threads), p.Cells()*3/4)
 		}
 	}
 }
