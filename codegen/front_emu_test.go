@@ -370,41 +370,14 @@ answer: cell[0][COLS-1] + 0
 	return frontCase{name: fmt.Sprintf("coins-%d", n), src: src, want: g, ans: g[0][n-1]}
 }
 
-// refRows is a recurrence over ranges of earlier rows: each cell sums its
-// column above it and adds the largest cell of another column above it.
-func refRows(w []int64, rows int) [][]float64 {
-	cols := len(w)
-	g := grid(rows, cols)
-	for j := range w {
-		g[0][j] = float64(w[j])
-	}
-	for i := 1; i < rows; i++ {
-		for j := 0; j < cols; j++ {
-			var sum int64
-			best := int64(math.MinInt64)
-			for k := 0; k < i; k++ {
-				sum += int64(g[k][j])
-				best = max(best, int64(g[k][(j*7+1)%cols]))
-			}
-			g[i][j] = float64((sum + best) % 1000)
-		}
-	}
-	return g
-}
-
 func rowsCase(n int, seed uint64) frontCase {
 	r := &rng{seed}
 	w := make([]int64, n+3)
 	for k := range w {
 		w[k] = r.intn(1000)
 	}
-	g := refRows(w, n)
-	src := fmt.Sprintf(`problem rowsums
-int 1x? w = %s
-%d x len(w)
-cell[i][j] = w[j]                                                               when i == 0
-           | (sum(k in 0..i-1: cell[k][j]) + max(k in 0..i-1: cell[k][(j*7+1) %% COLS])) %% 1000   otherwise
-`, ints(w), n)
+	g := dptest.RowSums(w, n)
+	src := fmt.Sprintf("problem rowsums\nint 1x? w = %s\n%d x len(w)\n", ints(w), n) + dptest.RowSumsRecurrence
 	return frontCase{name: fmt.Sprintf("rows-%d", n), src: src, want: g, ans: g[n-1][len(w)-1]}
 }
 

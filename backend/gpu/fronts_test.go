@@ -242,27 +242,8 @@ func rowsProblem(r *rand.Rand, n int) frontProblem {
 	for k := range w {
 		w[k] = r.Int64N(1000)
 	}
-	g := dptest.NewGrid(n, cols)
-	for j := range w {
-		g[0][j] = float64(w[j])
-	}
-	for i := 1; i < n; i++ {
-		for j := 0; j < cols; j++ {
-			var sum int64
-			best := int64(math.MinInt64)
-			for k := 0; k < i; k++ {
-				sum += int64(g[k][j])
-				best = max(best, int64(g[k][(j*7+1)%cols]))
-			}
-			g[i][j] = float64((sum + best) % 1000)
-		}
-	}
-	src := fmt.Sprintf(`problem rowsums
-int 1x? w = @"w.txt"
-%d x len(w)
-cell[i][j] = w[j]                                                               when i == 0
-           | (sum(k in 0..i-1: cell[k][j]) + max(k in 0..i-1: cell[k][(j*7+1) %% COLS])) %% 1000   otherwise
-`, n)
+	g := dptest.RowSums(w, n)
+	src := fmt.Sprintf("problem rowsums\nint 1x? w = @\"w.txt\"\n%d x len(w)\n", n) + dptest.RowSumsRecurrence
 	return frontProblem{name: "rows", src: src, files: map[string]string{"w.txt": joinInts(w)}, want: g, ans: g[n-1][cols-1]}
 }
 
