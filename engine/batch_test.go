@@ -44,7 +44,7 @@ type record struct {
 	bad       bool
 }
 
-func writeFASTA(t *testing.T, path string, recs []record) {
+func writeFASTA(t testing.TB, path string, recs []record) {
 	t.Helper()
 	var b strings.Builder
 	for _, r := range recs {
@@ -334,5 +334,52 @@ func TestBatchNoArguments(t *testing.T) {
 	got, _, err := runBatch(t, context.Background(), "needleman-wunsch", nil, BatchOptions{})
 	if err != nil || len(got) != 1 || got[0].Answer.I != nwRef("GATTACA", "GCATGCU") {
 		t.Fatalf("%v %v", got, err)
+	}
+}
+
+// TestBatchMixedShapes runs, on one worker (whose tile buffers and
+// registers are reused from instance to instance), records of different
+// lengths and alphabets and a bad one after large ones, and compares every
+// answer with a one-by-one solve and the plain-Go reference.
+func TestBatchMixedShapes(t *testing.T) {
+	dir := t.TempDir()
+	r := dptest.Rand(t)
+	protein := func(n int) string {
+		b := make([]byte, n)
+		for k := range b {
+			b[k] = "ACDEFGHIKLMNPQRSTVWY"[r.IntN(20)]
+		}
+		return string(b)
+	}
+	recs := []record{
+		{name: "big", seq: dptest.DNA(r, 700)},
+		{name: "p1", seq: protein(90)},
+		{name: "one", seq: "A"},
+		{name: "bad", seq: "ACGT", bad: true},
+		{name: "p2", seq: protein(300)},
+		{name: "empty"},
+		{name: "dna", seq: dptest.DNA(r, 140)},
+	}
+	q := []record{{name: "q", seq: protein(40) + dptest.DNA(r, 120)}}
+	writeFASTA(t, filepath.Join(dir, "db.fa"), recs)
+	writeFASTA(t, filepath.Join(dir, "q.fa"), q)
+	got, _, err := runBatch(t, context.Background(), "needleman-wunsch", []string{filepath.Join(dir, "q.fa"), filepath.Join(dir, "db.fa")}, BatchOptions{Workers: 1})
+	if !errors.Is(err, ErrBatchFailed) || len(got) != len(recs) {
+		t.Fatalf("err %v, %d results; want ErrBatchFailed and %d", err, len(got), len(recs))
+	}
+	for k, res := range got {
+		if recs[k].bad {
+			if res.Err == nil {
+				t.Errorf("%s: no error", recs[k].name)
+			}
+			continue
+		}
+		if res.Err != nil {
+			t.Fatalf("%s: %v", recs[k].name, res.Err)
+		}
+		want := nwRef(q[0].seq, recs[k].seq)
+		if one := solveOne(t, q[0].seq, recs[k].seq); res.Answer.I != want || one != want {
+			t.Errorf("%s: batch %d, one-by-one %d, reference %d", recs[k].name, res.Answer.I, one, want)
+		}
 	}
 }

@@ -40,6 +40,21 @@ type CPUShape struct {
 	TileH, TileW   int64
 }
 
+// Tile is the wavefront tile (th rows by tw columns) for a grid of rows by
+// cols: TileH by TileW cut to the grid, no smaller than the halo. One worker
+// whose grid holds no more cells than a tile runs it as one tile: tile
+// rows only serve the pipeline between workers, and each costs kernels of
+// its own (what dominated a batch of small instances).
+func (s CPUShape) Tile(rows, cols int64) (th, tw int64) {
+	hD := max(s.StepHi, 0) + max(-s.StepLo, 0)
+	tw = max(min(s.TileW, cols), s.Before+s.After, 1)
+	th = max(min(s.TileH, rows), hD, 1)
+	if s.Threads <= 1 && rows*tw <= s.TileH*s.TileW {
+		th = max(rows, hD, 1)
+	}
+	return th, tw
+}
+
 // CPUShapeOf derives the shape from the plan's dependency offsets, for a
 // run with threads workers and the default tile: what the CPU executor
 // will find when it compiles the recurrence.
@@ -87,8 +102,7 @@ func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
 	case Wavefront:
 		hTop, hBot := max(s.StepHi, 0), max(-s.StepLo, 0)
 		hD, vD := hTop+hBot, s.Before+s.After
-		tw := max(min(s.TileW, p.Cols), vD, 1)
-		th := max(min(s.TileH, p.Rows), hD, 1)
+		th, tw := s.Tile(p.Rows, p.Cols)
 		edges := 3 * 8 * (hD*p.Cols + p.Rows*vD)
 		tiles := threads * 8 * (hTop + th + hBot) * (s.Before + tw + s.After)
 		ntr, ntc := (p.Rows+th-1)/th, (p.Cols+tw-1)/tw

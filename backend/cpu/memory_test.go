@@ -4,6 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,4 +61,23 @@ func vmHWM(t *testing.T) int64 {
 	}
 	t.Fatal("no VmHWM in /proc/self/status")
 	return 0
+}
+
+// TestTileBufZeroed checks that a pooled tile buffer comes back as make
+// would give it: zeroed, of the length asked, whatever it held.
+func TestTileBufZeroed(t *testing.T) {
+	var pool sync.Pool
+	for _, n := range []int64{100, 40, 100, 300, 7} {
+		b := tileBuf[int64](&pool, n)
+		if int64(len(b)) != n {
+			t.Fatalf("len %d, want %d", len(b), n)
+		}
+		for k, v := range b {
+			if v != 0 {
+				t.Fatalf("n=%d: cell %d holds %d", n, k, v)
+			}
+			b[k] = int64(k) + 1
+		}
+		pool.Put(&b)
+	}
 }

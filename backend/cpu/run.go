@@ -118,9 +118,13 @@ func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Optio
 	for _, lanes := range r.capture {
 		sort.Slice(lanes, func(a, b int) bool { return lanes[a] < lanes[b] })
 	}
+	// No batch is wider than the axis its lanes run along: a small grid's
+	// registers need not be tune.lanes wide (in a batch of many small
+	// instances they were most of what each run allocated).
+	lanes := min(tune.lanes, max(p.Rows, p.Cols, 1))
 	r.workers = make([]*worker, r.threads)
 	for k := range r.workers {
-		w := &worker{r: r, m: rec.NewMachine(int(tune.lanes))}
+		w := &worker{r: r, m: rec.NewMachine(int(lanes))}
 		w.region.init(pl.Answer, p.CellType)
 		r.workers[k] = w
 		r.bytes += plan.RegisterBytes // what the estimate allows; w.m.Bytes() grows with the kernels
@@ -576,11 +580,16 @@ func parallel(n int, f func(k int)) {
 // caller allocated in advance (Options.Grid, from engine.StartGrid) is
 // already missing from MemAvailable, so it is not counted again: counting
 // it would refuse a run that fits.
-func (r *run) checkMemory() error {
-	p := r.p
+// shape is what the run's working buffers depend on (plan.CPUWork).
+func (r *run) shape() plan.CPUShape {
 	dLo, dHi := r.rec.Steps()
 	before, after := r.rec.LaneReach()
-	work := plan.CPUWork(p, r.pl, plan.CPUShape{Threads: r.threads, StepLo: dLo, StepHi: dHi, Before: before, After: after, TileH: r.tune.tileH, TileW: r.tune.tileW})
+	return plan.CPUShape{Threads: r.threads, StepLo: dLo, StepHi: dHi, Before: before, After: after, TileH: r.tune.tileH, TileW: r.tune.tileW}
+}
+
+func (r *run) checkMemory() error {
+	p := r.p
+	work := plan.CPUWork(p, r.pl, r.shape())
 	need, what, advice := work, fmt.Sprintf("solving %s on %d CPU threads", p.Name, r.threads), "use a smaller instance"
 	if r.opt.KeepGrid(p) {
 		advice = "run without maintain, --grid and --traceback, which keep the whole grid"
@@ -597,4 +606,30 @@ func (r *run) checkMemory() error {
 
 // available is the host memory a run may take (hostmem.Available); the
 // tests replace it.
-var available = hostmem.Available
+var available = recentAvailable
+
+// availableFresh is how long a reading of the available memory is used
+// again: reading /proc/meminfo took a tenth of a small instance's run in a
+// batch of thousands, and the memory available changes little in this
+// time (engine.Batch reserves what its instances hold besides).
+const availableFresh = 50 * time.Millisecond
+
+var lastAvailable struct {
+	sync.Mutex
+	at    time.Time
+	bytes int64
+	ok    bool
+}
+
+// recentAvailable is hostmem.Available, read at most once per
+// availableFresh.
+func recentAvailable() (int64, bool) {
+	la := &lastAvailable
+	la.Lock()
+	defer la.Unlock()
+	if now := time.Now(); la.at.IsZero() || now.Sub(la.at) >= availableFresh || now.Before(la.at) {
+		la.bytes, la.ok = hostmem.Available()
+		la.at = now
+	}
+	return la.bytes, la.ok
+}

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"github.com/dpgpu/dpgpu/eval"
@@ -44,8 +45,7 @@ func (r *run) wavefront() error {
 	w.hD, w.vD = w.hTop+w.hBot, w.vL+w.vR
 	// A tile row is one batch, wide enough that the kernels' per-batch work
 	// is noise; the tile with its halo fits in a core's L2 cache.
-	w.tw = max(min(r.tune.tileW, p.Cols), w.vD, 1)
-	w.th = max(min(r.tune.tileH, p.Rows), w.hD, 1)
+	w.th, w.tw = r.shape().Tile(p.Rows, p.Cols)
 	w.ntr = (p.Rows + w.th - 1) / w.th
 	w.ntc = (p.Cols + w.tw - 1) / w.tw
 	w.waves = w.ntr + w.ntc - 1
@@ -70,9 +70,11 @@ func (r *run) wavefront() error {
 	w.batch = make([]eval.Batch, n)
 	for k := 0; k < n; k++ {
 		if w.isF {
-			w.bufF[k] = make([]float64, w.bh*w.bw)
+			w.bufF[k] = tileBuf[float64](&tilesF, w.bh*w.bw)
+			defer tilesF.Put(&w.bufF[k])
 		} else {
-			w.bufI[k] = make([]int64, w.bh*w.bw)
+			w.bufI[k] = tileBuf[int64](&tilesI, w.bh*w.bw)
+			defer tilesI.Put(&w.bufI[k])
 		}
 		w.lines[k] = make([]eval.Line, w.dHi-w.dLo+1)
 		r.bytes += 8 * w.bh * w.bw
@@ -113,6 +115,21 @@ func (r *run) wavefront() error {
 		}
 	})
 	return r.result()
+}
+
+// tilesI and tilesF hold the tile buffers of finished runs: a batch of
+// many small instances otherwise allocated (and collected) a tile per
+// instance, the largest part of its garbage.
+var tilesI, tilesF sync.Pool
+
+// tileBuf returns a zeroed buffer of n cells from pool, as make would.
+func tileBuf[T int64 | float64](pool *sync.Pool, n int64) []T {
+	if b, ok := pool.Get().(*[]T); ok && int64(cap(*b)) >= n {
+		buf := (*b)[:n]
+		clear(buf)
+		return buf
+	}
+	return make([]T, n)
 }
 
 // tile computes one tile: fills its halo from the wave buffers, computes
