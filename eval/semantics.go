@@ -185,7 +185,7 @@ func OutsideGrid(ref *ir.CellRef, i, j, rows, cols int64) error {
 // CellText and GridText: the messages built from a reference alone word
 // cells as the Problem does.
 func refGrid(ref *ir.CellRef, rows, cols int64) *ir.Problem {
-	g := &ir.Problem{Dims: 2, Rows: rows, Cols: cols}
+	g := &ir.Problem{Dims: 2, Rows: rows, Cols: cols, Tables: ref.Tables}
 	switch {
 	case ref.OneD:
 		g.Dims = 1

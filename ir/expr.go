@@ -92,6 +92,11 @@ type CellRef struct {
 	// 0..C-1, J is OutsideColumn3 of the cell being computed, outside the
 	// grid. Messages built from the reference alone read them.
 	Mid, Inner int64
+	// Tables is Problem.Tables of a recurrence of several tables (nil
+	// otherwise), so that messages built from the reference alone name
+	// cells as the user does (H[2][3]); Table is the table it reads.
+	Tables []string
+	Table  int
 }
 
 // Op is an operator.

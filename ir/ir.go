@@ -106,7 +106,17 @@ type Problem struct {
 	Mid, Inner int64
 	// Vars3 names a 3-D grid's index variables as written, k, i, j (IVar
 	// is k; JVar words the column, "(i*C + j)").
-	Vars3      [3]string
+	Vars3 [3]string
+	// Tables names the tables of a recurrence of several tables (contract
+	// v2 §7.2), in file order; nil for the one table `cell`. A 2-D grid of
+	// R x C cells and T tables is lowered to the R x C*T grid whose flat
+	// column J = j*T + t holds table t's cell [i][j]: Cols is C*T, the
+	// cases of table t are tried only where J % T == t, the user's j is
+	// J / T, and a reference to table t' at [a][b] reads the flat cell
+	// [a][b*T + t'] (J + (d*T + t' - t) where b is j + d). A reference
+	// outside the user's grid lands outside the flat grid by construction.
+	// CellText names cells as the user does: H[3][5].
+	Tables     []string
 	CellType   Type
 	IVar, JVar string // names of the index variables (`i`, `j`; `j` alone in 1-D)
 
@@ -173,6 +183,10 @@ func (p *Problem) Cells() int64 { return p.Rows * p.Cols }
 // A 3-D problem's cell [i][j] of the lowered grid is cell[i][j/C][j%C];
 // a column outside the grid has no such coordinates (CellText3).
 func (p *Problem) CellText(i, j int64) string {
+	if len(p.Tables) > 0 && p.Dims == 2 {
+		t, jj := TableOf(j, len(p.Tables))
+		return p.Tables[t] + "[" + strconv.FormatInt(i, 10) + "][" + strconv.FormatInt(jj, 10) + "]"
+	}
 	switch p.Dims {
 	case 1:
 		return "cell[" + strconv.FormatInt(j, 10) + "]"
@@ -180,6 +194,20 @@ func (p *Problem) CellText(i, j int64) string {
 		return CellText3(i, j, p.Mid, p.Inner)
 	}
 	return "cell[" + strconv.FormatInt(i, 10) + "][" + strconv.FormatInt(j, 10) + "]"
+}
+
+// TableOf decodes a flat column J of a grid of several tables (see
+// Problem.Tables) into the table t and the user's column j, J = j*T + t.
+// It floors, so that a column outside the flat grid decodes to the cell
+// outside the user's grid that a reference named: J = -1 is the last
+// table's cell at j = -1.
+func TableOf(J int64, tables int) (t int, j int64) {
+	n := int64(tables)
+	j = J / n
+	if J%n < 0 {
+		j--
+	}
+	return int(J - j*n), j
 }
 
 // CellText3 names cell [i][j] of the grid a 3-D grid of sides K x mid x
@@ -215,6 +243,9 @@ func OutsideColumn3(flat int64) int64 { return -2 - flat }
 // "5x7 grid", "4x5x5 grid" (3-D), or "1-D grid of 17 cells" (so that "outside the %s" reads
 // well for both).
 func (p *Problem) GridText() string {
+	if len(p.Tables) > 1 && p.Dims == 2 {
+		return fmt.Sprintf("%dx%d grid", p.Rows, p.Cols/int64(len(p.Tables)))
+	}
 	switch p.Dims {
 	case 1:
 		return fmt.Sprintf("1-D grid of %d cells", p.Cols)

@@ -361,6 +361,9 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 			c.errorf(id.Pos, "%s is an index variable of the recurrence; in answer: it exists only as the variable of a reduction, e.g. max(%s in 0..%s: ...)", name, name, hi)
 			return nil
 		}
+		if kind == ir.VarJ && c.table >= 0 {
+			return c.tableJ(name, id.Pos) // several tables (tables.go)
+		}
 		if k := c.indexVar3(name); k >= 0 {
 			if !c.gridOK {
 				return nil // the grid's error is reported
@@ -378,6 +381,10 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 			return nil
 		}
 		return intConst(c.inner, id.Pos)
+	}
+	if c.tableIndex(name) >= 0 && c.names[name] == nil {
+		c.errorf(id.Pos, "%s is a table: it needs two subscripts, %s[i][j]", name, name)
+		return nil
 	}
 	switch name {
 	case "ROWS", "COLS", "DIM0", "DIM1":
@@ -638,6 +645,17 @@ func (c *checker) lowerIndex(ix *dsl.Index, sc *scope) ir.Expr {
 		return nil
 	}
 	name := ix.Name.Name
+	if t := c.tableIndex(name); t >= 0 && c.names[name] == nil {
+		return c.lowerTableRef(ix, t, sc)
+	}
+	if c.named() && c.names[name] == nil && (name == "cell" || reserved[name] == "") && !c.isVarName(name, sc) {
+		msg := fmt.Sprintf("unknown table %s (the tables are %s)", name, c.tableNames())
+		if near := closest(name, c.p.Tables); near != "" {
+			msg = fmt.Sprintf("unknown table %s (did you mean %s? the tables are %s)", name, near, c.tableNames())
+		}
+		c.errorf(ix.Pos, "%s", msg)
+		return nil
+	}
 	if name == "cell" {
 		return c.lowerCellRef(ix, sc)
 	}

@@ -26,6 +26,15 @@ func (c *checker) checkRecurrence() {
 		}
 		return
 	}
+	if len(c.tables) > 1 && c.dims != 2 && c.dims != 0 {
+		c.errorf(c.tables[1].decl.Pos, "several tables are not supported yet on a %s grid (%s): only on a 2-D grid, R x C",
+			[4]string{"", "1-D", "", "3-D"}[c.dims], c.tableNames())
+		return
+	}
+	if c.named() {
+		c.checkTables()
+		return
+	}
 	c.p.RecurPos = r.Pos
 	if r.Target != "cell" {
 		c.errorf(r.Pos, "the recurrence must define %s, not %s", "cell"+strings.Repeat("[...]", c.subscripts()), r.Target)
@@ -33,12 +42,21 @@ func (c *checker) checkRecurrence() {
 	if !c.checkLeftSide(r) {
 		return
 	}
+	if ks, ok := c.lowerCases(r); ok {
+		c.p.Cases = ks
+	}
+}
+
+// lowerCases checks and lowers the cases of one table's recurrence. It
+// reports whether every case could be lowered.
+func (c *checker) lowerCases(r *dsl.RecurrenceDecl) ([]*ir.Case, bool) {
 	if len(r.Cases) == 0 {
 		c.errorf(r.Pos, "the recurrence has no cases")
-		return
+		return nil, false
 	}
 	single := len(r.Cases) == 1 && r.Cases[0].Cond == nil && !r.Cases[0].Otherwise
 	var otherwise *dsl.Case
+	var cases []*ir.Case
 	good := true
 	for _, cs := range r.Cases {
 		if cs == nil {
@@ -57,15 +75,14 @@ func (c *checker) checkRecurrence() {
 			good = false
 			continue
 		}
-		c.p.Cases = append(c.p.Cases, k)
+		cases = append(cases, k)
 	}
 	last := r.Cases[len(r.Cases)-1]
 	if !single && otherwise == nil && last != nil && last.Cond != nil {
 		c.errorf(last.Pos, "the last case must be `otherwise`: a cell that no condition matches would have no value")
+		good = false
 	}
-	if !good {
-		c.p.Cases = nil
-	}
+	return cases, good
 }
 
 // checkLeftSide checks the index variables of the recurrence's left side:
@@ -150,6 +167,10 @@ func (c *checker) checkSchedule() {
 	s := c.schedule
 	if s == nil || c.recur == nil || c.arityReported {
 		return // without index variables EXPR cannot be read
+	}
+	if c.tableCount() > 1 {
+		c.errorf(s.ValuePos, "schedule: t = EXPR is not supported yet with several tables: leave schedule: out (the engine finds the order), or use rows, cols or wavefront")
+		return
 	}
 	if c.dims == 3 {
 		c.errorf(s.ValuePos, "schedule: t = EXPR is not supported yet on a 3-D grid: leave schedule: out (the engine finds the order), or use rows (by k-planes), cols, wavefront or interval")

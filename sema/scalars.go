@@ -307,12 +307,16 @@ func (c *checker) checkGrid() {
 		c.errorf(c.grid.Pos, "the grid of %d x %d cells is too large", rows, cols)
 		return
 	}
+	if c.named() && c.tablesTooLarge(rows, cols) {
+		return
+	}
 	c.rows, c.cols, c.gridOK = rows, cols, true
 	if rows > math.MaxInt32 || cols > math.MaxInt32 {
 		c.idxType = ir.Long
 	}
 	if !c.heldKarp {
-		c.p.Rows, c.p.Cols = rows, cols
+		// Several tables lie side by side in the flat grid (tables.go).
+		c.p.Rows, c.p.Cols = rows, cols*c.tableCount()
 	}
 }
 

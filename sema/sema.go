@@ -88,6 +88,8 @@ type checker struct {
 	grid       *dsl.GridDecl
 	recur      *dsl.RecurrenceDecl
 	recurOrder int
+	tables     []tableDecl // every recurrence, one per table, in file order (tables.go)
+	table      int         // the table whose cases are being lowered, -1 outside them
 	answer     *dsl.AnswerDecl
 	args       *dsl.ArgsDecl
 
@@ -120,6 +122,7 @@ func newChecker(f *dsl.File, data *Data) *checker {
 		cellType:      ir.Int,
 		idxType:       ir.Int,
 		laterReported: map[string]bool{},
+		table:         -1,
 	}
 }
 
@@ -203,9 +206,7 @@ func (c *checker) collect() {
 				c.args = d
 			}
 		case *dsl.RecurrenceDecl:
-			if once("recurrence", d.Pos) {
-				c.recur, c.recurOrder = d, k
-			}
+			c.addTable(d, k)
 		case *dsl.InputDecl:
 			n := names[next]
 			next++

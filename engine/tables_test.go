@@ -1,0 +1,137 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cpu"
+	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/internal/gputest"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// End-to-end tests of several tables (contract v2 §7.2): Gotoh's three
+// tables, lowered onto one flat grid, against dptest's plain-Go Gotoh, with
+// a traceback that moves between the tables and whose alignment is scored
+// again from its columns.
+
+// contractGotoh is the example of contract v2 §7.2 as written there, with
+// inline sequences instead of files.
+const contractGotoh = `char 1x? A = "GATTACAGGTTAC"
+char 1x? B = "GCATGCTTACA"
+int o = 10
+int e = 1
+(len(A)+1) x (len(B)+1)
+X[i][j] = -inf                     when j == 0
+        | max(X[i][j-1] - e, H[i][j-1] - o - e)   otherwise
+Y[i][j] = -inf                     when i == 0
+        | max(Y[i-1][j] - e, H[i-1][j] - o - e)   otherwise
+H[i][j] = 0                        when i == 0 && j == 0
+        | -o - e*j                 when i == 0
+        | -o - e*i                 when j == 0
+        | max(H[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -3), X[i][j], Y[i][j])   otherwise
+`
+
+func TestTablesContractExample(t *testing.T) {
+	_, res := solveV2(t, cpu.New(2), "gotoh.dp", contractGotoh, false)
+	if res == nil {
+		return
+	}
+	if got, want := res.Answer().I, dptest.GotohScore("GATTACAGGTTAC", "GCATGCTTACA", 10, 1); got != want {
+		t.Errorf("answer %d, reference %d", got, want)
+	}
+}
+
+func TestTablesCPU(t *testing.T) { runTables(t, cpu.New(4)) }
+
+func TestTablesGPU(t *testing.T) {
+	ex, err := sharedGPU()
+	if err != nil {
+		gputest.NoGPU(t, err)
+		return
+	}
+	runTables(t, ex)
+}
+
+func runTables(t *testing.T, ex backend.Executor) {
+	r := dptest.Rand(t)
+	for _, n := range v2Sizes {
+		for rep := 0; rep < 3; rep++ {
+			a, b := dptest.DNA(r, n), dptest.DNA(r, 1+r.IntN(n+2))
+			if rep == 1 {
+				a, b = b, a
+			}
+			o, e := r.IntN(8)+1, r.IntN(3)+1
+			src := dptest.Gotoh(a, b, o, e)
+			name := fmt.Sprintf("gotoh-%d-%d.dp", n, rep)
+			_, res := solveV2(t, ex, name, src, true)
+			if res == nil {
+				continue
+			}
+			want := dptest.GotohScore(a, b, o, e)
+			if got := res.Answer().I; got != want {
+				t.Errorf("%s: answer %d, reference %d\n%s", name, got, want, src)
+				continue
+			}
+			path := res.Grid.Path
+			if len(path) == 0 {
+				t.Fatalf("%s: no traceback path", name)
+			}
+			var cols strings.Builder
+			for _, v := range res.Grid.Emitted {
+				cols.WriteByte(byte(v.I))
+			}
+			table, j0 := ir.TableOf(path[0][1], 3)
+			last, jn := ir.TableOf(path[len(path)-1][1], 3)
+			if table != 2 || last != 2 || jn != int64(len(b)) || path[len(path)-1][0] != int64(len(a)) {
+				t.Fatalf("%s: the path runs from table %d to table %d at [%d][%d], want H to H[%d][%d]", name, table, last, path[len(path)-1][0], jn, len(a), len(b))
+			}
+			moved := false
+			for _, c := range path {
+				if tb, _ := ir.TableOf(c[1], 3); tb != 2 {
+					moved = true
+				}
+			}
+			if strings.ContainsAny(cols.String(), "-|") && !moved {
+				t.Errorf("%s: the alignment %s has gaps, but the path never left H", name, cols.String())
+			}
+			score, err := dptest.GotohAlignmentScore(a, b, o, e, int(path[0][0]), int(j0), cols.String())
+			if err != nil {
+				t.Fatalf("%s: alignment %s from [%d][%d]: %v", name, cols.String(), path[0][0], j0, err)
+			}
+			if score != want {
+				t.Errorf("%s: the alignment %s from [%d][%d] scores %d, the answer is %d", name, cols.String(), path[0][0], j0, score, want)
+			}
+		}
+	}
+}
+
+// TestTablesPlan checks the flat offsets the planner sees for Gotoh: all
+// constant, (di, dj) with dj = d*T + t' - t for T = 3, and a schedule.
+func TestTablesPlan(t *testing.T) {
+	p, pl := dptest.Load(t, "gotoh.dp", contractGotoh)
+	want := map[string][2]int64{
+		"X[i][j-1]": {0, 3}, "H[i][j-1]": {0, 1}, "Y[i-1][j]": {1, 0}, "H[i-1][j]": {1, -1},
+		"H[i-1][j-1]": {1, 3}, "X[i][j]": {0, 2}, "Y[i][j]": {0, 1},
+	}
+	if len(pl.Deps) != len(want) {
+		t.Fatalf("%d dependencies, want %d", len(pl.Deps), len(want))
+	}
+	for _, d := range pl.Deps {
+		w, ok := want[d.Ref.Text]
+		if !ok || d.DI == nil || d.DJ == nil || *d.DI != w[0] || *d.DJ != w[1] {
+			t.Errorf("%s: offset %v %v, want constant %v", d.Ref.Text, d.DI, d.DJ, w)
+		}
+	}
+	// H[i-1][j] read by Y, a later table one row up, is (1, -1) in the
+	// flat grid: no v1 sweep applies, the hyperplane t = 2i + J does.
+	if pl.Schedule == plan.Wavefront || pl.T != (plan.Hyperplane{A: 2, B: 1}) {
+		t.Errorf("schedule %v %v, want the hyperplane t = 2*i + J", pl.Schedule, pl.T)
+	}
+	if got := p.CellText(4, 5*3+2); got != "H[4][5]" {
+		t.Errorf("CellText = %s", got)
+	}
+}

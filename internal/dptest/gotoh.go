@@ -1,0 +1,115 @@
+package dptest
+
+import "fmt"
+
+// Gotoh is global alignment with affine gaps (Gotoh 1982) in the natural
+// form of contract v2 §7.2: three tables over one grid. X ends in a gap in
+// a (b[j-1] against '-'), Y in a gap in b, H is the best of all. A gap of
+// length n costs o + e*n; a match scores 2, a mismatch -3. Every step of a
+// traceback emits its alignment column: 'M' (a[i-1] over b[j-1]), '-' (a
+// gap over b[j-1]) or '|' (a[i-1] over a gap).
+func Gotoh(a, b string, o, e int) string {
+	return fmt.Sprintf(`problem gotoh
+char 1x? A = %q
+char 1x? B = %q
+int o = %d
+int e = %d
+(len(A)+1) x (len(B)+1)
+X[i][j] = -inf                     when j == 0
+        | max(X[i][j-1] - e emit '-', H[i][j-1] - o - e emit '-')   otherwise
+Y[i][j] = -inf                     when i == 0
+        | max(Y[i-1][j] - e emit '|', H[i-1][j] - o - e emit '|')   otherwise
+H[i][j] = 0                        when i == 0 && j == 0
+        | -o - e*j                 when i == 0
+        | -o - e*i                 when j == 0
+        | max(H[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -3) emit 'M', X[i][j], Y[i][j])   otherwise
+`, a, b, o, e)
+}
+
+// GotohScore is the score of the best global alignment of a and b with
+// Gotoh's costs (see Gotoh), computed with three plain matrices.
+func GotohScore(a, b string, o, e int) int64 {
+	const negInf = int64(-1) << 40
+	n, m := len(a), len(b)
+	O, E := int64(o), int64(e)
+	H := make([][]int64, n+1)
+	X := make([][]int64, n+1)
+	Y := make([][]int64, n+1)
+	for i := range H {
+		H[i], X[i], Y[i] = make([]int64, m+1), make([]int64, m+1), make([]int64, m+1)
+	}
+	for i := 0; i <= n; i++ {
+		for j := 0; j <= m; j++ {
+			X[i][j], Y[i][j] = negInf, negInf
+			if j > 0 {
+				X[i][j] = max(X[i][j-1]-E, H[i][j-1]-O-E)
+			}
+			if i > 0 {
+				Y[i][j] = max(Y[i-1][j]-E, H[i-1][j]-O-E)
+			}
+			switch {
+			case i == 0 && j == 0:
+				H[i][j] = 0
+			case i == 0:
+				H[i][j] = -O - E*int64(j)
+			case j == 0:
+				H[i][j] = -O - E*int64(i)
+			default:
+				s := int64(-3)
+				if a[i-1] == b[j-1] {
+					s = 2
+				}
+				H[i][j] = max(H[i-1][j-1]+s, X[i][j], Y[i][j])
+			}
+		}
+	}
+	return H[n][m]
+}
+
+// GotohAlignmentScore scores an alignment given as the columns Gotoh's
+// traceback emits, after a start at cell [i0][j0] of the grid (a boundary
+// cell: the i0 or j0 characters before it are one leading gap). It reports
+// an error when the columns do not align all of a and b.
+func GotohAlignmentScore(a, b string, o, e int, i0, j0 int, cols string) (int64, error) {
+	var score int64
+	switch {
+	case i0 > 0 && j0 > 0:
+		return 0, fmt.Errorf("the alignment starts inside the grid, at [%d][%d]", i0, j0)
+	case i0 > 0:
+		score -= int64(o + e*i0)
+	case j0 > 0:
+		score -= int64(o + e*j0)
+	}
+	i, j := i0, j0
+	for k := 0; k < len(cols); k++ {
+		c := cols[k]
+		if c != 'M' && c != '-' && c != '|' {
+			return 0, fmt.Errorf("column %d is %q", k, c)
+		}
+		if c != 'M' && (k == 0 || cols[k-1] != c) {
+			score -= int64(o)
+		}
+		switch c {
+		case 'M':
+			if i >= len(a) || j >= len(b) {
+				return 0, fmt.Errorf("column %d runs past the sequences", k)
+			}
+			if a[i] == b[j] {
+				score += 2
+			} else {
+				score -= 3
+			}
+			i, j = i+1, j+1
+		case '-':
+			j++
+			score -= int64(e)
+		case '|':
+			i++
+			score -= int64(e)
+		}
+	}
+	if i != len(a) || j != len(b) {
+		return 0, fmt.Errorf("the alignment ends at [%d][%d], not [%d][%d]", i, j, len(a), len(b))
+	}
+	return score, nil
+}
