@@ -76,6 +76,8 @@ func TestDefaults(t *testing.T) {
 		{"knapsack-bounded", 30, plan.Rows, "value 30"},
 		{"knapsack-unbounded", 32, plan.Rows, "items 4 (x4)\nweight 20 of 20, value 32"},
 		{"lookback-put", 5.470181, plan.Rows, ""},
+		// dptest.GotohScore("GATTACA", "GCATGCU", 5, 2): the three-matrix reference.
+		{"gotoh", -6, plan.Hyperplanar, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

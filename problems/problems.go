@@ -90,6 +90,8 @@ func entries() []Builtin {
 		knapsack("knapsack-unbounded", false),
 		// A 3-D grid; gen-data has no graphs yet.
 		{Name: "floyd-warshall", Aliases: []string{"all-pairs-shortest-paths", "apsp"}},
+		// Several tables (X, Y, H): the emitted columns are the alignment.
+		pair("gotoh", nil, "affine-gap", "affine-alignment"),
 		pair("lcs", render.LCS),
 		{Name: "lis", Aliases: []string{"longest-increasing-subsequence"}, Render: render.LIS,
 			Generate: gen.ValuesInstance, Data: DataInts, BenchSizes: benchSizes},

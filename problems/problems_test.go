@@ -8,7 +8,7 @@ import (
 )
 
 var want = []string{
-	"coin-change", "coin-change-ways", "editdistance", "floyd-warshall", "knapsack", "knapsack-bounded", "knapsack-unbounded", "lcs",
+	"coin-change", "coin-change-ways", "editdistance", "floyd-warshall", "gotoh", "knapsack", "knapsack-bounded", "knapsack-unbounded", "lcs",
 	"lis", "lookback-put", "manhattan", "matrix-chain", "needleman-wunsch", "nussinov", "optimal-bst",
 	"smith-waterman", "tsp",
 }
