@@ -66,3 +66,14 @@ func TestCheckGeneric(t *testing.T) {
 		t.Errorf("LCS check changed:\n%s\n%s", b.String(), out)
 	}
 }
+
+// TestCheckTables: a recurrence of several tables names its grid as the user
+// wrote it, with its tables, not as the flat grid it runs on.
+func TestCheckTables(t *testing.T) {
+	p, pl := dptest.Load(t, "t.dp", dptest.Gotoh("GATTACA", "GCATGCU", 5, 2))
+	var b strings.Builder
+	Check(&b, p, pl)
+	if want := "grid       8 x 8, 3 tables (X, Y, H) = 192 cells of int (columns j*3 + table)\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("check output:\n%s\nwant the line %q", b.String(), want)
+	}
+}
