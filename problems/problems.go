@@ -93,6 +93,8 @@ func entries() []Builtin {
 		// Several tables (X, Y, H): the emitted columns are the alignment.
 		pair("gotoh", nil, "affine-gap", "affine-alignment"),
 		pair("lcs", render.LCS),
+		// Gotoh with BLOSUM62 (built into problems/formats) for proteins.
+		pair("protein-align", nil, "blosum62-align"),
 		{Name: "lis", Aliases: []string{"longest-increasing-subsequence"}, Render: render.LIS,
 			Generate: gen.ValuesInstance, Data: DataInts, BenchSizes: benchSizes},
 		{Name: "lookback-put"},

@@ -9,7 +9,7 @@ import (
 
 var want = []string{
 	"coin-change", "coin-change-ways", "editdistance", "floyd-warshall", "gotoh", "knapsack", "knapsack-bounded", "knapsack-unbounded", "lcs",
-	"lis", "lookback-put", "manhattan", "matrix-chain", "needleman-wunsch", "nussinov", "optimal-bst",
+	"lis", "lookback-put", "manhattan", "matrix-chain", "needleman-wunsch", "nussinov", "optimal-bst", "protein-align",
 	"smith-waterman", "tsp",
 }
 

@@ -1,7 +1,7 @@
 // Package formats reads the data files that `.dp` problems name with
-// `@"path"`: plain text, CSV, FASTA, NumPy .npy and TSPLIB, plus the
-// multi-table instance formats of the built-in problems (Pisinger's knapsack
-// files and this project's Manhattan tourist grids). It also writes the
+// `@"path"`: plain text, CSV, FASTA, NumPy .npy, TSPLIB and NCBI scoring
+// matrices, plus the multi-table instance formats of the built-in problems
+// (Pisinger's knapsack files and this project's Manhattan tourist grids). It also writes the
 // formats that the generators produce, so that what they write is exactly
 // what Load reads back.
 //
@@ -57,7 +57,9 @@ type Options struct {
 }
 
 // Load reads the data file at path, choosing the format by its extension
-// (case-insensitive): .txt, .csv, .fa/.fasta/.fna, .npy, .tsp/.atsp.
+// (case-insensitive): .txt, .csv, .fa/.fasta/.fna, .npy, .tsp/.atsp, and
+// .mat/.ncbi for NCBI scoring matrices (see readMatrix; the built-in
+// matrices are read by name when no such file exists).
 func Load(path string, opt Options) (*Table, error) {
 	if opt.Char && opt.Float {
 		return nil, fmt.Errorf("%s: an input cannot be both char and floating", path)
@@ -87,8 +89,10 @@ func Load(path string, opt Options) (*Table, error) {
 			return nil, fmt.Errorf("%s: TSPLIB yields integer distances; declare the input as int or long", path)
 		}
 		return loadWith(path, opt, readTSPLIBTable)
+	case ext == ".mat" || ext == ".ncbi":
+		return loadMatrix(path, opt)
 	}
-	return nil, fmt.Errorf("%s: unknown data file extension %q (known: .txt, .csv, .fa, .fasta, .fna, .npy, .tsp, .atsp)", path, ext)
+	return nil, fmt.Errorf("%s: unknown data file extension %q (known: .txt, .csv, .fa, .fasta, .fna, .npy, .tsp, .atsp, .mat, .ncbi)", path, ext)
 }
 
 // readFunc reads the table in r, the file name, of size bytes when known

@@ -1,0 +1,226 @@
+package problems_test
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/bind"
+	"github.com/dpgpu/dpgpu/engine"
+	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/problems/gen"
+)
+
+// blosum62 reads the NCBI file in problems/formats/testdata the plain way:
+// the score of each pair of letters it names.
+func blosum62(t *testing.T) map[[2]byte]int64 {
+	t.Helper()
+	f, err := os.Open(filepath.Join("formats", "testdata", "BLOSUM62.mat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	scores := map[[2]byte]int64{}
+	var header []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		switch {
+		case len(fs) == 0 || strings.HasPrefix(fs[0], "#"):
+		case header == nil:
+			header = fs
+		default:
+			for k, v := range fs[1:] {
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				scores[[2]byte{fs[0][0], header[k][0]}] = n
+			}
+		}
+	}
+	if len(scores) != 24*24 {
+		t.Fatalf("BLOSUM62: %d scores, want 576", len(scores))
+	}
+	return scores
+}
+
+// pairScore scores x against y as protein-align's comment says: case does
+// not matter, and a character BLOSUM62 does not name scores -4 (its '*'
+// entry against every residue, and its lowest).
+func pairScore(S map[[2]byte]int64, x, y byte) int64 {
+	if v, ok := S[[2]byte{upper(x), upper(y)}]; ok {
+		return v
+	}
+	return -4
+}
+
+func upper(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+// gotohMatrix is Gotoh's global alignment with a gap of length L costing
+// o + e*L and pairs scored by S, in three plain matrices (as
+// dptest.GotohScore, with the matrix for its match and mismatch).
+func gotohMatrix(S map[[2]byte]int64, a, b string, o, e int64) int64 {
+	const negInf = int64(-1) << 40
+	n, m := len(a), len(b)
+	H, X, Y := make([][]int64, n+1), make([][]int64, n+1), make([][]int64, n+1)
+	for i := range H {
+		H[i], X[i], Y[i] = make([]int64, m+1), make([]int64, m+1), make([]int64, m+1)
+	}
+	for i := 0; i <= n; i++ {
+		for j := 0; j <= m; j++ {
+			X[i][j], Y[i][j] = negInf, negInf
+			if j > 0 {
+				X[i][j] = max(X[i][j-1]-e, H[i][j-1]-o-e)
+			}
+			if i > 0 {
+				Y[i][j] = max(Y[i-1][j]-e, H[i-1][j]-o-e)
+			}
+			switch {
+			case i == 0 && j == 0:
+				H[i][j] = 0
+			case i == 0:
+				H[i][j] = -o - e*int64(j)
+			case j == 0:
+				H[i][j] = -o - e*int64(i)
+			default:
+				H[i][j] = max(H[i-1][j-1]+pairScore(S, a[i-1], b[j-1]), X[i][j], Y[i][j])
+			}
+		}
+	}
+	return H[n][m]
+}
+
+// alignmentScore scores the columns protein-align emits (M a pair, - a gap
+// in a, | a gap in b) after a start at the boundary cell [i0][j0].
+func alignmentScore(t *testing.T, S map[[2]byte]int64, a, b string, o, e int64, i0, j0 int, cols string) int64 {
+	t.Helper()
+	score := -o - e*int64(i0+j0)
+	if i0+j0 == 0 {
+		score = 0
+	}
+	i, j := i0, j0
+	for k := 0; k < len(cols); k++ {
+		c := cols[k]
+		if c != 'M' && (k == 0 || cols[k-1] != c) {
+			score -= o
+		}
+		switch {
+		case c == 'M' && i < len(a) && j < len(b):
+			score += pairScore(S, a[i], b[j])
+			i, j = i+1, j+1
+		case c == '-':
+			j, score = j+1, score-e
+		case c == '|':
+			i, score = i+1, score-e
+		default:
+			t.Fatalf("column %d %q of %s does not align %s with %s", k, c, cols, a, b)
+		}
+	}
+	if i != len(a) || j != len(b) {
+		t.Fatalf("the alignment %s ends at [%d][%d], not [%d][%d]", cols, i, j, len(a), len(b))
+	}
+	return score
+}
+
+// checkProteinAlign solves protein-align (args: its sequence files) with a
+// traceback and checks the answer and the alignment against gotohMatrix.
+func checkProteinAlign(t *testing.T, S map[[2]byte]int64, a, b string, o, e int64, args ...string) {
+	t.Helper()
+	l, res, _ := solveBuiltin(t, "protein-align", true, args...)
+	want := gotohMatrix(S, a, b, o, e)
+	if got := res.Answer().I; got != want {
+		t.Fatalf("%q / %q: answer %d, want %d", a, b, got, want)
+	}
+	if l.Problem.Name != "protein-align" {
+		t.Errorf("problem %q", l.Problem.Name)
+	}
+	path := res.Grid.Path
+	if len(path) == 0 {
+		t.Fatalf("%q / %q: no traceback path", a, b)
+	}
+	var cols strings.Builder
+	for _, v := range res.Grid.Emitted {
+		cols.WriteByte(byte(v.I))
+	}
+	_, j0 := ir.TableOf(path[0][1], 3)
+	if got := alignmentScore(t, S, a, b, o, e, int(path[0][0]), int(j0), cols.String()); got != want {
+		t.Errorf("%q / %q: the alignment %s scores %d, the answer is %d", a, b, cols.String(), got, want)
+	}
+}
+
+func TestProteinAlign(t *testing.T) {
+	S := blosum62(t)
+	// The defaults of protein-align.dp: human hemoglobin alpha and beta.
+	checkProteinAlign(t, S, "VLSPADKTNVKAAWGKVGAHAGEYGAEALE", "VHLTPEEKSAVTALWGKVNVDEVGGEALGR", 11, 1)
+
+	// Random pairs through args:, in text files so that case survives,
+	// with residues BLOSUM62 does not name ('J', 'O', 'U', '?') and its
+	// ambiguity codes and stop.
+	dir := t.TempDir()
+	r := gen.NewRand(62)
+	const alphabet = "ARNDCQEGHILKMFPSTWYVBZX*arndcqeghilkmfpstwyvJOU?"
+	word := func(n int) string {
+		var s strings.Builder
+		for range n {
+			s.WriteByte(alphabet[r.IntN(len(alphabet))])
+		}
+		return s.String()
+	}
+	for _, n := range [][2]int{{1, 1}, {1, 9}, {13, 2}, {40, 37}, {120, 95}} {
+		a, b := word(n[0]), word(n[1])
+		// Half the time b is a mutated copy of a, so that long matches
+		// and gaps are what the alignment has to find.
+		if n[0] == n[1]+3 || n[0] > 100 {
+			b = a[:n[0]/3] + word(5) + a[n[0]/2:]
+		}
+		pa, pb := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+		for p, s := range map[string]string{pa: a, pb: b} {
+			if err := os.WriteFile(p, []byte(s+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkProteinAlign(t, S, a, b, 11, 1, pa, pb)
+	}
+}
+
+// TestProteinAlignMatrixErrors: a malformed matrix is refused at the `.dp`
+// line that names it, with the matrix file's own line.
+func TestProteinAlignMatrixErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.mat")
+	if err := os.WriteFile(bad, []byte("# test\n  A R\nA 4 -1\nR -1 x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(builtinSource(t, "protein-align"), `= @"BLOSUM62.mat"`, `= @"bad.mat"`, 1)
+	line := 0
+	for k, l := range strings.Split(src, "\n") {
+		if strings.Contains(l, `= @"bad.mat"`) {
+			line = k + 1
+		}
+	}
+	_, _, err := dptest.TryLoad(t, "p.dp", src, dptest.Dir(dir))
+	want := "p.dp:" + strconv.Itoa(line) + ":13: input S: " + bad + `:4: row 'R', column 'R':`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error containing %q", err, want)
+	}
+
+	// Through --input the message names the flag and the file's line.
+	src2, err := engine.Resolve("protein-align")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = engine.Load(src2, bind.Config{Inputs: []bind.Override{{Name: "S", Value: "@" + bad}}})
+	if err == nil || !strings.Contains(err.Error(), bad+`:4: row 'R', column 'R'`) {
+		t.Errorf("--input S=@bad.mat: got %v", err)
+	}
+}
