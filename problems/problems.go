@@ -36,6 +36,7 @@ const (
 	DataManhattan = "manhattan" // a Manhattan street grid
 	DataRNA       = "rna"       // an RNA sequence (FASTA or text)
 	DataInts      = "ints"      // a vector of integers (a text file)
+	DataProtein   = "protein"   // two related protein sequences (FASTA)
 )
 
 // Builtin is one built-in problem: everything the commands know about it.
@@ -94,7 +95,7 @@ func entries() []Builtin {
 		pair("gotoh", nil, "affine-gap", "affine-alignment"),
 		pair("lcs", render.LCS),
 		// Gotoh with BLOSUM62 (built into problems/formats) for proteins.
-		pair("protein-align", nil, "blosum62-align"),
+		{Name: "protein-align", Aliases: []string{"blosum62-align"}, Generate: gen.ProteinPairInstance, Data: DataProtein, BenchSizes: benchSizes},
 		{Name: "lis", Aliases: []string{"longest-increasing-subsequence"}, Render: render.LIS,
 			Generate: gen.ValuesInstance, Data: DataInts, BenchSizes: benchSizes},
 		{Name: "lookback-put"},

@@ -148,6 +148,32 @@ func dataCommand(kind string) *cli.Command {
 				return nil
 			},
 		}
+	case problems.DataProtein:
+		return &cli.Command{
+			Name:  kind,
+			Usage: "two related random proteins: B is A with ~30% of residues substituted and ~5% inserted or deleted (for protein-align)",
+			Flags: []cli.Flag{seed, &cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "protein", Usage: "prefix: writes PREFIX_a.fa and PREFIX_b.fa"},
+				&cli.IntFlag{Name: "len", Aliases: []string{"n"}, Value: 1000, Usage: "length of the first protein"},
+			},
+			Action: func(c *cli.Context) error {
+				n, prefix := c.Int("len"), c.String("out")
+				paths := []string{prefix + "_a.fa", prefix + "_b.fa"}
+				if err := genDataCheck(c, gen.CheckRNA(n), gen.CheckOutput(paths[0])); err != nil {
+					return err
+				}
+				in, err := gen.ProteinPairInstance(gen.NewRand(c.Uint64("seed")), n, nil)
+				if err != nil {
+					return err
+				}
+				for k, input := range in.Inputs {
+					if err := gen.WriteSequence(paths[k], fmt.Sprintf("dpgpu gen-data protein seed=%d %c", c.Uint64("seed"), 'A'+k), input.Text); err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.Writer, "wrote %s (%d residues)\n", paths[k], len(input.Text))
+				}
+				return nil
+			},
+		}
 	case problems.DataRNA:
 		return &cli.Command{
 			Name:  kind,

@@ -39,6 +39,10 @@ func TestGenDataEveryBuiltin(t *testing.T) {
 			path := filepath.Join(dir, "m.txt")
 			gen = []string{"--size", "9", "-o", path}
 			files = []string{path}
+		case problems.DataProtein:
+			prefix := filepath.Join(dir, "prot")
+			gen = []string{"--len", "40", "-o", prefix}
+			files = []string{prefix + "_a.fa", prefix + "_b.fa"}
 		case problems.DataRNA:
 			path := filepath.Join(dir, "s.fa")
 			gen = []string{"--len", "30", "-o", path}

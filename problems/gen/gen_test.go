@@ -334,3 +334,28 @@ func BenchmarkManhattan1k(b *testing.B) {
 		Manhattan(r, 1000)
 	}
 }
+
+// TestProteinPairInstance: residues only, sizes near size, related but not
+// equal (a plain count of equal positions up to the first gap would be
+// fragile; the identity over the common length is checked loosely).
+func TestProteinPairInstance(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for _, n := range []int{0, 1, 17, 1000} {
+		in, err := ProteinPairInstance(r, n, nil)
+		if err != nil || len(in.Inputs) != 2 || in.Inputs[0].Name != "A" || in.Inputs[1].Name != "B" {
+			t.Fatalf("n = %d: %+v, %v", n, in, err)
+		}
+		a, b := in.Inputs[0].Text, in.Inputs[1].Text
+		if len(a) != n || len(b) < n*8/10 || len(b) > n*12/10+2 {
+			t.Errorf("n = %d: lengths %d and %d", n, len(a), len(b))
+		}
+		for _, s := range []string{a, b} {
+			if strings.Trim(s, "ACDEFGHIKLMNPQRSTVWY") != "" {
+				t.Errorf("n = %d: %q holds a letter that is no residue", n, s)
+			}
+		}
+		if n == 1000 && a == b {
+			t.Error("B is a plain copy of A")
+		}
+	}
+}

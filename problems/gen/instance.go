@@ -79,3 +79,30 @@ func ManhattanInstance(r *rand.Rand, size int, _ map[string]string) (*Instance, 
 		{Name: "right", Ints: right, Rows: size, Cols: size - 1},
 	}}, nil
 }
+
+// aminoAcids are the 20 standard residues in one-letter code.
+const aminoAcids = "ACDEFGHIKLMNPQRSTVWY"
+
+// ProteinPairInstance is a pair of related proteins for the scoring-matrix
+// alignments (protein-align): A of size random residues, B a copy of A in
+// which about 30% of the residues are substituted and 5% deleted or
+// inserted, so that an alignment has both matches and gaps to find.
+func ProteinPairInstance(r *rand.Rand, size int, _ map[string]string) (*Instance, error) {
+	a := make([]byte, size)
+	for k := range a {
+		a[k] = aminoAcids[r.IntN(len(aminoAcids))]
+	}
+	b := make([]byte, 0, size+size/10+1)
+	for _, c := range a {
+		switch x := r.Float64(); {
+		case x < 0.025: // deleted
+		case x < 0.05: // an insertion before it
+			b = append(b, aminoAcids[r.IntN(len(aminoAcids))], c)
+		case x < 0.35:
+			b = append(b, aminoAcids[r.IntN(len(aminoAcids))])
+		default:
+			b = append(b, c)
+		}
+	}
+	return &Instance{Inputs: []Input{{Name: "A", Text: string(a)}, {Name: "B", Text: string(b)}}}, nil
+}
