@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
 )
 
 // Axis says which index varies along a batch.
@@ -53,6 +54,9 @@ type Recurrence struct {
 	cls      class
 	slots    map[*ir.Reduce]int
 	dLo, dHi int64 // step offsets read, 0 included
+	// deps, when not nil, are the plan's dependencies by reference: their
+	// offsets are used as they are (CompilePlan).
+	deps     map[*ir.CellRef]*plan.Dependency
 	reachLo  int64 // lanes read before the cell (same or other lines)
 	reachHi  int64 // lanes read after the cell
 	full     bool  // some reference has a data-dependent lane
@@ -85,6 +89,34 @@ type caseFns struct {
 // line being computed reads a constant number of lanes back in the lane
 // order.
 func Compile(p *ir.Problem, axis Axis, descending bool) (*Recurrence, error) {
+	return compile(p, axis, descending, nil)
+}
+
+// CompilePlan compiles the recurrence of p for the v1 sweep pl plans: the
+// axis and lane order follow its schedule, and every reference's offsets
+// are the plan's (plan.Dependency.DI, DJ), not derived again, so that what
+// the plan accepted is what runs.
+func CompilePlan(p *ir.Problem, pl *plan.Plan) (*Recurrence, error) {
+	if pl.Schedule.Generic() {
+		return nil, fmt.Errorf("compiling %s: the %s schedule runs with CompileCells", p.Name, pl.Schedule)
+	}
+	axis, desc := AlongJ, false
+	switch pl.Schedule {
+	case plan.Cols:
+		axis = AlongI
+	case plan.Wavefront:
+		desc = pl.Direction == plan.Backward
+	}
+	deps := make(map[*ir.CellRef]*plan.Dependency, len(pl.Deps))
+	for n := range pl.Deps {
+		deps[pl.Deps[n].Ref] = &pl.Deps[n]
+	}
+	return compile(p, axis, desc, deps)
+}
+
+// compile is Compile with the offsets of deps where given (nil: derived
+// from the references by the planner's rule, analysis.Offset).
+func compile(p *ir.Problem, axis Axis, descending bool, deps map[*ir.CellRef]*plan.Dependency) (*Recurrence, error) {
 	if p.Rows <= 0 || p.Cols <= 0 {
 		return nil, fmt.Errorf("compiling %s: the grid is %dx%d", p.Name, p.Rows, p.Cols)
 	}
@@ -98,7 +130,7 @@ func Compile(p *ir.Problem, axis Axis, descending bool) (*Recurrence, error) {
 		p: p, axis: axis, desc: descending, cellT: p.CellType, cls: classOf(p.CellType),
 		slots: map[*ir.Reduce]int{}, inRanges: newInputBounds(p),
 		stepOff: map[*ir.CellRef]int64{}, kernels: map[string]*Kernel{},
-		rules: newCellRules(p),
+		rules: newCellRules(p), deps: deps,
 	}
 	r.stepN, r.laneN = p.Rows, p.Cols
 	if axis == AlongI {
@@ -169,9 +201,30 @@ func (r *Recurrence) refIndices(ref *ir.CellRef) (step, lane ir.Expr) {
 	return ref.J, ref.I
 }
 
-func (r *Recurrence) checkRef(ref *ir.CellRef) error {
+// offsets are a reference's step and lane offsets: the plan's when the
+// Recurrence was compiled for one, else by the planner's rule.
+func (r *Recurrence) offsets(ref *ir.CellRef) (d int64, dOK bool, b int64, bOK bool) {
+	if dep, ok := r.deps[ref]; ok {
+		step, lane := dep.DI, dep.DJ
+		if r.axis == AlongI {
+			step, lane = dep.DJ, dep.DI
+		}
+		if step != nil {
+			d, dOK = *step, true
+		}
+		if lane != nil {
+			b, bOK = *lane, true
+		}
+		return d, dOK, b, bOK
+	}
 	step, lane := r.refIndices(ref)
-	d, ok := constOffset(step, r.stepVar())
+	d, dOK = constOffset(step, r.stepVar())
+	b, bOK = constOffset(lane, r.laneVar())
+	return d, dOK, b, bOK
+}
+
+func (r *Recurrence) checkRef(ref *ir.CellRef) error {
+	d, ok, b, laneOK := r.offsets(ref)
 	if !ok {
 		axis := "row"
 		if r.axis == AlongI {
@@ -181,8 +234,7 @@ func (r *Recurrence) checkRef(ref *ir.CellRef) error {
 	}
 	r.stepOff[ref] = d
 	r.dLo, r.dHi = min(r.dLo, d), max(r.dHi, d)
-	b, ok := constOffset(lane, r.laneVar())
-	if !ok {
+	if !laneOK {
 		if d == 0 {
 			return errAt(ref.Pos, "%s reads the line being computed at a data-dependent position", refText(ref))
 		}

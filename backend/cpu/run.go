@@ -86,15 +86,12 @@ func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Optio
 	}
 	r := &run{ctx: ctx, p: p, pl: pl, opt: opt, threads: max(threads, 1), tune: tune, isF: p.CellType.IsFloat()}
 	r.sleep = newSleeper(&r.stop)
-	back := pl.Direction == plan.Backward
-	laneDesc := false
-	switch pl.Schedule {
-	case plan.Cols:
+	if pl.Schedule == plan.Cols {
 		r.axis = eval.AlongI
-	case plan.Wavefront:
-		laneDesc = back
 	}
-	rec, err := eval.Compile(p, r.axis, laneDesc)
+	// The recurrence compiled for the plan's sweep, with the plan's
+	// offsets.
+	rec, err := eval.CompilePlan(p, pl)
 	if err != nil {
 		return nil, err
 	}
