@@ -62,7 +62,7 @@ type Recurrence struct {
 	full     bool  // some reference has a data-dependent lane
 	stepN    int64 // grid extent along the step axis
 	laneN    int64 // grid extent along the lane axis
-	inRanges inputBounds
+	inRanges analysis.InputBounds
 	stepOff  map[*ir.CellRef]int64
 	anyCase  []caseFns // scalar closures of every case, for the fallbacks
 	rules    cellRules // what a computed cell may hold
@@ -128,7 +128,7 @@ func compile(p *ir.Problem, axis Axis, descending bool, deps map[*ir.CellRef]*pl
 	}
 	r := &Recurrence{
 		p: p, axis: axis, desc: descending, cellT: p.CellType, cls: classOf(p.CellType),
-		slots: map[*ir.Reduce]int{}, inRanges: newInputBounds(p),
+		slots: map[*ir.Reduce]int{}, inRanges: analysis.NewInputBounds(p),
 		stepOff: map[*ir.CellRef]int64{}, kernels: map[string]*Kernel{},
 		rules: newCellRules(p), deps: deps,
 	}

@@ -75,7 +75,7 @@ func (c *CellProgram) analyze() {
 	f := &c.facts
 	f.safe = map[ir.Expr]bool{}
 	w := &analysis.Walker{Config: analysis.Config{
-		Failure: analysis.Stops, Rows: c.rows, Cols: c.cols, Input: newInputBounds(c.p).load, Rec: f,
+		Failure: analysis.Stops, Rows: c.rows, Cols: c.cols, Input: analysis.NewInputBounds(c.p).Load, Rec: f,
 	}}
 	en := analysis.NewEnv(analysis.Span(0, c.rows-1), analysis.Span(0, c.cols-1))
 	for _, cs := range c.p.Cases {

@@ -98,43 +98,6 @@ func (a *analyzer) Known(e ir.Expr, t tri) {
 	}
 }
 
-// inputBounds are the least and greatest loaded value of each integer
-// input: what the range analysis knows of a read whose index it cannot pin
-// to one element. Made once per compiled recurrence, then only read.
-type inputBounds map[*ir.Input]ival
-
-func newInputBounds(p *ir.Problem) inputBounds {
-	b := inputBounds{}
-	for _, in := range p.Inputs {
-		if in.T.IsFloat() || len(in.I) == 0 {
-			continue
-		}
-		lo, hi := in.I[0], in.I[0]
-		for _, v := range in.I {
-			lo, hi = min(lo, v), max(hi, v)
-		}
-		b[in] = ival{Lo: lo, Hi: hi}
-	}
-	return b
-}
-
-// load bounds a read of an integer input (analysis.Config.Input): its
-// value where the index is one known element, else the input's range.
-func (b inputBounds) load(n *ir.Load, idx []ival, inside bool) ival {
-	in := n.In
-	if inside && idx[0].IsPoint() && idx[len(idx)-1].IsPoint() {
-		k, _ := loadIndex(in, []int64{idx[0].Lo, idx[len(idx)-1].Lo})
-		if len(idx) == 1 {
-			k = idx[0].Lo
-		}
-		return analysis.Point(in.I[k])
-	}
-	if v, ok := b[in]; ok {
-		return v
-	}
-	return fullRange
-}
-
 // analyze runs the analysis of the recurrence's cases over rows iLo..iHi,
 // columns jLo..jHi, appending the signature to sig.
 func (a *analyzer) analyze() {
@@ -146,7 +109,7 @@ func (a *analyzer) analyze() {
 			Failure: analysis.Stops,
 			Rows:    p.Rows,
 			Cols:    p.Cols,
-			Input:   a.rec.inRanges.load,
+			Input:   a.rec.inRanges.Load,
 		}
 	}
 	a.w.Rec = a

@@ -30,9 +30,8 @@ type reach struct {
 
 // reaches derives the reach of every reference of p.
 func reaches(p *ir.Problem, deps []Dependency) []reach {
-	ins := inputBounds{}
 	w := &analysis.Walker{Config: analysis.Config{
-		Failure: analysis.Stops, Rows: p.Rows, Cols: p.Cols, Input: ins.load, Refine: true,
+		Failure: analysis.Stops, Rows: p.Rows, Cols: p.Cols, Input: analysis.NewInputBounds(p).Load, Refine: true,
 	}}
 	envs := refEnvs(p, w)
 	out := make([]reach, len(deps))
@@ -154,44 +153,6 @@ func hullEnv(a, b analysis.Env) analysis.Env {
 		return a
 	}
 	return analysis.NewEnv(a.I.Hull(b.I), a.J.Hull(b.J))
-}
-
-// inputBounds bounds reads of integer inputs by the loaded data: the value
-// itself where the index is one known element, else the input's least and
-// greatest value (cached).
-type inputBounds map[*ir.Input]analysis.Range
-
-func (b inputBounds) load(n *ir.Load, idx []analysis.Range, inside bool) analysis.Range {
-	in := n.In
-	if in.T.IsFloat() || len(in.I) == 0 {
-		return analysis.Full()
-	}
-	if inside {
-		k, ok := int64(-1), true
-		for _, r := range idx {
-			ok = ok && r.IsPoint()
-		}
-		if ok {
-			switch len(idx) {
-			case 1:
-				k = idx[0].Lo
-			case 2:
-				k = idx[0].Lo*int64(in.Cols) + idx[1].Lo
-			}
-			if k >= 0 && k < int64(len(in.I)) {
-				return analysis.Point(in.I[k])
-			}
-		}
-	}
-	if r, ok := b[in]; ok {
-		return r
-	}
-	r := analysis.Point(in.I[0])
-	for _, v := range in.I[1:] {
-		r = r.Hull(analysis.Point(v))
-	}
-	b[in] = r
-	return r
 }
 
 // extremum is the least (or, with most, the greatest) value of f over every
