@@ -381,7 +381,7 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 		if h == (Hyperplane{-1, 1}) {
 			pl.Schedule = Interval
 		}
-		pl.T, pl.Direction, pl.KeepAll = h, Forward, true
+		pl.T, pl.Direction = h, Forward
 		pl.Transposed = false
 		for _, d := range pl.Deps {
 			pl.Transposed = pl.Transposed || (p.Rows > 1 && d.Column)

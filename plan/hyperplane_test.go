@@ -44,7 +44,6 @@ func TestHyperplaneChoice(t *testing.T) {
 		src      string
 		kind     plan.Kind
 		h        plan.Hyperplane
-		keepAll  bool
 		bounded  bool
 		reach    int64
 		lastI    int64
@@ -52,22 +51,22 @@ func TestHyperplaneChoice(t *testing.T) {
 		fronts   int64
 		contains string // in Reason
 	}{
-		{"matrix chain", matrixChain, plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, true, 5, 0, 5, 11, "interval"},
-		{"nussinov", nussinov, plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, true, 8, 0, 8, 17, "interval"},
-		{"lis", lis1xN, plan.Hyperplanar, plan.Hyperplane{A: 0, B: 1}, true, true, 7, 0, 7, 8, "t = j"},
-		{"coin change", coinChange("1,2,5"), plan.Hyperplanar, plan.Hyperplane{A: 0, B: 1}, true, true, 5, 0, 11, 12, "t = s"},
+		{"matrix chain", matrixChain, plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, 5, 0, 5, 11, "interval"},
+		{"nussinov", nussinov, plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, 8, 0, 8, 17, "interval"},
+		{"lis", lis1xN, plan.Hyperplanar, plan.Hyperplane{A: 0, B: 1}, true, 7, 0, 7, 8, "t = j"},
+		{"coin change", coinChange("1,2,5"), plan.Hyperplanar, plan.Hyperplane{A: 0, B: 1}, true, 5, 0, 11, 12, "t = s"},
 		{"range over earlier rows", "4x5\ncell[i][j] = 1 when i == 0\n | sum(k in 0..i-1: cell[k][j]) otherwise\n",
-			plan.Hyperplanar, plan.Hyperplane{A: 1, B: 0}, true, true, 3, 3, 4, 4, "t = i"},
+			plan.Hyperplanar, plan.Hyperplane{A: 1, B: 0}, true, 3, 3, 4, 4, "t = i"},
 		{"mixed directions", "4x4\ncell[i][j] = 0 when i == 0 || j == 3\n | cell[i][j+1] + cell[i-1][j] otherwise\n",
-			plan.Hyperplanar, plan.Hyperplane{A: 1, B: -1}, true, true, 1, 3, 0, 7, "t = i - j"},
+			plan.Hyperplanar, plan.Hyperplane{A: 1, B: -1}, true, 1, 3, 0, 7, "t = i - j"},
 		{"anti-diagonal neighbour", "4x4\ncell[i][j] = 0 when i == 0 || j == 0 || j == 3\n | cell[i-1][j+1] + cell[i][j-1] otherwise\n",
-			plan.Hyperplanar, plan.Hyperplane{A: 2, B: 1}, true, true, 1, 3, 3, 10, "t = 2*i + j"},
+			plan.Hyperplanar, plan.Hyperplane{A: 2, B: 1}, true, 1, 3, 3, 10, "t = 2*i + j"},
 		{"diagonal reads under i < j", "6x6\ncell[i][j] = 1 when i >= j\n | min(k in i..j: cell[k][k]) + 1 otherwise\n",
-			plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, true, 5, 0, 5, 11, "interval"},
+			plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, 5, 0, 5, 11, "interval"},
 		{"forced interval", "schedule: interval\n" + "5x5\ncell[i][j] = 0 when i >= j\n | cell[i+1][j] + cell[i][j-1] otherwise\n",
-			plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, true, 1, 0, 4, 9, "forced"},
+			plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, 1, 0, 4, 9, "forced"},
 		{"forced rows over a range", "schedule: rows\n4x5\ncell[i][j] = 1 when i == 0\n | max(k in 0..i-1: cell[k][j]) otherwise\n",
-			plan.Hyperplanar, plan.Hyperplane{A: 1, B: 0}, true, true, 3, 3, 4, 4, "forced"},
+			plan.Hyperplanar, plan.Hyperplane{A: 1, B: 0}, true, 3, 3, 4, 4, "forced"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,8 +77,8 @@ func TestHyperplaneChoice(t *testing.T) {
 			if pl.Schedule != tt.kind || pl.T != tt.h {
 				t.Fatalf("schedule %s %v, want %s %v (%s)", pl.Schedule, pl.T, tt.kind, tt.h, pl.Reason)
 			}
-			if pl.KeepAll != tt.keepAll || pl.ReachBounded != tt.bounded || pl.Reach != tt.reach || pl.Fronts != tt.fronts {
-				t.Errorf("keepAll %v bounded %v reach %d fronts %d, want %v %v %d %d", pl.KeepAll, pl.ReachBounded, pl.Reach, pl.Fronts, tt.keepAll, tt.bounded, tt.reach, tt.fronts)
+			if pl.ReachBounded != tt.bounded || pl.Reach != tt.reach || pl.Fronts != tt.fronts {
+				t.Errorf("bounded %v reach %d fronts %d, want %v %d %d", pl.ReachBounded, pl.Reach, pl.Fronts, tt.bounded, tt.reach, tt.fronts)
 			}
 			if pl.Answer.Kind == plan.AnswerCell && (pl.Answer.I != tt.lastI || pl.Answer.J != tt.lastJ) {
 				t.Errorf("default answer cell[%d][%d], want cell[%d][%d]", pl.Answer.I, pl.Answer.J, tt.lastI, tt.lastJ)

@@ -73,10 +73,6 @@ type Plan struct {
 	T Hyperplane
 	// Fronts is the number of fronts, T.Range's last - first + 1.
 	Fronts int64
-	// KeepAll: the whole grid stays in memory during the sweep, because
-	// some reference reaches back over a range of fronts (Generic
-	// schedules always keep it).
-	KeepAll bool
 	// Reach is how many fronts back a reference may read (the widest
 	// range for a reference over a range); ReachBounded is false when it
 	// is bounded only by the grid.

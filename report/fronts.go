@@ -124,7 +124,7 @@ type FrontsJSON struct {
 	Last   int64 `json:"last"`
 	Widest int64 `json:"widest"`
 	// Reach is how many fronts back a reference may read; null when only
-	// the grid bounds it. The whole grid stays in memory (KeepAll).
+	// the grid bounds it. The whole grid stays in memory (a generic schedule).
 	Reach   *int64 `json:"reach"`
 	KeepAll bool   `json:"keep_all"`
 }
@@ -132,7 +132,7 @@ type FrontsJSON struct {
 func frontsObject(p *ir.Problem, pl *plan.Plan) *FrontsJSON {
 	f := frontsOf(p, pl)
 	o := &FrontsJSON{Hyperplane: hyperplaneText(p, pl), A: pl.T.A, B: pl.T.B, Count: pl.Fronts,
-		First: f.first, Last: f.last, Widest: f.widest, KeepAll: pl.KeepAll}
+		First: f.first, Last: f.last, Widest: f.widest, KeepAll: pl.Schedule.Generic()}
 	if pl.ReachBounded {
 		r := pl.Reach
 		o.Reach = &r
