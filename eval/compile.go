@@ -869,13 +869,9 @@ func (c *vcomp) laneArith(n *ir.Binary, x, y opnd, mask int) opnd {
 						continue
 					}
 				}
-				r, f := arithInt(op, t, sat, a, b)
-				if f != fNone {
-					if m.isActive(mask, k) {
-						m.fail(arithErr(n.Pos, m.site(k), f, op, t, a, b))
-						return
-					}
-					r = 0
+				r, ok := m.laneRule(n, mask, k, a, b)
+				if !ok {
+					return
 				}
 				v[k] = r
 			}
@@ -901,13 +897,9 @@ func (c *vcomp) laneArith(n *ir.Binary, x, y opnd, mask int) opnd {
 					}
 					continue
 				}
-				r, f := arithInt(op, t, sat, a, b)
-				if f != fNone {
-					if m.isActive(mask, k) {
-						m.fail(arithErr(n.Pos, m.site(k), f, op, t, a, b))
-						return
-					}
-					r = 0
+				r, ok := m.laneRule(n, mask, k, a, b)
+				if !ok {
+					return
 				}
 				v[k] = r
 			}
@@ -918,20 +910,30 @@ func (c *vcomp) laneArith(n *ir.Binary, x, y opnd, mask int) opnd {
 	c.emit(func(m *Machine) {
 		v := m.ints.x[d][:m.n]
 		for k := range v {
-			a, b := m.ints.get(x, k), m.ints.get(y, k)
-			r, f := arithInt(op, t, sat, a, b)
-			if f != fNone {
-				if m.isActive(mask, k) {
-					m.fail(arithErr(n.Pos, m.site(k), f, op, t, a, b))
-					return
-				}
-				r = 0
+			r, ok := m.laneRule(n, mask, k, m.ints.get(x, k), m.ints.get(y, k))
+			if !ok {
+				return
 			}
 			v[k] = r
 		}
 		m.ints.v[d] = v
 	})
 	return vecOf(ir.ClassInt, d)
+}
+
+// laneRule is integer operation n on lane k by the general rule of ir.Arith:
+// a fault on a lane of mask stops the batch with the cell's error (ok
+// false); on another lane, whose value nobody reads, it gives 0.
+func (m *Machine) laneRule(n *ir.Binary, mask, k int, a, b int64) (int64, bool) {
+	r, f := arithInt(n.Op, n.T, n.Saturate, a, b)
+	if f == fNone {
+		return r, true
+	}
+	if m.isActive(mask, k) {
+		m.fail(arithErr(n.Pos, m.site(k), f, n.Op, n.T, a, b))
+		return 0, false
+	}
+	return 0, true
 }
 
 func (c *vcomp) arithF(n *ir.Binary, x, y opnd) opnd {
