@@ -66,78 +66,13 @@ func upper(c byte) byte {
 	return c
 }
 
-// gotohMatrix is Gotoh's global alignment with a gap of length L costing
-// o + e*L and pairs scored by S, in three plain matrices (as
-// dptest.GotohScore, with the matrix for its match and mismatch).
-func gotohMatrix(S map[[2]byte]int64, a, b string, o, e int64) int64 {
-	const negInf = int64(-1) << 40
-	n, m := len(a), len(b)
-	H, X, Y := make([][]int64, n+1), make([][]int64, n+1), make([][]int64, n+1)
-	for i := range H {
-		H[i], X[i], Y[i] = make([]int64, m+1), make([]int64, m+1), make([]int64, m+1)
-	}
-	for i := 0; i <= n; i++ {
-		for j := 0; j <= m; j++ {
-			X[i][j], Y[i][j] = negInf, negInf
-			if j > 0 {
-				X[i][j] = max(X[i][j-1]-e, H[i][j-1]-o-e)
-			}
-			if i > 0 {
-				Y[i][j] = max(Y[i-1][j]-e, H[i-1][j]-o-e)
-			}
-			switch {
-			case i == 0 && j == 0:
-				H[i][j] = 0
-			case i == 0:
-				H[i][j] = -o - e*int64(j)
-			case j == 0:
-				H[i][j] = -o - e*int64(i)
-			default:
-				H[i][j] = max(H[i-1][j-1]+pairScore(S, a[i-1], b[j-1]), X[i][j], Y[i][j])
-			}
-		}
-	}
-	return H[n][m]
-}
-
-// alignmentScore scores the columns protein-align emits (M a pair, - a gap
-// in a, | a gap in b) after a start at the boundary cell [i0][j0].
-func alignmentScore(t *testing.T, S map[[2]byte]int64, a, b string, o, e int64, i0, j0 int, cols string) int64 {
-	t.Helper()
-	score := -o - e*int64(i0+j0)
-	if i0+j0 == 0 {
-		score = 0
-	}
-	i, j := i0, j0
-	for k := 0; k < len(cols); k++ {
-		c := cols[k]
-		if c != 'M' && (k == 0 || cols[k-1] != c) {
-			score -= o
-		}
-		switch {
-		case c == 'M' && i < len(a) && j < len(b):
-			score += pairScore(S, a[i], b[j])
-			i, j = i+1, j+1
-		case c == '-':
-			j, score = j+1, score-e
-		case c == '|':
-			i, score = i+1, score-e
-		default:
-			t.Fatalf("column %d %q of %s does not align %s with %s", k, c, cols, a, b)
-		}
-	}
-	if i != len(a) || j != len(b) {
-		t.Fatalf("the alignment %s ends at [%d][%d], not [%d][%d]", cols, i, j, len(a), len(b))
-	}
-	return score
-}
-
 // checkProteinAlign solves protein-align (args: its sequence files) with a
-// traceback and checks the answer and the alignment against gotohMatrix.
+// traceback and checks the answer and the alignment against dptest.GotohScoreWith.
 func checkProteinAlign(t *testing.T, S map[[2]byte]int64, a, b string, o, e int64, args ...string) {
 	t.Helper()
 	l, res, _ := solveBuiltin(t, "protein-align", true, args...)
-	want := gotohMatrix(S, a, b, o, e)
+	pair := func(x, y byte) int64 { return pairScore(S, x, y) }
+	want := dptest.GotohScoreWith(a, b, o, e, pair)
 	if got := res.Answer().I; got != want {
 		t.Fatalf("%q / %q: answer %d, want %d", a, b, got, want)
 	}
@@ -153,7 +88,11 @@ func checkProteinAlign(t *testing.T, S map[[2]byte]int64, a, b string, o, e int6
 		cols.WriteByte(byte(v.I))
 	}
 	_, j0 := ir.TableOf(path[0][1], 3)
-	if got := alignmentScore(t, S, a, b, o, e, int(path[0][0]), int(j0), cols.String()); got != want {
+	got, err := dptest.GotohAlignmentScoreWith(a, b, o, e, pair, int(path[0][0]), int(j0), cols.String())
+	if err != nil {
+		t.Fatalf("%q / %q: alignment %s: %v", a, b, cols.String(), err)
+	}
+	if got != want {
 		t.Errorf("%q / %q: the alignment %s scores %d, the answer is %d", a, b, cols.String(), got, want)
 	}
 }

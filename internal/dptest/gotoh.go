@@ -29,12 +29,24 @@ H[i][j] = 0                        when i == 0 && j == 0
 // GotohScore is the score of the best global alignment of a and b with
 // Gotoh's costs (see Gotoh), computed with three plain matrices.
 func GotohScore(a, b string, o, e int) int64 {
+	return GotohScoreWith(a, b, int64(o), int64(e), DNAPair)
+}
+
+// DNAPair is the pair score of Gotoh's source: 2 for a match, -3 otherwise.
+func DNAPair(x, y byte) int64 {
+	if x == y {
+		return 2
+	}
+	return -3
+}
+
+// GotohScoreWith is Gotoh's global alignment of a and b with a gap of
+// length L costing o + e*L and pairs scored by pair, in three plain
+// matrices.
+func GotohScoreWith(a, b string, o, e int64, pair func(x, y byte) int64) int64 {
 	const negInf = int64(-1) << 40
 	n, m := len(a), len(b)
-	O, E := int64(o), int64(e)
-	H := make([][]int64, n+1)
-	X := make([][]int64, n+1)
-	Y := make([][]int64, n+1)
+	H, X, Y := make([][]int64, n+1), make([][]int64, n+1), make([][]int64, n+1)
 	for i := range H {
 		H[i], X[i], Y[i] = make([]int64, m+1), make([]int64, m+1), make([]int64, m+1)
 	}
@@ -42,24 +54,20 @@ func GotohScore(a, b string, o, e int) int64 {
 		for j := 0; j <= m; j++ {
 			X[i][j], Y[i][j] = negInf, negInf
 			if j > 0 {
-				X[i][j] = max(X[i][j-1]-E, H[i][j-1]-O-E)
+				X[i][j] = max(X[i][j-1]-e, H[i][j-1]-o-e)
 			}
 			if i > 0 {
-				Y[i][j] = max(Y[i-1][j]-E, H[i-1][j]-O-E)
+				Y[i][j] = max(Y[i-1][j]-e, H[i-1][j]-o-e)
 			}
 			switch {
 			case i == 0 && j == 0:
 				H[i][j] = 0
 			case i == 0:
-				H[i][j] = -O - E*int64(j)
+				H[i][j] = -o - e*int64(j)
 			case j == 0:
-				H[i][j] = -O - E*int64(i)
+				H[i][j] = -o - e*int64(i)
 			default:
-				s := int64(-3)
-				if a[i-1] == b[j-1] {
-					s = 2
-				}
-				H[i][j] = max(H[i-1][j-1]+s, X[i][j], Y[i][j])
+				H[i][j] = max(H[i-1][j-1]+pair(a[i-1], b[j-1]), X[i][j], Y[i][j])
 			}
 		}
 	}
@@ -71,14 +79,19 @@ func GotohScore(a, b string, o, e int) int64 {
 // cell: the i0 or j0 characters before it are one leading gap). It reports
 // an error when the columns do not align all of a and b.
 func GotohAlignmentScore(a, b string, o, e int, i0, j0 int, cols string) (int64, error) {
+	return GotohAlignmentScoreWith(a, b, int64(o), int64(e), DNAPair, i0, j0, cols)
+}
+
+// GotohAlignmentScoreWith is GotohAlignmentScore with pairs scored by pair.
+func GotohAlignmentScoreWith(a, b string, o, e int64, pair func(x, y byte) int64, i0, j0 int, cols string) (int64, error) {
 	var score int64
 	switch {
 	case i0 > 0 && j0 > 0:
 		return 0, fmt.Errorf("the alignment starts inside the grid, at [%d][%d]", i0, j0)
 	case i0 > 0:
-		score -= int64(o + e*i0)
+		score -= o + e*int64(i0)
 	case j0 > 0:
-		score -= int64(o + e*j0)
+		score -= o + e*int64(j0)
 	}
 	i, j := i0, j0
 	for k := 0; k < len(cols); k++ {
@@ -87,25 +100,21 @@ func GotohAlignmentScore(a, b string, o, e int, i0, j0 int, cols string) (int64,
 			return 0, fmt.Errorf("column %d is %q", k, c)
 		}
 		if c != 'M' && (k == 0 || cols[k-1] != c) {
-			score -= int64(o)
+			score -= o
 		}
 		switch c {
 		case 'M':
 			if i >= len(a) || j >= len(b) {
 				return 0, fmt.Errorf("column %d runs past the sequences", k)
 			}
-			if a[i] == b[j] {
-				score += 2
-			} else {
-				score -= 3
-			}
+			score += pair(a[i], b[j])
 			i, j = i+1, j+1
 		case '-':
 			j++
-			score -= int64(e)
+			score -= e
 		case '|':
 			i++
-			score -= int64(e)
+			score -= e
 		}
 	}
 	if i != len(a) || j != len(b) {
