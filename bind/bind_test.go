@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/internal/errtest"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/sema"
 )
@@ -124,7 +125,7 @@ func TestValues(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			wantErrs(t, checkErrs(t, parse(t, "t.dp", overrideSrc), tc.cfg), tc.want...)
+			errtest.Want(t, checkErrs(t, parse(t, "t.dp", overrideSrc), tc.cfg), tc.want...)
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/internal/errtest"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -70,7 +71,7 @@ func TestInputFileErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		list := checkErrs(t, parse(t, td("x.dp"), tc.decl+"\n"+grid1), Config{})
-		wantErrs(t, list, tc.want)
+		errtest.Want(t, list, tc.want)
 	}
 }
 
@@ -176,7 +177,7 @@ func TestOverrideErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			wantErrs(t, checkErrs(t, parse(t, "t.dp", overrideSrc), tc.cfg), tc.want...)
+			errtest.Want(t, checkErrs(t, parse(t, "t.dp", overrideSrc), tc.cfg), tc.want...)
 		})
 	}
 }
@@ -291,7 +292,7 @@ func TestArgsErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			wantErrs(t, checkErrs(t, parse(t, "t.dp", tc.src), tc.cfg), tc.want...)
+			errtest.Want(t, checkErrs(t, parse(t, "t.dp", tc.src), tc.cfg), tc.want...)
 		})
 	}
 }
@@ -356,7 +357,7 @@ func TestInputsMustBeFinite(t *testing.T) {
 				}
 				return
 			}
-			wantErrs(t, checkErrs(t, f, tc.cfg), tc.want)
+			errtest.Want(t, checkErrs(t, f, tc.cfg), tc.want)
 		})
 	}
 }
@@ -384,7 +385,7 @@ func TestInputNotARegularFile(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			wantErrs(t, checkErrs(t, parse(t, "t.dp", tc.src), tc.cfg), tc.want)
+			errtest.Want(t, checkErrs(t, parse(t, "t.dp", tc.src), tc.cfg), tc.want)
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/internal/errtest"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -113,7 +114,7 @@ func TestInputValueErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		list := checkErrs(t, parse(t, "t.dp", tc.decl+"\n"+grid1), Config{Inputs: []Override{{"A", tc.value}}})
-		wantErrs(t, list, tc.want)
+		errtest.Want(t, list, tc.want)
 	}
 }
 

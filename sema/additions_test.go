@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/internal/errtest"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -231,11 +232,11 @@ func TestInfInData(t *testing.T) {
 		{"int 1x2 d = 1, 1e999\n" + grid, "1:16: d: \"1e999\" is not a number"},
 		{"int 1x2 d = 1, 9223372036854775807\n" + grid, "1:16: d: 9223372036854775807 does not fit int"},
 	} {
-		wantErrs(t, checkErrs(t, parse(t, "t.dp", tc.src), nil), tc.want)
+		errtest.Want(t, checkErrs(t, parse(t, "t.dp", tc.src), nil), tc.want)
 	}
 	f = parse(t, "t.dp", "char 1x? c = @\"c.txt\"\n"+grid)
 	list := checkErrs(t, f, &Data{Inputs: map[*dsl.InputDecl]*Datum{Names(f)[0].Input: {Origin: "c.txt", Table: &Table{Rows: 1, Cols: 2, I: []int64{'a', math.MaxInt64}}}}})
-	wantErrs(t, list, "0:0: input c: element 1: char has no inf")
+	errtest.Want(t, list, "0:0: input c: element 1: char has no inf")
 }
 
 // TestArgumentEmits: an emit after an argument of min or max is lowered
@@ -298,7 +299,7 @@ func TestArgumentEmitErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		f := parse(t, "t.dp", grid+tc.src+"\n")
-		wantErrs(t, checkErrs(t, f, nil), tc.want)
+		errtest.Want(t, checkErrs(t, f, nil), tc.want)
 	}
 	// Where the traceback follows the winning argument, an emit may stand:
 	// inside a reduction's body, the branches of ?:, an operator's operands

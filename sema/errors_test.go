@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/internal/errtest"
 	"github.com/dpgpu/dpgpu/source"
 )
 
@@ -457,7 +458,7 @@ func TestErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			list := checkErrs(t, parse(t, "t.dp", tc.src), nil)
-			wantErrs(t, list, tc.want...)
+			errtest.Want(t, list, tc.want...)
 		})
 	}
 }
@@ -505,7 +506,7 @@ func TestErrorsHandBuilt(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &dsl.File{Name: "h.dp", Decls: tc.decls}
-			wantErrs(t, checkErrs(t, f, nil), tc.want...)
+			errtest.Want(t, checkErrs(t, f, nil), tc.want...)
 		})
 	}
 	// A nil file is an error, not a panic.

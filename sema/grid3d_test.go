@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/internal/errtest"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -156,7 +157,7 @@ func TestGrid3Errors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			list := checkErrs(t, parse(t, "t.dp", tc.src), nil)
-			wantErrs(t, list, tc.want)
+			errtest.Want(t, list, tc.want)
 		})
 	}
 }
