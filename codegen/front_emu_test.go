@@ -251,36 +251,6 @@ func intervalFrom(n int) plan.Kind {
 	return plan.Interval
 }
 
-// pairs reports whether two RNA bases pair (A-U, G-C, G-U either way).
-func pairs(x, y byte) bool {
-	switch string([]byte{x, y}) {
-	case "AU", "UA", "GC", "CG", "GU", "UG":
-		return true
-	}
-	return false
-}
-
-// refNussinov is the Nussinov grid of s (most nested base pairs of
-// s[i..j], no minimum loop length), 0 on and below the diagonal.
-func refNussinov(s string) [][]float64 {
-	n := len(s)
-	g := grid(n, n)
-	for d := 1; d < n; d++ {
-		for i := 0; i+d < n; i++ {
-			j := i + d
-			best := 0.0
-			for k := i; k < j; k++ {
-				best = math.Max(best, g[i][k]+g[k+1][j])
-			}
-			if pairs(s[i], s[j]) {
-				best = math.Max(best, g[i+1][j-1]+1)
-			}
-			g[i][j] = best
-		}
-	}
-	return g
-}
-
 func rnaSeq(n int, seed uint64) string {
 	r := &rng{seed}
 	b := make([]byte, n)
@@ -292,7 +262,7 @@ func rnaSeq(n int, seed uint64) string {
 
 func nussinovCase(n int, seed uint64) frontCase {
 	s := rnaSeq(n, seed)
-	g := refNussinov(s)
+	g := dptest.NussinovGrid(s)
 	src := fmt.Sprintf(`problem nussinov
 char 1x? s = %q
 len(s) x len(s)

@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,7 +14,6 @@ import (
 	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
-	"github.com/dpgpu/dpgpu/source"
 )
 
 // The generic schedules on the front kernel, against plain-Go DPs written
@@ -104,27 +102,7 @@ func nussinovProblem(r *rand.Rand, n int) frontProblem {
 	if n > refMax {
 		return frontProblem{name: "nussinov", src: nussinovSrc, files: map[string]string{"s.txt": s}}
 	}
-	g := dptest.NewGrid(n, n)
-	pair := func(x, y byte) bool {
-		switch string([]byte{x, y}) {
-		case "AU", "UA", "GC", "CG", "GU", "UG":
-			return true
-		}
-		return false
-	}
-	for l := 1; l < n; l++ {
-		for i := 0; i+l < n; i++ {
-			j := i + l
-			best := 0.0
-			for k := i; k < j; k++ {
-				best = math.Max(best, g[i][k]+g[k+1][j])
-			}
-			if pair(s[i], s[j]) {
-				best = math.Max(best, g[i+1][j-1]+1)
-			}
-			g[i][j] = best
-		}
-	}
+	g := dptest.NussinovGrid(s)
 	return frontProblem{name: "nussinov", src: nussinovSrc, files: map[string]string{"s.txt": s}, want: g, ans: g[0][n-1]}
 }
 
@@ -353,19 +331,7 @@ cell[j] = 1                      when j == 0
 		}
 		for _, v := range frontVariants {
 			_, err := runGPU(t, e, p, pl, v)
-			if err == nil {
-				t.Errorf("%s/%s: no error", c.name, v.name)
-				continue
-			}
-			var list source.ErrorList
-			if !errors.As(err, &list) {
-				t.Errorf("%s/%s: error %v is not positioned", c.name, v.name, err)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("%s/%s: error %q does not say %q", c.name, v.name, err, w)
-				}
-			}
+			checkDeviceError(t, c.name+"/"+v.name, err, c.want)
 		}
 	}
 	// The executor keeps working after a device error.

@@ -522,19 +522,7 @@ cell[i][j] = cell[i-1][j] + cell[i][j-1] + cell[i-1][j-1]   when i > 0 && j > 0
 		p, pl := dptest.Load(t, strings.SplitN(c.src, "\n", 2)[0][8:]+".dp", c.src)
 		for _, v := range c.variants {
 			_, err := runGPU(t, e, p, pl, v)
-			if err == nil {
-				t.Errorf("%s/%s: no error", c.name, v.name)
-				continue
-			}
-			var list source.ErrorList
-			if !errors.As(err, &list) {
-				t.Errorf("%s/%s: error %v is not positioned", c.name, v.name, err)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("%s/%s: error %q does not say %q", c.name, v.name, err, w)
-				}
-			}
+			checkDeviceError(t, c.name+"/"+v.name, err, c.want)
 		}
 		// The executor keeps working after a device error.
 		if _, err := runGPU(t, e, p, pl, lineVariants[0]); err == nil {
@@ -706,4 +694,23 @@ func TestDevice(t *testing.T) {
 	}
 	t.Log(d)
 	_ = ir.Int
+}
+
+// checkDeviceError checks that a run failed with a positioned error
+// (source.ErrorList) whose text says each of want.
+func checkDeviceError(t *testing.T, what string, err error, want []string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: no error", what)
+		return
+	}
+	var list source.ErrorList
+	if !errors.As(err, &list) {
+		t.Errorf("%s: error %v is not positioned", what, err)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%s: error %q does not say %q", what, err, w)
+		}
+	}
 }

@@ -385,3 +385,25 @@ func square(n int) [][]int64 {
 	}
 	return m
 }
+
+// NussinovGrid is the whole grid of the simplest Nussinov recurrence: the
+// most nested base pairs (Watson-Crick and G-U) of s[i..j], no minimum loop
+// length, 0 on and below the diagonal.
+func NussinovGrid(s string) [][]float64 {
+	n := len(s)
+	g := NewGrid(n, n)
+	for d := 1; d < n; d++ {
+		for i := 0; i+d < n; i++ {
+			j := i + d
+			best := 0.0
+			for k := i; k < j; k++ {
+				best = max(best, g[i][k]+g[k+1][j])
+			}
+			if Pairs(s[i], s[j], true) {
+				best = max(best, g[i+1][j-1]+1)
+			}
+			g[i][j] = best
+		}
+	}
+	return g
+}
