@@ -114,17 +114,7 @@ func harnessRest(prog *Program) string {
 `)
 	case KernelTile:
 		fmt.Fprintf(&b, "\tconst long long nTI = %d, nTJ = %d;\n", prog.TilesI, prog.TilesJ)
-		var caps strings.Builder
-		for k, c := range prog.Captures {
-			if k > 0 {
-				caps.WriteByte(',')
-			}
-			fmt.Fprintf(&caps, "%dLL", c[0]*prog.Cols+c[1])
-		}
-		if caps.Len() == 0 {
-			caps.WriteString("0")
-		}
-		fmt.Fprintf(&b, "\tstatic const long long cap[] = {%s};\n\tconst int ncap = %d;\n\tstatic cell_t capv[%d];\n", caps.String(), len(prog.Captures), len(prog.Captures)+1)
+		b.WriteString(captureDecls(prog))
 		b.WriteString(`	std::vector<cell_t> H(3 * (DP_PI + 1) * C), V((DP_PJ + 1) * R);
 	std::vector<cell_t> stage((nTI < nTJ ? nTI : nTJ) * DP_TH * DP_TW);
 	for (long long d = 0; d < nTI + nTJ - 1; ++d) {
@@ -776,4 +766,20 @@ cell[i][j] = cell[i][j-4]                        when i == 2 && j == 3
            | max(cell[i-1][j], cell[i][j-1])     when i > 0 && j > 0
            | 1                                   otherwise
 `, err: [2]int64{ErrCell, 0}, errAt: [2]int64{2, 3}}
+}
+
+// captureDecls declares, for a harness, the flat indices of the cells the
+// answer captures (cap, ncap) and where their values go (capv).
+func captureDecls(prog *Program) string {
+	var caps strings.Builder
+	for k, c := range prog.Captures {
+		if k > 0 {
+			caps.WriteByte(',')
+		}
+		fmt.Fprintf(&caps, "%dLL", c[0]*prog.Cols+c[1])
+	}
+	if caps.Len() == 0 {
+		caps.WriteString("0")
+	}
+	return fmt.Sprintf("\tstatic const long long cap[] = {%s};\n\tconst int ncap = %d;\n\tstatic cell_t capv[%d];\n", caps.String(), len(prog.Captures), len(prog.Captures)+1)
 }

@@ -36,17 +36,7 @@ func frontHarness(prog *Program, spreads []Spread) string {
 	b.WriteString("\nint main() {\n")
 	b.WriteString(inputSetup(prog))
 	b.WriteString("\tconst long long R = DP_ROWS, C = DP_COLS;\n\tstd::vector<cell_t> G(R * C), GT(R * C);\n\tstatic dp_part_t parts[64];\n")
-	var caps strings.Builder
-	for k, c := range prog.Captures {
-		if k > 0 {
-			caps.WriteByte(',')
-		}
-		fmt.Fprintf(&caps, "%dLL", c[0]*prog.Cols+c[1])
-	}
-	if caps.Len() == 0 {
-		caps.WriteString("0")
-	}
-	fmt.Fprintf(&b, "\tstatic const long long cap[] = {%s};\n\tconst int ncap = %d;\n\tstatic cell_t capv[%d];\n", caps.String(), len(prog.Captures), len(prog.Captures)+1)
+	b.WriteString(captureDecls(prog))
 	for r, s := range spreads {
 		fmt.Fprintf(&b, "\t{ // sweep %d: %s\n", r, s)
 		b.WriteString("\t\tmemset(&dp_err, 0, sizeof dp_err);\n\t\tmemset(&dp_ans, 0, sizeof dp_ans);\n\t\tmemset(parts, 0, sizeof parts);\n")
