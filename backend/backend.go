@@ -27,6 +27,11 @@ type Options struct {
 	// Traceback follows the winning references back from the answer cell and
 	// collects the emitted values.
 	Traceback bool
+	// TraceMemory is what a traceback may keep, in bytes (0:
+	// plan.DefaultTraceMemory): the whole grid when it fits, else
+	// checkpoint rows and one band recomputed at a time (plan.Traceback).
+	// Only the engine reads it; executors keep what Maintain says.
+	TraceMemory int64
 	// Progress, when not nil, is called from time to time with the cells
 	// done so far and the total. It must be cheap and safe for concurrent use.
 	Progress func(done, total int64)
@@ -151,6 +156,18 @@ func Cells[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | f
 		return nil
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(g.data))), len(g.data)/size)
+}
+
+// Reshaped is a grid of rows x cols cells of g's type over g's memory
+// (its first cells), or nil when g is too small: a caller that runs
+// problems of different sizes one after another (the bands of
+// backend/checkpoint) allocates, and faults in, the memory once.
+func (g *Grid) Reshaped(rows, cols int64) *Grid {
+	if g == nil || rows < 0 || cols < 0 || rows*cols*int64(g.T.Size()) > int64(len(g.data)) {
+		return nil
+	}
+	n := rows * cols * int64(g.T.Size())
+	return &Grid{Rows: rows, Cols: cols, T: g.T, data: g.data[:n:n]}
 }
 
 // NewGrid is opt.Grid where it fits p, else a new grid for p.

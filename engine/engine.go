@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/checkpoint"
 	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/dsl"
@@ -177,7 +178,7 @@ func FormatError(err error, src *Source) string {
 func StartGrid(l *Loaded, opt backend.Options) func() backend.Options {
 	p := l.Problem
 	bytes := plan.GridBytes(p)
-	if l.Plan == nil || !opt.KeepGrid(p) || bytes < 64<<20 {
+	if l.Plan == nil || !opt.KeepGrid(p) || bytes < 64<<20 || !keepsWholeGrid(l, opt) {
 		return func() backend.Options { return opt }
 	}
 	// The CPU executor's buffers: the GPU executor's host staging is
@@ -192,6 +193,16 @@ func StartGrid(l *Loaded, opt backend.Options) func() backend.Options {
 		opt.Grid = <-ch
 		return opt
 	}
+}
+
+// keepsWholeGrid reports whether a run of l with opt, which keeps a grid,
+// keeps the whole of it: not a traceback in linear memory (plan.Traceback).
+func keepsWholeGrid(l *Loaded, opt backend.Options) bool {
+	if !opt.Traceback || opt.Maintain || l.Problem.Maintain {
+		return true
+	}
+	lay, err := plan.Traceback(l.Problem, l.Plan, opt.TraceMemory)
+	return err == nil && lay.Whole
 }
 
 // hostAvailable is hostmem.Available; the tests replace it.
@@ -210,6 +221,11 @@ type Result struct {
 	Tree *traceback.Node
 	// Backend and Device say where it ran: the executor's Name and Device.
 	Backend, Device string
+	// Trace is how a traceback kept the grid when it kept checkpoints
+	// rather than the whole grid (nil otherwise), and Recomputed how many
+	// bands the walk recomputed.
+	Trace      *plan.TraceLayout
+	Recomputed int
 }
 
 // Answer is the optimum, whichever solver found it.
@@ -255,10 +271,22 @@ func Run(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Option
 func runGrid(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options) (*Result, error) {
 	trace := opt.Traceback
 	if trace {
+		keep := opt.Maintain || l.Problem.Maintain
 		if !Traceable(l.Plan) {
 			return nil, InputError(&source.Error{Pos: l.Problem.AnswerPos, Msg: fmt.Sprintf("traceback starts at the cell the answer selects, but the answer of %s selects none: it combines several cells", l.Problem.Name)})
 		}
 		opt.Traceback, opt.Maintain = false, true
+		lay, err := plan.Traceback(l.Problem, l.Plan, opt.TraceMemory)
+		if err != nil {
+			return nil, InputError(err)
+		}
+		if !lay.Whole && !keep {
+			return traceBands(ctx, l, ex, opt, lay)
+		}
+		if opt.TraceMemory > 0 && !keep && lay.Bytes > opt.TraceMemory {
+			// The user's cap, and a recurrence that keeps the whole grid.
+			return nil, InputError(fmt.Errorf("a traceback of the %s keeps the whole grid (%s), more than the traceback memory (%s): %s", l.Problem.GridText(), hostmem.Bytes(lay.Bytes), hostmem.Bytes(opt.TraceMemory), lay.Why))
+		}
 	}
 	start := time.Now()
 	res, err := ex.Run(ctx, l.Problem, l.Plan, opt)
@@ -276,6 +304,38 @@ func runGrid(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Op
 			return nil, InputError(err)
 		}
 	}
+	return out, nil
+}
+
+// traceBands solves l for a traceback in linear memory (package
+// checkpoint): the forward pass keeps checkpoint rows, the walk
+// recomputes the bands it enters. The result has no grid; its statistics
+// count both passes.
+func traceBands(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options, lay plan.TraceLayout) (*Result, error) {
+	start := time.Now()
+	res, g, err := checkpoint.Run(ctx, ex, l.Problem, l.Plan, opt, lay)
+	if err != nil {
+		return nil, err
+	}
+	out := &Result{Grid: res, Backend: res.Backend, Device: res.Device, Trace: &lay}
+	i, j, ok := answerCell(l, res)
+	if !ok {
+		return nil, fmt.Errorf("internal error: the %s backend reported no answer cell to trace back from", res.Backend)
+	}
+	tree, err := traceback.TreeFrom(l.Problem, g, i, j)
+	if err != nil {
+		if g.Err() != nil {
+			return nil, err
+		}
+		return nil, InputError(err)
+	}
+	out.Tree = tree
+	if path, emitted, ok := tree.Path(); ok {
+		res.Path, res.Emitted = path, emitted
+	}
+	res.Stats.Cells = g.Cells
+	res.Stats.Seconds = time.Since(start).Seconds()
+	out.Recomputed = g.Recomputed
 	return out, nil
 }
 
@@ -300,13 +360,20 @@ func Traceable(pl *plan.Plan) bool {
 	return false
 }
 
-// traceGrid follows the traceback tree from the cell the answer selected
-// in res, and fills res's Path and Emitted when the tree is a path.
-func traceGrid(l *Loaded, res *backend.Result) (*traceback.Node, error) {
-	i, j, ok := res.AnswerI, res.AnswerJ, res.AnswerIsCell
+// answerCell is the cell a traceback starts from: the one the answer
+// selected, or the one cell an answer expression reads.
+func answerCell(l *Loaded, res *backend.Result) (i, j int64, ok bool) {
+	i, j, ok = res.AnswerI, res.AnswerJ, res.AnswerIsCell
 	if a := l.Plan.Answer; !ok && a.Kind == plan.AnswerExpr && len(a.Cells) == 1 {
 		i, j, ok = a.Cells[0][0], a.Cells[0][1], true
 	}
+	return i, j, ok
+}
+
+// traceGrid follows the traceback tree from the cell the answer selected
+// in res, and fills res's Path and Emitted when the tree is a path.
+func traceGrid(l *Loaded, res *backend.Result) (*traceback.Node, error) {
+	i, j, ok := answerCell(l, res)
 	if !ok {
 		return nil, fmt.Errorf("internal error: the %s backend reported no answer cell to trace back from", res.Backend)
 	}

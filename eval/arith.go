@@ -49,27 +49,25 @@ const (
 type site struct {
 	i, j int64
 	cell bool
-	// oneD: a cell of a 1-D grid (ir.Problem.Dims == 1), named cell[j] as
-	// the user wrote it (ir.Problem.CellText).
-	oneD bool
+	// p, when known, names the cell as the user wrote it
+	// (ir.Problem.CellText): cell[j] in a 1-D grid, H[i][j] of a table,
+	// the user's row of a band (ir.Problem.Of).
+	p *ir.Problem
 }
 
 func (s site) String() string {
 	switch {
 	case !s.cell:
 		return "the answer"
-	case s.oneD:
-		return "cell[" + strconv.FormatInt(s.j, 10) + "]"
+	case s.p != nil:
+		return s.p.CellText(s.i, s.j)
 	}
 	return "cell[" + strconv.FormatInt(s.i, 10) + "][" + strconv.FormatInt(s.j, 10) + "]"
 }
 
-// cellSite is the site of cell [i][j] of a 2-D grid.
-func cellSite(i, j int64) site { return site{i: i, j: j, cell: true} }
-
 // siteIn is the site of cell [i][j] of p's grid.
 func siteIn(p *ir.Problem, i, j int64) site {
-	return site{i: i, j: j, cell: true, oneD: p.Dims == 1}
+	return site{i: i, j: j, cell: true, p: p}
 }
 
 // addFinite and subFinite are ir.AddFinite and ir.SubFinite, the checked

@@ -373,7 +373,7 @@ type CellMachine struct {
 func (c *CellProgram) NewMachine() *CellMachine {
 	m := &CellMachine{prog: c, split: 1}
 	m.fr.vars = make([]int64, len(c.slots))
-	m.fr.oneD = c.p.Dims == 1
+	m.fr.p = c.p
 	m.fr.cm = m
 	m.kv.grow(c.regs)
 	return m

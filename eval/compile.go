@@ -1326,7 +1326,7 @@ func (c *vcomp) reduce(n *ir.Reduce, mask int) opnd {
 			s, f := sumInt(t, acc[x], v)
 			if f != fNone && m.isActive(mask, x) {
 				i, j := m.coords(x)
-				m.fail(arithErr(n.Pos, cellSite(i, j), f, ir.OpAdd, t, acc[x], v))
+				m.fail(arithErr(n.Pos, siteIn(m.rec.p, i, j), f, ir.OpAdd, t, acc[x], v))
 				return false
 			}
 			acc[x] = s

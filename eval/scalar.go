@@ -22,12 +22,12 @@ type frame struct {
 	m    *Machine // the machine running the batch, if any
 	vars []int64
 	err  error
-	oneD bool         // the grid is 1-D: cells are named cell[j]
+	p    *ir.Problem  // names cells in messages (siteIn); nil: cell[i][j]
 	cm   *CellMachine // the whole-grid machine running the cell, if any
 }
 
 // site is the cell being evaluated, for messages.
-func (f *frame) site() site { return site{i: f.i, j: f.j, cell: true, oneD: f.oneD} }
+func (f *frame) site() site { return site{i: f.i, j: f.j, cell: true, p: f.p} }
 
 func (f *frame) fail(err error) {
 	if f.err == nil {

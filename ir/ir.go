@@ -150,6 +150,14 @@ type Problem struct {
 	// answer) in source order; CellRef.ID indexes it.
 	CellRefs []*CellRef
 	RecurPos source.Pos
+
+	// Of, when not nil, is the problem this one is a band of rows of: a
+	// traceback in linear memory recomputes the grid band by band
+	// (package backend/checkpoint). Row 0 of this grid is row RowBase of
+	// Of's, and messages name cells and the grid as the user's problem
+	// has them, wherever they come from.
+	Of      *Problem
+	RowBase int64
 }
 
 // Input returns the input with the given name, or nil.
@@ -183,6 +191,9 @@ func (p *Problem) Cells() int64 { return p.Rows * p.Cols }
 // A 3-D problem's cell [i][j] of the lowered grid is cell[i][j/C][j%C];
 // a column outside the grid has no such coordinates (CellText3).
 func (p *Problem) CellText(i, j int64) string {
+	if p.Of != nil {
+		return p.Of.CellText(i+p.RowBase, j)
+	}
 	if len(p.Tables) > 0 && p.Dims == 2 {
 		t, jj := TableOf(j, len(p.Tables))
 		return p.Tables[t] + "[" + strconv.FormatInt(i, 10) + "][" + strconv.FormatInt(jj, 10) + "]"
@@ -243,6 +254,9 @@ func OutsideColumn3(flat int64) int64 { return -2 - flat }
 // "5x7 grid", "4x5x5 grid" (3-D), or "1-D grid of 17 cells" (so that "outside the %s" reads
 // well for both).
 func (p *Problem) GridText() string {
+	if p.Of != nil {
+		return p.Of.GridText()
+	}
 	if len(p.Tables) > 1 && p.Dims == 2 {
 		return fmt.Sprintf("%dx%d grid", p.Rows, p.Cols/int64(len(p.Tables)))
 	}

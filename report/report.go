@@ -283,6 +283,8 @@ type CheckJSON struct {
 	// The fronts of a generic schedule (plan.Kind.Generic); absent for
 	// the rows, cols and wavefront sweeps.
 	Fronts *FrontsJSON `json:"fronts,omitempty"`
+	// Traceback is how a traceback would keep the grid (check).
+	Traceback *TraceJSON `json:"traceback,omitempty"`
 }
 
 // SpecialJSON is a recognised algorithm (plan.Special).
@@ -416,6 +418,9 @@ type SolveJSON struct {
 	CellsPerSecond float64      `json:"cells_per_second"`
 	PeakHostBytes  int64        `json:"peak_host_bytes"`
 	DeviceBytes    int64        `json:"device_bytes"`
+	// Traceback is how the traceback kept the grid, when it kept
+	// checkpoints rather than the whole grid.
+	Traceback *TraceJSON `json:"traceback,omitempty"`
 }
 
 // SolveObject builds the JSON result. tree is the traceback (nil without

@@ -31,7 +31,10 @@ import (
 // cells visited and the values emitted, both in path order: from the start
 // of the grid to the answer cell.
 func Trace(p *ir.Problem, g *backend.Grid, i, j int64) (path [][2]int64, emitted []ir.Value, err error) {
-	t, err := newTracer(p, g, i, j)
+	if err := wholeGrid(p, g); err != nil {
+		return nil, nil, err
+	}
+	t, err := newTracer(p, gridSource{g}, i, j)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -94,7 +97,30 @@ type Node struct {
 // (cell[j-1] + cell[j-2]) has a tree exponentially larger than its grid.
 // Tree refuses one of more nodes than the grid has cells (p.Cells()).
 func Tree(p *ir.Problem, g *backend.Grid, i, j int64) (*Node, error) {
-	t, err := newTracer(p, g, i, j)
+	if err := wholeGrid(p, g); err != nil {
+		return nil, err
+	}
+	return TreeFrom(p, gridSource{g}, i, j)
+}
+
+// Source is what a walk reads cells from: a kept grid, or a grid kept as
+// checkpoints that recomputes what is read (backend/checkpoint). At
+// returns the value of cell [i][j]; when it cannot (the recomputation
+// failed), it returns any value and Err says why, and the walk stops
+// with that error.
+type Source interface {
+	At(i, j int64) ir.Value
+	Err() error
+}
+
+type gridSource struct{ g *backend.Grid }
+
+func (s gridSource) At(i, j int64) ir.Value { return s.g.At(i, j) }
+func (gridSource) Err() error               { return nil }
+
+// TreeFrom is Tree over the cells of src, which holds p's grid.
+func TreeFrom(p *ir.Problem, src Source, i, j int64) (*Node, error) {
+	t, err := newTracer(p, src, i, j)
 	if err != nil {
 		return nil, err
 	}
@@ -113,14 +139,17 @@ func Tree(p *ir.Problem, g *backend.Grid, i, j int64) (*Node, error) {
 			return nil, nil, &source.Error{Pos: p.RecurPos, Msg: fmt.Sprintf("traceback: the tree has more nodes than the %s has cells (%d): the terms of the recurrence read shared cells, so the solution is not a tree of its cells (a DAG, counted once per path through it); traceback is for recurrences whose terms read disjoint cells", p.GridText(), limit)}
 		}
 		c, k, err := t.whichCase(i, j)
-		if err != nil {
+		if err := t.failed(err); err != nil {
 			return nil, nil, err
 		}
 		next, emit, err := t.step(c, i, j, true)
-		if err != nil {
+		if err := t.failed(err); err != nil {
 			return nil, nil, err
 		}
-		n := &Node{I: i, J: j, Case: k, Value: g.At(i, j), Emit: emit}
+		n := &Node{I: i, J: j, Case: k, Value: src.At(i, j), Emit: emit}
+		if err := t.failed(nil); err != nil {
+			return nil, nil, err
+		}
 		for _, r := range next {
 			if err := t.inside(i, j, r); err != nil {
 				return nil, nil, err
@@ -207,6 +236,7 @@ func reverse[T any](s []T) {
 
 type tracer struct {
 	p     *ir.Problem
+	src   Source
 	cells eval.CellFunc
 
 	// The argument emit of the step being walked (nil: none yet), and
@@ -253,18 +283,32 @@ func (t *tracer) stepEmit(c *ir.Case, i, j int64) (*ir.Value, error) {
 	return &v, nil
 }
 
-// newTracer checks that g is p's whole grid and that [i][j] lies in it.
-func newTracer(p *ir.Problem, g *backend.Grid, i, j int64) (*tracer, error) {
+// wholeGrid checks that g is p's whole grid.
+func wholeGrid(p *ir.Problem, g *backend.Grid) error {
 	if g == nil {
-		return nil, fmt.Errorf("traceback needs the whole grid, and it was not kept")
+		return fmt.Errorf("traceback needs the whole grid, and it was not kept")
 	}
 	if g.Rows != p.Rows || g.Cols != p.Cols {
-		return nil, fmt.Errorf("traceback: the grid is %dx%d, the problem's %dx%d", g.Rows, g.Cols, p.Rows, p.Cols)
+		return fmt.Errorf("traceback: the grid is %dx%d, the problem's %dx%d", g.Rows, g.Cols, p.Rows, p.Cols)
 	}
+	return nil
+}
+
+// newTracer checks that [i][j] lies in p's grid.
+func newTracer(p *ir.Problem, src Source, i, j int64) (*tracer, error) {
 	if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
 		return nil, &source.Error{Pos: p.RecurPos, Msg: fmt.Sprintf("traceback: it starts at %s, outside the %s", p.CellText(i, j), p.GridText())}
 	}
-	return &tracer{p: p, cells: eval.GridCells(g.Rows, g.Cols, g.At)}, nil
+	return &tracer{p: p, src: src, cells: eval.GridCells(p.Rows, p.Cols, src.At)}, nil
+}
+
+// failed is the source's error when it has one (what the walk computed
+// from its values means nothing then), else err.
+func (t *tracer) failed(err error) error {
+	if e := t.src.Err(); e != nil {
+		return e
+	}
+	return err
 }
 
 // ref is a cell the walk moves to, with the reference that reads it.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/urfave/cli/v2"
 
@@ -40,9 +41,23 @@ func checkAction(c *cli.Context) error {
 		// make it (plan.CPUMemory is what the CPU executor checks).
 		l.Plan.Memory = plan.CPUMemory(l.Problem, l.Plan, c.Int("threads"), c.Bool("maintain") || l.Problem.Maintain)
 	}
+	budget, err := traceMemory(c)
+	if err != nil {
+		return err
+	}
+	lay, layErr := plan.Traceback(l.Problem, l.Plan, budget)
 	if c.Bool("json") {
-		return enc.Encode(report.CheckObject(l.Problem, l.Plan))
+		obj := report.CheckObject(l.Problem, l.Plan)
+		if layErr == nil {
+			obj.Traceback = report.TraceObject(lay, -1)
+		}
+		return enc.Encode(obj)
 	}
 	report.Check(c.App.Writer, l.Problem, l.Plan)
+	if layErr != nil {
+		fmt.Fprintf(c.App.Writer, "traceback  %v\n", layErr)
+	} else {
+		report.Trace(c.App.Writer, lay, -1)
+	}
 	return nil
 }

@@ -80,6 +80,9 @@ func solveAction(c *cli.Context) (err error) {
 		Traceback: c.Bool("traceback"),
 		NoSpecial: c.Bool("no-special"),
 	}
+	if opt.TraceMemory, err = traceMemory(c); err != nil {
+		return err
+	}
 	if opt.Traceback && !engine.Traceable(l.Plan) {
 		return usageErr("--traceback starts at the cell the answer selects, but the answer of %s is %s, not one cell", l.Problem.Name, report.AnswerText(l.Plan.Answer))
 	}
@@ -129,9 +132,16 @@ func solveAction(c *cli.Context) (err error) {
 		}
 	}
 	if c.Bool("json") {
-		return enc.Encode(report.SolveObject(l.Problem, l.Plan, res.Grid, res.Tree, solution))
+		obj := report.SolveObject(l.Problem, l.Plan, res.Grid, res.Tree, solution)
+		if res.Trace != nil {
+			obj.Traceback = report.TraceObject(*res.Trace, res.Recomputed)
+		}
+		return enc.Encode(obj)
 	}
 	report.Solve(c.App.Writer, l.Problem, l.Plan, res.Grid, res.Tree, solution)
+	if res.Trace != nil {
+		report.Trace(c.App.Writer, *res.Trace, res.Recomputed)
+	}
 	if out != nil {
 		fmt.Fprintf(c.App.Writer, "grid       written to %s\n", out.path)
 	}

@@ -1,0 +1,254 @@
+package checkpoint
+
+import (
+	"fmt"
+
+	"github.com/dpgpu/dpgpu/analysis"
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// bandInput names the input that holds a band's boundary rows. The name
+// cannot be written in a `.dp` file (names are identifiers), so it never
+// meets a user's input.
+const (
+	bandInput = "checkpoint rows"
+	baseInput = "checkpoint base"
+)
+
+// band builds the problem whose grid is rows r0 .. r0+rows-1, columns
+// 0 .. cols-1 of p's grid, given the reach rows above it (rows r0-reach
+// .. r0-1 of p's grid, reach x cols cells of top) when r0 > 0.
+//
+// The band's row x is p's row x + base, base = r0 - reach: its first
+// reach rows are the given rows (a first case reads them from an input),
+// and the rest are p's recurrence with every use of the row variable i
+// replaced by i + base — conditions, input subscripts, columns — except
+// where a reference reads d rows back (cell[i-d][..]: the same in the
+// band), and a reference's row computed otherwise taken back into the
+// band's coordinates (I - base). base is an input of one value, so that
+// the bands of one height and width are one program. Offsets are
+// unchanged, so the band plans as p does; a reference reaches at most
+// reach rows back (the caller checked), so none leaves the band.
+// Messages name cells as p's grid does (ir.Problem.Of). The first band
+// (r0 = 0) is p itself, cut to its rows and columns.
+//
+// The band's answer is its last cell (the caller reads the kept grid).
+func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid) (*ir.Problem, error) {
+	base := r0
+	given := int64(0)
+	if r0 > 0 {
+		if top == nil || top.Rows != reach || top.Cols < cols {
+			return nil, fmt.Errorf("internal error: the band at row %d needs %d given rows of %d cells", r0, reach, cols)
+		}
+		base, given = r0-reach, reach
+	}
+	b := *p
+	b.Of, b.RowBase = p, base
+	if p.Of != nil {
+		b.Of, b.RowBase = p.Of, p.RowBase+base
+	}
+	b.Rows, b.Cols = given+rows, cols
+	b.Answer, b.AnswerPos = nil, p.AnswerPos
+	b.Maintain = true
+
+	c := &cloner{refs: map[*ir.CellRef]*ir.CellRef{}, reds: map[*ir.Reduce]*ir.Reduce{}}
+	b.Cases = nil
+	if given > 0 {
+		in := boundary(p, top, given, cols)
+		vi, vj := c.indexVar(p, ir.VarI), c.indexVar(p, ir.VarJ)
+		// The base is data, not a constant of the code: every band but
+		// the first is then the same program (a GPU compiles it once).
+		c.base = &ir.Input{Pos: p.RecurPos, Name: baseInput, T: vi.T, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint"}
+		b.Inputs = append(append([]*ir.Input(nil), p.Inputs...), in, c.base)
+		b.Cases = append(b.Cases, &ir.Case{
+			Pos:   p.RecurPos,
+			Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: p.RecurPos}, Op: ir.OpLt, X: vi, Y: &ir.Const{Node: ir.Node{T: vi.T, Pos: p.RecurPos}, V: ir.Value{T: vi.T, I: given}}},
+			Value: &ir.Load{Node: ir.Node{T: p.CellType, Pos: p.RecurPos}, In: in, Index: []ir.Expr{vi, vj}},
+		})
+	}
+	for _, k := range p.Cases {
+		n := &ir.Case{Pos: k.Pos}
+		if k.Cond != nil {
+			n.Cond = c.expr(k.Cond)
+		}
+		n.Value = c.expr(k.Value)
+		if k.Emit != nil {
+			n.Emit = c.expr(k.Emit)
+		}
+		b.Cases = append(b.Cases, n)
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	b.CellRefs = make([]*ir.CellRef, len(p.CellRefs))
+	for k, r := range p.CellRefs {
+		n := c.refs[r]
+		if n == nil {
+			return nil, fmt.Errorf("internal error: %s is not in the recurrence", r.Text)
+		}
+		b.CellRefs[k] = n
+	}
+	return &b, nil
+}
+
+// boundary is the input holding rows 0..given-1 of top, columns
+// 0..cols-1, in the cell type (integer infinities as the type's sentinels,
+// which is how inputs hold them).
+func boundary(p *ir.Problem, top *backend.Grid, given, cols int64) *ir.Input {
+	in := &ir.Input{Pos: p.RecurPos, Name: bandInput, T: p.CellType, Rows: int(given), Cols: int(cols), Origin: "checkpoint"}
+	n := given * cols
+	if p.CellType.IsFloat() {
+		in.F = make([]float64, 0, n)
+	} else {
+		in.I = make([]int64, 0, n)
+	}
+	for i := int64(0); i < given; i++ {
+		for j := int64(0); j < cols; j++ {
+			v := top.At(i, j)
+			if in.F != nil {
+				in.F = append(in.F, v.F)
+			} else {
+				in.I = append(in.I, v.I)
+			}
+		}
+	}
+	return in
+}
+
+// cloner copies the recurrence's expressions with the row variable
+// shifted by the value of base (nil: not shifted).
+type cloner struct {
+	base *ir.Input
+	refs map[*ir.CellRef]*ir.CellRef
+	reds map[*ir.Reduce]*ir.Reduce
+	// vars: a reduction's variable and its copy.
+	vars map[*ir.Var]*ir.Var
+	err  error
+}
+
+// indexVar is a node for the index variable of kind k, typed as p's
+// recurrence types it (int, or long for a grid that needs it).
+func (c *cloner) indexVar(p *ir.Problem, k ir.VarKind) *ir.Var {
+	t := ir.Int
+	name := p.IVar
+	if k == ir.VarJ {
+		name = p.JVar
+	}
+	for _, cs := range p.Cases {
+		for _, e := range []ir.Expr{cs.Cond, cs.Value} {
+			ir.Walk(e, func(x ir.Expr) bool {
+				if v, ok := x.(*ir.Var); ok && v.Kind == k {
+					t = v.T
+				}
+				return true
+			})
+		}
+	}
+	return &ir.Var{Node: ir.Node{T: t, Pos: p.RecurPos}, Kind: k, Name: name}
+}
+
+func (c *cloner) expr(e ir.Expr) ir.Expr {
+	switch n := e.(type) {
+	case nil:
+		return nil
+	case *ir.Const, *ir.Inf, *ir.ScalarRef:
+		return e
+	case *ir.Var:
+		switch n.Kind {
+		case ir.VarI:
+			if c.base == nil {
+				return n
+			}
+			v := *n
+			return &ir.Binary{Node: n.Node, Op: ir.OpAdd, X: &v, Y: c.baseLoad(n.Node)}
+		case ir.VarJ:
+			return n
+		}
+		if v := c.vars[n]; v != nil {
+			return v
+		}
+		v := *n
+		if r := c.reds[n.Reduce]; r != nil {
+			v.Reduce = r
+		}
+		if c.vars == nil {
+			c.vars = map[*ir.Var]*ir.Var{}
+		}
+		c.vars[n] = &v
+		return &v
+	case *ir.Load:
+		m := *n
+		m.Index = c.list(n.Index)
+		return &m
+	case *ir.CellRef:
+		m := *n
+		switch _, rel := analysis.Offset(n.I, ir.VarI); {
+		case c.base == nil || rel:
+			// i - d reads d rows back in the band as in the grid.
+		case n.I.Type() != c.base.T:
+			c.fail(fmt.Errorf("internal error: %s has a row index of type %s, the index variable %s", n.Text, n.I.Type(), c.base.T))
+		default:
+			node := ir.Node{T: n.I.Type(), Pos: n.Pos}
+			m.I = &ir.Binary{Node: node, Op: ir.OpSub, X: c.expr(n.I), Y: c.baseLoad(node)}
+		}
+		m.J = c.expr(n.J)
+		c.refs[n] = &m
+		return &m
+	case *ir.Unary:
+		m := *n
+		m.X = c.expr(n.X)
+		return &m
+	case *ir.Binary:
+		m := *n
+		m.X, m.Y = c.expr(n.X), c.expr(n.Y)
+		return &m
+	case *ir.Select:
+		m := *n
+		m.Cond, m.Then, m.Else = c.expr(n.Cond), c.expr(n.Then), c.expr(n.Else)
+		return &m
+	case *ir.Convert:
+		m := *n
+		m.X = c.expr(n.X)
+		return &m
+	case *ir.Call:
+		m := *n
+		m.Args = c.list(n.Args)
+		if n.Emits != nil {
+			m.Emits = c.list(n.Emits)
+		}
+		return &m
+	case *ir.Reduce:
+		m := *n
+		c.reds[n] = &m
+		// The variable first, so that the body's uses map to the copy.
+		m.Var, _ = c.expr(n.Var).(*ir.Var)
+		m.Lo, m.Hi = c.expr(n.Lo), c.expr(n.Hi)
+		m.Body = c.expr(n.Body)
+		return &m
+	}
+	c.fail(fmt.Errorf("internal error: a band cannot copy an expression of type %T", e))
+	return e
+}
+
+func (c *cloner) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
+}
+
+// baseLoad reads the band's base, the row of the grid its row 0 is.
+func (c *cloner) baseLoad(at ir.Node) ir.Expr {
+	return &ir.Load{Node: ir.Node{T: c.base.T, Pos: at.Pos}, In: c.base, Index: []ir.Expr{&ir.Const{Node: ir.Node{T: ir.Int, Pos: at.Pos}, V: ir.Value{T: ir.Int}}}}
+}
+
+func (c *cloner) list(es []ir.Expr) []ir.Expr {
+	if es == nil {
+		return nil
+	}
+	out := make([]ir.Expr, len(es))
+	for k, e := range es {
+		out[k] = c.expr(e)
+	}
+	return out
+}

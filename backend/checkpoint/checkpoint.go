@@ -1,0 +1,312 @@
+// Package checkpoint runs a problem for a traceback in linear memory: it
+// keeps checkpoint rows instead of the grid, and recomputes, from them,
+// the band of rows that a traceback walks through (CUDAlign and edlib do
+// this for one alignment algorithm each; here it is generic over the
+// recurrence, plan.Traceback decides when it applies).
+//
+// The forward pass runs the grid band by band (plan.TraceLayout.Band rows
+// each) on the executor it is given — each band is a problem of its own
+// (band), whose first rows are the given rows of the band above — and
+// keeps the last Reach rows of each band: the rows the next band reads.
+// The answer is read from the bands as they are computed, by the rules
+// the executors follow (the first of equals in row-major order). The walk
+// back then reads cells through Grid, which recomputes a band, on the
+// same executor, when the walk enters it: a GPU recomputes on the GPU.
+// Memory is the checkpoints plus one band; time at most twice the grid.
+package checkpoint
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/eval"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// Grid is a problem's grid kept as checkpoint rows. At reads any cell,
+// recomputing the band that holds it when it is not the band in memory;
+// an error stops the reads (At returns zero values) and Err reports it.
+// It is what backend/traceback walks (traceback.Source).
+type Grid struct {
+	ctx context.Context
+	ex  backend.Executor
+	opt backend.Options // of the band runs
+	p   *ir.Problem
+	lay plan.TraceLayout
+
+	// tops[b] holds the Reach rows above band b (b >= 1), full width:
+	// rows b*Band - Reach .. b*Band - 1 of p's grid.
+	tops []*backend.Grid
+
+	// The band in memory: band cur, its grid holding p's rows from base
+	// on (its given rows first), columns 0 .. cols-1.
+	cur        int64
+	base, cols int64
+	g          *backend.Grid
+	// buf is the memory every band is computed in (Reshaped to its
+	// size): allocated and faulted in once.
+	buf *backend.Grid
+
+	err error
+	// progress is the run's Progress (nil: none), called with the cells
+	// computed so far against twice the grid's.
+	progress func(done, total int64)
+	// Cells counts the cells computed, forward pass and recomputations.
+	Cells int64
+	// Recomputed counts the bands recomputed for the walk.
+	Recomputed int
+}
+
+// Run runs p, planned as pl, band by band as lay says on ex, keeping the
+// checkpoint rows, and returns the run's result (answer, answer cell,
+// statistics; no grid) and the Grid to trace back through. opt's
+// Progress sees the forward pass as the first half of the work; the
+// walk's recomputations report through the Grid (their total is not
+// known in advance).
+func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan, opt backend.Options, lay plan.TraceLayout) (*backend.Result, *Grid, error) {
+	if lay.Whole || lay.Band <= 0 {
+		return nil, nil, fmt.Errorf("internal error: checkpoint.Run with a layout that keeps the whole grid")
+	}
+	start := time.Now()
+	bandOpt := opt
+	bandOpt.Maintain, bandOpt.Traceback, bandOpt.Grid, bandOpt.NoSpecial = true, false, nil, true
+	bandOpt.Progress = nil
+	g := &Grid{ctx: ctx, ex: ex, opt: bandOpt, p: p, lay: lay, tops: make([]*backend.Grid, lay.Bands), cur: -1, progress: opt.Progress}
+	g.buf = backend.NewGrid(p.CellType, min(lay.Band+lay.Reach, p.Rows), p.Cols)
+	ans := newAnswer(p, pl.Answer)
+	res := &backend.Result{}
+	for b := int64(0); b < lay.Bands; b++ {
+		r, err := g.load(b, p.Cols)
+		if err != nil {
+			return nil, nil, err
+		}
+		res.Backend, res.Device = r.Backend, r.Device
+		res.Stats.CompileSeconds += r.Stats.CompileSeconds
+		res.Stats.ComputeSeconds += r.Stats.ComputeSeconds
+		res.Stats.DeviceBytes = max(res.Stats.DeviceBytes, r.Stats.DeviceBytes)
+		r0, rows := g.bandRows(b)
+		ans.take(g.g, g.base, r0, r0+rows)
+		if b+1 < lay.Bands {
+			g.tops[b+1] = g.rows(r0+rows-lay.Reach, lay.Reach)
+		}
+	}
+	if err := ans.finish(p, res); err != nil {
+		return nil, nil, err
+	}
+	res.Stats.Cells = g.Cells
+	res.Stats.Seconds = time.Since(start).Seconds()
+	res.Stats.PeakHostBytes = lay.Bytes
+	return res, g, nil
+}
+
+// bandRows is the first row of band b in p's grid and how many it has.
+// The first band takes what is left over, so that every other band has
+// Band rows: one program, where the back end compiles one.
+func (g *Grid) bandRows(b int64) (r0, rows int64) {
+	first := g.p.Rows - (g.lay.Bands-1)*g.lay.Band
+	if b == 0 {
+		return 0, first
+	}
+	return first + (b-1)*g.lay.Band, g.lay.Band
+}
+
+// bandOf is the band that holds row i.
+func (g *Grid) bandOf(i int64) int64 {
+	first := g.p.Rows - (g.lay.Bands-1)*g.lay.Band
+	if i < first {
+		return 0
+	}
+	return 1 + (i-first)/g.lay.Band
+}
+
+// load computes band b, columns 0 .. cols-1, into memory.
+func (g *Grid) load(b, cols int64) (*backend.Result, error) {
+	if err := g.ctx.Err(); err != nil {
+		return nil, err
+	}
+	r0, rows := g.bandRows(b)
+	bp, err := band(g.p, r0, rows, cols, g.lay.Reach, g.tops[b])
+	if err != nil {
+		return nil, err
+	}
+	bpl, err := plan.Analyze(bp)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: planning band %d (rows %d..%d): %w", b, r0, r0+rows-1, err)
+	}
+	g.g = nil // the band in memory goes before the next one is allocated
+	opt := g.opt
+	opt.Grid = g.buf.Reshaped(bp.Rows, cols)
+	if g.progress != nil {
+		done, total := g.Cells, 2*g.p.Cells()
+		opt.Progress = func(d, _ int64) { g.progress(min(done+d, total), total) }
+	}
+	r, err := g.ex.Run(g.ctx, bp, bpl, opt)
+	if err != nil {
+		return nil, err
+	}
+	if r.Grid == nil || !r.Grid.Fits(g.p.CellType, bp.Rows, cols) {
+		return nil, fmt.Errorf("internal error: the %s backend kept no grid of band %d", r.Backend, b)
+	}
+	g.cur, g.base, g.cols, g.g = b, r0-(bp.Rows-rows), cols, r.Grid
+	g.Cells += rows * cols
+	return r, nil
+}
+
+// rows copies n rows of the band in memory, from p's row r0, whole.
+func (g *Grid) rows(r0, n int64) *backend.Grid {
+	out := backend.NewGrid(g.p.CellType, n, g.cols)
+	size := int64(g.p.CellType.Size())
+	at := (r0 - g.base) * g.cols * size
+	copy(out.Bytes(), g.g.Bytes()[at:at+n*g.cols*size])
+	return out
+}
+
+// At is cell [i][j] of p's grid. A cell of the band in memory is read
+// from it; one of the rows a band was given, from the checkpoint; any
+// other recomputes its band, as wide as it must be: up to column j where
+// references read no column to the right (the walk only moves left), the
+// whole row otherwise.
+func (g *Grid) At(i, j int64) ir.Value {
+	if g.err != nil {
+		return ir.Value{T: g.p.CellType}
+	}
+	if g.g != nil && i >= g.base && i < g.base+g.g.Rows && j < g.cols {
+		return g.g.At(i-g.base, j)
+	}
+	b := g.bandOf(i)
+	if b+1 < int64(len(g.tops)) {
+		next, _ := g.bandRows(b + 1)
+		if top := g.tops[b+1]; top != nil && i >= next-g.lay.Reach && j < top.Cols {
+			return top.At(i-(next-g.lay.Reach), j)
+		}
+	}
+	cols := g.p.Cols
+	if g.lay.Narrow {
+		cols = g.roundCols(j + 1)
+		if b == g.cur {
+			cols = max(cols, g.cols)
+		}
+	}
+	if _, err := g.load(b, cols); err != nil {
+		g.err = err
+		return ir.Value{T: g.p.CellType}
+	}
+	g.Recomputed++
+	return g.g.At(i-g.base, j)
+}
+
+// widths is how many widths a band recomputed for the walk may have:
+// the width is rounded up to a multiple of a quarter of the grid's, so
+// that a back end that compiles a program per shape compiles a few (the
+// walk crosses up to widths of them), for a quarter more cells at most.
+const widths = 4
+
+// roundCols is the width of a band that holds columns 0..n-1: n rounded
+// up to a multiple of the step of widths, and to whole cells of every
+// table of a recurrence of several tables.
+func (g *Grid) roundCols(n int64) int64 {
+	step := (g.p.Cols + widths - 1) / widths
+	if t := int64(len(g.p.Tables)); t > 1 {
+		step = (step + t - 1) / t * t
+	}
+	return min(g.p.Cols, (n+step-1)/step*step)
+}
+
+// Err is the error that stopped the reads, nil when none did.
+func (g *Grid) Err() error { return g.err }
+
+// answer collects the cells the answer reads as the bands are computed.
+type answer struct {
+	a   plan.AnswerSpec
+	got map[[2]int64]ir.Value
+	// region: the best cell so far, the first of equals in row-major
+	// order (as the executors pick it).
+	has    bool
+	best   ir.Value
+	bi, bj int64
+}
+
+func newAnswer(p *ir.Problem, a plan.AnswerSpec) *answer {
+	return &answer{a: a, got: map[[2]int64]ir.Value{}}
+}
+
+// take reads what the answer needs from rows r0 .. r1-1 of p's grid,
+// held in g from p's row base.
+func (s *answer) take(g *backend.Grid, base, r0, r1 int64) {
+	a := s.a
+	switch a.Kind {
+	case plan.AnswerRegion:
+		isMin := a.Op == ir.ReduceMin
+		for i := max(r0, a.I0); i <= min(r1-1, a.I1); i++ {
+			for j := a.J0; j <= a.J1 && j < g.Cols; j++ {
+				v := g.At(i-base, j)
+				if !s.has || better(v, s.best, isMin) {
+					s.has, s.best, s.bi, s.bj = true, v, i, j
+				}
+			}
+		}
+	case plan.AnswerCell:
+		if a.I >= r0 && a.I < r1 {
+			s.got[[2]int64{a.I, a.J}] = g.At(a.I-base, a.J)
+		}
+	default:
+		for _, c := range a.Cells {
+			if c[0] >= r0 && c[0] < r1 && c[1] >= 0 && c[1] < g.Cols {
+				s.got[c] = g.At(c[0]-base, c[1])
+			}
+		}
+	}
+}
+
+func better(v, best ir.Value, isMin bool) bool {
+	if v.T.IsFloat() {
+		return (isMin && v.F < best.F) || (!isMin && v.F > best.F)
+	}
+	return (isMin && v.I < best.I) || (!isMin && v.I > best.I)
+}
+
+// finish computes the answer from what take collected, as the executors
+// do (backend/cpu's answer).
+func (s *answer) finish(p *ir.Problem, res *backend.Result) error {
+	a := s.a
+	switch a.Kind {
+	case plan.AnswerRegion:
+		if a.Op == ir.ReduceSum {
+			return fmt.Errorf("internal error: a traceback from a sum")
+		}
+		v := s.best
+		if !s.has {
+			v = ir.Value{T: p.CellType}
+		} else {
+			res.AnswerI, res.AnswerJ, res.AnswerIsCell = s.bi, s.bj, true
+		}
+		var err error
+		if res.Answer, err = eval.ConvertChain(a.Expr, v); err != nil {
+			return err
+		}
+		return eval.CheckAnswer(p, res.Answer)
+	case plan.AnswerCell:
+		cells := backend.Captured(p, s.got)
+		v, err := cells(a.I, a.J)
+		if err != nil {
+			return fmt.Errorf("answer %s: %w", p.CellText(a.I, a.J), err)
+		}
+		res.AnswerI, res.AnswerJ, res.AnswerIsCell = a.I, a.J, true
+		if a.Expr != nil {
+			if v, err = eval.Eval(a.Expr, cells); err != nil {
+				return err
+			}
+		}
+		res.Answer = v
+		return eval.CheckAnswer(p, v)
+	}
+	v, err := eval.Eval(a.Expr, backend.Captured(p, s.got))
+	if err != nil {
+		return err
+	}
+	res.Answer = v
+	return eval.CheckAnswer(p, v)
+}

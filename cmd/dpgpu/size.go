@@ -1,0 +1,49 @@
+package main
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// parseBytes reads a memory size as people write it: 512M, 2G, 1.5GB,
+// 300MiB, 65536 (bytes). K, M, G and T are powers of 1024, with or
+// without a trailing B or iB.
+func parseBytes(s string) (int64, bool) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	mult := 1.0
+	if n := len(t); n > 0 {
+		if k := strings.IndexByte("KMGT", t[n-1]); k >= 0 {
+			mult = math.Pow(1024, float64(k+1))
+			t = t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || !(v > 0) || !(v*mult < math.MaxInt64) || v*mult < 1 {
+		return 0, false
+	}
+	return int64(v * mult), true
+}
+
+// traceMemoryFlag is --traceback-memory of solve and check.
+var traceMemoryFlag = &cli.StringFlag{Name: "traceback-memory", Usage: "what a traceback may keep (e.g. 512M, 8G; default " + hostmem.Bytes(plan.DefaultTraceMemory) + "): the whole grid when it fits, else checkpoint rows from which it recomputes the bands the walk crosses"}
+
+// traceMemory is --traceback-memory in bytes, 0 when not given (the
+// default, plan.DefaultTraceMemory).
+func traceMemory(c *cli.Context) (int64, error) {
+	if !c.IsSet("traceback-memory") {
+		return 0, nil
+	}
+	s := c.String("traceback-memory")
+	n, ok := parseBytes(s)
+	if !ok {
+		return 0, usageErr("--traceback-memory %q: want a size such as 512M or 8G", s)
+	}
+	return n, nil
+}

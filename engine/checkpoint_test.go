@@ -1,0 +1,200 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cpu"
+	"github.com/dpgpu/dpgpu/backend/traceback"
+	"github.com/dpgpu/dpgpu/bind"
+	"github.com/dpgpu/dpgpu/engine"
+	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/internal/gputest"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/source"
+)
+
+// Tracebacks in linear memory (issue #12): the same problem traced back
+// from the whole grid and from checkpoint rows — bands recomputed as the
+// walk enters them — must give the same answer, the same answer cell and
+// the same tree, cell by cell, on random instances of every kind of
+// recurrence that can be split into bands, at awkward sizes, with
+// budgets that force bands of every height down to the least.
+
+// checkpointCases make a source of size n.
+var checkpointCases = []struct {
+	name string
+	make func(r *rand.Rand, n int) string
+}{
+	{"lcs", func(r *rand.Rand, n int) string { return dptest.LCS(dptest.DNA(r, n), dptest.DNA(r, n+r.IntN(5))) }},
+	{"edit-distance", func(r *rand.Rand, n int) string {
+		return dptest.EditDistance(dptest.DNA(r, n+r.IntN(3)), dptest.DNA(r, n), 1, 1, 1+r.IntN(2))
+	}},
+	{"knapsack", func(r *rand.Rand, n int) string {
+		return dptest.Knapsack(dptest.Ints(r, n, 0, 9), dptest.Ints(r, n, 0, 20), 1+r.IntN(3*n+1))
+	}},
+	{"bounded-knapsack", func(r *rand.Rand, n int) string {
+		return dptest.BoundedKnapsack(dptest.Ints(r, n, 0, 6), dptest.Ints(r, n, 0, 20), dptest.Ints(r, n, 0, 3), 1+r.IntN(2*n+1))
+	}},
+	{"smith-waterman", func(r *rand.Rand, n int) string {
+		return fmt.Sprintf(`char 1x? A = "%s"
+char 1x? B = "%s"
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0        when i == 0 || j == 0
+           | max(0 emit 's', cell[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -1) emit 'd', cell[i-1][j] - 1 emit 'u', cell[i][j-1] - 1 emit 'l')   otherwise
+answer: max(i in 0..ROWS-1: max(j in 0..COLS-1: cell[i][j]))
+`, dptest.String(r, n, "AC"), dptest.String(r, n+1, "AC"))
+	}},
+	{"two-rows-back-float", func(r *rand.Rand, n int) string {
+		return fmt.Sprintf(`double 1x? w = %s
+cell: double
+(len(w)+1) x %d
+cell[i][j] = 0.5 * j    when i < 2 || j == 0
+           | min(cell[i-2][j-1] + w[i-1] emit 2, cell[i-1][j] + 0.25 emit 1, cell[i][j-1] + 1.5 emit 0)   otherwise
+answer: min(j in 0..COLS-1: cell[ROWS-1][j])
+`, dptest.Join(dptest.Ints(r, n, 0, 9)), n+2)
+	}},
+	{"gotoh-tables", func(r *rand.Rand, n int) string {
+		return strings.NewReplacer(`"GATTACAGGTTAC"`, `"`+dptest.DNA(r, n)+`"`, `"GCATGCTTACA"`, `"`+dptest.DNA(r, n+2)+`"`).Replace(contractGotoh)
+	}},
+	{"lcs3", func(r *rand.Rand, n int) string {
+		n = min(n, 9)
+		return dptest.LCS3(dptest.DNA(r, n), dptest.DNA(r, n), dptest.DNA(r, n))
+	}},
+}
+
+func TestCheckpointTracebackCPU(t *testing.T) { runCheckpoint(t, cpu.New(3)) }
+
+func TestCheckpointTracebackGPU(t *testing.T) {
+	ex, err := sharedGPU()
+	if err != nil {
+		gputest.NoGPU(t, err)
+		return
+	}
+	runCheckpoint(t, ex)
+}
+
+func runCheckpoint(t *testing.T, ex backend.Executor) {
+	r := dptest.Rand(t)
+	for _, c := range checkpointCases {
+		t.Run(c.name, func(t *testing.T) {
+			banded := 0
+			for _, n := range []int{1, 2, 5, 17, 40} {
+				src := c.make(r, n)
+				s := &engine.Source{Name: c.name + ".dp", Path: c.name + ".dp", Text: []byte(src)}
+				l, err := engine.Load(s, bind.Config{BaseDir: "."})
+				if err != nil {
+					t.Fatalf("%s", engine.FormatError(err, s))
+				}
+				whole, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: 1 << 40})
+				if err != nil {
+					t.Fatalf("n = %d, whole grid: %s", n, source.Format(err, s.Text))
+				}
+				if whole.Trace != nil {
+					t.Fatalf("n = %d: a traceback within 1 TB kept checkpoints", n)
+				}
+				// Budgets from just under the whole grid down to the
+				// least that works: band heights from large to 1.
+				for budget := plan.GridBytes(l.Problem) - 1; budget > 0; budget = budget * 5 / 6 {
+					lay, err := plan.Traceback(l.Problem, l.Plan, budget)
+					if err != nil {
+						break
+					}
+					got, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: budget})
+					if err != nil {
+						t.Fatalf("n = %d, budget %d (bands of %d rows): %s", n, budget, lay.Band, source.Format(err, s.Text))
+					}
+					if lay.Whole {
+						if got.Trace != nil {
+							t.Fatalf("n = %d: the layout keeps the whole grid, the run kept checkpoints", n)
+						}
+						continue
+					}
+					if got.Trace == nil {
+						t.Fatalf("n = %d, budget %d: the layout has bands of %d rows, the run kept the whole grid", n, budget, lay.Band)
+					}
+					banded++
+					what := fmt.Sprintf("n = %d, bands of %d rows (%d bands, reach %d, narrow %v)", n, lay.Band, lay.Bands, lay.Reach, lay.Narrow)
+					if got.Answer() != whole.Answer() {
+						t.Fatalf("%s: answer %v, whole grid %v", what, got.Answer(), whole.Answer())
+					}
+					g, w := got.Grid, whole.Grid
+					if g.AnswerI != w.AnswerI || g.AnswerJ != w.AnswerJ || g.AnswerIsCell != w.AnswerIsCell {
+						t.Fatalf("%s: answer cell [%d][%d], whole grid [%d][%d]", what, g.AnswerI, g.AnswerJ, w.AnswerI, w.AnswerJ)
+					}
+					if diff := treeDiff(got.Tree, whole.Tree); diff != "" {
+						t.Fatalf("%s: the trees differ: %s\n%s", what, diff, src)
+					}
+					if fmt.Sprint(g.Path, g.Emitted) != fmt.Sprint(w.Path, w.Emitted) {
+						t.Fatalf("%s: path %v %v, whole grid %v %v", what, g.Path, g.Emitted, w.Path, w.Emitted)
+					}
+					if got.Grid.Grid != nil {
+						t.Fatalf("%s: the result holds a grid", what)
+					}
+				}
+			}
+			if banded == 0 {
+				t.Fatalf("no instance was traced back in bands")
+			}
+			if testing.Verbose() {
+				t.Logf("%d runs in bands", banded)
+			}
+		})
+	}
+}
+
+// treeDiff says where two traceback trees differ, "" when they do not.
+func treeDiff(a, b *traceback.Node) string {
+	type pair struct{ a, b *traceback.Node }
+	stack := []pair{{a, b}}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := p.a, p.b
+		if (x == nil) != (y == nil) {
+			return "one tree is empty"
+		}
+		if x == nil {
+			continue
+		}
+		if x.I != y.I || x.J != y.J || x.Case != y.Case || x.Value != y.Value || fmt.Sprint(x.Emit) != fmt.Sprint(y.Emit) || len(x.Children) != len(y.Children) {
+			return fmt.Sprintf("node [%d][%d] case %d value %v emit %v (%d children) against [%d][%d] case %d value %v emit %v (%d children)",
+				x.I, x.J, x.Case, x.Value, x.Emit, len(x.Children), y.I, y.J, y.Case, y.Value, y.Emit, len(y.Children))
+		}
+		for k := range x.Children {
+			stack = append(stack, pair{x.Children[k], y.Children[k]})
+		}
+	}
+	return ""
+}
+
+// TestCheckpointErrorsNameTheUsersCell: an error in a band names the cell
+// as the user's grid has it, the same message as a run of the whole grid.
+func TestCheckpointErrorsNameTheUsersCell(t *testing.T) {
+	const src = `char 1x? A = "ACGTACGTACGTACGTACGTACGTACGT"
+(len(A)+1) x 6
+cell[i][j] = 1                       when i == 0 || j == 0
+           | max(cell[i-1][j] * 3, cell[i][j-1])   otherwise
+`
+	s := &engine.Source{Name: "overflow.dp", Path: "overflow.dp", Text: []byte(src)}
+	l, err := engine.Load(s, bind.Config{BaseDir: "."})
+	if err != nil {
+		t.Fatalf("%s", engine.FormatError(err, s))
+	}
+	ex := cpu.New(2)
+	_, whole := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: 1 << 40})
+	if whole == nil {
+		t.Fatalf("3^28 fits an int")
+	}
+	_, banded := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: plan.GridBytes(l.Problem) / 2})
+	if banded == nil || banded.Error() != whole.Error() {
+		t.Fatalf("bands: %v\nwhole grid: %v", banded, whole)
+	}
+	if !strings.Contains(whole.Error(), "cell[20][1]") {
+		t.Errorf("the error names no cell of row 20: %v", whole)
+	}
+}

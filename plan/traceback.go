@@ -1,0 +1,146 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// DefaultTraceMemory is the memory a traceback may keep when the user
+// gives no `--traceback-memory`: enough for the whole grid of most
+// problems people trace interactively (a 7,000² int grid), small enough
+// that aligning two virus genomes (30,000², a 3.6 GB grid) stays a few
+// hundred megabytes.
+const DefaultTraceMemory = 192 << 20
+
+// TraceLayout is how a traceback keeps the grid: whole, or as checkpoint
+// rows from which bands of rows are recomputed as the walk needs them.
+type TraceLayout struct {
+	// Whole: the whole grid is kept (it fits the budget, or the
+	// recurrence has no band decomposition; Why says which).
+	Whole bool
+	Why   string
+	// Band is the height of a band in rows (the first band has what is
+	// left over, Band rows or fewer): the forward pass runs the grid band
+	// by band and keeps the last Reach rows of each (the rows the next
+	// band reads); the walk back recomputes, from those, each band it
+	// enters, up to about the column it entered at when references read
+	// no column to the right (Narrow).
+	Band, Reach int64
+	Bands       int64
+	Narrow      bool
+	// Bytes is what the traceback keeps at most: the checkpoint rows and
+	// one band with its given rows, as cells, plus the boundary input
+	// (8 bytes a value) of the band being run.
+	Bytes int64
+	// Recompute is how many cells the run computes, at most, over the
+	// grid's: 1 for a whole grid, up to 2 + Reach/Band with bands (every
+	// band once more, with its given rows, when the walk crosses it).
+	Recompute float64
+}
+
+// Traceback chooses how a traceback of p, planned as pl, keeps the grid
+// within budget bytes (DefaultTraceMemory when budget <= 0).
+//
+// The whole grid when it fits. Otherwise, when every reference reads a
+// row at most Reach rows above (or its own row) — alignments, LCS,
+// knapsacks, lattices, several tables, 3-D grids (whose rows are planes)
+// — bands of rows: the largest band for which the checkpoints and one
+// band fit the budget (fewer bands cost less per band, and on a GPU each
+// band is a kernel run), whatever schedule runs each band. Interval DP
+// reads rows below its own: it keeps the whole triangle. A grid of one
+// row has nothing to split. An error when even the best band height
+// needs more than the budget: it names what would do.
+func Traceback(p *ir.Problem, pl *Plan, budget int64) (TraceLayout, error) {
+	if budget <= 0 {
+		budget = DefaultTraceMemory
+	}
+	whole := GridBytes(p)
+	if whole <= budget {
+		return TraceLayout{Whole: true, Why: fmt.Sprintf("the whole grid (%s) fits the traceback memory (%s)", hostmem.Bytes(whole), hostmem.Bytes(budget)), Bytes: whole, Recompute: 1}, nil
+	}
+	reach, why := rowReach(p, pl)
+	if why != "" {
+		return TraceLayout{Whole: true, Why: why, Bytes: whole, Recompute: 1}, nil
+	}
+	narrow := readsNoColumnRight(p, pl)
+	cell := int64(p.CellType.Size())
+	n, c := p.Rows, p.Cols
+	cost := func(k int64) int64 {
+		bands := (n + k - 1) / k
+		return (bands-1)*reach*c*cell + (k+reach)*c*cell + reach*c*8
+	}
+	// The checkpoints shrink and the band grows with k: the least total
+	// is near sqrt(n*reach); above it the cost only grows, so the
+	// largest k within budget is found by bisection.
+	lo := int64(math.Sqrt(float64(n) * float64(reach)))
+	lo = max(1, min(lo, n))
+	for lo > 1 && cost(lo-1) < cost(lo) {
+		lo--
+	}
+	for lo < n && cost(lo+1) < cost(lo) {
+		lo++
+	}
+	if cost(lo) > budget {
+		return TraceLayout{}, fmt.Errorf("a traceback of the %s needs %s in linear memory (checkpoints every %d rows and one band), more than the traceback memory (%s): raise --traceback-memory", p.GridText(), hostmem.Bytes(cost(lo)), lo, hostmem.Bytes(budget))
+	}
+	hi := n
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if cost(mid) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	k := lo
+	bands := (n + k - 1) / k
+	return TraceLayout{
+		Why:       fmt.Sprintf("the whole grid (%s) is over the traceback memory (%s): checkpoints every %d rows", hostmem.Bytes(whole), hostmem.Bytes(budget), k),
+		Band:      k,
+		Reach:     reach,
+		Bands:     bands,
+		Narrow:    narrow,
+		Bytes:     cost(k),
+		Recompute: 2 + float64(reach)/float64(k),
+	}, nil
+}
+
+// rowReach is how many rows above its own a cell may read, when every
+// reference reads its own row or one at a bounded distance above; else
+// why the grid cannot be split into bands of rows.
+func rowReach(p *ir.Problem, pl *Plan) (int64, string) {
+	if p.Rows < 2 {
+		return 0, "a grid of one row has no bands to recompute"
+	}
+	reach := int64(1)
+	for _, d := range pl.Deps {
+		r := d.RangeI
+		if r.Lo < 0 || r.Hi == math.MaxInt64 {
+			return 0, fmt.Sprintf("%s reads rows below its own or unboundedly far above, so the grid cannot be recomputed in bands of rows", d.Ref.Text)
+		}
+		reach = max(reach, r.Hi)
+	}
+	if reach >= p.Rows {
+		return 0, fmt.Sprintf("references reach %d rows back, the whole grid", reach)
+	}
+	return reach, ""
+}
+
+// readsNoColumnRight reports whether every reference reads its own
+// column or one to the left, so that a band recomputed for a walk that
+// entered it at column j needs no column beyond j. A 3-D grid's columns
+// are planes of cells (the lowering's), so it is never narrowed.
+func readsNoColumnRight(p *ir.Problem, pl *Plan) bool {
+	if p.Dims == 3 {
+		return false
+	}
+	for _, d := range pl.Deps {
+		if d.RangeJ.Lo < 0 {
+			return false
+		}
+	}
+	return true
+}

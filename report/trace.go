@@ -1,0 +1,54 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// TraceJSON is how a traceback keeps the grid (plan.TraceLayout).
+type TraceJSON struct {
+	// Layout is "whole grid" or "checkpoints".
+	Layout string `json:"layout"`
+	Why    string `json:"why"`
+	// Bytes is what the traceback keeps at most.
+	Bytes int64 `json:"bytes"`
+	// BandRows, Bands and Reach describe the checkpoints: the grid runs
+	// in Bands bands of BandRows rows, keeping the last Reach rows of each.
+	BandRows int64 `json:"band_rows,omitempty"`
+	Bands    int64 `json:"bands,omitempty"`
+	Reach    int64 `json:"reach,omitempty"`
+	// Recompute is the most cells computed over the grid's; Recomputed
+	// (solve) the bands the walk recomputed.
+	Recompute  float64 `json:"recompute_factor"`
+	Recomputed *int    `json:"bands_recomputed,omitempty"`
+}
+
+// TraceObject is lay for JSON; recomputed < 0 leaves out the count of
+// bands recomputed (check, which runs nothing).
+func TraceObject(lay plan.TraceLayout, recomputed int) *TraceJSON {
+	t := &TraceJSON{Layout: "whole grid", Why: lay.Why, Bytes: lay.Bytes, Recompute: lay.Recompute}
+	if !lay.Whole {
+		t.Layout, t.BandRows, t.Bands, t.Reach = "checkpoints", lay.Band, lay.Bands, lay.Reach
+	}
+	if recomputed >= 0 {
+		t.Recomputed = &recomputed
+	}
+	return t
+}
+
+// Trace writes the traceback line of check and solve: how the traceback
+// keeps the grid, and (solve, recomputed >= 0) how many bands the walk
+// recomputed.
+func Trace(w io.Writer, lay plan.TraceLayout, recomputed int) {
+	if lay.Whole {
+		fmt.Fprintf(w, "traceback  whole grid, %s: %s\n", Bytes(lay.Bytes), lay.Why)
+		return
+	}
+	fmt.Fprintf(w, "traceback  linear memory, %s: %d bands of %d rows, the last %d row(s) of each kept; the walk recomputes the bands it crosses (at most %.2fx the grid's cells)\n",
+		Bytes(lay.Bytes), lay.Bands, lay.Band, lay.Reach, lay.Recompute)
+	if recomputed >= 0 {
+		fmt.Fprintf(w, "           %d band(s) recomputed\n", recomputed)
+	}
+}
