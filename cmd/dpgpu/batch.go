@@ -17,15 +17,13 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
-	"github.com/dpgpu/dpgpu/backend"
-	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/report"
 )
 
 // batchDescription is `dpgpu batch --help`'s text.
-const batchDescription = `Solves many instances of one problem in one run and writes one line per instance, in
+var batchDescription = `Solves many instances of one problem in one run and writes one line per instance, in
 input order. Each ARG fills the problem's positional arguments (its args: line) as for solve, except that
 an argument holding several instances is iterated:
 
@@ -45,8 +43,10 @@ and the built-in's solution text (else the emitted values, else the path), and t
 TSV escapes backslash, tab, newline and CR as \\, \t, \n, \r.
 
 On the CPU the instances run concurrently, one thread each (--threads: how many at once), as many as
-fit in memory. With --backend cuda (or auto on a GPU machine) they run one after another through the
-ordinary GPU executor: correct, not yet fast (issue #14 item 2).`
+fit in memory. With --backend cuda each GPU (--gpus, default GPU 0) runs one instance after another
+through the ordinary GPU executor: correct, but about 4 ms an instance whatever its size (GPU batch
+kernels are issue #14 item 2). --backend auto runs small instances on the CPU cores and those of
+` + report.Count(engine.GPUMinCells) + ` cells or more on the GPUs, which work beside the cores.`
 
 func batchCommand() *cli.Command {
 	return &cli.Command{
@@ -54,13 +54,14 @@ func batchCommand() *cli.Command {
 		Description: batchDescription,
 		ArgsUsage:   "FILE|BUILTIN ARG...", Action: batchAction,
 		Flags: append(inputFlags(),
-			&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "cpu", Usage: "cpu, cuda (one instance after another) or auto"},
+			&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "cpu", Usage: "cpu, cuda (one instance after another on each GPU) or auto (large instances on the GPUs, the rest on the cores)"},
 			&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "instances run at once on the CPU, one thread each (default: one per core)"},
 			&cli.BoolFlag{Name: "pairs", Usage: "pair the multi-instance arguments record by record (default: every record of one against every record of the other)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "tsv", Usage: "tsv or jsonl"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the results to `FILE` (complete or not at all) instead of stdout"},
 			&cli.BoolFlag{Name: "traceback", Aliases: []string{"T"}, Usage: "add each instance's solution: CIGAR and the built-in's rendering"},
 			&cli.BoolFlag{Name: "fail-fast", Usage: "stop at the first instance that fails"},
+			&cli.StringFlag{Name: "gpus", Usage: "the GPUs to spread instances over: all, or device numbers such as 0,1 (default: GPU 0)"},
 			&cli.BoolFlag{Name: "no-special", Usage: "run the schedule even where the planner recognised a better algorithm (bit-parallel LCS, edit distance): for comparisons"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar and no summary"},
 		),
@@ -126,17 +127,14 @@ func batchAction(c *cli.Context) (err error) {
 		FailFast:  c.Bool("fail-fast"),
 		NoSpecial: c.Bool("no-special"),
 	}
-	ex, err := newExecutor(c)
+	gpus, err := engine.GPUs(c.String("gpus"))
 	if err != nil {
 		return err
 	}
-	if ex.Name() == "cpu" {
-		opt.NewExecutor = func() (backend.Executor, error) { return cpu.New(1), nil }
-	} else {
-		// The GPU executor runs one instance at a time (issue #14 item 2
-		// batches them on the device).
-		opt.Workers = 1
-		opt.NewExecutor = func() (backend.Executor, error) { return ex, nil }
+	// A GPU runs one instance at a time (issue #14 item 2 batches them on
+	// the device); auto sends the large ones there, the rest to the cores.
+	if opt.Workers, opt.NewExecutor, err = engine.BatchBackend(c.String("backend"), c.Int("threads"), gpus, c.App.ErrWriter); err != nil {
+		return err
 	}
 	if os.Getenv("GOGC") == "" {
 		// Every instance allocates its problem, plan and buffers and drops

@@ -1,0 +1,193 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cpu"
+	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/backend/gpu"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// GPUMinCells is the size from which a batch on `--backend auto` runs an
+// instance on a GPU rather than on one CPU core. A GPU run of one instance
+// costs about 4 ms whatever its size (measured on the H100: 2,000
+// Needleman-Wunsch pairs of 150 bp took 7.6 s one after another on the
+// GPU, 0.17 s on 16 cores), and one core computes a few hundred million
+// cells a second: below a few million cells the core is faster, above it
+// the GPU, and it runs beside the cores.
+const GPUMinCells = 4 << 20
+
+// BatchBackend is how a batch runs on a backend: how many workers, and
+// the executor of each (BatchOptions.Workers and NewExecutor).
+//
+//   - "cpu": threads workers (0: one per core), each instance on one core.
+//   - "cuda": one worker per GPU of gpus (nil: GPU 0), each instance on its
+//     worker's GPU, one at a time.
+//   - "auto": threads CPU workers; where GPUs are present, an instance of
+//     GPUMinCells cells or more runs on the first GPU free (it waits for
+//     one), smaller ones on the worker's core. Without a GPU, the CPU
+//     alone, said in one line on notice when the first large instance
+//     comes.
+//
+// gpus are device ordinals (GPUs parses --gpus).
+func BatchBackend(name string, threads int, gpus []int, notice io.Writer) (workers int, newEx func() (backend.Executor, error), err error) {
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	cpuOnly := func() (backend.Executor, error) { return cpu.New(1), nil }
+	open := func() ([]backend.Executor, error) {
+		if gpus == nil {
+			gpus = []int{0}
+		}
+		var exs []backend.Executor
+		for _, d := range gpus {
+			ex, err := gpu.New(gpu.WithDevice(d))
+			if err != nil {
+				return nil, fmt.Errorf("GPU %d: %w", d, err)
+			}
+			exs = append(exs, ex)
+		}
+		return exs, nil
+	}
+	switch name {
+	case "cpu":
+		return threads, cpuOnly, nil
+	case "cuda", "gpu":
+		exs, err := open()
+		if err != nil {
+			err = fmt.Errorf("--backend cuda: %w", err)
+			if errors.Is(err, cuda.ErrNoDriver) {
+				err = InputError(err)
+			}
+			return 0, nil, err
+		}
+		var next atomic.Int64
+		return len(exs), func() (backend.Executor, error) { return exs[int(next.Add(1)-1)%len(exs)], nil }, nil
+	case "", "auto":
+		// The GPUs open when the first large instance comes: a batch of
+		// small ones never pays for the driver's start (most of a second
+		// with two GPUs).
+		pool := &gpuPool{open: open, notice: notice}
+		return threads, func() (backend.Executor, error) {
+			return &bySize{cpu: cpu.New(1), pool: pool, min: GPUMinCells}, nil
+		}, nil
+	}
+	return 0, nil, InputError(fmt.Errorf("unknown backend %q (want auto, cpu or cuda)", name))
+}
+
+// gpuPool is the GPUs of an auto batch, opened on first use and shared
+// by every worker: free holds those not running an instance.
+type gpuPool struct {
+	open   func() ([]backend.Executor, error)
+	notice io.Writer
+	once   sync.Once
+	free   chan backend.Executor // nil: no GPU could be opened
+}
+
+// take waits for a free GPU; nil when there is none at all.
+func (g *gpuPool) take(ctx context.Context) (backend.Executor, error) {
+	g.once.Do(func() {
+		exs, err := g.open()
+		if err != nil {
+			if g.notice != nil {
+				reason := err.Error()
+				if errors.Is(err, cuda.ErrNoDriver) {
+					reason = "no CUDA driver or GPU found"
+				}
+				fmt.Fprintf(g.notice, "dpgpu: %s; large instances run on the CPU too\n", reason)
+			}
+			return
+		}
+		g.free = make(chan backend.Executor, len(exs))
+		for _, ex := range exs {
+			g.free <- ex
+		}
+	})
+	if g.free == nil {
+		return nil, nil
+	}
+	select {
+	case ex := <-g.free:
+		return ex, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// bySize runs an instance of min cells or more on a free GPU of pool
+// (waiting for one), a smaller one — or any, where there is no GPU — on
+// its own CPU core.
+type bySize struct {
+	cpu  backend.Executor
+	pool *gpuPool
+	min  int64
+}
+
+func (b *bySize) Name() string { return "auto" }
+
+func (b *bySize) Device() string {
+	return fmt.Sprintf("one CPU core, and a GPU for instances of %s cells or more", strconv.FormatInt(b.min, 10))
+}
+
+func (b *bySize) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
+	if p.Cells() < b.min {
+		return b.cpu.Run(ctx, p, pl, opt)
+	}
+	ex, err := b.pool.take(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ex == nil {
+		return b.cpu.Run(ctx, p, pl, opt)
+	}
+	defer func() { b.pool.free <- ex }()
+	return ex.Run(ctx, p, pl, opt)
+}
+
+// GPUs parses --gpus: "all" (every GPU present), or device ordinals
+// separated by commas ("0,1"). "" is nil: the backend's default.
+func GPUs(spec string) ([]int, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		return nil, nil
+	}
+	if spec == "all" {
+		drv, err := cuda.Open()
+		if err != nil {
+			return nil, InputError(fmt.Errorf("--gpus all: %w", err))
+		}
+		var out []int
+		for _, d := range drv.Devices() {
+			out = append(out, d.Ordinal)
+		}
+		if len(out) == 0 {
+			return nil, InputError(fmt.Errorf("--gpus all: no GPU present"))
+		}
+		return out, nil
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, f := range strings.Split(spec, ",") {
+		d, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || d < 0 {
+			return nil, InputError(fmt.Errorf("--gpus %q: want all, or device numbers such as 0,1", spec))
+		}
+		if seen[d] {
+			return nil, InputError(fmt.Errorf("--gpus %q: GPU %d twice", spec, d))
+		}
+		seen[d] = true
+		out = append(out, d)
+	}
+	return out, nil
+}
