@@ -249,32 +249,28 @@ func (r *run) bitpar(job *bitparJob) (last, best, bestJ int64, err error) {
 	}
 	if r.opt.Progress != nil || r.ctx.Done() != nil {
 		flags := cuda.HostSlice[int32](poll)
-		wait := time.Millisecond
-		for {
-			if done, err := tm.end.Done(); err != nil || done {
-				break
+		stop := func() {
+			flags[0] = 1
+			if err := e.ctx.CopyHtoDAsync(mod.globals[codegen.SymAbort], poll.Ptr(), 4, e.s2); err == nil {
+				tm.end.Synchronize()
 			}
-			select {
-			case <-r.ctx.Done():
-				flags[0] = 1
-				if err := e.ctx.CopyHtoDAsync(mod.globals[codegen.SymAbort], poll.Ptr(), 4, e.s2); err == nil {
-					tm.end.Synchronize()
-				}
-				return 0, 0, 0, r.ctx.Err()
-			case <-time.After(wait):
-			}
-			wait = min(2*wait, 50*time.Millisecond)
+		}
+		tick := func() error {
 			if err := e.ctx.CopyDtoHAsync(poll.Ptr(), progP, 4*strips, e.s2); err != nil {
-				return 0, 0, 0, err
+				return err
 			}
 			if err := e.s2.Synchronize(); err != nil {
-				return 0, 0, 0, fmt.Errorf("running %s on %s: %w", r.p.Name, e.dev.Name, err)
+				return fmt.Errorf("running %s on %s: %w", r.p.Name, e.dev.Name, err)
 			}
 			var steps int64
 			for _, c := range flags[:strips] {
 				steps += int64(c)
 			}
 			r.progress(steps * bitparCW * 2048)
+			return nil
+		}
+		if err := r.awaitKernel(tm.end, tick, stop); err != nil {
+			return 0, 0, 0, err
 		}
 	}
 	if err := tm.end.Synchronize(); err != nil {

@@ -225,16 +225,18 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 		return e.runBitpar(ctx, p, pl, opt, job, start)
 	}
 	compileStart := time.Now()
+	trace := phases.Start(p.Name)
 	prog, err := e.generate(p, pl, opt)
 	if err != nil {
 		return nil, err
 	}
+	trace.Mark("generate")
 	mod, cached, err := e.load(prog)
 	if err != nil {
 		return nil, err
 	}
-	r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, keep: opt.KeepGrid(p), trace: phases.Start(p.Name)}
-	r.trace.Mark("generate+compile+load")
+	r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, keep: opt.KeepGrid(p), trace: trace}
+	r.trace.Mark("compile+load")
 	r.stats.CompileSeconds = time.Since(compileStart).Seconds()
 	r.stats.CompileCached = cached
 	defer r.release()

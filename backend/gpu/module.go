@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"time"
 	"unsafe"
 
 	"github.com/dpgpu/dpgpu/backend"
@@ -167,6 +168,38 @@ func (r *run) alloc(what string, bytes int64) (cuda.DevicePtr, error) {
 	r.allocs = append(r.allocs, p)
 	r.devBytes += bytes
 	return p, nil
+}
+
+// awaitKernel waits for the kernel that records end when it finishes. It
+// returns as soon as end completes — a goroutine waits on it, so that a
+// kernel of 4 ms is not read 3 ms late by a doubling poll — and meanwhile
+// calls tick (progress) after 1 ms, then at doubling intervals up to
+// 50 ms. When the run's context ends, or tick fails, it calls stop (which
+// makes the kernel end early) and returns the reason.
+func (r *run) awaitKernel(end *cuda.Event, tick func() error, stop func()) error {
+	done := make(chan error, 1)
+	go func() { done <- end.Synchronize() }()
+	wait := time.Millisecond
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				return fmt.Errorf("running %s on %s: %w", r.p.Name, r.e.dev.Name, err)
+			}
+			return nil
+		case <-r.ctx.Done():
+			stop()
+			<-done
+			return r.ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 50*time.Millisecond)
+		if err := tick(); err != nil {
+			stop()
+			<-done
+			return err
+		}
+	}
 }
 
 // event is an event that records timing, released with the run.

@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"fmt"
-	"time"
 	"unsafe"
 
 	"github.com/dpgpu/dpgpu/backend/cuda"
@@ -307,29 +306,22 @@ func (r *run) strips() error {
 		}
 	} else if r.opt.Progress != nil || r.ctx.Done() != nil {
 		flags := cuda.HostSlice[int32](poll)
-		wait := time.Millisecond
-		for {
-			select {
-			case <-r.ctx.Done():
-				stop()
-				return r.ctx.Err()
-			case <-time.After(wait):
-			}
-			wait = min(2*wait, 50*time.Millisecond)
+		tick := func() error {
 			if err := e.ctx.CopyDtoHAsync(poll.Ptr(), prog, 4*(pr.Strips+1), e.s2); err != nil {
 				return err
 			}
 			if err := e.s2.Synchronize(); err != nil {
 				return fmt.Errorf("running %s on %s: %w", r.p.Name, e.dev.Name, err)
 			}
-			if int64(flags[pr.Strips]) >= pr.Strips+blocks { // every block took a ticket past the end
-				break
-			}
 			var cols int64
 			for _, c := range flags[:pr.Strips] {
 				cols += int64(c)
 			}
 			r.progress(cols * pr.StripRows())
+			return nil
+		}
+		if err := r.awaitKernel(tm.end, tick, func() { stop() }); err != nil {
+			return err
 		}
 	}
 	if err := tm.end.Synchronize(); err != nil {
