@@ -158,6 +158,10 @@ type Problem struct {
 	// has them, wherever they come from.
 	Of      *Problem
 	RowBase int64
+	// Swapped: the band is stored transposed — its rows are Of's
+	// columns and its columns Of's rows (from RowBase) — so that a band
+	// of few rows and many columns runs, on a GPU, as many rows.
+	Swapped bool
 }
 
 // Input returns the input with the given name, or nil.
@@ -192,6 +196,9 @@ func (p *Problem) Cells() int64 { return p.Rows * p.Cols }
 // a column outside the grid has no such coordinates (CellText3).
 func (p *Problem) CellText(i, j int64) string {
 	if p.Of != nil {
+		if p.Swapped {
+			return p.Of.CellText(j+p.RowBase, i)
+		}
 		return p.Of.CellText(i+p.RowBase, j)
 	}
 	if len(p.Tables) > 0 && p.Dims == 2 {

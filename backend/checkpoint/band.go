@@ -81,15 +81,60 @@ func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid) (
 	if c.err != nil {
 		return nil, c.err
 	}
+	if err := c.refList(&b, p); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// refList fills b.CellRefs with the copies of p's, in p's order.
+func (c *cloner) refList(b, p *ir.Problem) error {
 	b.CellRefs = make([]*ir.CellRef, len(p.CellRefs))
 	for k, r := range p.CellRefs {
 		n := c.refs[r]
 		if n == nil {
-			return nil, fmt.Errorf("internal error: %s is not in the recurrence", r.Text)
+			return fmt.Errorf("internal error: %s is not in the recurrence", r.Text)
 		}
 		b.CellRefs[k] = n
 	}
-	return &b, nil
+	return nil
+}
+
+// transposed is band b stored transposed: its rows are b's columns, its
+// columns b's rows. The index variables trade places in every expression
+// and every reference reads cell[J][I] for cell[I][J]; the planner then
+// sees the same recurrence turned a quarter, and a short, wide band —
+// few strips for a GPU's strip kernel, one strip a block — becomes a
+// tall, narrow one. Only for 2-D grids (a 1-D or 3-D lowering words its
+// references by row and column).
+func transposed(b *ir.Problem) (*ir.Problem, error) {
+	if b.Dims != 2 || b.Of == nil || b.Swapped {
+		return nil, fmt.Errorf("internal error: transposing a band of a %d-D grid", b.Dims)
+	}
+	t := *b
+	t.Swapped = true
+	t.Rows, t.Cols = b.Cols, b.Rows
+	t.IVar, t.JVar = b.JVar, b.IVar
+	c := &cloner{refs: map[*ir.CellRef]*ir.CellRef{}, reds: map[*ir.Reduce]*ir.Reduce{}, swap: true}
+	t.Cases = nil
+	for _, k := range b.Cases {
+		n := &ir.Case{Pos: k.Pos}
+		if k.Cond != nil {
+			n.Cond = c.expr(k.Cond)
+		}
+		n.Value = c.expr(k.Value)
+		if k.Emit != nil {
+			n.Emit = c.expr(k.Emit)
+		}
+		t.Cases = append(t.Cases, n)
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	if err := c.refList(&t, b); err != nil {
+		return nil, err
+	}
+	return &t, nil
 }
 
 // boundary is the input holding rows 0..given-1 of top, columns
@@ -124,6 +169,9 @@ type cloner struct {
 	reds map[*ir.Reduce]*ir.Reduce
 	// vars: a reduction's variable and its copy.
 	vars map[*ir.Var]*ir.Var
+	// swap: the index variables trade places, and references' indices
+	// with them (transposed).
+	swap bool
 	err  error
 }
 
@@ -156,14 +204,17 @@ func (c *cloner) expr(e ir.Expr) ir.Expr {
 		return e
 	case *ir.Var:
 		switch n.Kind {
-		case ir.VarI:
-			if c.base == nil {
+		case ir.VarI, ir.VarJ:
+			if c.swap {
+				v := *n
+				v.Kind = ir.VarI + ir.VarJ - n.Kind
+				return &v
+			}
+			if c.base == nil || n.Kind == ir.VarJ {
 				return n
 			}
 			v := *n
 			return &ir.Binary{Node: n.Node, Op: ir.OpAdd, X: &v, Y: c.baseLoad(n.Node)}
-		case ir.VarJ:
-			return n
 		}
 		if v := c.vars[n]; v != nil {
 			return v
@@ -183,6 +234,11 @@ func (c *cloner) expr(e ir.Expr) ir.Expr {
 		return &m
 	case *ir.CellRef:
 		m := *n
+		if c.swap {
+			m.I, m.J = c.expr(n.J), c.expr(n.I)
+			c.refs[n] = &m
+			return &m
+		}
 		switch _, rel := analysis.Offset(n.I, ir.VarI); {
 		case c.base == nil || rel:
 			// i - d reads d rows back in the band as in the grid.

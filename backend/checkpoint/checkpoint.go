@@ -41,11 +41,13 @@ type Grid struct {
 	// rows b*Band - Reach .. b*Band - 1 of p's grid.
 	tops []*backend.Grid
 
-	// The band in memory: band cur, its grid holding p's rows from base
-	// on (its given rows first), columns 0 .. cols-1.
-	cur        int64
-	base, cols int64
-	g          *backend.Grid
+	// The band in memory: band cur, its grid holding p's rows base ..
+	// base+height-1 (its given rows first), columns 0 .. cols-1; stored
+	// transposed (columns as rows) when swapped.
+	cur                int64
+	base, height, cols int64
+	swapped            bool
+	g                  *backend.Grid
 	// buf is the memory every band is computed in (Reshaped to its
 	// size): allocated and faulted in once.
 	buf *backend.Grid
@@ -88,7 +90,7 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 		res.Stats.ComputeSeconds += r.Stats.ComputeSeconds
 		res.Stats.DeviceBytes = max(res.Stats.DeviceBytes, r.Stats.DeviceBytes)
 		r0, rows := g.bandRows(b)
-		ans.take(g.g, g.base, r0, r0+rows)
+		ans.take(g.at, r0, r0+rows, p.Cols)
 		if b+1 < lay.Bands {
 			g.tops[b+1] = g.rows(r0+rows-lay.Reach, lay.Reach)
 		}
@@ -132,13 +134,21 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.g = nil // the band in memory goes before the next one is allocated
+	// A band of fewer rows than columns runs transposed: a GPU sweeps
+	// strips of rows in parallel, and a short band has few of them.
+	swap := bp.Dims == 2 && bp.Rows < bp.Cols
+	if swap {
+		if bp, err = transposed(bp); err != nil {
+			return nil, err
+		}
+	}
 	bpl, err := plan.Analyze(bp)
 	if err != nil {
 		return nil, fmt.Errorf("internal error: planning band %d (rows %d..%d): %w", b, r0, r0+rows-1, err)
 	}
-	g.g = nil // the band in memory goes before the next one is allocated
 	opt := g.opt
-	opt.Grid = g.buf.Reshaped(bp.Rows, cols)
+	opt.Grid = g.buf.Reshaped(bp.Rows, bp.Cols)
 	if g.progress != nil {
 		done, total := g.Cells, 2*g.p.Cells()
 		opt.Progress = func(d, _ int64) { g.progress(min(done+d, total), total) }
@@ -147,20 +157,40 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.Grid == nil || !r.Grid.Fits(g.p.CellType, bp.Rows, cols) {
+	if r.Grid == nil || !r.Grid.Fits(g.p.CellType, bp.Rows, bp.Cols) {
 		return nil, fmt.Errorf("internal error: the %s backend kept no grid of band %d", r.Backend, b)
 	}
-	g.cur, g.base, g.cols, g.g = b, r0-(bp.Rows-rows), cols, r.Grid
+	height := bp.Rows
+	if swap {
+		height = bp.Cols
+	}
+	g.cur, g.base, g.height, g.cols, g.swapped, g.g = b, r0-(height-rows), height, cols, swap, r.Grid
 	g.Cells += rows * cols
 	return r, nil
+}
+
+// at is cell [i][j] of p's grid from the band in memory, which holds it.
+func (g *Grid) at(i, j int64) ir.Value {
+	if g.swapped {
+		return g.g.At(j, i-g.base)
+	}
+	return g.g.At(i-g.base, j)
 }
 
 // rows copies n rows of the band in memory, from p's row r0, whole.
 func (g *Grid) rows(r0, n int64) *backend.Grid {
 	out := backend.NewGrid(g.p.CellType, n, g.cols)
-	size := int64(g.p.CellType.Size())
-	at := (r0 - g.base) * g.cols * size
-	copy(out.Bytes(), g.g.Bytes()[at:at+n*g.cols*size])
+	if !g.swapped {
+		size := int64(g.p.CellType.Size())
+		at := (r0 - g.base) * g.cols * size
+		copy(out.Bytes(), g.g.Bytes()[at:at+n*g.cols*size])
+		return out
+	}
+	for i := int64(0); i < n; i++ {
+		for j := int64(0); j < g.cols; j++ {
+			out.Set(i, j, g.at(r0+i, j))
+		}
+	}
 	return out
 }
 
@@ -173,8 +203,8 @@ func (g *Grid) At(i, j int64) ir.Value {
 	if g.err != nil {
 		return ir.Value{T: g.p.CellType}
 	}
-	if g.g != nil && i >= g.base && i < g.base+g.g.Rows && j < g.cols {
-		return g.g.At(i-g.base, j)
+	if g.g != nil && i >= g.base && i < g.base+g.height && j < g.cols {
+		return g.at(i, j)
 	}
 	b := g.bandOf(i)
 	if b+1 < int64(len(g.tops)) {
@@ -195,7 +225,7 @@ func (g *Grid) At(i, j int64) ir.Value {
 		return ir.Value{T: g.p.CellType}
 	}
 	g.Recomputed++
-	return g.g.At(i-g.base, j)
+	return g.at(i, j)
 }
 
 // widths is how many widths a band recomputed for the walk may have:
@@ -234,15 +264,15 @@ func newAnswer(p *ir.Problem, a plan.AnswerSpec) *answer {
 }
 
 // take reads what the answer needs from rows r0 .. r1-1 of p's grid,
-// held in g from p's row base.
-func (s *answer) take(g *backend.Grid, base, r0, r1 int64) {
+// of cols columns, through at.
+func (s *answer) take(at func(i, j int64) ir.Value, r0, r1, cols int64) {
 	a := s.a
 	switch a.Kind {
 	case plan.AnswerRegion:
 		isMin := a.Op == ir.ReduceMin
 		for i := max(r0, a.I0); i <= min(r1-1, a.I1); i++ {
-			for j := a.J0; j <= a.J1 && j < g.Cols; j++ {
-				v := g.At(i-base, j)
+			for j := a.J0; j <= a.J1 && j < cols; j++ {
+				v := at(i, j)
 				if !s.has || better(v, s.best, isMin) {
 					s.has, s.best, s.bi, s.bj = true, v, i, j
 				}
@@ -250,12 +280,12 @@ func (s *answer) take(g *backend.Grid, base, r0, r1 int64) {
 		}
 	case plan.AnswerCell:
 		if a.I >= r0 && a.I < r1 {
-			s.got[[2]int64{a.I, a.J}] = g.At(a.I-base, a.J)
+			s.got[[2]int64{a.I, a.J}] = at(a.I, a.J)
 		}
 	default:
 		for _, c := range a.Cells {
-			if c[0] >= r0 && c[0] < r1 && c[1] >= 0 && c[1] < g.Cols {
-				s.got[c] = g.At(c[0]-base, c[1])
+			if c[0] >= r0 && c[0] < r1 && c[1] >= 0 && c[1] < cols {
+				s.got[c] = at(c[0], c[1])
 			}
 		}
 	}
