@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"github.com/dpgpu/dpgpu/analysis"
 	"math"
 
 	"github.com/dpgpu/dpgpu/ir"
@@ -223,26 +224,12 @@ func (c *vcomp) laneCoef(e ir.Expr) (int64, bool) {
 		case ir.OpSub:
 			return a - b, true
 		case ir.OpMul:
-			if k, ok := constInt(n.X); ok && a == 0 {
+			if k, ok := analysis.Int(n.X, nil); ok && a == 0 {
 				return k * b, true
 			}
-			if k, ok := constInt(n.Y); ok && b == 0 {
+			if k, ok := analysis.Int(n.Y, nil); ok && b == 0 {
 				return a * k, true
 			}
-		}
-	}
-	return 0, false
-}
-
-func constInt(e ir.Expr) (int64, bool) {
-	switch n := e.(type) {
-	case *ir.Const:
-		if classOf(n.T) == ir.ClassInt {
-			return constValue(n).I, true
-		}
-	case *ir.ScalarRef:
-		if !n.Scalar.Value.T.IsFloat() {
-			return n.Scalar.Value.I, true
 		}
 	}
 	return 0, false

@@ -365,8 +365,8 @@ func answerSpec(p *ir.Problem, pl *Plan) (AnswerSpec, error) {
 	}
 	e := ir.StripConversions(p.Answer)
 	if ref, ok := e.(*ir.CellRef); ok {
-		i, iok := constInt(ref.I, nil)
-		j, jok := constInt(ref.J, nil)
+		i, iok := analysis.Int(ref.I, nil)
+		j, jok := analysis.Int(ref.J, nil)
 		if iok && jok {
 			if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
 				errs.Add(ref.Pos, "answer reads %s, outside the %s", p.CellText(i, j), p.GridText())
@@ -411,8 +411,8 @@ func regionSpec(p *ir.Problem, e ir.Expr) (AnswerSpec, bool) {
 	if !ok {
 		return AnswerSpec{}, false
 	}
-	lo1, ok1 := constInt(outer.Lo, nil)
-	hi1, ok2 := constInt(outer.Hi, nil)
+	lo1, ok1 := analysis.Int(outer.Lo, nil)
+	hi1, ok2 := analysis.Int(outer.Hi, nil)
 	if !ok1 || !ok2 || lo1 > hi1 {
 		return AnswerSpec{}, false
 	}
@@ -422,8 +422,8 @@ func regionSpec(p *ir.Problem, e ir.Expr) (AnswerSpec, bool) {
 		if inner.Op != outer.Op {
 			return AnswerSpec{}, false
 		}
-		lo2, ok1 := constInt(inner.Lo, nil)
-		hi2, ok2 := constInt(inner.Hi, nil)
+		lo2, ok1 := analysis.Int(inner.Lo, nil)
+		hi2, ok2 := analysis.Int(inner.Hi, nil)
 		if !ok1 || !ok2 || lo2 > hi2 {
 			return AnswerSpec{}, false
 		}
@@ -441,7 +441,7 @@ func regionSpec(p *ir.Problem, e ir.Expr) (AnswerSpec, bool) {
 			}
 			return 0, 0, nil, false
 		}
-		k, isConst := constInt(x, nil)
+		k, isConst := analysis.Int(x, nil)
 		return k, k, nil, isConst
 	}
 	i0, i1, vi, ok1 := axis(ir.StripConversions(ref.I))
@@ -459,59 +459,6 @@ func regionSpec(p *ir.Problem, e ir.Expr) (AnswerSpec, bool) {
 	return AnswerSpec{Kind: AnswerRegion, Op: outer.Op, I0: i0, I1: i1, J0: j0, J1: j1}, true
 }
 
-// constInt evaluates an integer expression made of constants, scalars and
-// bound reduction variables.
-func constInt(e ir.Expr, env map[*ir.Var]int64) (int64, bool) {
-	switch n := e.(type) {
-	case *ir.Const:
-		return n.V.I, n.V.T.IsInteger()
-	case *ir.ScalarRef:
-		return n.Scalar.Value.I, n.Scalar.Value.T.IsInteger()
-	case *ir.Var:
-		v, ok := env[n]
-		return v, ok
-	case *ir.Convert:
-		if !n.T.IsInteger() || !n.X.Type().IsInteger() {
-			return 0, false
-		}
-		return constInt(n.X, env)
-	case *ir.Unary:
-		x, ok := constInt(n.X, env)
-		if n.Op == ir.OpNeg && ok {
-			// Finite values and the inf sentinels are symmetric.
-			return ir.Sub64(0, x)
-		}
-	case *ir.Binary:
-		x, ok1 := constInt(n.X, env)
-		y, ok2 := constInt(n.Y, env)
-		if !ok1 || !ok2 {
-			return 0, false
-		}
-		switch n.Op {
-		case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem:
-			// The run-time rules: what would stop the run is no constant.
-			v, f := ir.Arith(n.Op, n.T, n.Saturate, x, y)
-			return v, f == ir.FaultNone
-		}
-	case *ir.Call:
-		if n.Fn != ir.FnMin && n.Fn != ir.FnMax {
-			return 0, false
-		}
-		var r int64
-		for k, a := range n.Args {
-			v, ok := constInt(a, env)
-			if !ok {
-				return 0, false
-			}
-			if k == 0 || (n.Fn == ir.FnMin && v < r) || (n.Fn == ir.FnMax && v > r) {
-				r = v
-			}
-		}
-		return r, true
-	}
-	return 0, false
-}
-
 // collectCells adds every cell e reads to set, iterating reductions.
 func collectCells(p *ir.Problem, e ir.Expr, env map[*ir.Var]int64, set map[[2]int64]bool) error {
 	var errs source.ErrorList
@@ -519,8 +466,8 @@ func collectCells(p *ir.Problem, e ir.Expr, env map[*ir.Var]int64, set map[[2]in
 	case nil:
 		return nil
 	case *ir.CellRef:
-		i, ok1 := constInt(n.I, env)
-		j, ok2 := constInt(n.J, env)
+		i, ok1 := analysis.Int(n.I, env)
+		j, ok2 := analysis.Int(n.J, env)
 		if !ok1 || !ok2 {
 			errs.Add(n.Pos, "answer: the indices of %s must be constants or reduction variables", n.Text)
 			return errs
@@ -536,8 +483,8 @@ func collectCells(p *ir.Problem, e ir.Expr, env map[*ir.Var]int64, set map[[2]in
 		}
 		return nil
 	case *ir.Reduce:
-		lo, ok1 := constInt(n.Lo, env)
-		hi, ok2 := constInt(n.Hi, env)
+		lo, ok1 := analysis.Int(n.Lo, env)
+		hi, ok2 := analysis.Int(n.Hi, env)
 		if !ok1 || !ok2 {
 			if !refsCells(n.Body) {
 				return nil
