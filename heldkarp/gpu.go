@@ -22,19 +22,41 @@ const gpuBlock = 256
 
 // SolveGPU is SolveCPU on the GPU of dev, compiling the layer kernels with
 // nv. Each layer is one kernel launch on a compute stream, one thread per
-// state (blocks loop over tiles of states); the values of the previous and the current layer stay on the
-// device, and the predecessor bytes of each layer go back to pinned host
-// memory on a second stream while the next layer computes (the layers' arg
-// buffers alternate, and a layer waits for the copy of the one two before
-// it). Before allocating it checks the device's free memory and the host's
-// MemAvailable and refuses with ErrTooLarge. progress, when not nil, is
-// called from the calling goroutine after each layer; ctx is checked there
-// too. Result.ComputeSeconds is the layer sweep timed with CUDA events,
+// state (blocks loop over tiles of states); the values of the previous and
+// the current layer stay on the device, and the predecessor bytes of each
+// layer go back to pinned host memory on a second stream while the next
+// layer computes (the layers' arg buffers alternate, and a layer waits for
+// the copy of the one two before it). Before allocating it checks the
+// device's free memory and the host's MemAvailable and refuses with
+// ErrTooLarge. progress, when not nil, is called from the calling
+// goroutine after each layer; ctx is checked there too.
+// Result.ComputeSeconds is the layer sweep timed with CUDA events,
 // Result.DeviceBytes what was allocated on the device.
 func SolveGPU(ctx context.Context, dev *cuda.Context, nv *cuda.NVRTC, dist []int64, n int, progress func(done, total int64)) (*Result, error) {
+	return SolveGPUs(ctx, []*cuda.Context{dev}, nv, nil, dist, n, progress)
+}
+
+// SolveGPUs is SolveGPU over the GPUs of devs (one context each, of one
+// process): each GPU computes a contiguous share of every layer — the
+// states r*chunk .. (r+1)*chunk-1 of an even split — and an NCCL
+// all-gather, queued on the compute streams, gives every GPU the whole
+// layer before the next (nccl: from cuda.OpenNCCL; nil is fine for one
+// GPU). Each GPU copies the predecessor bytes of its shares to its own
+// pinned host buffer; the tour is read back across them. Every GPU holds
+// two whole layers of values, as SolveGPU's one does: several GPUs share
+// the work, not the memory. Result.DeviceBytes is the sum over the GPUs.
+func SolveGPUs(ctx context.Context, devs []*cuda.Context, nv *cuda.NVRTC, nccl *cuda.NCCL, dist []int64, n int, progress func(done, total int64)) (*Result, error) {
 	start := time.Now()
-	if dev == nil || nv == nil {
+	if len(devs) == 0 || nv == nil {
 		return nil, errors.New("heldkarp: SolveGPU needs a CUDA context and NVRTC")
+	}
+	for _, d := range devs {
+		if d == nil {
+			return nil, errors.New("heldkarp: SolveGPU needs a CUDA context and NVRTC")
+		}
+	}
+	if len(devs) > 1 && nccl == nil {
+		return nil, errors.New("heldkarp: several GPUs need NCCL")
 	}
 	in, done, err := begin(ctx, dist, n, start)
 	if done != nil || err != nil {
@@ -42,23 +64,37 @@ func SolveGPU(ctx context.Context, dev *cuda.Context, nv *cuda.NVRTC, dist []int
 	}
 	lay := newLayout(n)
 	mem := lay.memory(in.width)
-	free, _, err := dev.MemInfo()
-	if err != nil {
-		return nil, fmt.Errorf("heldkarp: reading free device memory: %w", err)
-	}
-	if mem.device > free {
-		return nil, fmt.Errorf("heldkarp: %d cities need %s of device memory (two layers of %d-byte values and predecessor bytes, %d states in the largest layer), only %s free; at most %d cities fit: %w",
-			n, byteSize(mem.device), in.width, mem.maxLayer, byteSize(free), maxFitting(free, in.width, true), ErrTooLarge)
+	// Every GPU holds whole layers, rounded up to a multiple of the GPUs.
+	P := int64(len(devs))
+	padded := (mem.maxLayer + P - 1) / P * P
+	need := mem.device + 2*in.width*(padded-mem.maxLayer)
+	for _, dev := range devs {
+		free, _, err := dev.MemInfo()
+		if err != nil {
+			return nil, fmt.Errorf("heldkarp: reading free device memory: %w", err)
+		}
+		if need > free {
+			return nil, fmt.Errorf("heldkarp: %d cities need %s of device memory on each GPU (two layers of %d-byte values and predecessor bytes, %d states in the largest layer), only %s free on %s; at most %d cities fit: %w",
+				n, byteSize(need), in.width, mem.maxLayer, byteSize(free), dev.Device().Name, maxFitting(free, in.width, true), ErrTooLarge)
+		}
 	}
 	if avail := hostAvailable(); avail >= 0 && mem.gpuHost > avail {
 		return nil, fmt.Errorf("heldkarp: %d cities need %s of host memory for the predecessor bytes of %d states, only %s available: %w",
 			n, byteSize(mem.gpuHost), lay.states(), byteSize(avail), ErrTooLarge)
 	}
-	g := &gpuSolve{dev: dev, lay: lay, in: in, mem: mem}
+	g := &gpuSolve{lay: lay, in: in, mem: mem, padded: padded}
+	for _, dev := range devs {
+		g.parts = append(g.parts, &gpuPart{dev: dev})
+	}
 	defer g.release()
+	if len(devs) > 1 {
+		if g.comms, err = nccl.InitAll(devs); err != nil {
+			return nil, fmt.Errorf("heldkarp: %w", err)
+		}
+	}
 	res, err := g.run(ctx, nv, progress)
 	if err != nil {
-		return nil, fmt.Errorf("heldkarp: %d cities on %s: %w", n, dev.Device().Name, err)
+		return nil, fmt.Errorf("heldkarp: %d cities on %s: %w", n, g.deviceNames(), err)
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
@@ -67,34 +103,72 @@ func SolveGPU(ctx context.Context, dev *cuda.Context, nv *cuda.NVRTC, dist []int
 // gpuSolve holds the device resources of one solve; release frees whatever
 // was made.
 type gpuSolve struct {
-	dev *cuda.Context
-	lay *layout
-	in  *instance
-	mem memory
+	parts  []*gpuPart
+	comms  *cuda.Comms // several GPUs
+	lay    *layout
+	in     *instance
+	mem    memory
+	padded int64 // values a layer buffer holds: the largest layer, rounded up to a multiple of the GPUs
+}
 
+// gpuPart is one GPU's share of a solve.
+type gpuPart struct {
+	dev             *cuda.Context
 	mod             *cuda.Module
 	first, layer    *cuda.Function
+	shared          int               // hk_layer's dynamic shared memory
+	maxGrid         int64             // blocks that fit on the device at once
 	vals            [2]cuda.DevicePtr // previous and current layer's values
-	args            [2]cuda.DevicePtr // predecessor bytes, alternating layers
+	args            [2]cuda.DevicePtr // predecessor bytes of this GPU's share, alternating layers
 	ct, binom       cuda.DevicePtr
-	host            *cuda.HostBuffer // predecessor bytes of every layer
+	host            *cuda.HostBuffer // predecessor bytes of this GPU's share of every layer
+	offset          []int64          // where layer k's share starts in host
 	compute, copier *cuda.Stream
+	done, copied    []*cuda.Event // layer k computed; its predecessors on the host
 	events          []*cuda.Event
 	deviceBytes     int64
 }
 
-func (g *gpuSolve) alloc(bytes int64) (cuda.DevicePtr, error) {
-	p, err := g.dev.Alloc(bytes)
-	if err == nil {
-		g.deviceBytes += bytes
+// share is the states lo .. hi-1 of layer k that GPU r of parts computes.
+// Layer 1 (m states, hk_first) is computed whole on every GPU and owned
+// by the first.
+func (g *gpuSolve) share(k, r int) (lo, hi int64) {
+	states := g.lay.layerStates(k)
+	if k == 1 {
+		if r == 0 {
+			return 0, states
+		}
+		return states, states
 	}
-	return p, err
+	chunk := g.chunk(k)
+	return min(int64(r)*chunk, states), min(int64(r+1)*chunk, states)
 }
 
-func (g *gpuSolve) event() (*cuda.Event, error) {
-	e, err := g.dev.NewEvent()
+// chunk is the states of layer k each GPU computes (the last fewer).
+func (g *gpuSolve) chunk(k int) int64 {
+	P := int64(len(g.parts))
+	return (g.lay.layerStates(k) + P - 1) / P
+}
+
+func (g *gpuSolve) deviceNames() string {
+	if len(g.parts) == 1 {
+		return g.parts[0].dev.Device().Name
+	}
+	return fmt.Sprintf("%d GPUs (%s, ...)", len(g.parts), g.parts[0].dev.Device().Name)
+}
+
+func (p *gpuPart) alloc(bytes int64) (cuda.DevicePtr, error) {
+	d, err := p.dev.Alloc(bytes)
 	if err == nil {
-		g.events = append(g.events, e)
+		p.deviceBytes += bytes
+	}
+	return d, err
+}
+
+func (p *gpuPart) event() (*cuda.Event, error) {
+	e, err := p.dev.NewEvent()
+	if err == nil {
+		p.events = append(p.events, e)
 	}
 	return e, err
 }
@@ -102,84 +176,93 @@ func (g *gpuSolve) event() (*cuda.Event, error) {
 // release frees everything after waiting for the queued work; errors are
 // dropped, as the solve has either failed already or read its results.
 func (g *gpuSolve) release() {
-	if g.compute != nil {
-		_ = g.compute.Synchronize()
+	for _, p := range g.parts {
+		if p.compute != nil {
+			_ = p.compute.Synchronize()
+		}
+		if p.copier != nil {
+			_ = p.copier.Synchronize()
+		}
 	}
-	if g.copier != nil {
-		_ = g.copier.Synchronize()
+	if g.comms != nil {
+		g.comms.Destroy()
 	}
-	for _, e := range g.events {
-		_ = e.Destroy()
-	}
-	if g.compute != nil {
-		_ = g.compute.Destroy()
-	}
-	if g.copier != nil {
-		_ = g.copier.Destroy()
-	}
-	for _, p := range []cuda.DevicePtr{g.vals[0], g.vals[1], g.args[0], g.args[1], g.ct, g.binom} {
-		_ = g.dev.Free(p)
-	}
-	if g.host != nil {
-		_ = g.host.Free()
-	}
-	if g.mod != nil {
-		_ = g.mod.Unload()
+	for _, p := range g.parts {
+		for _, e := range p.events {
+			_ = e.Destroy()
+		}
+		if p.compute != nil {
+			_ = p.compute.Destroy()
+		}
+		if p.copier != nil {
+			_ = p.copier.Destroy()
+		}
+		for _, d := range []cuda.DevicePtr{p.vals[0], p.vals[1], p.args[0], p.args[1], p.ct, p.binom} {
+			_ = p.dev.Free(d)
+		}
+		if p.host != nil {
+			_ = p.host.Free()
+		}
+		if p.mod != nil {
+			_ = p.mod.Unload()
+		}
 	}
 }
 
-// compile builds the kernels for this device and value width.
-func (g *gpuSolve) compile(nv *cuda.NVRTC) error {
+// compile builds the kernels for p's device and the value width.
+func (g *gpuSolve) compile(p *gpuPart, nv *cuda.NVRTC) error {
 	typ := "int"
 	if g.in.width == 8 {
 		typ = "long long"
 	}
 	src := fmt.Sprintf("typedef %s val_t;\n#define HK_BLOCK %d\n#line 1 \"heldkarp/kernel.cu\"\n%s", typ, gpuBlock, kernelSource)
-	cubin, _, err := nv.Compile(src, "heldkarp.cu", g.dev.Device().Arch(), nil)
+	cubin, _, err := nv.Compile(src, "heldkarp.cu", p.dev.Device().Arch(), nil)
 	if err != nil {
 		return err
 	}
-	if g.mod, err = g.dev.LoadModule(cubin); err != nil {
+	if p.mod, err = p.dev.LoadModule(cubin); err != nil {
 		return err
 	}
-	if g.first, err = g.mod.Function("hk_first"); err != nil {
+	if p.first, err = p.mod.Function("hk_first"); err != nil {
 		return err
 	}
-	g.layer, err = g.mod.Function("hk_layer")
+	p.layer, err = p.mod.Function("hk_layer")
 	return err
 }
 
-func (g *gpuSolve) run(ctx context.Context, nv *cuda.NVRTC, progress func(done, total int64)) (*Result, error) {
+// setup compiles p's kernels, uploads the tables and allocates its
+// buffers, streams and events; r is p's rank.
+func (g *gpuSolve) setup(p *gpuPart, r int, nv *cuda.NVRTC) error {
 	lay, n, m, width := g.lay, g.lay.n, g.lay.m, g.in.width
-	if err := g.compile(nv); err != nil {
-		return nil, err
+	if err := g.compile(p, nv); err != nil {
+		return err
 	}
 	// hk_layer's shared memory: the block's subset masks, the binomials
 	// and the matrix.
-	shared := 8*(gpuBlock+1) + 8*(m+1)*(m+1) + int(width)*n*n
-	devInfo := g.dev.Device()
-	if shared > devInfo.MaxSharedPerBlock {
-		if shared > devInfo.MaxSharedPerBlockOptin {
-			return nil, fmt.Errorf("the layer kernel needs %d bytes of shared memory, the device gives at most %d", shared, devInfo.MaxSharedPerBlockOptin)
+	p.shared = 8*(gpuBlock+1) + 8*(m+1)*(m+1) + int(width)*n*n
+	devInfo := p.dev.Device()
+	if p.shared > devInfo.MaxSharedPerBlock {
+		if p.shared > devInfo.MaxSharedPerBlockOptin {
+			return fmt.Errorf("the layer kernel needs %d bytes of shared memory, the device gives at most %d", p.shared, devInfo.MaxSharedPerBlockOptin)
 		}
-		if err := g.layer.SetMaxDynamicShared(shared); err != nil {
-			return nil, err
+		if err := p.layer.SetMaxDynamicShared(p.shared); err != nil {
+			return err
 		}
 	}
 	// Blocks loop over tiles of gpuBlock states: launch as many as fit on
 	// the device at once, so each loads its tables once.
-	perSM, err := g.layer.MaxActiveBlocksPerSM(gpuBlock, shared)
+	perSM, err := p.layer.MaxActiveBlocksPerSM(gpuBlock, p.shared)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if perSM < 1 {
-		return nil, fmt.Errorf("the layer kernel does not fit on a multiprocessor (%d bytes of shared memory)", shared)
+		return fmt.Errorf("the layer kernel does not fit on a multiprocessor (%d bytes of shared memory)", p.shared)
 	}
-	maxGrid := int64(perSM) * int64(devInfo.SMs)
+	p.maxGrid = int64(perSM) * int64(devInfo.SMs)
 
 	// The transposed matrix in value width, and the binomials.
-	if g.ct, err = g.alloc(width * int64(n*n)); err != nil {
-		return nil, err
+	if p.ct, err = p.alloc(width * int64(n*n)); err != nil {
+		return err
 	}
 	if width == 4 {
 		ct := make([]int32, n*n)
@@ -188,7 +271,7 @@ func (g *gpuSolve) run(ctx context.Context, nv *cuda.NVRTC, progress func(done, 
 				ct[i*n+j] = int32(g.in.dist[j*n+i])
 			}
 		}
-		err = cuda.CopyToDevice(g.dev, g.ct, ct)
+		err = cuda.CopyToDevice(p.dev, p.ct, ct)
 	} else {
 		ct := make([]int64, n*n)
 		for i := range n {
@@ -196,102 +279,141 @@ func (g *gpuSolve) run(ctx context.Context, nv *cuda.NVRTC, progress func(done, 
 				ct[i*n+j] = g.in.dist[j*n+i]
 			}
 		}
-		err = cuda.CopyToDevice(g.dev, g.ct, ct)
+		err = cuda.CopyToDevice(p.dev, p.ct, ct)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	binom := make([]int64, (m+1)*(m+1))
 	for a := range m + 1 {
 		copy(binom[a*(m+1):], lay.binom[a])
 	}
-	if g.binom, err = g.alloc(8 * int64(len(binom))); err != nil {
-		return nil, err
+	if p.binom, err = p.alloc(8 * int64(len(binom))); err != nil {
+		return err
 	}
-	if err := cuda.CopyToDevice(g.dev, g.binom, binom); err != nil {
-		return nil, err
+	if err := cuda.CopyToDevice(p.dev, p.binom, binom); err != nil {
+		return err
+	}
+	var maxShare int64
+	p.offset = make([]int64, m+2)
+	for k := 1; k <= m; k++ {
+		lo, hi := g.share(k, r)
+		maxShare = max(maxShare, hi-lo)
+		p.offset[k+1] = p.offset[k] + hi - lo
 	}
 	for b := range 2 {
-		if g.vals[b], err = g.alloc(width * g.mem.maxLayer); err != nil {
-			return nil, err
+		if p.vals[b], err = p.alloc(width * g.padded); err != nil {
+			return err
 		}
-		if g.args[b], err = g.alloc(g.mem.maxLayer); err != nil {
-			return nil, err
+		if p.args[b], err = p.alloc(max(maxShare, int64(m))); err != nil { // hk_first writes m
+			return err
 		}
 	}
-	if g.host, err = g.dev.HostAlloc(lay.states()); err != nil {
-		return nil, err
+	if p.host, err = p.dev.HostAlloc(max(p.offset[m+1], 1)); err != nil {
+		return err
 	}
-	if g.compute, err = g.dev.NewStream(); err != nil {
-		return nil, err
+	if p.compute, err = p.dev.NewStream(); err != nil {
+		return err
 	}
-	if g.copier, err = g.dev.NewStream(); err != nil {
-		return nil, err
+	if p.copier, err = p.dev.NewStream(); err != nil {
+		return err
 	}
-	// done[k]: layer k computed; copied[k]: its predecessors are on the host.
-	done := make([]*cuda.Event, m+1)
-	copied := make([]*cuda.Event, m+1)
+	p.done = make([]*cuda.Event, m+1)
+	p.copied = make([]*cuda.Event, m+1)
 	for k := 1; k <= m; k++ {
-		if done[k], err = g.event(); err != nil {
-			return nil, err
+		if p.done[k], err = p.event(); err != nil {
+			return err
 		}
-		if copied[k], err = g.event(); err != nil {
-			return nil, err
+		if p.copied[k], err = p.event(); err != nil {
+			return err
 		}
 	}
-	var begin, end *cuda.Event
-	if begin, err = g.event(); err != nil {
-		return nil, err
-	}
-	if end, err = g.event(); err != nil {
-		return nil, err
-	}
+	return nil
+}
 
-	offset := make([]int64, m+2) // start of layer k in the host buffer
+// layer queues layer k (values into vals[cur], reading vals[1-cur]) on
+// p's streams: its share's kernel, then the copy of its predecessor bytes.
+func (g *gpuSolve) layer(p *gpuPart, r, k, cur int) error {
+	n := g.lay.n
+	lo, hi := g.share(k, r)
+	buf := p.args[k%2]
+	if k >= 3 { // buf held layer k-2's predecessors
+		if err := p.compute.WaitEvent(p.copied[k-2]); err != nil {
+			return err
+		}
+	}
+	var err error
+	switch {
+	case k == 1:
+		// Every GPU computes the m values; the first keeps the predecessors.
+		err = p.dev.Launch(p.first, [3]uint32{1, 1, 1}, [3]uint32{64, 1, 1}, 0, p.compute,
+			p.ct, p.vals[cur], buf, int32(n))
+	case hi > lo:
+		blocks := uint32(min((hi-lo+gpuBlock-1)/gpuBlock, p.maxGrid))
+		err = p.dev.Launch(p.layer, [3]uint32{blocks, 1, 1}, [3]uint32{gpuBlock, 1, 1}, uint32(p.shared), p.compute,
+			p.vals[1-cur], p.vals[cur], buf, p.ct, p.binom, int32(n), int32(k), lo, hi)
+	}
+	if err != nil {
+		return err
+	}
+	if err := p.done[k].Record(p.compute); err != nil {
+		return err
+	}
+	if err := p.copier.WaitEvent(p.done[k]); err != nil {
+		return err
+	}
+	if hi > lo {
+		dst := unsafe.Pointer(&p.host.Bytes()[p.offset[k]])
+		if err := p.dev.CopyDtoHAsync(dst, buf, hi-lo, p.copier); err != nil {
+			return err
+		}
+	}
+	return p.copied[k].Record(p.copier)
+}
+
+func (g *gpuSolve) run(ctx context.Context, nv *cuda.NVRTC, progress func(done, total int64)) (*Result, error) {
+	lay, n, m, width := g.lay, g.lay.n, g.lay.m, g.in.width
+	for r, p := range g.parts {
+		if err := g.setup(p, r, nv); err != nil {
+			return nil, err
+		}
+	}
+	p0 := g.parts[0]
+	begin, err := p0.event()
+	if err != nil {
+		return nil, err
+	}
+	end, err := p0.event()
+	if err != nil {
+		return nil, err
+	}
+	offset := make([]int64, m+2) // start of layer k among all states
 	for k := 1; k <= m; k++ {
 		offset[k+1] = offset[k] + lay.layerStates(k)
 	}
 	total := lay.states()
-	hostArgs := g.host.Bytes()
-	if err := begin.Record(g.compute); err != nil {
+	if err := begin.Record(p0.compute); err != nil {
 		return nil, err
 	}
 	cur := 0
+	vals := make([]cuda.DevicePtr, len(g.parts))
+	streams := make([]*cuda.Stream, len(g.parts))
 	for k := 1; k <= m; k++ {
-		states := lay.layerStates(k)
-		buf := g.args[k%2]
-		if k >= 3 { // buf held layer k-2's predecessors
-			if err := g.compute.WaitEvent(copied[k-2]); err != nil {
+		for r, p := range g.parts {
+			if err := g.layer(p, r, k, cur); err != nil {
 				return nil, err
 			}
+			vals[r], streams[r] = p.vals[cur], p.compute
 		}
-		if k == 1 {
-			err = g.dev.Launch(g.first, [3]uint32{1, 1, 1}, [3]uint32{64, 1, 1}, 0, g.compute,
-				g.ct, g.vals[cur], buf, int32(n))
-		} else {
-			blocks := uint32(min((states+gpuBlock-1)/gpuBlock, maxGrid))
-			err = g.dev.Launch(g.layer, [3]uint32{blocks, 1, 1}, [3]uint32{gpuBlock, 1, 1}, uint32(shared), g.compute,
-				g.vals[1-cur], g.vals[cur], buf, g.ct, g.binom, int32(n), int32(k), states)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := done[k].Record(g.compute); err != nil {
-			return nil, err
-		}
-		if err := g.copier.WaitEvent(done[k]); err != nil {
-			return nil, err
-		}
-		dst := unsafe.Pointer(&hostArgs[offset[k]])
-		if err := g.dev.CopyDtoHAsync(dst, buf, states, g.copier); err != nil {
-			return nil, err
-		}
-		if err := copied[k].Record(g.copier); err != nil {
-			return nil, err
+		if g.comms != nil && k > 1 {
+			// Every GPU's share into every GPU's layer, before the next.
+			if err := g.comms.AllGatherInPlace(vals, g.chunk(k)*width, streams); err != nil {
+				return nil, fmt.Errorf("layer %d: %w", k, err)
+			}
 		}
 		// Keep one layer queued ahead while reporting the one before.
 		if k >= 2 {
-			if err := done[k-1].Synchronize(); err != nil {
+			if err := p0.done[k-1].Synchronize(); err != nil {
 				return nil, fmt.Errorf("layer %d: %w", k-1, err)
 			}
 			if err := ctx.Err(); err != nil {
@@ -304,14 +426,16 @@ func (g *gpuSolve) run(ctx context.Context, nv *cuda.NVRTC, progress func(done, 
 		cur = 1 - cur
 	}
 	last := 1 - cur // the buffer the last layer was written to
-	if err := end.Record(g.compute); err != nil {
+	if err := end.Record(p0.compute); err != nil {
 		return nil, err
 	}
-	if err := end.Synchronize(); err != nil {
-		return nil, fmt.Errorf("layer %d: %w", m, err)
-	}
-	if err := g.copier.Synchronize(); err != nil {
-		return nil, fmt.Errorf("copying predecessors: %w", err)
+	for _, p := range g.parts {
+		if err := p.compute.Synchronize(); err != nil {
+			return nil, fmt.Errorf("layer %d: %w", m, err)
+		}
+		if err := p.copier.Synchronize(); err != nil {
+			return nil, fmt.Errorf("copying predecessors: %w", err)
+		}
 	}
 	ms, err := cuda.Elapsed(begin, end)
 	if err != nil {
@@ -325,13 +449,13 @@ func (g *gpuSolve) run(ctx context.Context, nv *cuda.NVRTC, progress func(done, 
 	final := make([]int64, m)
 	if width == 4 {
 		v := make([]int32, m)
-		if err := cuda.CopyFromDevice(g.dev, v, g.vals[last]); err != nil {
+		if err := cuda.CopyFromDevice(p0.dev, v, p0.vals[last]); err != nil {
 			return nil, err
 		}
 		for i, x := range v {
 			final[i] = int64(x)
 		}
-	} else if err := cuda.CopyFromDevice(g.dev, final, g.vals[last]); err != nil {
+	} else if err := cuda.CopyFromDevice(p0.dev, final, p0.vals[last]); err != nil {
 		return nil, err
 	}
 	d := g.in.dist
@@ -341,17 +465,29 @@ func (g *gpuSolve) run(ctx context.Context, nv *cuda.NVRTC, progress func(done, 
 			best, lastCity = v, p+1
 		}
 	}
-	tour, err := lay.readTour(lastCity, func(k int, idx int64) byte { return hostArgs[offset[k]+idx] })
+	tour, err := lay.readTour(lastCity, func(k int, idx int64) byte {
+		r := 0
+		if k > 1 {
+			r = int(idx / g.chunk(k))
+		}
+		lo, _ := g.share(k, r)
+		p := g.parts[r]
+		return p.host.Bytes()[p.offset[k]+idx-lo]
+	})
 	if err != nil {
 		return nil, err
 	}
 	if got, err := tourLength(d, n, tour); err != nil || got != best {
 		return nil, fmt.Errorf("internal error: tour %v has length %d, the GPU's values say %d (%v)", tour, got, best, err)
 	}
+	var devBytes int64
+	for _, p := range g.parts {
+		devBytes += p.deviceBytes
+	}
 	return &Result{
 		Length: best, Tour: tour, States: total,
 		ComputeSeconds: float64(ms) / 1000,
 		PeakBytes:      g.mem.gpuHost,
-		DeviceBytes:    g.deviceBytes,
+		DeviceBytes:    devBytes,
 	}, nil
 }

@@ -38,7 +38,7 @@ extern "C" __global__ void hk_first(const val_t* __restrict__ ct, val_t* __restr
 // give the same tour).
 extern "C" __global__ void __launch_bounds__(HK_BLOCK)
 hk_layer(const val_t* __restrict__ prev, val_t* __restrict__ cur, unsigned char* __restrict__ arg,
-         const val_t* __restrict__ ct, const i64* __restrict__ binom, int n, int k, i64 states)
+         const val_t* __restrict__ ct, const i64* __restrict__ binom, int n, int k, i64 lo, i64 states)
 {
     extern __shared__ u64 smem[];
     const int m = n - 1;
@@ -50,9 +50,12 @@ hk_layer(const val_t* __restrict__ prev, val_t* __restrict__ cur, unsigned char*
     for (int t = threadIdx.x; t < stride * stride; t += blockDim.x) sb[t] = binom[t];
     for (int t = threadIdx.x; t < n * n; t += blockDim.x) sd[t] = ct[t];
 
-    const i64 tiles = (states + HK_BLOCK - 1) / HK_BLOCK;
+    // This launch computes states lo .. states-1 of the layer (a GPU's
+    // share when several GPUs split it); cur is indexed by state, arg
+    // from lo.
+    const i64 tiles = (states - lo + HK_BLOCK - 1) / HK_BLOCK;
     for (i64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        const i64 first = tile * HK_BLOCK;
+        const i64 first = lo + tile * HK_BLOCK;
         const i64 last = min(first + HK_BLOCK, states) - 1;
         const i64 r0 = first / k;
         const int nsub = (int)(last / k - r0 + 1);
@@ -108,7 +111,7 @@ hk_layer(const val_t* __restrict__ prev, val_t* __restrict__ cur, unsigned char*
                 }
             }
             cur[g] = best;
-            arg[g] = (unsigned char)bestJ;
+            arg[g - lo] = (unsigned char)bestJ;
         }
     }
 }

@@ -35,6 +35,14 @@ func checkBackendFlags(c *cli.Context) error {
 	if n := c.Int("threads"); n < 0 || n > maxThreads {
 		return usageErr("--threads %d: want 1..%d, or 0 for one per core", n, maxThreads)
 	}
+	if c.IsSet("gpus") {
+		if c.String("backend") == "cpu" {
+			return usageErr("--gpus with --backend cpu: the GPUs are for --backend cuda or auto")
+		}
+		if _, err := engine.GPUs(c.String("gpus")); err != nil && !errors.Is(err, cuda.ErrNoDriver) {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -47,6 +55,25 @@ func newExecutor(c *cli.Context) (backend.Executor, error) {
 		err = engine.InputError(err)
 	}
 	return ex, err
+}
+
+// solveExecutor is newExecutor, or with --gpus the GPUs it names: all of
+// them for Held-Karp, the first for a grid problem (splitting one grid
+// over several GPUs is issue #15's slab pipeline, not built yet: said on
+// stderr).
+func solveExecutor(c *cli.Context, l *engine.Loaded) (backend.Executor, error) {
+	if !c.IsSet("gpus") {
+		return newExecutor(c)
+	}
+	gpus, err := engine.GPUs(c.String("gpus"))
+	if err != nil {
+		return nil, err
+	}
+	if len(gpus) > 1 && l.TSP == nil {
+		fmt.Fprintf(c.App.ErrWriter, "dpgpu: %s runs on one GPU (GPU %d): splitting one grid over several GPUs is not built yet; --gpus spreads Held-Karp and batches\n", l.Problem.Name, gpus[0])
+		gpus = gpus[:1]
+	}
+	return engine.NewGPUSet(gpus)
 }
 
 func solveAction(c *cli.Context) (err error) {
@@ -90,7 +117,7 @@ func solveAction(c *cli.Context) (err error) {
 		return err
 	}
 	withGrid := engine.StartGrid(l, opt) // while the driver starts
-	ex, err := newExecutor(c)
+	ex, err := solveExecutor(c, l)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/backend/gpu"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// GPUSet is the GPUs of `solve --gpus 0,1,...`: Held-Karp spreads every
+// layer over all of them (heldkarp.SolveGPUs, NCCL); a grid problem runs
+// on the first, for splitting one grid over several GPUs (column slabs,
+// issue #15) is not built yet — the command says so when it happens.
+type GPUSet struct {
+	exs []*gpu.Executor
+}
+
+// NewGPUSet opens the GPUs of ordinals.
+func NewGPUSet(ordinals []int) (*GPUSet, error) {
+	s := &GPUSet{}
+	for _, d := range ordinals {
+		ex, err := gpu.New(gpu.WithDevice(d))
+		if err != nil {
+			if errors.Is(err, cuda.ErrNoDriver) {
+				err = InputError(err)
+			}
+			return nil, fmt.Errorf("GPU %d: %w", d, err)
+		}
+		s.exs = append(s.exs, ex)
+	}
+	if len(s.exs) == 0 {
+		return nil, InputError(errors.New("--gpus names no GPU"))
+	}
+	return s, nil
+}
+
+func (s *GPUSet) Name() string { return "cuda" }
+
+// Device lists the GPUs.
+func (s *GPUSet) Device() string {
+	var names []string
+	for _, ex := range s.exs {
+		names = append(names, ex.Device())
+	}
+	return fmt.Sprintf("%d GPUs: %s", len(s.exs), strings.Join(names, "; "))
+}
+
+// Run runs a grid problem on the first GPU.
+func (s *GPUSet) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
+	return s.exs[0].Run(ctx, p, pl, opt)
+}
+
+// CUDAs are the contexts of the GPUs and the first one's NVRTC, for the
+// Held-Karp solver.
+func (s *GPUSet) CUDAs() ([]*cuda.Context, *cuda.NVRTC) {
+	var ctxs []*cuda.Context
+	var nv *cuda.NVRTC
+	for k, ex := range s.exs {
+		c, n := ex.CUDA()
+		if k == 0 {
+			nv = n
+		}
+		ctxs = append(ctxs, c)
+	}
+	return ctxs, nv
+}
