@@ -58,6 +58,15 @@ cell[i][j] = 0.5 * j    when i < 2 || j == 0
 answer: min(j in 0..COLS-1: cell[ROWS-1][j])
 `, dptest.Join(dptest.Ints(r, n, 0, 9)), n+2)
 	}},
+	{"data-dependent-rows", func(r *rand.Rand, n int) string {
+		// cell[i - s[j]]: how far back depends on the data (1..3 rows).
+		return fmt.Sprintf(`int 1x? s = %s
+int 1x? w = %s
+(len(w)+1) x (len(s)+1)
+cell[i][j] = 0    when i < 3 || j == 0
+           | max(cell[i-1][j] emit 0, cell[i - s[j-1]][j-1] + w[i-1] emit 1)   otherwise
+`, dptest.Join(dptest.Ints(r, n+2, 1, 3)), dptest.Join(dptest.Ints(r, n+3, -5, 9)))
+	}},
 	{"gotoh-tables", func(r *rand.Rand, n int) string {
 		return strings.NewReplacer(`"GATTACAGGTTAC"`, `"`+dptest.DNA(r, n)+`"`, `"GCATGCTTACA"`, `"`+dptest.DNA(r, n+2)+`"`).Replace(contractGotoh)
 	}},
