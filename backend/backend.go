@@ -8,6 +8,7 @@ package backend
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"unsafe"
 
@@ -27,6 +28,12 @@ type Options struct {
 	// Traceback follows the winning references back from the answer cell and
 	// collects the emitted values.
 	Traceback bool
+	// KeepOnDevice asks an executor that implements OnDevice to keep the
+	// whole grid in its device's memory instead of copying it back
+	// (Result.DeviceGrid): a traceback then reads the cells it walks
+	// through, tile by tile. An executor that cannot, for this problem,
+	// fails with ErrNotOnDevice.
+	KeepOnDevice bool
 	// TraceMemory is what a traceback may keep, in bytes (0:
 	// plan.DefaultTraceMemory): the whole grid when it fits, else
 	// checkpoint rows and one band recomputed at a time (plan.Traceback).
@@ -74,6 +81,9 @@ type Result struct {
 	Path    [][2]int64
 	// Grid is the whole grid when it was kept, else nil.
 	Grid *Grid
+	// DeviceGrid is the whole grid kept in device memory
+	// (Options.KeepOnDevice), else nil. The caller closes it.
+	DeviceGrid DeviceGrid
 	// Special is the algorithm that ran instead of the schedule
 	// (plan.Plan.Special), nil when the schedule ran: the report says
 	// which one gave the answer.
@@ -82,6 +92,28 @@ type Result struct {
 	Backend string
 	Device  string
 	Stats   Stats
+}
+
+// OnDevice is implemented by executors that can keep a whole grid in
+// their device's memory (Options.KeepOnDevice).
+type OnDevice interface {
+	KeepsOnDevice() bool
+}
+
+// ErrNotOnDevice is what an executor's error wraps when it cannot keep
+// this problem's grid on its device (its kernel does not lay the grid out
+// whole); the caller keeps it otherwise.
+var ErrNotOnDevice = errors.New("the grid cannot be kept on the device")
+
+// DeviceGrid is a grid in device memory, read cell by cell through a
+// host cache. At returns any value once an error stopped it, and Err says
+// which; Close frees the device memory. Reads is how many tiles were
+// copied to the host.
+type DeviceGrid interface {
+	At(i, j int64) ir.Value
+	Err() error
+	Close() error
+	Reads() int
 }
 
 // Stats are the measurements of a run.

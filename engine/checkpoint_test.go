@@ -76,19 +76,32 @@ cell[i][j] = 0    when i < 3 || j == 0
 	}},
 }
 
-func TestCheckpointTracebackCPU(t *testing.T) { runCheckpoint(t, cpu.New(3)) }
+func TestCheckpointTracebackCPU(t *testing.T) { runCheckpoint(t, cpu.New(3), false) }
 
+// TestCheckpointTracebackGPU runs the GPU twice: as it is, keeping the
+// grid in GPU memory where its kernel allows (traceOnDevice), and hidden
+// behind an executor that cannot, so that the bands run on the GPU.
 func TestCheckpointTracebackGPU(t *testing.T) {
 	ex, err := sharedGPU()
 	if err != nil {
 		gputest.NoGPU(t, err)
 		return
 	}
-	runCheckpoint(t, ex)
+	t.Run("device", func(t *testing.T) { runCheckpoint(t, ex, true) })
+	t.Run("bands", func(t *testing.T) { runCheckpoint(t, hostOnly{ex}, false) })
 }
 
-func runCheckpoint(t *testing.T, ex backend.Executor) {
+// hostOnly is an executor without backend.OnDevice.
+type hostOnly struct{ backend.Executor }
+
+func runCheckpoint(t *testing.T, ex backend.Executor, device bool) {
 	r := dptest.Rand(t)
+	onDevice := 0
+	defer func() {
+		if device && onDevice == 0 && !t.Failed() {
+			t.Errorf("no traceback kept its grid on the device")
+		}
+	}()
 	for _, c := range checkpointCases {
 		t.Run(c.name, func(t *testing.T) {
 			banded := 0
@@ -125,6 +138,12 @@ func runCheckpoint(t *testing.T, ex backend.Executor) {
 					}
 					if got.Trace == nil {
 						t.Fatalf("n = %d, budget %d: the layout has bands of %d rows, the run kept the whole grid", n, budget, lay.Band)
+					}
+					if got.Trace.Device {
+						onDevice++
+						if !device {
+							t.Fatalf("n = %d: an executor without a device kept the grid on one", n)
+						}
 					}
 					banded++
 					what := fmt.Sprintf("n = %d, bands of %d rows (%d bands, reach %d, narrow %v)", n, lay.Band, lay.Bands, lay.Reach, lay.Narrow)

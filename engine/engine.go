@@ -201,8 +201,9 @@ func keepsWholeGrid(l *Loaded, opt backend.Options) bool {
 	if !opt.Traceback || opt.Maintain || l.Problem.Maintain {
 		return true
 	}
-	lay, err := plan.Traceback(l.Problem, l.Plan, opt.TraceMemory)
-	return err == nil && lay.Whole
+	// Over the traceback memory the grid goes to the GPU, to checkpoints
+	// or, failing both, to a grid the executor allocates itself.
+	return plan.GridBytes(l.Problem) <= traceBudget(opt)
 }
 
 // hostAvailable is hostmem.Available; the tests replace it.
@@ -276,18 +277,16 @@ func runGrid(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Op
 			return nil, InputError(&source.Error{Pos: l.Problem.AnswerPos, Msg: fmt.Sprintf("traceback starts at the cell the answer selects, but the answer of %s selects none: it combines several cells", l.Problem.Name)})
 		}
 		opt.Traceback, opt.Maintain = false, true
-		lay, err := plan.Traceback(l.Problem, l.Plan, opt.TraceMemory)
-		if err != nil {
-			return nil, InputError(err)
-		}
-		if !lay.Whole && !keep {
-			return traceBands(ctx, l, ex, opt, lay)
-		}
-		if opt.TraceMemory > 0 && !keep && lay.Bytes > opt.TraceMemory {
-			// The user's cap, and a recurrence that keeps the whole grid.
-			return nil, InputError(fmt.Errorf("a traceback of the %s keeps the whole grid (%s), more than the traceback memory (%s): %s", l.Problem.GridText(), hostmem.Bytes(lay.Bytes), hostmem.Bytes(opt.TraceMemory), lay.Why))
+		if !keep && plan.GridBytes(l.Problem) > traceBudget(opt) {
+			return traceOverBudget(ctx, l, ex, opt)
 		}
 	}
+	return runWhole(ctx, l, ex, opt, trace)
+}
+
+// runWhole runs l with ex as opt says and, with trace, walks back through
+// the whole grid the run kept.
+func runWhole(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options, trace bool) (*Result, error) {
 	start := time.Now()
 	res, err := ex.Run(ctx, l.Problem, l.Plan, opt)
 	if err != nil {
@@ -305,6 +304,83 @@ func runGrid(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Op
 		}
 	}
 	return out, nil
+}
+
+// traceBudget is what a traceback may keep on the host.
+func traceBudget(opt backend.Options) int64 {
+	if opt.TraceMemory > 0 {
+		return opt.TraceMemory
+	}
+	return plan.DefaultTraceMemory
+}
+
+// traceOverBudget traces back a problem whose grid is larger than the
+// traceback may keep on the host: in the memory of ex's GPU when it has
+// room (one pass at full speed), else from checkpoints (plan.Traceback),
+// else — a recurrence that cannot be split into bands — the whole grid on
+// the host as before, unless the user capped the memory.
+func traceOverBudget(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options) (*Result, error) {
+	lay, layErr := plan.Traceback(l.Problem, l.Plan, opt.TraceMemory)
+	if d, ok := ex.(backend.OnDevice); ok && d.KeepsOnDevice() {
+		res, err := traceOnDevice(ctx, l, ex, opt, lay, layErr)
+		if err == nil || !(errors.Is(err, backend.ErrNotOnDevice) || errors.Is(err, hostmem.ErrTooLarge)) {
+			return res, err
+		}
+		// The device cannot hold it, or its kernel does not lay the grid
+		// out whole: on the host.
+	}
+	switch {
+	case layErr != nil:
+		return nil, InputError(layErr)
+	case !lay.Whole:
+		return traceBands(ctx, l, ex, opt, lay)
+	case opt.TraceMemory > 0:
+		// The user's cap, and a recurrence that keeps the whole grid.
+		return nil, InputError(fmt.Errorf("a traceback of the %s keeps the whole grid (%s), more than the traceback memory (%s): %s", l.Problem.GridText(), hostmem.Bytes(lay.Bytes), hostmem.Bytes(opt.TraceMemory), lay.Why))
+	}
+	return runWhole(ctx, l, ex, opt, true)
+}
+
+// traceOnDevice solves l keeping the whole grid in the memory of ex's
+// device (a GPU's is often larger than the traceback may take on the
+// host) and walks back reading the cells in tiles (backend.DeviceGrid):
+// one pass at full speed, and host memory for a few tiles. lay is the
+// host layout it replaces, reported with Device set.
+func traceOnDevice(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options, lay plan.TraceLayout, layErr error) (*Result, error) {
+	start := time.Now()
+	opt.KeepOnDevice = true
+	res, err := ex.Run(ctx, l.Problem, l.Plan, opt)
+	if err != nil {
+		return nil, err
+	}
+	g := res.DeviceGrid
+	if g == nil {
+		return nil, fmt.Errorf("internal error: the %s backend kept no grid on its device", res.Backend)
+	}
+	defer g.Close()
+	i, j, ok := answerCell(l, res)
+	if !ok {
+		return nil, fmt.Errorf("internal error: the %s backend reported no answer cell to trace back from", res.Backend)
+	}
+	tree, err := traceback.TreeFrom(l.Problem, g, i, j)
+	if err != nil {
+		if g.Err() != nil {
+			return nil, err
+		}
+		return nil, InputError(err)
+	}
+	if path, emitted, ok := tree.Path(); ok {
+		res.Path, res.Emitted = path, emitted
+	}
+	res.DeviceGrid = nil
+	res.Stats.Seconds = time.Since(start).Seconds()
+	host := lay.Why
+	if layErr != nil {
+		host = layErr.Error()
+	}
+	dev := plan.TraceLayout{Device: true, Bytes: plan.GridBytes(l.Problem), Recompute: 1,
+		Why: fmt.Sprintf("the whole grid stays in GPU memory; the walk read %d tiles of it back (on the host: %s)", g.Reads(), host)}
+	return &Result{Grid: res, Tree: tree, Backend: res.Backend, Device: res.Device, Trace: &dev}, nil
 }
 
 // traceBands solves l for a traceback in linear memory (package

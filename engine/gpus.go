@@ -51,6 +51,9 @@ func (s *GPUSet) Device() string {
 	return fmt.Sprintf("%d GPUs: %s", len(s.exs), strings.Join(names, "; "))
 }
 
+// KeepsOnDevice: the first GPU runs grid problems (backend.OnDevice).
+func (s *GPUSet) KeepsOnDevice() bool { return s.exs[0].KeepsOnDevice() }
+
 // Run runs a grid problem on the first GPU.
 func (s *GPUSet) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	return s.exs[0].Run(ctx, p, pl, opt)

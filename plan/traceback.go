@@ -22,6 +22,11 @@ type TraceLayout struct {
 	// recurrence has no band decomposition; Why says which).
 	Whole bool
 	Why   string
+	// Device: the engine kept the whole grid in the memory of the GPU
+	// that computed it and read back the tiles the walk crossed — not a
+	// layout Traceback chooses, but the one a run reports when its
+	// executor could (backend.OnDevice).
+	Device bool
 	// Band is the height of a band in rows (the first band has what is
 	// left over, Band rows or fewer): the forward pass runs the grid band
 	// by band and keeps the last Reach rows of each (the rows the next

@@ -9,7 +9,8 @@ import (
 
 // TraceJSON is how a traceback keeps the grid (plan.TraceLayout).
 type TraceJSON struct {
-	// Layout is "whole grid" or "checkpoints".
+	// Layout is "whole grid", "checkpoints" or "device" (the whole grid
+	// kept in GPU memory, read back in tiles).
 	Layout string `json:"layout"`
 	Why    string `json:"why"`
 	// Bytes is what the traceback keeps at most.
@@ -29,7 +30,10 @@ type TraceJSON struct {
 // bands recomputed (check, which runs nothing).
 func TraceObject(lay plan.TraceLayout, recomputed int) *TraceJSON {
 	t := &TraceJSON{Layout: "whole grid", Why: lay.Why, Bytes: lay.Bytes, Recompute: lay.Recompute}
-	if !lay.Whole {
+	switch {
+	case lay.Device:
+		t.Layout = "device"
+	case !lay.Whole:
 		t.Layout, t.BandRows, t.Bands, t.Reach = "checkpoints", lay.Band, lay.Bands, lay.Reach
 	}
 	if recomputed >= 0 {
@@ -42,6 +46,10 @@ func TraceObject(lay plan.TraceLayout, recomputed int) *TraceJSON {
 // keeps the grid, and (solve, recomputed >= 0) how many bands the walk
 // recomputed.
 func Trace(w io.Writer, lay plan.TraceLayout, recomputed int) {
+	if lay.Device {
+		fmt.Fprintf(w, "traceback  GPU memory, %s: %s\n", Bytes(lay.Bytes), lay.Why)
+		return
+	}
 	if lay.Whole {
 		fmt.Fprintf(w, "traceback  whole grid, %s: %s\n", Bytes(lay.Bytes), lay.Why)
 		return

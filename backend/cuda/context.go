@@ -147,6 +147,48 @@ func (c *Context) CopyHtoD(dst DevicePtr, src unsafe.Pointer, bytes int64) error
 }
 
 // CopyDtoH copies bytes from src to host memory at dst, synchronously.
+// memcpy2D is CUDA_MEMCPY2D (cuda.h): a rectangle of rows from one
+// pitched buffer to another.
+type memcpy2D struct {
+	srcXInBytes, srcY uint64
+	srcMemoryType     uint32
+	_                 uint32
+	srcHost           uintptr
+	srcDevice         uint64
+	srcArray          uintptr
+	srcPitch          uint64
+	dstXInBytes, dstY uint64
+	dstMemoryType     uint32
+	_                 uint32
+	dstHost           uintptr
+	dstDevice         uint64
+	dstArray          uintptr
+	dstPitch          uint64
+	widthInBytes      uint64
+	height            uint64
+}
+
+// CopyDtoH2D copies a rectangle of height rows of width bytes, starting x
+// bytes into row y of the device buffer src whose rows are srcPitch bytes
+// apart, to dst, whose rows are dstPitch bytes apart: a tile of a
+// row-major grid in one call.
+//
+//go:uintptrescapes
+func (c *Context) CopyDtoH2D(dst unsafe.Pointer, dstPitch int64, src DevicePtr, srcPitch, x, y, width, height int64) error {
+	if width <= 0 || height <= 0 {
+		return nil
+	}
+	const hostMem, deviceMem = 1, 2 // CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE
+	m := memcpy2D{
+		srcXInBytes: uint64(x), srcY: uint64(y), srcMemoryType: deviceMem, srcDevice: uint64(src), srcPitch: uint64(srcPitch),
+		dstMemoryType: hostMem, dstHost: uintptr(dst), dstPitch: uint64(dstPitch),
+		widthInBytes: uint64(width), height: uint64(height),
+	}
+	err := c.do("cuMemcpy2D_v2", c.api.cuMemcpy2D, uintptr(unsafe.Pointer(&m)))
+	runtime.KeepAlive(dst)
+	return err
+}
+
 func (c *Context) CopyDtoH(dst unsafe.Pointer, src DevicePtr, bytes int64) error {
 	if bytes == 0 {
 		return nil

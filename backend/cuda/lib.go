@@ -73,6 +73,7 @@ type driverAPI struct {
 	cuMemAlloc, cuMemFree                                                uintptr
 	cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyHtoDAsync, cuMemcpyDtoHAsync     uintptr
 	cuMemcpyDtoD, cuMemsetD8, cuMemsetD32                                uintptr
+	cuMemcpy2D                                                           uintptr
 	cuMemHostAlloc, cuMemFreeHost                                        uintptr
 	cuMemHostRegister, cuMemHostUnregister, cuMemHostGetDevicePointer    uintptr
 	cuStreamCreate, cuStreamSynchronize, cuStreamDestroy                 uintptr
@@ -114,6 +115,7 @@ func (d *driverAPI) symbols() []symbol {
 		{"cuMemcpyHtoDAsync_v2", &d.cuMemcpyHtoDAsync, false},
 		{"cuMemcpyDtoHAsync_v2", &d.cuMemcpyDtoHAsync, false},
 		{"cuMemcpyDtoD_v2", &d.cuMemcpyDtoD, false},
+		{"cuMemcpy2D_v2", &d.cuMemcpy2D, false},
 		{"cuMemsetD8_v2", &d.cuMemsetD8, false},
 		{"cuMemsetD32_v2", &d.cuMemsetD32, false},
 		{"cuMemHostAlloc", &d.cuMemHostAlloc, false},

@@ -20,8 +20,8 @@ var ncclLibs = []string{"libnccl.so.2", "libnccl.so"}
 // Only what the Held-Karp solver needs is bound: communicators for a list
 // of devices (ncclCommInitAll), all-gather, group calls.
 type NCCL struct {
-	path                                            string
-	commInitAll, commDestroy, allGather             uintptr
+	path                                             string
+	commInitAll, commDestroy, allGather              uintptr
 	groupStart, groupEnd, getErrorString, getVersion uintptr
 }
 

@@ -126,6 +126,10 @@ func (r *run) fronts() error {
 		return err
 	}
 	r.trace.Mark("fronts")
+	if r.onDevice {
+		r.devGrid = r.keepOnDevice(G)
+		return nil
+	}
 	if !r.keep {
 		return nil
 	}

@@ -236,6 +236,18 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 		return nil, err
 	}
 	r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, keep: opt.KeepGrid(p), trace: trace}
+	done := false
+	if opt.KeepOnDevice {
+		if !(prog.Kernel == codegen.KernelStrip && !prog.Backward) && prog.Kernel != codegen.KernelFront {
+			return nil, fmt.Errorf("%w: the %s kernel of %s", backend.ErrNotOnDevice, prog.Kernel, p.Name)
+		}
+		r.onDevice = true
+		defer func() {
+			if r.devGrid != nil && !done {
+				r.devGrid.Close() // the run failed after the sweep
+			}
+		}()
+	}
 	r.trace.Mark("compile+load")
 	r.stats.CompileSeconds = time.Since(compileStart).Seconds()
 	r.stats.CompileCached = cached
@@ -271,6 +283,9 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	}
 	r.trace.Mark("sweep")
 	res := &backend.Result{Backend: "cuda", Device: e.Device(), Grid: r.grid}
+	if r.devGrid != nil {
+		res.DeviceGrid = r.devGrid
+	}
 	if err := backend.Finish(p, opt, res, r.answer, traceback.Trace); err != nil {
 		return nil, err
 	}
@@ -281,5 +296,6 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	r.stats.DeviceBytes = r.devBytes
 	r.stats.PeakHostBytes = r.hostBytes
 	res.Stats = r.stats
+	done = true
 	return res, nil
 }

@@ -63,6 +63,9 @@ func (r *run) newKeepStrips() (*keepStrips, error) {
 		return nil, err
 	}
 	k := &keepStrips{nslots: r.keepSlots(free)}
+	if r.onDevice {
+		k.nslots = pr.Strips // every strip stays: the grid, row-major
+	}
 	if k.slots, err = r.alloc("strip slots for maintain", k.nslots*slotBytes(pr)); err != nil {
 		return nil, err
 	}

@@ -136,6 +136,10 @@ type run struct {
 	prog *codegen.Program
 	mod  *module
 	keep bool
+	// onDevice: keep the grid in device memory (Options.KeepOnDevice)
+	// rather than on the host; devGrid is it after the sweep.
+	onDevice bool
+	devGrid  *deviceGrid
 
 	grid      *backend.Grid
 	st        *stager
@@ -296,7 +300,7 @@ func (r *run) setup() error {
 		return err
 	}
 	r.trace.Mark("upload")
-	if r.keep {
+	if r.keep && !r.onDevice {
 		r.grid = r.opt.NewGrid(r.p)
 		r.hostBytes += r.p.Cells() * cs
 	}
@@ -432,7 +436,7 @@ func (r *run) checkMemory() error {
 // advance (Options.Grid, from engine.StartGrid) is already missing from
 // MemAvailable and is not counted again.
 func (r *run) hostNeed() int64 {
-	if !r.keep {
+	if !r.keep || r.onDevice {
 		return 0
 	}
 	host := 2 * r.stageBytes()
@@ -469,7 +473,10 @@ func (r *run) deviceNeed() int64 {
 		}
 	case codegen.KernelStrip:
 		n += 2*int64(pr.PI)*pr.Cols*cs + 4*pr.Strips
-		if pr.Keep {
+		switch {
+		case r.onDevice:
+			n += pr.Strips * slotBytes(pr) // the whole grid stays
+		case pr.Keep:
 			n += 2 * slotBytes(pr) // at least; more slots where there is room
 		}
 	case codegen.KernelFront:

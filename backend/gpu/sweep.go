@@ -299,7 +299,7 @@ func (r *run) strips() error {
 		}
 		return tm.end.Synchronize()
 	}
-	if kp != nil {
+	if kp != nil && !r.onDevice {
 		if err := kp.drain(r, tm.end); err != nil {
 			stop()
 			return err
@@ -332,6 +332,9 @@ func (r *run) strips() error {
 		return err
 	}
 	r.stats.ComputeSeconds = float64(ms) / 1e3
+	if r.onDevice {
+		r.devGrid = r.keepOnDevice(kp.slots)
+	}
 	return nil
 }
 
