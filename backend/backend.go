@@ -28,6 +28,11 @@ type Options struct {
 	// Traceback follows the winning references back from the answer cell and
 	// collects the emitted values.
 	Traceback bool
+	// KeepRows (sorted, distinct) asks an executor that implements
+	// RowKeeper to keep those rows of the grid, and no others, in
+	// Result.Rows: the checkpoint rows of a traceback in linear memory,
+	// from one run at full speed. Maintain must be off.
+	KeepRows []int64
 	// KeepOnDevice asks an executor that implements OnDevice to keep the
 	// whole grid in its device's memory instead of copying it back
 	// (Result.DeviceGrid): a traceback then reads the cells it walks
@@ -81,6 +86,8 @@ type Result struct {
 	Path    [][2]int64
 	// Grid is the whole grid when it was kept, else nil.
 	Grid *Grid
+	// Rows holds the rows of Options.KeepRows, in that order, whole.
+	Rows *Grid
 	// DeviceGrid is the whole grid kept in device memory
 	// (Options.KeepOnDevice), else nil. The caller closes it.
 	DeviceGrid DeviceGrid
@@ -92,6 +99,12 @@ type Result struct {
 	Backend string
 	Device  string
 	Stats   Stats
+}
+
+// RowKeeper is implemented by executors that can keep chosen rows of a
+// grid planned as pl (Options.KeepRows).
+type RowKeeper interface {
+	KeepsRows(pl *plan.Plan) bool
 }
 
 // OnDevice is implemented by executors that can keep a whole grid in

@@ -78,6 +78,9 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	bandOpt.Progress = nil
 	g := &Grid{ctx: ctx, ex: ex, opt: bandOpt, p: p, lay: lay, tops: make([]*backend.Grid, lay.Bands), cur: -1, progress: opt.Progress}
 	g.buf = backend.NewGrid(p.CellType, min(lay.Band+lay.Reach, p.Rows), p.Cols)
+	if k, ok := ex.(backend.RowKeeper); ok && k.KeepsRows(pl) {
+		return g.keptRows(pl, opt, start)
+	}
 	ans := newAnswer(p, pl.Answer)
 	res := &backend.Result{}
 	for b := int64(0); b < lay.Bands; b++ {
@@ -101,6 +104,46 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	res.Stats.Cells = g.Cells
 	res.Stats.Seconds = time.Since(start).Seconds()
 	res.Stats.PeakHostBytes = lay.Bytes
+	return res, g, nil
+}
+
+// keptRows is the forward pass of an executor that keeps chosen rows
+// (backend.RowKeeper): one run of the whole grid at full speed — every
+// worker busy, the executor's own answer — keeping the rows above every
+// band but the first.
+func (g *Grid) keptRows(pl *plan.Plan, opt backend.Options, start time.Time) (*backend.Result, *Grid, error) {
+	var rows []int64
+	for b := int64(1); b < g.lay.Bands; b++ {
+		r0, _ := g.bandRows(b)
+		for i := r0 - g.lay.Reach; i < r0; i++ {
+			rows = append(rows, i)
+		}
+	}
+	run := opt
+	run.Maintain, run.Traceback, run.Grid, run.NoSpecial, run.KeepRows = false, false, nil, true, rows
+	if g.progress != nil {
+		total := 2 * g.p.Cells()
+		run.Progress = func(d, _ int64) { g.progress(min(d, total), total) }
+	}
+	res, err := g.ex.Run(g.ctx, g.p, pl, run)
+	if err != nil {
+		return nil, nil, err
+	}
+	if res.Rows == nil || res.Rows.Rows != int64(len(rows)) || res.Rows.Cols != g.p.Cols {
+		return nil, nil, fmt.Errorf("internal error: the %s backend kept no checkpoint rows", res.Backend)
+	}
+	for b := int64(1); b < g.lay.Bands; b++ {
+		top := backend.NewGrid(g.p.CellType, g.lay.Reach, g.p.Cols)
+		size := g.p.Cols * int64(g.p.CellType.Size())
+		at := (b - 1) * g.lay.Reach * size
+		copy(top.Bytes(), res.Rows.Bytes()[at:at+g.lay.Reach*size])
+		g.tops[b] = top
+	}
+	res.Rows = nil
+	g.Cells = g.p.Cells()
+	res.Stats.Cells = g.Cells
+	res.Stats.Seconds = time.Since(start).Seconds()
+	res.Stats.PeakHostBytes = g.lay.Bytes
 	return res, g, nil
 }
 

@@ -100,6 +100,14 @@ func (e *Executor) threadsFor(opt backend.Options) int {
 	return runtime.NumCPU()
 }
 
+// KeepsRows: the rows and wavefront sweeps keep chosen rows
+// (backend.Options.KeepRows) as their batches pass; the generic sweeps
+// keep their whole grid anyway, and the cols sweep's batches run down
+// columns.
+func (e *Executor) KeepsRows(pl *plan.Plan) bool {
+	return pl.Schedule == plan.Rows || pl.Schedule == plan.Wavefront
+}
+
 // Run solves p as planned by pl.
 func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	start := time.Now()
@@ -129,7 +137,7 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if err != nil {
 		return nil, err
 	}
-	res := &backend.Result{Backend: "cpu", Device: e.Device(), Grid: r.grid}
+	res := &backend.Result{Backend: "cpu", Device: e.Device(), Grid: r.grid, Rows: r.rows}
 	if err := backend.Finish(p, opt, res, r.answer, traceback.Trace); err != nil {
 		return nil, err
 	}

@@ -32,6 +32,10 @@ type run struct {
 	isF     bool
 	grid    *backend.Grid // nil unless the grid is kept
 	bytes   int64         // memory allocated, for Stats.PeakHostBytes
+	// rows holds the rows of opt.KeepRows (rowSlot: row -> its row in
+	// rows), when they are kept without the grid.
+	rows    *backend.Grid
+	rowSlot map[int64]int64
 
 	stop  atomic.Bool
 	sleep *sleeper // where workers wait for each other
@@ -102,6 +106,13 @@ func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Optio
 	if opt.KeepGrid(p) {
 		r.grid = opt.NewGrid(p)
 		r.bytes += plan.GridBytes(p)
+	} else if len(opt.KeepRows) > 0 {
+		r.rows = backend.NewGrid(p.CellType, int64(len(opt.KeepRows)), p.Cols)
+		r.rowSlot = make(map[int64]int64, len(opt.KeepRows))
+		for k, i := range opt.KeepRows {
+			r.rowSlot[i] = int64(k)
+		}
+		r.bytes += r.rows.Rows * p.Cols * int64(p.CellType.Size())
 	}
 	r.capture = map[int64][]int64{}
 	switch pl.Answer.Kind {
@@ -269,6 +280,16 @@ func (w *worker) sink(b *eval.Batch, out *eval.Line) {
 			g.PutFloats(at, stride, out.F[s:s+n])
 		} else {
 			g.PutInts(at, stride, out.I[s:s+n])
+		}
+	}
+	if r.rows != nil {
+		// Rows along the lanes (KeepsRows: not the cols schedule).
+		if slot, ok := r.rowSlot[b.Step]; ok {
+			if r.isF {
+				r.rows.PutFloats(slot*r.rows.Cols+b.Lane0, 1, out.F[s:s+n])
+			} else {
+				r.rows.PutInts(slot*r.rows.Cols+b.Lane0, 1, out.I[s:s+n])
+			}
 		}
 	}
 	if lanes, ok := r.capture[b.Step]; ok {

@@ -1,0 +1,58 @@
+package cpu
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/internal/dptest"
+)
+
+// TestKeepRows: the rows Options.KeepRows names come back in Result.Rows
+// as the whole grid has them, for the rows and wavefront sweeps, int and
+// float cells, awkward sizes, tiny tiles and batches; the grid itself is
+// not kept.
+func TestKeepRows(t *testing.T) {
+	r := dptest.Rand(t)
+	for _, n := range []int{1, 2, 17, 100} {
+		for _, c := range []struct{ name, src string }{
+			{"lcs", dptest.LCS(dptest.DNA(r, n), dptest.DNA(r, n+3))},
+			{"knapsack", dptest.Knapsack(dptest.Ints(r, n, 0, 9), dptest.Ints(r, n, 0, 20), 2*n+1)},
+			{"lookback-free-float", fmt.Sprintf("double 1x? w = %s\ncell: double\n(len(w)+1) x 9\ncell[i][j] = 0.5 * j  when i == 0 || j == 0\n           | min(cell[i-1][j] + w[i-1], cell[i][j-1] + 0.25)   otherwise\n", dptest.Join(dptest.Ints(r, n, 0, 9)))},
+		} {
+			p, pl := dptest.Load(t, c.name+".dp", c.src)
+			e := New(3)
+			if n%2 == 1 {
+				e.tune = tiny // many tiles and batches
+			}
+			if !e.KeepsRows(pl) {
+				t.Fatalf("%s: %s schedule keeps no rows", c.name, pl.Schedule)
+			}
+			whole, err := solve(t, p, pl, backend.Options{Maintain: true, NoSpecial: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var keep []int64
+			for i := int64(0); i < p.Rows; i += 1 + int64(r.IntN(3)) {
+				keep = append(keep, i)
+			}
+			got, err := e.Run(t.Context(), p, pl, backend.Options{KeepRows: keep, NoSpecial: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Grid != nil || got.Rows == nil || got.Rows.Rows != int64(len(keep)) {
+				t.Fatalf("%s n=%d: grid %v, rows %v", c.name, n, got.Grid != nil, got.Rows)
+			}
+			if got.Answer != whole.Answer {
+				t.Errorf("%s n=%d: answer %v, with the grid %v", c.name, n, got.Answer, whole.Answer)
+			}
+			for k, i := range keep {
+				for j := int64(0); j < p.Cols; j++ {
+					if a, b := got.Rows.At(int64(k), j), whole.Grid.At(i, j); a != b {
+						t.Fatalf("%s n=%d: kept row %d, cell %d is %v, the grid's %v", c.name, n, i, j, a, b)
+					}
+				}
+			}
+		}
+	}
+}
