@@ -14,7 +14,9 @@ func TestInt(t *testing.T) {
 	bin := func(op ir.Op, x, y ir.Expr) ir.Expr {
 		return &ir.Binary{Node: ir.Node{T: ir.Int}, Op: op, X: x, Y: y}
 	}
-	call := func(fn ir.Func, args ...ir.Expr) ir.Expr { return &ir.Call{Node: ir.Node{T: ir.Int}, Fn: fn, Args: args} }
+	call := func(fn ir.Func, args ...ir.Expr) ir.Expr {
+		return &ir.Call{Node: ir.Node{T: ir.Int}, Fn: fn, Args: args}
+	}
 	n := &ir.Scalar{Name: "n", Value: ir.Value{T: ir.Int, I: 7}}
 	x := &ir.Scalar{Name: "x", Value: ir.Value{T: ir.Double, F: 7}}
 	floatC := &ir.Const{Node: ir.Node{T: ir.Int}, V: ir.Value{T: ir.Double, F: 2.75}}
