@@ -39,6 +39,10 @@ type Options struct {
 	// through, tile by tile. An executor that cannot, for this problem,
 	// fails with ErrNotOnDevice.
 	KeepOnDevice bool
+	// DeviceBudget caps the device memory a grid kept on the device may
+	// take (0: what the device has free): a grid over it is refused with
+	// hostmem.ErrTooLarge, as one over the device's memory is.
+	DeviceBudget int64
 	// TraceMemory is what a traceback may keep, in bytes (0:
 	// plan.DefaultTraceMemory): the whole grid when it fits, else
 	// checkpoint rows and one band recomputed at a time (plan.Traceback).
@@ -111,6 +115,8 @@ type RowKeeper interface {
 // their device's memory (Options.KeepOnDevice).
 type OnDevice interface {
 	KeepsOnDevice() bool
+	// DeviceFree is the device memory free now, in bytes.
+	DeviceFree() int64
 }
 
 // ErrNotOnDevice is what an executor's error wraps when it cannot keep

@@ -76,7 +76,7 @@ cell[i][j] = 0    when i < 3 || j == 0
 	}},
 }
 
-func TestCheckpointTracebackCPU(t *testing.T) { runCheckpoint(t, cpu.New(3), false) }
+func TestCheckpointTracebackCPU(t *testing.T) { runCheckpoint(t, cpu.New(3), hostBands) }
 
 // TestCheckpointTracebackGPU runs the GPU twice: as it is, keeping the
 // grid in GPU memory where its kernel allows (traceOnDevice), and hidden
@@ -87,19 +87,29 @@ func TestCheckpointTracebackGPU(t *testing.T) {
 		gputest.NoGPU(t, err)
 		return
 	}
-	t.Run("device", func(t *testing.T) { runCheckpoint(t, ex, true) })
-	t.Run("bands", func(t *testing.T) { runCheckpoint(t, hostOnly{ex}, false) })
+	t.Run("device", func(t *testing.T) { runCheckpoint(t, ex, wholeOnDevice) })
+	t.Run("device-bands", func(t *testing.T) { runCheckpoint(t, ex, bandsOnDevice) })
+	t.Run("bands", func(t *testing.T) { runCheckpoint(t, hostOnly{ex}, hostBands) })
 }
+
+// checkpointMode is where a run of runCheckpoint must keep the grid.
+type checkpointMode int
+
+const (
+	hostBands     checkpointMode = iota // checkpoints on the host
+	wholeOnDevice                       // the whole grid in GPU memory
+	bandsOnDevice                       // a device budget of a third of the grid: bands in GPU memory
+)
 
 // hostOnly is an executor without backend.OnDevice.
 type hostOnly struct{ backend.Executor }
 
-func runCheckpoint(t *testing.T, ex backend.Executor, device bool) {
+func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 	r := dptest.Rand(t)
 	onDevice := 0
 	defer func() {
-		if device && onDevice == 0 && !t.Failed() {
-			t.Errorf("no traceback kept its grid on the device")
+		if mode != hostBands && onDevice == 0 && !t.Failed() {
+			t.Errorf("no traceback kept its grid, or its bands, on the device")
 		}
 	}()
 	for _, c := range checkpointCases {
@@ -126,7 +136,11 @@ func runCheckpoint(t *testing.T, ex backend.Executor, device bool) {
 					if err != nil {
 						break
 					}
-					got, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: budget})
+					opt := backend.Options{Traceback: true, TraceMemory: budget}
+					if mode == bandsOnDevice {
+						opt.DeviceBudget = max(plan.GridBytes(l.Problem)/3, 1)
+					}
+					got, err := engine.Run(context.Background(), l, ex, opt)
 					if err != nil {
 						t.Fatalf("n = %d, budget %d (bands of %d rows): %s", n, budget, lay.Band, source.Format(err, s.Text))
 					}
@@ -139,11 +153,11 @@ func runCheckpoint(t *testing.T, ex backend.Executor, device bool) {
 					if got.Trace == nil {
 						t.Fatalf("n = %d, budget %d: the layout has bands of %d rows, the run kept the whole grid", n, budget, lay.Band)
 					}
-					if got.Trace.Device {
+					switch {
+					case got.Trace.Device && mode == wholeOnDevice, got.Trace.DeviceBands && mode == bandsOnDevice:
 						onDevice++
-						if !device {
-							t.Fatalf("n = %d: an executor without a device kept the grid on one", n)
-						}
+					case got.Trace.Device || got.Trace.DeviceBands:
+						t.Fatalf("n = %d: the grid went to the device (whole %v, bands %v) in mode %d", n, got.Trace.Device, got.Trace.DeviceBands, mode)
 					}
 					banded++
 					what := fmt.Sprintf("n = %d, bands of %d rows (%d bands, reach %d, narrow %v)", n, lay.Band, lay.Bands, lay.Reach, lay.Narrow)

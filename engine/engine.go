@@ -326,6 +326,21 @@ func traceOverBudget(ctx context.Context, l *Loaded, ex backend.Executor, opt ba
 		if err == nil || !(errors.Is(err, backend.ErrNotOnDevice) || errors.Is(err, hostmem.ErrTooLarge)) {
 			return res, err
 		}
+		if errors.Is(err, hostmem.ErrTooLarge) && l.Plan.Answer.Kind != plan.AnswerRegion {
+			// Larger than the GPU's memory: bands that fit it, one at a
+			// time. (A region answer would be read cell by cell from
+			// every band: bands on the host instead.)
+			free := d.DeviceFree()
+			if opt.DeviceBudget > 0 {
+				free = min(free, opt.DeviceBudget)
+			}
+			if dl, err := plan.DeviceBands(l.Problem, l.Plan, free, opt.TraceMemory); err == nil {
+				res, err := traceBands(ctx, l, ex, opt, dl)
+				if err == nil || !errors.Is(err, backend.ErrNotOnDevice) {
+					return res, err
+				}
+			}
+		}
 		// The device cannot hold it, or its kernel does not lay the grid
 		// out whole: on the host.
 	}
@@ -393,6 +408,7 @@ func traceBands(ctx context.Context, l *Loaded, ex backend.Executor, opt backend
 	if err != nil {
 		return nil, err
 	}
+	defer g.Close()
 	out := &Result{Grid: res, Backend: res.Backend, Device: res.Device, Trace: &lay}
 	i, j, ok := answerCell(l, res)
 	if !ok {

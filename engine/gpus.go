@@ -54,6 +54,9 @@ func (s *GPUSet) Device() string {
 // KeepsOnDevice: the first GPU runs grid problems (backend.OnDevice).
 func (s *GPUSet) KeepsOnDevice() bool { return s.exs[0].KeepsOnDevice() }
 
+// DeviceFree is the first GPU's free memory.
+func (s *GPUSet) DeviceFree() int64 { return s.exs[0].DeviceFree() }
+
 // Run runs a grid problem on the first GPU.
 func (s *GPUSet) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	return s.exs[0].Run(ctx, p, pl, opt)

@@ -27,6 +27,12 @@ type TraceLayout struct {
 	// layout Traceback chooses, but the one a run reports when its
 	// executor could (backend.OnDevice).
 	Device bool
+	// DeviceBands: the bands are kept, one at a time, in the memory of
+	// the GPU that computes them (backend.Options.KeepOnDevice) rather
+	// than on the host — set by the engine where the grid is larger than
+	// the GPU's memory but a band of a useful height fits it (DeviceBands
+	// sizes them).
+	DeviceBands bool
 	// Band is the height of a band in rows (the first band has what is
 	// left over, Band rows or fewer): the forward pass runs the grid band
 	// by band and keeps the last Reach rows of each (the rows the next
@@ -148,4 +154,47 @@ func readsNoColumnRight(p *ir.Problem, pl *Plan) bool {
 		}
 	}
 	return true
+}
+
+// DeviceBands is the layout of a traceback whose bands are kept, one at a
+// time, in the memory of the GPU that computes them (TraceLayout.DeviceBands):
+// for a grid larger than the GPU's free memory deviceFree. A band takes
+// at most half of it (the run's other buffers, its inputs and its given
+// rows, take the rest), so the bands are few and tall — a GPU sweeps a
+// tall band at full speed — and the host keeps only the rows between
+// them, which must fit budget bytes (DefaultTraceMemory when budget <=
+// 0). An error when the recurrence cannot be cut into bands of rows, when
+// not even a band of one row fits the GPU, or when the rows between the
+// bands do not fit the budget (two levels of checkpoints would; not
+// built).
+func DeviceBands(p *ir.Problem, pl *Plan, deviceFree, budget int64) (TraceLayout, error) {
+	if budget <= 0 {
+		budget = DefaultTraceMemory
+	}
+	reach, why := rowReach(p, pl)
+	if why != "" {
+		return TraceLayout{}, fmt.Errorf("%s", why)
+	}
+	cell := int64(p.CellType.Size())
+	row := p.Cols * cell
+	k := deviceFree/2/row - reach
+	if k < 1 {
+		return TraceLayout{}, fmt.Errorf("not even a band of one row of the %s fits in GPU memory (%s free)", p.GridText(), hostmem.Bytes(deviceFree))
+	}
+	k = min(k, p.Rows)
+	bands := (p.Rows + k - 1) / k
+	host := (bands-1)*reach*row + reach*p.Cols*8
+	if host > budget {
+		return TraceLayout{}, fmt.Errorf("a traceback of the %s in bands of %d rows on the GPU keeps %s of rows between them on the host, more than the traceback memory (%s): raise --traceback-memory", p.GridText(), k, hostmem.Bytes(host), hostmem.Bytes(budget))
+	}
+	return TraceLayout{
+		Why:         fmt.Sprintf("the whole grid (%s) is over the GPU's free memory (%s): %d bands of %d rows, one at a time in GPU memory", hostmem.Bytes(GridBytes(p)), hostmem.Bytes(deviceFree), bands, k),
+		Band:        k,
+		Reach:       reach,
+		Bands:       bands,
+		Narrow:      readsNoColumnRight(p, pl),
+		Bytes:       host,
+		Recompute:   2 + float64(reach)/float64(k),
+		DeviceBands: true,
+	}, nil
 }

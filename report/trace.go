@@ -54,8 +54,12 @@ func Trace(w io.Writer, lay plan.TraceLayout, recomputed int) {
 		fmt.Fprintf(w, "traceback  whole grid, %s: %s\n", Bytes(lay.Bytes), lay.Why)
 		return
 	}
-	fmt.Fprintf(w, "traceback  linear memory, %s: %d bands of %d rows, the last %d row(s) of each kept; the walk recomputes the bands it crosses (at most %.2fx the grid's cells)\n",
-		Bytes(lay.Bytes), lay.Bands, lay.Band, lay.Reach, lay.Recompute)
+	where := ""
+	if lay.DeviceBands {
+		where = ", each band in GPU memory"
+	}
+	fmt.Fprintf(w, "traceback  linear memory, %s: %d bands of %d rows%s, the last %d row(s) of each kept; the walk recomputes the bands it crosses (at most %.2fx the grid's cells)\n",
+		Bytes(lay.Bytes), lay.Bands, lay.Band, where, lay.Reach, lay.Recompute)
 	if recomputed >= 0 {
 		fmt.Fprintf(w, "           %d band(s) recomputed\n", recomputed)
 	}

@@ -48,6 +48,9 @@ type Grid struct {
 	base, height, cols int64
 	swapped            bool
 	g                  *backend.Grid
+	// dev is the band in memory when it is kept in the GPU's memory
+	// (lay.DeviceBands), read through its tiles; g is nil then.
+	dev backend.DeviceGrid
 	// buf is the memory every band is computed in (Reshaped to its
 	// size): allocated and faulted in once.
 	buf *backend.Grid
@@ -77,8 +80,12 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	bandOpt.Maintain, bandOpt.Traceback, bandOpt.Grid, bandOpt.NoSpecial = true, false, nil, true
 	bandOpt.Progress = nil
 	g := &Grid{ctx: ctx, ex: ex, opt: bandOpt, p: p, lay: lay, tops: make([]*backend.Grid, lay.Bands), cur: -1, progress: opt.Progress}
-	g.buf = backend.NewGrid(p.CellType, min(lay.Band+lay.Reach, p.Rows), p.Cols)
-	if k, ok := ex.(backend.RowKeeper); ok && k.KeepsRows(pl) {
+	if lay.DeviceBands {
+		g.opt.KeepOnDevice = true
+	} else {
+		g.buf = backend.NewGrid(p.CellType, min(lay.Band+lay.Reach, p.Rows), p.Cols)
+	}
+	if k, ok := ex.(backend.RowKeeper); ok && k.KeepsRows(pl) && !lay.DeviceBands {
 		return g.keptRows(pl, opt, start)
 	}
 	ans := newAnswer(p, pl.Answer)
@@ -86,6 +93,7 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	for b := int64(0); b < lay.Bands; b++ {
 		r, err := g.load(b, p.Cols)
 		if err != nil {
+			g.Close()
 			return nil, nil, err
 		}
 		res.Backend, res.Device = r.Backend, r.Device
@@ -96,6 +104,10 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 		ans.take(g.at, r0, r0+rows, p.Cols)
 		if b+1 < lay.Bands {
 			g.tops[b+1] = g.rows(r0+rows-lay.Reach, lay.Reach)
+		}
+		if err := g.Err(); err != nil {
+			g.Close()
+			return nil, nil, err
 		}
 	}
 	if err := ans.finish(p, res); err != nil {
@@ -178,6 +190,12 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 		return nil, err
 	}
 	g.g = nil // the band in memory goes before the next one is allocated
+	if g.dev != nil {
+		if err := g.dev.Close(); err != nil {
+			return nil, err
+		}
+		g.dev = nil
+	}
 	// A band of fewer rows than columns runs transposed: a GPU sweeps
 	// strips of rows in parallel, and a short band has few of them.
 	swap := bp.Dims == 2 && bp.Rows < bp.Cols
@@ -191,7 +209,9 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 		return nil, fmt.Errorf("internal error: planning band %d (rows %d..%d): %w", b, r0, r0+rows-1, err)
 	}
 	opt := g.opt
-	opt.Grid = g.buf.Reshaped(bp.Rows, bp.Cols)
+	if g.buf != nil {
+		opt.Grid = g.buf.Reshaped(bp.Rows, bp.Cols)
+	}
 	if g.progress != nil {
 		done, total := g.Cells, 2*g.p.Cells()
 		opt.Progress = func(d, _ int64) { g.progress(min(done+d, total), total) }
@@ -200,7 +220,10 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.Grid == nil || !r.Grid.Fits(g.p.CellType, bp.Rows, bp.Cols) {
+	switch {
+	case g.lay.DeviceBands && r.DeviceGrid != nil:
+		g.dev = r.DeviceGrid
+	case g.lay.DeviceBands || r.Grid == nil || !r.Grid.Fits(g.p.CellType, bp.Rows, bp.Cols):
 		return nil, fmt.Errorf("internal error: the %s backend kept no grid of band %d", r.Backend, b)
 	}
 	height := bp.Rows
@@ -214,16 +237,20 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 
 // at is cell [i][j] of p's grid from the band in memory, which holds it.
 func (g *Grid) at(i, j int64) ir.Value {
-	if g.swapped {
-		return g.g.At(j, i-g.base)
+	var band interface{ At(i, j int64) ir.Value } = g.g
+	if g.dev != nil {
+		band = g.dev
 	}
-	return g.g.At(i-g.base, j)
+	if g.swapped {
+		return band.At(j, i-g.base)
+	}
+	return band.At(i-g.base, j)
 }
 
 // rows copies n rows of the band in memory, from p's row r0, whole.
 func (g *Grid) rows(r0, n int64) *backend.Grid {
 	out := backend.NewGrid(g.p.CellType, n, g.cols)
-	if !g.swapped {
+	if !g.swapped && g.dev == nil {
 		size := int64(g.p.CellType.Size())
 		at := (r0 - g.base) * g.cols * size
 		copy(out.Bytes(), g.g.Bytes()[at:at+n*g.cols*size])
@@ -246,7 +273,7 @@ func (g *Grid) At(i, j int64) ir.Value {
 	if g.err != nil {
 		return ir.Value{T: g.p.CellType}
 	}
-	if g.g != nil && i >= g.base && i < g.base+g.height && j < g.cols {
+	if (g.g != nil || g.dev != nil) && i >= g.base && i < g.base+g.height && j < g.cols {
 		return g.at(i, j)
 	}
 	b := g.bandOf(i)
@@ -289,7 +316,22 @@ func (g *Grid) roundCols(n int64) int64 {
 }
 
 // Err is the error that stopped the reads, nil when none did.
-func (g *Grid) Err() error { return g.err }
+func (g *Grid) Err() error {
+	if g.err == nil && g.dev != nil {
+		return g.dev.Err()
+	}
+	return g.err
+}
+
+// Close frees the band kept in the GPU's memory, if one is.
+func (g *Grid) Close() error {
+	if g.dev == nil {
+		return nil
+	}
+	err := g.dev.Close()
+	g.dev = nil
+	return err
+}
 
 // answer collects the cells the answer reads as the bands are computed.
 type answer struct {

@@ -14,6 +14,20 @@ import (
 // the front kernels, which lay the whole grid out row-major.
 func (e *Executor) KeepsOnDevice() bool { return true }
 
+// DeviceFree is the GPU's free memory (0 when the driver cannot say).
+func (e *Executor) DeviceFree() int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ctx == nil {
+		return 0
+	}
+	free, _, err := e.ctx.MemInfo()
+	if err != nil {
+		return 0
+	}
+	return free
+}
+
 // devTile is the side of the tiles a deviceGrid copies back: 256 x 256
 // cells, 256 KB of int cells, one cuMemcpy2D each. A walk through a
 // 30,000² alignment crosses a few hundred.

@@ -42,6 +42,7 @@ import (
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
@@ -240,6 +241,9 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if opt.KeepOnDevice {
 		if !(prog.Kernel == codegen.KernelStrip && !prog.Backward) && prog.Kernel != codegen.KernelFront {
 			return nil, fmt.Errorf("%w: the %s kernel of %s", backend.ErrNotOnDevice, prog.Kernel, p.Name)
+		}
+		if b := opt.DeviceBudget; b > 0 && plan.GridBytes(p) > b {
+			return nil, hostmem.TooLarge(fmt.Sprintf("keeping the %s of %s in GPU memory", p.GridText(), p.Name), plan.GridBytes(p), b, "the device budget", "")
 		}
 		r.onDevice = true
 		defer func() {
