@@ -106,8 +106,11 @@ type hostOnly struct{ backend.Executor }
 
 func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 	r := dptest.Rand(t)
-	onDevice := 0
+	onDevice, nested := 0, 0
 	defer func() {
+		if mode == hostBands && nested == 0 && !t.Failed() {
+			t.Errorf("no traceback used two levels of checkpoints")
+		}
 		if mode != hostBands && onDevice == 0 && !t.Failed() {
 			t.Errorf("no traceback kept its grid, or its bands, on the device")
 		}
@@ -115,7 +118,11 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 	for _, c := range checkpointCases {
 		t.Run(c.name, func(t *testing.T) {
 			banded := 0
-			for _, n := range []int{1, 2, 5, 17, 40} {
+			sizes := []int{1, 2, 5, 17, 40}
+			if mode == hostBands {
+				sizes = append(sizes, 300) // room for two levels of checkpoints
+			}
+			for _, n := range sizes {
 				src := c.make(r, n)
 				s := &engine.Source{Name: c.name + ".dp", Path: c.name + ".dp", Text: []byte(src)}
 				l, err := engine.Load(s, bind.Config{BaseDir: "."})
@@ -160,6 +167,9 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 						t.Fatalf("n = %d: the grid went to the device (whole %v, bands %v) in mode %d", n, got.Trace.Device, got.Trace.DeviceBands, mode)
 					}
 					banded++
+					if lay.Nested {
+						nested++
+					}
 					what := fmt.Sprintf("n = %d, bands of %d rows (%d bands, reach %d, narrow %v)", n, lay.Band, lay.Bands, lay.Reach, lay.Narrow)
 					if got.Answer() != whole.Answer() {
 						t.Fatalf("%s: answer %v, whole grid %v", what, got.Answer(), whole.Answer())

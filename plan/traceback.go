@@ -33,6 +33,13 @@ type TraceLayout struct {
 	// the GPU's memory but a band of a useful height fits it (DeviceBands
 	// sizes them).
 	DeviceBands bool
+	// Nested: two levels of checkpoints. A band of Band rows is too large
+	// to keep even on its own: each is traced back in bands of its own
+	// (Traceback, or DeviceBands with DeviceFree, within SubBudget) —
+	// what a grid of millions of rows and columns needs.
+	Nested     bool
+	SubBudget  int64
+	DeviceFree int64
 	// Band is the height of a band in rows (the first band has what is
 	// left over, Band rows or fewer): the forward pass runs the grid band
 	// by band and keeps the last Reach rows of each (the rows the next
@@ -95,7 +102,14 @@ func Traceback(p *ir.Problem, pl *Plan, budget int64) (TraceLayout, error) {
 		lo++
 	}
 	if cost(lo) > budget {
-		return TraceLayout{}, fmt.Errorf("a traceback of the %s needs %s in linear memory (checkpoints every %d rows and one band), more than the traceback memory (%s): raise --traceback-memory", p.GridText(), hostmem.Bytes(cost(lo)), lo, hostmem.Bytes(budget))
+		if two, ok := twoLevels(p, pl, reach, narrow, budget, func(bp int64) int64 {
+			// The least single-level cost of a band of bp rows.
+			k := max(1, int64(math.Sqrt(float64(bp)*float64(reach))))
+			return ((bp+k-1)/k-1)*reach*c*cell + (k+reach)*c*cell + reach*c*8
+		}); ok {
+			return two, nil
+		}
+		return TraceLayout{}, fmt.Errorf("a traceback of the %s needs %s in linear memory (checkpoints every %d rows and one band; two levels need more too), more than the traceback memory (%s): raise --traceback-memory", p.GridText(), hostmem.Bytes(cost(lo)), lo, hostmem.Bytes(budget))
 	}
 	hi := n
 	for lo < hi {
@@ -185,7 +199,15 @@ func DeviceBands(p *ir.Problem, pl *Plan, deviceFree, budget int64) (TraceLayout
 	bands := (p.Rows + k - 1) / k
 	host := (bands-1)*reach*row + reach*p.Cols*8
 	if host > budget {
-		return TraceLayout{}, fmt.Errorf("a traceback of the %s in bands of %d rows on the GPU keeps %s of rows between them on the host, more than the traceback memory (%s): raise --traceback-memory", p.GridText(), k, hostmem.Bytes(host), hostmem.Bytes(budget))
+		two, ok := twoLevels(p, pl, reach, readsNoColumnRight(p, pl), budget, func(rows int64) int64 {
+			return ((rows+k-1)/k-1)*reach*row + reach*p.Cols*8
+		})
+		if ok {
+			two.DeviceBands, two.DeviceFree = true, deviceFree
+			two.Why += fmt.Sprintf(", in GPU memory (%s free)", hostmem.Bytes(deviceFree))
+			return two, nil
+		}
+		return TraceLayout{}, fmt.Errorf("a traceback of the %s in bands of %d rows on the GPU keeps %s of rows between them on the host, more than the traceback memory (%s), even in two levels: raise --traceback-memory", p.GridText(), k, hostmem.Bytes(host), hostmem.Bytes(budget))
 	}
 	return TraceLayout{
 		Why:         fmt.Sprintf("the whole grid (%s) is over the GPU's free memory (%s): %d bands of %d rows, one at a time in GPU memory", hostmem.Bytes(GridBytes(p)), hostmem.Bytes(deviceFree), bands, k),
@@ -197,4 +219,39 @@ func DeviceBands(p *ir.Problem, pl *Plan, deviceFree, budget int64) (TraceLayout
 		Recompute:   2 + float64(reach)/float64(k),
 		DeviceBands: true,
 	}, nil
+}
+
+// twoLevels is the nested layout (TraceLayout.Nested) for a grid whose
+// single level of checkpoints is over budget: half the budget for the
+// rows between the bands of the first level, as few bands as that allows,
+// and the other half for tracing one band back in bands of its own, whose
+// least cost for a band of r rows is sub(r). A region answer is read from
+// every cell as the bands pass, which a nested band cannot give cheaply:
+// none for it.
+func twoLevels(p *ir.Problem, pl *Plan, reach int64, narrow bool, budget int64, sub func(rows int64) int64) (TraceLayout, bool) {
+	if pl.Answer.Kind == AnswerRegion {
+		return TraceLayout{}, false
+	}
+	row := p.Cols * int64(p.CellType.Size())
+	half := budget / 2
+	bands := half/(reach*row) + 1
+	if bands < 2 {
+		return TraceLayout{}, false
+	}
+	k := (p.Rows + bands - 1) / bands
+	bands = (p.Rows + k - 1) / k
+	if sub(k+reach) > half {
+		return TraceLayout{}, false
+	}
+	return TraceLayout{
+		Why:       fmt.Sprintf("the whole grid (%s) is over the traceback memory (%s), and so is one level of checkpoints: two levels, checkpoints every %d rows, each band traced back in bands of its own", hostmem.Bytes(GridBytes(p)), hostmem.Bytes(budget), k),
+		Band:      k,
+		Reach:     reach,
+		Bands:     bands,
+		Narrow:    narrow,
+		Bytes:     (bands-1)*reach*row + sub(k+reach),
+		Recompute: 3,
+		Nested:    true,
+		SubBudget: half,
+	}, true
 }

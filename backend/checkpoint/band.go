@@ -50,7 +50,7 @@ func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid) (
 	}
 	b.Rows, b.Cols = given+rows, cols
 	b.Answer, b.AnswerPos = nil, p.AnswerPos
-	b.Maintain = true
+	b.Maintain = false // the runs say whether to keep it (a nested band keeps rows only)
 
 	c := &cloner{refs: map[*ir.CellRef]*ir.CellRef{}, reds: map[*ir.Reduce]*ir.Reduce{}}
 	b.Cases = nil
@@ -59,7 +59,7 @@ func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid) (
 		vi, vj := c.indexVar(p, ir.VarI), c.indexVar(p, ir.VarJ)
 		// The base is data, not a constant of the code: every band but
 		// the first is then the same program (a GPU compiles it once).
-		c.base = &ir.Input{Pos: p.RecurPos, Name: baseInput, T: vi.T, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint"}
+		c.base = &ir.Input{Pos: p.RecurPos, Name: levelName(baseInput, p), T: vi.T, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint"}
 		b.Inputs = append(append([]*ir.Input(nil), p.Inputs...), in, c.base)
 		b.Cases = append(b.Cases, &ir.Case{
 			Pos:   p.RecurPos,
@@ -137,11 +137,20 @@ func transposed(b *ir.Problem) (*ir.Problem, error) {
 	return &t, nil
 }
 
+// levelName is name for the inputs a band of p adds: p may itself be a
+// band (two levels of checkpoints), whose inputs of that name it keeps.
+func levelName(name string, p *ir.Problem) string {
+	if p.Of == nil {
+		return name
+	}
+	return fmt.Sprintf("%s %d", name, len(p.Inputs))
+}
+
 // boundary is the input holding rows 0..given-1 of top, columns
 // 0..cols-1, in the cell type (integer infinities as the type's sentinels,
 // which is how inputs hold them).
 func boundary(p *ir.Problem, top *backend.Grid, given, cols int64) *ir.Input {
-	in := &ir.Input{Pos: p.RecurPos, Name: bandInput, T: p.CellType, Rows: int(given), Cols: int(cols), Origin: "checkpoint"}
+	in := &ir.Input{Pos: p.RecurPos, Name: levelName(bandInput, p), T: p.CellType, Rows: int(given), Cols: int(cols), Origin: "checkpoint"}
 	n := given * cols
 	if p.CellType.IsFloat() {
 		in.F = make([]float64, 0, n)

@@ -51,6 +51,12 @@ type Grid struct {
 	// dev is the band in memory when it is kept in the GPU's memory
 	// (lay.DeviceBands), read through its tiles; g is nil then.
 	dev backend.DeviceGrid
+	// sub is the band in memory when it is itself kept as checkpoints
+	// (lay.Nested): its cells are read, and its bands recomputed, through
+	// it; g and dev are nil then.
+	sub *Grid
+	// user is the run's options, for the nested bands' runs.
+	user backend.Options
 	// buf is the memory every band is computed in (Reshaped to its
 	// size): allocated and faulted in once.
 	buf *backend.Grid
@@ -80,9 +86,14 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	bandOpt.Maintain, bandOpt.Traceback, bandOpt.Grid, bandOpt.NoSpecial = true, false, nil, true
 	bandOpt.Progress = nil
 	g := &Grid{ctx: ctx, ex: ex, opt: bandOpt, p: p, lay: lay, tops: make([]*backend.Grid, lay.Bands), cur: -1, progress: opt.Progress}
-	if lay.DeviceBands {
+	g.user = opt
+	g.user.Progress = nil
+	switch {
+	case lay.Nested:
+		// Each band is a Grid of its own (load).
+	case lay.DeviceBands:
 		g.opt.KeepOnDevice = true
-	} else {
+	default:
 		g.buf = backend.NewGrid(p.CellType, min(lay.Band+lay.Reach, p.Rows), p.Cols)
 	}
 	if k, ok := ex.(backend.RowKeeper); ok && k.KeepsRows(pl) && !lay.DeviceBands {
@@ -190,11 +201,22 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 		return nil, err
 	}
 	g.g = nil // the band in memory goes before the next one is allocated
-	if g.dev != nil {
-		if err := g.dev.Close(); err != nil {
-			return nil, err
+	if err := g.Close(); err != nil {
+		return nil, err
+	}
+	if g.lay.Nested {
+		bpl, err := plan.Analyze(bp)
+		if err != nil {
+			return nil, fmt.Errorf("internal error: planning band %d (rows %d..%d): %w", b, r0, r0+rows-1, err)
 		}
-		g.dev = nil
+		lay, err := g.subLayout(bp, bpl)
+		if err != nil {
+			return nil, fmt.Errorf("internal error: band %d of a two-level traceback: %w", b, err)
+		}
+		if !lay.Whole {
+			return g.loadNested(b, r0, rows, cols, bp, bpl, lay)
+		}
+		// A band this small (the first) is kept whole.
 	}
 	// A band of fewer rows than columns runs transposed: a GPU sweeps
 	// strips of rows in parallel, and a short band has few of them.
@@ -235,8 +257,50 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 	return r, nil
 }
 
+// subLayout is how a band of a two-level layout is traced back: whole
+// when it fits the second level's budget (the first band may be small),
+// else in bands of its own — never a third level.
+func (g *Grid) subLayout(bp *ir.Problem, bpl *plan.Plan) (plan.TraceLayout, error) {
+	if plan.GridBytes(bp) <= g.lay.SubBudget {
+		return plan.TraceLayout{Whole: true}, nil
+	}
+	var lay plan.TraceLayout
+	var err error
+	if g.lay.DeviceBands {
+		lay, err = plan.DeviceBands(bp, bpl, g.lay.DeviceFree, g.lay.SubBudget)
+	} else {
+		lay, err = plan.Traceback(bp, bpl, g.lay.SubBudget)
+	}
+	if err == nil && (lay.Whole || lay.Nested) {
+		err = fmt.Errorf("the band needs more than one level: %s", lay.Why)
+	}
+	return lay, err
+}
+
+// loadNested traces band b (the problem bp: rows r0 .. r0+rows-1, cols
+// columns) back from checkpoints of its own, as the layout's second level
+// says, and makes it the band in memory.
+func (g *Grid) loadNested(b, r0, rows, cols int64, bp *ir.Problem, bpl *plan.Plan, lay plan.TraceLayout) (*backend.Result, error) {
+	opt := g.user
+	if g.progress != nil {
+		done, total := g.Cells, 2*g.p.Cells()
+		opt.Progress = func(d, _ int64) { g.progress(min(done+d/2, total), total) }
+	}
+	res, sub, err := Run(g.ctx, g.ex, bp, bpl, opt, lay)
+	if err != nil {
+		return nil, err
+	}
+	height := bp.Rows
+	g.cur, g.base, g.height, g.cols, g.swapped, g.sub = b, r0-(height-rows), height, cols, false, sub
+	g.Cells += sub.Cells
+	return res, nil
+}
+
 // at is cell [i][j] of p's grid from the band in memory, which holds it.
 func (g *Grid) at(i, j int64) ir.Value {
+	if g.sub != nil {
+		return g.sub.At(i-g.base, j)
+	}
 	var band interface{ At(i, j int64) ir.Value } = g.g
 	if g.dev != nil {
 		band = g.dev
@@ -250,7 +314,7 @@ func (g *Grid) at(i, j int64) ir.Value {
 // rows copies n rows of the band in memory, from p's row r0, whole.
 func (g *Grid) rows(r0, n int64) *backend.Grid {
 	out := backend.NewGrid(g.p.CellType, n, g.cols)
-	if !g.swapped && g.dev == nil {
+	if !g.swapped && g.g != nil {
 		size := int64(g.p.CellType.Size())
 		at := (r0 - g.base) * g.cols * size
 		copy(out.Bytes(), g.g.Bytes()[at:at+n*g.cols*size])
@@ -273,7 +337,7 @@ func (g *Grid) At(i, j int64) ir.Value {
 	if g.err != nil {
 		return ir.Value{T: g.p.CellType}
 	}
-	if (g.g != nil || g.dev != nil) && i >= g.base && i < g.base+g.height && j < g.cols {
+	if (g.g != nil || g.dev != nil || g.sub != nil) && i >= g.base && i < g.base+g.height && j < g.cols {
 		return g.at(i, j)
 	}
 	b := g.bandOf(i)
@@ -317,19 +381,30 @@ func (g *Grid) roundCols(n int64) int64 {
 
 // Err is the error that stopped the reads, nil when none did.
 func (g *Grid) Err() error {
-	if g.err == nil && g.dev != nil {
+	switch {
+	case g.err != nil:
+		return g.err
+	case g.dev != nil:
 		return g.dev.Err()
+	case g.sub != nil:
+		return g.sub.Err()
 	}
-	return g.err
+	return nil
 }
 
 // Close frees the band kept in the GPU's memory, if one is.
 func (g *Grid) Close() error {
-	if g.dev == nil {
-		return nil
+	var err error
+	if g.dev != nil {
+		err = g.dev.Close()
+		g.dev = nil
 	}
-	err := g.dev.Close()
-	g.dev = nil
+	if g.sub != nil {
+		if e := g.sub.Close(); err == nil {
+			err = e
+		}
+		g.sub = nil
+	}
 	return err
 }
 
