@@ -297,10 +297,8 @@ func runWhole(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.O
 	}
 	out := &Result{Grid: res, Backend: res.Backend, Device: res.Device}
 	if trace {
-		if out.Tree, err = traceGrid(l, res); err != nil {
-			// The recurrence's: a cycle, a read outside the grid, a
-			// tree of shared cells.
-			return nil, InputError(err)
+		if out.Tree, err = walkBack(l, res, nil); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
@@ -373,19 +371,9 @@ func traceOnDevice(ctx context.Context, l *Loaded, ex backend.Executor, opt back
 		return nil, fmt.Errorf("internal error: the %s backend kept no grid on its device", res.Backend)
 	}
 	defer g.Close()
-	i, j, ok := answerCell(l, res)
-	if !ok {
-		return nil, fmt.Errorf("internal error: the %s backend reported no answer cell to trace back from", res.Backend)
-	}
-	tree, err := traceback.TreeFrom(l.Problem, g, i, j)
+	tree, err := walkBack(l, res, g)
 	if err != nil {
-		if g.Err() != nil {
-			return nil, err
-		}
-		return nil, InputError(err)
-	}
-	if path, emitted, ok := tree.Path(); ok {
-		res.Path, res.Emitted = path, emitted
+		return nil, err
 	}
 	res.DeviceGrid = nil
 	res.Stats.Seconds = time.Since(start).Seconds()
@@ -410,20 +398,8 @@ func traceBands(ctx context.Context, l *Loaded, ex backend.Executor, opt backend
 	}
 	defer g.Close()
 	out := &Result{Grid: res, Backend: res.Backend, Device: res.Device, Trace: &lay}
-	i, j, ok := answerCell(l, res)
-	if !ok {
-		return nil, fmt.Errorf("internal error: the %s backend reported no answer cell to trace back from", res.Backend)
-	}
-	tree, err := traceback.TreeFrom(l.Problem, g, i, j)
-	if err != nil {
-		if g.Err() != nil {
-			return nil, err
-		}
-		return nil, InputError(err)
-	}
-	out.Tree = tree
-	if path, emitted, ok := tree.Path(); ok {
-		res.Path, res.Emitted = path, emitted
+	if out.Tree, err = walkBack(l, res, g); err != nil {
+		return nil, err
 	}
 	res.Stats.Cells = g.Cells
 	res.Stats.Seconds = time.Since(start).Seconds()
@@ -462,16 +438,28 @@ func answerCell(l *Loaded, res *backend.Result) (i, j int64, ok bool) {
 	return i, j, ok
 }
 
-// traceGrid follows the traceback tree from the cell the answer selected
-// in res, and fills res's Path and Emitted when the tree is a path.
-func traceGrid(l *Loaded, res *backend.Result) (*traceback.Node, error) {
+// walkBack follows the traceback tree from the cell the answer selected
+// in res, over src (nil: res's whole grid), and fills res's Path and
+// Emitted when the tree is a path. An error of the recurrence (a cycle, a
+// read outside the grid, a tree of shared cells) is an input error; one
+// of src (a band that could not be recomputed) is returned as it is.
+func walkBack(l *Loaded, res *backend.Result, src traceback.Source) (*traceback.Node, error) {
 	i, j, ok := answerCell(l, res)
 	if !ok {
 		return nil, fmt.Errorf("internal error: the %s backend reported no answer cell to trace back from", res.Backend)
 	}
-	tree, err := traceback.Tree(l.Problem, res.Grid, i, j)
+	var tree *traceback.Node
+	var err error
+	if src == nil {
+		tree, err = traceback.Tree(l.Problem, res.Grid, i, j)
+	} else {
+		tree, err = traceback.TreeFrom(l.Problem, src, i, j)
+	}
 	if err != nil {
-		return nil, err
+		if src != nil && src.Err() != nil {
+			return nil, err
+		}
+		return nil, InputError(err)
 	}
 	if path, emitted, ok := tree.Path(); ok {
 		res.Path, res.Emitted = path, emitted

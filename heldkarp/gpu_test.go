@@ -17,13 +17,7 @@ import (
 // CUDA driver and fails where there is one but anything else goes wrong.
 func openGPU(t testing.TB) (*cuda.Context, *cuda.NVRTC) {
 	t.Helper()
-	drv, err := cuda.Open()
-	if errors.Is(err, cuda.ErrNoDriver) {
-		gputest.NoGPU(t, err)
-	}
-	if err != nil {
-		t.Fatalf("opening the CUDA driver: %v", err)
-	}
+	drv := openDriver(t)
 	dev, err := drv.NewContext(0)
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +32,20 @@ func openGPU(t testing.TB) (*cuda.Context, *cuda.NVRTC) {
 		t.Fatalf("a CUDA driver is present but NVRTC is not: %v", err)
 	}
 	return dev, nv
+}
+
+// openDriver opens the CUDA driver; it skips the test where there is
+// none and fails where opening it fails otherwise.
+func openDriver(t testing.TB) *cuda.Driver {
+	t.Helper()
+	drv, err := cuda.Open()
+	if errors.Is(err, cuda.ErrNoDriver) {
+		gputest.NoGPU(t, err)
+	}
+	if err != nil {
+		t.Fatalf("opening the CUDA driver: %v", err)
+	}
+	return drv
 }
 
 // TestSolveGPURandom checks the GPU against the CPU solver, which the tests

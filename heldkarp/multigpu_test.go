@@ -2,7 +2,6 @@ package heldkarp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend/cuda"
-	"github.com/dpgpu/dpgpu/internal/gputest"
 )
 
 // openGPUs opens every GPU and NCCL, or skips: without a CUDA driver (as
@@ -19,13 +17,7 @@ import (
 // DPGPU_REQUIRE_MULTIGPU=1 makes the last two failures.
 func openGPUs(t *testing.T) ([]*cuda.Context, *cuda.NVRTC, *cuda.NCCL) {
 	t.Helper()
-	drv, err := cuda.Open()
-	if errors.Is(err, cuda.ErrNoDriver) {
-		gputest.NoGPU(t, err)
-	}
-	if err != nil {
-		t.Fatalf("opening the CUDA driver: %v", err)
-	}
+	drv := openDriver(t)
 	skip := t.Skipf
 	if os.Getenv("DPGPU_REQUIRE_MULTIGPU") != "" {
 		skip = t.Fatalf

@@ -67,6 +67,15 @@ func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid) (
 			Value: &ir.Load{Node: ir.Node{T: p.CellType, Pos: p.RecurPos}, In: in, Index: []ir.Expr{vi, vj}},
 		})
 	}
+	if err := c.cases(&b, p); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// cases appends the copies of p's cases to b's, and sets b.CellRefs to
+// the copies of p's references, in p's order.
+func (c *cloner) cases(b, p *ir.Problem) error {
 	for _, k := range p.Cases {
 		n := &ir.Case{Pos: k.Pos}
 		if k.Cond != nil {
@@ -79,12 +88,9 @@ func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid) (
 		b.Cases = append(b.Cases, n)
 	}
 	if c.err != nil {
-		return nil, c.err
+		return c.err
 	}
-	if err := c.refList(&b, p); err != nil {
-		return nil, err
-	}
-	return &b, nil
+	return c.refList(b, p)
 }
 
 // refList fills b.CellRefs with the copies of p's, in p's order.
@@ -117,21 +123,7 @@ func transposed(b *ir.Problem) (*ir.Problem, error) {
 	t.IVar, t.JVar = b.JVar, b.IVar
 	c := &cloner{refs: map[*ir.CellRef]*ir.CellRef{}, reds: map[*ir.Reduce]*ir.Reduce{}, swap: true}
 	t.Cases = nil
-	for _, k := range b.Cases {
-		n := &ir.Case{Pos: k.Pos}
-		if k.Cond != nil {
-			n.Cond = c.expr(k.Cond)
-		}
-		n.Value = c.expr(k.Value)
-		if k.Emit != nil {
-			n.Emit = c.expr(k.Emit)
-		}
-		t.Cases = append(t.Cases, n)
-	}
-	if c.err != nil {
-		return nil, c.err
-	}
-	if err := c.refList(&t, b); err != nil {
+	if err := c.cases(&t, b); err != nil {
 		return nil, err
 	}
 	return &t, nil
