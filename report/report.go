@@ -421,6 +421,9 @@ type SolveJSON struct {
 	// Traceback is how the traceback kept the grid, when it kept
 	// checkpoints rather than the whole grid.
 	Traceback *TraceJSON `json:"traceback,omitempty"`
+	// Alignment is the traceback of an alignment problem as a record
+	// (CIGAR and coordinates), absent for other problems.
+	Alignment *AlignJSON `json:"alignment,omitempty"`
 }
 
 // SolveObject builds the JSON result. tree is the traceback (nil without

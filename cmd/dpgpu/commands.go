@@ -36,6 +36,7 @@ func commands() []*cli.Command {
 				&cli.BoolFlag{Name: "maintain", Usage: "keep the whole grid, as `maintain: 1` does"},
 				&cli.BoolFlag{Name: "no-special", Usage: "run the schedule even where the planner recognised a better algorithm (bit-parallel LCS, edit distance): for comparisons"},
 				&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+				&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text, or for an alignment (two sequences A and B) paf or sam: the traceback as one PAF line (minimap2's format, with cg:Z: CIGAR) or a SAM file; implies --traceback"},
 				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 			),
 		},

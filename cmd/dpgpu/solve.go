@@ -19,6 +19,7 @@ import (
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/problems"
+	"github.com/dpgpu/dpgpu/problems/render"
 	"github.com/dpgpu/dpgpu/report"
 )
 
@@ -80,6 +81,13 @@ func solveAction(c *cli.Context) (err error) {
 	if err := checkBackendFlags(c); err != nil {
 		return err
 	}
+	format := c.String("format")
+	if format != "text" && !slices.Contains(report.AlignFormats, format) {
+		return usageErr("--format %q: want text, paf or sam", format)
+	}
+	if format != "text" && c.Bool("json") {
+		return usageErr("--format %s and --json: choose one", format)
+	}
 	var out *gridOutput
 	if path := c.String("grid"); path != "" {
 		if out, err = openGrid(path); err != nil {
@@ -104,7 +112,7 @@ func solveAction(c *cli.Context) (err error) {
 	opt := backend.Options{
 		Threads:   c.Int("threads"),
 		Maintain:  c.Bool("maintain") || out != nil,
-		Traceback: c.Bool("traceback"),
+		Traceback: c.Bool("traceback") || format != "text",
 		NoSpecial: c.Bool("no-special"),
 	}
 	if opt.TraceMemory, err = traceMemory(c); err != nil {
@@ -152,6 +160,21 @@ func solveAction(c *cli.Context) (err error) {
 		report.SolveTour(c.App.Writer, l.Problem, res.Tour, res.Backend, res.Device)
 		return nil
 	}
+	var rec *render.Record
+	if opt.Traceback && res.Grid.Path != nil {
+		if r, ok := render.AlignmentRecord(l.Problem, res.Grid.Path); ok {
+			rec = &r
+		}
+	}
+	if format != "text" {
+		if rec == nil {
+			return usageErr("--format %s: %s is not an alignment of two sequences (char inputs A and B, or the first two char vectors) with a path", format, l.Problem.Name)
+		}
+		if format == "paf" {
+			return report.PAF(c.App.Writer, *rec, res.Answer())
+		}
+		return report.SAM(c.App.Writer, *rec, res.Answer(), version)
+	}
 	solution := ""
 	if opt.Traceback {
 		if s, ok := problems.Solution(l.Problem.Name, l.Problem, res.Grid, res.Tree); ok {
@@ -162,6 +185,9 @@ func solveAction(c *cli.Context) (err error) {
 		obj := report.SolveObject(l.Problem, l.Plan, res.Grid, res.Tree, solution)
 		if res.Trace != nil {
 			obj.Traceback = report.TraceObject(*res.Trace, res.Recomputed)
+		}
+		if rec != nil {
+			obj.Alignment = report.AlignObject(*rec)
 		}
 		return enc.Encode(obj)
 	}

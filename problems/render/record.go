@@ -1,0 +1,107 @@
+package render
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// Record is an alignment as the interchange formats (SAM, PAF) give it:
+// the rows' sequence (A) is the query, the columns' (B) the target.
+// Coordinates are 0-based, ends exclusive: the path covers A[QStart:QEnd]
+// and B[TStart:TEnd] (a global alignment all of both, a local one what
+// its path crosses).
+type Record struct {
+	QName, TName               string
+	Query, Target              []byte
+	QStart, QEnd, TStart, TEnd int64
+	// CIGAR is SAM's, with = for a match and X for a mismatch: I a letter
+	// of the query against a gap, D one of the target.
+	CIGAR string
+	// Matches counts the = columns, Length all of them; NM is the edit
+	// distance of the aligned parts (X, I and D letters).
+	Matches, Length, NM int64
+}
+
+// Identity is Matches over Length (0 for an empty alignment).
+func (r Record) Identity() float64 {
+	if r.Length == 0 {
+		return 0
+	}
+	return float64(r.Matches) / float64(r.Length)
+}
+
+// AlignmentRecord is the record of path (a traceback through the grid of
+// an alignment problem: cells (i, j) over A's first i letters and B's
+// first j) for p's two sequences (the char inputs named A and B, or the
+// first two char vectors). ok is false when p has no such sequences or
+// the path takes a step that is not an alignment's (down, right,
+// diagonal).
+func AlignmentRecord(p *ir.Problem, path [][2]int64) (Record, bool) {
+	aName, bName, a, b, ok := sequences(p)
+	if !ok || len(path) == 0 {
+		return Record{}, false
+	}
+	r := Record{QName: seqName(p, aName), TName: seqName(p, bName), Query: a, Target: b}
+	first, last := path[0], path[len(path)-1]
+	r.QStart, r.TStart, r.QEnd, r.TEnd = first[0], first[1], last[0], last[1]
+	if r.QStart < 0 || r.TStart < 0 || r.QEnd > int64(len(a)) || r.TEnd > int64(len(b)) {
+		return Record{}, false
+	}
+	cols, ok := alignColumns(path, a, b, false)
+	if !ok {
+		return Record{}, false
+	}
+	var cigar []byte
+	var op byte
+	n := 0
+	flush := func() {
+		if n > 0 {
+			cigar = append(strconv.AppendInt(cigar, int64(n), 10), op)
+		}
+	}
+	for _, c := range cols {
+		var o byte
+		switch {
+		case c.a == gap:
+			o = 'D'
+		case c.b == gap:
+			o = 'I'
+		case c.a == c.b:
+			o = '='
+			r.Matches++
+		default:
+			o = 'X'
+		}
+		if o != '=' {
+			r.NM++
+		}
+		if o != op {
+			flush()
+			op, n = o, 0
+		}
+		n++
+	}
+	flush()
+	r.CIGAR, r.Length = string(cigar), int64(len(cols))
+	return r, true
+}
+
+// seqName names an input's sequence: the file it came from (its base
+// name without the extension), else the input's name.
+func seqName(p *ir.Problem, name string) string {
+	in := p.Input(name)
+	if in == nil || in.Origin == "" || in.Origin == "inline" || strings.HasPrefix(in.Origin, "--input") {
+		return name
+	}
+	base := filepath.Base(in.Origin)
+	if ext := filepath.Ext(base); ext != "" && ext != base {
+		base = strings.TrimSuffix(base, ext)
+	}
+	if base == "" || strings.ContainsAny(base, " \t") {
+		return name
+	}
+	return base
+}
