@@ -29,6 +29,7 @@ import (
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/problems/formats"
+	"github.com/dpgpu/dpgpu/problems/render"
 )
 
 // BatchArg is one positional argument of a batch. An argument that holds
@@ -195,6 +196,9 @@ type BatchResult struct {
 	Solution string
 	Path     [][2]int64
 	Emitted  []ir.Value
+	// Alignment is the path as an alignment record, for problems of two
+	// sequences (render.AlignmentRecord); nil otherwise.
+	Alignment *render.Record
 }
 
 // BatchStats are a batch's measurements. The per-step times are summed
@@ -670,6 +674,9 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 			r.Solution = s
 		}
 		r.Path, r.Emitted = res.Grid.Path, res.Grid.Emitted
+		if a, ok := render.AlignmentRecord(p, r.Path); ok {
+			r.Alignment = &a
+		}
 		res.Grid.Grid = nil
 		b.render.Add(int64(time.Since(t3)))
 	}

@@ -23,6 +23,7 @@ type BatchWriter struct {
 	jsonl     bool
 	args      []string // column heads of the arguments
 	traceback bool
+	paf       bool
 	started   bool
 	buf       []byte
 }
@@ -32,11 +33,11 @@ type BatchWriter struct {
 // solution columns.
 func NewBatchWriter(w io.Writer, format string, args []string, traceback bool) (*BatchWriter, error) {
 	switch format {
-	case "tsv", "jsonl":
+	case "tsv", "jsonl", "paf":
 	default:
-		return nil, fmt.Errorf("unknown batch format %q (want tsv or jsonl)", format)
+		return nil, fmt.Errorf("unknown batch format %q (want tsv, jsonl or paf)", format)
 	}
-	return &BatchWriter{w: w, jsonl: format == "jsonl", args: args, traceback: traceback}, nil
+	return &BatchWriter{w: w, jsonl: format == "jsonl", paf: format == "paf", args: args, traceback: traceback || format == "paf"}, nil
 }
 
 // BatchLine is one line of JSON Lines output. Answer is a number, or
@@ -50,7 +51,10 @@ type BatchLine struct {
 	CIGAR    string            `json:"cigar,omitempty"`
 	Solution string            `json:"solution,omitempty"`
 	Emitted  []any             `json:"emitted,omitempty"`
-	Error    string            `json:"error,omitempty"`
+	// Alignment is the traceback of an alignment as a record (=XID
+	// CIGAR, coordinates), with --traceback.
+	Alignment *AlignJSON `json:"alignment,omitempty"`
+	Error     string     `json:"error,omitempty"`
 }
 
 // TSVColumns are the TSV header's columns for args and traceback.
@@ -66,6 +70,25 @@ func TSVColumns(args []string, traceback bool) []string {
 // Write writes r's line (and, before the first TSV line, the header).
 func (b *BatchWriter) Write(r *engine.BatchResult) error {
 	b.buf = b.buf[:0]
+	if b.paf {
+		// One PAF line an alignment; an instance that failed, or is no
+		// alignment, is a comment line (PAF readers skip '#').
+		b.started = true
+		switch {
+		case r.Err != nil:
+			_, err := fmt.Fprintf(b.w, "# %d\t%s\terror: %s\n", r.Index+1, strings.Join(r.Names, "\t"), oneLine(r.Err.Error()))
+			return err
+		case r.Alignment == nil:
+			_, err := fmt.Fprintf(b.w, "# %d\t%s\tno alignment\n", r.Index+1, strings.Join(r.Names, "\t"))
+			return err
+		}
+		a := *r.Alignment
+		// The records' names, where the arguments have them.
+		if len(r.Names) >= 2 {
+			a.QName, a.TName = pafName(r.Names[0], a.QName), pafName(r.Names[1], a.TName)
+		}
+		return PAF(b.w, a, r.Answer)
+	}
 	if b.jsonl {
 		line := b.line(r)
 		data, err := json.Marshal(line)
@@ -107,6 +130,9 @@ func (b *BatchWriter) line(r *engine.BatchResult) BatchLine {
 	l.Answer, l.Cells = JSONValue(r.Answer), r.Cells
 	if b.traceback {
 		l.CIGAR, l.Solution = CIGAR(r.Path), r.Solution
+		if r.Alignment != nil {
+			l.Alignment = AlignObject(*r.Alignment)
+		}
 		for _, v := range r.Emitted {
 			l.Emitted = append(l.Emitted, JSONValue(v))
 		}
@@ -262,4 +288,13 @@ func CIGAR(path [][2]int64) string {
 		n++
 	}
 	return string(append(strconv.AppendInt(out, int64(n), 10), op))
+}
+
+// pafName is a record's name for a PAF column: name when it has no
+// whitespace (a FASTA ID, a file name), else def.
+func pafName(name, def string) string {
+	if name == "" || strings.ContainsAny(name, " \t\n\r") {
+		return def
+	}
+	return name
 }

@@ -37,6 +37,9 @@ against every instance of the second (one-vs-many: reads.fa ref.fa); --pairs pai
 instead. A record that cannot be used (a byte no char input holds, an instance whose run fails) gives a
 line with its names and the error, and the batch goes on; the exit status is then 2.
 
+--format paf writes one PAF line an alignment (minimap2's format: names, lengths, coordinates, matches,
+columns, NM:i, AS:i, cg:Z: with =XID), and '#' lines for instances that failed.
+
 Output (TSV with a header line, or JSON Lines): n (1-based), one column per argument with the record's
 name, the answer, with --traceback the CIGAR (rows' sequence as the query: M diagonal, I down, D right)
 and the built-in's solution text (else the emitted values, else the path), and the error.
@@ -57,7 +60,7 @@ func batchCommand() *cli.Command {
 			&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "cpu", Usage: "cpu, cuda (one instance after another on each GPU) or auto (large instances on the GPUs, the rest on the cores)"},
 			&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "instances run at once on the CPU, one thread each (default: one per core)"},
 			&cli.BoolFlag{Name: "pairs", Usage: "pair the multi-instance arguments record by record (default: every record of one against every record of the other)"},
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "tsv", Usage: "tsv or jsonl"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "tsv", Usage: "tsv, jsonl, or paf (one PAF line an alignment, with cg:Z: CIGAR; implies --traceback)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the results to `FILE` (complete or not at all) instead of stdout"},
 			&cli.BoolFlag{Name: "traceback", Aliases: []string{"T"}, Usage: "add each instance's solution: CIGAR and the built-in's rendering"},
 			&cli.BoolFlag{Name: "fail-fast", Usage: "stop at the first instance that fails"},
@@ -73,8 +76,8 @@ func batchAction(c *cli.Context) (err error) {
 		return err
 	}
 	format := c.String("format")
-	if format != "tsv" && format != "jsonl" {
-		return usageErr("--format %q: want tsv or jsonl", format)
+	if format != "tsv" && format != "jsonl" && format != "paf" {
+		return usageErr("--format %q: want tsv, jsonl or paf", format)
 	}
 	if c.NArg() < 1 {
 		return usageErr("batch: name a .dp file or a built-in problem, then its arguments")
@@ -114,7 +117,8 @@ func batchAction(c *cli.Context) (err error) {
 		out = file.tmp
 	}
 	bw := bufio.NewWriterSize(out, 1<<20)
-	w, err := report.NewBatchWriter(bw, format, engine.ArgNames(src), c.Bool("traceback"))
+	traceback := c.Bool("traceback") || format == "paf"
+	w, err := report.NewBatchWriter(bw, format, engine.ArgNames(src), traceback)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -123,7 +127,7 @@ func batchAction(c *cli.Context) (err error) {
 		Config:    bind.Config{Inputs: ins, Sets: sets},
 		Workers:   c.Int("threads"),
 		Pairs:     c.Bool("pairs"),
-		Traceback: c.Bool("traceback"),
+		Traceback: traceback,
 		FailFast:  c.Bool("fail-fast"),
 		NoSpecial: c.Bool("no-special"),
 	}

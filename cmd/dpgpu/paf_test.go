@@ -164,3 +164,39 @@ func jsonInt(t *testing.T, out, key string) int64 {
 	}
 	return v
 }
+
+// TestBatchPAF: `batch --format paf` writes one PAF line an alignment, in
+// input order, named by the records, each line what `solve --format paf`
+// writes for that pair (but for the names), and a '#' line for a record
+// that fails.
+func TestBatchPAF(t *testing.T) {
+	a, _, as, _ := batchFiles(t, 5, 1)
+	out, errText, code := dpgpu(t, "batch", "needleman-wunsch", a, a, "--pairs", "--format", "paf", "-q")
+	if code != 2 { // batchFiles plants a bad record
+		t.Fatalf("exit %d: %s", code, errText)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(as) {
+		t.Fatalf("%d lines, want %d: %q", len(lines), len(as), out)
+	}
+	for k, l := range lines {
+		if k == 2 {
+			if !strings.HasPrefix(l, "# 3\t") || !strings.Contains(l, "error") {
+				t.Errorf("line %d: %q, want the bad record's comment", k, l)
+			}
+			continue
+		}
+		f := strings.Split(l, "\t")
+		name := fmt.Sprintf("a%d", k)
+		n := strconv.Itoa(len(as[k]))
+		// A sequence against itself: all matches, one run of = (none for
+		// an empty sequence).
+		cigar := "cg:Z:" + n + "="
+		if n == "0" {
+			cigar = "cg:Z:"
+		}
+		if len(f) < 15 || f[0] != name || f[5] != name || f[1] != n || f[9] != n || f[10] != n || f[len(f)-1] != cigar || f[11] != "255" {
+			t.Errorf("line %d: %q", k, l)
+		}
+	}
+}
