@@ -25,7 +25,7 @@ func TestAlignmentFormats(t *testing.T) {
 		}
 		return path
 	}
-	for _, builtin := range []string{"needleman-wunsch", "smith-waterman"} {
+	for _, builtin := range []string{"needleman-wunsch", "smith-waterman", "gotoh"} {
 		for _, n := range []int{1, 2, 17, 64, 301} {
 			a, b := dptest.String(r, n, "ACG"), dptest.String(r, n+r.IntN(9), "ACG")
 			fa, fb := write(fmt.Sprintf("q%d.fa", n), a), write(fmt.Sprintf("t%d.fa", n), b)
@@ -94,8 +94,23 @@ func TestAlignmentFormats(t *testing.T) {
 			if qi != qe || ti != te || eq != matches || cols != alen || !strings.Contains(out, fmt.Sprintf("NM:i:%d\t", nm)) {
 				t.Errorf("%s n=%d: the CIGAR %q ends at %d, %d with %d matches of %d columns (NM %d); the line says %d, %d, %d, %d: %q", builtin, n, cigar, qi, ti, eq, cols, nm, qe, te, matches, alen, out)
 			}
-			if builtin == "needleman-wunsch" && (qs != 0 || ts != 0 || qe != qlen || te != tlen) {
+			if builtin != "smith-waterman" && (qs != 0 || ts != 0 || qe != qlen || te != tlen) {
 				t.Errorf("a global alignment covers %d..%d and %d..%d", qs, qe, ts, te)
+			}
+			if builtin == "gotoh" {
+				// Affine gaps: every run of I or D opens a gap (o = 5) and
+				// extends it by each letter (e = 2), match 2, mismatch -3.
+				score = 0
+				for k, op := range ops {
+					switch op {
+					case '=':
+						score += 2 * counts[k]
+					case 'X':
+						score -= 3 * counts[k]
+					default:
+						score -= 5 + 2*counts[k]
+					}
+				}
 			}
 			if score != answer {
 				t.Errorf("%s n=%d: the CIGAR scores %d, the answer is %d (%q)", builtin, n, score, answer, out)

@@ -19,6 +19,7 @@ import (
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/problems"
+	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems/render"
 	"github.com/dpgpu/dpgpu/report"
 )
@@ -162,7 +163,7 @@ func solveAction(c *cli.Context) (err error) {
 	}
 	var rec *render.Record
 	if opt.Traceback && res.Grid.Path != nil {
-		if r, ok := render.AlignmentRecord(l.Problem, res.Grid.Path); ok {
+		if r, ok := render.AlignmentRecord(l.Problem, res.Grid.Path, l.Plan.Answer.Kind == plan.AnswerCell); ok {
 			rec = &r
 		}
 	}

@@ -36,13 +36,21 @@ func (r Record) Identity() float64 {
 // AlignmentRecord is the record of path (a traceback through the grid of
 // an alignment problem: cells (i, j) over A's first i letters and B's
 // first j) for p's two sequences (the char inputs named A and B, or the
-// first two char vectors). ok is false when p has no such sequences or
-// the path takes a step that is not an alignment's (down, right,
-// diagonal).
-func AlignmentRecord(p *ir.Problem, path [][2]int64) (Record, bool) {
+// first two char vectors). global says the alignment covers both
+// sequences whole (its answer is the last cell, as Needleman-Wunsch's,
+// Gotoh's and edit distance's; not a local or semi-global one's, whose
+// answer is a best cell): the letters before the path's first cell, where
+// the walk stopped on the border, are then a gap. ok is false when p has
+// no such sequences or the path takes a step that is not an alignment's
+// (down, right, diagonal).
+func AlignmentRecord(p *ir.Problem, path [][2]int64, global bool) (Record, bool) {
 	aName, bName, a, b, ok := sequences(p)
 	if !ok || len(path) == 0 {
 		return Record{}, false
+	}
+	path = userCells(p, path)
+	if global {
+		path = globalStart(path, int64(len(a)), int64(len(b)))
 	}
 	r := Record{QName: seqName(p, aName), TName: seqName(p, bName), Query: a, Target: b}
 	first, last := path[0], path[len(path)-1]
@@ -87,6 +95,44 @@ func AlignmentRecord(p *ir.Problem, path [][2]int64) (Record, bool) {
 	flush()
 	r.CIGAR, r.Length = string(cigar), int64(len(cols))
 	return r, true
+}
+
+// globalStart is a global alignment's path led back to cell [0][0] along
+// the grid's border, when it ends at the last cell and starts on row 0 or
+// column 0 — where the walk stops, at a cell whose value reads no other
+// (the cost of a gap of that many letters). The letters before that start
+// are then a run of I (down column 0) or D (along row 0).
+func globalStart(path [][2]int64, n, m int64) [][2]int64 {
+	first, last := path[0], path[len(path)-1]
+	if last != [2]int64{n, m} || (first[0] != 0 && first[1] != 0) || first == [2]int64{0, 0} {
+		return path
+	}
+	var lead [][2]int64
+	for i := int64(0); i < first[0]; i++ {
+		lead = append(lead, [2]int64{i, 0})
+	}
+	for j := int64(0); j < first[1]; j++ {
+		lead = append(lead, [2]int64{0, j})
+	}
+	return append(lead, path...)
+}
+
+// userCells is path in the user's cells: a recurrence of several tables
+// (Gotoh's X, Y, H) walks the flat columns j*T + t, and moves between
+// tables within one cell of the alignment; those moves are no column.
+func userCells(p *ir.Problem, path [][2]int64) [][2]int64 {
+	if len(p.Tables) < 2 {
+		return path
+	}
+	out := make([][2]int64, 0, len(path))
+	for _, c := range path {
+		_, j := ir.TableOf(c[1], len(p.Tables))
+		u := [2]int64{c[0], j}
+		if n := len(out); n == 0 || out[n-1] != u {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // seqName names an input's sequence: the file it came from (its base
