@@ -18,8 +18,8 @@ import (
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/internal/phases"
-	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/problems/render"
 	"github.com/dpgpu/dpgpu/report"
 )
