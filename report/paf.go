@@ -39,7 +39,8 @@ func PAF(w io.Writer, r render.Record, score ir.Value) error {
 // SAM writes r as a SAM file: the header (@HD, the target as @SQ, @PG)
 // and one record of the query against it — flag 0, 1-based position,
 // MAPQ 255, the CIGAR with the query's unaligned ends soft-clipped (S),
-// the query's letters, no qualities, and the tags NM:i and AS:i.
+// the query's letters, no qualities, and the tags NM:i and AS:i; flag 4
+// (unmapped) when nothing is aligned.
 func SAM(w io.Writer, r render.Record, score ir.Value, version string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "@HD\tVN:1.6\tSO:unsorted\n@SQ\tSN:%s\tLN:%d\n@PG\tID:dpgpu\tPN:dpgpu\tVN:%s\n", r.TName, len(r.Target), version)
@@ -53,8 +54,15 @@ func SAM(w io.Writer, r render.Record, score ir.Value, version string) error {
 		cigar += fmt.Sprintf("%dS", q-r.QEnd)
 	}
 	seq := string(r.Query)
-	if cigar == "" || seq == "" {
-		cigar, seq = "*", "*"
+	if r.Length == 0 || seq == "" {
+		// Nothing aligned (a local alignment that scores nothing): an
+		// unmapped record, flag 4.
+		if seq == "" {
+			seq = "*"
+		}
+		fmt.Fprintf(&b, "%s\t4\t*\t0\t0\t*\t*\t0\t0\t%s\t*%s\n", r.QName, seq, scoreTag(score))
+		_, err := io.WriteString(w, b.String())
+		return err
 	}
 	fmt.Fprintf(&b, "%s\t0\t%s\t%d\t255\t%s\t*\t0\t0\t%s\t*\tNM:i:%d%s\n", r.QName, r.TName, pos+1, cigar, seq, r.NM, scoreTag(score))
 	_, err := io.WriteString(w, b.String())
