@@ -802,9 +802,12 @@ func (g *gen) defines() string {
 		a := g.pl.Answer
 		def("DP_ANS_KIND", 2)
 		def("DP_REG_OP", int(a.Op))
-		if a.I0 == 0 && a.J0 == 0 && a.I1 == p.Rows-1 && a.J1 == p.Cols-1 {
+		switch {
+		case a.JStep > 1:
+			def("DP_IN_REGION(i, j)", fmt.Sprintf("((i) >= %dLL && (i) <= %dLL && (j) >= %dLL && (j) <= %dLL && ((j) - %dLL) %% %dLL == 0)", a.I0, a.I1, a.J0, a.J1, a.J0, a.JStep))
+		case a.I0 == 0 && a.J0 == 0 && a.I1 == p.Rows-1 && a.J1 == p.Cols-1:
 			def("DP_IN_REGION(i, j)", "true")
-		} else {
+		default:
 			def("DP_IN_REGION(i, j)", fmt.Sprintf("((i) >= %dLL && (i) <= %dLL && (j) >= %dLL && (j) <= %dLL)", a.I0, a.I1, a.J0, a.J1))
 		}
 	default:

@@ -674,7 +674,7 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 			r.Solution = s
 		}
 		r.Path, r.Emitted = res.Grid.Path, res.Grid.Emitted
-		if a, ok := render.AlignmentRecord(p, r.Path, l.Plan != nil && l.Plan.Answer.Kind == plan.AnswerCell); ok {
+		if a, ok := render.AlignmentRecord(p, r.Path, render.LeadGap(res.Tree)); ok {
 			r.Alignment = &a
 		}
 		res.Grid.Grid = nil

@@ -446,6 +446,17 @@ func regionSpec(p *ir.Problem, e ir.Expr) (AnswerSpec, bool) {
 	}
 	i0, i1, vi, ok1 := axis(ir.StripConversions(ref.I))
 	j0, j1, vj, ok2 := axis(ir.StripConversions(ref.J))
+	step := int64(1)
+	if !ok2 && len(p.Tables) > 1 {
+		// One table of several: J = T*v + t over the variable v.
+		if a, ok := analysis.AffineOf(ir.StripConversions(ref.J), nil); ok && a.IsLinear() && a.I == 0 && a.J == 0 && len(a.Red) == 1 {
+			for v, c := range a.Red {
+				if r, bound := vars[v]; bound && c > 0 {
+					j0, j1, vj, step, ok2 = c*r[0]+a.K, c*r[1]+a.K, v, c, true
+				}
+			}
+		}
+	}
 	if !ok1 || !ok2 || (vi != nil && vi == vj) {
 		return AnswerSpec{}, false
 	}
@@ -456,7 +467,7 @@ func regionSpec(p *ir.Problem, e ir.Expr) (AnswerSpec, bool) {
 			return AnswerSpec{}, false
 		}
 	}
-	return AnswerSpec{Kind: AnswerRegion, Op: outer.Op, I0: i0, I1: i1, J0: j0, J1: j1}, true
+	return AnswerSpec{Kind: AnswerRegion, Op: outer.Op, I0: i0, I1: i1, J0: j0, J1: j1, JStep: step}, true
 }
 
 // collectCells adds every cell e reads to set, iterating reductions.

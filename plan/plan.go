@@ -158,6 +158,10 @@ type AnswerSpec struct {
 
 	Op             ir.ReduceOp // AnswerRegion
 	I0, I1, J0, J1 int64       // AnswerRegion
+	// JStep (AnswerRegion): the region's columns are J0, J0+JStep, ...,
+	// J1 — 1 for every column, T for one table of a recurrence of T
+	// tables, whose cells of one table lie T flat columns apart.
+	JStep int64
 
 	Expr  ir.Expr    // AnswerExpr (and the original expression for the others, nil for the default)
 	Cells [][2]int64 // AnswerExpr: the cells Expr reads, sorted, without duplicates

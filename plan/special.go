@@ -124,10 +124,10 @@ func recognise(p *ir.Problem, pl *Plan) *Special {
 	switch {
 	case a.Kind == AnswerCell && a.I == p.Rows-1 && a.J == p.Cols-1:
 		answer = "the answer is the last cell"
-	case a.Kind == AnswerRegion && a.Op == best && a.I0 == p.Rows-1 && a.I1 == p.Rows-1 && a.J0 == 0 && a.J1 == p.Cols-1:
+	case a.Kind == AnswerRegion && a.JStep <= 1 && a.Op == best && a.I0 == p.Rows-1 && a.I1 == p.Rows-1 && a.J0 == 0 && a.J1 == p.Cols-1:
 		s.SemiGlobal = true
 		answer = fmt.Sprintf("the answer is the %s over the last row (semi-global: %s's end is free)", best, r.b.Name)
-	case a.Kind == AnswerRegion && a.Op == best && a.J0 == p.Cols-1 && a.J1 == p.Cols-1 && a.I0 == 0 && a.I1 == p.Rows-1:
+	case a.Kind == AnswerRegion && a.JStep <= 1 && a.Op == best && a.J0 == p.Cols-1 && a.J1 == p.Cols-1 && a.I0 == 0 && a.I1 == p.Rows-1:
 		s.SemiGlobal, s.Transposed = true, true
 		answer = fmt.Sprintf("the answer is the %s over the last column (semi-global: %s's end is free)", best, r.a.Name)
 		s.A, s.B = r.b, r.a

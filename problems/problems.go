@@ -92,7 +92,9 @@ func entries() []Builtin {
 		// A 3-D grid; gen-data has no graphs yet.
 		{Name: "floyd-warshall", Aliases: []string{"all-pairs-shortest-paths", "apsp"}},
 		// Several tables (X, Y, H): the emitted columns are the alignment.
-		pair("gotoh", nil, "affine-gap", "affine-alignment"),
+		pair("gotoh", render.GlobalAlignment, "affine-gap", "affine-alignment"),
+		pair("gotoh-local", render.LocalAlignment, "local-affine"),
+		pair("semiglobal", render.LocalAlignment, "semi-global", "glocal"),
 		pair("lcs", render.LCS),
 		// Gotoh with BLOSUM62 (built into problems/formats) for proteins.
 		{Name: "protein-align", Aliases: []string{"blosum62-align"}, Generate: gen.ProteinPairInstance, Data: DataProtein, BenchSizes: benchSizes},

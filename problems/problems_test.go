@@ -8,9 +8,9 @@ import (
 )
 
 var want = []string{
-	"coin-change", "coin-change-ways", "editdistance", "floyd-warshall", "gotoh", "knapsack", "knapsack-bounded", "knapsack-unbounded", "lcs",
+	"coin-change", "coin-change-ways", "editdistance", "floyd-warshall", "gotoh", "gotoh-local", "knapsack", "knapsack-bounded", "knapsack-unbounded", "lcs",
 	"lis", "lookback-put", "manhattan", "matrix-chain", "needleman-wunsch", "nussinov", "optimal-bst", "protein-align",
-	"smith-waterman", "tsp",
+	"semiglobal", "smith-waterman", "tsp",
 }
 
 func TestNames(t *testing.T) {

@@ -242,6 +242,12 @@ func answerText(p *ir.Problem, a plan.AnswerSpec) string {
 		if p.Dims == 1 {
 			return fmt.Sprintf("%s over cells [%d..%d] (streamed)", a.Op, a.J0, a.J1)
 		}
+		if a.JStep > 1 && len(p.Tables) == int(a.JStep) {
+			// One table of several, named as the user does.
+			t, j0 := ir.TableOf(a.J0, len(p.Tables))
+			_, j1 := ir.TableOf(a.J1, len(p.Tables))
+			return fmt.Sprintf("%s over %s[%d..%d][%d..%d] (streamed)", a.Op, p.Tables[t], a.I0, a.I1, j0, j1)
+		}
 		return fmt.Sprintf("%s over cells [%d..%d][%d..%d] (streamed)", a.Op, a.I0, a.I1, a.J0, a.J1)
 	}
 	return fmt.Sprintf("an expression over %d cell(s)", len(a.Cells))

@@ -431,7 +431,7 @@ func (s *answer) take(at func(i, j int64) ir.Value, r0, r1, cols int64) {
 	case plan.AnswerRegion:
 		isMin := a.Op == ir.ReduceMin
 		for i := max(r0, a.I0); i <= min(r1-1, a.I1); i++ {
-			for j := a.J0; j <= a.J1 && j < cols; j++ {
+			for j := a.J0; j <= a.J1 && j < cols; j += max(a.JStep, 1) {
 				v := at(i, j)
 				if !s.has || better(v, s.best, isMin) {
 					s.has, s.best, s.bi, s.bj = true, v, i, j

@@ -335,7 +335,7 @@ func (r *run) collect() {
 					line.I[j-j0] = v.I
 				}
 			}
-			w.region.add(eval.AlongJ, &eval.Batch{Step: i, Lane0: j0, N: int(j1 - j0 + 1)}, &line)
+			w.region.add(eval.AlongJ, &eval.Batch{Step: i, Lane0: j0, N: int(j1 - j0 + 1)}, &line) // add keeps the region's columns (JStep)
 		}
 	}
 }

@@ -329,6 +329,7 @@ type region struct {
 	sumI           backend.IntSum
 	sumF           float64
 	t              ir.Type // the cell type
+	jstep          int64   // the region's columns are jstep apart (plan.AnswerSpec.JStep)
 }
 
 func (g *region) init(a plan.AnswerSpec, t ir.Type) {
@@ -337,13 +338,58 @@ func (g *region) init(a plan.AnswerSpec, t ir.Type) {
 	}
 	g.on, g.op = true, a.Op
 	g.i0, g.i1, g.j0, g.j1 = a.I0, a.I1, a.J0, a.J1
+	g.jstep = max(a.JStep, 1)
 	g.t = t
+}
+
+// addStrided is add for a region whose columns are jstep apart (one
+// table of several): cell by cell, the first of equals in row-major
+// order.
+func (g *region) addStrided(axis eval.Axis, b *eval.Batch, out *eval.Line) {
+	isMin := g.op == ir.ReduceMin
+	take := func(i, j int64, x int64) {
+		if (j-g.j0)%g.jstep != 0 || i < g.i0 || i > g.i1 || j < g.j0 || j > g.j1 {
+			return
+		}
+		if out.F != nil {
+			v := out.F[x-out.Base]
+			if g.op == ir.ReduceSum {
+				g.sumF += v
+				g.has = true
+				return
+			}
+			if !g.has || (isMin && v < g.vf) || (!isMin && v > g.vf) || (v == g.vf && before(i, j, g.bi, g.bj)) {
+				g.has, g.vf, g.bi, g.bj = true, v, i, j
+			}
+			return
+		}
+		v := out.I[x-out.Base]
+		if g.op == ir.ReduceSum {
+			g.sumI.Add(v, g.t)
+			g.has = true
+			return
+		}
+		if !g.has || (isMin && v < g.vi) || (!isMin && v > g.vi) || (v == g.vi && before(i, j, g.bi, g.bj)) {
+			g.has, g.vi, g.bi, g.bj = true, v, i, j
+		}
+	}
+	for x := b.Lane0; x < b.Lane0+int64(b.N); x++ {
+		if axis == eval.AlongJ {
+			take(b.Step, x, x)
+		} else {
+			take(x, b.Step, x)
+		}
+	}
 }
 
 // before reports whether (i, j) comes before (bi, bj) in row-major order.
 func before(i, j, bi, bj int64) bool { return i < bi || (i == bi && j < bj) }
 
 func (g *region) add(axis eval.Axis, b *eval.Batch, out *eval.Line) {
+	if g.jstep > 1 {
+		g.addStrided(axis, b, out)
+		return
+	}
 	step0, step1, lane0, lane1 := g.i0, g.i1, g.j0, g.j1
 	if axis == eval.AlongI {
 		step0, step1, lane0, lane1 = g.j0, g.j1, g.i0, g.i1

@@ -58,7 +58,7 @@ func bitparFor(p *ir.Problem, pl *plan.Plan, opt backend.Options) *bitparJob {
 	switch {
 	case a.Kind == plan.AnswerCell && a.I == n && a.J == m:
 	case a.Kind == plan.AnswerRegion && a.Op == best && a.I0 == n && a.I1 == n:
-		j.track, j.lo, j.hi = true, a.J0, a.J1
+		j.track, j.lo, j.hi = true, a.J0, a.J1 // (a.JStep > 1 is no bit-parallel problem's: plan.recognise)
 	case a.Kind == plan.AnswerRegion && a.Op == best && a.J0 == m && a.J1 == m:
 		j.track, j.transposed, j.lo, j.hi = true, true, a.I0, a.I1
 		j.rows, j.cols = j.cols, j.rows

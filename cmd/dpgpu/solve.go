@@ -18,7 +18,6 @@ import (
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/internal/phases"
-	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/problems/render"
 	"github.com/dpgpu/dpgpu/report"
@@ -163,7 +162,7 @@ func solveAction(c *cli.Context) (err error) {
 	}
 	var rec *render.Record
 	if opt.Traceback && res.Grid.Path != nil {
-		if r, ok := render.AlignmentRecord(l.Problem, res.Grid.Path, l.Plan.Answer.Kind == plan.AnswerCell); ok {
+		if r, ok := render.AlignmentRecord(l.Problem, res.Grid.Path, render.LeadGap(res.Tree)); ok {
 			rec = &r
 		}
 	}

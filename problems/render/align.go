@@ -136,14 +136,15 @@ func alignment(p *ir.Problem, res *backend.Result, kind alignKind) (string, bool
 	if !ok {
 		return "", false
 	}
-	cols, ok := alignColumns(res.Path, a, b, kind != local)
+	cols, ok := alignColumns(userCells(p, res.Path), a, b, kind != local)
 	if !ok {
 		return "", false
 	}
 	var out strings.Builder
 	c := count(cols)
 	if kind == local {
-		first, last := res.Path[0], res.Path[len(res.Path)-1]
+		path := userCells(p, res.Path)
+		first, last := path[0], path[len(path)-1]
 		if len(cols) == 0 {
 			out.WriteString("empty alignment: no pair of letters scores above 0\n")
 		} else {

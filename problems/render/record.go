@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -36,21 +37,19 @@ func (r Record) Identity() float64 {
 // AlignmentRecord is the record of path (a traceback through the grid of
 // an alignment problem: cells (i, j) over A's first i letters and B's
 // first j) for p's two sequences (the char inputs named A and B, or the
-// first two char vectors). global says the alignment covers both
-// sequences whole (its answer is the last cell, as Needleman-Wunsch's,
-// Gotoh's and edit distance's; not a local or semi-global one's, whose
-// answer is a best cell): the letters before the path's first cell, where
-// the walk stopped on the border, are then a gap. ok is false when p has
-// no such sequences or the path takes a step that is not an alignment's
+// first two char vectors). leadGap says the letters before the path's
+// first cell, where the walk stopped on row 0 or column 0, are a gap of
+// the alignment (LeadGap tells from the walk). ok is false when p has no
+// such sequences or the path takes a step that is not an alignment's
 // (down, right, diagonal).
-func AlignmentRecord(p *ir.Problem, path [][2]int64, global bool) (Record, bool) {
+func AlignmentRecord(p *ir.Problem, path [][2]int64, leadGap bool) (Record, bool) {
 	aName, bName, a, b, ok := sequences(p)
 	if !ok || len(path) == 0 {
 		return Record{}, false
 	}
 	path = userCells(p, path)
-	if global {
-		path = globalStart(path, int64(len(a)), int64(len(b)))
+	if leadGap {
+		path = leadingGap(path)
 	}
 	r := Record{QName: seqName(p, aName), TName: seqName(p, bName), Query: a, Target: b}
 	first, last := path[0], path[len(path)-1]
@@ -97,14 +96,36 @@ func AlignmentRecord(p *ir.Problem, path [][2]int64, global bool) (Record, bool)
 	return r, true
 }
 
-// globalStart is a global alignment's path led back to cell [0][0] along
-// the grid's border, when it ends at the last cell and starts on row 0 or
-// column 0 — where the walk stops, at a cell whose value reads no other
-// (the cost of a gap of that many letters). The letters before that start
-// are then a run of I (down column 0) or D (along row 0).
-func globalStart(path [][2]int64, n, m int64) [][2]int64 {
-	first, last := path[0], path[len(path)-1]
-	if last != [2]int64{n, m} || (first[0] != 0 && first[1] != 0) || first == [2]int64{0, 0} {
+// LeadGap reports whether a walk (its tree, a path) stopped on row 0 or
+// column 0 at a cell that costs something: there the value of a cell that
+// reads no other is the cost of the gap of the letters before it (a
+// global or semi-global alignment's border, -o - e*i), and those letters
+// belong to the alignment; a border cell worth 0 (a local alignment's,
+// the free end of a semi-global one, LCS's) starts it afresh.
+func LeadGap(tree *traceback.Node) bool {
+	if tree == nil {
+		return false
+	}
+	n := tree
+	for len(n.Children) == 1 {
+		n = n.Children[0]
+	}
+	if len(n.Children) != 0 {
+		return false
+	}
+	zero := n.Value.I == 0
+	if n.Value.T.IsFloat() {
+		zero = n.Value.F == 0
+	}
+	return !zero
+}
+
+// leadingGap is path led back to cell [0][0] along the grid's border when
+// it starts on row 0 or column 0 elsewhere: the letters before the start
+// are a run of I (down column 0) or D (along row 0).
+func leadingGap(path [][2]int64) [][2]int64 {
+	first := path[0]
+	if (first[0] != 0 && first[1] != 0) || first == [2]int64{0, 0} {
 		return path
 	}
 	var lead [][2]int64
