@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -59,7 +60,8 @@ type Options struct {
 // Load reads the data file at path, choosing the format by its extension
 // (case-insensitive): .txt, .csv, .fa/.fasta/.fna, .npy, .tsp/.atsp, and
 // .mat/.ncbi for NCBI scoring matrices (see readMatrix; the built-in
-// matrices are read by name when no such file exists).
+// matrices are read by name when no such file exists, with or without the
+// extension).
 func Load(path string, opt Options) (*Table, error) {
 	if opt.Char && opt.Float {
 		return nil, fmt.Errorf("%s: an input cannot be both char and floating", path)
@@ -91,6 +93,14 @@ func Load(path string, opt Options) (*Table, error) {
 		return loadWith(path, opt, readTSPLIBTable)
 	case ext == ".mat" || ext == ".ncbi":
 		return loadMatrix(path, opt)
+	case ext == "":
+		// A built-in matrix by its bare name (@BLOSUM62, as BLAST and
+		// EMBOSS name them), when no file of that name is there.
+		if _, err := os.Stat(path); err != nil {
+			if _, _, ok := builtinMatrix(filepath.Base(path)); ok {
+				return loadMatrix(path+".mat", opt)
+			}
+		}
 	}
 	return nil, fmt.Errorf("%s: unknown data file extension %q (known: .txt, .csv, .fa, .fasta, .fna, .npy, .tsp, .atsp, .mat, .ncbi)", path, ext)
 }

@@ -19,7 +19,9 @@ const MatrixSize = 128
 // builtinMatrices are the NCBI matrices that need no file: a `.mat` path
 // that names none on disk but whose base name is one of these reads the
 // copy here, as BLAST finds BLOSUM62 by name. The files are NCBI's
-// (ftp.ncbi.nih.gov/blast/matrices), unchanged.
+// (ftp.ncbi.nih.gov/blast/matrices), unchanged: BLOSUM45, BLOSUM62,
+// BLOSUM80, PAM250, and NUC.4.4 under the name EMBOSS gives it, EDNAFULL
+// (match 5, mismatch -4, IUPAC ambiguity codes).
 //
 //go:embed matrices/*.mat
 var builtinMatrices embed.FS

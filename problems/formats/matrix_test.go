@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -153,7 +154,7 @@ func TestMatrixBuiltin(t *testing.T) {
 	if _, err := Load(filepath.Join(dir, "PAM9999.mat"), Options{}); err == nil || !strings.Contains(err.Error(), "PAM9999.mat") {
 		t.Errorf("a missing matrix that is not built in: %v, want an error naming it", err)
 	}
-	if names := BuiltinMatrices(); len(names) == 0 || names[0] != "BLOSUM62.mat" {
+	if names := BuiltinMatrices(); !slices.Contains(names, "BLOSUM62.mat") {
 		t.Errorf("BuiltinMatrices() = %v", names)
 	}
 }
