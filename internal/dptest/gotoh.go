@@ -44,34 +44,22 @@ func DNAPair(x, y byte) int64 {
 // length L costing o + e*L and pairs scored by pair, in three plain
 // matrices.
 func GotohScoreWith(a, b string, o, e int64, pair func(x, y byte) int64) int64 {
-	const negInf = int64(-1) << 40
-	n, m := len(a), len(b)
-	H, X, Y := make([][]int64, n+1), make([][]int64, n+1), make([][]int64, n+1)
-	for i := range H {
-		H[i], X[i], Y[i] = make([]int64, m+1), make([]int64, m+1), make([]int64, m+1)
-	}
-	for i := 0; i <= n; i++ {
-		for j := 0; j <= m; j++ {
-			X[i][j], Y[i][j] = negInf, negInf
-			if j > 0 {
-				X[i][j] = max(X[i][j-1]-e, H[i][j-1]-o-e)
-			}
-			if i > 0 {
-				Y[i][j] = max(Y[i-1][j]-e, H[i-1][j]-o-e)
-			}
-			switch {
-			case i == 0 && j == 0:
-				H[i][j] = 0
-			case i == 0:
-				H[i][j] = -o - e*int64(j)
-			case j == 0:
-				H[i][j] = -o - e*int64(i)
-			default:
-				H[i][j] = max(H[i-1][j-1]+pair(a[i-1], b[j-1]), X[i][j], Y[i][j])
-			}
+	var last int64
+	affine(a, b, o, e, pair, func(i, j int, diag, x, y int64) int64 {
+		var h int64
+		switch {
+		case i == 0 && j == 0:
+		case i == 0:
+			h = -o - e*int64(j)
+		case j == 0:
+			h = -o - e*int64(i)
+		default:
+			h = max(diag, x, y)
 		}
-	}
-	return H[n][m]
+		last = h
+		return h
+	})
+	return last
 }
 
 // GotohAlignmentScore scores an alignment given as the columns Gotoh's
