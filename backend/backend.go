@@ -114,7 +114,6 @@ type RowKeeper interface {
 // OnDevice is implemented by executors that can keep a whole grid in
 // their device's memory (Options.KeepOnDevice).
 type OnDevice interface {
-	KeepsOnDevice() bool
 	// DeviceFree is the device memory free now, in bytes.
 	DeviceFree() int64
 }

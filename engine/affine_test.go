@@ -8,7 +8,6 @@ import (
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/internal/dptest"
-	"github.com/dpgpu/dpgpu/internal/gputest"
 	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/problems/render"
 )
@@ -21,14 +20,7 @@ import (
 
 func TestAffineBuiltinsCPU(t *testing.T) { runAffine(t, cpu.New(2)) }
 
-func TestAffineBuiltinsGPU(t *testing.T) {
-	ex, err := sharedGPU()
-	if err != nil {
-		gputest.NoGPU(t, err)
-		return
-	}
-	runAffine(t, ex)
-}
+func TestAffineBuiltinsGPU(t *testing.T) { withGPU(t, runAffine) }
 
 func runAffine(t *testing.T, ex backend.Executor) {
 	r := dptest.Rand(t)

@@ -13,7 +13,6 @@ import (
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/internal/dptest"
-	"github.com/dpgpu/dpgpu/internal/gputest"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/source"
 )
@@ -81,12 +80,9 @@ func TestCheckpointTracebackCPU(t *testing.T) { runCheckpoint(t, cpu.New(3), hos
 // TestCheckpointTracebackGPU runs the GPU twice: as it is, keeping the
 // grid in GPU memory where its kernel allows (traceOnDevice), and hidden
 // behind an executor that cannot, so that the bands run on the GPU.
-func TestCheckpointTracebackGPU(t *testing.T) {
-	ex, err := sharedGPU()
-	if err != nil {
-		gputest.NoGPU(t, err)
-		return
-	}
+func TestCheckpointTracebackGPU(t *testing.T) { withGPU(t, checkpointGPU) }
+
+func checkpointGPU(t *testing.T, ex backend.Executor) {
 	t.Run("device", func(t *testing.T) { runCheckpoint(t, ex, wholeOnDevice) })
 	t.Run("device-bands", func(t *testing.T) { runCheckpoint(t, ex, bandsOnDevice) })
 	t.Run("bands", func(t *testing.T) { runCheckpoint(t, hostOnly{ex}, hostBands) })

@@ -203,7 +203,7 @@ func keepsWholeGrid(l *Loaded, opt backend.Options) bool {
 	}
 	// Over the traceback memory the grid goes to the GPU, to checkpoints
 	// or, failing both, to a grid the executor allocates itself.
-	return plan.GridBytes(l.Problem) <= traceBudget(opt)
+	return plan.GridBytes(l.Problem) <= plan.TraceBudget(opt.TraceMemory)
 }
 
 // hostAvailable is hostmem.Available; the tests replace it.
@@ -277,7 +277,7 @@ func runGrid(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Op
 			return nil, InputError(&source.Error{Pos: l.Problem.AnswerPos, Msg: fmt.Sprintf("traceback starts at the cell the answer selects, but the answer of %s selects none: it combines several cells", l.Problem.Name)})
 		}
 		opt.Traceback, opt.Maintain = false, true
-		if !keep && plan.GridBytes(l.Problem) > traceBudget(opt) {
+		if !keep && plan.GridBytes(l.Problem) > plan.TraceBudget(opt.TraceMemory) {
 			return traceOverBudget(ctx, l, ex, opt)
 		}
 	}
@@ -304,14 +304,6 @@ func runWhole(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.O
 	return out, nil
 }
 
-// traceBudget is what a traceback may keep on the host.
-func traceBudget(opt backend.Options) int64 {
-	if opt.TraceMemory > 0 {
-		return opt.TraceMemory
-	}
-	return plan.DefaultTraceMemory
-}
-
 // traceOverBudget traces back a problem whose grid is larger than the
 // traceback may keep on the host: in the memory of ex's GPU when it has
 // room (one pass at full speed), else from checkpoints (plan.Traceback),
@@ -319,7 +311,7 @@ func traceBudget(opt backend.Options) int64 {
 // the host as before, unless the user capped the memory.
 func traceOverBudget(ctx context.Context, l *Loaded, ex backend.Executor, opt backend.Options) (*Result, error) {
 	lay, layErr := plan.Traceback(l.Problem, l.Plan, opt.TraceMemory)
-	if d, ok := ex.(backend.OnDevice); ok && d.KeepsOnDevice() {
+	if d, ok := ex.(backend.OnDevice); ok {
 		res, err := traceOnDevice(ctx, l, ex, opt, lay, layErr)
 		if err == nil || !(errors.Is(err, backend.ErrNotOnDevice) || errors.Is(err, hostmem.ErrTooLarge)) {
 			return res, err

@@ -51,10 +51,8 @@ func (s *GPUSet) Device() string {
 	return fmt.Sprintf("%d GPUs: %s", len(s.exs), strings.Join(names, "; "))
 }
 
-// KeepsOnDevice: the first GPU runs grid problems (backend.OnDevice).
-func (s *GPUSet) KeepsOnDevice() bool { return s.exs[0].KeepsOnDevice() }
-
-// DeviceFree is the first GPU's free memory.
+// DeviceFree is the first GPU's free memory: it runs grid problems
+// (backend.OnDevice).
 func (s *GPUSet) DeviceFree() int64 { return s.exs[0].DeviceFree() }
 
 // Run runs a grid problem on the first GPU.

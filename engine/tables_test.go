@@ -8,7 +8,6 @@ import (
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/internal/dptest"
-	"github.com/dpgpu/dpgpu/internal/gputest"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
@@ -47,14 +46,7 @@ func TestTablesContractExample(t *testing.T) {
 
 func TestTablesCPU(t *testing.T) { runTables(t, cpu.New(4)) }
 
-func TestTablesGPU(t *testing.T) {
-	ex, err := sharedGPU()
-	if err != nil {
-		gputest.NoGPU(t, err)
-		return
-	}
-	runTables(t, ex)
-}
+func TestTablesGPU(t *testing.T) { withGPU(t, runTables) }
 
 func runTables(t *testing.T, ex backend.Executor) {
 	r := dptest.Rand(t)

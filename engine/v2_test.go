@@ -189,18 +189,20 @@ func TestV2CPU(t *testing.T) { runV2(t, cpu.New(4)) }
 
 // TestV2GPU solves them on the GPU when one is present (DPGPU_REQUIRE_GPU=1:
 // fails without one).
-func TestV2GPU(t *testing.T) {
-	ex, err := sharedGPU()
+func TestV2GPU(t *testing.T) { withGPU(t, runV2) }
+
+var gpuOnce = sync.OnceValues(func() (backend.Executor, error) { return gpu.New() })
+
+// withGPU runs f with the GPU executor the tests share, or skips the test
+// where there is no GPU (fails it with DPGPU_REQUIRE_GPU=1).
+func withGPU(t *testing.T, f func(*testing.T, backend.Executor)) {
+	ex, err := gpuOnce()
 	if err != nil {
 		gputest.NoGPU(t, err)
 		return
 	}
-	runV2(t, ex)
+	f(t, ex)
 }
-
-var gpuOnce = sync.OnceValues(func() (backend.Executor, error) { return gpu.New() })
-
-func sharedGPU() (backend.Executor, error) { return gpuOnce() }
 
 func runV2(t *testing.T, ex backend.Executor) {
 	r := dptest.Rand(t)

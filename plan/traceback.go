@@ -72,9 +72,7 @@ type TraceLayout struct {
 // row has nothing to split. An error when even the best band height
 // needs more than the budget: it names what would do.
 func Traceback(p *ir.Problem, pl *Plan, budget int64) (TraceLayout, error) {
-	if budget <= 0 {
-		budget = DefaultTraceMemory
-	}
+	budget = TraceBudget(budget)
 	whole := GridBytes(p)
 	if whole <= budget {
 		return TraceLayout{Whole: true, Why: fmt.Sprintf("the whole grid (%s) fits the traceback memory (%s)", hostmem.Bytes(whole), hostmem.Bytes(budget)), Bytes: whole, Recompute: 1}, nil
@@ -84,28 +82,16 @@ func Traceback(p *ir.Problem, pl *Plan, budget int64) (TraceLayout, error) {
 		return TraceLayout{Whole: true, Why: why, Bytes: whole, Recompute: 1}, nil
 	}
 	narrow := readsNoColumnRight(p, pl)
-	cell := int64(p.CellType.Size())
-	n, c := p.Rows, p.Cols
-	cost := func(k int64) int64 {
-		bands := (n + k - 1) / k
-		return (bands-1)*reach*c*cell + (k+reach)*c*cell + reach*c*8
-	}
-	// The checkpoints shrink and the band grows with k: the least total
-	// is near sqrt(n*reach); above it the cost only grows, so the
-	// largest k within budget is found by bisection.
-	lo := int64(math.Sqrt(float64(n) * float64(reach)))
-	lo = max(1, min(lo, n))
-	for lo > 1 && cost(lo-1) < cost(lo) {
-		lo--
-	}
-	for lo < n && cost(lo+1) < cost(lo) {
-		lo++
-	}
+	n := p.Rows
+	cost := bandsCost(p, n, reach)
+	// The checkpoints shrink and the band grows with k: above the least
+	// total the cost only grows, so the largest k within budget is found
+	// by bisection.
+	lo := leastBand(n, reach, cost)
 	if cost(lo) > budget {
-		if two, ok := twoLevels(p, pl, reach, narrow, budget, func(bp int64) int64 {
-			// The least single-level cost of a band of bp rows.
-			k := max(1, int64(math.Sqrt(float64(bp)*float64(reach))))
-			return ((bp+k-1)/k-1)*reach*c*cell + (k+reach)*c*cell + reach*c*8
+		if two, ok := twoLevels(p, pl, reach, narrow, budget, func(rows int64) int64 {
+			c := bandsCost(p, rows, reach)
+			return c(leastBand(rows, reach, c))
 		}); ok {
 			return two, nil
 		}
@@ -131,6 +117,39 @@ func Traceback(p *ir.Problem, pl *Plan, budget int64) (TraceLayout, error) {
 		Bytes:     cost(k),
 		Recompute: 2 + float64(reach)/float64(k),
 	}, nil
+}
+
+// TraceBudget is the traceback memory budget stands for: itself, or
+// DefaultTraceMemory when it is not positive (not given).
+func TraceBudget(budget int64) int64 {
+	if budget <= 0 {
+		return DefaultTraceMemory
+	}
+	return budget
+}
+
+// bandsCost is the memory of tracing back rows rows of p's width in bands
+// of k rows, as a function of k: the rows kept between the bands, one band
+// with its given rows, and the given rows as an input (8 bytes a value).
+func bandsCost(p *ir.Problem, rows, reach int64) func(k int64) int64 {
+	row := p.Cols * int64(p.CellType.Size())
+	return func(k int64) int64 {
+		bands := (rows + k - 1) / k
+		return (bands-1)*reach*row + (k+reach)*row + reach*p.Cols*8
+	}
+}
+
+// leastBand is the band height of least cost for rows rows: near
+// sqrt(rows*reach), where the checkpoints' share and the band's meet.
+func leastBand(rows, reach int64, cost func(k int64) int64) int64 {
+	k := max(1, min(int64(math.Sqrt(float64(rows)*float64(reach))), rows))
+	for k > 1 && cost(k-1) < cost(k) {
+		k--
+	}
+	for k < rows && cost(k+1) < cost(k) {
+		k++
+	}
+	return k
 }
 
 // rowReach is how many rows above its own a cell may read, when every
@@ -182,9 +201,7 @@ func readsNoColumnRight(p *ir.Problem, pl *Plan) bool {
 // bands do not fit the budget (two levels of checkpoints would; not
 // built).
 func DeviceBands(p *ir.Problem, pl *Plan, deviceFree, budget int64) (TraceLayout, error) {
-	if budget <= 0 {
-		budget = DefaultTraceMemory
-	}
+	budget = TraceBudget(budget)
 	reach, why := rowReach(p, pl)
 	if why != "" {
 		return TraceLayout{}, fmt.Errorf("%s", why)

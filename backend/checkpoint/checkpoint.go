@@ -99,7 +99,7 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	if k, ok := ex.(backend.RowKeeper); ok && k.KeepsRows(pl) && !lay.DeviceBands {
 		return g.keptRows(pl, opt, start)
 	}
-	ans := newAnswer(p, pl.Answer)
+	ans := newAnswer(pl.Answer)
 	res := &backend.Result{}
 	for b := int64(0); b < lay.Bands; b++ {
 		r, err := g.load(b, p.Cols)
@@ -419,7 +419,7 @@ type answer struct {
 	bi, bj int64
 }
 
-func newAnswer(p *ir.Problem, a plan.AnswerSpec) *answer {
+func newAnswer(a plan.AnswerSpec) *answer {
 	return &answer{a: a, got: map[[2]int64]ir.Value{}}
 }
 

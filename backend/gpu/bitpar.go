@@ -3,13 +3,11 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 	"unsafe"
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
-	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
@@ -147,17 +145,7 @@ func (e *Executor) runBitpar(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 		res.Answer = v
 		return eval.CheckAnswer(p, v)
 	}
-	if err := backend.Finish(p, opt, res, answer, traceback.Trace); err != nil {
-		return nil, err
-	}
-	r.trace.Mark("answer")
-	r.trace.Print(os.Stderr)
-	r.stats.Cells = p.Cells()
-	r.stats.Seconds = time.Since(start).Seconds()
-	r.stats.DeviceBytes = r.devBytes
-	r.stats.PeakHostBytes = r.hostBytes
-	res.Stats = r.stats
-	return res, nil
+	return r.finish(res, answer, start)
 }
 
 // bitpar runs the kernel: the last cell, and with track the best of the

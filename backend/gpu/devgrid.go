@@ -9,12 +9,10 @@ import (
 	"github.com/dpgpu/dpgpu/ir"
 )
 
-// KeepsOnDevice: the executor can keep a grid in GPU memory
+// DeviceFree is the GPU's free memory (0 when the driver cannot say). It
+// makes the executor a backend.OnDevice: it keeps a grid in GPU memory
 // (backend.Options.KeepOnDevice) for the strip kernel's forward sweeps and
 // the front kernels, which lay the whole grid out row-major.
-func (e *Executor) KeepsOnDevice() bool { return true }
-
-// DeviceFree is the GPU's free memory (0 when the driver cannot say).
 func (e *Executor) DeviceFree() int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -290,16 +290,25 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if r.devGrid != nil {
 		res.DeviceGrid = r.devGrid
 	}
-	if err := backend.Finish(p, opt, res, r.answer, traceback.Trace); err != nil {
+	if res, err = r.finish(res, r.answer, start); err != nil {
+		return nil, err
+	}
+	done = true
+	return res, nil
+}
+
+// finish ends a run whose sweep is done: the answer (backend.Finish with
+// answer), the trace, and the statistics from start.
+func (r *run) finish(res *backend.Result, answer func(*backend.Result) error, start time.Time) (*backend.Result, error) {
+	if err := backend.Finish(r.p, r.opt, res, answer, traceback.Trace); err != nil {
 		return nil, err
 	}
 	r.trace.Mark("answer")
 	r.trace.Print(os.Stderr)
-	r.stats.Cells = p.Cells()
+	r.stats.Cells = r.p.Cells()
 	r.stats.Seconds = time.Since(start).Seconds()
 	r.stats.DeviceBytes = r.devBytes
 	r.stats.PeakHostBytes = r.hostBytes
 	res.Stats = r.stats
-	done = true
 	return res, nil
 }
