@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -206,30 +204,4 @@ func checkBitpar(t *testing.T, kind plan.SpecialKind, track bool, cases []bitpar
 			}
 		}
 	}
-}
-
-// runEmuInput compiles code against the emulation and runs it with stdin.
-func runEmuInput(t *testing.T, name, code, stdin string) string {
-	t.Helper()
-	gxx := emuCompiler(t)
-	dir := t.TempDir()
-	emu, err := filepath.Abs("testdata/cuda_emu.h")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := filepath.Join(dir, "emu.cc")
-	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "emu")
-	if out, err := exec.Command(gxx, "-std=c++20", "-O1", "-pthread", "-w", "-include", emu, "-x", "c++", src, "-o", bin).CombinedOutput(); err != nil {
-		t.Fatalf("compiling the emulated %s: %v\n%s", name, err, out)
-	}
-	cmd := exec.Command(bin)
-	cmd.Stdin = strings.NewReader(stdin)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("running the emulated %s: %v", name, err)
-	}
-	return string(out)
 }

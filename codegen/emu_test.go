@@ -198,11 +198,16 @@ func emulate(t *testing.T, prog *Program) emuResult {
 	return parseEmu(t, runEmu(t, prog.Name, prog.Source+harness(prog)))
 }
 
-// runEmu compiles src, a generated program with its harness, against the
-// emulation and returns what it prints.
+// runEmu compiles code, a generated program with its harness, against
+// the emulation and returns what it prints.
 func runEmu(t *testing.T, name, code string) string {
 	t.Helper()
-	prog := &Program{Name: name, Source: code}
+	return runEmuInput(t, name, code, "")
+}
+
+// runEmuInput is runEmu with stdin given to the program.
+func runEmuInput(t *testing.T, name, code, stdin string) string {
+	t.Helper()
 	gxx := emuCompiler(t)
 	dir := t.TempDir()
 	emu, err := filepath.Abs("testdata/cuda_emu.h")
@@ -210,19 +215,19 @@ func runEmu(t *testing.T, name, code string) string {
 		t.Fatal(err)
 	}
 	src := filepath.Join(dir, "emu.cc")
-	if err := os.WriteFile(src, []byte(prog.Source), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "emu")
-	out, err := exec.Command(gxx, "-std=c++20", "-O1", "-pthread", "-w", "-include", emu, "-x", "c++", src, "-o", bin).CombinedOutput()
-	if err != nil {
-		t.Fatalf("compiling the emulated %s: %v\n%s", prog.Name, err, out)
+	if out, err := exec.Command(gxx, "-std=c++20", "-O1", "-pthread", "-w", "-include", emu, "-x", "c++", src, "-o", bin).CombinedOutput(); err != nil {
+		t.Fatalf("compiling the emulated %s: %v\n%s", name, err, out)
 	}
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(bin)
+	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("running the emulated %s: %v\n%s", prog.Name, err, stderr.String())
+		t.Fatalf("running the emulated %s: %v\n%s", name, err, stderr.String())
 	}
 	return stdout.String()
 }

@@ -42,34 +42,6 @@ func specialSrc(kind plan.SpecialKind, answer string) string {
 	return head + body
 }
 
-// plainGrid is the whole grid of kind over a and b, by the definition.
-func plainGrid(kind plan.SpecialKind, a, b string) [][]int64 {
-	g := make([][]int64, len(a)+1)
-	for i := range g {
-		g[i] = make([]int64, len(b)+1)
-		for j := range g[i] {
-			switch {
-			case kind == plan.BitLCS && (i == 0 || j == 0):
-			case i == 0 || j == 0:
-				g[i][j] = int64(i + j)
-			case kind == plan.BitLCS && a[i-1] == b[j-1]:
-				g[i][j] = g[i-1][j-1] + 1
-			case kind == plan.BitLCS:
-				g[i][j] = max(g[i-1][j], g[i][j-1])
-			default:
-				sub := int64(2)
-				if kind == plan.BitLevenshtein {
-					sub = 1
-				}
-				if a[i-1] == b[j-1] {
-					sub = 0
-				}
-				g[i][j] = min(g[i-1][j-1]+sub, g[i-1][j]+1, g[i][j-1]+1)
-			}
-		}
-	}
-	return g
-}
 
 // TestSpecialAgainstScalar checks the bit-parallel answers against the
 // scalar sweep (NoSpecial) and the plain DP on random sequences, for the
@@ -94,7 +66,7 @@ func TestSpecialAgainstScalar(t *testing.T) {
 		alpha := alphabets[k%len(alphabets)]
 		a, b := dptest.String(r, pr.m, alpha), dptest.String(r, pr.n, alpha)
 		kind := []plan.SpecialKind{plan.BitLCS, plan.BitLevenshtein, plan.BitIndel}[k%3]
-		g := plainGrid(kind, a, b)
+		g := dptest.BitGrid(kind, a, b)
 		best, op := "min", func(x, y int64) bool { return x < y }
 		if kind == plan.BitLCS {
 			best, op = "max", func(x, y int64) bool { return x > y }
@@ -154,7 +126,7 @@ cell[i][j] = 0 when i == 0 || j == 0
 	if pl.Special == nil {
 		t.Fatal("not recognised")
 	}
-	want := plainGrid(plan.BitLCS, "GATTACAGATTACA", "ACAGATTAGATTAC")[14][14]
+	want := dptest.BitGrid(plan.BitLCS, "GATTACAGATTACA", "ACAGATTAGATTAC")[14][14]
 	tampered := *pl
 	sp := *pl.Special
 	sp.B = p.Input("B") // no character in common with A: LCS 0

@@ -67,34 +67,6 @@ cell[i][j] = 0                       when i == 0 && j == 0
 	return src
 }
 
-// refBitparRow is row i of the plain DP of kind, for all i (the last row
-// and the last column are what the answers read).
-func refBitparGrid(kind plan.SpecialKind, a, b string) [][]int64 {
-	g := make([][]int64, len(a)+1)
-	for i := range g {
-		g[i] = make([]int64, len(b)+1)
-		for j := range g[i] {
-			switch {
-			case kind == plan.BitLCS && (i == 0 || j == 0):
-			case i == 0:
-				g[i][j] = int64(j)
-			case j == 0:
-				g[i][j] = int64(i)
-			case kind == plan.BitLCS && a[i-1] == b[j-1]:
-				g[i][j] = g[i-1][j-1] + 1
-			case kind == plan.BitLCS:
-				g[i][j] = max(g[i-1][j], g[i][j-1])
-			case a[i-1] == b[j-1]:
-				g[i][j] = g[i-1][j-1]
-			case kind == plan.BitIndel:
-				g[i][j] = min(g[i-1][j], g[i][j-1]) + 1
-			default:
-				g[i][j] = min(g[i-1][j-1], g[i-1][j], g[i][j-1]) + 1
-			}
-		}
-	}
-	return g
-}
 
 // loadSpecial loads kind over a and b with pl.Special set (by hand until
 // the planner recognises it; as recognised when it does).
@@ -138,7 +110,7 @@ func TestBitpar(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: CPU: %v", name, err)
 					}
-					g := refBitparGrid(kind, a, b)
+					g := dptest.BitGrid(kind, a, b)
 					n, m := sz[0], sz[1]
 					want := g[n][m]
 					switch answer {
@@ -174,7 +146,7 @@ func TestBitparOff(t *testing.T) {
 	r := dptest.Rand(t)
 	a, b := dptest.DNA(r, 300), dptest.DNA(r, 200)
 	p, pl := loadSpecial(t, plan.BitLevenshtein, "", a, b)
-	want := refBitparGrid(plan.BitLevenshtein, a, b)[300][200]
+	want := dptest.BitGrid(plan.BitLevenshtein, a, b)[300][200]
 	for k, opt := range []backend.Options{{}, {NoSpecial: true}, {Maintain: true}, {Traceback: true}} {
 		special := bitparFor(p, pl, opt) != nil
 		if special != (k == 0) {
@@ -258,7 +230,7 @@ func TestBitparFor(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := refBitparGrid(kind, a, b)
+			g := dptest.BitGrid(kind, a, b)
 			if c.answer == "" && s.Answer.I != g[70][90] {
 				t.Errorf("%s: scalar %v, plain DP %d", kind, s.Answer, g[70][90])
 			}
