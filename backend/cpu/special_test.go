@@ -42,7 +42,6 @@ func specialSrc(kind plan.SpecialKind, answer string) string {
 	return head + body
 }
 
-
 // TestSpecialAgainstScalar checks the bit-parallel answers against the
 // scalar sweep (NoSpecial) and the plain DP on random sequences, for the
 // last cell and the semi-global answers over the last row and column.

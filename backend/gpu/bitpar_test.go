@@ -67,7 +67,6 @@ cell[i][j] = 0                       when i == 0 && j == 0
 	return src
 }
 
-
 // loadSpecial loads kind over a and b with pl.Special set (by hand until
 // the planner recognises it; as recognised when it does).
 func loadSpecial(t testing.TB, kind plan.SpecialKind, answer, a, b string) (*ir.Problem, *plan.Plan) {
