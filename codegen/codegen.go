@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/source"
@@ -51,6 +52,9 @@ const (
 	// in device memory, each cell by a thread, a warp or a block (Spread,
 	// chosen per front by FrontSpread).
 	KernelFront KernelKind = "front"
+	// KernelHost is not a GPU kernel: the program GenerateHost writes for
+	// the CPU (templates/host.cu), compiled by the system's C++ compiler.
+	KernelHost KernelKind = "host"
 )
 
 // stripSync is DP_SYNC of templates/strip.cu: the steps a warp of the strip
@@ -280,6 +284,10 @@ type gen struct {
 	colLds  []*ir.Load
 
 	cellRange ival
+	// hostScan: a host program's wavefront runs row by row (HostProgram.Scan).
+	hostScan bool
+	// hostRanges caches hostInputRange's bounds of each input's values.
+	hostRanges map[*ir.Input]analysis.Range
 	// refMirror[ID]: the front kernel's warps and blocks read the reference
 	// from the transposed copy of the grid.
 	refMirror []bool
@@ -848,6 +856,16 @@ func (g *gen) defines() string {
 			c.WriteString(" } while (0)")
 			def("DP_CAPTURE(i, j, v)", c.String())
 		}
+	case KernelHost:
+		def("DP_HOST_ROWS", b2i(prog.Schedule == plan.Rows))
+		def("DP_HOST_SCAN", b2i(g.hostScan))
+		def("DP_NLINES", fmt.Sprintf("%dLL", prog.Lines))
+		def("DP_WIDTH", fmt.Sprintf("%dLL", prog.Width))
+		def("DP_REACH", max(prog.Reach, 1))
+		def("DP_PI", prog.PI)
+		def("DP_PJ", prog.PJ)
+		def("DP_HL", HostLanes)
+		def("DP_NREFS_REAL", len(p.CellRefs))
 	case KernelFront:
 		def("DP_TA", fmt.Sprintf("%dLL", prog.Front.A))
 		def("DP_TB", fmt.Sprintf("%dLL", prog.Front.B))

@@ -694,6 +694,11 @@ func (m *emitter) load(n *ir.Load, en env) string {
 			return fmt.Sprintf("a.template cv<%d>(%s)", slot, flat)
 		}
 	}
+	if m.g.prog.Kernel == KernelHost {
+		// The host program's inputs belong to the run (several runs of
+		// one library may be under way at once): the accessor has them.
+		return fmt.Sprintf("%s(a.in, %s)", loadFuncName(m.g.inputIndex(n.In)), flat)
+	}
 	return fmt.Sprintf("%s(%s)", loadFuncName(m.g.inputIndex(n.In)), flat)
 }
 

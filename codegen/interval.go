@@ -85,12 +85,67 @@ func (g *gen) gridEnv(cells ival) env {
 // walker is the range analysis under the GPU's failure model, narrowing
 // ranges under the conditions that hold.
 func (g *gen) walker() analysis.Walker {
-	return analysis.Walker{Config: analysis.Config{
+	w := analysis.Walker{Config: analysis.Config{
 		Failure: analysis.Wraps,
 		Rows:    g.p.Rows,
 		Cols:    g.p.Cols,
 		Refine:  true,
 	}}
+	if g.prog != nil && g.prog.Kernel == KernelHost {
+		w.Input = g.hostInputRange
+	}
+	return w
+}
+
+// hostInputRange bounds a read of an integer input, for host programs: by
+// the data's least and greatest values, widened to powers of two so that
+// data of similar magnitude shares one compiled program. (A GPU program
+// does not depend on the data's values, only on the sizes; a host program
+// compiles in a fraction of a second, and the bounds spare the checks
+// that keep the compiler from making the cell updates vector code: a
+// knapsack's j - wt[i-1], its cell + val[i-1].) A read outside its input
+// reports an error and gives element 0, also within the bounds.
+func (g *gen) hostInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.Range {
+	in := n.In
+	if r, ok := g.hostRanges[in]; ok {
+		return r
+	}
+	r := inputRange(in)
+	if g.hostRanges == nil {
+		g.hostRanges = map[*ir.Input]analysis.Range{}
+	}
+	g.hostRanges[in] = r
+	return r
+}
+
+// inputRange is hostInputRange's bound of in's values.
+func inputRange(in *ir.Input) analysis.Range {
+	if in.T.IsFloat() || len(in.I) == 0 {
+		return analysis.Full()
+	}
+	lo, hi := in.I[0], in.I[0]
+	for _, v := range in.I {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	p, ng := ir.InfSentinel(in.T)
+	if in.T.HasInf() && (hi >= p || lo <= ng) {
+		// An inf sentinel in the data: no bound that helps.
+		return analysis.Full()
+	}
+	return analysis.Span(-pow2AtLeast(-lo), pow2AtLeast(hi))
+}
+
+// pow2AtLeast is 0 for x <= 0, else the least power of two >= x (capped
+// at 2^62).
+func pow2AtLeast(x int64) int64 {
+	if x <= 0 {
+		return 0
+	}
+	p := int64(1)
+	for p < x && p < 1<<62 {
+		p <<= 1
+	}
+	return p
 }
 
 // rangeOf bounds the integer value of e in en. Floating expressions are

@@ -26,7 +26,7 @@ func lineDirective(pos source.Pos) string {
 // in the strip kernel, prepared input values (a.rv<S>, a.cv<S>).
 func (g *gen) recurrence(b *strings.Builder) {
 	g.refSafe = make([]bool, len(g.p.CellRefs))
-	m := &emitter{g: g, invariant: g.prog.Kernel == KernelStrip, split: g.prog.Kernel == KernelFront}
+	m := &emitter{g: g, invariant: g.prog.Kernel == KernelStrip || g.prog.Kernel == KernelHost, split: g.prog.Kernel == KernelFront}
 	b.WriteString("\n// ---- the recurrence ----\n")
 	b.WriteString("template <class A>\n__device__ __forceinline__ cell_t dp_rec(const DP_IDX_T i, const DP_IDX_T j, A &a)\n{\n")
 	en0 := g.gridEnv(g.cellRange)
@@ -78,7 +78,7 @@ func (g *gen) recurrence(b *strings.Builder) {
 				fmt.Fprintf(&which, "c%d ? %d : ", k, nanSite+k)
 			}
 			fmt.Fprintf(&which, "%d", nanSite+n-1)
-			fmt.Fprintf(b, "\tif (r != r && a.live())\n\t\tdp_fail(DP_E_NAN, %s, i, j, 0, 0);\n", which.String())
+			fmt.Fprintf(b, "\tDP_FAIL_IF(r != r, a.live(), DP_E_NAN, %s, i, j, 0, 0);\n", which.String())
 		}
 		b.WriteString("\treturn r;\n}\n")
 		b.WriteString(lineReset)
@@ -115,7 +115,7 @@ func (g *gen) recurrence(b *strings.Builder) {
 // depends on i alone (the same for a thread's row across the whole sweep:
 // kept in registers) or on j alone (staged per column in shared memory).
 func (g *gen) classifyLoads() {
-	if g.prog.Kernel != KernelStrip {
+	if g.prog.Kernel != KernelStrip && g.prog.Kernel != KernelHost {
 		return
 	}
 	seen := map[*ir.Load]bool{}

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/backend/gpu"
+	"github.com/dpgpu/dpgpu/backend/native"
 )
 
 // Backends lists the names --backend accepts.
@@ -20,7 +22,7 @@ var Backends = []string{"auto", "cpu", "cuda"}
 func NewExecutor(backend string, threads int, notice io.Writer) (backend.Executor, error) {
 	switch backend {
 	case "cpu":
-		return cpu.New(threads), nil
+		return NewCPU(threads)
 	case "cuda", "gpu":
 		ex, err := gpu.New()
 		if err != nil {
@@ -39,7 +41,31 @@ func NewExecutor(backend string, threads int, notice io.Writer) (backend.Executo
 			}
 			fmt.Fprintf(notice, "dpgpu: %s; running on the CPU\n", reason)
 		}
-		return cpu.New(threads), nil
+		return NewCPU(threads)
 	}
 	return nil, InputError(fmt.Errorf("unknown backend %q (want auto, cpu or cuda)", backend))
+}
+
+// NewCPU returns the CPU executor with threads workers (0: one per core),
+// computing with code compiled for each problem where the system has a
+// C++ compiler, as $DPGPU_CPU_CODE says: "auto" or unset (compiled where
+// possible, else the Go evaluator), "c" (a compiler is required) or "go"
+// (the Go evaluator only).
+func NewCPU(threads int) (*cpu.Executor, error) {
+	ex := cpu.New(threads)
+	switch mode := os.Getenv(cpu.CodeEnv); mode {
+	case "go":
+		return ex.WithNative(nil), nil
+	case "", "auto", "c":
+		c, err := native.Find()
+		if err != nil {
+			if mode == "c" {
+				return nil, InputError(fmt.Errorf("$%s=c: %w", cpu.CodeEnv, err))
+			}
+			return ex.WithNative(nil), nil
+		}
+		return ex.WithNative(c), nil
+	default:
+		return nil, InputError(fmt.Errorf("$%s=%s: want auto, c or go", cpu.CodeEnv, mode))
+	}
 }

@@ -26,6 +26,7 @@ struct dp_error_t {
 	long long a, b; // what it read: cell coordinates, input indices, operands
 };
 
+#ifndef DP_HOST
 // The first error wins; later ones are dropped.
 __device__ dp_error_t dp_err;
 // Set by the host (on another stream) to stop a persistent kernel.
@@ -47,6 +48,20 @@ __device__ __noinline__ void dp_fail(int code, int site, long long i, long long 
 		atomicExch(&dp_err.code, code);
 	}
 }
+
+// The checking helpers below take whether the cell is live (padding cells
+// never report) as DP_LIVE_T and report through DP_FAIL_IF(cond, live, code,
+// site, i, j, a, b). On the GPU these are a bool and a branch to dp_fail;
+// the host sweeps (host.cu) define them as a flag the vectorised loop
+// accumulates per cell, and a branch only when they recompute a chunk that
+// failed to find its first error.
+#define DP_LIVE_T bool
+#define DP_FAIL_IF(cond, live, code, site, ci, cj, a, b)            \
+	do {                                                        \
+		if ((cond) && (live))                               \
+			dp_fail((code), (site), (ci), (cj), (a), (b)); \
+	} while (0)
+#endif
 
 // ---- arithmetic (docs/language.md §6.1) ----
 //
@@ -78,10 +93,9 @@ __device__ __forceinline__ long long dp_negl(long long x) { return (long long)(0
 __device__ __forceinline__ long long dp_absl(long long x) { return x < 0 ? dp_negl(x) : x; }
 
 // dp_fini keeps an exact int result r (of x op y) or reports it.
-__device__ __forceinline__ int dp_fini(bool live, int site, long long ci, long long cj, long long r, long long x, long long y)
+__device__ __forceinline__ int dp_fini(DP_LIVE_T live, int site, long long ci, long long cj, long long r, long long x, long long y)
 {
-	if ((unsigned long long)(r + DP_IFIN) > (unsigned long long)(2 * DP_IFIN) && live)
-		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, y);
+	DP_FAIL_IF((unsigned long long)(r + DP_IFIN) > (unsigned long long)(2 * DP_IFIN), live, DP_E_OVERFLOW, site, ci, cj, x, y);
 	return (int)r;
 }
 
@@ -91,44 +105,65 @@ __device__ __forceinline__ bool dp_lfin_ok(long long r)
 	return (unsigned long long)r + (unsigned long long)DP_LFIN <= 2ULL * (unsigned long long)DP_LFIN;
 }
 
-__device__ __forceinline__ int dp_addi(bool live, int site, long long ci, long long cj, int x, int y)
+#ifdef DP_HOST
+// On the host, int + and - stay in 32 bits (twice the lanes of a vector):
+// the wrapped result r and the operands' signs tell an overflow of int,
+// then r must lie in the finite range. Same results, same reports.
+__device__ __forceinline__ int dp_ifin(DP_LIVE_T live, int site, long long ci, long long cj, int r, bool wrapped, int x, int y)
+{
+	const bool bad = wrapped | ((unsigned)r + (unsigned)DP_IFIN > (unsigned)(2 * DP_IFIN));
+	DP_FAIL_IF(bad, live, DP_E_OVERFLOW, site, ci, cj, x, y);
+	return r;
+}
+
+__device__ __forceinline__ int dp_addi(DP_LIVE_T live, int site, long long ci, long long cj, int x, int y)
+{
+	const int r = (int)((unsigned)x + (unsigned)y);
+	return dp_ifin(live, site, ci, cj, r, ((x ^ r) & (y ^ r)) < 0, x, y);
+}
+
+__device__ __forceinline__ int dp_subi(DP_LIVE_T live, int site, long long ci, long long cj, int x, int y)
+{
+	const int r = (int)((unsigned)x - (unsigned)y);
+	return dp_ifin(live, site, ci, cj, r, ((x ^ y) & (x ^ r)) < 0, x, y);
+}
+#else
+__device__ __forceinline__ int dp_addi(DP_LIVE_T live, int site, long long ci, long long cj, int x, int y)
 {
 	return dp_fini(live, site, ci, cj, (long long)x + y, x, y);
 }
 
-__device__ __forceinline__ int dp_subi(bool live, int site, long long ci, long long cj, int x, int y)
+__device__ __forceinline__ int dp_subi(DP_LIVE_T live, int site, long long ci, long long cj, int x, int y)
 {
 	return dp_fini(live, site, ci, cj, (long long)x - y, x, y);
 }
+#endif
 
-__device__ __forceinline__ int dp_muli(bool live, int site, long long ci, long long cj, int x, int y)
+__device__ __forceinline__ int dp_muli(DP_LIVE_T live, int site, long long ci, long long cj, int x, int y)
 {
 	return dp_fini(live, site, ci, cj, (long long)x * y, x, y);
 }
 
-__device__ __forceinline__ long long dp_addl(bool live, int site, long long ci, long long cj, long long x, long long y)
+__device__ __forceinline__ long long dp_addl(DP_LIVE_T live, int site, long long ci, long long cj, long long x, long long y)
 {
 	const long long r = (long long)((unsigned long long)x + (unsigned long long)y);
-	if ((((x ^ r) & (y ^ r)) < 0 || !dp_lfin_ok(r)) && live)
-		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, y);
+	DP_FAIL_IF((((x ^ r) & (y ^ r)) < 0 || !dp_lfin_ok(r)), live, DP_E_OVERFLOW, site, ci, cj, x, y);
 	return r;
 }
 
-__device__ __forceinline__ long long dp_subl(bool live, int site, long long ci, long long cj, long long x, long long y)
+__device__ __forceinline__ long long dp_subl(DP_LIVE_T live, int site, long long ci, long long cj, long long x, long long y)
 {
 	const long long r = (long long)((unsigned long long)x - (unsigned long long)y);
-	if ((((x ^ y) & (x ^ r)) < 0 || !dp_lfin_ok(r)) && live)
-		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, y);
+	DP_FAIL_IF((((x ^ y) & (x ^ r)) < 0 || !dp_lfin_ok(r)), live, DP_E_OVERFLOW, site, ci, cj, x, y);
 	return r;
 }
 
-__device__ __forceinline__ long long dp_mull(bool live, int site, long long ci, long long cj, long long x, long long y)
+__device__ __forceinline__ long long dp_mull(DP_LIVE_T live, int site, long long ci, long long cj, long long x, long long y)
 {
 	// The product fits in 64 bits when the high word is the sign of the low.
 	const long long r = (long long)((unsigned long long)x * (unsigned long long)y);
 	const long long hi = __mul64hi(x, y);
-	if ((hi != (r >> 63) || !dp_lfin_ok(r)) && live)
-		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, y);
+	DP_FAIL_IF((hi != (r >> 63) || !dp_lfin_ok(r)), live, DP_E_OVERFLOW, site, ci, cj, x, y);
 	return r;
 }
 
@@ -137,21 +172,20 @@ __device__ __forceinline__ long long dp_mull(bool live, int site, long long ci, 
 // negation only so that a value that already failed cannot trap. One
 // definition for int and long (T, named S in the helpers' names); dp_divz
 // reports a zero divisor y of x / y or x % y.
-template <class T> __device__ __forceinline__ bool dp_divz(bool live, int site, long long ci, long long cj, T x, T y)
+template <class T> __device__ __forceinline__ bool dp_divz(DP_LIVE_T live, int site, long long ci, long long cj, T x, T y)
 {
-	if (y == 0 && live)
-		dp_fail(DP_E_DIV, site, ci, cj, x, y);
+	DP_FAIL_IF(y == 0, live, DP_E_DIV, site, ci, cj, x, y);
 	return y == 0;
 }
 
 #define DP_DIV_OPS(S, T)                                                                                               \
-	__device__ __forceinline__ T dp_div##S(bool live, int site, long long ci, long long cj, T x, T y)               \
+	__device__ __forceinline__ T dp_div##S(DP_LIVE_T live, int site, long long ci, long long cj, T x, T y)               \
 	{                                                                                                              \
 		if (dp_divz(live, site, ci, cj, x, y))                                                                 \
 			return 0;                                                                                      \
 		return y == -1 ? dp_neg##S(x) : x / y;                                                                 \
 	}                                                                                                              \
-	__device__ __forceinline__ T dp_rem##S(bool live, int site, long long ci, long long cj, T x, T y)               \
+	__device__ __forceinline__ T dp_rem##S(DP_LIVE_T live, int site, long long ci, long long cj, T x, T y)               \
 	{                                                                                                              \
 		if (dp_divz(live, site, ci, cj, x, y))                                                                 \
 			return 0;                                                                                      \
@@ -171,60 +205,55 @@ DP_DIV_OPS(l, long long)
 // values codegen's range analysis already allows for. One definition for
 // int and long: T is the type, P and N its sentinels.
 #define DP_SAT_OPS(S, T, P, N, ISINF)                                                                                   \
-	__device__ __forceinline__ T dp_sadd##S(bool live, int site, long long ci, long long cj, T x, T y)              \
+	__device__ __forceinline__ T dp_sadd##S(DP_LIVE_T live, int site, long long ci, long long cj, T x, T y)              \
 	{                                                                                                              \
 		const bool xi = ISINF(x), yi = ISINF(y);                                                               \
 		if (xi || yi) {                                                                                        \
-			if (xi && yi && x != y && live)                                                                \
-				dp_fail(DP_E_INFOP, site, ci, cj, x, y);                                               \
+			DP_FAIL_IF(xi && yi && x != y, live, DP_E_INFOP, site, ci, cj, x, y);                                               \
 			return xi ? x : y;                                                                             \
 		}                                                                                                      \
 		return dp_add##S(live, site, ci, cj, x, y);                                                            \
 	}                                                                                                              \
-	__device__ __forceinline__ T dp_ssub##S(bool live, int site, long long ci, long long cj, T x, T y)              \
+	__device__ __forceinline__ T dp_ssub##S(DP_LIVE_T live, int site, long long ci, long long cj, T x, T y)              \
 	{                                                                                                              \
 		if (ISINF(x)) {                                                                                        \
-			if (x == y && live)                                                                            \
-				dp_fail(DP_E_INFOP, site, ci, cj, x, y);                                               \
+			DP_FAIL_IF(x == y, live, DP_E_INFOP, site, ci, cj, x, y);                                               \
 			return x;                                                                                      \
 		}                                                                                                      \
 		if (ISINF(y))                                                                                          \
 			return y == P ? N : P;                                                                         \
 		return dp_sub##S(live, site, ci, cj, x, y);                                                            \
 	}                                                                                                              \
-	__device__ __forceinline__ T dp_smul##S(bool live, int site, long long ci, long long cj, T x, T y)              \
+	__device__ __forceinline__ T dp_smul##S(DP_LIVE_T live, int site, long long ci, long long cj, T x, T y)              \
 	{                                                                                                              \
 		if (ISINF(x) || ISINF(y)) {                                                                            \
 			if (x == 0 || y == 0) {                                                                        \
-				if (live)                                                                              \
-					dp_fail(DP_E_INFOP, site, ci, cj, x, y);                                       \
+				DP_FAIL_IF(true, live, DP_E_INFOP, site, ci, cj, x, y);                                       \
 				return 0;                                                                              \
 			}                                                                                              \
 			return (x < 0) == (y < 0) ? P : N;                                                             \
 		}                                                                                                      \
 		return dp_mul##S(live, site, ci, cj, x, y);                                                            \
 	}                                                                                                              \
-	__device__ __forceinline__ T dp_sdiv##S(bool live, int site, long long ci, long long cj, T x, T y)              \
+	__device__ __forceinline__ T dp_sdiv##S(DP_LIVE_T live, int site, long long ci, long long cj, T x, T y)              \
 	{                                                                                                              \
 		const bool xi = ISINF(x), yi = ISINF(y);                                                               \
 		if (y == 0 || !(xi || yi))                                                                             \
 			return dp_div##S(live, site, ci, cj, x, y);                                                    \
 		if (xi && yi) {                                                                                        \
-			if (live)                                                                                      \
-				dp_fail(DP_E_INFOP, site, ci, cj, x, y);                                               \
+			DP_FAIL_IF(true, live, DP_E_INFOP, site, ci, cj, x, y);                                               \
 			return 0;                                                                                      \
 		}                                                                                                      \
 		if (xi)                                                                                                \
 			return (x < 0) == (y < 0) ? P : N;                                                             \
 		return 0;                                                                                              \
 	}                                                                                                              \
-	__device__ __forceinline__ T dp_srem##S(bool live, int site, long long ci, long long cj, T x, T y)              \
+	__device__ __forceinline__ T dp_srem##S(DP_LIVE_T live, int site, long long ci, long long cj, T x, T y)              \
 	{                                                                                                              \
 		if (y == 0 || !(ISINF(x) || ISINF(y)))                                                                 \
 			return dp_rem##S(live, site, ci, cj, x, y);                                                    \
 		if (ISINF(x)) {                                                                                        \
-			if (live)                                                                                      \
-				dp_fail(DP_E_INFOP, site, ci, cj, x, y);                                               \
+			DP_FAIL_IF(true, live, DP_E_INFOP, site, ci, cj, x, y);                                               \
 			return 0;                                                                                      \
 		}                                                                                                      \
 		return x;                                                                                              \
@@ -263,14 +292,13 @@ __device__ __forceinline__ long long dp_i2l(int x)
 	return x;
 }
 
-__device__ __forceinline__ int dp_l2i(bool live, int site, long long ci, long long cj, long long x)
+__device__ __forceinline__ int dp_l2i(DP_LIVE_T live, int site, long long ci, long long cj, long long x)
 {
 	if (x == DP_LPOS)
 		return DP_IPOS;
 	if (x == DP_LNEG)
 		return DP_INEG;
-	if ((x < -DP_IFIN || x > DP_IFIN) && live)
-		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, 0);
+	DP_FAIL_IF((x < -DP_IFIN || x > DP_IFIN), live, DP_E_OVERFLOW, site, ci, cj, x, 0);
 	return (int)x;
 }
 
@@ -289,14 +317,13 @@ template <class T, long long FP, long long FN, long long TP, long long TN> __dev
 }
 
 template <class T, long long FP, long long FN, long long TP, long long TN, long long TFIN>
-__device__ __forceinline__ T dp_narrow(bool live, int site, long long ci, long long cj, long long x)
+__device__ __forceinline__ T dp_narrow(DP_LIVE_T live, int site, long long ci, long long cj, long long x)
 {
 	if (x == FP)
 		return (T)TP;
 	if (x == FN)
 		return (T)TN;
-	if ((x < -TFIN || x > TFIN) && live)
-		dp_fail(DP_E_OVERFLOW, site, ci, cj, x, 0);
+	DP_FAIL_IF((x < -TFIN || x > TFIN), live, DP_E_OVERFLOW, site, ci, cj, x, 0);
 	return (T)x;
 }
 
@@ -308,11 +335,10 @@ __device__ __forceinline__ T dp_narrow(bool live, int site, long long ci, long l
 // long 2^63 (below it the largest double is 2^63-1024, and every smaller one
 // truncates into the finite range). It serves every integer type: dp_f2i,
 // dp_f2l, and dp_f2n<T, TP, TN> itself for types narrower than int.
-template <class T, long long TP, long long TN> __device__ __forceinline__ T dp_f2n(bool live, int site, long long ci, long long cj, double x)
+template <class T, long long TP, long long TN> __device__ __forceinline__ T dp_f2n(DP_LIVE_T live, int site, long long ci, long long cj, double x)
 {
 	if (x != x) {
-		if (live)
-			dp_fail(DP_E_NAN, site, ci, cj, 0, 0);
+		DP_FAIL_IF(true, live, DP_E_NAN, site, ci, cj, 0, 0);
 		return 0;
 	}
 	const double inf = __longlong_as_double(0x7ff0000000000000LL);
@@ -321,8 +347,7 @@ template <class T, long long TP, long long TN> __device__ __forceinline__ T dp_f
 	if (x == -inf)
 		return (T)TN;
 	if (x >= (double)TP || x <= (double)TN) {
-		if (live)
-			dp_fail(DP_E_OVERFLOW, site, ci, cj, __double_as_longlong(x), 0);
+		DP_FAIL_IF(true, live, DP_E_OVERFLOW, site, ci, cj, __double_as_longlong(x), 0);
 		return 0;
 	}
 	return (T)x;
@@ -330,12 +355,12 @@ template <class T, long long TP, long long TN> __device__ __forceinline__ T dp_f
 
 static_assert((double)DP_LPOS == 9223372036854775808.0 && (double)DP_LNEG == -9223372036854775808.0, "long's bounds are +-2^63 as doubles");
 
-__device__ __forceinline__ long long dp_f2l(bool live, int site, long long ci, long long cj, double x)
+__device__ __forceinline__ long long dp_f2l(DP_LIVE_T live, int site, long long ci, long long cj, double x)
 {
 	return dp_f2n<long long, DP_LPOS, DP_LNEG>(live, site, ci, cj, x);
 }
 
-__device__ __forceinline__ int dp_f2i(bool live, int site, long long ci, long long cj, double x)
+__device__ __forceinline__ int dp_f2i(DP_LIVE_T live, int site, long long ci, long long cj, double x)
 {
 	return dp_f2n<int, DP_IPOS, DP_INEG>(live, site, ci, cj, x);
 }
@@ -343,10 +368,9 @@ __device__ __forceinline__ int dp_f2i(bool live, int site, long long ci, long lo
 // dp_cellnan reports a floating cell value that is NaN (site: the case that
 // produced it), unless the problem says `nan: allow` (then codegen does not
 // call it).
-template <class T> __device__ __forceinline__ T dp_cellnan(bool live, int site, long long ci, long long cj, T v)
+template <class T> __device__ __forceinline__ T dp_cellnan(DP_LIVE_T live, int site, long long ci, long long cj, T v)
 {
-	if (v != v && live)
-		dp_fail(DP_E_NAN, site, ci, cj, 0, 0);
+	DP_FAIL_IF(v != v, live, DP_E_NAN, site, ci, cj, 0, 0);
 	return v;
 }
 
@@ -359,27 +383,21 @@ __device__ __forceinline__ bool dp_oob(long long ri, long long rj)
 
 // dp_chk1 and dp_chk2 return the flat index of an input element, or report
 // the read and return 0 (a harmless element) when it is outside the input.
-__device__ __forceinline__ long long dp_chk1(bool live, int site, long long ci, long long cj, long long k, long long len)
+__device__ __forceinline__ long long dp_chk1(DP_LIVE_T live, int site, long long ci, long long cj, long long k, long long len)
 {
-	if ((unsigned long long)k >= (unsigned long long)len) {
-		if (live)
-			dp_fail(DP_E_LOAD, site, ci, cj, k, 0);
-		return 0;
-	}
-	return k;
+	const bool out = (unsigned long long)k >= (unsigned long long)len;
+	DP_FAIL_IF(out, live, DP_E_LOAD, site, ci, cj, k, 0);
+	return out ? 0 : k;
 }
 
-__device__ __forceinline__ long long dp_chk2(bool live, int site, long long ci, long long cj, long long r, long long c, long long rows, long long cols)
+__device__ __forceinline__ long long dp_chk2(DP_LIVE_T live, int site, long long ci, long long cj, long long r, long long c, long long rows, long long cols)
 {
-	if ((unsigned long long)r >= (unsigned long long)rows || (unsigned long long)c >= (unsigned long long)cols) {
-		if (live)
-			dp_fail(DP_E_LOAD, site, ci, cj, r, c);
-		return 0;
-	}
-	return r * cols + c;
+	const bool out = (unsigned long long)r >= (unsigned long long)rows || (unsigned long long)c >= (unsigned long long)cols;
+	DP_FAIL_IF(out, live, DP_E_LOAD, site, ci, cj, r, c);
+	return out ? 0 : r * cols + c;
 }
 
-#ifndef DP_EMU
+#if !defined(DP_EMU) && !defined(DP_HOST)
 // ---- texture fetches (mem: 1), as PTX so that no header is needed ----
 
 __device__ __forceinline__ int dp_tex_s32(unsigned long long t, int x)
@@ -508,20 +526,6 @@ __device__ __forceinline__ void dp_part_add(dp_part_t &p, cell_t v, long long id
 	p.any = 1;
 }
 
-// dp_part_cell does what the answer needs with the value v just computed for
-// cell (i, j) by the line and tile kernels: the answer cell goes to dp_ans
-// (DP_ANS_KIND 1), a cell of the region is folded into acc (2).
-__device__ __forceinline__ void dp_part_cell(dp_part_t &acc, DP_IDX_T i, DP_IDX_T j, cell_t v)
-{
-#if DP_ANS_KIND == 1
-	if (i == DP_ANS_I && j == DP_ANS_J)
-		dp_ans = v;
-#elif DP_ANS_KIND == 2
-	if (DP_IN_REGION(i, j))
-		dp_part_add(acc, v, (long long)i * DP_COLS + j);
-#endif
-}
-
 // dp_part_merge folds q into p (same rules as dp_part_add).
 __device__ __forceinline__ void dp_part_merge(dp_part_t &p, const dp_part_t &q)
 {
@@ -543,6 +547,21 @@ __device__ __forceinline__ void dp_part_merge(dp_part_t &p, const dp_part_t &q)
 #endif
 	if (better)
 		p = q;
+#endif
+}
+
+#ifndef DP_HOST
+// dp_part_cell does what the answer needs with the value v just computed for
+// cell (i, j) by the line and tile kernels: the answer cell goes to dp_ans
+// (DP_ANS_KIND 1), a cell of the region is folded into acc (2).
+__device__ __forceinline__ void dp_part_cell(dp_part_t &acc, DP_IDX_T i, DP_IDX_T j, cell_t v)
+{
+#if DP_ANS_KIND == 1
+	if (i == DP_ANS_I && j == DP_ANS_J)
+		dp_ans = v;
+#elif DP_ANS_KIND == 2
+	if (DP_IN_REGION(i, j))
+		dp_part_add(acc, v, (long long)i * DP_COLS + j);
 #endif
 }
 
@@ -590,3 +609,4 @@ __device__ __forceinline__ void dp_part_block(dp_part_t &p, dp_part_t *slot)
 		}
 	}
 }
+#endif

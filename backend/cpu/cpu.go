@@ -32,12 +32,16 @@ package cpu
 import (
 	"context"
 	"fmt"
+	"math"
+	"os"
 	"runtime"
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/bitpar"
+	"github.com/dpgpu/dpgpu/backend/native"
 	"github.com/dpgpu/dpgpu/backend/traceback"
+	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
@@ -48,7 +52,17 @@ import (
 type Executor struct {
 	threads int
 	tune    tuning
+	// native, when set, compiles the problems it can (the rows and
+	// wavefront schedules) to machine code; the others, and the runs
+	// that keep the grid or chosen rows, run on the Go evaluator.
+	native *native.Compiler
 }
+
+// CodeEnv names the environment variable that chooses, for executors made
+// by New, the code that computes the cells: "c" (compiled, where
+// supported, when a compiler is found) or "go" (the Go evaluator, the
+// default of New; the command line compiles by default, WithNative).
+const CodeEnv = "DPGPU_CPU_CODE"
 
 // tuning are the sizes that shape a run. The defaults suit the hardware;
 // the tests shrink them to reach many tiles, batches and workers on small
@@ -71,8 +85,24 @@ var defaultTuning = tuning{tileW: plan.CPUTileW, tileH: plan.CPUTileH, lanes: pl
 // New returns a CPU executor with the given number of worker threads
 // (0: one per core).
 func New(threads int) *Executor {
-	return &Executor{threads: threads, tune: defaultTuning}
+	e := &Executor{threads: threads, tune: defaultTuning}
+	if os.Getenv(CodeEnv) == "c" {
+		if c, err := native.Find(); err == nil {
+			e.native = c
+		}
+	}
+	return e
 }
+
+// WithNative makes e run what it can with code compiled by c (nil: the Go
+// evaluator only).
+func (e *Executor) WithNative(c *native.Compiler) *Executor {
+	e.native = c
+	return e
+}
+
+// Native is the compiler e uses, nil when it runs the Go evaluator only.
+func (e *Executor) Native() *native.Compiler { return e.native }
 
 // Name is "cpu".
 func (e *Executor) Name() string { return "cpu" }
@@ -118,6 +148,14 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 		return e.special(ctx, p, pl, opt, start)
 	}
 	threads := e.threadsFor(opt)
+	device := e.Device()
+	if e.native != nil {
+		res, why, err := e.runNative(ctx, p, pl, opt, threads, start)
+		if why == "" {
+			return res, err
+		}
+		device += ", Go evaluator (not compiled: " + why + ")"
+	}
 	r, err := newRun(ctx, p, pl, opt, threads, e.tune)
 	if err != nil {
 		return nil, err
@@ -137,7 +175,7 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if err != nil {
 		return nil, err
 	}
-	res := &backend.Result{Backend: "cpu", Device: e.Device(), Grid: r.grid, Rows: r.rows}
+	res := &backend.Result{Backend: "cpu", Device: device, Grid: r.grid, Rows: r.rows}
 	if err := backend.Finish(p, opt, res, r.answer, traceback.Trace); err != nil {
 		return nil, err
 	}
@@ -233,4 +271,62 @@ func (e *Executor) special(ctx context.Context, p *ir.Problem, pl *plan.Plan, op
 		PeakHostBytes:  need,
 	}
 	return res, nil
+}
+
+// runNative runs p with compiled code. why, when not empty, says why it
+// did not (the caller then runs the Go evaluator): a schedule or function
+// the host programs lack, a run that keeps the grid, a compiler that
+// failed.
+func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options, threads int, start time.Time) (res *backend.Result, why string, err error) {
+	if opt.KeepGrid(p) || len(opt.KeepRows) > 0 {
+		return nil, "the run keeps the grid or rows of it", nil
+	}
+	if err := codegen.HostSupports(p, pl); err != nil {
+		return nil, err.Error(), nil
+	}
+	var before, after int64
+	if pl.Schedule == plan.Rows {
+		// The padding of the rows: the columns a cell reads before and
+		// after its own (the planner bounds data-dependent offsets by the
+		// loaded data), so that every read stays in the row's memory.
+		for _, d := range pl.Deps {
+			r := d.RangeJ
+			if r.Lo == math.MinInt64 || r.Hi == math.MaxInt64 {
+				return nil, "a reference reads anywhere in a row", nil
+			}
+			before, after = max(before, r.Hi), max(after, -r.Lo)
+		}
+		if before+after > 4*p.Cols+(1<<20) {
+			return nil, "a reference reads far outside the row", nil
+		}
+	}
+	hp, err := codegen.GenerateHost(p, pl)
+	if err != nil {
+		return nil, err.Error(), nil
+	}
+	lib, err := e.native.Load(hp)
+	if err != nil {
+		return nil, err.Error(), nil
+	}
+	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress}
+	if avail, ok := available(); ok && lib.Bytes(run) > avail {
+		return nil, "", hostmem.TooLarge(fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), lib.Bytes(run), avail, "", "use a smaller instance")
+	}
+	computeStart := time.Now()
+	answer, err := lib.Exec(ctx, p, pl, run)
+	compute := time.Since(computeStart).Seconds()
+	if err != nil {
+		return nil, "", err
+	}
+	res = &backend.Result{Backend: "cpu", Device: e.Device() + ", code compiled by " + e.native.String()}
+	if err := backend.Finish(p, opt, res, answer, traceback.Trace); err != nil {
+		return nil, "", err
+	}
+	res.Stats = backend.Stats{
+		Cells:          p.Cells(),
+		Seconds:        time.Since(start).Seconds(),
+		ComputeSeconds: compute,
+		PeakHostBytes:  lib.Bytes(run),
+	}
+	return res, "", nil
 }

@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/dpgpu/dpgpu/internal/atomicfile"
 )
 
 // elfMagic starts every CUBIN.
@@ -99,7 +101,7 @@ func (c *Cache) get(key string, build func() ([]byte, string, error)) ([]byte, s
 	if err != nil {
 		return nil, log, false, err
 	}
-	if err := writeAtomic(path, b); err != nil {
+	if err := atomicfile.Write(path, b); err != nil {
 		return nil, log, false, fmt.Errorf("writing the CUBIN cache: %w", err)
 	}
 	return b, log, false, nil
@@ -107,33 +109,3 @@ func (c *Cache) get(key string, build func() ([]byte, string, error)) ([]byte, s
 
 // validCubin rejects entries that cannot be CUBINs (truncated, overwritten).
 func validCubin(b []byte) bool { return len(b) > 64 && bytes.HasPrefix(b, []byte(elfMagic)) }
-
-// writeAtomic writes data to path through a temporary file in the same
-// directory and a rename, so that readers see the old file or the whole new
-// one, never a part.
-func writeAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/dpgpu/dpgpu/internal/atomicfile"
 )
 
 func TestCacheKey(t *testing.T) {
@@ -203,14 +205,14 @@ func TestWriteAtomicFailure(t *testing.T) {
 	// temporary file must be cleaned up.
 	target := filepath.Join(dir, "x.cubin")
 	touch(t, filepath.Join(target, "occupied"))
-	if err := writeAtomic(target, fakeCubin("x")); err == nil {
-		t.Fatal("writeAtomic over a non-empty directory succeeded")
+	if err := atomicfile.Write(target, fakeCubin("x")); err == nil {
+		t.Fatal("atomicfile.Write over a non-empty directory succeeded")
 	}
 	if tmp := tempFiles(t, dir); len(tmp) != 0 {
 		t.Errorf("temporary files left: %v", tmp)
 	}
-	if err := writeAtomic(filepath.Join(dir, "missing", "y.cubin"), fakeCubin("y")); err == nil {
-		t.Error("writeAtomic into a missing directory succeeded")
+	if err := atomicfile.Write(filepath.Join(dir, "missing", "y.cubin"), fakeCubin("y")); err == nil {
+		t.Error("atomicfile.Write into a missing directory succeeded")
 	}
 }
 

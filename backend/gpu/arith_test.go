@@ -404,50 +404,6 @@ cell[i][j] = sqrt(cell[i-1][j] - 1.0)   when i > 0
 	}
 }
 
-// TestArithmeticRegionSum folds the partial results of an integer sum over
-// the answer region by the rules of +.
-func TestArithmeticRegionSum(t *testing.T) {
-	src := `problem rsum
-3 x 3
-cell[i][j] = i + j
-answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))
-`
-	p, pl := dptest.Load(t, "rsum.dp", src)
-	r := &run{p: p, pl: pl}
-	cases := []struct {
-		name string
-		acc  part
-		want int64
-		err  string
-	}{
-		{"finite", part{iv: 2147483646, any: true}, 2147483646, ""},
-		{"int-overflow", part{iv: 2147483647, any: true}, 0, "overflow computing the answer: the sum 2147483647 does not fit in int (finite range ±2,147,483,646); use cell: long"},
-		{"long-overflow", part{iv: 5, fl: sumOvf, any: true}, 0, "overflow computing the answer: the sum does not fit in int"},
-		{"inf", part{iv: 5, fl: sumPos, any: true}, math.MaxInt32, ""},
-		{"neg-inf", part{iv: 5, fl: sumNeg, any: true}, -math.MaxInt32, ""},
-		{"inf-minus-inf", part{fl: sumPos | sumNeg, any: true}, 0, "inf - inf is undefined computing the answer"},
-	}
-	for _, c := range cases {
-		got, err := r.integerSum(c.acc)
-		switch {
-		case c.err == "" && (err != nil || got != c.want):
-			t.Errorf("%s: %d, %v; want %d", c.name, got, err, c.want)
-		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("%s: %d, %v; want error %q", c.name, got, err, c.err)
-		}
-	}
-	s := backend.IntSum{Sum: longFin}
-	s.Merge(backend.IntSum{Sum: 1})
-	if !s.Overflow {
-		t.Errorf("%d + 1 did not flag the overflow", int64(longFin))
-	}
-	s = backend.IntSum{Sum: longFin - 1}
-	s.Merge(backend.IntSum{Sum: 1})
-	if s.Overflow || s.Sum != longFin {
-		t.Errorf("%d + 1 = %+v", int64(longFin-1), s)
-	}
-}
-
 // TestArithmeticNaNAnswer refuses a NaN answer unless `nan: allow`.
 func TestArithmeticNaNAnswer(t *testing.T) {
 	for _, allow := range []bool{false, true} {

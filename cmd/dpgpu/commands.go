@@ -66,9 +66,10 @@ as size "own"). Reports the median, min and max wall time of --reps runs after
 			},
 		},
 		{
-			Name: "gen", Usage: "print the CUDA C generated for a problem (what NVRTC compiles)",
+			Name: "gen", Usage: "print the CUDA C generated for a problem (what NVRTC compiles), or with --host the C++ the CPU backend compiles",
 			ArgsUsage: problemArgs, Action: genAction,
-			Flags: append(inputFlags(), &cli.BoolFlag{Name: "maintain", Usage: "generate the kernels that keep the whole grid"}),
+			Flags: append(inputFlags(), &cli.BoolFlag{Name: "maintain", Usage: "generate the kernels that keep the whole grid"},
+				&cli.BoolFlag{Name: "host", Usage: "print the host program (C++ for the system compiler, -b cpu) instead"}),
 		},
 		genDataCommand(),
 		{

@@ -18,6 +18,14 @@ func genAction(c *cli.Context) error {
 	if l.TSP != nil {
 		return engine.InputError(fmt.Errorf("%s uses the built-in Held-Karp kernel; gen prints generated recurrences only", l.Problem.Name))
 	}
+	if c.Bool("host") {
+		hp, err := codegen.GenerateHost(l.Problem, l.Plan)
+		if err != nil {
+			return engine.InputError(err)
+		}
+		_, err = fmt.Fprint(c.App.Writer, hp.Source)
+		return err
+	}
 	prog, err := codegen.Generate(l.Problem, l.Plan, codegen.Options{Maintain: c.Bool("maintain") || l.Problem.Maintain})
 	if err != nil {
 		return err

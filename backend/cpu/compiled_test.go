@@ -1,0 +1,243 @@
+package cpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/native"
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// The tests of this file run the compiled path (backend/native) against
+// the plain-Go references and against the Go evaluator, which stays the
+// reference: the whole suite runs compiled with DPGPU_CPU_CODE=c.
+
+var compiler = sync.OnceValues(native.Find)
+
+func withCompiler(t *testing.T) *native.Compiler {
+	t.Helper()
+	c, err := compiler()
+	if err != nil {
+		t.Skipf("no compiled path: %v", err)
+	}
+	return c
+}
+
+func solveCompiled(t testing.TB, c *native.Compiler, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
+	t.Helper()
+	return New(opt.Threads).WithNative(c).Run(context.Background(), p, pl, opt)
+}
+
+func solveGo(t testing.TB, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
+	t.Helper()
+	return New(opt.Threads).WithNative(nil).Run(context.Background(), p, pl, opt)
+}
+
+var answerLine = regexp.MustCompile(`(?m)^answer:.*$`)
+
+// sumAnswer makes the answer of src the sum of every cell: a wrong cell
+// anywhere changes it.
+func sumAnswer(src string) string {
+	const sum = "answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))"
+	if answerLine.MatchString(src) {
+		return answerLine.ReplaceAllString(src, sum)
+	}
+	return strings.TrimRight(src, "\n") + "\n" + sum + "\n"
+}
+
+// sameOutcome fails unless a and b (the compiled and the evaluator's runs)
+// gave the same answer and answer cell, or the same error (the compiled
+// code's may add the cell it was computing, as the GPU's does).
+func sameOutcome(t *testing.T, name string, a *backend.Result, errA error, b *backend.Result, errB error) {
+	t.Helper()
+	switch {
+	case errA != nil || errB != nil:
+		if errA == nil || errB == nil || !strings.HasPrefix(errA.Error(), errB.Error()) {
+			t.Fatalf("%s: compiled error %v, evaluator error %v", name, errA, errB)
+		}
+	case a.Answer != b.Answer || a.AnswerIsCell != b.AnswerIsCell || a.AnswerI != b.AnswerI || a.AnswerJ != b.AnswerJ:
+		t.Fatalf("%s: compiled %v [%d][%d], evaluator %v [%d][%d]", name, a.Answer, a.AnswerI, a.AnswerJ, b.Answer, b.AnswerI, b.AnswerJ)
+	}
+}
+
+// TestCompiledAgainstReferences runs the reference problems (rows and
+// wavefront, forward and backward, every cell type on one problem) at
+// awkward sizes — one cell, sizes around the 64 lanes of a strip — on 1
+// and 3 threads: the answer must be the reference's, the sum of all cells
+// the evaluator's, and the run must have been compiled where the host
+// programs support the schedule.
+func TestCompiledAgainstReferences(t *testing.T) {
+	c := withCompiler(t)
+	r := dptest.Rand(t)
+	sizes := [][2]int{{1, 1}, {2, 70}, {65, 3}, {130, 101}}
+	compiled := 0
+	for _, pr := range refProblems {
+		types := []string{"int", "double"}
+		if pr.name == "smith-waterman" || pr.name == "knapsack" {
+			types = allTypes
+		}
+		for _, sz := range sizes {
+			rc := pr.gen(r, sz[0], sz[1])
+			for _, ct := range types {
+				if !containsType(pr.types, ct) {
+					continue
+				}
+				src := withCell(rc.src, ct)
+				p, pl := dptest.Load(t, pr.name+".dp", src)
+				want := codegen.HostSupports(p, pl) == nil
+				for _, threads := range []int{1, 3} {
+					name := fmt.Sprintf("%s %dx%d %s threads=%d (%s %s)", pr.name, p.Rows, p.Cols, ct, threads, pl.Schedule, pl.Direction)
+					opt := backend.Options{Threads: threads, NoSpecial: true}
+					res, err := solveCompiled(t, c, p, pl, opt)
+					if err != nil {
+						t.Fatalf("%s: %v\n%s", name, err, src)
+					}
+					if got := strings.Contains(res.Device, "compiled by"); got != want {
+						t.Fatalf("%s: compiled %v, want %v (%s)", name, got, want, res.Device)
+					}
+					if want {
+						compiled++
+					}
+					checkResult(t, name, src, rc, res, false)
+
+					sp, spl := dptest.Load(t, pr.name+".dp", sumAnswer(src))
+					a, errA := solveCompiled(t, c, sp, spl, opt)
+					b, errB := solveGo(t, sp, spl, opt)
+					sameOutcome(t, name+" (sum of all cells)", a, errA, b, errB)
+				}
+			}
+		}
+	}
+	if compiled == 0 {
+		t.Fatal("nothing ran compiled")
+	}
+}
+
+func containsType(types []string, t string) bool {
+	for _, x := range types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCompiledErrors: the compiled code reports the errors the evaluator
+// reports, in the same words, naming the same `.dp` position and cell
+// (the first failing cell in row-major order), on any number of threads.
+func TestCompiledErrors(t *testing.T) {
+	c := withCompiler(t)
+	cases := []struct{ name, src string }{
+		{"wavefront reads left of the grid", `problem lcs
+char 1x? A = "ACGTAACGTTGCA"
+char 1x? B = "CGTAAGTT"
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0                                  when i == 0
+           | max(cell[i-1][j], cell[i][j-1])    otherwise
+`},
+		{"rows read left of the grid", `problem knapsack
+int 1x? wt  = 4,3,4
+int 1x? val = 3,4,5
+int cap = 9
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                     when i == 0
+           | max(cell[i-1][w], cell[i-1][w-wt[i-1]] + val[i-1])   otherwise
+`},
+		{"input read past its end", `problem p
+int 1x? A = 1,2,3
+4 x 5
+cell[i][j] = A[j]  when i == 0
+           | cell[i-1][j] + A[i]  otherwise
+`},
+		{"division by zero", `problem p
+int 1x? A = 1,2,0,4
+4 x 4
+cell[i][j] = A[j]  when i == 0
+           | cell[i-1][j] / A[j]  otherwise
+`},
+		{"int overflow in a wavefront", `problem binomial
+70 x 90
+cell[i][j] = 1  when i == 0 || j == 0
+           | cell[i-1][j] + cell[i][j-1]  otherwise
+`},
+		{"int overflow in rows", `problem doubling
+int 1x? A = 1,2,3
+40 x 3
+cell[i][j] = A[j]  when i == 0
+           | cell[i-1][j] * 2 + 1  otherwise
+`},
+		{"long overflow", `problem binomial
+cell: long
+140 x 150
+cell[i][j] = 1  when i == 0 || j == 0
+           | cell[i-1][j] + cell[i][j-1]  otherwise
+`},
+		{"NaN cell", `problem nan
+cell: double
+double 1x? A = 1,0,2
+3 x 80
+cell[i][j] = 1.0  when i == 0 || j == 0
+           | (cell[i-1][j] - cell[i][j-1]) / A[i] + cell[i-1][j-1]  otherwise
+`},
+		{"float sum", `problem fl
+cell: float
+66 x 70
+cell[i][j] = 0.5  when i == 0 || j == 0
+           | (cell[i-1][j] + cell[i][j-1]) * 0.75 + cell[i-1][j-1] / 3.0  otherwise
+answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))
+`},
+	}
+	for _, tc := range cases {
+		p, pl := dptest.Load(t, strings.Fields(tc.src)[1]+".dp", tc.src)
+		if err := codegen.HostSupports(p, pl); err != nil {
+			t.Fatalf("%s: not compiled: %v", tc.name, err)
+		}
+		for _, threads := range []int{1, 2, 5} {
+			opt := backend.Options{Threads: threads}
+			a, errA := solveCompiled(t, c, p, pl, opt)
+			b, errB := solveGo(t, p, pl, opt)
+			sameOutcome(t, fmt.Sprintf("%s, %d threads", tc.name, threads), a, errA, b, errB)
+			if errA == nil && !strings.Contains(a.Device, "compiled by") {
+				t.Errorf("%s: not compiled: %s", tc.name, a.Device)
+			}
+		}
+	}
+}
+
+// TestCompiledCancel stops a long compiled run.
+func TestCompiledCancel(t *testing.T) {
+	c := withCompiler(t)
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCS(strings.Repeat("ACGTA", 8000), strings.Repeat("TGCA", 10000)))
+	ctx, cancel := context.WithCancel(context.Background())
+	var once sync.Once
+	opt := backend.Options{Threads: 2, NoSpecial: true, Progress: func(done, total int64) {
+		if done > 0 && done < total {
+			once.Do(cancel)
+		}
+	}}
+	_, err := New(2).WithNative(c).Run(ctx, p, pl, opt)
+	if err != context.Canceled {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+}
+
+// TestCompiledMemoryRefusal: a compiled run checks its memory first.
+func TestCompiledMemoryRefusal(t *testing.T) {
+	c := withCompiler(t)
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCS(strings.Repeat("ACGTA", 200), strings.Repeat("TGCA", 300)))
+	withAvailable(t, 1000)
+	_, err := New(2).WithNative(c).Run(context.Background(), p, pl, backend.Options{Threads: 2, NoSpecial: true})
+	if !errors.Is(err, hostmem.ErrTooLarge) || !strings.Contains(err.Error(), "with compiled code") {
+		t.Fatalf("got %v, want a refusal of the compiled run", err)
+	}
+}

@@ -1,0 +1,254 @@
+// Package native runs problems on the CPU with code compiled for them: the
+// host program package codegen writes (the recurrence the GPU kernels use,
+// and a sweep per schedule laid out so that the compiler vectorises it),
+// compiled at run time by the system's C++ compiler, kept in a cache on
+// disk like the CUBINs, and loaded with purego's Dlopen, so that dpgpu
+// still builds with CGO_ENABLED=0. Where no compiler is found, or the
+// problem is one codegen.HostSupports refuses, the CPU executor runs the
+// Go evaluator instead (backend/cpu); that evaluator is also what the
+// tests check the compiled code against.
+package native
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/ebitengine/purego"
+
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/internal/atomicfile"
+)
+
+// Flags are the compiler options of every host program: vector code for
+// this machine; no contraction of a*b+c into fused multiply-adds (the Go
+// evaluator rounds each operation, and so must the compiled code); errno
+// and floating-point traps ignored, which changes no value but lets the
+// compiler vectorise sqrt and speculate arithmetic.
+var Flags = []string{"-O3", "-march=native", "-std=c++17", "-shared", "-fPIC", "-fno-exceptions", "-fno-rtti",
+	"-ffp-contract=off", "-fno-math-errno", "-fno-trapping-math", "-pthread", "-w"}
+
+// Compiler compiles and loads host programs. It is safe for concurrent
+// use; loaded libraries stay loaded for the life of the process.
+type Compiler struct {
+	path    string // the compiler
+	name    string // e.g. "g++ 12.2.0"
+	version string // its --version output, part of the cache key
+	dir     string // the cache
+	machine string // what -march=native depends on, part of the cache key
+
+	mu   sync.Mutex
+	libs map[string]*Library // by cache key
+}
+
+// ErrNoCompiler is returned by Find when no C++ compiler is on PATH.
+var ErrNoCompiler = errors.New("no C++ compiler found (c++, g++ or clang++ on PATH, or $DPGPU_CC)")
+
+// Find returns a compiler: $DPGPU_CC when set (a path or a command on
+// PATH), else the first of c++, g++ and clang++ on PATH. Its cache is
+// $DPGPU_CACHE_DIR/host, else dpgpu/host under the user's cache directory.
+func Find() (*Compiler, error) {
+	var path string
+	if cc := os.Getenv("DPGPU_CC"); cc != "" {
+		p, err := exec.LookPath(cc)
+		if err != nil {
+			return nil, fmt.Errorf("$DPGPU_CC=%s: %w", cc, err)
+		}
+		path = p
+	} else {
+		for _, name := range []string{"c++", "g++", "clang++"} {
+			if p, err := exec.LookPath(name); err == nil {
+				path = p
+				break
+			}
+		}
+	}
+	if path == "" {
+		return nil, ErrNoCompiler
+	}
+	out, err := exec.Command(path, "--version").Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s --version: %w", path, err)
+	}
+	version := string(out)
+	dir, err := cacheDir()
+	if err != nil {
+		return nil, err
+	}
+	return &Compiler{path: path, name: compilerName(path, version), version: version, dir: dir, machine: machine(), libs: map[string]*Library{}}, nil
+}
+
+// compilerName is the compiler's name and version as --version's first
+// line gives them, e.g. "g++ 12.2.0" from "g++ (Debian 12.2.0-14) 12.2.0".
+func compilerName(path, version string) string {
+	first, _, _ := strings.Cut(version, "\n")
+	fields := strings.Fields(first)
+	base := filepath.Base(path)
+	if len(fields) == 0 {
+		return base
+	}
+	v := fields[len(fields)-1]
+	for k := 0; k+1 < len(fields); k++ {
+		if fields[k] == "version" { // clang: "clang version 16.0.6 (...)"
+			v = fields[k+1]
+		}
+	}
+	return base + " " + v
+}
+
+func cacheDir() (string, error) {
+	if d := os.Getenv("DPGPU_CACHE_DIR"); d != "" {
+		return filepath.Join(d, "host"), nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("locating the host program cache: %w", err)
+	}
+	return filepath.Join(base, "dpgpu", "host"), nil
+}
+
+// machine describes the processor for the cache key: a library built with
+// -march=native must not be loaded on another machine that shares the
+// cache directory.
+func machine() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	defer f.Close()
+	var model, flags string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() && (model == "" || flags == "") {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok {
+			continue
+		}
+		switch strings.TrimSpace(k) {
+		case "model name":
+			model = strings.TrimSpace(v)
+		case "flags", "Features":
+			flags = strings.TrimSpace(v)
+		}
+	}
+	return runtime.GOARCH + "|" + model + "|" + flags
+}
+
+// String is the compiler's name and version, e.g. "g++ 12.2.0".
+func (c *Compiler) String() string { return c.name }
+
+// Library is a loaded host program.
+type Library struct {
+	Prog   *codegen.HostProgram
+	Path   string // the shared object
+	Cached bool   // it came from the cache
+	run    uintptr
+}
+
+// Load compiles hp (or finds it in the cache) and loads it.
+func (c *Compiler) Load(hp *codegen.HostProgram) (*Library, error) {
+	key := c.key(hp.Source)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if l, ok := c.libs[key]; ok {
+		// Same source, so the same program (sites, inputs) up to the
+		// *ir nodes it refers to: keep this call's.
+		cp := *l
+		cp.Prog = hp
+		return &cp, nil
+	}
+	path := filepath.Join(c.dir, key+".so")
+	cached := true
+	if _, err := os.Stat(path); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("host program cache: %w", err)
+		}
+		cached = false
+		if err := c.compile(hp, path); err != nil {
+			return nil, err
+		}
+	}
+	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	if err != nil {
+		return nil, fmt.Errorf("loading the host program %s: %w", path, err)
+	}
+	abi, err := purego.Dlsym(h, codegen.FuncHostABI)
+	if err != nil {
+		return nil, fmt.Errorf("host program %s: %w", path, err)
+	}
+	if v, _, _ := purego.SyscallN(abi); int(int32(v)) != codegen.HostABI {
+		return nil, fmt.Errorf("host program %s has ABI %d, want %d", path, int32(v), codegen.HostABI)
+	}
+	run, err := purego.Dlsym(h, codegen.FuncHostRun)
+	if err != nil {
+		return nil, fmt.Errorf("host program %s: %w", path, err)
+	}
+	l := &Library{Prog: hp, Path: path, Cached: cached, run: run}
+	c.libs[key] = l
+	return l, nil
+}
+
+// key is the hex SHA-256 of everything that determines the library.
+func (c *Compiler) key(src string) string {
+	h := sha256.New()
+	field := func(s string) {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	field("dpgpu-host-v1")
+	field(src)
+	field(c.path)
+	field(c.version)
+	field(c.machine)
+	field(strings.Join(Flags, " "))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// compile builds hp into path, through a temporary file and a rename.
+func (c *Compiler) compile(hp *codegen.HostProgram, path string) error {
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return fmt.Errorf("creating the host program cache: %w", err)
+	}
+	tmp, err := os.MkdirTemp(c.dir, ".build-")
+	if err != nil {
+		return fmt.Errorf("host program cache: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	src := filepath.Join(tmp, hp.Name)
+	if err := os.WriteFile(src, []byte(hp.Source), 0o644); err != nil {
+		return err
+	}
+	so := filepath.Join(tmp, "out.so")
+	args := append(append([]string{}, Flags...), "-o", so, src)
+	cmd := exec.Command(c.path, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(out.String())
+		if len(msg) > 4000 {
+			msg = msg[:4000] + "\n..."
+		}
+		return fmt.Errorf("compiling the host program with %s: %v\n%s", c.name, err, msg)
+	}
+	b, err := os.ReadFile(so)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(path, b); err != nil {
+		return fmt.Errorf("writing the host program cache: %w", err)
+	}
+	return nil
+}

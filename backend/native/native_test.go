@@ -1,0 +1,45 @@
+package native
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCompilerName(t *testing.T) {
+	cases := []struct{ path, version, want string }{
+		{"/usr/bin/g++", "g++ (Debian 12.2.0-14+deb12u1) 12.2.0\nCopyright ...", "g++ 12.2.0"},
+		{"/usr/bin/c++", "c++ (GCC) 13.1.1 20230614\n", "c++ 20230614"},
+		{"/usr/bin/clang++", "Debian clang version 16.0.6 (15~deb12u1)\nTarget: x86_64", "clang++ 16.0.6"},
+		{"/opt/cc", "", "cc"},
+	}
+	for _, c := range cases {
+		if got := compilerName(c.path, c.version); got != c.want {
+			t.Errorf("compilerName(%q, %q) = %q, want %q", c.path, c.version, got, c.want)
+		}
+	}
+}
+
+// TestKey: every input of a build changes the cache key.
+func TestKey(t *testing.T) {
+	base := &Compiler{path: "/usr/bin/g++", version: "12", machine: "x86|EPYC|avx2"}
+	k := base.key("src")
+	for name, c := range map[string]*Compiler{
+		"compiler": {path: "/usr/bin/clang++", version: "12", machine: base.machine},
+		"version":  {path: base.path, version: "13", machine: base.machine},
+		"machine":  {path: base.path, version: "12", machine: "x86|EPYC|avx512f"},
+	} {
+		if c.key("src") == k {
+			t.Errorf("a different %s gives the same key", name)
+		}
+	}
+	if base.key("src2") == k {
+		t.Error("a different source gives the same key")
+	}
+}
+
+func TestFindNamedCompiler(t *testing.T) {
+	t.Setenv("DPGPU_CC", "no-such-compiler-dpgpu")
+	if _, err := Find(); err == nil || !strings.Contains(err.Error(), "DPGPU_CC") {
+		t.Errorf("Find with a missing $DPGPU_CC: %v", err)
+	}
+}

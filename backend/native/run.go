@@ -1,0 +1,195 @@
+package native
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/genrun"
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/eval"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// ctl mirrors struct dp_host_ctl of templates/host_prelude.cu.
+type ctl struct {
+	Done    int64
+	Abort   int32
+	Threads int32
+	Code    int32
+	Site    int32
+	I, J    int64
+	A, B    int64
+	PIdx    int64
+	PIv     int64
+	PFv     float64
+	PAny    int32
+	PFl     int32
+}
+
+var _ [88 - unsafe.Sizeof(ctl{})]struct{} // the C layout is 88 bytes
+var _ [unsafe.Sizeof(ctl{}) - 88]struct{}
+
+// Return codes of dp_host_run.
+const (
+	rcDone    = 0
+	rcError   = 1
+	rcStopped = 2
+	rcMemory  = 3
+)
+
+// Run is one run of a library over a problem's data.
+type Run struct {
+	Threads int
+	// Before and After are the lanes (columns) a cell of the rows
+	// schedule reads before and after its own, bounded by the data
+	// (eval.Recurrence.LaneReach): the padding of the rows it keeps.
+	Before, After int64
+	Progress      func(done, total int64)
+}
+
+// Bytes is the memory a run takes besides the inputs, for the memory
+// check before it starts.
+func (l *Library) Bytes(r Run) int64 {
+	hp := l.Prog
+	cs := int64(hp.Cell.Size())
+	threads := int64(max(r.Threads, 1))
+	lanes := int64(hp.Lanes)
+	b := 8 * int64(4) * (hp.Cols + 2*lanes) // column caches (a bound: up to 4 slots)
+	if hp.Schedule == plan.Rows {
+		b += int64(hp.Reach+1) * (r.Before + hp.Cols + r.After) * cs
+		return b + threads*hp.Cols
+	}
+	strips := (hp.Rows + lanes - 1) / lanes
+	b += (threads + 1) * int64(max(hp.PI, 1)) * hp.Cols * cs
+	b += strips * 8
+	return b + threads*(int64(hp.PI+hp.PJ+1)*int64(hp.PI+hp.Lanes)*cs+lanes*40)
+}
+
+// Exec runs the library on p (the caller has checked that Bytes fit) (the problem its program was generated for,
+// with this run's data) and returns what sets a result's answer from what
+// the run left (for backend.Finish). It stops early with ctx.Err() when
+// ctx is cancelled.
+func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run) (func(*backend.Result) error, error) {
+	hp := l.Prog
+	need := l.Bytes(r)
+	// The inputs as the loader holds them (int64 or float64 elements, read
+	// in place by the library) and the table of pointers to them.
+	var dummy [1]int64
+	table := make([]uintptr, max(len(hp.Inputs), 1))
+	for k, in := range hp.Inputs {
+		table[k] = uintptr(unsafe.Pointer(&dummy[0]))
+		switch {
+		case in.In.T.IsFloat() && len(in.In.F) > 0:
+			table[k] = uintptr(unsafe.Pointer(&in.In.F[0]))
+		case !in.In.T.IsFloat() && len(in.In.I) > 0:
+			table[k] = uintptr(unsafe.Pointer(&in.In.I[0]))
+		}
+	}
+	nans := max(len(hp.Captures), 1)
+	ans := backend.NewGrid(hp.Cell, 1, int64(nans))
+	c := &ctl{Threads: int32(max(r.Threads, 1))}
+
+	// Watch for Ctrl-C and report progress while the library runs.
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		total := l.units()
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ctx.Done():
+				atomic.StoreInt32(&c.Abort, 1)
+				return
+			case <-t.C:
+				if r.Progress != nil {
+					r.Progress(min(atomic.LoadInt64(&c.Done), total)*p.Cells()/max(total, 1), p.Cells())
+				}
+			}
+		}
+	}()
+	rc, _, _ := purego.SyscallN(l.run, uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(&table[0])),
+		uintptr(unsafe.Pointer(&ans.Bytes()[0])), uintptr(r.Before), uintptr(r.After))
+	close(stop)
+	wg.Wait()
+	runtime.KeepAlive(hp.Inputs)
+	runtime.KeepAlive(&dummy)
+	runtime.KeepAlive(table)
+	runtime.KeepAlive(c)
+	switch int32(rc) {
+	case rcDone:
+	case rcError:
+		return nil, genrun.Describe(p, pl, hp.Sites, "the compiled code", int(c.Code), int(c.Site), c.I, c.J, c.A, c.B)
+	case rcStopped:
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("internal error: the compiled code stopped with no reason")
+	case rcMemory:
+		return nil, hostmem.TooLarge(fmt.Sprintf("solving %s with compiled code", p.Name), need, need-1, "", "use a smaller instance")
+	default:
+		return nil, fmt.Errorf("internal error: the compiled code returned %d", int32(rc))
+	}
+	return func(res *backend.Result) error { return l.answer(p, pl, c, ans, res) }, nil
+}
+
+// units is what ctl.Done counts when the run is over: cells of the rows
+// sweep, lanes times steps of the strips.
+func (l *Library) units() int64 {
+	hp := l.Prog
+	if hp.Schedule == plan.Rows {
+		return hp.Rows * hp.Cols
+	}
+	lanes := int64(hp.Lanes)
+	return (hp.Rows + lanes - 1) / lanes * (hp.Cols + lanes - 1) * lanes
+}
+
+// answer sets res's answer from what the run left: the answer cell, the
+// captured cells or the region's partial result.
+func (l *Library) answer(p *ir.Problem, pl *plan.Plan, c *ctl, ans *backend.Grid, res *backend.Result) error {
+	hp, a := l.Prog, pl.Answer
+	switch hp.Answer {
+	case codegen.AnswerRegion:
+		acc := genrun.Part{Idx: c.PIdx, Iv: c.PIv, Fv: c.PFv, Any: c.PAny != 0, Fl: c.PFl}
+		if err := genrun.RegionAnswer(p, a, acc, res); err != nil {
+			return err
+		}
+		return eval.CheckAnswer(p, res.Answer)
+	case codegen.AnswerCell:
+		v := ans.At(0, 0)
+		res.AnswerI, res.AnswerJ, res.AnswerIsCell = a.I, a.J, true
+		if a.Expr != nil {
+			got := map[[2]int64]ir.Value{{a.I, a.J}: v}
+			var err error
+			if v, err = eval.Eval(a.Expr, backend.Captured(p, got)); err != nil {
+				return err
+			}
+		}
+		res.Answer = v
+		return eval.CheckAnswer(p, v)
+	}
+	got := map[[2]int64]ir.Value{}
+	for k, cell := range hp.Captures {
+		got[cell] = ans.At(0, int64(k))
+	}
+	v, err := eval.Eval(a.Expr, backend.Captured(p, got))
+	if err != nil {
+		return err
+	}
+	res.Answer = v
+	return eval.CheckAnswer(p, v)
+}

@@ -1,0 +1,344 @@
+package codegen
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/templates"
+)
+
+// HostLanes is how many rows of a wavefront the host program computes side
+// by side (DP_HL): one step of a strip computes a cell of each, on an
+// anti-diagonal, so that the compiler turns the step into vector
+// instructions (64 int lanes are four AVX-512 vectors).
+const HostLanes = 64
+
+// HostProgram is C++ for the CPU that computes a problem's cells with the
+// same recurrence code the GPU programs have (templates/host.cu): compiled
+// by the system's C++ compiler and loaded by backend/native. Like a
+// Program, its source depends on the sizes and scalars, not on the data.
+type HostProgram struct {
+	Name     string // file name the compiler reports, e.g. "lcs.cc"
+	Source   string
+	Schedule plan.Kind // plan.Rows or plan.Wavefront
+	Backward bool
+	Cell     ir.Type
+	Rows     int64
+	Cols     int64
+
+	Inputs []Input // the inputs in the order of the run's input table
+	Sites  []Site  // indexed by the error's site for every code but ErrCell
+	Refs   []*ir.CellRef
+
+	// Rows schedule: how many lines back a cell reads. Wavefront: how far
+	// back (up, left, in sweep order) cells read, and the lanes of a strip.
+	Reach  int
+	PI, PJ int
+	Lanes  int
+	// Scan: the wavefront runs row by row on one thread (its cells read
+	// an input at indices of both i and j, which the lanes of a strip's
+	// diagonal would gather one by one).
+	Scan bool
+
+	Answer   AnswerMode
+	Captures [][2]int64 // AnswerCapture: the cells, sorted (row-major)
+	RegionOp ir.ReduceOp
+}
+
+// Host entry point and its control block (backend/native mirrors the
+// layout of struct dp_host_ctl).
+const (
+	FuncHostRun = "dp_host_run"
+	// HostABI changes whenever dp_host_run's arguments or dp_host_ctl
+	// change; the library reports it through dp_host_abi.
+	HostABI     = 1
+	FuncHostABI = "dp_host_abi"
+)
+
+// HostSupports reports why GenerateHost cannot write a program for p as
+// planned by pl (nil when it can): the rows and wavefront schedules with
+// the plan's constant line offsets, and no function whose C library result
+// could differ in the last bit from Go's (exp, log, pow), so that the
+// compiled cells equal the evaluator's exactly.
+func HostSupports(p *ir.Problem, pl *plan.Plan) error {
+	if p.Rows <= 0 || p.Cols <= 0 {
+		return fmt.Errorf("an empty grid")
+	}
+	if !p.CellType.Is(ir.IsCell) {
+		return fmt.Errorf("cell type %s", p.CellType)
+	}
+	if p.Rows > math.MaxInt32-4*HostLanes || p.Cols > math.MaxInt32-4*HostLanes {
+		return fmt.Errorf("a grid side over 2^31")
+	}
+	sign := int64(1)
+	if pl.Direction == plan.Backward {
+		sign = -1
+	}
+	switch pl.Schedule {
+	case plan.Rows:
+		for _, d := range pl.Deps {
+			if d.DI == nil || *d.DI*sign < 1 {
+				return fmt.Errorf("%s does not read an earlier row", d.Ref.Text)
+			}
+		}
+	case plan.Wavefront:
+		for _, d := range pl.Deps {
+			if d.DI == nil || d.DJ == nil || *d.DI*sign < 0 || *d.DJ*sign < 0 {
+				return fmt.Errorf("%s has no constant backward offset", d.Ref.Text)
+			}
+			if *d.DI*sign > HostLanes/2 || *d.DJ*sign > HostLanes/2 {
+				return fmt.Errorf("%s reads more than %d cells back", d.Ref.Text, HostLanes/2)
+			}
+		}
+	default:
+		return fmt.Errorf("the %s schedule", pl.Schedule)
+	}
+	var bad string
+	for _, c := range p.Cases {
+		for _, e := range []ir.Expr{c.Cond, c.Value} {
+			ir.Walk(e, func(x ir.Expr) bool {
+				if call, ok := x.(*ir.Call); ok {
+					switch call.Fn {
+					case ir.FnExp, ir.FnLog, ir.FnPow:
+						bad = call.Fn.String() + "()"
+					}
+				}
+				return bad == ""
+			})
+		}
+	}
+	if bad != "" {
+		return fmt.Errorf("%s (the C library's may differ from Go's in the last bit)", bad)
+	}
+	return nil
+}
+
+// GenerateHost writes the host program for p as planned by pl.
+func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
+	if err := HostSupports(p, pl); err != nil {
+		return nil, fmt.Errorf("codegen: no host program for %s", err)
+	}
+	// layout picks a GPU kernel on the way (with these sizes); the host
+	// program only keeps the offsets and the answer it works out.
+	opt := Options{TileH: 64, TileW: 64, RowsPerThread: 4, StripWarps: 8, LineThreads: 256}
+	g := &gen{p: p, pl: pl, opt: opt, rowSlot: map[*ir.Load]int{}, colSlot: map[*ir.Load]int{}}
+	prog := &Program{
+		Name:     strings.TrimSuffix(programName(p), ".cu") + ".cc",
+		Kernel:   KernelHost,
+		Schedule: pl.Schedule,
+		Backward: pl.Direction == plan.Backward,
+		Cell:     p.CellType,
+		Rows:     p.Rows,
+		Cols:     p.Cols,
+		Refs:     p.CellRefs,
+	}
+	g.prog = prog
+	if err := g.layout(); err != nil {
+		return nil, err
+	}
+	prog.Kernel = KernelHost
+	g.placeInputs()
+	for k := range prog.Inputs {
+		prog.Inputs[k].Place = Global
+	}
+	g.classifyLoads()
+	g.hostScan = pl.Schedule == plan.Wavefront && g.gathers()
+	g.cellRange = g.inferCellRange()
+	src, err := g.hostSource()
+	if err != nil {
+		return nil, err
+	}
+	if err := g.errs.Err(); err != nil {
+		return nil, err
+	}
+	hp := &HostProgram{
+		Name: prog.Name, Source: src, Schedule: pl.Schedule, Backward: prog.Backward,
+		Cell: p.CellType, Rows: p.Rows, Cols: p.Cols,
+		Inputs: prog.Inputs, Sites: g.sites, Refs: p.CellRefs,
+		Reach: prog.Reach, PI: prog.PI, PJ: prog.PJ, Lanes: HostLanes, Scan: g.hostScan,
+		Answer: prog.Answer, Captures: prog.Captures, RegionOp: prog.RegionOp,
+	}
+	return hp, nil
+}
+
+// hostSource assembles the host program: the recurrence twice, in
+// namespace dp_fast (checks only raise a flag per cell, which the
+// compiler can vectorise) and dp_slow (checks report the first error, for
+// recomputing a chunk whose flags were raised), then the sweeps.
+func (g *gen) hostSource() (string, error) {
+	var b bytes.Buffer
+	p, prog := g.p, g.prog
+	fmt.Fprintf(&b, "// Generated by dpgpu from %s: do not edit.\n", srcName(p))
+	fmt.Fprintf(&b, "// problem %s: %dx%d %s cells, schedule %s %s, host program\n", p.Name, p.Rows, p.Cols, p.CellType, prog.Schedule, g.pl.Direction)
+	b.WriteString("#define DP_HOST 1\n")
+	b.WriteString(g.defines())
+	data := g.templateData()
+	if err := templates.Execute(&b, "host_prelude.cu", data); err != nil {
+		return "", err
+	}
+	// The recurrence first: writing it finds which references are proved
+	// inside the grid (refTable).
+	var rec strings.Builder
+	g.recurrence(&rec)
+	b.WriteString(g.hostInputDecls())
+	b.WriteString(g.hostInvariantDecls())
+	b.WriteString(g.refTable())
+	b.WriteString(g.hostCaptures())
+	for _, mode := range []struct{ ns, fail string }{
+		{"dp_fast", "((live).bad |= (int)(bool)(cond) & (live).lv)"},
+		{"dp_slow", "do { if ((cond) && (live).lv) dp_host_note((live).ctl, (code), (site), (ci), (cj), (long long)(a), (long long)(b)); } while (0)"},
+	} {
+		fmt.Fprintf(&b, "\n// ==== %s ====\nnamespace %s {\n#undef DP_LIVE_T\n#undef DP_FAIL_IF\n#define DP_LIVE_T dp_lv &\n#define DP_FAIL_IF(cond, live, code, site, ci, cj, a, b) %s\n", mode.ns, mode.ns, mode.fail)
+		if err := templates.Execute(&b, "preamble.cu", data); err != nil {
+			return "", err
+		}
+		b.WriteString(rec.String())
+		fmt.Fprintf(&b, "} // namespace %s\n", mode.ns)
+	}
+	if err := templates.Execute(&b, "host.cu", data); err != nil {
+		return "", err
+	}
+	return resetLines(b.String(), prog.Name), nil
+}
+
+// hostInputDecls declares the run's input table and a reader for each
+// input (the host reads every input from memory, in the loader's int64 or
+// float64 elements).
+func (g *gen) hostInputDecls() string {
+	var b strings.Builder
+	b.WriteString("\n// ---- inputs: the run's table of pointers ----\n")
+	fmt.Fprintf(&b, "#define DP_NIN %d\n", len(g.prog.Inputs))
+	b.WriteString("struct dp_inputs {\n\tconst void *p[DP_NIN > 0 ? DP_NIN : 1];\n};\n")
+	for k := range g.prog.Inputs {
+		in := &g.prog.Inputs[k]
+		rt := ctype(in.In.T)
+		if in.In.T == ir.Char || in.In.T == ir.Bool {
+			rt = "int"
+		}
+		// The run passes the values as the loader holds them (ir.Input:
+		// int64 or float64 each), read in place: no copy of a large input.
+		et := "long long"
+		if in.In.T.IsFloat() {
+			et = "double"
+		}
+		fmt.Fprintf(&b, "// %s: %s %dx%d\n", cComment(in.In.Name), in.In.T, in.Rows, in.Cols)
+		fmt.Fprintf(&b, "static inline %s %s(const dp_inputs *in, long long k) { return (%s)((const %s *)in->p[%d])[k]; }\n", rt, loadFuncName(k), ctype(in.In.T), et, k)
+	}
+	return b.String()
+}
+
+// hostInvariantDecls writes, for the input reads of i alone (rows) and j
+// alone (columns), how to read one clamped into its input (fill), a
+// struct of one row's values (dp_rowvals, the rows sweep) and caches that
+// hold one value per lane (dp_rowcache, a strip's rows) or per column
+// (dp_colcache, every column and the padding around them).
+func (g *gen) hostInvariantDecls() string {
+	var b strings.Builder
+	b.WriteString("\n// ---- input reads that depend on i alone (rows) or j alone (columns) ----\n")
+	sides := []struct {
+		name string
+		lds  []*ir.Load
+	}{{"rowv", g.rowLds}, {"colv", g.colLds}}
+	for _, side := range sides {
+		fmt.Fprintf(&b, "template <int S> struct dp_%s;\n", side.name)
+		for s, ld := range side.lds {
+			k := g.inputIndex(ld.In)
+			in := &g.prog.Inputs[k]
+			rt := ctype(ld.T)
+			if ld.T == ir.Char || ld.T == ir.Bool {
+				rt = "int"
+			}
+			fmt.Fprintf(&b, "template <> struct dp_%s<%d> { // %s\n\ttypedef %s type;\n", side.name, s, cComment(ld.In.Name), rt)
+			if len(ld.Index) == 1 {
+				fmt.Fprintf(&b, "\tstatic inline type fill(const dp_inputs *in, long long x) { long long k = %s; if (k < 0 || k >= %dLL) k = 0; return %s(in, k); }\n",
+					pureExpr(ld.Index[0]), in.Len, loadFuncName(k))
+			} else {
+				fmt.Fprintf(&b, "\tstatic inline type fill(const dp_inputs *in, long long x) { long long r = %s, c = %s; if (r < 0 || r >= %dLL) r = 0; if (c < 0 || c >= %dLL) c = 0; return %s(in, r * %dLL + c); }\n",
+					pureExpr(ld.Index[0]), pureExpr(ld.Index[1]), in.Rows, in.Cols, loadFuncName(k), in.Cols)
+			}
+			b.WriteString("};\n")
+		}
+	}
+	// dp_rowvals: one row's values (the rows sweep: the same for every lane).
+	b.WriteString("struct dp_rowvals {\n")
+	for s := range g.rowLds {
+		fmt.Fprintf(&b, "\ttypename dp_rowv<%d>::type v%d;\n", s, s)
+	}
+	b.WriteString("\tinline void fill(const dp_inputs *in, long long x)\n\t{\n\t\t(void)in;\n\t\t(void)x;\n")
+	for s := range g.rowLds {
+		fmt.Fprintf(&b, "\t\tv%d = dp_rowv<%d>::fill(in, x);\n", s, s)
+	}
+	b.WriteString("\t}\n\ttemplate <int S> inline auto get() const\n\t{\n\t\t")
+	for s := range g.rowLds {
+		fmt.Fprintf(&b, "if constexpr (S == %d)\n\t\t\treturn v%d;\n\t\telse ", s, s)
+	}
+	b.WriteString("\n\t\t\treturn 0;\n\t}\n};\n")
+	// The caches: an array per slot, indexed by lane or column.
+	for _, side := range []struct {
+		name, of string
+		n        int
+	}{{"rowcache", "rowv", len(g.rowLds)}, {"colcache", "colv", len(g.colLds)}} {
+		fmt.Fprintf(&b, "struct dp_%s {\n", side.name)
+		for s := 0; s < side.n; s++ {
+			fmt.Fprintf(&b, "\ttypename dp_%s<%d>::type *v%d;\n", side.of, s, s)
+		}
+		fmt.Fprintf(&b, "\tstatic constexpr int slots = %d;\n", side.n)
+		b.WriteString("\tstatic inline long long elem() { return 8; }\n")
+		b.WriteString("\tinline void bind(char *mem, long long n)\n\t{\n\t\t(void)mem;\n\t\t(void)n;\n")
+		for s := 0; s < side.n; s++ {
+			fmt.Fprintf(&b, "\t\tv%d = (typename dp_%s<%d>::type *)(mem + %d * 8 * n);\n", s, side.of, s, s)
+		}
+		b.WriteString("\t}\n\tinline void fill(const dp_inputs *in, long long k, long long x)\n\t{\n\t\t(void)in;\n\t\t(void)k;\n\t\t(void)x;\n")
+		for s := 0; s < side.n; s++ {
+			fmt.Fprintf(&b, "\t\tv%d[k] = dp_%s<%d>::fill(in, x);\n", s, side.of, s)
+		}
+		b.WriteString("\t}\n\ttemplate <int S> inline auto get(long long k) const\n\t{\n\t\t(void)k;\n\t\t")
+		for s := 0; s < side.n; s++ {
+			fmt.Fprintf(&b, "if constexpr (S == %d)\n\t\t\treturn v%d[k];\n\t\telse ", s, s)
+		}
+		b.WriteString("\n\t\t\treturn 0;\n\t}\n};\n")
+	}
+	return b.String()
+}
+
+// hostCaptures lists the cells an answer expression reads (DP_ANS_KIND 3).
+func (g *gen) hostCaptures() string {
+	var b strings.Builder
+	caps := g.prog.Captures
+	fmt.Fprintf(&b, "\n#define DP_NCAPS %d\n", len(caps))
+	if g.prog.Answer != AnswerCapture || len(caps) == 0 {
+		b.WriteString("static const long long dp_cap_i[1] = {0}, dp_cap_j[1] = {0};\n")
+		return b.String()
+	}
+	var is, js []string
+	for _, c := range caps {
+		is = append(is, fmt.Sprintf("%dLL", c[0]))
+		js = append(js, fmt.Sprintf("%dLL", c[1]))
+	}
+	fmt.Fprintf(&b, "static const long long dp_cap_i[%d] = {%s};\n", len(caps), strings.Join(is, ", "))
+	fmt.Fprintf(&b, "static const long long dp_cap_j[%d] = {%s};\n", len(caps), strings.Join(js, ", "))
+	return b.String()
+}
+
+// gathers reports whether some input read's index depends on both i and
+// j (or on data): a read that is neither a row's nor a column's value.
+func (g *gen) gathers() bool {
+	found := false
+	for _, c := range g.p.Cases {
+		for _, e := range []ir.Expr{c.Cond, c.Value} {
+			ir.Walk(e, func(x ir.Expr) bool {
+				if ld, ok := x.(*ir.Load); ok {
+					_, r := g.rowSlot[ld]
+					_, c := g.colSlot[ld]
+					found = found || (!r && !c)
+				}
+				return !found
+			})
+		}
+	}
+	return found
+}

@@ -1,0 +1,672 @@
+
+// ---- host sweeps (templates/host.cu) ----
+//
+// dp_host_run computes the grid on ctl->threads workers (the caller's
+// thread and pthreads) and leaves the answer in ans (the answer cell, or
+// the cells an answer expression reads) or in ctl's region fields.
+//
+//   - rows (DP_HOST_ROWS): each row is cut into chunks handed out in order
+//     from one ticket counter; a chunk waits (a short spin, then sleeps of
+//     20 us) until every chunk of the rows before it is done. The lanes of a
+//     chunk are one loop the compiler vectorises; rows live in a ring of
+//     DP_REACH+1 lines padded by the lanes a cell reads before and after
+//     its own (before, after: from the data, eval.Recurrence.LaneReach).
+//
+//   - wavefront: strips of DP_HL rows, taken in order; step t of a strip
+//     computes column t - r of its row r for every r at once (one
+//     anti-diagonal, a vector loop), reading the steps before from a small
+//     history (DP_PI + DP_PJ + 1 steps of DP_PI + DP_HL lanes: lanes below
+//     DP_PI hold the bottom rows of the strip above, which it published in
+//     an edge buffer of DP_PI rows x COLS and its progress in prog[s]).
+//     Lanes outside the grid (the ends of each diagonal, the rows past the
+//     last) compute with clamped coordinates and are not live: they report
+//     nothing and only cells outside the grid would read them.
+//
+//   - scan (DP_HOST_SCAN): a wavefront that reads 2-D inputs, row after row
+//     on one thread (see below).
+//
+// Every check only raises its cell's flag (dp_fast); a chunk or strip with
+// a raised flag is computed again with dp_slow, which notes the first cell
+// in row-major order that fails, so the error does not depend on the
+// number of threads.
+
+#include <limits>
+
+#define DP_S (DP_PI + DP_PJ + 1)
+#define DP_PI1 (DP_PI > 0 ? DP_PI : 1)
+#define DP_NREF DP_NREFS_REAL
+
+template <bool R, class A> static __forceinline__ cell_t dp_rec_m(const DP_IDX_T i, const DP_IDX_T j, A &a)
+{
+	if constexpr (R)
+		return dp_slow::dp_rec(i, j, a);
+	else
+		return dp_fast::dp_rec(i, j, a);
+}
+
+template <bool R> static __forceinline__ void dp_check(dp_lv &l, bool bad, int code, int site, long long ci, long long cj, long long x, long long y)
+{
+	if constexpr (R) {
+		if (bad && l.lv)
+			dp_host_note(l.ctl, code, site, ci, cj, x, y);
+	} else {
+		l.bad |= (int)bad & l.lv;
+	}
+}
+
+typedef dp_fast::dp_part_t dp_part;
+
+// dp_oob_idx is dp_oob in the index type: the references' coordinates are
+// index expressions, so when they are int the test stays in 32-bit lanes.
+static __forceinline__ bool dp_oob_idx(long long ri, long long rj)
+{
+	typedef DP_IDX_T T;
+	typedef unsigned long long U;
+	if constexpr (sizeof(T) == 4)
+		return (unsigned)(T)ri >= (unsigned)DP_ROWS || (unsigned)(T)rj >= (unsigned)DP_COLS;
+	else
+		return (U)ri >= (U)DP_ROWS || (U)rj >= (U)DP_COLS;
+}
+
+static __forceinline__ void dp_pause()
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+static __forceinline__ bool dp_aborted(dp_host_ctl *c) { return __atomic_load_n(&c->abort, __ATOMIC_RELAXED) != 0; }
+
+// dp_wait_ge waits until *p >= need; false when the run was stopped.
+static bool dp_wait_ge(const long long *p, long long need, dp_host_ctl *c)
+{
+	for (long long spins = 0;; ++spins) {
+		if (__atomic_load_n(p, __ATOMIC_ACQUIRE) >= need)
+			return true;
+		if (dp_aborted(c))
+			return false;
+		if (spins < 4000) {
+			dp_pause();
+		} else {
+			struct timespec ts = {0, 20000};
+			nanosleep(&ts, 0);
+		}
+	}
+}
+
+// dp_publish hands the error a worker's slow pass noted (dp_host_note) to
+// the run.
+static void dp_publish(dp_host_ctl *run, const dp_host_ctl *mine)
+{
+	if (mine->code > 0)
+		dp_host_fail(run, mine->code, mine->site, mine->i, mine->j, mine->a, mine->b);
+}
+
+struct dp_run {
+	dp_host_ctl *ctl;
+	dp_inputs in;
+	cell_t *ans;
+	long long before, after;
+	int threads;
+	dp_colcache cc;
+	long long ccOff;
+	char *ccMem;
+	// rows
+	cell_t *ring;
+	long long ringW, nc, chunk;
+	long long ticket, doneChunks;
+	// wavefront
+	long long nstrips, nedges;
+	cell_t *edges;
+	long long *prog;
+	long long ansS, ansT, ansR; // the answer cell's strip, step and lane
+	long long capS[DP_NCAPS > 0 ? DP_NCAPS : 1], capT[DP_NCAPS > 0 ? DP_NCAPS : 1], capR[DP_NCAPS > 0 ? DP_NCAPS : 1];
+};
+
+struct dp_worker {
+	dp_run *run;
+	pthread_t th;
+	bool started;
+	dp_part part;
+	dp_host_ctl err; // the slow pass's note
+	unsigned char *fl;
+	cell_t *hist;
+	dp_rowcache rc;
+	char *rcMem;
+};
+
+#if DP_ANS_KIND == 2 && (DP_REG_OP == 2 || DP_CELL_FLOAT)
+#define DP_REG_SCALAR 1
+#else
+#define DP_REG_SCALAR 0
+#endif
+
+// dp_region folds cells v[k*vs] (k < n) at row-major (i0 + k*di, j0 + k*dj)
+// into the worker's part. For min and max over integers a vector pass
+// first finds the best of them; only when it could change the part (or tie
+// with it) does the exact fold run.
+static void dp_region(dp_worker *w, const cell_t *v, long long n, long long i0, long long di, long long j0, long long dj, const unsigned char *live)
+{
+#if DP_ANS_KIND == 2
+#if !DP_REG_SCALAR
+	cell_t m = DP_REG_OP == 1 ? std::numeric_limits<cell_t>::lowest() : std::numeric_limits<cell_t>::max();
+	long long cnt = 0;
+	for (long long k = 0; k < n; ++k) {
+		const long long i = i0 + k * di, j = j0 + k * dj;
+		const bool in = (live == 0 || live[k]) && DP_IN_REGION(i, j);
+		const cell_t x = v[k];
+		cnt += in;
+#if DP_REG_OP == 1
+		m = in && x > m ? x : m;
+#else
+		m = in && x < m ? x : m;
+#endif
+	}
+	if (cnt == 0)
+		return;
+	if (w->part.any) {
+		const long long b = w->part.iv;
+#if DP_REG_OP == 1
+		if ((long long)m < b)
+			return;
+#else
+		if ((long long)m > b)
+			return;
+#endif
+	}
+#endif
+	for (long long k = 0; k < n; ++k) {
+		const long long i = i0 + k * di, j = j0 + k * dj;
+		if ((live == 0 || live[k]) && DP_IN_REGION(i, j))
+			dp_fast::dp_part_add(w->part, v[k], i * DP_COLS + j);
+	}
+#else
+	(void)w, (void)v, (void)n, (void)i0, (void)di, (void)j0, (void)dj, (void)live;
+#endif
+}
+
+#if DP_HOST_ROWS
+
+template <bool R> struct dp_rows_acc {
+	const dp_inputs *in;
+	const cell_t *const *prev;
+	const dp_rowvals *rv_;
+	const dp_colcache *cc;
+	long long c; // column cache index
+	dp_lv l;
+	__forceinline__ dp_lv &live() { return l; }
+	template <int ID> __forceinline__ cell_t ref(long long ri, long long rj, long long ci, long long cj)
+	{
+		if (!dp_ref<ID>::safe) {
+			const bool oob = dp_oob_idx(ri, rj);
+			dp_check<R>(l, oob, DP_E_CELL, ID, ci, cj, ri, rj);
+			if constexpr (R) {
+				if (oob)
+					return (cell_t)0;
+			}
+		}
+		return prev[dp_ref<ID>::di][rj];
+	}
+	template <int S> __forceinline__ auto rv(long long) const { return rv_->template get<S>(); }
+	template <int S> __forceinline__ auto cv(long long) const { return cc->template get<S>(c); }
+};
+
+static __forceinline__ cell_t *dp_line_at(dp_run *run, long long step)
+{
+	long long s = step % (DP_REACH + 1);
+	if (s < 0)
+		s += DP_REACH + 1;
+	return run->ring + s * run->ringW + run->before;
+}
+
+template <bool R> static void dp_rows_chunk(dp_run *run, dp_host_ctl *note, long long step, long long q0, long long q1, unsigned char *fl)
+{
+	const long long real = DP_BACK ? DP_NLINES - 1 - step : step;
+	const cell_t *prev[DP_REACH + 1];
+	for (int d = 0; d <= DP_REACH; ++d)
+		prev[d] = dp_line_at(run, step - d);
+	cell_t *out = dp_line_at(run, step);
+	dp_rowvals rv;
+	rv.fill(&run->in, real);
+	const dp_inputs *in = &run->in;
+	const dp_colcache *cc = &run->cc;
+	const long long off = run->ccOff;
+	const DP_IDX_T ri = (DP_IDX_T)real, lo = (DP_IDX_T)q0, hi = (DP_IDX_T)q1;
+#pragma GCC ivdep
+	for (DP_IDX_T q = lo; q < hi; ++q) {
+		dp_rows_acc<R> a{in, prev, &rv, cc, off + q, {1, 0, note}};
+		const cell_t v = dp_rec_m<R>(ri, q, a);
+		out[q] = v;
+		if constexpr (!R)
+			fl[q - lo] = (unsigned char)a.l.bad;
+	}
+}
+
+// dp_rows_one computes one chunk: false when the run must stop.
+static bool dp_rows_one(dp_worker *w, long long step, long long q0, long long q1)
+{
+	dp_run *run = w->run;
+	dp_rows_chunk<false>(run, &w->err, step, q0, q1, w->fl);
+	unsigned char bad = 0;
+	for (long long q = 0; q < q1 - q0; ++q)
+		bad |= w->fl[q];
+	if (bad) {
+		dp_rows_chunk<true>(run, &w->err, step, q0, q1, w->fl);
+		if (w->err.code > 0) {
+			dp_publish(run->ctl, &w->err);
+			return false;
+		}
+	}
+	const long long real = DP_BACK ? DP_NLINES - 1 - step : step;
+	const cell_t *out = dp_line_at(run, step);
+#if DP_ANS_KIND == 1
+	if (real == DP_ANS_I && DP_ANS_J >= q0 && DP_ANS_J < q1)
+		run->ans[0] = out[DP_ANS_J];
+#elif DP_ANS_KIND == 3
+	for (int k = 0; k < DP_NCAPS; ++k)
+		if (dp_cap_i[k] == real && dp_cap_j[k] >= q0 && dp_cap_j[k] < q1)
+			run->ans[k] = out[dp_cap_j[k]];
+#elif DP_ANS_KIND == 2
+	dp_region(w, out + q0, q1 - q0, real, 0, q0, 1, 0);
+#endif
+	return true;
+}
+
+static void *dp_work(void *arg)
+{
+	dp_worker *w = (dp_worker *)arg;
+	dp_run *run = w->run;
+	const long long nc = run->nc, total = DP_NLINES * nc;
+	while (!dp_aborted(run->ctl)) {
+		const long long t = __atomic_fetch_add(&run->ticket, 1, __ATOMIC_RELAXED);
+		if (t >= total)
+			break;
+		const long long s = t / nc, c = t % nc;
+		if (run->threads > 1 && !dp_wait_ge(&run->doneChunks, s * nc, run->ctl))
+			break;
+		const long long q0 = c * run->chunk, q1 = q0 + run->chunk < DP_WIDTH ? q0 + run->chunk : DP_WIDTH;
+		if (!dp_rows_one(w, s, q0, q1))
+			break;
+		__atomic_fetch_add(&run->doneChunks, 1, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&run->ctl->done, q1 - q0, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+#elif DP_HOST_SCAN
+
+// The scan: a wavefront whose cells read inputs at (i, j) (a 2-D table of
+// weights), which a strip's diagonal would gather lane by lane, runs row
+// after row on one thread, each row left to right in sweep order, as a
+// plain C loop does; rows live in a ring of DP_PI+1 padded by DP_PJ.
+
+template <bool R> struct dp_scan_acc {
+	const dp_inputs *in;
+	cell_t *const *rows;
+	const dp_rowvals *rv_;
+	const dp_colcache *cc;
+	long long c; // column cache index
+	int sj;      // sweep column
+	dp_lv l;
+	__forceinline__ dp_lv &live() { return l; }
+	template <int ID> __forceinline__ cell_t ref(long long ri, long long rj, long long ci, long long cj)
+	{
+		if (!dp_ref<ID>::safe)
+			dp_check<R>(l, dp_oob_idx(ri, rj), DP_E_CELL, ID, ci, cj, ri, rj);
+		return rows[dp_ref<ID>::di][sj - dp_ref<ID>::dj];
+	}
+	template <int S> __forceinline__ auto rv(long long) const { return rv_->template get<S>(); }
+	template <int S> __forceinline__ auto cv(long long) const { return cc->template get<S>(c); }
+};
+
+template <bool R> static void dp_scan_row(dp_run *run, dp_host_ctl *note, long long si, cell_t **rows, unsigned char *fl)
+{
+	const long long ri = DP_BACK ? DP_ROWS - 1 - si : si;
+	for (int d = 0; d <= DP_PI; ++d)
+		rows[d] = run->ring + ((si - d) % (DP_PI + 1) + DP_PI + 1) % (DP_PI + 1) * run->ringW + DP_PJ;
+	dp_rowvals rv;
+	rv.fill(&run->in, ri);
+	cell_t *out = rows[0];
+	for (int sj = 0; sj < (int)DP_COLS; ++sj) {
+		const int rj = DP_BACK ? (int)DP_COLS - 1 - sj : sj;
+		dp_scan_acc<R> a{&run->in, rows, &rv, &run->cc, run->ccOff + sj, sj, {1, 0, note}};
+		const cell_t v = dp_rec_m<R>((DP_IDX_T)ri, (DP_IDX_T)rj, a);
+		out[sj] = v;
+		if constexpr (!R)
+			fl[sj] = (unsigned char)a.l.bad;
+	}
+}
+
+static void *dp_work(void *arg)
+{
+	dp_worker *w = (dp_worker *)arg;
+	dp_run *run = w->run;
+	cell_t *rows[DP_PI + 1];
+	for (long long si = 0; si < DP_ROWS && !dp_aborted(run->ctl); ++si) {
+		dp_scan_row<false>(run, &w->err, si, rows, w->fl);
+		unsigned char bad = 0;
+		for (long long q = 0; q < DP_COLS; ++q)
+			bad |= w->fl[q];
+		if (bad) {
+			dp_scan_row<true>(run, &w->err, si, rows, w->fl);
+			if (w->err.code > 0) {
+				dp_publish(run->ctl, &w->err);
+				break;
+			}
+		}
+		const long long ri = DP_BACK ? DP_ROWS - 1 - si : si;
+		const cell_t *out = rows[0];
+#define DP_SWEEPJ(j) (DP_BACK ? DP_COLS - 1 - (j) : (j))
+#if DP_ANS_KIND == 1
+		if (ri == DP_ANS_I)
+			run->ans[0] = out[DP_SWEEPJ(DP_ANS_J)];
+#elif DP_ANS_KIND == 3
+		for (int k = 0; k < DP_NCAPS; ++k)
+			if (dp_cap_i[k] == ri)
+				run->ans[k] = out[DP_SWEEPJ(dp_cap_j[k])];
+#elif DP_ANS_KIND == 2
+		dp_region(w, out, DP_COLS, ri, 0, DP_BACK ? DP_COLS - 1 : 0, DP_BACK ? -1 : 1, 0);
+#endif
+#undef DP_SWEEPJ
+		__atomic_fetch_add(&run->ctl->done, DP_COLS, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+#else // wavefront
+
+template <bool R> struct dp_strip_acc {
+	const dp_inputs *in;
+	const cell_t *const *hp;
+	const dp_rowcache *rc;
+	const dp_colcache *cc;
+	int r;       // lane
+	long long c; // column cache index
+	dp_lv l;
+	__forceinline__ dp_lv &live() { return l; }
+	template <int ID> __forceinline__ cell_t ref(long long ri, long long rj, long long ci, long long cj)
+	{
+		if (!dp_ref<ID>::safe)
+			dp_check<R>(l, dp_oob_idx(ri, rj), DP_E_CELL, ID, ci, cj, ri, rj);
+		return hp[ID][r];
+	}
+	template <int S> __forceinline__ auto rv(long long) const { return rc->template get<S>(r); }
+	template <int S> __forceinline__ auto cv(long long) const { return cc->template get<S>(c); }
+};
+
+// dp_refs points hp[ID] at the history of reference ID for step t: the
+// cell (di, dj) back of lane r is lane r - di of step t - di - dj.
+template <int ID> static __forceinline__ void dp_refs(const cell_t **hp, cell_t *hist, long long t)
+{
+	if constexpr (ID < DP_NREF) {
+		long long s = (t - dp_ref<ID>::di - dp_ref<ID>::dj) % DP_S;
+		if (s < 0)
+			s += DP_S;
+		hp[ID] = hist + s * (DP_PI + DP_HL) + DP_PI - dp_ref<ID>::di;
+		dp_refs<ID + 1>(hp, hist, t);
+	}
+}
+
+// dp_strip computes strip s (R: again, noting the first error): false when
+// the run must stop.
+template <bool R> static bool dp_strip(dp_worker *w, long long s)
+{
+	dp_run *run = w->run;
+	dp_host_ctl *ctl = run->ctl;
+	const long long i0 = s * DP_HL;
+	const long long nsteps = DP_COLS + DP_HL - 1;
+	const cell_t *ein = run->edges + (s % run->nedges) * DP_PI1 * DP_COLS;
+	cell_t *eout = run->edges + ((s + 1) % run->nedges) * DP_PI1 * DP_COLS;
+	const long long *above = s > 0 ? &run->prog[s - 1] : 0;
+	long long known = s > 0 ? 0 : nsteps;
+	cell_t *hist = w->hist;
+	memset(hist, 0, sizeof(cell_t) * DP_S * (DP_PI + DP_HL));
+	memset(w->fl, 0, DP_HL);
+	for (int r = 0; r < DP_HL; ++r) {
+		const long long si = i0 + r < DP_ROWS ? i0 + r : DP_ROWS - 1;
+		w->rc.fill(&run->in, r, DP_BACK ? DP_ROWS - 1 - si : si);
+	}
+	const cell_t *hp[DP_NREF + 1];
+	const dp_inputs *in = &run->in;
+	const dp_colcache *cc = &run->cc;
+	const dp_rowcache *rc = &w->rc;
+	unsigned char *fl = w->fl;
+	dp_host_ctl *note = &w->err;
+	unsigned char live[DP_HL];
+	long long reported = 0; // steps counted in ctl->done
+	for (long long t = 0; t < nsteps; ++t) {
+		if ((t & 255) == 0) {
+			if (dp_aborted(ctl))
+				return false;
+			if (!R && t > 0) {
+				__atomic_fetch_add(&ctl->done, 256LL * DP_HL, __ATOMIC_RELAXED);
+				reported += 256;
+			}
+		}
+		if (known < nsteps && known <= t + DP_HL) {
+			long long need = t + DP_HL + 1 < nsteps ? t + DP_HL + 1 : nsteps;
+			if (!dp_wait_ge(above, need, ctl))
+				return false;
+			known = __atomic_load_n(above, __ATOMIC_ACQUIRE);
+		}
+		// The lanes above the strip: the bottom rows of the strip above,
+		// lane L at column t + DP_PI - L (at the first step also for the
+		// steps before it, which the first columns read back to).
+		for (long long tp = t == 0 ? -(DP_PI + DP_PJ) : t; tp <= t; ++tp) {
+			cell_t *slot = hist + ((tp % DP_S + DP_S) % DP_S) * (DP_PI + DP_HL);
+			for (int L = 0; L < DP_PI; ++L) {
+				const long long col = tp + DP_PI - L;
+				slot[L] = (s > 0 && col >= 0 && col < DP_COLS) ? ein[L * DP_COLS + col] : (cell_t)0;
+			}
+		}
+		cell_t *cur = hist + (t % DP_S) * (DP_PI + DP_HL);
+		dp_refs<0>(hp, hist, t);
+		const int ti = (int)t, ii = (int)i0;
+#pragma GCC ivdep
+		for (int r = 0; r < DP_HL; ++r) {
+			const int si = ii + r, sc = ti - r;
+			const int lv = (si < (int)DP_ROWS) & (sc >= 0) & (sc < (int)DP_COLS);
+			const int sic = si < (int)DP_ROWS ? si : (int)DP_ROWS - 1;
+			const int scc = sc < 0 ? 0 : (sc >= (int)DP_COLS ? (int)DP_COLS - 1 : sc);
+			const int ri = DP_BACK ? (int)DP_ROWS - 1 - sic : sic, rj = DP_BACK ? (int)DP_COLS - 1 - scc : scc;
+			dp_strip_acc<R> a{in, hp, rc, cc, r, (long long)DP_HL + sc, {lv, 0, note}};
+			const cell_t v = dp_rec_m<R>((DP_IDX_T)ri, (DP_IDX_T)rj, a);
+			cur[DP_PI + r] = v;
+			if constexpr (!R)
+				fl[r] |= (unsigned char)a.l.bad;
+		}
+		if constexpr (!R) {
+			for (int L = 0; L < DP_PI; ++L) {
+				const long long col = t - (DP_HL - DP_PI + L);
+				if (col >= 0 && col < DP_COLS)
+					eout[L * DP_COLS + col] = cur[DP_PI + DP_HL - DP_PI + L];
+			}
+#if DP_ANS_KIND == 1
+			if (s == run->ansS && t == run->ansT)
+				run->ans[0] = cur[DP_PI + run->ansR];
+#elif DP_ANS_KIND == 3
+			for (int k = 0; k < DP_NCAPS; ++k)
+				if (run->capS[k] == s && run->capT[k] == t)
+					run->ans[k] = cur[DP_PI + run->capR[k]];
+#elif DP_ANS_KIND == 2
+			for (int r = 0; r < DP_HL; ++r)
+				live[r] = (i0 + r < DP_ROWS) & (t - r >= 0) & (t - r < DP_COLS);
+			if (DP_BACK)
+				dp_region(w, cur + DP_PI, DP_HL, DP_ROWS - 1 - i0, -1, DP_COLS - 1 - t, 1, live);
+			else
+				dp_region(w, cur + DP_PI, DP_HL, i0, 1, t, -1, live);
+#endif
+			if ((t & 31) == 31)
+				__atomic_store_n(&run->prog[s], t + 1, __ATOMIC_RELEASE);
+		}
+	}
+	(void)live;
+	(void)reported;
+	if constexpr (!R) {
+		unsigned char bad = 0;
+		for (int r = 0; r < DP_HL; ++r)
+			bad |= fl[r];
+		if (bad && !dp_strip<true>(w, s))
+			return false;
+		__atomic_store_n(&run->prog[s], nsteps, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&ctl->done, (nsteps - reported) * DP_HL, __ATOMIC_RELAXED);
+	} else {
+		if (w->err.code > 0) {
+			dp_publish(ctl, &w->err);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void *dp_work(void *arg)
+{
+	dp_worker *w = (dp_worker *)arg;
+	dp_run *run = w->run;
+	while (!dp_aborted(run->ctl)) {
+		const long long s = __atomic_fetch_add(&run->ticket, 1, __ATOMIC_RELAXED);
+		if (s >= run->nstrips)
+			break;
+		if (!dp_strip<false>(w, s))
+			break;
+	}
+	return 0;
+}
+
+#endif
+
+extern "C" int dp_host_abi(void) { return 1; }
+
+// dp_host_run solves the problem: 0 done, 1 an error (in ctl), 2 stopped
+// (ctl->abort), 3 out of memory.
+extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *ans, long long before, long long after)
+{
+	dp_run run;
+	memset(&run, 0, sizeof run);
+	run.ctl = ctl;
+	run.ans = ans;
+	run.before = before;
+	run.after = after;
+	for (int k = 0; k < DP_NIN; ++k)
+		run.in.p[k] = inputs[k];
+	int threads = ctl->threads > 0 ? ctl->threads : 1;
+	int rc = 0;
+	dp_worker *ws = (dp_worker *)calloc((size_t)threads, sizeof(dp_worker));
+	// The column cache: every column and DP_HL of padding on each side.
+	const long long ncc = DP_COLS + 2 * DP_HL;
+	run.ccOff = DP_HL;
+	if (dp_colcache::slots > 0)
+		run.ccMem = (char *)malloc((size_t)(dp_colcache::slots * 8 * ncc));
+#if DP_HOST_ROWS
+	run.ringW = before + DP_WIDTH + after;
+	run.ring = (cell_t *)calloc((size_t)((DP_REACH + 1) * run.ringW), sizeof(cell_t));
+	run.nc = 1;
+	if (threads > 1) {
+		run.nc = DP_WIDTH / 4096;
+		if (run.nc > 8LL * threads)
+			run.nc = 8LL * threads;
+		if (run.nc < 1)
+			run.nc = 1;
+	}
+	run.chunk = (DP_WIDTH + run.nc - 1) / run.nc;
+	run.nc = (DP_WIDTH + run.chunk - 1) / run.chunk;
+	const long long flBytes = run.chunk;
+	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem);
+#elif DP_HOST_SCAN
+	threads = 1;
+	run.ringW = DP_PJ + DP_COLS;
+	run.ring = (cell_t *)calloc((size_t)((DP_PI + 1) * run.ringW), sizeof(cell_t));
+	const long long flBytes = DP_COLS;
+	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem);
+#else
+	run.nstrips = (DP_ROWS + DP_HL - 1) / DP_HL;
+	run.nedges = threads + 1;
+	run.edges = (cell_t *)calloc((size_t)(run.nedges * DP_PI1 * DP_COLS), sizeof(cell_t));
+	run.prog = (long long *)calloc((size_t)run.nstrips, sizeof(long long));
+	const long long flBytes = DP_HL;
+	bool ok = ws && run.edges && run.prog && (dp_colcache::slots == 0 || run.ccMem);
+	{
+		// Where the answer cells are computed: strip, step, lane.
+		auto at = [](long long i, long long j, long long &s, long long &t, long long &r) {
+			const long long si = DP_BACK ? DP_ROWS - 1 - i : i, sj = DP_BACK ? DP_COLS - 1 - j : j;
+			s = si / DP_HL;
+			r = si % DP_HL;
+			t = sj + r;
+		};
+		run.ansS = -1;
+#if DP_ANS_KIND == 1
+		at(DP_ANS_I, DP_ANS_J, run.ansS, run.ansT, run.ansR);
+#endif
+		for (int k = 0; k < DP_NCAPS; ++k)
+			at(dp_cap_i[k], dp_cap_j[k], run.capS[k], run.capT[k], run.capR[k]);
+	}
+#endif
+	for (int k = 0; ok && k < threads; ++k) {
+		dp_worker *w = &ws[k];
+		w->run = &run;
+		dp_fast::dp_part_init(w->part);
+		w->fl = (unsigned char *)calloc((size_t)flBytes, 1);
+#if !DP_HOST_ROWS && !DP_HOST_SCAN
+		w->hist = (cell_t *)calloc((size_t)(DP_S * (DP_PI + DP_HL)), sizeof(cell_t));
+		if (dp_rowcache::slots > 0) {
+			w->rcMem = (char *)malloc((size_t)(dp_rowcache::slots * 8 * DP_HL));
+			ok = ok && w->rcMem;
+		}
+		w->rc.bind(w->rcMem, DP_HL);
+		ok = ok && w->hist;
+#endif
+		ok = ok && w->fl;
+	}
+	if (!ok) {
+		rc = 3;
+	} else {
+		run.cc.bind(run.ccMem, ncc);
+		for (long long k = 0; k < ncc; ++k) {
+			const long long c = k - DP_HL;
+#if DP_HOST_ROWS
+			run.cc.fill(&run.in, k, c);
+#else
+			run.cc.fill(&run.in, k, DP_BACK ? DP_COLS - 1 - c : c);
+#endif
+		}
+		run.threads = threads;
+		for (int k = 1; k < threads; ++k)
+			ws[k].started = pthread_create(&ws[k].th, 0, dp_work, &ws[k]) == 0;
+		dp_work(&ws[0]);
+		for (int k = 1; k < threads; ++k) {
+			if (ws[k].started) {
+				pthread_join(ws[k].th, 0);
+			} else {
+				// A thread that could not start: its share is done by
+				// the others (tickets), which never wait for it.
+			}
+		}
+		dp_part p;
+		dp_fast::dp_part_init(p);
+		for (int k = 0; k < threads; ++k)
+			dp_fast::dp_part_merge(p, ws[k].part);
+		ctl->pidx = p.idx;
+		ctl->piv = p.iv;
+		ctl->pfv = p.fv;
+		ctl->pany = p.any;
+		ctl->pfl = p.fl;
+		if (__atomic_load_n(&ctl->code, __ATOMIC_ACQUIRE) > 0)
+			rc = 1;
+		else if (dp_aborted(ctl))
+			rc = 2;
+	}
+	for (int k = 0; ws && k < threads; ++k) {
+		free(ws[k].fl);
+		free(ws[k].hist);
+		free(ws[k].rcMem);
+	}
+	free(ws);
+	free(run.ccMem);
+#if DP_HOST_ROWS || DP_HOST_SCAN
+	free(run.ring);
+#else
+	free(run.edges);
+	free(run.prog);
+#endif
+	return rc;
+}
