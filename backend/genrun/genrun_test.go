@@ -18,7 +18,7 @@ cell[i][j] = i + j
 answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))
 `
 	p, pl := dptest.Load(t, "rsum.dp", src)
-		cases := []struct {
+	cases := []struct {
 		name string
 		acc  Part
 		want int64
@@ -51,4 +51,3 @@ answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))
 		t.Errorf("%d + 1 = %+v", int64(longFin-1), s)
 	}
 }
-
