@@ -246,21 +246,7 @@ func (g *gen) hostInvariantDecls() string {
 	for _, side := range sides {
 		fmt.Fprintf(&b, "template <int S> struct dp_%s;\n", side.name)
 		for s, ld := range side.lds {
-			k := g.inputIndex(ld.In)
-			in := &g.prog.Inputs[k]
-			rt := ctype(ld.T)
-			if ld.T == ir.Char || ld.T == ir.Bool {
-				rt = "int"
-			}
-			fmt.Fprintf(&b, "template <> struct dp_%s<%d> { // %s\n\ttypedef %s type;\n", side.name, s, cComment(ld.In.Name), rt)
-			if len(ld.Index) == 1 {
-				fmt.Fprintf(&b, "\tstatic inline type fill(const dp_inputs *in, long long x) { long long k = %s; if (k < 0 || k >= %dLL) k = 0; return %s(in, k); }\n",
-					pureExpr(ld.Index[0]), in.Len, loadFuncName(k))
-			} else {
-				fmt.Fprintf(&b, "\tstatic inline type fill(const dp_inputs *in, long long x) { long long r = %s, c = %s; if (r < 0 || r >= %dLL) r = 0; if (c < 0 || c >= %dLL) c = 0; return %s(in, r * %dLL + c); }\n",
-					pureExpr(ld.Index[0]), pureExpr(ld.Index[1]), in.Rows, in.Cols, loadFuncName(k), in.Cols)
-			}
-			b.WriteString("};\n")
+			g.slotDecl(&b, side.name, s, ld, true)
 		}
 	}
 	// dp_rowvals: one row's values (the rows sweep: the same for every lane).

@@ -220,22 +220,7 @@ func (g *gen) invariantDecls() string {
 	}{{"rowv", g.rowLds}, {"colv", g.colLds}} {
 		fmt.Fprintf(&b, "template <int S> struct dp_%s;\n", side.name)
 		for s, ld := range side.lds {
-			k := g.inputIndex(ld.In)
-			in := &g.prog.Inputs[k]
-			rt := ctype(ld.T)
-			if ld.T == ir.Char || ld.T == ir.Bool {
-				rt = "int"
-			}
-			fmt.Fprintf(&b, "template <> struct dp_%s<%d> { // %s\n\ttypedef %s type;\n", side.name, s, cComment(ld.In.Name), rt)
-			fmt.Fprintf(&b, "\tstatic __device__ __forceinline__ type load(long long k) { return %s(k); }\n", loadFuncName(k))
-			if len(ld.Index) == 1 {
-				fmt.Fprintf(&b, "\tstatic __device__ __forceinline__ type fill(long long x) { long long k = %s; if (k < 0 || k >= %dLL) k = 0; return %s(k); }\n",
-					pureExpr(ld.Index[0]), in.Len, loadFuncName(k))
-			} else {
-				fmt.Fprintf(&b, "\tstatic __device__ __forceinline__ type fill(long long x) { long long r = %s, c = %s; if (r < 0 || r >= %dLL) r = 0; if (c < 0 || c >= %dLL) c = 0; return %s(r * %dLL + c); }\n",
-					pureExpr(ld.Index[0]), pureExpr(ld.Index[1]), in.Rows, in.Cols, loadFuncName(k), in.Cols)
-			}
-			b.WriteString("};\n")
+			g.slotDecl(&b, side.name, s, ld, false)
 		}
 		fmt.Fprintf(&b, "struct dp_%sals {\n", side.name)
 		for s := range side.lds {
@@ -255,6 +240,35 @@ func (g *gen) invariantDecls() string {
 		b.WriteString("\n\t\t\treturn 0;\n\t}\n};\n")
 	}
 	return b.String()
+}
+
+// slotDecl writes dp_<side><s>, how to read the input read ld of slot s:
+// load (the GPU's: at a flat index) and fill (at the row or column x,
+// clamped into the input). A host program's readers take the run's
+// inputs first.
+func (g *gen) slotDecl(b *strings.Builder, side string, s int, ld *ir.Load, host bool) {
+	k := g.inputIndex(ld.In)
+	in := &g.prog.Inputs[k]
+	rt := ctype(ld.T)
+	if ld.T == ir.Char || ld.T == ir.Bool {
+		rt = "int"
+	}
+	qual, param, arg := "static __device__ __forceinline__", "", ""
+	if host {
+		qual, param, arg = "static inline", "const dp_inputs *in, ", "in, "
+	}
+	fmt.Fprintf(b, "template <> struct dp_%s<%d> { // %s\n\ttypedef %s type;\n", side, s, cComment(ld.In.Name), rt)
+	if !host {
+		fmt.Fprintf(b, "\t%s type load(long long k) { return %s(k); }\n", qual, loadFuncName(k))
+	}
+	if len(ld.Index) == 1 {
+		fmt.Fprintf(b, "\t%s type fill(%slong long x) { long long k = %s; if (k < 0 || k >= %dLL) k = 0; return %s(%sk); }\n",
+			qual, param, pureExpr(ld.Index[0]), in.Len, loadFuncName(k), arg)
+	} else {
+		fmt.Fprintf(b, "\t%s type fill(%slong long x) { long long r = %s, c = %s; if (r < 0 || r >= %dLL) r = 0; if (c < 0 || c >= %dLL) c = 0; return %s(%sr * %dLL + c); }\n",
+			qual, param, pureExpr(ld.Index[0]), pureExpr(ld.Index[1]), in.Rows, in.Cols, loadFuncName(k), arg, in.Cols)
+	}
+	b.WriteString("};\n")
 }
 
 // selectForm reports whether every case's condition and value are pure

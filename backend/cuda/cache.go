@@ -2,9 +2,6 @@ package cuda
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/dpgpu/dpgpu/internal/atomicfile"
+	"github.com/dpgpu/dpgpu/internal/cachekey"
 )
 
 // elfMagic starts every CUBIN.
@@ -68,23 +66,8 @@ func (c *Cache) Compile(n *NVRTC, src, name, arch string, opts []string) (cubin 
 // inputs, so that no two different inputs share an encoding. The name is part
 // of it because it may appear in the binary's line information.
 func cacheKey(src, name, arch string, major, minor int, opts []string) string {
-	h := sha256.New()
-	field := func(s string) {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write(n[:])
-		h.Write([]byte(s))
-	}
-	field("dpgpu-cubin-v1")
-	field(src)
-	field(name)
-	field(arch)
-	field(fmt.Sprintf("nvrtc %d.%d", major, minor))
-	field(fmt.Sprint(len(opts)))
-	for _, o := range opts {
-		field(o)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	fields := []string{"dpgpu-cubin-v1", src, name, arch, fmt.Sprintf("nvrtc %d.%d", major, minor), fmt.Sprint(len(opts))}
+	return cachekey.Of(append(fields, opts...)...)
 }
 
 // get returns the entry for key, or builds, stores and returns it.

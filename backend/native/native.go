@@ -12,9 +12,6 @@ package native
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -29,6 +26,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/atomicfile"
+	"github.com/dpgpu/dpgpu/internal/cachekey"
 )
 
 // Flags are the compiler options of every host program: vector code for
@@ -201,20 +199,7 @@ func (c *Compiler) Load(hp *codegen.HostProgram) (*Library, error) {
 
 // key is the hex SHA-256 of everything that determines the library.
 func (c *Compiler) key(src string) string {
-	h := sha256.New()
-	field := func(s string) {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write(n[:])
-		h.Write([]byte(s))
-	}
-	field("dpgpu-host-v1")
-	field(src)
-	field(c.path)
-	field(c.version)
-	field(c.machine)
-	field(strings.Join(Flags, " "))
-	return hex.EncodeToString(h.Sum(nil))
+	return cachekey.Of("dpgpu-host-v1", src, c.path, c.version, c.machine, strings.Join(Flags, " "))
 }
 
 // compile builds hp into path, through a temporary file and a rename.
