@@ -55,7 +55,7 @@ const (
 	FuncHostRun = "dp_host_run"
 	// HostABI changes whenever dp_host_run's arguments or dp_host_ctl
 	// change; the library reports it through dp_host_abi.
-	HostABI     = 1
+	HostABI     = 2
 	FuncHostABI = "dp_host_abi"
 )
 

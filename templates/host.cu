@@ -3,7 +3,8 @@
 //
 // dp_host_run computes the grid on ctl->threads workers (the caller's
 // thread and pthreads) and leaves the answer in ans (the answer cell, or
-// the cells an answer expression reads) or in ctl's region fields.
+// the cells an answer expression reads) or in ctl's region fields; with
+// grid, every cell in it too, and with keepSlot the rows it names in keep.
 //
 //   - rows (DP_HOST_ROWS): each row is cut into chunks handed out in order
 //     from one ticket counter; a chunk waits (a short spin, then sleeps of
@@ -106,6 +107,11 @@ struct dp_run {
 	dp_host_ctl *ctl;
 	dp_inputs in;
 	cell_t *ans;
+	// Kept cells: the whole grid (row-major, real coordinates), and the
+	// rows of keepSlot[i] >= 0 (row-major in keep, slot by slot).
+	cell_t *grid;
+	const int *keepSlot;
+	cell_t *keep;
 	long long before, after;
 	int threads;
 	dp_colcache cc;
@@ -134,6 +140,23 @@ struct dp_worker {
 	dp_rowcache rc;
 	char *rcMem;
 };
+
+// dp_put copies cells v[0..n) of real row i, columns j0 + k*dj, to the
+// kept grid and to the kept row of i.
+static void dp_put(dp_run *run, const cell_t *v, long long n, long long i, long long j0, long long dj)
+{
+	cell_t *dst[2] = {run->grid ? run->grid + i * DP_COLS : 0, run->keepSlot && run->keepSlot[i] >= 0 ? run->keep + run->keepSlot[i] * DP_COLS : 0};
+	for (int d = 0; d < 2; ++d) {
+		if (!dst[d])
+			continue;
+		if (dj == 1) {
+			memcpy(dst[d] + j0, v, (size_t)n * sizeof(cell_t));
+		} else {
+			for (long long k = 0; k < n; ++k)
+				dst[d][j0 + k * dj] = v[k];
+		}
+	}
+}
 
 #if DP_ANS_KIND == 2 && (DP_REG_OP == 2 || DP_CELL_FLOAT)
 #define DP_REG_SCALAR 1
@@ -219,7 +242,10 @@ static __forceinline__ cell_t *dp_line_at(dp_run *run, long long step)
 	return run->ring + s * run->ringW + run->before;
 }
 
-template <bool R> static void dp_rows_chunk(dp_run *run, dp_host_ctl *note, long long step, long long q0, long long q1, unsigned char *fl)
+// dp_rows_chunk computes lanes q0..q1-1 of line step; the fast pass
+// returns whether a check failed (the flags of its cells, or-ed in the
+// vector loop).
+template <bool R> static int dp_rows_chunk(dp_run *run, dp_host_ctl *note, long long step, long long q0, long long q1)
 {
 	const long long real = DP_BACK ? DP_NLINES - 1 - step : step;
 	const cell_t *prev[DP_REACH + 1];
@@ -232,26 +258,24 @@ template <bool R> static void dp_rows_chunk(dp_run *run, dp_host_ctl *note, long
 	const dp_colcache *cc = &run->cc;
 	const long long off = run->ccOff;
 	const DP_IDX_T ri = (DP_IDX_T)real, lo = (DP_IDX_T)q0, hi = (DP_IDX_T)q1;
+	int bad = 0;
 #pragma GCC ivdep
 	for (DP_IDX_T q = lo; q < hi; ++q) {
 		dp_rows_acc<R> a{in, prev, &rv, cc, off + q, {1, 0, note}};
 		const cell_t v = dp_rec_m<R>(ri, q, a);
 		out[q] = v;
 		if constexpr (!R)
-			fl[q - lo] = (unsigned char)a.l.bad;
+			bad |= a.l.bad;
 	}
+	return bad;
 }
 
 // dp_rows_one computes one chunk: false when the run must stop.
 static bool dp_rows_one(dp_worker *w, long long step, long long q0, long long q1)
 {
 	dp_run *run = w->run;
-	dp_rows_chunk<false>(run, &w->err, step, q0, q1, w->fl);
-	unsigned char bad = 0;
-	for (long long q = 0; q < q1 - q0; ++q)
-		bad |= w->fl[q];
-	if (bad) {
-		dp_rows_chunk<true>(run, &w->err, step, q0, q1, w->fl);
+	if (dp_rows_chunk<false>(run, &w->err, step, q0, q1)) {
+		dp_rows_chunk<true>(run, &w->err, step, q0, q1);
 		if (w->err.code > 0) {
 			dp_publish(run->ctl, &w->err);
 			return false;
@@ -259,6 +283,8 @@ static bool dp_rows_one(dp_worker *w, long long step, long long q0, long long q1
 	}
 	const long long real = DP_BACK ? DP_NLINES - 1 - step : step;
 	const cell_t *out = dp_line_at(run, step);
+	if (run->grid || run->keepSlot)
+		dp_put(run, out + q0, q1 - q0, real, q0, 1);
 #if DP_ANS_KIND == 1
 	if (real == DP_ANS_I && DP_ANS_J >= q0 && DP_ANS_J < q1)
 		run->ans[0] = out[DP_ANS_J];
@@ -319,7 +345,7 @@ template <bool R> struct dp_scan_acc {
 	template <int S> __forceinline__ auto cv(long long) const { return cc->template get<S>(c); }
 };
 
-template <bool R> static void dp_scan_row(dp_run *run, dp_host_ctl *note, long long si, cell_t **rows, unsigned char *fl)
+template <bool R> static int dp_scan_row(dp_run *run, dp_host_ctl *note, long long si, cell_t **rows)
 {
 	const long long ri = DP_BACK ? DP_ROWS - 1 - si : si;
 	for (int d = 0; d <= DP_PI; ++d)
@@ -327,14 +353,16 @@ template <bool R> static void dp_scan_row(dp_run *run, dp_host_ctl *note, long l
 	dp_rowvals rv;
 	rv.fill(&run->in, ri);
 	cell_t *out = rows[0];
+	int bad = 0;
 	for (int sj = 0; sj < (int)DP_COLS; ++sj) {
 		const int rj = DP_BACK ? (int)DP_COLS - 1 - sj : sj;
 		dp_scan_acc<R> a{&run->in, rows, &rv, &run->cc, run->ccOff + sj, sj, {1, 0, note}};
 		const cell_t v = dp_rec_m<R>((DP_IDX_T)ri, (DP_IDX_T)rj, a);
 		out[sj] = v;
 		if constexpr (!R)
-			fl[sj] = (unsigned char)a.l.bad;
+			bad |= a.l.bad;
 	}
+	return bad;
 }
 
 static void *dp_work(void *arg)
@@ -343,12 +371,8 @@ static void *dp_work(void *arg)
 	dp_run *run = w->run;
 	cell_t *rows[DP_PI + 1];
 	for (long long si = 0; si < DP_ROWS && !dp_aborted(run->ctl); ++si) {
-		dp_scan_row<false>(run, &w->err, si, rows, w->fl);
-		unsigned char bad = 0;
-		for (long long q = 0; q < DP_COLS; ++q)
-			bad |= w->fl[q];
-		if (bad) {
-			dp_scan_row<true>(run, &w->err, si, rows, w->fl);
+		if (dp_scan_row<false>(run, &w->err, si, rows)) {
+			dp_scan_row<true>(run, &w->err, si, rows);
 			if (w->err.code > 0) {
 				dp_publish(run->ctl, &w->err);
 				break;
@@ -356,6 +380,8 @@ static void *dp_work(void *arg)
 		}
 		const long long ri = DP_BACK ? DP_ROWS - 1 - si : si;
 		const cell_t *out = rows[0];
+		if (run->grid || run->keepSlot)
+			dp_put(run, out, DP_COLS, ri, DP_BACK ? DP_COLS - 1 : 0, DP_BACK ? -1 : 1);
 #define DP_SWEEPJ(j) (DP_BACK ? DP_COLS - 1 - (j) : (j))
 #if DP_ANS_KIND == 1
 		if (ri == DP_ANS_I)
@@ -434,6 +460,13 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 	dp_host_ctl *note = &w->err;
 	unsigned char live[DP_HL];
 	long long reported = 0; // steps counted in ctl->done
+	// The lanes whose cells are kept (the grid, or rows of keepSlot).
+	int kept[DP_HL], nkept = 0;
+	for (int r = 0; r < DP_HL && i0 + r < DP_ROWS; ++r) {
+		const long long ri = DP_BACK ? DP_ROWS - 1 - (i0 + r) : i0 + r;
+		if (run->grid || (run->keepSlot && run->keepSlot[ri] >= 0))
+			kept[nkept++] = r;
+	}
 	for (long long t = 0; t < nsteps; ++t) {
 		if ((t & 255) == 0) {
 			if (dp_aborted(ctl))
@@ -480,6 +513,12 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 				const long long col = t - (DP_HL - DP_PI + L);
 				if (col >= 0 && col < DP_COLS)
 					eout[L * DP_COLS + col] = cur[DP_PI + DP_HL - DP_PI + L];
+			}
+			for (int k = 0; k < nkept; ++k) {
+				const int r = kept[k];
+				const long long sc = t - r;
+				if (sc >= 0 && sc < DP_COLS)
+					dp_put(run, cur + DP_PI + r, 1, DP_BACK ? DP_ROWS - 1 - (i0 + r) : i0 + r, DP_BACK ? DP_COLS - 1 - sc : sc, 1);
 			}
 #if DP_ANS_KIND == 1
 			if (s == run->ansS && t == run->ansT)
@@ -535,16 +574,20 @@ static void *dp_work(void *arg)
 
 #endif
 
-extern "C" int dp_host_abi(void) { return 1; }
+extern "C" int dp_host_abi(void) { return 2; }
 
 // dp_host_run solves the problem: 0 done, 1 an error (in ctl), 2 stopped
 // (ctl->abort), 3 out of memory.
-extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *ans, long long before, long long after)
+extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *ans, long long before, long long after, cell_t *grid,
+	const int *keepSlot, cell_t *keep)
 {
 	dp_run run;
 	memset(&run, 0, sizeof run);
 	run.ctl = ctl;
 	run.ans = ans;
+	run.grid = grid;
+	run.keepSlot = keepSlot;
+	run.keep = keep;
 	run.before = before;
 	run.after = after;
 	for (int k = 0; k < DP_NIN; ++k)
@@ -570,13 +613,13 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	}
 	run.chunk = (DP_WIDTH + run.nc - 1) / run.nc;
 	run.nc = (DP_WIDTH + run.chunk - 1) / run.chunk;
-	const long long flBytes = run.chunk;
+	const long long flBytes = 1;
 	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem);
 #elif DP_HOST_SCAN
 	threads = 1;
 	run.ringW = DP_PJ + DP_COLS;
 	run.ring = (cell_t *)calloc((size_t)((DP_PI + 1) * run.ringW), sizeof(cell_t));
-	const long long flBytes = DP_COLS;
+	const long long flBytes = 1;
 	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem);
 #else
 	run.nstrips = (DP_ROWS + DP_HL - 1) / DP_HL;

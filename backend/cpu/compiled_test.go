@@ -73,9 +73,9 @@ func sameOutcome(t *testing.T, name string, a *backend.Result, errA error, b *ba
 // TestCompiledAgainstReferences runs the reference problems (rows and
 // wavefront, forward and backward, every cell type on one problem) at
 // awkward sizes — one cell, sizes around the 64 lanes of a strip — on 1
-// and 3 threads: the answer must be the reference's, the sum of all cells
-// the evaluator's, and the run must have been compiled where the host
-// programs support the schedule.
+// and 3 threads: the answer must be the reference's, and kept, every cell;
+// the sum of all cells the evaluator's; and the run must have been
+// compiled where the host programs support the schedule.
 func TestCompiledAgainstReferences(t *testing.T) {
 	c := withCompiler(t)
 	r := dptest.Rand(t)
@@ -98,17 +98,22 @@ func TestCompiledAgainstReferences(t *testing.T) {
 				for _, threads := range []int{1, 3} {
 					name := fmt.Sprintf("%s %dx%d %s threads=%d (%s %s)", pr.name, p.Rows, p.Cols, ct, threads, pl.Schedule, pl.Direction)
 					opt := backend.Options{Threads: threads, NoSpecial: true}
-					res, err := solveCompiled(t, c, p, pl, opt)
-					if err != nil {
-						t.Fatalf("%s: %v\n%s", name, err, src)
+					for _, keep := range []bool{false, true} {
+						opt.Maintain = keep
+						res, err := solveCompiled(t, c, p, pl, opt)
+						if err != nil {
+							t.Fatalf("%s keep=%v: %v\n%s", name, keep, err, src)
+						}
+						if got := strings.Contains(res.Device, "compiled by"); got != want {
+							t.Fatalf("%s: compiled %v, want %v (%s)", name, got, want, res.Device)
+						}
+						if want {
+							compiled++
+						}
+						// Kept, every cell is compared with the reference.
+						checkResult(t, fmt.Sprintf("%s keep=%v", name, keep), src, rc, res, keep)
 					}
-					if got := strings.Contains(res.Device, "compiled by"); got != want {
-						t.Fatalf("%s: compiled %v, want %v (%s)", name, got, want, res.Device)
-					}
-					if want {
-						compiled++
-					}
-					checkResult(t, name, src, rc, res, false)
+					opt.Maintain = false
 
 					sp, spl := dptest.Load(t, pr.name+".dp", sumAnswer(src))
 					a, errA := solveCompiled(t, c, sp, spl, opt)

@@ -273,14 +273,11 @@ func (e *Executor) special(ctx context.Context, p *ir.Problem, pl *plan.Plan, op
 	return res, nil
 }
 
-// runNative runs p with compiled code. why, when not empty, says why it
-// did not (the caller then runs the Go evaluator): a schedule or function
-// the host programs lack, a run that keeps the grid, a compiler that
-// failed.
+// runNative runs p with compiled code, keeping the grid or the rows the
+// options ask for. why, when not empty, says why it did not (the caller
+// then runs the Go evaluator): a schedule or function the host programs
+// lack, a compiler that failed.
 func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options, threads int, start time.Time) (res *backend.Result, why string, err error) {
-	if opt.KeepGrid(p) || len(opt.KeepRows) > 0 {
-		return nil, "the run keeps the grid or rows of it", nil
-	}
 	if err := codegen.HostSupports(p, pl); err != nil {
 		return nil, err.Error(), nil
 	}
@@ -308,9 +305,25 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 	if err != nil {
 		return nil, err.Error(), nil
 	}
-	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress}
-	if avail, ok := available(); ok && lib.Bytes(run) > avail {
-		return nil, "", hostmem.TooLarge(fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), lib.Bytes(run), avail, "", "use a smaller instance")
+	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows}
+	need, what, advice := lib.Bytes(run), fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
+	keepGrid := opt.KeepGrid(p)
+	if keepGrid && !opt.Grid.Fits(p.CellType, p.Rows, p.Cols) {
+		need += plan.GridBytes(p)
+		what = fmt.Sprintf("keeping the whole %dx%d grid of %s (%s) while solving %s", p.Rows, p.Cols, p.CellType, hostmem.Bytes(plan.GridBytes(p)), p.Name)
+		advice = "run without maintain, --grid and --traceback, which keep the whole grid"
+	}
+	if len(opt.KeepRows) > 0 && !keepGrid {
+		need += int64(len(opt.KeepRows)) * p.Cols * int64(p.CellType.Size())
+	}
+	if avail, ok := available(); ok && need > avail {
+		return nil, "", hostmem.TooLarge(what, need, avail, "", advice)
+	}
+	switch {
+	case keepGrid:
+		run.Grid, run.KeepRows = opt.NewGrid(p), nil
+	case len(opt.KeepRows) > 0:
+		run.Keep = backend.NewGrid(p.CellType, int64(len(opt.KeepRows)), p.Cols)
 	}
 	computeStart := time.Now()
 	answer, err := lib.Exec(ctx, p, pl, run)
@@ -318,7 +331,7 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 	if err != nil {
 		return nil, "", err
 	}
-	res = &backend.Result{Backend: "cpu", Device: e.Device() + ", code compiled by " + e.native.String()}
+	res = &backend.Result{Backend: "cpu", Device: e.Device() + ", code compiled by " + e.native.String(), Grid: run.Grid, Rows: run.Keep}
 	if err := backend.Finish(p, opt, res, answer, traceback.Trace); err != nil {
 		return nil, "", err
 	}
@@ -326,7 +339,7 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 		Cells:          p.Cells(),
 		Seconds:        time.Since(start).Seconds(),
 		ComputeSeconds: compute,
-		PeakHostBytes:  lib.Bytes(run),
+		PeakHostBytes:  need,
 	}
 	return res, "", nil
 }

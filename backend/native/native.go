@@ -19,8 +19,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ebitengine/purego"
 
@@ -75,12 +77,11 @@ func Find() (*Compiler, error) {
 	if path == "" {
 		return nil, ErrNoCompiler
 	}
-	out, err := exec.Command(path, "--version").Output()
-	if err != nil {
-		return nil, fmt.Errorf("%s --version: %w", path, err)
-	}
-	version := string(out)
 	dir, err := cacheDir()
+	if err != nil {
+		return nil, err
+	}
+	version, err := compilerVersion(path, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -103,6 +104,29 @@ func compilerName(path, version string) string {
 		}
 	}
 	return base + " " + v
+}
+
+// compilerVersion is path's --version output. Running the compiler takes
+// a few milliseconds, a noticeable part of a small run, so the output is
+// kept in the cache under the compiler's path, size and modification time
+// (a new compiler at the same path has another).
+func compilerVersion(path, dir string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	memo := filepath.Join(dir, "compiler-"+cachekey.Of(path, fmt.Sprint(st.Size()), st.ModTime().UTC().String())[:24]+".txt")
+	if b, err := os.ReadFile(memo); err == nil && len(b) > 0 {
+		return string(b), nil
+	}
+	out, err := exec.Command(path, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %w", path, err)
+	}
+	if os.MkdirAll(dir, 0o755) == nil {
+		_ = atomicfile.Write(memo, out) // a cache: failing to write it costs only time
+	}
+	return string(out), nil
 }
 
 func cacheDir() (string, error) {
@@ -176,6 +200,11 @@ func (c *Compiler) Load(hp *codegen.HostProgram) (*Library, error) {
 		if err := c.compile(hp, path); err != nil {
 			return nil, err
 		}
+		prune(c.dir, MaxCached)
+	} else {
+		// Used now: the last to go when the cache is pruned.
+		now := time.Now()
+		_ = os.Chtimes(path, now, now)
 	}
 	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
@@ -195,6 +224,42 @@ func (c *Compiler) Load(hp *codegen.HostProgram) (*Library, error) {
 	l := &Library{Prog: hp, Path: path, Cached: cached, run: run}
 	c.libs[key] = l
 	return l, nil
+}
+
+// MaxCached is how many libraries the cache keeps: each size of each
+// problem (and the bands of a traceback in linear memory) is one, of some
+// 20 KB; past it, the least recently used go, down to three quarters.
+const MaxCached = 2000
+
+// prune removes the least recently used libraries of dir when it holds
+// more than max. Another process may be loading one of them: a library
+// removed after it was opened stays usable, and one removed before is
+// compiled again.
+func prune(dir string, max int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type lib struct {
+		name string
+		at   time.Time
+	}
+	var libs []lib
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".so") {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			libs = append(libs, lib{e.Name(), info.ModTime()})
+		}
+	}
+	if len(libs) <= max {
+		return
+	}
+	sort.Slice(libs, func(a, b int) bool { return libs[a].at.Before(libs[b].at) })
+	for _, l := range libs[:len(libs)-max*3/4] {
+		os.Remove(filepath.Join(dir, l.name))
+	}
 }
 
 // key is the hex SHA-256 of everything that determines the library.

@@ -1,8 +1,12 @@
 package native
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCompilerName(t *testing.T) {
@@ -41,5 +45,32 @@ func TestFindNamedCompiler(t *testing.T) {
 	t.Setenv("DPGPU_CC", "no-such-compiler-dpgpu")
 	if _, err := Find(); err == nil || !strings.Contains(err.Error(), "DPGPU_CC") {
 		t.Errorf("Find with a missing $DPGPU_CC: %v", err)
+	}
+}
+
+// TestPrune keeps the most recently used libraries.
+func TestPrune(t *testing.T) {
+	dir := t.TempDir()
+	base := time.Now().Add(-time.Hour)
+	for k := 0; k < 10; k++ {
+		p := filepath.Join(dir, fmt.Sprintf("%02d.so", k))
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := base.Add(time.Duration(k) * time.Minute)
+		os.Chtimes(p, at, at)
+	}
+	os.WriteFile(filepath.Join(dir, "compiler-x.txt"), []byte("g++"), 0o644)
+	prune(dir, 12)
+	if n, _ := filepath.Glob(filepath.Join(dir, "*.so")); len(n) != 10 {
+		t.Fatalf("pruned under the limit: %d left", len(n))
+	}
+	prune(dir, 8) // down to 6, the newest
+	left, _ := filepath.Glob(filepath.Join(dir, "*.so"))
+	if len(left) != 6 || filepath.Base(left[0]) != "04.so" {
+		t.Errorf("left %v, want 04.so .. 09.so", left)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "compiler-x.txt")); err != nil {
+		t.Error("pruning removed the compiler's memo")
 	}
 }

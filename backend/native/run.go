@@ -55,19 +55,30 @@ type Run struct {
 	// (eval.Recurrence.LaneReach): the padding of the rows it keeps.
 	Before, After int64
 	Progress      func(done, total int64)
+	// Grid, when not nil, receives every cell (a rows x cols grid of the
+	// cell type); Keep, when not nil, the rows of KeepRows (sorted), one
+	// row of Keep each.
+	Grid     *backend.Grid
+	KeepRows []int64
+	Keep     *backend.Grid
 }
 
-// Bytes is the memory a run takes besides the inputs, for the memory
-// check before it starts.
+// Bytes is the memory a run takes besides the inputs and the cells it
+// keeps (Grid, Keep), for the memory check before it starts.
 func (l *Library) Bytes(r Run) int64 {
 	hp := l.Prog
 	cs := int64(hp.Cell.Size())
 	threads := int64(max(r.Threads, 1))
 	lanes := int64(hp.Lanes)
 	b := 8 * int64(4) * (hp.Cols + 2*lanes) // column caches (a bound: up to 4 slots)
+	if len(r.KeepRows) > 0 {
+		b += 4 * hp.Rows // the row -> kept slot table
+	}
 	if hp.Schedule == plan.Rows {
-		b += int64(hp.Reach+1) * (r.Before + hp.Cols + r.After) * cs
-		return b + threads*hp.Cols
+		return b + int64(hp.Reach+1)*(r.Before+hp.Cols+r.After)*cs
+	}
+	if hp.Scan {
+		return b + int64(hp.PI+1)*(int64(hp.PJ)+hp.Cols)*cs
 	}
 	strips := (hp.Rows + lanes - 1) / lanes
 	b += (threads + 1) * int64(max(hp.PI, 1)) * hp.Cols * cs
@@ -94,6 +105,27 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 		case !in.In.T.IsFloat() && len(in.In.I) > 0:
 			table[k] = uintptr(unsafe.Pointer(&in.In.I[0]))
 		}
+	}
+	var grid, keep, slots uintptr
+	var keepSlot []int32
+	if r.Grid != nil {
+		if !r.Grid.Fits(hp.Cell, hp.Rows, hp.Cols) {
+			return nil, fmt.Errorf("internal error: a %dx%d grid of %s for a %dx%d problem of %s", r.Grid.Rows, r.Grid.Cols, r.Grid.T, hp.Rows, hp.Cols, hp.Cell)
+		}
+		grid = uintptr(unsafe.Pointer(&r.Grid.Bytes()[0]))
+	}
+	if r.Keep != nil && len(r.KeepRows) > 0 {
+		if !r.Keep.Fits(hp.Cell, int64(len(r.KeepRows)), hp.Cols) {
+			return nil, fmt.Errorf("internal error: kept rows of the wrong shape")
+		}
+		keepSlot = make([]int32, hp.Rows)
+		for k := range keepSlot {
+			keepSlot[k] = -1
+		}
+		for k, i := range r.KeepRows {
+			keepSlot[i] = int32(k)
+		}
+		keep, slots = uintptr(unsafe.Pointer(&r.Keep.Bytes()[0])), uintptr(unsafe.Pointer(&keepSlot[0]))
 	}
 	nans := max(len(hp.Captures), 1)
 	ans := backend.NewGrid(hp.Cell, 1, int64(nans))
@@ -123,11 +155,14 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 		}
 	}()
 	rc, _, _ := purego.SyscallN(l.run, uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(&table[0])),
-		uintptr(unsafe.Pointer(&ans.Bytes()[0])), uintptr(r.Before), uintptr(r.After))
+		uintptr(unsafe.Pointer(&ans.Bytes()[0])), uintptr(r.Before), uintptr(r.After), grid, slots, keep)
 	close(stop)
 	wg.Wait()
 	runtime.KeepAlive(hp.Inputs)
 	runtime.KeepAlive(&dummy)
+	runtime.KeepAlive(r.Grid)
+	runtime.KeepAlive(r.Keep)
+	runtime.KeepAlive(keepSlot)
 	runtime.KeepAlive(table)
 	runtime.KeepAlive(c)
 	switch int32(rc) {
