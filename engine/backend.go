@@ -49,8 +49,8 @@ func NewExecutor(backend string, threads int, notice io.Writer) (backend.Executo
 // NewCPU returns the CPU executor with threads workers (0: one per core),
 // computing with code compiled for each problem where the system has a
 // C++ compiler, as $DPGPU_CPU_CODE says: "auto" or unset (compiled where
-// possible, else the Go evaluator), "c" (a compiler is required) or "go"
-// (the Go evaluator only).
+// possible and worth it, else the Go evaluator), "c" (a compiler is
+// required; every size is compiled) or "go" (the Go evaluator only).
 func NewCPU(threads int) (*cpu.Executor, error) {
 	ex := cpu.New(threads)
 	switch mode := os.Getenv(cpu.CodeEnv); mode {
@@ -63,6 +63,9 @@ func NewCPU(threads int) (*cpu.Executor, error) {
 				return nil, InputError(fmt.Errorf("$%s=c: %w", cpu.CodeEnv, err))
 			}
 			return ex.WithNative(nil), nil
+		}
+		if mode == "c" {
+			return ex.WithNative(c).CompileAllSizes(), nil
 		}
 		return ex.WithNative(c), nil
 	default:

@@ -35,7 +35,12 @@ func withCompiler(t *testing.T) *native.Compiler {
 
 func solveCompiled(t testing.TB, c *native.Compiler, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	t.Helper()
-	return New(opt.Threads).WithNative(c).Run(context.Background(), p, pl, opt)
+	return compiling(New(opt.Threads), c).Run(context.Background(), p, pl, opt)
+}
+
+// compiling makes e compile every problem it can, whatever its size.
+func compiling(e *Executor, c *native.Compiler) *Executor {
+	return e.WithNative(c).CompileAllSizes()
 }
 
 func solveGo(t testing.TB, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
@@ -230,7 +235,7 @@ func TestCompiledCancel(t *testing.T) {
 			once.Do(cancel)
 		}
 	}}
-	_, err := New(2).WithNative(c).Run(ctx, p, pl, opt)
+	_, err := compiling(New(2), c).Run(ctx, p, pl, opt)
 	if err != context.Canceled {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
@@ -241,8 +246,35 @@ func TestCompiledMemoryRefusal(t *testing.T) {
 	c := withCompiler(t)
 	p, pl := dptest.Load(t, "lcs.dp", dptest.LCS(strings.Repeat("ACGTA", 200), strings.Repeat("TGCA", 300)))
 	withAvailable(t, 1000)
-	_, err := New(2).WithNative(c).Run(context.Background(), p, pl, backend.Options{Threads: 2, NoSpecial: true})
+	_, err := compiling(New(2), c).Run(context.Background(), p, pl, backend.Options{Threads: 2, NoSpecial: true})
 	if !errors.Is(err, hostmem.ErrTooLarge) || !strings.Contains(err.Error(), "with compiled code") {
 		t.Fatalf("got %v, want a refusal of the compiled run", err)
 	}
+}
+
+// TestCompileThreshold: a small problem whose program is not in the cache
+// runs on the Go evaluator, saying why; a large one is compiled.
+func TestCompileThreshold(t *testing.T) {
+	c := withCompiler(t)
+	// A size no other test uses, so that its program is not cached.
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCS(strings.Repeat("ACGTA", 61)+"AC", strings.Repeat("TGCA", 59)+"G"))
+	res, err := New(1).WithNative(c).Run(context.Background(), p, pl, backend.Options{Threads: 1, NoSpecial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Cached(mustHost(t, p, pl)) {
+		t.Skip("the program is in the cache already")
+	}
+	if !strings.Contains(res.Device, "Go evaluator (not compiled: ") || !strings.Contains(res.Device, "fewer than compiling pays for") {
+		t.Errorf("small problem: %s", res.Device)
+	}
+}
+
+func mustHost(t *testing.T, p *ir.Problem, pl *plan.Plan) *codegen.HostProgram {
+	t.Helper()
+	hp, err := codegen.GenerateHost(p, pl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hp
 }

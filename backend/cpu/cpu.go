@@ -56,7 +56,15 @@ type Executor struct {
 	// wavefront schedules) to machine code; the others, and the runs
 	// that keep the grid or chosen rows, run on the Go evaluator.
 	native *native.Compiler
+	// compileMin: problems of fewer cells run compiled code only when it
+	// is in the cache (CompileMinCells; 0 compiles whatever it can).
+	compileMin int64
 }
+
+// CompileMinCells is the size from which a problem whose program is not in
+// the cache is compiled: below it the compiler's half second costs more
+// than the Go evaluator takes (16M cells take it some 10-40 ms).
+const CompileMinCells = 1 << 24
 
 // CodeEnv names the environment variable that chooses, for executors made
 // by New, the code that computes the cells: "c" (compiled, where
@@ -88,16 +96,24 @@ func New(threads int) *Executor {
 	e := &Executor{threads: threads, tune: defaultTuning}
 	if os.Getenv(CodeEnv) == "c" {
 		if c, err := native.Find(); err == nil {
-			e.native = c
+			e.native = c // compiling every size: the tests' setting
 		}
 	}
 	return e
 }
 
 // WithNative makes e run what it can with code compiled by c (nil: the Go
-// evaluator only).
+// evaluator only): problems of CompileMinCells cells or more, and smaller
+// ones whose program is in the cache.
 func (e *Executor) WithNative(c *native.Compiler) *Executor {
-	e.native = c
+	e.native, e.compileMin = c, CompileMinCells
+	return e
+}
+
+// CompileAllSizes makes e compile small problems too (DPGPU_CPU_CODE=c,
+// the tests).
+func (e *Executor) CompileAllSizes() *Executor {
+	e.compileMin = 0
 	return e
 }
 
@@ -300,6 +316,9 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 	hp, err := codegen.GenerateHost(p, pl)
 	if err != nil {
 		return nil, err.Error(), nil
+	}
+	if p.Cells() < e.compileMin && !e.native.Cached(hp) {
+		return nil, fmt.Sprintf("%d cells, fewer than compiling pays for (%d, or a program in the cache)", p.Cells(), e.compileMin), nil
 	}
 	lib, err := e.native.Load(hp)
 	if err != nil {

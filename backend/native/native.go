@@ -178,6 +178,19 @@ type Library struct {
 	run    uintptr
 }
 
+// Cached reports whether hp's library is loaded or in the cache.
+func (c *Compiler) Cached(hp *codegen.HostProgram) bool {
+	key := c.key(hp.Source)
+	c.mu.Lock()
+	_, ok := c.libs[key]
+	c.mu.Unlock()
+	if ok {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(c.dir, key+".so"))
+	return err == nil
+}
+
 // Load compiles hp (or finds it in the cache) and loads it.
 func (c *Compiler) Load(hp *codegen.HostProgram) (*Library, error) {
 	key := c.key(hp.Source)
