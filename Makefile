@@ -3,7 +3,7 @@
 export CGO_ENABLED := 0
 GO ?= go
 
-.PHONY: build test ci vet fmt-check fuzz device bench clean trust
+.PHONY: build test test-compiled ci vet fmt-check fuzz device bench clean trust
 
 build:
 	$(GO) build -o dpgpu ./cmd/dpgpu
@@ -11,6 +11,12 @@ build:
 # The test command of the README; GPU tests skip where no CUDA driver is found.
 test:
 	$(GO) test -timeout 15m ./...
+
+# Every test again with the CPU executor compiling every problem it can
+# (backend/native; the plain test command runs the Go evaluator where a test
+# builds the executor itself): needs a C++ compiler, several minutes.
+test-compiled:
+	DPGPU_CPU_CODE=c $(GO) test -timeout 30m ./...
 
 vet:
 	$(GO) vet ./...
