@@ -148,33 +148,6 @@ func containsType(types []string, t string) bool {
 func TestCompiledErrors(t *testing.T) {
 	c := withCompiler(t)
 	cases := []struct{ name, src string }{
-		{"wavefront reads left of the grid", `problem lcs
-char 1x? A = "ACGTAACGTTGCA"
-char 1x? B = "CGTAAGTT"
-(len(A)+1) x (len(B)+1)
-cell[i][j] = 0                                  when i == 0
-           | max(cell[i-1][j], cell[i][j-1])    otherwise
-`},
-		{"rows read left of the grid", `problem knapsack
-int 1x? wt  = 4,3,4
-int 1x? val = 3,4,5
-int cap = 9
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                     when i == 0
-           | max(cell[i-1][w], cell[i-1][w-wt[i-1]] + val[i-1])   otherwise
-`},
-		{"input read past its end", `problem p
-int 1x? A = 1,2,3
-4 x 5
-cell[i][j] = A[j]  when i == 0
-           | cell[i-1][j] + A[i]  otherwise
-`},
-		{"division by zero", `problem p
-int 1x? A = 1,2,0,4
-4 x 4
-cell[i][j] = A[j]  when i == 0
-           | cell[i-1][j] / A[j]  otherwise
-`},
 		{"int overflow in a wavefront", `problem binomial
 70 x 90
 cell[i][j] = 1  when i == 0 || j == 0
@@ -206,6 +179,9 @@ cell[i][j] = 0.5  when i == 0 || j == 0
            | (cell[i-1][j] + cell[i][j-1]) * 0.75 + cell[i-1][j-1] / 3.0  otherwise
 answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))
 `},
+	}
+	for _, tc := range runErrorCases {
+		cases = append(cases, struct{ name, src string }{tc.name, tc.src})
 	}
 	for _, tc := range cases {
 		p, pl := dptest.Load(t, strings.Fields(tc.src)[1]+".dp", tc.src)

@@ -168,18 +168,19 @@ func TestPublishedValues(t *testing.T) {
 	}
 }
 
-func TestRunErrors(t *testing.T) {
-	cases := []struct {
-		name, src, want string
-	}{
-		{"wavefront reads left of the grid", `problem lcs
+// runErrorCases are recurrences that fail at run time, with the words of
+// the error (also run with compiled code, compiled_test.go).
+var runErrorCases = []struct {
+	name, src, want string
+}{
+	{"wavefront reads left of the grid", `problem lcs
 char 1x? A = "ACGTA"
 char 1x? B = "CGTAAG"
 (len(A)+1) x (len(B)+1)
 cell[i][j] = 0                                  when i == 0
            | max(cell[i-1][j], cell[i][j-1])    otherwise
 `, "lcs.dp:6:32: cell[i][j-1] reads cell[1][-1], outside the 6x7 grid"},
-		{"rows reads left of the grid", `problem knapsack
+	{"rows reads left of the grid", `problem knapsack
 int 1x? wt  = 4,3,4
 int 1x? val = 3,4,5
 int cap = 9
@@ -187,25 +188,27 @@ int cap = 9
 cell[i][w] = 0                                     when i == 0
            | max(cell[i-1][w], cell[i-1][w-wt[i-1]] + val[i-1])   otherwise
 `, "knapsack.dp:7:32: cell[i-1][w-wt[i-1]] reads cell[0][-4], outside the 4x10 grid"},
-		{"input read past its end", `problem p
+	{"input read past its end", `problem p
 int 1x? A = 1,2,3
 4 x 5
 cell[i][j] = A[j]  when i == 0
            | cell[i-1][j] + A[i]  otherwise
 `, "p.dp:4:14: A[3] is outside A, which has 3 elements (0..2)"},
-		{"division by zero", `problem p
+	{"division by zero", `problem p
 int 1x? A = 1,2,0,4
 4 x 4
 cell[i][j] = A[j]  when i == 0
            | cell[i-1][j] / A[j]  otherwise
 `, "p.dp:5:27: division by zero"},
-		{"int overflow", `problem binomial
+	{"int overflow", `problem binomial
 20 x 20
 cell[i][j] = 1  when i == 0 || j == 0
            | cell[i-1][j] + cell[i][j-1]  otherwise
 `, "does not fit in int (finite range ±2,147,483,646); use cell: long"},
-	}
-	for _, tc := range cases {
+}
+
+func TestRunErrors(t *testing.T) {
+	for _, tc := range runErrorCases {
 		p, pl := dptest.Load(t, strings.Fields(tc.src)[1]+".dp", tc.src)
 		for _, threads := range []int{1, 2, 7} {
 			_, err := solve(t, p, pl, backend.Options{Threads: threads})
