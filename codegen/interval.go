@@ -118,6 +118,11 @@ func (g *gen) hostInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.Ra
 	return r
 }
 
+// HostInputRange is the bound of in's values a host program is
+// specialised to: two problems whose inputs have the same bounds (and the
+// same sizes) share a program.
+func HostInputRange(in *ir.Input) analysis.Range { return inputRange(in) }
+
 // inputRange is hostInputRange's bound of in's values.
 func inputRange(in *ir.Input) analysis.Range {
 	if in.T.IsFloat() || len(in.I) == 0 {

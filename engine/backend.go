@@ -52,23 +52,42 @@ func NewExecutor(backend string, threads int, notice io.Writer) (backend.Executo
 // possible and worth it, else the Go evaluator), "c" (a compiler is
 // required; every size is compiled) or "go" (the Go evaluator only).
 func NewCPU(threads int) (*cpu.Executor, error) {
-	ex := cpu.New(threads)
+	newEx, err := cpuFactory(threads)
+	if err != nil {
+		return nil, err
+	}
+	return newEx(), nil
+}
+
+// cpuFactory returns what makes CPU executors as NewCPU does, all sharing
+// one compiler (found once).
+func cpuFactory(threads int) (func() *cpu.Executor, error) {
 	switch mode := os.Getenv(cpu.CodeEnv); mode {
 	case "go":
-		return ex.WithNative(nil), nil
+		return func() *cpu.Executor { return cpu.New(threads).WithNative(nil) }, nil
 	case "", "auto", "c":
 		c, err := native.Find()
-		if err != nil {
-			if mode == "c" {
-				return nil, InputError(fmt.Errorf("$%s=c: %w", cpu.CodeEnv, err))
-			}
-			return ex.WithNative(nil), nil
+		switch {
+		case err != nil && mode == "c":
+			return nil, InputError(fmt.Errorf("$%s=c: %w", cpu.CodeEnv, err))
+		case err != nil:
+			return func() *cpu.Executor { return cpu.New(threads).WithNative(nil) }, nil
+		case mode == "c":
+			return func() *cpu.Executor { return cpu.New(threads).WithNative(c).CompileAllSizes() }, nil
 		}
-		if mode == "c" {
-			return ex.WithNative(c).CompileAllSizes(), nil
-		}
-		return ex.WithNative(c), nil
+		return func() *cpu.Executor { return cpu.New(threads).WithNative(c) }, nil
 	default:
 		return nil, InputError(fmt.Errorf("$%s=%s: want auto, c or go", cpu.CodeEnv, mode))
 	}
+}
+
+// batchCPU returns what makes a batch worker's CPU executor: one thread,
+// instances of one problem (cpu.Executor.OneProblem: a compiled program
+// per shape of instances).
+func batchCPU() (func() *cpu.Executor, error) {
+	newEx, err := cpuFactory(1)
+	if err != nil {
+		return nil, err
+	}
+	return func() *cpu.Executor { return newEx().OneProblem() }, nil
 }

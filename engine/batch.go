@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
-	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
@@ -265,7 +264,11 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 	}
 	newEx := opt.NewExecutor
 	if newEx == nil {
-		newEx = func() (backend.Executor, error) { return cpu.New(1), nil }
+		newCPU, err := batchCPU()
+		if err != nil {
+			return nil, err
+		}
+		newEx = func() (backend.Executor, error) { return newCPU(), nil }
 	}
 	execs := make([]backend.Executor, workers)
 	for w := range execs {

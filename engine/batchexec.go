@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 
 	"github.com/dpgpu/dpgpu/backend"
-	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/backend/gpu"
 	"github.com/dpgpu/dpgpu/ir"
@@ -45,7 +44,11 @@ func BatchBackend(name string, threads int, gpus []int, notice io.Writer) (worke
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
-	cpuOnly := func() (backend.Executor, error) { return cpu.New(1), nil }
+	newCPU, err := batchCPU()
+	if err != nil {
+		return 0, nil, err
+	}
+	cpuOnly := func() (backend.Executor, error) { return newCPU(), nil }
 	open := func() ([]backend.Executor, error) {
 		if gpus == nil {
 			gpus = []int{0}
@@ -80,7 +83,7 @@ func BatchBackend(name string, threads int, gpus []int, notice io.Writer) (worke
 		// with two GPUs).
 		pool := &gpuPool{open: open, notice: notice}
 		return threads, func() (backend.Executor, error) {
-			return &bySize{cpu: cpu.New(1), pool: pool, min: GPUMinCells}, nil
+			return &bySize{cpu: newCPU(), pool: pool, min: GPUMinCells}, nil
 		}, nil
 	}
 	return 0, nil, InputError(fmt.Errorf("unknown backend %q (want auto, cpu or cuda)", name))

@@ -254,3 +254,38 @@ func mustHost(t *testing.T, p *ir.Problem, pl *plan.Plan) *codegen.HostProgram {
 	}
 	return hp
 }
+
+// TestCompiledBatchShapes runs instances of one problem through one
+// executor (OneProblem, as a batch does): instances of a shape share the
+// program made for the first — checkShapes generates each instance's
+// program again and fails if they differ — and every answer is the
+// evaluator's.
+func TestCompiledBatchShapes(t *testing.T) {
+	c := withCompiler(t)
+	r := dptest.Rand(t)
+	ex := compiling(New(1), c).OneProblem()
+	ex.checkShapes = true
+	type gen func(n, m int) string
+	problems := map[string]gen{
+		"lcs": func(n, m int) string { return dptest.LCS(dptest.DNA(r, n), dptest.DNA(r, m)) },
+		"knapsack": func(n, m int) string {
+			return dptest.Knapsack(dptest.Ints(r, n, 1, 1+r.IntN(40)), dptest.Ints(r, n, 0, 100), m)
+		},
+	}
+	for name, g := range problems {
+		for k := 0; k < 24; k++ {
+			n, m := 5+r.IntN(3), 7+r.IntN(2) // few shapes, each seen several times
+			src := g(n, m)
+			p, pl := dptest.Load(t, name+".dp", src)
+			opt := backend.Options{Threads: 1, NoSpecial: true}
+			a, errA := ex.Run(context.Background(), p, pl, opt)
+			b, errB := solveGo(t, p, pl, opt)
+			sameOutcome(t, fmt.Sprintf("%s #%d %dx%d", name, k, p.Rows, p.Cols), a, errA, b, errB)
+			if errA == nil && !strings.Contains(a.Device, "compiled by") {
+				t.Fatalf("%s: not compiled: %s", name, a.Device)
+			}
+		}
+		ex = compiling(New(1), c).OneProblem() // the next problem: a new batch
+		ex.checkShapes = true
+	}
+}

@@ -35,6 +35,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
@@ -59,6 +60,21 @@ type Executor struct {
 	// compileMin: problems of fewer cells run compiled code only when it
 	// is in the cache (CompileMinCells; 0 compiles whatever it can).
 	compileMin int64
+	// shapes, for an executor that runs instances of one problem
+	// (OneProblem: a batch), keeps a program per shape; checkShapes
+	// (tests) generates every instance's program again and compares.
+	shapes      map[string]*shape
+	checkShapes bool
+}
+
+// shape is the host program of one shape of a batch's instances: made
+// from the first, compiled once the instances of the shape hold
+// compileMin cells (or at once, from the cache).
+type shape struct {
+	hp    *codegen.HostProgram
+	lib   *native.Library
+	cells int64
+	why   string // set when it cannot be compiled
 }
 
 // CompileMinCells is the size from which a problem whose program is not in
@@ -108,6 +124,36 @@ func New(threads int) *Executor {
 func (e *Executor) WithNative(c *native.Compiler) *Executor {
 	e.native, e.compileMin = c, CompileMinCells
 	return e
+}
+
+// OneProblem tells e that every problem it will run is an instance of one
+// `.dp` file (a batch): instances of the same shape — sizes, scalars, the
+// bounds of their inputs' values — then share one compiled program, made
+// without generating it again, compiled once the shape's instances hold
+// CompileMinCells cells between them.
+func (e *Executor) OneProblem() *Executor {
+	e.shapes = map[string]*shape{}
+	return e
+}
+
+// shapeKey names p's shape as OneProblem groups instances: everything a
+// host program of one `.dp` file depends on.
+func shapeKey(p *ir.Problem, pl *plan.Plan) string {
+	var b strings.Builder
+	a := pl.Answer
+	fmt.Fprintf(&b, "%dx%d %s %s %s|%d %d %d %d %d %d %d %d %d|", p.Rows, p.Cols, p.CellType, pl.Schedule, pl.Direction,
+		a.Kind, a.I, a.J, a.Op, a.I0, a.I1, a.J0, a.J1, a.JStep)
+	for _, c := range a.Cells {
+		fmt.Fprintf(&b, "%d,%d;", c[0], c[1])
+	}
+	for _, sc := range p.Scalars {
+		fmt.Fprintf(&b, "%s=%s;", sc.Name, sc.Value)
+	}
+	for _, in := range p.Inputs {
+		r := codegen.HostInputRange(in)
+		fmt.Fprintf(&b, "%s %dx%d %d..%d;", in.T, in.Rows, in.Cols, r.Lo, r.Hi)
+	}
+	return b.String()
 }
 
 // CompileAllSizes makes e compile small problems too (DPGPU_CPU_CODE=c,
@@ -313,16 +359,9 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 			return nil, "a reference reads far outside the row", nil
 		}
 	}
-	hp, err := codegen.GenerateHost(p, pl)
-	if err != nil {
-		return nil, err.Error(), nil
-	}
-	if p.Cells() < e.compileMin && !e.native.Cached(hp) {
-		return nil, fmt.Sprintf("%d cells, fewer than compiling pays for (%d, or a program in the cache)", p.Cells(), e.compileMin), nil
-	}
-	lib, err := e.native.Load(hp)
-	if err != nil {
-		return nil, err.Error(), nil
+	lib, why := e.library(p, pl)
+	if why != "" {
+		return nil, why, nil
 	}
 	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows}
 	need, what, advice := lib.Bytes(run), fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
@@ -361,4 +400,61 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 		PeakHostBytes:  need,
 	}
 	return res, "", nil
+}
+
+// library is the compiled program for p: made for p, or, for a batch
+// (OneProblem), the one of p's shape.
+func (e *Executor) library(p *ir.Problem, pl *plan.Plan) (*native.Library, string) {
+	small := func(cells int64) string {
+		return fmt.Sprintf("%d cells, fewer than compiling pays for (%d, or a program in the cache)", cells, e.compileMin)
+	}
+	if e.shapes == nil {
+		hp, err := codegen.GenerateHost(p, pl)
+		if err != nil {
+			return nil, err.Error()
+		}
+		if p.Cells() < e.compileMin && !e.native.Cached(hp) {
+			return nil, small(p.Cells())
+		}
+		lib, err := e.native.Load(hp)
+		if err != nil {
+			return nil, err.Error()
+		}
+		return lib, ""
+	}
+	key := shapeKey(p, pl)
+	sh := e.shapes[key]
+	if sh == nil {
+		sh = &shape{}
+		e.shapes[key] = sh
+		hp, err := codegen.GenerateHost(p, pl)
+		if err != nil {
+			sh.why = err.Error()
+		} else if sh.hp = hp; e.native.Cached(hp) {
+			sh.lib, err = e.native.Load(hp)
+			if err != nil {
+				sh.why = err.Error()
+			}
+		}
+	} else if e.checkShapes && sh.hp != nil {
+		if hp, err := codegen.GenerateHost(p, pl); err != nil || hp.Source != sh.hp.Source {
+			panic(fmt.Sprintf("two instances of shape %q have different host programs (%v)", key, err))
+		}
+	}
+	if sh.why != "" {
+		return nil, sh.why
+	}
+	sh.cells += p.Cells()
+	if sh.lib == nil {
+		if sh.cells < e.compileMin {
+			return nil, small(sh.cells)
+		}
+		lib, err := e.native.Load(sh.hp)
+		if err != nil {
+			sh.why = err.Error()
+			return nil, sh.why
+		}
+		sh.lib = lib
+	}
+	return sh.lib, ""
 }

@@ -86,10 +86,11 @@ func (l *Library) Bytes(r Run) int64 {
 	return b + threads*(int64(hp.PI+hp.PJ+1)*int64(hp.PI+hp.Lanes)*cs+lanes*40)
 }
 
-// Exec runs the library on p (the caller has checked that Bytes fit) (the problem its program was generated for,
-// with this run's data) and returns what sets a result's answer from what
-// the run left (for backend.Finish). It stops early with ctx.Err() when
-// ctx is cancelled.
+// Exec runs the library on p (the caller has checked that Bytes fit): the
+// problem its program was generated for, or another of the same shape
+// (sizes, scalars, inputs' value bounds). It returns what sets a result's
+// answer from what the run left (for backend.Finish), and stops early with
+// ctx.Err() when ctx is cancelled.
 func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run) (func(*backend.Result) error, error) {
 	hp := l.Prog
 	need := l.Bytes(r)
@@ -97,13 +98,18 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	// in place by the library) and the table of pointers to them.
 	var dummy [1]int64
 	table := make([]uintptr, max(len(hp.Inputs), 1))
-	for k, in := range hp.Inputs {
+	if len(p.Inputs) != len(hp.Inputs) {
+		return nil, fmt.Errorf("internal error: %d inputs for a program of %d", len(p.Inputs), len(hp.Inputs))
+	}
+	// p's own inputs (the library may have been generated for another
+	// instance of the same shape), in the program's order, which is p's.
+	for k, in := range p.Inputs {
 		table[k] = uintptr(unsafe.Pointer(&dummy[0]))
 		switch {
-		case in.In.T.IsFloat() && len(in.In.F) > 0:
-			table[k] = uintptr(unsafe.Pointer(&in.In.F[0]))
-		case !in.In.T.IsFloat() && len(in.In.I) > 0:
-			table[k] = uintptr(unsafe.Pointer(&in.In.I[0]))
+		case in.T.IsFloat() && len(in.F) > 0:
+			table[k] = uintptr(unsafe.Pointer(&in.F[0]))
+		case !in.T.IsFloat() && len(in.I) > 0:
+			table[k] = uintptr(unsafe.Pointer(&in.I[0]))
 		}
 	}
 	var grid, keep, slots uintptr
@@ -158,7 +164,7 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 		uintptr(unsafe.Pointer(&ans.Bytes()[0])), uintptr(r.Before), uintptr(r.After), grid, slots, keep)
 	close(stop)
 	wg.Wait()
-	runtime.KeepAlive(hp.Inputs)
+	runtime.KeepAlive(p.Inputs)
 	runtime.KeepAlive(&dummy)
 	runtime.KeepAlive(r.Grid)
 	runtime.KeepAlive(r.Keep)
