@@ -39,6 +39,9 @@ type ctl struct {
 var _ [88 - unsafe.Sizeof(ctl{})]struct{} // the C layout is 88 bytes
 var _ [unsafe.Sizeof(ctl{}) - 88]struct{}
 
+// watchCells is the size from which a run is watched (progress, Ctrl-C).
+const watchCells = 1 << 22
+
 // Return codes of dp_host_run.
 const (
 	rcDone    = 0
@@ -137,29 +140,38 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	ans := backend.NewGrid(hp.Cell, 1, int64(nans))
 	c := &ctl{Threads: int32(max(r.Threads, 1))}
 
-	// Watch for Ctrl-C and report progress while the library runs.
+	// Watch for Ctrl-C and report progress while the library runs: not for
+	// a small run (well under a millisecond), where the watcher's start and
+	// wake-ups would cost more than the run (a batch runs thousands).
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		total := l.units()
-		t := time.NewTicker(50 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-ctx.Done():
-				atomic.StoreInt32(&c.Abort, 1)
-				return
-			case <-t.C:
-				if r.Progress != nil {
-					r.Progress(min(atomic.LoadInt64(&c.Done), total)*p.Cells()/max(total, 1), p.Cells())
+	watch := p.Cells() >= watchCells
+	if !watch {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	} else {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			total := l.units()
+			t := time.NewTicker(50 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-ctx.Done():
+					atomic.StoreInt32(&c.Abort, 1)
+					return
+				case <-t.C:
+					if r.Progress != nil {
+						r.Progress(min(atomic.LoadInt64(&c.Done), total)*p.Cells()/max(total, 1), p.Cells())
+					}
 				}
 			}
-		}
-	}()
+		}()
+	}
 	rc, _, _ := purego.SyscallN(l.run, uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(&table[0])),
 		uintptr(unsafe.Pointer(&ans.Bytes()[0])), uintptr(r.Before), uintptr(r.After), grid, slots, keep)
 	close(stop)
