@@ -138,6 +138,11 @@ type Options struct {
 	// Maintain asks for a program that copies every cell back (strips or
 	// tiles for wavefronts, staged lines for rows and cols).
 	Maintain bool
+	// KeepRows asks the strip kernel to write chosen rows of the grid
+	// (those whose entry in the kernel's keepSlot table is not -1) to a
+	// buffer as it sweeps (backend.Options.KeepRows); only a wavefront
+	// that StripFits has it.
+	KeepRows bool
 	// Mem overrides the problem's `mem:` (MemFromProblem keeps it).
 	Mem MemChoice
 	// ConstantBytes is the room for inputs in __constant__ memory
@@ -238,6 +243,9 @@ type Program struct {
 	// launches with StripSharedBytes of dynamic shared memory.
 	Keep             bool
 	StripSharedBytes int
+	// KeepRows: the strip kernel writes the rows keepSlot names
+	// (Options.KeepRows).
+	KeepRows bool
 
 	// Front kernel (generic schedules): the plan's front function; Mirror
 	// is set when a transposed copy of the grid (Cols x Rows, cell (i, j)
@@ -452,6 +460,7 @@ func (g *gen) layout() error {
 			prog.RowsPerThread = max(opt.RowsPerThread, prog.PI)
 			prog.StripWarps = opt.StripWarps
 			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
+			prog.KeepRows = opt.KeepRows && !opt.Maintain
 			if opt.Maintain {
 				prog.Keep = true
 				prog.StripSharedBytes = prog.StripWarps * 32 * prog.RowsPerThread * stripSync * p.CellType.Size()
@@ -497,14 +506,37 @@ func (g *gen) chooseWavefront() KernelKind {
 	return KernelTile
 }
 
-func (g *gen) stripFits() bool {
-	if g.prog.PI > 8 || g.prog.PJ > 8 {
+func (g *gen) stripFits() bool { return stripFits(g.pl, g.prog.PI, g.prog.PJ) }
+
+func stripFits(pl *plan.Plan, pi, pj int) bool {
+	if pi > 8 || pj > 8 {
 		return false
 	}
-	if g.pl.Answer.Kind == plan.AnswerExpr && len(g.pl.Answer.Cells) > MaxStripCaptures {
+	if pl.Answer.Kind == plan.AnswerExpr && len(pl.Answer.Cells) > MaxStripCaptures {
 		return false
 	}
 	return true
+}
+
+// StripFits reports whether the strip kernel runs pl, a wavefront (unless
+// Options.Kernel forces the tile kernel): offsets of at most 8 back, few
+// answer cells.
+func StripFits(pl *plan.Plan) bool {
+	if pl.Schedule != plan.Wavefront {
+		return false
+	}
+	sign := int64(1)
+	if pl.Direction == plan.Backward {
+		sign = -1
+	}
+	pi, pj := 0, 0
+	for _, d := range pl.Deps {
+		if d.DI == nil || d.DJ == nil {
+			return false
+		}
+		pi, pj = max(pi, int(*d.DI*sign)), max(pj, int(*d.DJ*sign))
+	}
+	return stripFits(pl, pi, pj)
 }
 
 // placeInputs decides where each input lives: mem 0 puts all inputs in
@@ -844,6 +876,7 @@ func (g *gen) defines() string {
 		def("DP_STRIP_WARPS", prog.StripWarps)
 		def("DP_NSTRIPS", fmt.Sprintf("%dLL", prog.Strips))
 		def("DP_KEEP", b2i(prog.Keep))
+		def("DP_KEEPROWS", b2i(prog.KeepRows))
 		def("DP_NROWV", len(g.rowLds))
 		def("DP_NCOLV", len(g.colLds))
 		if prog.Answer == AnswerCapture {

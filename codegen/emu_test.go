@@ -158,11 +158,21 @@ func harnessRest(prog *Program) string {
 			__atomic_store_n(&freed, (int)(s + 1), __ATOMIC_RELEASE);
 		}
 	});
-	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, keep.data(), nslots, &freed, done.data()); });
+	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, keep.data(), nslots, &freed, done.data(), 0, 0); });
 	host.join();
 	haveGrid = true;
+#elif DP_KEEPROWS
+	// Every row kept, in reverse order of rows: each kept row is compared.
+	std::vector<int> slot(R);
+	for (long long i = 0; i < R; ++i)
+		slot[i] = (int)(R - 1 - i);
+	std::vector<cell_t> rows(R * C);
+	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0, slot.data(), rows.data()); });
+	for (long long i = 0; i < R; ++i)
+		memcpy(&grid[i * C], &rows[slot[i] * C], C * sizeof(cell_t));
+	haveGrid = true;
 #else
-	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0); });
+	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0, 0, 0); });
 #endif
 	printf("CAP");
 	for (int k = 0; k < 4; ++k)
@@ -695,6 +705,14 @@ func (c emuCase) kept() emuCase {
 	return c
 }
 
+// rowsKept is c with the strip kernel keeping rows (every row, which the
+// harness compares).
+func (c emuCase) rowsKept() emuCase {
+	c.name += "/keeprows"
+	c.opt.KeepRows = true
+	return c
+}
+
 func TestEmulatedProblems(t *testing.T) {
 	emuCompiler(t)
 	a, b := randSeq(45, 1), randSeq(70, 2)
@@ -725,6 +743,9 @@ func TestEmulatedProblems(t *testing.T) {
 		manhattanCase(37, 50, "long", KernelStrip, 8).kept(),
 		manhattanCase(131, 9, "float", KernelStrip, 9).kept(),
 		backwardCase(100, 45, KernelStrip).kept(),
+		backwardCase(100, 45, KernelStrip).rowsKept(),
+		manhattanCase(131, 9, "float", KernelStrip, 9).rowsKept(),
+		emuCase{name: "lcs-rpt4", src: lcsText(randSeq(600, 7), randSeq(77, 8)), opt: Options{Kernel: KernelStrip, RowsPerThread: 4, StripWarps: 2}, kern: KernelStrip, want: refLCS(randSeq(600, 7), randSeq(77, 8)), ans: refLCS(randSeq(600, 7), randSeq(77, 8))[600][77]}.rowsKept(),
 		swCase(a, b, KernelStrip).kept(),
 		{name: "input-outside", kern: KernelLine, opt: Options{LineThreads: 32}, src: `problem bad
 int 1x? A = 1,2,3,4
@@ -742,7 +763,8 @@ cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
 		// Each case compiles a C++ program (seconds): by default run a
 		// few that cover every kernel; DPGPU_EMU_ALL=1 runs them all.
 		quick := map[string]bool{"edit/strip": true, "lcs-4warps": true, "knapsack-9x70": true, "sw/tile": true, "outside/strip": true,
-			"input-outside": true, "manhattan-double-150x37/strip/maintain": true, "backward/strip/maintain": true}
+			"input-outside": true, "manhattan-double-150x37/strip/maintain": true, "backward/strip/maintain": true,
+			"backward/strip/keeprows": true, "lcs-rpt4/keeprows": true}
 		var some []emuCase
 		for _, c := range cases {
 			if quick[c.name] {

@@ -97,8 +97,15 @@ const (
 	bandsOnDevice                       // a device budget of a third of the grid: bands in GPU memory
 )
 
-// hostOnly is an executor without backend.OnDevice.
+// hostOnly is an executor without backend.OnDevice (but with the row
+// keeping of the one it wraps, if any: the GPU's strip kernel then writes
+// the checkpoint rows in the forward run).
 type hostOnly struct{ backend.Executor }
+
+func (h hostOnly) KeepsRows(pl *plan.Plan) bool {
+	k, ok := h.Executor.(backend.RowKeeper)
+	return ok && k.KeepsRows(pl)
+}
 
 func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 	r := dptest.Rand(t)

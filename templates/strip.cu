@@ -50,6 +50,9 @@
 #ifndef DP_KEEP
 #define DP_KEEP 0
 #endif
+#ifndef DP_KEEPROWS
+#define DP_KEEPROWS 0
+#endif
 #define DP_KM (DP_RPT * DP_SYNC)
 
 typedef DP_JT dp_j_t;
@@ -173,6 +176,10 @@ struct dp_strip_warp {
 	cell_t *keep;     // DP_KEEP: the strip's slot
 	long long keepLo; // DP_KEEP: the slot's first real row
 	cell_t *kt;       // DP_KEEP: this warp's DP_KM x 32 cells of shared memory
+#if DP_KEEPROWS
+	int ks[DP_RPT];   // the kept-row slot of each of this lane's rows, or -1
+	cell_t *krows;    // the kept rows, COLS cells each, slot by slot
+#endif
 };
 
 #if DP_KEEP
@@ -299,6 +306,12 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 			for (int k = 0; k < DP_RPT; ++k)
 				sw.kt[lane * DP_KM + (k * DP_SYNC + u + lane) % DP_KM] = w[DP_PI + k][0];
 #endif
+#if DP_KEEPROWS
+#pragma unroll
+			for (int k = 0; k < DP_RPT; ++k)
+				if (sw.ks[k] >= 0 && clive)
+					sw.krows[(long long)sw.ks[k] * DP_COLS + rj] = w[DP_PI + k][0];
+#endif
 #if DP_PI > 0
 			// Lane 31's bottom rows at column j go to the warp below.
 			if (lane == 31 && (!CHK || (j >= 0 && j < DP_CJ))) {
@@ -413,13 +426,19 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, cell_t *bn
 
 // dp_strip: bnd is 2 x DP_PI x COLS cells, prog has one int per strip and
 // ticket one int, all zeroed before the launch; part has one slot per warp.
+// With DP_KEEPROWS, keepSlot has one int per row (its slot in keepRows, or
+// -1) and keepRows COLS cells per slot.
 // With DP_KEEP, keep has nslots slots of DP_BH x COLS cells, *freed counts
 // the strips the host copied out, and done (zeroed, host memory) one flag
 // per strip; the launch gives DP_STRIP_WARPS*32*DP_KM cells of dynamic
 // shared memory. Without, they are unused.
 extern "C" __global__ void __launch_bounds__(DP_STRIP_WARPS * 32)
-dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, long long nslots, const int *freed, int *done)
+dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, long long nslots, const int *freed, int *done,
+	const int *keepSlot, cell_t *keepRows)
 {
+#if !DP_KEEPROWS
+	(void)keepSlot, (void)keepRows;
+#endif
 	__shared__ dp_strip_shared sh;
 	const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
 #if DP_NCOLV > 0
@@ -488,6 +507,14 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, lon
 			const long long r = s * DP_BH + (long long)wib * DP_SH + (long long)lane * DP_RPT + k;
 			if (r < DP_ROWS && (DP_BACK ? DP_ROWS - 1 - r : r) == DP_ANS_I)
 				sw.kAns = k;
+		}
+#endif
+#if DP_KEEPROWS
+		sw.krows = keepRows;
+#pragma unroll
+		for (int k = 0; k < DP_RPT; ++k) {
+			const long long r = s * DP_BH + (long long)wib * DP_SH + (long long)lane * DP_RPT + k;
+			sw.ks[k] = r < DP_ROWS ? keepSlot[DP_BACK ? DP_ROWS - 1 - r : r] : -1;
 		}
 #endif
 		if (!dp_strip_one(sw, bnd, ring, acc) && lane == 0)

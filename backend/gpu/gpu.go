@@ -168,6 +168,12 @@ func (e *Executor) Device() string { return e.dev.String() }
 // CUDADevice is the device's properties.
 func (e *Executor) CUDADevice() cuda.Device { return e.dev }
 
+// KeepsRows: the strip kernel writes chosen rows as it sweeps
+// (backend.Options.KeepRows), for wavefronts it runs.
+func (e *Executor) KeepsRows(pl *plan.Plan) bool {
+	return codegen.StripFits(pl) && e.cfg.codegen.Kernel != codegen.KernelTile
+}
+
 // Program generates the CUDA program Run would compile for p with opt.
 func (e *Executor) Program(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*codegen.Program, error) {
 	return e.generate(p, pl, opt)
@@ -201,6 +207,7 @@ func (e *Executor) generate(p *ir.Problem, pl *plan.Plan, opt backend.Options) (
 func (e *Executor) codegenOptions(p *ir.Problem, opt backend.Options) codegen.Options {
 	o := e.cfg.codegen
 	o.Maintain = opt.KeepGrid(p)
+	o.KeepRows = len(opt.KeepRows) > 0 && !o.Maintain
 	if o.ConstantBytes == 0 && e.dev.TotalConstMem > 0 {
 		o.ConstantBytes = int64(e.dev.TotalConstMem) - 4<<10
 	}
@@ -235,6 +242,9 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	mod, cached, err := e.load(prog)
 	if err != nil {
 		return nil, err
+	}
+	if len(opt.KeepRows) > 0 && !opt.KeepGrid(p) && !prog.KeepRows {
+		return nil, fmt.Errorf("gpu: the %s kernel of %s cannot keep chosen rows", prog.Kernel, p.Name)
 	}
 	r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, keep: opt.KeepGrid(p), trace: trace}
 	done := false
@@ -286,7 +296,7 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 		return nil, err
 	}
 	r.trace.Mark("sweep")
-	res := &backend.Result{Backend: "cuda", Device: e.Device(), Grid: r.grid}
+	res := &backend.Result{Backend: "cuda", Device: e.Device(), Grid: r.grid, Rows: r.rows}
 	if r.devGrid != nil {
 		res.DeviceGrid = r.devGrid
 	}

@@ -142,6 +142,7 @@ type run struct {
 	devGrid  *deviceGrid
 
 	grid      *backend.Grid
+	rows      *backend.Grid // Options.KeepRows: the kept rows (strip kernel)
 	st        *stager
 	trace     *phases.Timer // DPGPU_TRACE
 	allocs    []cuda.DevicePtr
@@ -473,6 +474,9 @@ func (r *run) deviceNeed() int64 {
 		}
 	case codegen.KernelStrip:
 		n += 2*int64(pr.PI)*pr.Cols*cs + 4*pr.Strips
+		if pr.KeepRows {
+			n += 4*pr.Rows + int64(len(r.opt.KeepRows))*pr.Cols*cs
+		}
 		switch {
 		case r.onDevice:
 			n += pr.Strips * slotBytes(pr) // the whole grid stays

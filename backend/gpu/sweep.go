@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/plan"
@@ -283,8 +284,29 @@ func (r *run) strips() error {
 	if kp != nil {
 		keep, nslots, freed, done = kp.slots, kp.nslots, kp.freed, kp.doneDev
 	}
+	// Options.KeepRows: the row -> slot table and the rows' buffer.
+	var keepSlot, keepRows cuda.DevicePtr
+	nkeep := int64(len(r.opt.KeepRows))
+	if pr.KeepRows {
+		slots := make([]int32, pr.Rows)
+		for k := range slots {
+			slots[k] = -1
+		}
+		for k, i := range r.opt.KeepRows {
+			slots[i] = int32(k)
+		}
+		if keepSlot, err = r.alloc("kept-row table", 4*pr.Rows); err != nil {
+			return err
+		}
+		if err := e.ctx.CopyHtoD(keepSlot, unsafe.Pointer(&slots[0]), 4*pr.Rows); err != nil {
+			return err
+		}
+		if keepRows, err = r.alloc("kept rows", nkeep*pr.Cols*cs); err != nil {
+			return err
+		}
+	}
 	if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(threads), 1, 1}, uint32(pr.StripSharedBytes), e.s1,
-		bnd, prog, ticket, r.part, keep, nslots, freed, done); err != nil {
+		bnd, prog, ticket, r.part, keep, nslots, freed, done, keepSlot, keepRows); err != nil {
 		return err
 	}
 	if err := tm.end.Record(e.s1); err != nil {
@@ -334,6 +356,13 @@ func (r *run) strips() error {
 	r.stats.ComputeSeconds = float64(ms) / 1e3
 	if r.onDevice {
 		r.devGrid = r.keepOnDevice(kp.slots)
+	}
+	if pr.KeepRows {
+		r.rows = backend.NewGrid(r.p.CellType, nkeep, pr.Cols)
+		r.hostBytes += nkeep * pr.Cols * cs
+		if err := e.ctx.CopyDtoH(unsafe.Pointer(&r.rows.Bytes()[0]), keepRows, nkeep*pr.Cols*cs); err != nil {
+			return fmt.Errorf("copying the kept rows of %s back: %w", r.p.Name, err)
+		}
 	}
 	return nil
 }
