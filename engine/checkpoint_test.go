@@ -13,6 +13,8 @@ import (
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/source"
 )
@@ -253,3 +255,57 @@ cell[i][j] = 1                       when i == 0 || j == 0
 		t.Errorf("the error names no cell of row 20: %v", whole)
 	}
 }
+
+// TestCheckpointTracebackFakeDevice runs the device paths of the
+// traceback (the whole grid kept on a device, and bands of it one at a
+// time) without a GPU: an executor that "keeps" the grid it computed on
+// the host behind backend.DeviceGrid, as a GPU's would be read.
+func TestCheckpointTracebackFakeDevice(t *testing.T) {
+	ex := fakeDevice{cpu.New(2)}
+	t.Run("device", func(t *testing.T) { runCheckpoint(t, ex, wholeOnDevice) })
+	t.Run("device-bands", func(t *testing.T) { runCheckpoint(t, ex, bandsOnDevice) })
+}
+
+// fakeDevice is an executor with backend.OnDevice whose device memory is
+// the host's: what it keeps on the "device" is the grid a maintain run of
+// the executor it wraps returns, within Options.DeviceBudget.
+type fakeDevice struct{ backend.Executor }
+
+func (fakeDevice) DeviceFree() int64 { return 1 << 40 }
+
+func (f fakeDevice) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
+	if !opt.KeepOnDevice {
+		return f.Executor.Run(ctx, p, pl, opt)
+	}
+	if b := opt.DeviceBudget; b > 0 && plan.GridBytes(p) > b {
+		return nil, hostmem.TooLarge("keeping the grid on the fake device", plan.GridBytes(p), b, "the device budget", "")
+	}
+	opt.KeepOnDevice, opt.Maintain, opt.Grid = false, true, nil
+	res, err := f.Executor.Run(ctx, p, pl, opt)
+	if err != nil {
+		return nil, err
+	}
+	if res.Grid == nil {
+		return nil, fmt.Errorf("the fake device's executor kept no grid")
+	}
+	res.DeviceGrid, res.Grid = &fakeDeviceGrid{g: res.Grid}, nil
+	return res, nil
+}
+
+// fakeDeviceGrid is a host grid read as a backend.DeviceGrid; reading it
+// after Close is an error, as a freed device grid's would be.
+type fakeDeviceGrid struct {
+	g      *backend.Grid
+	closed bool
+	err    error
+}
+
+func (d *fakeDeviceGrid) At(i, j int64) ir.Value {
+	if d.closed && d.err == nil {
+		d.err = fmt.Errorf("cell [%d][%d] read from a closed device grid", i, j)
+	}
+	return d.g.At(i, j)
+}
+func (d *fakeDeviceGrid) Err() error   { return d.err }
+func (d *fakeDeviceGrid) Close() error { d.closed = true; return nil }
+func (d *fakeDeviceGrid) Reads() int   { return 0 }

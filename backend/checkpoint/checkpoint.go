@@ -89,10 +89,12 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	g.user = opt
 	g.user.Progress = nil
 	switch {
+	case lay.DeviceBands:
+		// Also for two levels: a band small enough to be kept whole
+		// (the first may be) is kept on the device like the others.
+		g.opt.KeepOnDevice = true
 	case lay.Nested:
 		// Each band is a Grid of its own (load).
-	case lay.DeviceBands:
-		g.opt.KeepOnDevice = true
 	default:
 		g.buf = backend.NewGrid(p.CellType, min(lay.Band+lay.Reach, p.Rows), p.Cols)
 	}
