@@ -97,6 +97,7 @@ const (
 	hostBands     checkpointMode = iota // checkpoints on the host
 	wholeOnDevice                       // the whole grid in GPU memory
 	bandsOnDevice                       // a device budget of a third of the grid: bands in GPU memory
+	smallDevice                         // a device budget of 1/16 of the grid: many bands, in two levels
 )
 
 // hostOnly is an executor without backend.OnDevice (but with the row
@@ -113,7 +114,7 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 	r := dptest.Rand(t)
 	onDevice, nested := 0, 0
 	defer func() {
-		if mode == hostBands && nested == 0 && !t.Failed() {
+		if (mode == hostBands || mode == smallDevice) && nested == 0 && !t.Failed() {
 			t.Errorf("no traceback used two levels of checkpoints")
 		}
 		if mode != hostBands && onDevice == 0 && !t.Failed() {
@@ -124,8 +125,11 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 		t.Run(c.name, func(t *testing.T) {
 			banded := 0
 			sizes := []int{1, 2, 5, 17, 40}
-			if mode == hostBands {
+			switch mode {
+			case hostBands:
 				sizes = append(sizes, 300) // room for two levels of checkpoints
+			case smallDevice:
+				sizes = append(sizes, 120)
 			}
 			for _, n := range sizes {
 				src := c.make(r, n)
@@ -149,8 +153,11 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 						break
 					}
 					opt := backend.Options{Traceback: true, TraceMemory: budget}
-					if mode == bandsOnDevice {
+					switch mode {
+					case bandsOnDevice:
 						opt.DeviceBudget = max(plan.GridBytes(l.Problem)/3, 1)
+					case smallDevice:
+						opt.DeviceBudget = max(plan.GridBytes(l.Problem)/16, 1)
 					}
 					got, err := engine.Run(context.Background(), l, ex, opt)
 					if err != nil {
@@ -166,7 +173,7 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 						t.Fatalf("n = %d, budget %d: the layout has bands of %d rows, the run kept the whole grid", n, budget, lay.Band)
 					}
 					switch {
-					case got.Trace.Device && mode == wholeOnDevice, got.Trace.DeviceBands && mode == bandsOnDevice:
+					case got.Trace.Device && mode == wholeOnDevice, got.Trace.DeviceBands && (mode == bandsOnDevice || mode == smallDevice):
 						onDevice++
 					case got.Trace.Device || got.Trace.DeviceBands:
 						t.Fatalf("n = %d: the grid went to the device (whole %v, bands %v) in mode %d", n, got.Trace.Device, got.Trace.DeviceBands, mode)
@@ -261,15 +268,30 @@ cell[i][j] = 1                       when i == 0 || j == 0
 // time) without a GPU: an executor that "keeps" the grid it computed on
 // the host behind backend.DeviceGrid, as a GPU's would be read.
 func TestCheckpointTracebackFakeDevice(t *testing.T) {
-	ex := fakeDevice{cpu.New(2)}
-	t.Run("device", func(t *testing.T) { runCheckpoint(t, ex, wholeOnDevice) })
-	t.Run("device-bands", func(t *testing.T) { runCheckpoint(t, ex, bandsOnDevice) })
+	for _, keeps := range []bool{false, true} {
+		ex := fakeDevice{cpu.New(2), keeps}
+		t.Run(fmt.Sprintf("keeps-rows=%v", keeps), func(t *testing.T) {
+			t.Run("device", func(t *testing.T) { runCheckpoint(t, ex, wholeOnDevice) })
+			t.Run("device-bands", func(t *testing.T) { runCheckpoint(t, ex, bandsOnDevice) })
+			t.Run("small-device", func(t *testing.T) { runCheckpoint(t, ex, smallDevice) })
+		})
+	}
 }
 
 // fakeDevice is an executor with backend.OnDevice whose device memory is
 // the host's: what it keeps on the "device" is the grid a maintain run of
-// the executor it wraps returns, within Options.DeviceBudget.
-type fakeDevice struct{ backend.Executor }
+// the executor it wraps returns, within Options.DeviceBudget. With
+// keepsRows it keeps checkpoint rows in its forward run as a GPU's strip
+// kernel does (backend.RowKeeper), where the wrapped executor can.
+type fakeDevice struct {
+	backend.Executor
+	keepsRows bool
+}
+
+func (f fakeDevice) KeepsRows(pl *plan.Plan) bool {
+	k, ok := f.Executor.(backend.RowKeeper)
+	return f.keepsRows && ok && k.KeepsRows(pl)
+}
 
 func (fakeDevice) DeviceFree() int64 { return 1 << 40 }
 

@@ -153,14 +153,17 @@ type Problem struct {
 
 	// Of, when not nil, is the problem this one is a band of rows of: a
 	// traceback in linear memory recomputes the grid band by band
-	// (package backend/checkpoint). Row 0 of this grid is row RowBase of
-	// Of's, and messages name cells and the grid as the user's problem
-	// has them, wherever they come from.
-	Of      *Problem
-	RowBase int64
+	// (package backend/checkpoint). Cell [0][0] of this grid is cell
+	// [RowBase][ColBase] of Of's (ColBase is not 0 only in a band of a
+	// transposed band: two levels of checkpoints), and messages name
+	// cells and the grid as the user's problem has them, wherever they
+	// come from.
+	Of               *Problem
+	RowBase, ColBase int64
 	// Swapped: the band is stored transposed — its rows are Of's
-	// columns and its columns Of's rows (from RowBase) — so that a band
-	// of few rows and many columns runs, on a GPU, as many rows.
+	// columns (from ColBase) and its columns Of's rows (from RowBase) —
+	// so that a band of few rows and many columns runs, on a GPU, as
+	// many rows.
 	Swapped bool
 }
 
@@ -197,9 +200,9 @@ func (p *Problem) Cells() int64 { return p.Rows * p.Cols }
 func (p *Problem) CellText(i, j int64) string {
 	if p.Of != nil {
 		if p.Swapped {
-			return p.Of.CellText(j+p.RowBase, i)
+			return p.Of.CellText(j+p.RowBase, i+p.ColBase)
 		}
-		return p.Of.CellText(i+p.RowBase, j)
+		return p.Of.CellText(i+p.RowBase, j+p.ColBase)
 	}
 	if len(p.Tables) > 0 && p.Dims == 2 {
 		t, jj := TableOf(j, len(p.Tables))

@@ -107,7 +107,7 @@ func Traceback(p *ir.Problem, pl *Plan, budget int64) (TraceLayout, error) {
 		}
 	}
 	k := lo
-	bands := (n + k - 1) / k
+	bands := bandCount(n, k, reach)
 	return TraceLayout{
 		Why:       fmt.Sprintf("the whole grid (%s) is over the traceback memory (%s): checkpoints every %d rows", hostmem.Bytes(whole), hostmem.Bytes(budget), k),
 		Band:      k,
@@ -117,6 +117,19 @@ func Traceback(p *ir.Problem, pl *Plan, budget int64) (TraceLayout, error) {
 		Bytes:     cost(k),
 		Recompute: 2 + float64(reach)/float64(k),
 	}, nil
+}
+
+// bandCount is how many bands of k rows hold rows rows when the first
+// band takes what is left over and must have at least reach rows: the
+// rows every later band is given from above it (a first band shorter
+// than that would leave the second reading rows above the grid). The
+// first band then has fewer than k + reach rows: no more memory than any
+// other band with its given rows.
+func bandCount(rows, k, reach int64) int64 {
+	if rows <= reach {
+		return 1
+	}
+	return (rows-reach)/k + 1
 }
 
 // TraceBudget is the traceback memory budget stands for: itself, or
@@ -213,7 +226,7 @@ func DeviceBands(p *ir.Problem, pl *Plan, deviceFree, budget int64) (TraceLayout
 		return TraceLayout{}, fmt.Errorf("not even a band of one row of the %s fits in GPU memory (%s free)", p.GridText(), hostmem.Bytes(deviceFree))
 	}
 	k = min(k, p.Rows)
-	bands := (p.Rows + k - 1) / k
+	bands := bandCount(p.Rows, k, reach)
 	host := (bands-1)*reach*row + reach*p.Cols*8
 	if host > budget {
 		two, ok := twoLevels(p, pl, reach, readsNoColumnRight(p, pl), budget, func(rows int64) int64 {
@@ -256,7 +269,7 @@ func twoLevels(p *ir.Problem, pl *Plan, reach int64, narrow bool, budget int64, 
 		return TraceLayout{}, false
 	}
 	k := (p.Rows + bands - 1) / bands
-	bands = (p.Rows + k - 1) / k
+	bands = bandCount(p.Rows, k, reach)
 	if sub(k+reach) > half {
 		return TraceLayout{}, false
 	}

@@ -44,9 +44,13 @@ func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid) (
 		base, given = r0-reach, reach
 	}
 	b := *p
-	b.Of, b.RowBase = p, base
-	if p.Of != nil {
-		b.Of, b.RowBase = p.Of, p.RowBase+base
+	b.Of, b.RowBase, b.ColBase = p, base, 0
+	switch {
+	case p.Swapped:
+		// A band of a transposed band: p's rows are its Of's columns.
+		b.Of, b.RowBase, b.ColBase = p.Of, p.RowBase, p.ColBase+base
+	case p.Of != nil:
+		b.Of, b.RowBase, b.ColBase = p.Of, p.RowBase+base, p.ColBase
 	}
 	b.Rows, b.Cols = given+rows, cols
 	b.Answer, b.AnswerPos = nil, p.AnswerPos
@@ -242,7 +246,16 @@ func (c *cloner) expr(e ir.Expr) ir.Expr {
 		}
 		switch _, rel := analysis.Offset(n.I, ir.VarI); {
 		case c.base == nil || rel:
-			// i - d reads d rows back in the band as in the grid.
+			// i - d reads d rows back in the band as in the grid. (The
+			// index is copied all the same: in a band of a transposed
+			// band it may hold a reduction's variable; i - d is
+			// i - d in the band, not shifted by its base.)
+			base := c.base
+			if rel {
+				c.base = nil
+			}
+			m.I = c.expr(n.I)
+			c.base = base
 		case n.I.Type() != c.base.T:
 			c.fail(fmt.Errorf("internal error: %s has a row index of type %s, the index variable %s", n.Text, n.I.Type(), c.base.T))
 		default:

@@ -69,6 +69,9 @@ type Grid struct {
 	Cells int64
 	// Recomputed counts the bands recomputed for the walk.
 	Recomputed int
+	// forward: the bands are computed for the forward pass (Run), not
+	// recomputed for the walk.
+	forward bool
 }
 
 // Run runs p, planned as pl, band by band as lay says on ex, keeping the
@@ -98,9 +101,11 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	default:
 		g.buf = backend.NewGrid(p.CellType, min(lay.Band+lay.Reach, p.Rows), p.Cols)
 	}
-	if k, ok := ex.(backend.RowKeeper); ok && k.KeepsRows(pl) && !lay.DeviceBands {
+	if k, ok := ex.(backend.RowKeeper); ok && k.KeepsRows(pl) {
 		return g.keptRows(pl, opt, start)
 	}
+	g.forward = true
+	defer func() { g.forward = false }()
 	ans := newAnswer(pl.Answer)
 	res := &backend.Result{}
 	for b := int64(0); b < lay.Bands; b++ {
@@ -154,7 +159,7 @@ func (g *Grid) keptRows(pl *plan.Plan, opt backend.Options, start time.Time) (*b
 	if err != nil {
 		return nil, nil, err
 	}
-	if res.Rows == nil || res.Rows.Rows != int64(len(rows)) || res.Rows.Cols != g.p.Cols {
+	if len(rows) > 0 && (res.Rows == nil || res.Rows.Rows != int64(len(rows)) || res.Rows.Cols != g.p.Cols) {
 		return nil, nil, fmt.Errorf("internal error: the %s backend kept no checkpoint rows", res.Backend)
 	}
 	for b := int64(1); b < g.lay.Bands; b++ {
@@ -206,23 +211,14 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 	if err := g.Close(); err != nil {
 		return nil, err
 	}
-	if g.lay.Nested {
-		bpl, err := plan.Analyze(bp)
-		if err != nil {
-			return nil, fmt.Errorf("internal error: planning band %d (rows %d..%d): %w", b, r0, r0+rows-1, err)
-		}
-		lay, err := g.subLayout(bp, bpl)
-		if err != nil {
-			return nil, fmt.Errorf("internal error: band %d of a two-level traceback: %w", b, err)
-		}
-		if !lay.Whole {
-			return g.loadNested(b, r0, rows, cols, bp, bpl, lay)
-		}
-		// A band this small (the first) is kept whole.
-	}
 	// A band of fewer rows than columns runs transposed: a GPU sweeps
-	// strips of rows in parallel, and a short band has few of them.
-	swap := bp.Dims == 2 && bp.Rows < bp.Cols
+	// strips of rows in parallel, and a short band has few of them. (A
+	// band of a transposed band stays as it is: its rows are already
+	// the long side. Nor does a nested band of the forward pass, whose
+	// last rows — its last columns transposed — would be read from
+	// every band of its own.)
+	swap := bp.Dims == 2 && bp.Rows < bp.Cols && !bp.Swapped && !(g.lay.Nested && g.forward)
+	orig := bp
 	if swap {
 		if bp, err = transposed(bp); err != nil {
 			return nil, err
@@ -231,6 +227,25 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 	bpl, err := plan.Analyze(bp)
 	if err != nil {
 		return nil, fmt.Errorf("internal error: planning band %d (rows %d..%d): %w", b, r0, r0+rows-1, err)
+	}
+	if g.lay.Nested {
+		lay, err := g.subLayout(bp, bpl)
+		if err != nil && swap {
+			// Transposed, its references may reach rows a band cannot
+			// give (several tables share a row): as it is, then.
+			swap, bp = false, orig
+			if bpl, err = plan.Analyze(bp); err != nil {
+				return nil, fmt.Errorf("internal error: planning band %d (rows %d..%d): %w", b, r0, r0+rows-1, err)
+			}
+			lay, err = g.subLayout(bp, bpl)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("internal error: band %d of a two-level traceback: %w", b, err)
+		}
+		if !lay.Whole {
+			return g.loadNested(b, r0, rows, cols, swap, bp, bpl, lay)
+		}
+		// A band this small (the first) is kept whole.
 	}
 	opt := g.opt
 	if g.buf != nil {
@@ -263,7 +278,9 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 // when it fits the second level's budget (the first band may be small),
 // else in bands of its own — never a third level.
 func (g *Grid) subLayout(bp *ir.Problem, bpl *plan.Plan) (plan.TraceLayout, error) {
-	if plan.GridBytes(bp) <= g.lay.SubBudget {
+	// Whole where it fits the second level's budget and, for bands kept
+	// on the GPU, a band's share of its memory (plan.DeviceBands: half).
+	if n := plan.GridBytes(bp); n <= g.lay.SubBudget && (!g.lay.DeviceBands || n <= g.lay.DeviceFree/2) {
 		return plan.TraceLayout{Whole: true}, nil
 	}
 	var lay plan.TraceLayout
@@ -282,7 +299,7 @@ func (g *Grid) subLayout(bp *ir.Problem, bpl *plan.Plan) (plan.TraceLayout, erro
 // loadNested traces band b (the problem bp: rows r0 .. r0+rows-1, cols
 // columns) back from checkpoints of its own, as the layout's second level
 // says, and makes it the band in memory.
-func (g *Grid) loadNested(b, r0, rows, cols int64, bp *ir.Problem, bpl *plan.Plan, lay plan.TraceLayout) (*backend.Result, error) {
+func (g *Grid) loadNested(b, r0, rows, cols int64, swap bool, bp *ir.Problem, bpl *plan.Plan, lay plan.TraceLayout) (*backend.Result, error) {
 	opt := g.user
 	if g.progress != nil {
 		done, total := g.Cells, 2*g.p.Cells()
@@ -293,7 +310,10 @@ func (g *Grid) loadNested(b, r0, rows, cols int64, bp *ir.Problem, bpl *plan.Pla
 		return nil, err
 	}
 	height := bp.Rows
-	g.cur, g.base, g.height, g.cols, g.swapped, g.sub = b, r0-(height-rows), height, cols, false, sub
+	if swap {
+		height = bp.Cols
+	}
+	g.cur, g.base, g.height, g.cols, g.swapped, g.sub = b, r0-(height-rows), height, cols, swap, sub
 	g.Cells += sub.Cells
 	return res, nil
 }
@@ -301,6 +321,9 @@ func (g *Grid) loadNested(b, r0, rows, cols int64, bp *ir.Problem, bpl *plan.Pla
 // at is cell [i][j] of p's grid from the band in memory, which holds it.
 func (g *Grid) at(i, j int64) ir.Value {
 	if g.sub != nil {
+		if g.swapped {
+			return g.sub.At(j, i-g.base)
+		}
 		return g.sub.At(i-g.base, j)
 	}
 	var band interface{ At(i, j int64) ir.Value } = g.g
