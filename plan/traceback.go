@@ -40,8 +40,15 @@ type TraceLayout struct {
 	Nested     bool
 	SubBudget  int64
 	DeviceFree int64
+	// SubSwapped: a nested band is traced back transposed — its columns
+	// as rows (a band of a wide grid is short and wide; transposed, its
+	// checkpoint rows are short and its bands many rows tall). Chosen
+	// where the references reach a bounded number of columns to the left
+	// and it needs less memory.
+	SubSwapped bool
 	// Band is the height of a band in rows (the first band has what is
-	// left over, Band rows or fewer): the forward pass runs the grid band
+	// left over: at least Reach rows, fewer than Band + Reach): the
+	// forward pass runs the grid band
 	// by band and keeps the last Reach rows of each (the rows the next
 	// band reads); the walk back recomputes, from those, each band it
 	// enters, up to about the column it entered at when references read
@@ -83,14 +90,14 @@ func Traceback(p *ir.Problem, pl *Plan, budget int64) (TraceLayout, error) {
 	}
 	narrow := readsNoColumnRight(p, pl)
 	n := p.Rows
-	cost := bandsCost(p, n, reach)
+	cost := bandsCost(p.CellType, n, p.Cols, reach)
 	// The checkpoints shrink and the band grows with k: above the least
 	// total the cost only grows, so the largest k within budget is found
 	// by bisection.
 	lo := leastBand(n, reach, cost)
 	if cost(lo) > budget {
-		if two, ok := twoLevels(p, pl, reach, narrow, budget, func(rows int64) int64 {
-			c := bandsCost(p, rows, reach)
+		if two, ok := twoLevels(p, pl, reach, narrow, budget, func(rows, cols, reach int64) int64 {
+			c := bandsCost(p.CellType, rows, cols, reach)
 			return c(leastBand(rows, reach, c))
 		}); ok {
 			return two, nil
@@ -141,14 +148,15 @@ func TraceBudget(budget int64) int64 {
 	return budget
 }
 
-// bandsCost is the memory of tracing back rows rows of p's width in bands
-// of k rows, as a function of k: the rows kept between the bands, one band
-// with its given rows, and the given rows as an input (8 bytes a value).
-func bandsCost(p *ir.Problem, rows, reach int64) func(k int64) int64 {
-	row := p.Cols * int64(p.CellType.Size())
+// bandsCost is the memory of tracing back rows x cols cells of type t in
+// bands of k rows, as a function of k: the rows kept between the bands,
+// one band with its given rows, and the given rows as an input (8 bytes
+// a value).
+func bandsCost(t ir.Type, rows, cols, reach int64) func(k int64) int64 {
+	row := cols * int64(t.Size())
 	return func(k int64) int64 {
-		bands := (rows + k - 1) / k
-		return (bands-1)*reach*row + (k+reach)*row + reach*p.Cols*8
+		bands := bandCount(rows, k, reach)
+		return (bands-1)*reach*row + (k+reach)*row + reach*cols*8
 	}
 }
 
@@ -229,8 +237,14 @@ func DeviceBands(p *ir.Problem, pl *Plan, deviceFree, budget int64) (TraceLayout
 	bands := bandCount(p.Rows, k, reach)
 	host := (bands-1)*reach*row + reach*p.Cols*8
 	if host > budget {
-		two, ok := twoLevels(p, pl, reach, readsNoColumnRight(p, pl), budget, func(rows int64) int64 {
-			return ((rows+k-1)/k-1)*reach*row + reach*p.Cols*8
+		two, ok := twoLevels(p, pl, reach, readsNoColumnRight(p, pl), budget, func(rows, cols, reach int64) int64 {
+			// As DeviceBands lays out a band of rows x cols.
+			row := cols * cell
+			k := deviceFree/2/row - reach
+			if k < 1 {
+				return math.MaxInt64
+			}
+			return (bandCount(rows, min(k, rows), reach)-1)*reach*row + reach*cols*8
 		})
 		if ok {
 			two.DeviceBands, two.DeviceFree = true, deviceFree
@@ -258,7 +272,7 @@ func DeviceBands(p *ir.Problem, pl *Plan, deviceFree, budget int64) (TraceLayout
 // least cost for a band of r rows is sub(r). A region answer is read from
 // every cell as the bands pass, which a nested band cannot give cheaply:
 // none for it.
-func twoLevels(p *ir.Problem, pl *Plan, reach int64, narrow bool, budget int64, sub func(rows int64) int64) (TraceLayout, bool) {
+func twoLevels(p *ir.Problem, pl *Plan, reach int64, narrow bool, budget int64, sub func(rows, cols, reach int64) int64) (TraceLayout, bool) {
 	if pl.Answer.Kind == AnswerRegion {
 		return TraceLayout{}, false
 	}
@@ -270,18 +284,52 @@ func twoLevels(p *ir.Problem, pl *Plan, reach int64, narrow bool, budget int64, 
 	}
 	k := (p.Rows + bands - 1) / bands
 	bands = bandCount(p.Rows, k, reach)
-	if sub(k+reach) > half {
+	// A band (at most k + reach rows with its given ones, the first
+	// band too) as it is, or transposed where its columns reach back a
+	// bounded distance, whichever keeps less.
+	cost, swapped := sub(k+reach, p.Cols, reach), false
+	if creach, ok := colReach(p, pl); ok && k+reach < p.Cols {
+		if c := sub(p.Cols, k+reach, creach); c < cost {
+			cost, swapped = c, true
+		}
+	}
+	if cost > half {
 		return TraceLayout{}, false
 	}
+	how := "in bands of its own"
+	if swapped {
+		how = "transposed, in bands of its own columns"
+	}
 	return TraceLayout{
-		Why:       fmt.Sprintf("the whole grid (%s) is over the traceback memory (%s), and so is one level of checkpoints: two levels, checkpoints every %d rows, each band traced back in bands of its own", hostmem.Bytes(GridBytes(p)), hostmem.Bytes(budget), k),
-		Band:      k,
-		Reach:     reach,
-		Bands:     bands,
-		Narrow:    narrow,
-		Bytes:     (bands-1)*reach*row + sub(k+reach),
-		Recompute: 3,
-		Nested:    true,
-		SubBudget: half,
+		Why:        fmt.Sprintf("the whole grid (%s) is over the traceback memory (%s), and so is one level of checkpoints: two levels, checkpoints every %d rows, each band traced back %s", hostmem.Bytes(GridBytes(p)), hostmem.Bytes(budget), k, how),
+		Band:       k,
+		Reach:      reach,
+		Bands:      bands,
+		Narrow:     narrow,
+		Bytes:      (bands-1)*reach*row + cost,
+		Recompute:  3,
+		Nested:     true,
+		SubBudget:  half,
+		SubSwapped: swapped,
 	}, true
+}
+
+// colReach is how many columns to the left of its own a cell may read,
+// when every reference reads its own column or one at a bounded distance
+// to the left, and its own row or one above: the reach of p's bands
+// transposed (whose rows are p's columns). Only for 2-D grids of one
+// table (several tables share a row's columns).
+func colReach(p *ir.Problem, pl *Plan) (int64, bool) {
+	if p.Dims != 2 || len(p.Tables) > 1 {
+		return 0, false
+	}
+	reach := int64(1)
+	for _, d := range pl.Deps {
+		r := d.RangeJ
+		if r.Lo < 0 || r.Hi == math.MaxInt64 || d.RangeI.Lo < 0 {
+			return 0, false
+		}
+		reach = max(reach, r.Hi)
+	}
+	return reach, reach < p.Cols
 }

@@ -1,10 +1,12 @@
 package plan_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
 
@@ -56,3 +58,71 @@ cell[i][j] = 1 when i < 2 || j == 299
 		t.Errorf("matrix chain: %+v, %v", lay3, err)
 	}
 }
+
+// TestTracebackLayoutFirstBand: whatever the budget, the first band (the
+// rows left over) has at least Reach rows — the rows the second band is
+// given — and fewer than Band + Reach, on the host and in GPU memory.
+func TestTracebackLayoutFirstBand(t *testing.T) {
+	checked := 0
+	defer func() {
+		if checked < 10 {
+			t.Errorf("%d layouts in bands checked", checked)
+		}
+	}()
+	for rows := 200; rows < 216; rows++ {
+		p, pl := dptest.Load(t, "reach7.dp", fmt.Sprintf(`(%d) x 150
+cell[i][j] = 1    when i < 7 || j == 0
+           | max(cell[i-7][j-1] + 1, cell[i-1][j])   otherwise
+`, rows))
+		firstBands(t, p, pl, &checked)
+	}
+}
+
+func firstBands(t *testing.T, p *ir.Problem, pl *plan.Plan, checked *int) {
+	for budget := plan.GridBytes(p) - 1; budget > 1000; budget = budget * 7 / 8 {
+		for _, dev := range []int64{0, plan.GridBytes(p) / 5, plan.GridBytes(p) / 40} {
+			lay, err := plan.Traceback(p, pl, budget)
+			if dev > 0 {
+				lay, err = plan.DeviceBands(p, pl, dev, budget)
+			}
+			if err != nil || lay.Whole {
+				continue
+			}
+			*checked++
+			if lay.Reach != 7 {
+				t.Fatalf("reach %d, want 7", lay.Reach)
+			}
+			first := p.Rows - (lay.Bands-1)*lay.Band
+			if first < lay.Reach || first >= lay.Band+lay.Reach || lay.Bands < 1 {
+				t.Errorf("budget %d, device %d: %d rows in %d bands of %d (reach %d): a first band of %d rows", budget, dev, p.Rows, lay.Bands, lay.Band, lay.Reach, first)
+			}
+		}
+	}
+}
+
+// TestTracebackLayoutGenomes: two bacterial genomes (4.6 Mb x 4.9 Mb, a
+// 90 TB grid) traced back within 4 GiB of host memory, bands in the GPU's
+// memory or on the host: two levels of checkpoints, the second level
+// transposed (a band's checkpoint rows are its height, not the genome's
+// length), within the budget.
+func TestTracebackLayoutGenomes(t *testing.T) {
+	p, pl := dptest.Load(t, "genomes.dp", `(4641653) x (4857451)
+cell[i][j] = -(i + j)    when i == 0 || j == 0
+           | max(cell[i-1][j-1] + ((i * 7 + j * 3) % 4 == 0 ? 1 : -1), cell[i-1][j] - 1, cell[i][j-1] - 1)   otherwise
+`)
+	const budget = 4 << 30
+	dev, err := plan.DeviceBands(p, pl, 70<<30, budget)
+	if err != nil || !dev.Nested || !dev.SubSwapped || !dev.DeviceBands || dev.Bytes > budget {
+		t.Errorf("GPU with 70 GiB free: %+v, %v", dev, err)
+	}
+	host, err := plan.Traceback(p, pl, budget)
+	if err != nil || !host.Nested || !host.SubSwapped || host.Bytes > budget {
+		t.Errorf("host: %+v, %v", host, err)
+	}
+	if testing.Verbose() {
+		t.Logf("GPU: %s (%d bands of %d rows, %s)", dev.Why, dev.Bands, dev.Band, hostmemBytes(dev.Bytes))
+		t.Logf("host: %s (%d bands of %d rows, %s)", host.Why, host.Bands, host.Band, hostmemBytes(host.Bytes))
+	}
+}
+
+func hostmemBytes(n int64) string { return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30)) }

@@ -69,9 +69,6 @@ type Grid struct {
 	Cells int64
 	// Recomputed counts the bands recomputed for the walk.
 	Recomputed int
-	// forward: the bands are computed for the forward pass (Run), not
-	// recomputed for the walk.
-	forward bool
 }
 
 // Run runs p, planned as pl, band by band as lay says on ex, keeping the
@@ -104,8 +101,6 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	if k, ok := ex.(backend.RowKeeper); ok && k.KeepsRows(pl) {
 		return g.keptRows(pl, opt, start)
 	}
-	g.forward = true
-	defer func() { g.forward = false }()
 	ans := newAnswer(pl.Answer)
 	res := &backend.Result{}
 	for b := int64(0); b < lay.Bands; b++ {
@@ -214,10 +209,12 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 	// A band of fewer rows than columns runs transposed: a GPU sweeps
 	// strips of rows in parallel, and a short band has few of them. (A
 	// band of a transposed band stays as it is: its rows are already
-	// the long side. Nor does a nested band of the forward pass, whose
-	// last rows — its last columns transposed — would be read from
-	// every band of its own.)
-	swap := bp.Dims == 2 && bp.Rows < bp.Cols && !bp.Swapped && !(g.lay.Nested && g.forward)
+	// the long side.) A band traced back in bands of its own is
+	// transposed where the layout says (plan.TraceLayout.SubSwapped).
+	swap := bp.Dims == 2 && bp.Rows < bp.Cols && !bp.Swapped
+	if g.lay.Nested {
+		swap = g.lay.SubSwapped
+	}
 	orig := bp
 	if swap {
 		if bp, err = transposed(bp); err != nil {
@@ -343,6 +340,17 @@ func (g *Grid) rows(r0, n int64) *backend.Grid {
 		size := int64(g.p.CellType.Size())
 		at := (r0 - g.base) * g.cols * size
 		copy(out.Bytes(), g.g.Bytes()[at:at+n*g.cols*size])
+		return out
+	}
+	// In the order the band is stored — column by column from a
+	// transposed one — so that a band kept as bands of its own
+	// recomputes each of them once.
+	if g.swapped {
+		for j := int64(0); j < g.cols; j++ {
+			for i := int64(0); i < n; i++ {
+				out.Set(i, j, g.at(r0+i, j))
+			}
+		}
 		return out
 	}
 	for i := int64(0); i < n; i++ {
