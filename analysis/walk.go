@@ -682,7 +682,14 @@ func (w *Walker) load(n *ir.Load, en Env) Range {
 		ok = idx[0].Within(0, int64(in.Rows)-1) && idx[1].Within(0, int64(in.Cols)-1)
 	}
 	w.proven(n, ok)
-	if in.T.IsFloat() || w.Input == nil {
+	switch {
+	case in.T.IsFloat():
+		return Full()
+	case in.Bounded:
+		// Declared bounds hold for any data: a program that relies on
+		// them is not tied to these values.
+		return Range{in.Lo, in.Hi}
+	case w.Input == nil:
 		return Full()
 	}
 	return w.Input(n, idx, ok)

@@ -713,6 +713,17 @@ func (c emuCase) rowsKept() emuCase {
 	return c
 }
 
+// shiftedCase is editCase with B read at an offset held in data (a
+// one-element input, as a checkpoint band's base row is): the read still
+// depends on j alone and is staged per column (pureIndex).
+func shiftedCase(a, b string, kern KernelKind) emuCase {
+	c := editCase(a, b, kern)
+	c.name = "shifted/" + string(kern)
+	c.src = strings.Replace(c.src, "B[j-1]", "B[j + off[0] - 3]", 1)
+	c.src = strings.Replace(c.src, "int ins = 1", "int 1x? off = 2\nint ins = 1", 1)
+	return c
+}
+
 func TestEmulatedProblems(t *testing.T) {
 	emuCompiler(t)
 	a, b := randSeq(45, 1), randSeq(70, 2)
@@ -720,6 +731,7 @@ func TestEmulatedProblems(t *testing.T) {
 		editCase("INTENTION", "EXECUTION", KernelStrip),
 		editCase(a, b, KernelTile),
 		editCase(b, a, KernelStrip),
+		shiftedCase(a, b, KernelStrip),
 		manhattanCase(37, 50, "int", KernelStrip, 1),
 		{name: "lcs-4warps", src: lcsText(randSeq(299, 5), randSeq(180, 6)), opt: Options{Kernel: KernelStrip, RowsPerThread: 1, StripWarps: 4}, kern: KernelStrip, want: refLCS(randSeq(299, 5), randSeq(180, 6)), ans: refLCS(randSeq(299, 5), randSeq(180, 6))[299][180]},
 		manhattanCase(37, 50, "long", KernelTile, 2),
@@ -762,7 +774,7 @@ cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
 	if os.Getenv("DPGPU_EMU_ALL") == "" {
 		// Each case compiles a C++ program (seconds): by default run a
 		// few that cover every kernel; DPGPU_EMU_ALL=1 runs them all.
-		quick := map[string]bool{"edit/strip": true, "lcs-4warps": true, "knapsack-9x70": true, "sw/tile": true, "outside/strip": true,
+		quick := map[string]bool{"edit/strip": true, "shifted/strip": true, "lcs-4warps": true, "knapsack-9x70": true, "sw/tile": true, "outside/strip": true,
 			"input-outside": true, "manhattan-double-150x37/strip/maintain": true, "backward/strip/maintain": true,
 			"backward/strip/keeprows": true, "lcs-rpt4/keeprows": true}
 		var some []emuCase

@@ -144,7 +144,8 @@ func (g *gen) classifyLoads() {
 }
 
 // pureIndex reports whether every index of ld is arithmetic of the index
-// variable v and constants.
+// variable v and constants — among them reads of one-element integer
+// inputs (a checkpoint band's base row: data, the same for every cell).
 func pureIndex(ld *ir.Load, v ir.VarKind) bool {
 	uses := false
 	for _, x := range ld.Index {
@@ -176,6 +177,11 @@ func pureIndex(ld *ir.Load, v ir.VarKind) bool {
 				if !n.T.IsInteger() || !n.X.Type().IsInteger() || n.T == ir.Bool {
 					ok = false
 				}
+			case *ir.Load:
+				if !constLoad(n) {
+					ok = false
+				}
+				return false // its index is a constant: not walked
 			default:
 				ok = false
 			}
@@ -188,9 +194,24 @@ func pureIndex(ld *ir.Load, v ir.VarKind) bool {
 	return uses
 }
 
+// constLoad reports whether n reads the one element of an integer input
+// (at a constant index, which must be 0).
+func constLoad(n *ir.Load) bool {
+	if n.In.Len() != 1 || !n.In.T.IsInteger() || n.In.T == ir.Bool {
+		return false
+	}
+	for _, x := range n.Index {
+		if c, ok := x.(*ir.Const); !ok || c.V.T.IsFloat() || c.V.I != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // pureExpr prints an index expression of pureIndex in terms of x, in 64-bit
-// arithmetic (the kernel clamps the result, so it needs no checks).
-func pureExpr(e ir.Expr) string {
+// arithmetic (the kernel clamps the result, so it needs no checks). A
+// host program's readers take the run's inputs (in) first.
+func (g *gen) pureExpr(e ir.Expr, host bool) string {
 	switch n := e.(type) {
 	case *ir.Var:
 		return "x"
@@ -199,11 +220,16 @@ func pureExpr(e ir.Expr) string {
 	case *ir.ScalarRef:
 		return intLit(n.Scalar.Value.I, ir.Long)
 	case *ir.Unary:
-		return "(0LL - " + pureExpr(n.X) + ")"
+		return "(0LL - " + g.pureExpr(n.X, host) + ")"
 	case *ir.Binary:
-		return "(" + pureExpr(n.X) + " " + n.Op.String() + " " + pureExpr(n.Y) + ")"
+		return "(" + g.pureExpr(n.X, host) + " " + n.Op.String() + " " + g.pureExpr(n.Y, host) + ")"
 	case *ir.Convert:
-		return pureExpr(n.X)
+		return g.pureExpr(n.X, host)
+	case *ir.Load:
+		if host {
+			return fmt.Sprintf("((long long)%s(in, 0))", loadFuncName(g.inputIndex(n.In)))
+		}
+		return fmt.Sprintf("((long long)%s(0))", loadFuncName(g.inputIndex(n.In)))
 	}
 	return "0LL"
 }
@@ -263,10 +289,10 @@ func (g *gen) slotDecl(b *strings.Builder, side string, s int, ld *ir.Load, host
 	}
 	if len(ld.Index) == 1 {
 		fmt.Fprintf(b, "\t%s type fill(%slong long x) { long long k = %s; if (k < 0 || k >= %dLL) k = 0; return %s(%sk); }\n",
-			qual, param, pureExpr(ld.Index[0]), in.Len, loadFuncName(k), arg)
+			qual, param, g.pureExpr(ld.Index[0], host), in.Len, loadFuncName(k), arg)
 	} else {
 		fmt.Fprintf(b, "\t%s type fill(%slong long x) { long long r = %s, c = %s; if (r < 0 || r >= %dLL) r = 0; if (c < 0 || c >= %dLL) c = 0; return %s(%sr * %dLL + c); }\n",
-			qual, param, pureExpr(ld.Index[0]), pureExpr(ld.Index[1]), in.Rows, in.Cols, loadFuncName(k), arg, in.Cols)
+			qual, param, g.pureExpr(ld.Index[0], host), g.pureExpr(ld.Index[1], host), in.Rows, in.Cols, loadFuncName(k), arg, in.Cols)
 	}
 	b.WriteString("};\n")
 }

@@ -53,6 +53,12 @@ type Input struct {
 	I      []int64
 	F      []float64
 	Origin string // where the data came from, for reports: "inline", a path, "--input"
+	// Bounded: every value lies in Lo..Hi whatever the data, so that a
+	// program generated for this input holds for any data within the
+	// bounds (a checkpoint band's first row in its grid: every band of
+	// one shape runs one program, and the bounds spare its checks).
+	Bounded bool
+	Lo, Hi  int64
 }
 
 // Len is the number of elements.

@@ -63,7 +63,13 @@ func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid) (
 		vi, vj := c.indexVar(p, ir.VarI), c.indexVar(p, ir.VarJ)
 		// The base is data, not a constant of the code: every band but
 		// the first is then the same program (a GPU compiles it once).
-		c.base = &ir.Input{Pos: p.RecurPos, Name: levelName(baseInput, p), T: vi.T, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint"}
+		// Its bounds are those of every band of this shape (the last
+		// ends at p's last row), so that they share the program.
+		c.base = &ir.Input{Pos: p.RecurPos, Name: levelName(baseInput, p), T: vi.T, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint",
+			Bounded: true, Lo: 0, Hi: p.Rows - (given + rows)}
+		if base < c.base.Lo || base > c.base.Hi {
+			return nil, fmt.Errorf("internal error: the band at row %d (%d rows) leaves the %d rows of its grid", r0, rows, p.Rows)
+		}
 		b.Inputs = append(append([]*ir.Input(nil), p.Inputs...), in, c.base)
 		b.Cases = append(b.Cases, &ir.Case{
 			Pos:   p.RecurPos,

@@ -31,6 +31,7 @@ func commands() []*cli.Command {
 				&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "CPU worker threads (default: one per core)"},
 				&cli.BoolFlag{Name: "traceback", Aliases: []string{"T"}, Usage: "follow the solution back from the answer and print it (keeps the grid, or checkpoints of it: --traceback-memory)"},
 				traceMemoryFlag,
+				deviceMemoryFlag,
 				&cli.StringFlag{Name: "gpus", Usage: "the GPUs to use: all, or device numbers such as 0,1; Held-Karp spreads over all of them, a grid problem runs on the first"},
 				&cli.StringFlag{Name: "grid", Usage: "write the whole grid to `FILE` (.npy or .csv); keeps the grid"},
 				&cli.BoolFlag{Name: "maintain", Usage: "keep the whole grid, as `maintain: 1` does"},

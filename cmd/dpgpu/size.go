@@ -47,3 +47,20 @@ func traceMemory(c *cli.Context) (int64, error) {
 	}
 	return n, nil
 }
+
+// deviceMemoryFlag is --device-memory of solve.
+var deviceMemoryFlag = &cli.StringFlag{Name: "device-memory", Usage: "the GPU memory a traceback may keep there (e.g. 20G; default: what is free): a grid over it is traced back in bands that fit, one at a time"}
+
+// deviceMemory is --device-memory in bytes, 0 when not given (what the
+// GPU has free).
+func deviceMemory(c *cli.Context) (int64, error) {
+	if !c.IsSet("device-memory") {
+		return 0, nil
+	}
+	s := c.String("device-memory")
+	n, ok := parseBytes(s)
+	if !ok {
+		return 0, usageErr("--device-memory %q: want a size such as 512M or 8G", s)
+	}
+	return n, nil
+}

@@ -118,6 +118,9 @@ func solveAction(c *cli.Context) (err error) {
 	if opt.TraceMemory, err = traceMemory(c); err != nil {
 		return err
 	}
+	if opt.DeviceBudget, err = deviceMemory(c); err != nil {
+		return err
+	}
 	if opt.Traceback && !engine.Traceable(l.Plan) {
 		return usageErr("--traceback starts at the cell the answer selects, but the answer of %s is %s, not one cell", l.Problem.Name, report.AnswerText(l.Plan.Answer))
 	}

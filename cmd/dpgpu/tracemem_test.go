@@ -52,6 +52,11 @@ func TestTracebackMemory(t *testing.T) {
 			t.Errorf("--traceback-memory %s: exit %d: %s", bad, code, errs)
 		}
 	}
+	for _, bad := range []string{"lots", "-1G", "0"} {
+		if _, errs, code := dpgpu(t, "solve", "--backend", "cpu", "--traceback", "--device-memory", bad, "testdata/lcs.dp"); code != 2 || !strings.Contains(errs, "--device-memory") {
+			t.Errorf("--device-memory %s: exit %d: %s", bad, code, errs)
+		}
+	}
 	if _, errs, code := dpgpu(t, "solve", "--backend", "cpu", "--traceback", "--traceback-memory", "10", "testdata/lcs.dp"); code != 2 || !strings.Contains(errs, "raise --traceback-memory") {
 		t.Errorf("10 bytes: exit %d: %s", code, errs)
 	}
