@@ -1036,3 +1036,20 @@ func (g *gen) refTable() string {
 	}
 	return b.String()
 }
+
+// CellRange bounds the values of p's int cells, as the generated code
+// relies on to spare overflow checks, whatever the data of p's inputs but
+// those with declared bounds (ir.Input.Bounded); ok is false where no
+// bound is proven (other cell types, inputs that reach the cells). A
+// checkpoint band is given rows of p's grid as data: within this range.
+func CellRange(p *ir.Problem, pl *plan.Plan) (lo, hi int64, ok bool) {
+	if p.CellType != ir.Int {
+		return 0, 0, false
+	}
+	g := &gen{p: p, pl: pl, rowSlot: map[*ir.Load]int{}, colSlot: map[*ir.Load]int{}}
+	r := g.inferCellRange()
+	if !r.known || r.empty || !r.within(math.MinInt32, math.MaxInt32) || r == typeRange(p.CellType) {
+		return 0, 0, false
+	}
+	return r.lo, r.hi, true
+}

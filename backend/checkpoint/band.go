@@ -34,7 +34,7 @@ const (
 // (r0 = 0) is p itself, cut to its rows and columns.
 //
 // The band's answer is its last cell (the caller reads the kept grid).
-func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid) (*ir.Problem, error) {
+func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid, cells cellBounds) (*ir.Problem, error) {
 	base := r0
 	given := int64(0)
 	if r0 > 0 {
@@ -60,6 +60,16 @@ func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid) (
 	b.Cases = nil
 	if given > 0 {
 		in := boundary(p, top, given, cols)
+		// Cells of p's grid: within the bounds p's cells were proven to
+		// keep, which the band's program may then rely on too.
+		in.Bounded, in.Lo, in.Hi = cells.ok, cells.lo, cells.hi
+		if in.Bounded {
+			for k, v := range in.I {
+				if v < in.Lo || v > in.Hi {
+					return nil, fmt.Errorf("internal error: cell [%d][%d] holds %d, outside the range %d..%d its recurrence keeps", base+int64(k)/cols, int64(k)%cols, v, in.Lo, in.Hi)
+				}
+			}
+		}
 		vi, vj := c.indexVar(p, ir.VarI), c.indexVar(p, ir.VarJ)
 		// The base is data, not a constant of the code: every band but
 		// the first is then the same program (a GPU compiles it once).
@@ -114,6 +124,13 @@ func (c *cloner) refList(b, p *ir.Problem) error {
 		b.CellRefs[k] = n
 	}
 	return nil
+}
+
+// cellBounds is what the values of a problem's cells are proven to stay
+// within (codegen.CellRange), when ok.
+type cellBounds struct {
+	lo, hi int64
+	ok     bool
 }
 
 // transposed is band b stored transposed: its rows are b's columns, its

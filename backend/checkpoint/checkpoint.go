@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
@@ -69,6 +70,9 @@ type Grid struct {
 	Cells int64
 	// Recomputed counts the bands recomputed for the walk.
 	Recomputed int
+	// cells bounds p's cell values: the data of the rows every band is
+	// given.
+	cells cellBounds
 }
 
 // Run runs p, planned as pl, band by band as lay says on ex, keeping the
@@ -88,6 +92,7 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	g := &Grid{ctx: ctx, ex: ex, opt: bandOpt, p: p, lay: lay, tops: make([]*backend.Grid, lay.Bands), cur: -1, progress: opt.Progress}
 	g.user = opt
 	g.user.Progress = nil
+	g.cells.lo, g.cells.hi, g.cells.ok = codegen.CellRange(p, pl)
 	switch {
 	case lay.DeviceBands:
 		// Also for two levels: a band small enough to be kept whole
@@ -198,7 +203,7 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 		return nil, err
 	}
 	r0, rows := g.bandRows(b)
-	bp, err := band(g.p, r0, rows, cols, g.lay.Reach, g.tops[b])
+	bp, err := band(g.p, r0, rows, cols, g.lay.Reach, g.tops[b], g.cells)
 	if err != nil {
 		return nil, err
 	}

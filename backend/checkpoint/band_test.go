@@ -1,0 +1,76 @@
+package checkpoint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// TestBandProgramsUnchecked: a band's program — given rows as data, its
+// first row as data — is as cheap per cell as the whole grid's: no
+// overflow or index checks where the whole grid's has none (the given
+// rows and the base are inputs with declared bounds), and its sequence
+// reads staged per row and per column as the whole grid's are, as it is
+// and transposed. (A band without them ran 6-10x slower on a GPU.)
+func TestBandProgramsUnchecked(t *testing.T) {
+	r := dptest.Rand(t)
+	for _, src := range []string{
+		dptest.EditDistance(dptest.DNA(r, 3000), dptest.DNA(r, 2900), 1, 1, 1),
+		dptest.LCS(dptest.DNA(r, 2000), dptest.DNA(r, 2500)),
+	} {
+		p, pl := dptest.Load(t, "whole.dp", src)
+		cells := cellBounds{}
+		cells.lo, cells.hi, cells.ok = codegen.CellRange(p, pl)
+		if !cells.ok {
+			t.Fatalf("no cell range for\n%s", src)
+		}
+		top := backend.NewGrid(p.CellType, 1, p.Cols)
+		bp, err := band(p, 1000, 500, p.Cols, 1, top, cells)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bt, err := transposed(bp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := recurrence(t, p)
+		for _, q := range []struct {
+			name string
+			src  string
+		}{{"band", recurrence(t, bp)}, {"transposed band", recurrence(t, bt)}} {
+			for _, check := range []string{"dp_addi", "dp_subi", "dp_chk"} {
+				if strings.Contains(q.src, check) && !strings.Contains(whole, check) {
+					t.Errorf("the %s's recurrence has %s, the whole grid's none:\n%s", q.name, check, q.src)
+				}
+			}
+			if !strings.Contains(q.src, "a.template cv<0>") || !strings.Contains(q.src, "a.template rv<0>") {
+				t.Errorf("the %s's sequence reads are not staged per row and column:\n%s", q.name, q.src)
+			}
+		}
+	}
+}
+
+// recurrence is the dp_rec function of p's strip program.
+func recurrence(t *testing.T, q *ir.Problem) string {
+	t.Helper()
+	pl, err := plan.Analyze(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := codegen.Generate(q, pl, codegen.Options{Kernel: codegen.KernelStrip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := prog.Source
+	at := strings.Index(src, "dp_rec(")
+	end := strings.Index(src[at:], "\n}\n")
+	if at < 0 || end < 0 {
+		t.Fatalf("no dp_rec in\n%s", src)
+	}
+	return src[at : at+end]
+}
