@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -37,6 +38,18 @@ import (
 var version = "dev"
 
 func main() {
+	if path := os.Getenv("DPGPU_CPUPROFILE"); path != "" {
+		// For developers: a CPU profile of the whole command (go tool pprof).
+		if f, err := os.Create(path); err == nil {
+			if pprof.StartCPUProfile(f) == nil {
+				code := run(os.Args, os.Stdout, os.Stderr)
+				pprof.StopCPUProfile()
+				f.Close()
+				os.Exit(code)
+			}
+			f.Close()
+		}
+	}
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
