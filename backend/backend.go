@@ -59,6 +59,11 @@ type Options struct {
 	// NoSpecial runs the schedule even where the plan found a better
 	// algorithm (plan.Plan.Special): `--no-special`, for comparisons.
 	NoSpecial bool
+	// ProgramCells is how many cells runs of this problem's shape are
+	// expected to compute between them (0: this run's own): a back end
+	// that compiles a program per shape decides by it whether compiling
+	// pays — a traceback's bands recompute one shape many times.
+	ProgramCells int64
 }
 
 // KeepGrid reports whether the run must keep the whole grid.

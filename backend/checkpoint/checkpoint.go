@@ -89,9 +89,14 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	bandOpt := opt
 	bandOpt.Maintain, bandOpt.Traceback, bandOpt.Grid, bandOpt.NoSpecial = true, false, nil, true
 	bandOpt.Progress = nil
+	// The bands share a few shapes, recomputed band after band: as many
+	// cells between them as the grid (a back end compiles their programs
+	// as for the grid).
+	bandOpt.ProgramCells = max(opt.ProgramCells, p.Cells())
 	g := &Grid{ctx: ctx, ex: ex, opt: bandOpt, p: p, lay: lay, tops: make([]*backend.Grid, lay.Bands), cur: -1, progress: opt.Progress}
 	g.user = opt
 	g.user.Progress = nil
+	g.user.ProgramCells = bandOpt.ProgramCells
 	g.cells.lo, g.cells.hi, g.cells.ok = codegen.CellRange(p, pl)
 	switch {
 	case lay.DeviceBands:

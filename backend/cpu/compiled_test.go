@@ -246,6 +246,21 @@ func TestCompileThreshold(t *testing.T) {
 	}
 }
 
+// TestCompileProgramCells: a small problem whose shape many runs share
+// (Options.ProgramCells: a traceback's bands) is compiled all the same.
+func TestCompileProgramCells(t *testing.T) {
+	c := withCompiler(t)
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCS(strings.Repeat("ACGTA", 63)+"A", strings.Repeat("TGCA", 57)+"GC"))
+	opt := backend.Options{Threads: 1, NoSpecial: true, ProgramCells: CompileMinCells}
+	res, err := New(1).WithNative(c).Run(context.Background(), p, pl, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Device, "compiled by") {
+		t.Errorf("a shape of %d cells in all: %s", opt.ProgramCells, res.Device)
+	}
+}
+
 func mustHost(t *testing.T, p *ir.Problem, pl *plan.Plan) *codegen.HostProgram {
 	t.Helper()
 	hp, err := codegen.GenerateHost(p, pl)

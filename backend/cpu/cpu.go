@@ -359,7 +359,7 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 			return nil, "a reference reads far outside the row", nil
 		}
 	}
-	lib, why := e.library(p, pl)
+	lib, why := e.library(p, pl, opt)
 	if why != "" {
 		return nil, why, nil
 	}
@@ -404,7 +404,7 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 
 // library is the compiled program for p: made for p, or, for a batch
 // (OneProblem), the one of p's shape.
-func (e *Executor) library(p *ir.Problem, pl *plan.Plan) (*native.Library, string) {
+func (e *Executor) library(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*native.Library, string) {
 	small := func(cells int64) string {
 		return fmt.Sprintf("%d cells, fewer than compiling pays for (%d, or a program in the cache)", cells, e.compileMin)
 	}
@@ -413,8 +413,8 @@ func (e *Executor) library(p *ir.Problem, pl *plan.Plan) (*native.Library, strin
 		if err != nil {
 			return nil, err.Error()
 		}
-		if p.Cells() < e.compileMin && !e.native.Cached(hp) {
-			return nil, small(p.Cells())
+		if cells := max(p.Cells(), opt.ProgramCells); cells < e.compileMin && !e.native.Cached(hp) {
+			return nil, small(cells)
 		}
 		lib, err := e.native.Load(hp)
 		if err != nil {
