@@ -58,6 +58,12 @@ func Trace(w io.Writer, lay plan.TraceLayout, recomputed int) {
 	if lay.DeviceBands {
 		where = ", each band in GPU memory"
 	}
+	switch {
+	case lay.Nested && lay.SubSwapped:
+		where += ", each traced back transposed from checkpoints of its own (two levels)"
+	case lay.Nested:
+		where += ", each traced back from checkpoints of its own (two levels)"
+	}
 	fmt.Fprintf(w, "traceback  linear memory, %s: %d bands of %d rows%s, the last %d row(s) of each kept; the walk recomputes the bands it crosses (at most %.2fx the grid's cells)\n",
 		Bytes(lay.Bytes), lay.Bands, lay.Band, where, lay.Reach, lay.Recompute)
 	if recomputed >= 0 {

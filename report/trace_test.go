@@ -1,0 +1,41 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// TestTraceLine: the traceback line says where the grid is kept — whole,
+// in GPU memory, bands on the host or the GPU, two levels, transposed —
+// and how many bands solve recomputed.
+func TestTraceLine(t *testing.T) {
+	for _, c := range []struct {
+		lay        plan.TraceLayout
+		recomputed int
+		want       []string
+		not        []string
+	}{
+		{plan.TraceLayout{Whole: true, Bytes: 1 << 20, Why: "fits"}, -1, []string{"whole grid, 1.0 MiB: fits"}, nil},
+		{plan.TraceLayout{Device: true, Bytes: 1 << 30, Why: "on the GPU"}, -1, []string{"GPU memory, 1.0 GiB"}, nil},
+		{plan.TraceLayout{Band: 10, Bands: 5, Reach: 1, Recompute: 2.1}, 3, []string{"5 bands of 10 rows", "3 band(s) recomputed"}, []string{"GPU", "two levels"}},
+		{plan.TraceLayout{Band: 10, Bands: 5, Reach: 2, DeviceBands: true, Nested: true, SubSwapped: true}, -1,
+			[]string{"each band in GPU memory", "transposed from checkpoints of its own (two levels)", "the last 2 row(s)"}, []string{"recomputed\n"}},
+		{plan.TraceLayout{Band: 10, Bands: 5, Reach: 1, Nested: true}, -1, []string{"each traced back from checkpoints of its own (two levels)"}, []string{"transposed", "GPU"}},
+	} {
+		var b bytes.Buffer
+		Trace(&b, c.lay, c.recomputed)
+		for _, w := range c.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%+v: %q lacks %q", c.lay, b.String(), w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(b.String(), w) {
+				t.Errorf("%+v: %q has %q", c.lay, b.String(), w)
+			}
+		}
+	}
+}
