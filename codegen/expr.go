@@ -715,6 +715,9 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 	case *ir.Const, *ir.Inf, *ir.ScalarRef, *ir.Var:
 		return true
 	case *ir.Load:
+		if constLoad(n) {
+			return true // the one element of its input: nothing to check
+		}
 		if _, ok := m.g.rowSlot[n]; !ok {
 			if _, ok := m.g.colSlot[n]; !ok {
 				return false

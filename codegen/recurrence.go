@@ -56,13 +56,32 @@ func (g *gen) recurrence(b *strings.Builder) {
 			m.site(SiteNaNCell, c.Value)
 		}
 	}
-	if m.invariant && g.selectForm(m, condEnv, valEnv) {
-		// Every case is pure: evaluate them all, last to first, and keep
-		// the first that applies: no branches in the hot loop.
+	ret := func(k int, v string) string {
+		if nanSite < 0 {
+			return "(cell_t)(" + v + ")"
+		}
+		return fmt.Sprintf("dp_cellnan<cell_t>(a.live(), %d, i, j, (cell_t)(%s))", nanSite+k, v)
+	}
+	lead := -1
+	if m.invariant {
+		lead = g.selectFrom(m, condEnv, valEnv)
+	}
+	if lead >= 0 {
+		// The cases from lead on are pure: evaluate them all, last to
+		// first, and keep the first that applies: no branches in the hot
+		// loop. The cases before (a checkpoint band's given rows, read
+		// from data at the grid's edge) branch first.
 		n := len(g.p.Cases)
+		for k := 0; k < lead; k++ {
+			c := g.p.Cases[k]
+			b.WriteString(lineDirective(c.Cond.Position()))
+			fmt.Fprintf(b, "\tif (%s)\n", m.expr(c.Cond, condEnv(k)))
+			b.WriteString(lineDirective(c.Value.Position()))
+			fmt.Fprintf(b, "\t\treturn %s;\n", ret(k, m.expr(c.Value, valEnv(k))))
+		}
 		b.WriteString(lineDirective(g.p.Cases[n-1].Value.Position()))
 		fmt.Fprintf(b, "\tcell_t r = (cell_t)(%s);\n", m.expr(g.p.Cases[n-1].Value, valEnv(n-1)))
-		for k := n - 2; k >= 0; k-- {
+		for k := n - 2; k >= lead; k-- {
 			c := g.p.Cases[k]
 			b.WriteString(lineDirective(c.Cond.Position()))
 			fmt.Fprintf(b, "\tconst bool c%d = %s;\n", k, m.expr(c.Cond, condEnv(k)))
@@ -74,7 +93,7 @@ func (g *gen) recurrence(b *strings.Builder) {
 			// not apply); which case it came from is worked out only when
 			// it is NaN.
 			var which strings.Builder
-			for k := 0; k < n-1; k++ {
+			for k := lead; k < n-1; k++ {
 				fmt.Fprintf(&which, "c%d ? %d : ", k, nanSite+k)
 			}
 			fmt.Fprintf(&which, "%d", nanSite+n-1)
@@ -83,12 +102,6 @@ func (g *gen) recurrence(b *strings.Builder) {
 		b.WriteString("\treturn r;\n}\n")
 		b.WriteString(lineReset)
 		return
-	}
-	ret := func(k int, v string) string {
-		if nanSite < 0 {
-			return "(cell_t)(" + v + ")"
-		}
-		return fmt.Sprintf("dp_cellnan<cell_t>(a.live(), %d, i, j, (cell_t)(%s))", nanSite+k, v)
 	}
 	last := false
 	for k, c := range g.p.Cases {
@@ -297,20 +310,24 @@ func (g *gen) slotDecl(b *strings.Builder, side string, s int, ld *ir.Load, host
 	b.WriteString("};\n")
 }
 
-// selectForm reports whether every case's condition and value are pure
-// (see emitter.pure) and the last case is `otherwise`.
-func (g *gen) selectForm(m *emitter, condEnv, valEnv func(int) env) bool {
+// selectFrom is the first case from which every case's condition and
+// value are pure (see emitter.pure), the last being `otherwise`: those
+// cases are computed without branches. -1 when there is none.
+func (g *gen) selectFrom(m *emitter, condEnv, valEnv func(int) env) int {
 	n := len(g.p.Cases)
 	if n == 0 || g.p.Cases[n-1].Cond != nil {
-		return false
+		return -1
 	}
-	for k, c := range g.p.Cases {
-		if c.Cond != nil && !m.pure(c.Cond, condEnv(k)) {
-			return false
+	lead := n
+	for k := n - 1; k >= 0; k-- {
+		c := g.p.Cases[k]
+		if (c.Cond != nil && !m.pure(c.Cond, condEnv(k))) || !m.pure(c.Value, valEnv(k)) {
+			break
 		}
-		if !m.pure(c.Value, valEnv(k)) {
-			return false
-		}
+		lead = k
 	}
-	return true
+	if lead == n {
+		return -1
+	}
+	return lead
 }
