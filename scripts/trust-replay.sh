@@ -181,8 +181,9 @@ for bad in "lcs --ratio NaN" "lcs --planted -1" "lcs --len -5" "lcs --len 999999
 done
 
 # --- interrupts: exit 130, no file left ---
-# A run long enough to be interrupted: a 40000 x 40000 wavefront.
-big='problem big\n40000 x 40000\ncell[i][j] = 0 when i == 0 || j == 0\n           | max(cell[i-1][j], cell[i][j-1]) + 1 otherwise\n'
+# A run long enough to be interrupted: a 300000 x 300000 wavefront (9e10 cells:
+# tens of seconds even as compiled code; 40000 x 40000 finished within the second).
+big='problem big\n300000 x 300000\ncell[i][j] = 0 when i == 0 || j == 0\n           | max(cell[i-1][j], cell[i][j-1]) + 1 otherwise\n'
 for sig in INT TERM; do
 	begin "SIG$sig during a run"
 	printf "$big" >f.dp
