@@ -724,6 +724,18 @@ func shiftedCase(a, b string, kern KernelKind) emuCase {
 	return c
 }
 
+// rowZeroCase is editCase with a 2-D input read at a constant row,
+// Z[0][j-1] (zeros; row 1 holds junk): a value of the column, staged per
+// column (a checkpoint band's one given row is read so).
+func rowZeroCase(a, b string, kern KernelKind) emuCase {
+	c := editCase(a, b, kern)
+	c.name = "rowzero/" + string(kern)
+	zeros, junk := strings.Repeat("0,", len(b)-1)+"0", strings.Repeat("9,", len(b)-1)+"9"
+	c.src = strings.Replace(c.src, "? 0 : sub)", "? Z[0][j-1] : sub)", 1)
+	c.src = strings.Replace(c.src, "int ins = 1", "int 2x? Z = "+zeros+" & "+junk+"\nint ins = 1", 1)
+	return c
+}
+
 func TestEmulatedProblems(t *testing.T) {
 	emuCompiler(t)
 	a, b := randSeq(45, 1), randSeq(70, 2)
@@ -732,6 +744,7 @@ func TestEmulatedProblems(t *testing.T) {
 		editCase(a, b, KernelTile),
 		editCase(b, a, KernelStrip),
 		shiftedCase(a, b, KernelStrip),
+		rowZeroCase(a, b, KernelStrip),
 		manhattanCase(37, 50, "int", KernelStrip, 1),
 		{name: "lcs-4warps", src: lcsText(randSeq(299, 5), randSeq(180, 6)), opt: Options{Kernel: KernelStrip, RowsPerThread: 1, StripWarps: 4}, kern: KernelStrip, want: refLCS(randSeq(299, 5), randSeq(180, 6)), ans: refLCS(randSeq(299, 5), randSeq(180, 6))[299][180]},
 		manhattanCase(37, 50, "long", KernelTile, 2),
@@ -774,7 +787,7 @@ cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
 	if os.Getenv("DPGPU_EMU_ALL") == "" {
 		// Each case compiles a C++ program (seconds): by default run a
 		// few that cover every kernel; DPGPU_EMU_ALL=1 runs them all.
-		quick := map[string]bool{"edit/strip": true, "shifted/strip": true, "lcs-4warps": true, "knapsack-9x70": true, "sw/tile": true, "outside/strip": true,
+		quick := map[string]bool{"edit/strip": true, "shifted/strip": true, "rowzero/strip": true, "lcs-4warps": true, "knapsack-9x70": true, "sw/tile": true, "outside/strip": true,
 			"input-outside": true, "manhattan-double-150x37/strip/maintain": true, "backward/strip/maintain": true,
 			"backward/strip/keeprows": true, "lcs-rpt4/keeprows": true}
 		var some []emuCase

@@ -81,10 +81,17 @@ func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid, c
 			return nil, fmt.Errorf("internal error: the band at row %d (%d rows) leaves the %d rows of its grid", r0, rows, p.Rows)
 		}
 		b.Inputs = append(append([]*ir.Input(nil), p.Inputs...), in, c.base)
+		// One given row (the usual reach) is read as in[0][j]: a value
+		// of the column, which the back ends stage per column (and a
+		// transposed band per row) rather than gather cell by cell.
+		var row ir.Expr = vi
+		if given == 1 {
+			row = &ir.Const{Node: ir.Node{T: vi.T, Pos: p.RecurPos}, V: ir.Value{T: vi.T, I: 0}}
+		}
 		b.Cases = append(b.Cases, &ir.Case{
 			Pos:   p.RecurPos,
 			Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: p.RecurPos}, Op: ir.OpLt, X: vi, Y: &ir.Const{Node: ir.Node{T: vi.T, Pos: p.RecurPos}, V: ir.Value{T: vi.T, I: given}}},
-			Value: &ir.Load{Node: ir.Node{T: p.CellType, Pos: p.RecurPos}, In: in, Index: []ir.Expr{vi, vj}},
+			Value: &ir.Load{Node: ir.Node{T: p.CellType, Pos: p.RecurPos}, In: in, Index: []ir.Expr{row, vj}},
 		})
 	}
 	if err := c.cases(&b, p); err != nil {
