@@ -24,6 +24,12 @@ type TraceJSON struct {
 	// (solve) the bands the walk recomputed.
 	Recompute  float64 `json:"recompute_factor"`
 	Recomputed *int    `json:"bands_recomputed,omitempty"`
+	// OnDevice: the bands are kept in GPU memory, one at a time. Levels
+	// is 2 where each band is traced back from checkpoints of its own,
+	// Transposed where that second level runs the band transposed.
+	OnDevice   bool `json:"bands_on_device,omitempty"`
+	Levels     int  `json:"levels,omitempty"`
+	Transposed bool `json:"second_level_transposed,omitempty"`
 }
 
 // TraceObject is lay for JSON; recomputed < 0 leaves out the count of
@@ -35,6 +41,10 @@ func TraceObject(lay plan.TraceLayout, recomputed int) *TraceJSON {
 		t.Layout = "device"
 	case !lay.Whole:
 		t.Layout, t.BandRows, t.Bands, t.Reach = "checkpoints", lay.Band, lay.Bands, lay.Reach
+		t.OnDevice, t.Levels = lay.DeviceBands, 1
+		if lay.Nested {
+			t.Levels, t.Transposed = 2, lay.SubSwapped
+		}
 	}
 	if recomputed >= 0 {
 		t.Recomputed = &recomputed

@@ -39,3 +39,19 @@ func TestTraceLine(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceObject: the JSON record says one or two levels, on the device
+// or not, transposed or not; a whole grid has no levels.
+func TestTraceObject(t *testing.T) {
+	two := TraceObject(plan.TraceLayout{Band: 10, Bands: 5, Reach: 1, DeviceBands: true, Nested: true, SubSwapped: true}, 2)
+	if two.Layout != "checkpoints" || two.Levels != 2 || !two.Transposed || !two.OnDevice || two.Recomputed == nil || *two.Recomputed != 2 {
+		t.Errorf("two levels: %+v", two)
+	}
+	one := TraceObject(plan.TraceLayout{Band: 10, Bands: 5, Reach: 1}, -1)
+	if one.Levels != 1 || one.Transposed || one.OnDevice || one.Recomputed != nil {
+		t.Errorf("one level: %+v", one)
+	}
+	if whole := TraceObject(plan.TraceLayout{Whole: true}, -1); whole.Levels != 0 || whole.Layout != "whole grid" {
+		t.Errorf("whole: %+v", whole)
+	}
+}
