@@ -40,19 +40,7 @@ func TestKeepRows(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Grid != nil || got.Rows == nil || got.Rows.Rows != int64(len(keep)) {
-				t.Fatalf("%s n=%d: grid %v, rows %v", c.name, n, got.Grid != nil, got.Rows)
-			}
-			if got.Answer != whole.Answer {
-				t.Errorf("%s n=%d: answer %v, with the grid %v", c.name, n, got.Answer, whole.Answer)
-			}
-			for k, i := range keep {
-				for j := int64(0); j < p.Cols; j++ {
-					if a, b := got.Rows.At(int64(k), j), whole.Grid.At(i, j); a != b {
-						t.Fatalf("%s n=%d: kept row %d, cell %d is %v, the grid's %v", c.name, n, i, j, a, b)
-					}
-				}
-			}
+			dptest.KeptRows(t, fmt.Sprintf("%s n=%d", c.name, n), got, whole, keep)
 		}
 	}
 }

@@ -39,19 +39,7 @@ func TestKeepRows(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s n=%d: %v", c.name, n, err)
 			}
-			if got.Grid != nil || got.Rows == nil || got.Rows.Rows != int64(len(keep)) {
-				t.Fatalf("%s n=%d: grid %v, rows %v", c.name, n, got.Grid != nil, got.Rows)
-			}
-			if got.Answer != whole.Answer {
-				t.Errorf("%s n=%d: answer %v, the CPU's %v", c.name, n, got.Answer, whole.Answer)
-			}
-			for k, i := range keep {
-				for j := int64(0); j < p.Cols; j++ {
-					if a, b := got.Rows.At(int64(k), j), whole.Grid.At(i, j); a != b {
-						t.Fatalf("%s n=%d (%s): kept row %d, cell %d is %v, the CPU's %v", c.name, n, pl.Direction, i, j, a, b)
-					}
-				}
-			}
+			dptest.KeptRows(t, fmt.Sprintf("%s n=%d (%s)", c.name, n, pl.Direction), got, whole, keep)
 		}
 	}
 }
