@@ -433,12 +433,9 @@ func (g *gen) layout() error {
 			prog.Reach = max(prog.Reach, int(*off*sign))
 		}
 	case plan.Wavefront:
-		for _, d := range pl.Deps {
-			if d.DI == nil || d.DJ == nil || *d.DI*sign < 0 || *d.DJ*sign < 0 {
-				return fmt.Errorf("codegen: %s has no constant backward offset (internal planning error)", d.Ref.Text)
-			}
-			prog.PI = max(prog.PI, int(*d.DI*sign))
-			prog.PJ = max(prog.PJ, int(*d.DJ*sign))
+		var bad *plan.Dependency
+		if prog.PI, prog.PJ, bad = wavefrontReach(pl); bad != nil {
+			return fmt.Errorf("codegen: %s has no constant backward offset (internal planning error)", bad.Ref.Text)
 		}
 		prog.Kernel = g.chooseWavefront()
 		switch prog.Kernel {
@@ -525,18 +522,26 @@ func StripFits(pl *plan.Plan) bool {
 	if pl.Schedule != plan.Wavefront {
 		return false
 	}
+	pi, pj, bad := wavefrontReach(pl)
+	return bad == nil && stripFits(pl, pi, pj)
+}
+
+// wavefrontReach is how many rows (pi) and columns (pj) back, in the
+// sweep's direction, a wavefront's cells read; bad is a dependency whose
+// offset is not constant or points forward (a planning error).
+func wavefrontReach(pl *plan.Plan) (pi, pj int, bad *plan.Dependency) {
 	sign := int64(1)
 	if pl.Direction == plan.Backward {
 		sign = -1
 	}
-	pi, pj := 0, 0
-	for _, d := range pl.Deps {
-		if d.DI == nil || d.DJ == nil {
-			return false
+	for k := range pl.Deps {
+		d := &pl.Deps[k]
+		if d.DI == nil || d.DJ == nil || *d.DI*sign < 0 || *d.DJ*sign < 0 {
+			return 0, 0, d
 		}
 		pi, pj = max(pi, int(*d.DI*sign)), max(pj, int(*d.DJ*sign))
 	}
-	return stripFits(pl, pi, pj)
+	return pi, pj, nil
 }
 
 // placeInputs decides where each input lives: mem 0 puts all inputs in

@@ -62,65 +62,58 @@ func (g *gen) recurrence(b *strings.Builder) {
 		}
 		return fmt.Sprintf("dp_cellnan<cell_t>(a.live(), %d, i, j, (cell_t)(%s))", nanSite+k, v)
 	}
-	lead := -1
+	// Cases before lead branch (an `if` that returns); the cases from
+	// lead on are pure and, in the kernels that stage input values,
+	// evaluated all, last to first, keeping the first that applies: no
+	// branches in the hot loop. Typically every case is pure (lead 0);
+	// a checkpoint band's given rows, read from data at the grid's edge,
+	// branch first.
+	n := len(g.p.Cases)
+	lead := n
 	if m.invariant {
-		lead = g.selectFrom(m, condEnv, valEnv)
+		if k := g.selectFrom(m, condEnv, valEnv); k >= 0 {
+			lead = k
+		}
 	}
-	if lead >= 0 {
-		// The cases from lead on are pure: evaluate them all, last to
-		// first, and keep the first that applies: no branches in the hot
-		// loop. The cases before (a checkpoint band's given rows, read
-		// from data at the grid's edge) branch first.
-		n := len(g.p.Cases)
-		for k := 0; k < lead; k++ {
-			c := g.p.Cases[k]
-			b.WriteString(lineDirective(c.Cond.Position()))
-			fmt.Fprintf(b, "\tif (%s)\n", m.expr(c.Cond, condEnv(k)))
+	for k := 0; k < lead; k++ {
+		c := g.p.Cases[k]
+		if c.Cond == nil { // otherwise: the last case
 			b.WriteString(lineDirective(c.Value.Position()))
-			fmt.Fprintf(b, "\t\treturn %s;\n", ret(k, m.expr(c.Value, valEnv(k))))
+			fmt.Fprintf(b, "\treturn %s;\n}\n", ret(k, m.expr(c.Value, valEnv(k))))
+			b.WriteString(lineReset)
+			return
 		}
-		b.WriteString(lineDirective(g.p.Cases[n-1].Value.Position()))
-		fmt.Fprintf(b, "\tcell_t r = (cell_t)(%s);\n", m.expr(g.p.Cases[n-1].Value, valEnv(n-1)))
-		for k := n - 2; k >= lead; k-- {
-			c := g.p.Cases[k]
-			b.WriteString(lineDirective(c.Cond.Position()))
-			fmt.Fprintf(b, "\tconst bool c%d = %s;\n", k, m.expr(c.Cond, condEnv(k)))
-			b.WriteString(lineDirective(c.Value.Position()))
-			fmt.Fprintf(b, "\tr = c%d ? (cell_t)(%s) : r;\n", k, m.expr(c.Value, valEnv(k)))
-		}
-		if nanSite >= 0 {
-			// Only the value kept counts (the others were computed but do
-			// not apply); which case it came from is worked out only when
-			// it is NaN.
-			var which strings.Builder
-			for k := lead; k < n-1; k++ {
-				fmt.Fprintf(&which, "c%d ? %d : ", k, nanSite+k)
-			}
-			fmt.Fprintf(&which, "%d", nanSite+n-1)
-			fmt.Fprintf(b, "\tDP_FAIL_IF(r != r, a.live(), DP_E_NAN, %s, i, j, 0, 0);\n", which.String())
-		}
-		b.WriteString("\treturn r;\n}\n")
+		b.WriteString(lineDirective(c.Cond.Position()))
+		fmt.Fprintf(b, "\tif (%s)\n", m.expr(c.Cond, condEnv(k)))
+		b.WriteString(lineDirective(c.Value.Position()))
+		fmt.Fprintf(b, "\t\treturn %s;\n", ret(k, m.expr(c.Value, valEnv(k))))
+	}
+	if lead == n { // no otherwise
+		b.WriteString("\treturn (cell_t)0;\n}\n")
 		b.WriteString(lineReset)
 		return
 	}
-	last := false
-	for k, c := range g.p.Cases {
-		if c.Cond != nil {
-			b.WriteString(lineDirective(c.Cond.Position()))
-			fmt.Fprintf(b, "\tif (%s)\n", m.expr(c.Cond, condEnv(k)))
-			b.WriteString(lineDirective(c.Value.Position()))
-			fmt.Fprintf(b, "\t\treturn %s;\n", ret(k, m.expr(c.Value, valEnv(k))))
-			continue
-		}
+	b.WriteString(lineDirective(g.p.Cases[n-1].Value.Position()))
+	fmt.Fprintf(b, "\tcell_t r = (cell_t)(%s);\n", m.expr(g.p.Cases[n-1].Value, valEnv(n-1)))
+	for k := n - 2; k >= lead; k-- {
+		c := g.p.Cases[k]
+		b.WriteString(lineDirective(c.Cond.Position()))
+		fmt.Fprintf(b, "\tconst bool c%d = %s;\n", k, m.expr(c.Cond, condEnv(k)))
 		b.WriteString(lineDirective(c.Value.Position()))
-		fmt.Fprintf(b, "\treturn %s;\n", ret(k, m.expr(c.Value, valEnv(k))))
-		last = true
-		break
+		fmt.Fprintf(b, "\tr = c%d ? (cell_t)(%s) : r;\n", k, m.expr(c.Value, valEnv(k)))
 	}
-	if !last {
-		b.WriteString("\treturn (cell_t)0;\n")
+	if nanSite >= 0 {
+		// Only the value kept counts (the others were computed but do
+		// not apply); which case it came from is worked out only when
+		// it is NaN.
+		var which strings.Builder
+		for k := lead; k < n-1; k++ {
+			fmt.Fprintf(&which, "c%d ? %d : ", k, nanSite+k)
+		}
+		fmt.Fprintf(&which, "%d", nanSite+n-1)
+		fmt.Fprintf(b, "\tDP_FAIL_IF(r != r, a.live(), DP_E_NAN, %s, i, j, 0, 0);\n", which.String())
 	}
-	b.WriteString("}\n")
+	b.WriteString("\treturn r;\n}\n")
 	b.WriteString(lineReset)
 }
 
@@ -222,9 +215,10 @@ func constLoad(n *ir.Load) bool {
 }
 
 // pureExpr prints an index expression of pureIndex in terms of x, in 64-bit
-// arithmetic (the kernel clamps the result, so it needs no checks). A
-// host program's readers take the run's inputs (in) first.
-func (g *gen) pureExpr(e ir.Expr, host bool) string {
+// arithmetic (the kernel clamps the result, so it needs no checks); arg
+// comes first in the arguments of an input's reader (a host program's
+// take the run's inputs).
+func (g *gen) pureExpr(e ir.Expr, arg string) string {
 	switch n := e.(type) {
 	case *ir.Var:
 		return "x"
@@ -233,16 +227,13 @@ func (g *gen) pureExpr(e ir.Expr, host bool) string {
 	case *ir.ScalarRef:
 		return intLit(n.Scalar.Value.I, ir.Long)
 	case *ir.Unary:
-		return "(0LL - " + g.pureExpr(n.X, host) + ")"
+		return "(0LL - " + g.pureExpr(n.X, arg) + ")"
 	case *ir.Binary:
-		return "(" + g.pureExpr(n.X, host) + " " + n.Op.String() + " " + g.pureExpr(n.Y, host) + ")"
+		return "(" + g.pureExpr(n.X, arg) + " " + n.Op.String() + " " + g.pureExpr(n.Y, arg) + ")"
 	case *ir.Convert:
-		return g.pureExpr(n.X, host)
+		return g.pureExpr(n.X, arg)
 	case *ir.Load:
-		if host {
-			return fmt.Sprintf("((long long)%s(in, 0))", loadFuncName(g.inputIndex(n.In)))
-		}
-		return fmt.Sprintf("((long long)%s(0))", loadFuncName(g.inputIndex(n.In)))
+		return fmt.Sprintf("((long long)%s(%s0))", loadFuncName(g.inputIndex(n.In)), arg)
 	}
 	return "0LL"
 }
@@ -302,10 +293,10 @@ func (g *gen) slotDecl(b *strings.Builder, side string, s int, ld *ir.Load, host
 	}
 	if len(ld.Index) == 1 {
 		fmt.Fprintf(b, "\t%s type fill(%slong long x) { long long k = %s; if (k < 0 || k >= %dLL) k = 0; return %s(%sk); }\n",
-			qual, param, g.pureExpr(ld.Index[0], host), in.Len, loadFuncName(k), arg)
+			qual, param, g.pureExpr(ld.Index[0], arg), in.Len, loadFuncName(k), arg)
 	} else {
 		fmt.Fprintf(b, "\t%s type fill(%slong long x) { long long r = %s, c = %s; if (r < 0 || r >= %dLL) r = 0; if (c < 0 || c >= %dLL) c = 0; return %s(%sr * %dLL + c); }\n",
-			qual, param, g.pureExpr(ld.Index[0], host), g.pureExpr(ld.Index[1], host), in.Rows, in.Cols, loadFuncName(k), arg, in.Cols)
+			qual, param, g.pureExpr(ld.Index[0], arg), g.pureExpr(ld.Index[1], arg), in.Rows, in.Cols, loadFuncName(k), arg, in.Cols)
 	}
 	b.WriteString("};\n")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 )
@@ -180,13 +181,9 @@ func rowReach(p *ir.Problem, pl *Plan) (int64, string) {
 	if p.Rows < 2 {
 		return 0, "a grid of one row has no bands to recompute"
 	}
-	reach := int64(1)
-	for _, d := range pl.Deps {
-		r := d.RangeI
-		if r.Lo < 0 || r.Hi == math.MaxInt64 {
-			return 0, fmt.Sprintf("%s reads rows below its own or unboundedly far above, so the grid cannot be recomputed in bands of rows", d.Ref.Text)
-		}
-		reach = max(reach, r.Hi)
+	reach, bad := maxBack(pl, func(d *Dependency) analysis.Range { return d.RangeI })
+	if bad != nil {
+		return 0, fmt.Sprintf("%s reads rows below its own or unboundedly far above, so the grid cannot be recomputed in bands of rows", bad.Ref.Text)
 	}
 	if reach >= p.Rows {
 		return 0, fmt.Sprintf("references reach %d rows back, the whole grid", reach)
@@ -316,20 +313,28 @@ func twoLevels(p *ir.Problem, pl *Plan, reach int64, narrow bool, budget int64, 
 
 // colReach is how many columns to the left of its own a cell may read,
 // when every reference reads its own column or one at a bounded distance
-// to the left, and its own row or one above: the reach of p's bands
-// transposed (whose rows are p's columns). Only for 2-D grids of one
+// to the left: the reach of p's bands transposed (whose rows are p's
+// columns; the caller has its rows' reach). Only for 2-D grids of one
 // table (several tables share a row's columns).
 func colReach(p *ir.Problem, pl *Plan) (int64, bool) {
 	if p.Dims != 2 || len(p.Tables) > 1 {
 		return 0, false
 	}
-	reach := int64(1)
-	for _, d := range pl.Deps {
-		r := d.RangeJ
-		if r.Lo < 0 || r.Hi == math.MaxInt64 || d.RangeI.Lo < 0 {
-			return 0, false
+	reach, bad := maxBack(pl, func(d *Dependency) analysis.Range { return d.RangeJ })
+	return reach, bad == nil && reach < p.Cols
+}
+
+// maxBack is the farthest back (at least 1) that pl's references read
+// along the axis whose offset range axis gives; bad is a reference that
+// reads forward along it or unboundedly far back.
+func maxBack(pl *Plan, axis func(d *Dependency) analysis.Range) (reach int64, bad *Dependency) {
+	reach = 1
+	for k := range pl.Deps {
+		r := axis(&pl.Deps[k])
+		if r.Lo < 0 || r.Hi == math.MaxInt64 {
+			return 0, &pl.Deps[k]
 		}
 		reach = max(reach, r.Hi)
 	}
-	return reach, reach < p.Cols
+	return reach, nil
 }

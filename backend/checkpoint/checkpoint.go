@@ -225,7 +225,6 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 	if g.lay.Nested {
 		swap = g.lay.SubSwapped
 	}
-	orig := bp
 	if swap {
 		if bp, err = transposed(bp); err != nil {
 			return nil, err
@@ -237,15 +236,6 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 	}
 	if g.lay.Nested {
 		lay, err := g.subLayout(bp, bpl)
-		if err != nil && swap {
-			// Transposed, its references may reach rows a band cannot
-			// give (several tables share a row): as it is, then.
-			swap, bp = false, orig
-			if bpl, err = plan.Analyze(bp); err != nil {
-				return nil, fmt.Errorf("internal error: planning band %d (rows %d..%d): %w", b, r0, r0+rows-1, err)
-			}
-			lay, err = g.subLayout(bp, bpl)
-		}
 		if err != nil {
 			return nil, fmt.Errorf("internal error: band %d of a two-level traceback: %w", b, err)
 		}
@@ -327,14 +317,11 @@ func (g *Grid) loadNested(b, r0, rows, cols int64, swap bool, bp *ir.Problem, bp
 
 // at is cell [i][j] of p's grid from the band in memory, which holds it.
 func (g *Grid) at(i, j int64) ir.Value {
-	if g.sub != nil {
-		if g.swapped {
-			return g.sub.At(j, i-g.base)
-		}
-		return g.sub.At(i-g.base, j)
-	}
 	var band interface{ At(i, j int64) ir.Value } = g.g
-	if g.dev != nil {
+	switch {
+	case g.sub != nil:
+		band = g.sub
+	case g.dev != nil:
 		band = g.dev
 	}
 	if g.swapped {

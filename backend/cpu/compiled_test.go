@@ -246,18 +246,27 @@ func TestCompileThreshold(t *testing.T) {
 	}
 }
 
-// TestCompileProgramCells: a small problem whose shape many runs share
-// (Options.ProgramCells: a traceback's bands) is compiled all the same.
+// TestCompileProgramCells: a small problem runs on the Go evaluator, but
+// compiled when its shape is said to be shared by many runs
+// (Options.ProgramCells: a traceback's bands). An empty cache, so that
+// nothing is compiled already.
 func TestCompileProgramCells(t *testing.T) {
-	c := withCompiler(t)
-	p, pl := dptest.Load(t, "lcs.dp", dptest.LCS(strings.Repeat("ACGTA", 63)+"A", strings.Repeat("TGCA", 57)+"GC"))
-	opt := backend.Options{Threads: 1, NoSpecial: true, ProgramCells: CompileMinCells}
-	res, err := New(1).WithNative(c).Run(context.Background(), p, pl, opt)
+	withCompiler(t) // skips without a compiler
+	t.Setenv("DPGPU_CACHE_DIR", t.TempDir())
+	c, err := native.Find()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Device, "compiled by") {
-		t.Errorf("a shape of %d cells in all: %s", opt.ProgramCells, res.Device)
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCS(strings.Repeat("ACGTA", 63)+"A", strings.Repeat("TGCA", 57)+"GC"))
+	for _, cells := range []int64{0, CompileMinCells} {
+		opt := backend.Options{Threads: 1, NoSpecial: true, ProgramCells: cells}
+		res, err := New(1).WithNative(c).Run(context.Background(), p, pl, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if compiled := strings.Contains(res.Device, "compiled by"); compiled != (cells > 0) {
+			t.Errorf("ProgramCells %d: %s", cells, res.Device)
+		}
 	}
 }
 

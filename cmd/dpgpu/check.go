@@ -41,7 +41,7 @@ func checkAction(c *cli.Context) error {
 		// make it (plan.CPUMemory is what the CPU executor checks).
 		l.Plan.Memory = plan.CPUMemory(l.Problem, l.Plan, c.Int("threads"), c.Bool("maintain") || l.Problem.Maintain)
 	}
-	budget, err := traceMemory(c)
+	budget, err := sizeFlag(c, traceMemoryFlag.Name)
 	if err != nil {
 		return err
 	}

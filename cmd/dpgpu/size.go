@@ -34,33 +34,20 @@ func parseBytes(s string) (int64, bool) {
 // traceMemoryFlag is --traceback-memory of solve and check.
 var traceMemoryFlag = &cli.StringFlag{Name: "traceback-memory", Usage: "what a traceback may keep (e.g. 512M, 8G; default " + hostmem.Bytes(plan.DefaultTraceMemory) + "): the whole grid when it fits, else checkpoint rows from which it recomputes the bands the walk crosses"}
 
-// traceMemory is --traceback-memory in bytes, 0 when not given (the
-// default, plan.DefaultTraceMemory).
-func traceMemory(c *cli.Context) (int64, error) {
-	if !c.IsSet("traceback-memory") {
+// sizeFlag is the size flag name in bytes, 0 when it is not given (the
+// default: --traceback-memory's plan.DefaultTraceMemory, --device-memory's
+// what the GPU has free).
+func sizeFlag(c *cli.Context, name string) (int64, error) {
+	if !c.IsSet(name) {
 		return 0, nil
 	}
-	s := c.String("traceback-memory")
+	s := c.String(name)
 	n, ok := parseBytes(s)
 	if !ok {
-		return 0, usageErr("--traceback-memory %q: want a size such as 512M or 8G", s)
+		return 0, usageErr("--%s %q: want a size such as 512M or 8G", name, s)
 	}
 	return n, nil
 }
 
 // deviceMemoryFlag is --device-memory of solve.
 var deviceMemoryFlag = &cli.StringFlag{Name: "device-memory", Usage: "the GPU memory a traceback may keep there (e.g. 20G; default: what is free): a grid over it is traced back in bands that fit, one at a time"}
-
-// deviceMemory is --device-memory in bytes, 0 when not given (what the
-// GPU has free).
-func deviceMemory(c *cli.Context) (int64, error) {
-	if !c.IsSet("device-memory") {
-		return 0, nil
-	}
-	s := c.String("device-memory")
-	n, ok := parseBytes(s)
-	if !ok {
-		return 0, usageErr("--device-memory %q: want a size such as 512M or 8G", s)
-	}
-	return n, nil
-}

@@ -115,10 +115,10 @@ func solveAction(c *cli.Context) (err error) {
 		Traceback: c.Bool("traceback") || format != "text",
 		NoSpecial: c.Bool("no-special"),
 	}
-	if opt.TraceMemory, err = traceMemory(c); err != nil {
+	if opt.TraceMemory, err = sizeFlag(c, traceMemoryFlag.Name); err != nil {
 		return err
 	}
-	if opt.DeviceBudget, err = deviceMemory(c); err != nil {
+	if opt.DeviceBudget, err = sizeFlag(c, deviceMemoryFlag.Name); err != nil {
 		return err
 	}
 	if opt.Traceback && !engine.Traceable(l.Plan) {
