@@ -97,7 +97,19 @@ type Env struct {
 	// known beyond the cell type.
 	Cells Range
 	red   []redRange
+	rel   []relFact
 	empty bool
+}
+
+// relFact records that v - e lies in r, where v is an index variable and
+// e an expression with no side effect (the other side of a comparison
+// assumed): the one relation between two unknowns that intervals lose,
+// and the one bounds of references need. Under `wt[i-1] <= w`, `w -
+// wt[i-1] >= 0` holds whatever wt holds.
+type relFact struct {
+	v *ir.Var
+	e ir.Expr
+	r Range
 }
 
 type redRange struct {
@@ -186,7 +198,39 @@ func envHull(a, b Env) Env {
 		}
 		r.red = append(r.red, redRange{a.red[k].r, v})
 	}
+	for _, f := range a.rel {
+		if g, ok := b.relOf(f.v, f.e); ok && !g.IsFull() {
+			r.rel = append(r.rel, relFact{f.v, f.e, f.r.Hull(g)})
+		}
+	}
 	return r
+}
+
+// relOf is what is known of v - e.
+func (e Env) relOf(v *ir.Var, x ir.Expr) (Range, bool) {
+	for _, f := range e.rel {
+		if sameVar(f.v, v) && sameExpr(f.e, x) {
+			return f.r, true
+		}
+	}
+	return Full(), false
+}
+
+// withRel is e knowing that v - x lies in r as well.
+func (e Env) withRel(v *ir.Var, x ir.Expr, r Range) Env {
+	rel := make([]relFact, 0, len(e.rel)+1)
+	for _, f := range e.rel {
+		if sameVar(f.v, v) && sameExpr(f.e, x) {
+			r = r.Meet(f.r)
+			continue
+		}
+		rel = append(rel, f)
+	}
+	if r.IsEmpty() {
+		e.empty = true
+	}
+	e.rel = append(rel, relFact{v, x, r})
+	return e
 }
 
 // Walker runs the range analysis. It is not safe for concurrent use; the
@@ -409,10 +453,16 @@ func (w *Walker) intRange0(e ir.Expr, en Env) Range {
 			return boolRange(w.boolTri(n, en))
 		}
 		x, y := w.intRange(n.X, en), w.intRange(n.Y, en)
+		var r Range
 		if w.Failure == Wraps {
-			return w.arithWraps(n, x, y)
+			r = w.arithWraps(n, x, y)
+		} else {
+			r = w.arithStops(n, x, y)
 		}
-		return w.arithStops(n, x, y)
+		if n.Op == ir.OpSub {
+			r = w.relRange(n, x, y, r, en)
+		}
+		return r
 	case *ir.Select:
 		c := w.Decide(n.Cond, en)
 		w.known(n, c)
@@ -853,14 +903,150 @@ func (w *Walker) assume(cond ir.Expr, truth bool, en Env) Env {
 			}
 			if v, ok := varOf(n.X); ok {
 				en = compareVar(en, v, op, w.Range(n.Y, en))
+				en = relate(en, v, op, n.Y)
 			}
 			if v, ok := varOf(n.Y); ok {
 				en = compareVar(en, v, mirror(op), w.Range(n.X, en))
+				en = relate(en, v, mirror(op), n.X)
 			}
 			return en
 		}
 	}
 	return en
+}
+
+// relate records the relation `v op x` (see relFact) when x is an
+// expression of data and index variables that is not a constant (whose
+// relation with v the interval of v already holds).
+func relate(en Env, v *ir.Var, op ir.Op, x ir.Expr) Env {
+	if en.empty || !stable(x) || isConst(x) {
+		return en
+	}
+	var r Range
+	switch op {
+	case ir.OpEq:
+		r = Point(0)
+	case ir.OpLt:
+		r = Range{math.MinInt64, -1}
+	case ir.OpLe:
+		r = Range{math.MinInt64, 0}
+	case ir.OpGt:
+		r = Range{1, math.MaxInt64}
+	case ir.OpGe:
+		r = Range{0, math.MaxInt64}
+	default:
+		return en
+	}
+	return en.withRel(v, x, r)
+}
+
+// relRange narrows the range r of x - y by a relation of en, where x is an
+// index variable: sound where the subtraction cannot wrap (failures stop
+// the run, or the operands' ranges keep it within the type).
+func (w *Walker) relRange(n *ir.Binary, x, y Range, r Range, en Env) Range {
+	if len(en.rel) == 0 || n.Saturate {
+		return r
+	}
+	v, ok := varOf(n.X)
+	if !ok {
+		return r
+	}
+	f, ok := en.relOf(v, n.Y)
+	if !ok {
+		return r
+	}
+	if w.Failure == Wraps && !x.Sub(y).Within(-ir.ArithMax(n.Type()), ir.ArithMax(n.Type())) {
+		return r
+	}
+	if m := r.Meet(f); !m.IsEmpty() {
+		return m
+	}
+	return r
+}
+
+// stable reports whether e has the same value wherever it is evaluated
+// with the same index variables: constants, scalars, index variables,
+// reads of inputs, and integer arithmetic of those.
+func stable(e ir.Expr) bool {
+	switch n := e.(type) {
+	case *ir.Const, *ir.ScalarRef, *ir.Var:
+		return true
+	case *ir.Load:
+		for _, x := range n.Index {
+			if !stable(x) {
+				return false
+			}
+		}
+		return !n.In.T.IsFloat()
+	case *ir.Unary:
+		return n.Op != ir.OpNot && stable(n.X)
+	case *ir.Binary:
+		switch n.Op {
+		case ir.OpAdd, ir.OpSub, ir.OpMul:
+			return !n.Saturate && stable(n.X) && stable(n.Y)
+		}
+	case *ir.Convert:
+		return n.T.IsInteger() && n.X.Type().IsInteger() && stable(n.X)
+	}
+	return false
+}
+
+// isConst reports whether e is a constant or a scalar.
+func isConst(e ir.Expr) bool {
+	switch e.(type) {
+	case *ir.Const, *ir.ScalarRef:
+		return true
+	}
+	return false
+}
+
+// sameExpr reports whether the stable expressions a and b are written
+// alike (and so have one value).
+func sameExpr(a, b ir.Expr) bool {
+	if a == b {
+		return true
+	}
+	switch x := a.(type) {
+	case *ir.Const:
+		y, ok := b.(*ir.Const)
+		return ok && x.V == y.V && x.T == y.T
+	case *ir.ScalarRef:
+		y, ok := b.(*ir.ScalarRef)
+		return ok && x.Scalar == y.Scalar
+	case *ir.Var:
+		y, ok := b.(*ir.Var)
+		return ok && sameVar(x, y)
+	case *ir.Load:
+		y, ok := b.(*ir.Load)
+		if !ok || x.In != y.In || len(x.Index) != len(y.Index) {
+			return false
+		}
+		for k := range x.Index {
+			if !sameExpr(x.Index[k], y.Index[k]) {
+				return false
+			}
+		}
+		return true
+	case *ir.Unary:
+		y, ok := b.(*ir.Unary)
+		return ok && x.Op == y.Op && x.T == y.T && sameExpr(x.X, y.X)
+	case *ir.Binary:
+		y, ok := b.(*ir.Binary)
+		return ok && x.Op == y.Op && x.T == y.T && x.Saturate == y.Saturate && sameExpr(x.X, y.X) && sameExpr(x.Y, y.Y)
+	case *ir.Convert:
+		y, ok := b.(*ir.Convert)
+		return ok && x.T == y.T && sameExpr(x.X, y.X)
+	}
+	return false
+}
+
+// sameVar reports whether x and y are one index variable: the grid's
+// variable of one kind, or the variable of one reduction.
+func sameVar(x, y *ir.Var) bool {
+	if x.Reduce == nil && y.Reduce == nil && x.Kind != ir.VarReduce {
+		return x.Kind == y.Kind
+	}
+	return canonVar(x) == canonVar(y)
 }
 
 // varOf sees through integer conversions to an index variable.

@@ -78,3 +78,62 @@ func TestWalker(t *testing.T) {
 		t.Errorf("facts: known %v, sides %v; want [False], [true false]", log.known, log.sides)
 	}
 }
+
+// Under a comparison of an index variable with a read of data, their
+// difference keeps the comparison's sign (the bound a knapsack's `cell[i-1][w
+// - wt[i-1]]` needs under `wt[i-1] <= w`) — in another spelling of the same
+// read too, and only where the subtraction cannot wrap.
+func TestWalkerRelations(t *testing.T) {
+	i := func() ir.Expr { return &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarI, Name: "i"} }
+	j := func() ir.Expr { return &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarJ, Name: "w"} }
+	c := func(v int64) ir.Expr { return &ir.Const{Node: ir.Node{T: ir.Int}, V: ir.Value{T: ir.Int, I: v}} }
+	bin := func(op ir.Op, x, y ir.Expr) ir.Expr {
+		t := ir.Int
+		if op >= ir.OpEq && op <= ir.OpGe {
+			t = ir.Bool
+		}
+		return &ir.Binary{Node: ir.Node{T: t}, Op: op, X: x, Y: y}
+	}
+	wt := &ir.Input{Name: "wt", T: ir.Int, Rows: 1, Cols: 3, Vector: true, I: []int64{4, 9, 7}}
+	load := func() ir.Expr {
+		return &ir.Load{Node: ir.Node{T: ir.Int}, In: wt, Index: []ir.Expr{bin(ir.OpSub, i(), c(1))}}
+	}
+	bounds := NewInputBounds(&ir.Problem{Inputs: []*ir.Input{wt}})
+	grid := NewEnv(Span(1, 3), Span(0, 20))
+	diff := bin(ir.OpSub, j(), load()) // w - wt[i-1]
+	for _, tc := range []struct {
+		name  string
+		fail  Failure
+		input bool
+		cond  ir.Expr
+		truth bool
+		want  Range
+	}{
+		{"wt<=w", Stops, true, bin(ir.OpLe, load(), j()), true, Span(0, 16)},
+		{"w>=wt", Stops, true, bin(ir.OpGe, j(), load()), true, Span(0, 16)},
+		{"wt<w", Stops, true, bin(ir.OpLt, load(), j()), true, Span(1, 16)},
+		{"!(w<wt)", Stops, true, bin(ir.OpLt, j(), load()), false, Span(0, 16)},
+		{"w<wt", Stops, true, bin(ir.OpLt, j(), load()), true, Span(-9, -1)},
+		{"wraps, bounded data", Wraps, true, bin(ir.OpLe, load(), j()), true, Span(0, 16)},
+		{"other read", Stops, true, bin(ir.OpLe, bin(ir.OpAdd, load(), c(0)), j()), true, Span(-5, 16)},
+		// Without the data's bounds the difference may wrap on a GPU: no
+		// relation; where failures stop the run it holds.
+		{"wraps, any data", Wraps, false, bin(ir.OpLe, load(), j()), true, Range{ir.Int.Info().Min, ir.Int.Info().Max}},
+		{"stops, any data", Stops, false, bin(ir.OpLe, load(), j()), true, Span(0, ir.ArithMax(ir.Int))},
+	} {
+		w := Walker{Config: Config{Failure: tc.fail, Refine: true}}
+		if tc.input {
+			w.Input = bounds.Load
+		}
+		en := w.Assume(tc.cond, tc.truth, grid)
+		if got := w.Range(diff, en); got != tc.want {
+			t.Errorf("%s: w - wt[i-1] = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// A relation known on one branch only is lost where they join.
+	w := Walker{Config: Config{Failure: Stops, Refine: true, Input: bounds.Load}}
+	yes := w.Assume(bin(ir.OpLe, load(), j()), true, grid)
+	if got := w.Range(diff, envHull(yes, grid)); got.Lo >= 0 {
+		t.Errorf("after a join: w - wt[i-1] = %v, want a negative lower bound", got)
+	}
+}
