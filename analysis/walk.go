@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"slices"
 
 	"github.com/dpgpu/dpgpu/ir"
 )
@@ -110,6 +111,25 @@ type relFact struct {
 	v *ir.Var
 	e ir.Expr
 	r Range
+	// holes are values v - e is known not to take (under `i != j`): a
+	// range that reaches one later is cut short of it.
+	holes []int64
+}
+
+// trim cuts f's range short of its holes.
+func (f relFact) trim() relFact {
+	for again := true; again && !f.r.IsEmpty(); {
+		again = false
+		for _, h := range f.holes {
+			switch {
+			case f.r.Lo == h && h != math.MaxInt64:
+				f.r.Lo, again = h+1, true
+			case f.r.Hi == h && h != math.MinInt64:
+				f.r.Hi, again = h-1, true
+			}
+		}
+	}
+	return f
 }
 
 type redRange struct {
@@ -199,8 +219,19 @@ func envHull(a, b Env) Env {
 		r.red = append(r.red, redRange{a.red[k].r, v})
 	}
 	for _, f := range a.rel {
-		if g, ok := b.relOf(f.v, f.e); ok && !g.IsFull() {
-			r.rel = append(r.rel, relFact{f.v, f.e, f.r.Hull(g)})
+		for _, g := range b.rel {
+			if !sameVar(f.v, g.v) || !sameExpr(f.e, g.e) {
+				continue
+			}
+			h := relFact{v: f.v, e: f.e, r: f.r.Hull(g.r)}
+			for _, x := range f.holes {
+				if slices.Contains(g.holes, x) {
+					h.holes = append(h.holes, x)
+				}
+			}
+			if !h.r.IsFull() || len(h.holes) > 0 {
+				r.rel = append(r.rel, h)
+			}
 		}
 	}
 	return r
@@ -217,19 +248,22 @@ func (e Env) relOf(v *ir.Var, x ir.Expr) (Range, bool) {
 }
 
 // withRel is e knowing that v - x lies in r as well.
-func (e Env) withRel(v *ir.Var, x ir.Expr, r Range) Env {
+func (e Env) withRel(v *ir.Var, x ir.Expr, r Range, holes ...int64) Env {
 	rel := make([]relFact, 0, len(e.rel)+1)
+	nf := relFact{v: v, e: x, r: r, holes: holes}
 	for _, f := range e.rel {
 		if sameVar(f.v, v) && sameExpr(f.e, x) {
-			r = r.Meet(f.r)
+			nf.r = nf.r.Meet(f.r)
+			nf.holes = append(slices.Clip(nf.holes), f.holes...)
 			continue
 		}
 		rel = append(rel, f)
 	}
-	if r.IsEmpty() {
+	nf = nf.trim()
+	if nf.r.IsEmpty() {
 		e.empty = true
 	}
-	e.rel = append(rel, relFact{v, x, r})
+	e.rel = append(rel, nf)
 	return e
 }
 
@@ -539,7 +573,7 @@ func (w *Walker) intRange0(e ir.Expr, en Env) Range {
 			}
 			return clampFinite(r, t)
 		}
-		if lo.Hi > hi.Lo { // the range may be empty
+		if lo.Hi > hi.Lo && w.diff(n.Hi, n.Lo, en).Lo < 0 { // the range may be empty
 			p, ng := ir.ArithSentinels(t)
 			id := p
 			if n.Op == ir.ReduceMax {
@@ -559,6 +593,19 @@ func (w *Walker) BodyEnv(n *ir.Reduce, en Env) Env {
 	}
 	_, _, inner := w.reduceEnv(n, en)
 	return inner
+}
+
+// NonEmpty reports whether reduction n's range is proven to hold a value
+// wherever en holds (by the bounds' ranges, or a relation between them).
+func (w *Walker) NonEmpty(n *ir.Reduce, en Env) bool {
+	if en.empty {
+		return true
+	}
+	rec := w.Rec
+	w.Rec = nil
+	defer func() { w.Rec = rec }()
+	lo, hi := w.intRange(n.Lo, en), w.intRange(n.Hi, en)
+	return lo.Hi <= hi.Lo || w.diff(n.Hi, n.Lo, en).Lo >= 0
 }
 
 // reduceEnv walks n's bounds and gives the Env of its body.
@@ -903,11 +950,18 @@ func (w *Walker) assume(cond ir.Expr, truth bool, en Env) Env {
 			}
 			if v, ok := varOf(n.X); ok {
 				en = compareVar(en, v, op, w.Range(n.Y, en))
-				en = relate(en, v, op, n.Y)
+				en = w.compareRel(en, v, n.Y, 0, op, Point(0))
 			}
 			if v, ok := varOf(n.Y); ok {
 				en = compareVar(en, v, mirror(op), w.Range(n.X, en))
-				en = relate(en, v, mirror(op), n.X)
+				en = w.compareRel(en, v, n.X, 0, mirror(op), Point(0))
+			}
+			// v - e + c op y: a relation of v and e (`j - i <= minloop`).
+			if v, e, c, ok := difference(n.X); ok {
+				en = w.compareRel(en, v, e, c, op, w.Range(n.Y, en))
+			}
+			if v, e, c, ok := difference(n.Y); ok {
+				en = w.compareRel(en, v, e, c, mirror(op), w.Range(n.X, en))
 			}
 			return en
 		}
@@ -915,50 +969,215 @@ func (w *Walker) assume(cond ir.Expr, truth bool, en Env) Env {
 	return en
 }
 
-// relate records the relation `v op x` (see relFact) when x is an
-// expression of data and index variables that is not a constant (whose
-// relation with v the interval of v already holds).
-func relate(en Env, v *ir.Var, op ir.Op, x ir.Expr) Env {
-	if en.empty || !stable(x) || isConst(x) {
-		return en
+// opRange is the range of x where `x op y` holds for some y in y (Full()
+// for an op that is not a comparison).
+func opRange(op ir.Op, y Range) Range {
+	if y.IsEmpty() || y.IsFull() {
+		return Full()
 	}
-	var r Range
 	switch op {
 	case ir.OpEq:
-		r = Point(0)
+		return y
 	case ir.OpLt:
-		r = Range{math.MinInt64, -1}
+		if y.Hi == math.MinInt64 {
+			return Empty()
+		}
+		return Range{math.MinInt64, y.Hi - 1}
 	case ir.OpLe:
-		r = Range{math.MinInt64, 0}
+		return Range{math.MinInt64, y.Hi}
 	case ir.OpGt:
-		r = Range{1, math.MaxInt64}
+		if y.Lo == math.MaxInt64 {
+			return Empty()
+		}
+		return Range{y.Lo + 1, math.MaxInt64}
 	case ir.OpGe:
-		r = Range{0, math.MaxInt64}
-	default:
-		return en
+		return Range{y.Lo, math.MaxInt64}
 	}
-	return en.withRel(v, x, r)
+	return Full()
 }
 
-// relRange narrows the range r of x - y by a relation of en, where x is an
-// index variable: sound where the subtraction cannot wrap (failures stop
-// the run, or the operands' ranges keep it within the type).
+// relate records that v - x lies in r (see relFact) when x is an
+// expression of data and index variables that is not a constant (whose
+// relation with v the interval of v already holds). Between two index
+// variables it narrows both intervals as well: under j - i >= 4, i stays
+// 4 below j's greatest value.
+func (w *Walker) relate(en Env, v *ir.Var, x ir.Expr, r Range, holes ...int64) Env {
+	if en.empty || (r.IsFull() && len(holes) == 0) || !stable(x) || isConst(x) {
+		return en
+	}
+	if u, ok := varOf(x); ok {
+		if sameVar(u, v) {
+			if !r.Has(0) || slices.Contains(holes, 0) {
+				en.empty = true
+			}
+			return en
+		}
+		vr, ur := en.Lookup(v), en.Lookup(u)
+		if !r.IsFull() && !vr.IsFull() && !ur.IsFull() {
+			en = en.set(v, vr.Meet(clampAdd(ur, r)))
+			en = en.set(u, ur.Meet(clampAdd(vr, relNeg(r))))
+		}
+	}
+	return en.withRel(v, x, r, holes...)
+}
+
+// compareRel records `v - x + c op y` (y's range ry) as a relation of v
+// and x: a range, or for != of one value a hole.
+func (w *Walker) compareRel(en Env, v *ir.Var, x ir.Expr, c int64, op ir.Op, ry Range) Env {
+	if op == ir.OpNe {
+		if !ry.IsPoint() {
+			return en
+		}
+		h, ok := ir.Sub64(ry.Lo, c)
+		if !ok {
+			return en
+		}
+		return w.relate(en, v, x, Full(), h)
+	}
+	return w.relate(en, v, x, opRange(op, ry.Add(Point(-c))))
+}
+
+// clampAdd is a + b, the ends of the int64 range standing for infinities
+// (a relation is often one-sided): sums saturate at them.
+func clampAdd(a, b Range) Range {
+	if a.IsEmpty() || b.IsEmpty() {
+		return Empty()
+	}
+	return Range{satAdd(a.Lo, b.Lo), satAdd(a.Hi, b.Hi)}
+}
+
+// relNeg is -r, the ends of the int64 range standing for infinities.
+func relNeg(r Range) Range {
+	if r.IsEmpty() {
+		return r
+	}
+	return Range{satNeg(r.Hi), satNeg(r.Lo)}
+}
+
+func satNeg(x int64) int64 {
+	switch x {
+	case math.MinInt64:
+		return math.MaxInt64
+	case math.MaxInt64:
+		return math.MinInt64
+	}
+	return -x
+}
+
+func satAdd(x, y int64) int64 {
+	switch {
+	case x == math.MinInt64 || y == math.MinInt64:
+		return math.MinInt64
+	case x == math.MaxInt64 || y == math.MaxInt64:
+		return math.MaxInt64
+	}
+	s, ok := ir.Add64(x, y)
+	if !ok {
+		if x > 0 {
+			return math.MaxInt64
+		}
+		return math.MinInt64
+	}
+	return s
+}
+
+// difference sees `v - e + c` in x (v an index variable, e stable, c a
+// constant, in any grouping of the constant).
+func difference(x ir.Expr) (v *ir.Var, e ir.Expr, c int64, ok bool) {
+	x, c = splitConst(x)
+	n, isBin := x.(*ir.Binary)
+	if !isBin || n.Op != ir.OpSub || n.Saturate {
+		return nil, nil, 0, false
+	}
+	vx, cx := splitConst(n.X)
+	v, ok = varOf(vx)
+	if !ok {
+		return nil, nil, 0, false
+	}
+	ey, cy := splitConst(n.Y)
+	if !stable(ey) || isConst(ey) {
+		return nil, nil, 0, false
+	}
+	c, ok1 := ir.Add64(c, cx)
+	c, ok2 := ir.Sub64(c, cy)
+	return v, ey, c, ok1 && ok2
+}
+
+// splitConst writes x as y + c for a constant c (0 when there is none).
+func splitConst(x ir.Expr) (ir.Expr, int64) {
+	n, ok := x.(*ir.Binary)
+	if !ok || n.Saturate || (n.Op != ir.OpAdd && n.Op != ir.OpSub) {
+		return x, 0
+	}
+	c, ok := constInt64(n.Y)
+	if !ok {
+		if n.Op == ir.OpAdd {
+			if c, ok := constInt64(n.X); ok {
+				return n.Y, c
+			}
+		}
+		return x, 0
+	}
+	if n.Op == ir.OpSub {
+		if c == math.MinInt64 {
+			return x, 0
+		}
+		c = -c
+	}
+	return n.X, c
+}
+
+// constInt64 is the value of an integer constant or scalar.
+func constInt64(e ir.Expr) (int64, bool) {
+	switch n := e.(type) {
+	case *ir.Const:
+		return constInt(n)
+	case *ir.ScalarRef:
+		if n.Scalar.Value.T.IsFloat() {
+			return 0, false
+		}
+		return n.Scalar.Value.I, true
+	}
+	return 0, false
+}
+
+// diff bounds x - y by a relation of en, Full() when none applies: x and
+// y are `v + c` and `e + d` (or the other way round) for a relation of v
+// and e.
+func (w *Walker) diff(x, y ir.Expr, en Env) Range {
+	if len(en.rel) == 0 {
+		return Full()
+	}
+	xe, cx := splitConst(x)
+	ye, cy := splitConst(y)
+	c, ok := ir.Sub64(cx, cy)
+	if !ok {
+		return Full()
+	}
+	if v, ok := varOf(xe); ok {
+		if f, ok := en.relOf(v, ye); ok {
+			return clampAdd(f, Point(c))
+		}
+	}
+	if v, ok := varOf(ye); ok {
+		if f, ok := en.relOf(v, xe); ok {
+			return clampAdd(relNeg(f), Point(c))
+		}
+	}
+	return Full()
+}
+
+// relRange narrows the range r of x - y (n) by a relation of en: sound
+// where the subtraction cannot wrap (failures stop the run, or the
+// operands' ranges keep it within the type).
 func (w *Walker) relRange(n *ir.Binary, x, y Range, r Range, en Env) Range {
 	if len(en.rel) == 0 || n.Saturate {
-		return r
-	}
-	v, ok := varOf(n.X)
-	if !ok {
-		return r
-	}
-	f, ok := en.relOf(v, n.Y)
-	if !ok {
 		return r
 	}
 	if w.Failure == Wraps && !x.Sub(y).Within(-ir.ArithMax(n.Type()), ir.ArithMax(n.Type())) {
 		return r
 	}
-	if m := r.Meet(f); !m.IsEmpty() {
+	if m := r.Meet(w.diff(n.X, n.Y, en)); !m.IsEmpty() {
 		return m
 	}
 	return r

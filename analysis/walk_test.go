@@ -137,3 +137,44 @@ func TestWalkerRelations(t *testing.T) {
 		t.Errorf("after a join: w - wt[i-1] = %v, want a negative lower bound", got)
 	}
 }
+
+// Relations between the grid's variables: under !(j - i <= 3) every
+// reference to a neighbour of (i, j) stays in a 10 x 10 grid, and under
+// !(i >= j) a min over i..j-1 is never empty (so never inf).
+func TestWalkerVarRelations(t *testing.T) {
+	i := func() ir.Expr { return &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarI, Name: "i"} }
+	j := func() ir.Expr { return &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarJ, Name: "j"} }
+	c := func(v int64) ir.Expr { return &ir.Const{Node: ir.Node{T: ir.Int}, V: ir.Value{T: ir.Int, I: v}} }
+	bin := func(op ir.Op, x, y ir.Expr) ir.Expr {
+		t := ir.Int
+		if op >= ir.OpEq && op <= ir.OpGe {
+			t = ir.Bool
+		}
+		return &ir.Binary{Node: ir.Node{T: t}, Op: op, X: x, Y: y}
+	}
+	grid := NewEnv(Span(0, 9), Span(0, 9))
+	w := Walker{Config: Config{Failure: Stops, Refine: true}}
+	en := w.Assume(bin(ir.OpLe, bin(ir.OpSub, j(), i()), c(3)), false, grid)
+	if en.I != Span(0, 5) || en.J != Span(4, 9) {
+		t.Errorf("under j - i > 3: i in %v, j in %v; want [0, 5], [4, 9]", en.I, en.J)
+	}
+	if got := w.Range(bin(ir.OpSub, bin(ir.OpSub, j(), c(1)), bin(ir.OpAdd, i(), c(1))), en); got.Lo != 2 {
+		t.Errorf("under j - i > 3: (j-1) - (i+1) = %v, want at least 2", got)
+	}
+	k := &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarReduce, Name: "k"}
+	red := &ir.Reduce{Node: ir.Node{T: ir.Int}, Op: ir.ReduceMin, Var: k, Lo: i(), Hi: bin(ir.OpSub, j(), c(1)), Body: k}
+	lt := w.Assume(bin(ir.OpGe, i(), j()), false, grid)
+	if got := w.Range(red, lt); got != Span(0, 8) {
+		t.Errorf("min(k in i..j-1: k) under i < j = %v, want [0, 8] (never empty)", got)
+	}
+	// The same from !(i == j) and !(i > j), in that order: a hole, then
+	// a range that reaches it.
+	ne := w.Assume(bin(ir.OpGt, i(), j()), false, w.Assume(bin(ir.OpEq, i(), j()), false, grid))
+	if got := w.Range(red, ne); got != Span(0, 8) || !w.NonEmpty(red, ne) {
+		t.Errorf("min(k in i..j-1: k) under i != j, i <= j = %v, want [0, 8] (never empty)", got)
+	}
+	if inf, _ := ir.ArithSentinels(ir.Int); !w.Range(red, grid).Has(inf) {
+		got := w.Range(red, grid)
+		t.Errorf("min(k in i..j-1: k) anywhere = %v, want inf among its values (may be empty)", got)
+	}
+}

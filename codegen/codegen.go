@@ -292,6 +292,11 @@ type gen struct {
 	colLds  []*ir.Load
 
 	cellRange ival
+	// runCells bounds the cells of a run that stops at its first failure
+	// (analysis.Stops): what mayBeInf and deferredAdd may rely on, where
+	// cellRange holds after a failure too (a GPU sweep goes on after one,
+	// and the proofs that keep its reads in memory must hold then).
+	runCells ival
 	// hostScan: a host program's wavefront runs row by row (HostProgram.Scan).
 	hostScan bool
 	// hostRanges caches hostInputRange's bounds of each input's values.
@@ -386,7 +391,7 @@ func Generate(p *ir.Problem, pl *plan.Plan, opt Options) (*Program, error) {
 	}
 	g.placeInputs()
 	g.classifyLoads()
-	g.cellRange = g.inferCellRange()
+	g.cellRange, g.runCells = g.inferCellRange(analysis.Wraps), g.inferCellRange(analysis.Stops)
 	src, err := g.source()
 	if err != nil {
 		return nil, err
@@ -617,11 +622,23 @@ func loadFuncName(k int) string { return fmt.Sprintf("dp_in%d", k) }
 // in X_d = X_{d-1} joined with F(X_{d-1}), F being the case values with
 // every cell read in X_{d-1}. The depth is bounded by the sweep (each read
 // goes at least one line or anti-diagonal back), so iterating to a fixed
-// point or to that bound is sound. It gives up (every int) when the range
-// leaves 32 bits or the iteration would cost too much.
-func (g *gen) inferCellRange() ival {
+// point or to that bound is sound. It gives up when the range leaves 32
+// bits or the iteration would cost too much: then the cells are bounded by
+// their type's finite range where finiteCells proves them finite, else not
+// at all. Other integer cell types get finiteCells' bound alone.
+func (g *gen) inferCellRange(f analysis.Failure) ival {
+	fin := g.finiteCells(typeRange(g.p.CellType))
+	r := g.iterateCellRange(fin, f)
+	if fin.known && r.known && !r.empty {
+		return fromRng(r.rng().Meet(fin.rng()))
+	}
+	return r
+}
+
+// iterateCellRange is inferCellRange's iteration; full is what it gives
+// when it gives up.
+func (g *gen) iterateCellRange(full ival, f analysis.Failure) ival {
 	t := g.p.CellType
-	full := typeRange(t)
 	if t != ir.Int {
 		return full
 	}
@@ -661,7 +678,7 @@ func (g *gen) inferCellRange() ival {
 			for m := 0; m < k; m++ {
 				en = g.refine(g.p.Cases[m].Cond, false, en)
 			}
-			nx = hull(nx, g.rangeOf(c.Value, en.WithCells(x.rng())))
+			nx = hull(nx, g.rangeFail(c.Value, en.WithCells(x.rng()), f))
 		}
 		if !nx.within(math.MinInt32, math.MaxInt32) {
 			return full
@@ -682,6 +699,40 @@ func (g *gen) inferCellRange() ival {
 		x = nx
 	}
 	return x
+}
+
+// finiteCells is the finite range of an integer cell type when every case
+// value is finite wherever the cells it reads are (no inf literal, no inf
+// in the data, no min or max over a range that may be empty): then, by
+// induction over the schedule, no cell is ever inf, and + - * of cells
+// need not follow the inf rules (a failed operation stops the run with an
+// error, so what it leaves in a cell does not matter). Else it is full.
+func (g *gen) finiteCells(full ival) ival {
+	t := g.p.CellType
+	if !t.IsInteger() || !t.HasInf() || len(g.p.Cases) == 0 {
+		return full
+	}
+	lo, hi := ir.FiniteRange(t)
+	fin := span(lo, hi)
+	w := g.walker()
+	w.Failure = analysis.Stops
+	en0 := g.gridEnv(fin)
+	for k, c := range g.p.Cases {
+		en := en0
+		for m := 0; m < k; m++ {
+			en = w.Assume(g.p.Cases[m].Cond, false, en)
+		}
+		if c.Cond != nil {
+			en = w.Assume(c.Cond, true, en)
+		}
+		if en.IsEmpty() {
+			continue
+		}
+		if !w.Range(c.Value, en).Within(lo, hi) {
+			return full
+		}
+	}
+	return fin
 }
 
 // slopeOne reports whether every case value depends on the cells it reads
@@ -1052,7 +1103,7 @@ func CellRange(p *ir.Problem, pl *plan.Plan) (lo, hi int64, ok bool) {
 		return 0, 0, false
 	}
 	g := &gen{p: p, pl: pl, rowSlot: map[*ir.Load]int{}, colSlot: map[*ir.Load]int{}}
-	r := g.inferCellRange()
+	r := g.inferCellRange(analysis.Wraps)
 	if !r.known || r.empty || !r.within(math.MinInt32, math.MaxInt32) || r == typeRange(p.CellType) {
 		return 0, 0, false
 	}

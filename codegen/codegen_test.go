@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/ir"
 )
 
 // The canonical sources: CLRS's LCS strands, the README's knapsack, the
@@ -185,19 +187,43 @@ func TestLayout(t *testing.T) {
 	}
 }
 
-// The cell range inference bounds LCS by ROWS+COLS and gives up on sums of
-// unbounded inputs.
+// The cell range inference bounds LCS by ROWS+COLS; on sums of inputs
+// that a GPU program does not bound it falls back to the finite range of
+// the cell type where no cell can be inf (finiteCells), and to nothing
+// where one can: an inf literal, a reduction that may be empty, inf in the
+// data.
 func TestCellRange(t *testing.T) {
 	p, pl := dptest.Load(t, "lcs.dp", lcsSrc)
 	g := &gen{p: p, pl: pl, prog: &Program{}}
-	r := g.inferCellRange()
+	r := g.inferCellRange(analysis.Wraps)
 	if !r.known || r.lo != 0 || r.hi > p.Rows+p.Cols {
 		t.Errorf("LCS cells in %+v, want within [0, %d]", r, p.Rows+p.Cols)
 	}
-	p, pl = dptest.Load(t, "knapsack.dp", knapSrc)
-	g = &gen{p: p, pl: pl, prog: &Program{}}
-	if r := g.inferCellRange(); r.known && r.hi < 1<<31-1 {
-		t.Errorf("knapsack cells bounded by %+v, but val may be any int", r)
+	lo, hi := ir.FiniteRange(ir.Int)
+	llo, lhi := ir.FiniteRange(ir.Long)
+	for _, tc := range []struct {
+		name, src string
+		lo, hi    int64
+		known     bool
+	}{
+		{"knapsack", knapSrc, lo, hi, true},
+		{"inf in val", strings.Replace(knapSrc, "int 1x? val = 3,4,5,8,10", "int 1x? val = 3,4,inf,8,10", 1), 0, 0, false},
+		{"matrix chain", "long 1x? d = 30,35,15,5,10,20,25\ncell: long\n(len(d)-1) x (len(d)-1)\n" +
+			"cell[i][j] = 0 when i >= j\n| min(k in i..j-1: cell[i][k] + cell[k+1][j] + d[i]*d[k+1]*d[j+1]) otherwise\n", llo, lhi, true},
+		// Over i..j-1 with i > j possible, the min may be empty: inf.
+		{"empty min", "long 1x? d = 30,35,15,5,10,20,25\ncell: long\n(len(d)-1) x (len(d)-1)\n" +
+			"cell[i][j] = 0 when i == j\n| min(k in i..j-1: cell[i][k] + d[k]) otherwise\n", 0, 0, false},
+		{"inf case", "int 1x? a = 1,2,3\n3 x 3\ncell[i][j] = inf when i == 0\n| cell[i-1][j] + a[j] otherwise\n", 0, 0, false},
+	} {
+		p, pl := dptest.Load(t, tc.name+".dp", tc.src)
+		g := &gen{p: p, pl: pl, prog: &Program{}}
+		r := g.inferCellRange(analysis.Wraps)
+		if tc.known && (!r.known || r.lo != tc.lo || r.hi != tc.hi) {
+			t.Errorf("%s: cells in %+v, want the finite range [%d, %d]", tc.name, r, tc.lo, tc.hi)
+		}
+		if flo, fhi := ir.FiniteRange(p.CellType); !tc.known && r.known && r.within(flo, fhi) {
+			t.Errorf("%s: cells in %+v, want no bound short of the sentinels", tc.name, r)
+		}
 	}
 }
 

@@ -303,7 +303,7 @@ func (m *emitter) binary(n *ir.Binary, en env) string {
 		sfx = "l"
 	}
 	op := map[ir.Op]string{ir.OpAdd: "add", ir.OpSub: "sub", ir.OpMul: "mul", ir.OpDiv: "div", ir.OpRem: "rem"}[n.Op]
-	if n.Saturate {
+	if m.mayBeInf(n, en) {
 		// An operand may be inf: always the helper (inf rules and checks).
 		return fmt.Sprintf("dp_s%s%s(%s, %s, %s)", op, sfx, m.ck(m.site(SiteInf, n)), x, y)
 	}
@@ -311,6 +311,20 @@ func (m *emitter) binary(n *ir.Binary, en env) string {
 		return fmt.Sprintf("dp_%s%s(%s, %s, %s)", op, sfx, m.ck(m.site(kind, n)), x, y)
 	}
 	return "(" + x + " " + n.Op.String() + " " + y + ")"
+}
+
+// mayBeInf reports whether an operand of integer + - * / % n may be inf
+// (sema's Saturate) where en holds: the ranges of finite cells and data
+// (gen.finiteCells, finiteInputRange) can prove both finite, and then the
+// inf rules change nothing. The ranges are those of a run that stops at
+// its first failure: an operation that failed may have left any value,
+// but the run reports that failure, so what follows it does not count.
+func (m *emitter) mayBeInf(n *ir.Binary, en env) bool {
+	if !n.Saturate {
+		return false
+	}
+	lo, hi := finiteRange(n.Type())
+	return !m.g.finiteRangeOf(n.X, en).within(lo, hi) || !m.g.finiteRangeOf(n.Y, en).within(lo, hi)
 }
 
 // arithCheck says whether integer + - * / % n of finite operands (not
@@ -468,7 +482,26 @@ func (m *emitter) reduce(n *ir.Reduce, en env) string {
 	if split && n.Lo.Type().Size() <= 4 && n.Hi.Type().Size() <= 4 {
 		loads = m.hoist(n, bodyEnv)
 	}
-	body := m.expr(n.Body, bodyEnv)
+	var body, recheck string
+	wide := ""
+	if split {
+		if x, y, ok := m.deferredAdd(n, en, bodyEnv); ok {
+			// See deferredAdd: the sums in unsigned arithmetic, where
+			// they cannot wrap, checked once on the maximum.
+			wide = "unsigned"
+			if t == ir.Long {
+				wide = "unsigned long long"
+			}
+			body = fmt.Sprintf("((%s)(%s) + (%s)(%s))", wide, m.expr(x, bodyEnv), wide, m.expr(y, bodyEnv))
+			saved := m.hoisted
+			m.hoisted = nil
+			recheck = m.expr(n.Body, bodyEnv)
+			m.hoisted = saved
+		}
+	}
+	if wide == "" {
+		body = m.expr(n.Body, bodyEnv)
+	}
 	m.hoisted = nil
 	m.reds = m.reds[:len(m.reds)-1]
 	var id, step, fold string
@@ -505,19 +538,62 @@ func (m *emitter) reduce(n *ir.Reduce, en env) string {
 		// bounds step by offsets from lo_ in unsigned arithmetic, which
 		// cannot overflow.
 		fold := fmt.Sprintf("return a.fold(acc, [&](const %s x_, const %s y_) -> %s { return %s; });", ct, ct, ct, fold)
+		acc := ct // the accumulator's type
+		if wide != "" {
+			// A sum above the finite range is an overflow: the maximum
+			// shows one, and the checked sums, in order, report the
+			// first. Every term is at least 0, the lanes' starting value.
+			_, fhi := finiteRange(t)
+			fold = fmt.Sprintf("const %[1]s r_ = a.fold(acc, [&](const %[1]s x_, const %[1]s y_) -> %[1]s { return (y_ > x_) ? y_ : x_; }); "+
+				"if (r_ > (%[1]s)%[2]dLL) { for (long long k_ = lo_; k_ <= hi_; ++k_) { const %[3]s %[4]s = (%[3]s)k_; (void)(%[5]s); } } "+
+				"return (%[6]s)r_;", wide, fhi, ctype(vt), name, recheck, ct)
+			acc, id, step = wide, "("+wide+")0", "acc = (v > acc) ? v : acc;"
+		}
 		if n.Lo.Type().Size() <= 4 && n.Hi.Type().Size() <= 4 {
 			return fmt.Sprintf("([&]() -> %s { %s acc = %s; const long long lo_ = %s, hi_ = %s; %s %s }())",
-				ct, ct, id, lo, hi, splitLoop(ctype(vt), name, ct, body, step, loads, m.g.prog.SplitUnroll), fold)
+				ct, acc, id, lo, hi, splitLoop(ctype(vt), name, acc, body, step, loads, m.g.prog.SplitUnroll), fold)
 		}
 		return fmt.Sprintf("([&]() -> %s { %s acc = %s; const long long lo_ = %s, hi_ = %s; "+
 			"if (lo_ <= hi_) { const unsigned long long n_ = (unsigned long long)hi_ - (unsigned long long)lo_; "+
 			"for (unsigned long long o_ = a.lane(); o_ <= n_; o_ += a.lanes()) { const %s %s = (%s)(long long)((unsigned long long)lo_ + o_); const %s v = %s; %s if (n_ - o_ < a.lanes()) break; } } "+
 			"%s }())",
-			ct, ct, id, lo, hi, ctype(vt), name, ctype(vt), ct, body, step, fold)
+			ct, acc, id, lo, hi, ctype(vt), name, ctype(vt), acc, body, step, fold)
 	}
 	return fmt.Sprintf("([&]() -> %s { %s acc = %s; const long long lo_ = %s, hi_ = %s; "+
 		"for (long long k_ = lo_; k_ <= hi_; ++k_) { const %s %s = (%s)k_; const %s v = %s; %s if (k_ == hi_) break; } return acc; }())",
 		ct, ct, id, lo, hi, ctype(vt), name, ctype(vt), ct, body, step)
+}
+
+// deferredAdd recognises a split max reduction whose body is a checked
+// x + y of integers that are never negative (and never inf), over a range
+// that is never empty: such sums cannot wrap in the unsigned type of their
+// width (each operand is at most the finite maximum), so the loop may add
+// and compare without a check per term and check the maximum once — an
+// overflowing term is above the finite range, and so is the maximum. It
+// returns the operands. (Signs and finiteness are those of a run that
+// stops at its first failure, as in mayBeInf: after one, the values summed
+// here do not count.)
+func (m *emitter) deferredAdd(n *ir.Reduce, en, bodyEnv env) (x, y ir.Expr, ok bool) {
+	t := n.T
+	b, isBin := n.Body.(*ir.Binary)
+	if n.Op != ir.ReduceMax || (t != ir.Int && t != ir.Long) || !isBin || b.Op != ir.OpAdd || b.T != t {
+		return nil, nil, false
+	}
+	if m.mayBeInf(b, bodyEnv) {
+		return nil, nil, false
+	}
+	if _, plain := m.arithCheck(b, bodyEnv); plain {
+		return nil, nil, false // no check to spare
+	}
+	_, fhi := finiteRange(t)
+	if !m.g.finiteRangeOf(b.X, bodyEnv).within(0, fhi) || !m.g.finiteRangeOf(b.Y, bodyEnv).within(0, fhi) {
+		return nil, nil, false
+	}
+	w := m.g.walker()
+	if !w.NonEmpty(n, en) {
+		return nil, nil, false
+	}
+	return b.X, b.Y, true
 }
 
 // maxHoisted is how many reads that depend on the variable an iteration of
@@ -751,7 +827,7 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 		case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
 			return true
 		}
-		if n.Saturate {
+		if m.mayBeInf(n, en) {
 			return false
 		}
 		_, plain := m.arithCheck(n, en)

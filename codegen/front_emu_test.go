@@ -395,6 +395,18 @@ cell[i][s] = 1                                                         when s ==
 `, err: [2]int64{ErrOverflow, -1}, errKind: SiteInf, errAt: [2]int64{0, 46},
 		},
 		{
+			// Interval cells of length L hold L * 3e8, past int at L = 8:
+			// the front j - i = 7 overflows in the max of sums, whose
+			// terms are summed unchecked and checked once (deferredAdd).
+			name: "split-overflow", src: `problem split
+int n = 12
+n x n
+cell[i][j] = 300000000                                                        when i == j
+           | 0                                                                when i > j
+           | max(cell[i][j-1], max(k in i..j-1: cell[i][k] + cell[k+1][j]))  otherwise
+`, err: [2]int64{ErrOverflow, -1}, errKind: SiteOverflow, errAt: [2]int64{0, 7},
+		},
+		{
 			// No guard: cell 1 reads before the first cell.
 			name: "coins-outside", src: `problem coins
 int 1x? c = 3,5
@@ -419,6 +431,9 @@ cell[i][j] = 1                         when j == 0
 			prog := c.run(t)
 			if c.name == "order" && !strings.Contains(prog.Source, "order = true") {
 				t.Error("the data-dependent reference is not checked for its front")
+			}
+			if c.name == "split-overflow" && !strings.Contains(prog.Source, "unsigned acc") {
+				t.Error("the max of sums is not checked once (deferredAdd)")
 			}
 		})
 	}

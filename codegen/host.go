@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/templates"
@@ -147,7 +148,7 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 	}
 	g.classifyLoads()
 	g.hostScan = pl.Schedule == plan.Wavefront && g.gathers()
-	g.cellRange = g.inferCellRange()
+	g.cellRange, g.runCells = g.inferCellRange(analysis.Wraps), g.inferCellRange(analysis.Stops)
 	src, err := g.hostSource()
 	if err != nil {
 		return nil, err

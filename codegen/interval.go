@@ -93,8 +93,38 @@ func (g *gen) walker() analysis.Walker {
 	}}
 	if g.prog != nil && g.prog.Kernel == KernelHost {
 		w.Input = g.hostInputRange
+	} else {
+		w.Input = g.finiteInputRange
 	}
 	return w
+}
+
+// finiteInputRange bounds a read of an integer input for programs that do
+// not depend on the data's values (GPU programs): by its type's finite
+// range when the data holds no inf, which spares the inf rules of the
+// arithmetic on it; one bit of the data per input decides the program.
+func (g *gen) finiteInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.Range {
+	in := n.In
+	if r, ok := g.hostRanges[in]; ok {
+		return r
+	}
+	r := analysis.Full()
+	if !in.T.IsFloat() && in.T.HasInf() {
+		lo, hi := ir.FiniteRange(in.T)
+		r = analysis.Span(lo, hi)
+		p, ng := ir.InfSentinel(in.T)
+		for _, v := range in.I {
+			if v >= p || v <= ng {
+				r = analysis.Full()
+				break
+			}
+		}
+	}
+	if g.hostRanges == nil {
+		g.hostRanges = map[*ir.Input]analysis.Range{}
+	}
+	g.hostRanges[in] = r
+	return r
 }
 
 // hostInputRange bounds a read of an integer input, for host programs: by
@@ -160,6 +190,25 @@ func (g *gen) rangeOf(e ir.Expr, en env) ival {
 		return ival{}
 	}
 	w := g.walker()
+	return fromRng(w.Range(e, en))
+}
+
+// finiteRangeOf bounds the integer value of e in en where no failure
+// happened before (analysis.Stops), the cells read within runCells.
+func (g *gen) finiteRangeOf(e ir.Expr, en env) ival {
+	if g.runCells.known {
+		en = en.WithCells(g.runCells.rng())
+	}
+	return g.rangeFail(e, en, analysis.Stops)
+}
+
+// rangeFail bounds the integer value of e in en under the failure model f.
+func (g *gen) rangeFail(e ir.Expr, en env, f analysis.Failure) ival {
+	if e.Type().IsFloat() {
+		return ival{}
+	}
+	w := g.walker()
+	w.Failure = f
 	return fromRng(w.Range(e, en))
 }
 

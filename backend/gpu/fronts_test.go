@@ -300,6 +300,17 @@ int 1x? c = 1,2
 cell[i][s] = 1                                                         when s == 0
            | sum(k in 0..len(c)-1: c[k] <= s ? cell[i][s-c[k]] : 0)     otherwise
 `, []string{"ways.dp:5:", "overflow computing cell[0][46]", "does not fit in int"}},
+		// A max of sums checked once per cell (codegen deferredAdd): the
+		// first term that overflows is reported, as on the CPU, in a cell
+		// of the first front that overflows (its cells run at once, and
+		// any may report first: all of them fail with these operands).
+		{"split", `problem split
+int n = 12
+n x n
+cell[i][j] = 300000000                                                        when i == j
+           | 0                                                                when i > j
+           | max(cell[i][j-1], max(k in i..j-1: cell[i][k] + cell[k+1][j]))  otherwise
+`, []string{"split.dp:6:", "overflow computing cell[", "]: 300000000 + 2100000000 does not fit in int"}},
 		{"coins", `problem coins
 int 1x? c = 3,5
 1 x 12

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -83,6 +84,16 @@ func measure(t *testing.T, e *Executor, name string, p *ir.Problem, pl *plan.Pla
 		last = res
 	}
 	info := ""
+	if dir := os.Getenv("DPGPU_CUBIN_DIR"); dir != "" {
+		// Each measured program's CUBIN and source, for disassembly.
+		if prog, err := e.Program(p, pl, opt); err == nil {
+			if cubin, _, _, err := e.cache.Compile(e.nvrtc, prog.Source, prog.Name, e.dev.Arch(), prog.Options); err == nil {
+				f := filepath.Join(dir, strings.ReplaceAll(name, " ", "-"))
+				os.WriteFile(f+".cubin", cubin, 0o644)
+				os.WriteFile(f+".cu", []byte(prog.Source), 0o644)
+			}
+		}
+	}
 	if prog, err := e.Program(p, pl, opt); err == nil {
 		if m, _, err := e.load(prog); err == nil {
 			for name, f := range m.funcs {
