@@ -3,6 +3,7 @@ package dsl
 import (
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"sync"
 )
 
 // The participle grammar. Each kind of line has a parser of its own: Parse
@@ -276,16 +277,18 @@ func build[G any]() *participle.Parser[G] {
 	return participle.MustBuild[G](participle.Lexer(dpLexer), participle.UseLookahead(2))
 }
 
-// The parsers are built once; a participle.Parser is not modified by
-// parsing, so they are safe to share.
+// The parsers are built once, on first use (building all of them takes
+// milliseconds, a visible part of a small run and of commands that parse
+// no file); a participle.Parser is not modified by parsing, so they are
+// safe to share.
 var (
-	problemParser    = build[gProblem]()
-	settingParser    = build[gSetting]()
-	answerParser     = build[gAnswer]()
-	argsParser       = build[gArgs]()
-	scalarParser     = build[gScalar]()
-	inputParser      = build[gInput]()
-	gridParser       = build[gGrid]()
-	recurrenceParser = build[gRecurrence]()
-	caseLineParser   = build[gCaseLine]()
+	problemParser    = sync.OnceValue(build[gProblem])
+	settingParser    = sync.OnceValue(build[gSetting])
+	answerParser     = sync.OnceValue(build[gAnswer])
+	argsParser       = sync.OnceValue(build[gArgs])
+	scalarParser     = sync.OnceValue(build[gScalar])
+	inputParser      = sync.OnceValue(build[gInput])
+	gridParser       = sync.OnceValue(build[gGrid])
+	recurrenceParser = sync.OnceValue(build[gRecurrence])
+	caseLineParser   = sync.OnceValue(build[gCaseLine])
 )

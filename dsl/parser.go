@@ -303,43 +303,43 @@ func (p *parser) parseGroup(g *group) (d Decl) {
 	c := &conv{p: p}
 	switch g.kind {
 	case kindProblem:
-		if gp, err := run(problemParser, g.head); err != nil {
+		if gp, err := run(problemParser(), g.head); err != nil {
 			p.syntaxError(err, g.kind, g.head)
 		} else {
 			return c.problem(gp)
 		}
 	case kindSetting:
-		if gs, err := run(settingParser, g.head); err != nil {
+		if gs, err := run(settingParser(), g.head); err != nil {
 			p.syntaxError(err, g.kind, g.head)
 		} else {
 			return c.setting(gs)
 		}
 	case kindAnswer:
-		if ga, err := run(answerParser, g.head); err != nil {
+		if ga, err := run(answerParser(), g.head); err != nil {
 			p.syntaxError(err, g.kind, g.head)
 		} else {
 			return &AnswerDecl{Pos: pos(ga.Kw.Pos), Expr: c.expr(ga.Expr)}
 		}
 	case kindArgs:
-		if ga, err := run(argsParser, g.head); err != nil {
+		if ga, err := run(argsParser(), g.head); err != nil {
 			p.syntaxError(err, g.kind, g.head)
 		} else {
 			return c.args(ga)
 		}
 	case kindScalar:
-		if gs, err := run(scalarParser, g.head); err != nil {
+		if gs, err := run(scalarParser(), g.head); err != nil {
 			p.syntaxError(err, g.kind, g.head)
 		} else {
 			return &ScalarDecl{Pos: pos(gs.Type.Pos), Type: gs.Type.Value, Name: gs.Name.Value, Expr: c.expr(gs.Expr)}
 		}
 	case kindInput:
-		if gi, err := run(inputParser, g.head); err != nil {
+		if gi, err := run(inputParser(), g.head); err != nil {
 			p.syntaxError(err, g.kind, g.head)
 		} else {
 			return c.input(gi)
 		}
 	case kindGrid:
-		if gg, err := run(gridParser, gridTokens(g.head)); err != nil {
+		if gg, err := run(gridParser(), gridTokens(g.head)); err != nil {
 			p.syntaxError(err, g.kind, g.head)
 		} else {
 			return c.grid(gg)
@@ -451,7 +451,7 @@ func shiftPos(p lexer.Position, k int) lexer.Position {
 
 func (p *parser) recurrence(c *conv, g *group) Decl {
 	var d *RecurrenceDecl
-	if gr, err := run(recurrenceParser, g.head); err != nil {
+	if gr, err := run(recurrenceParser(), g.head); err != nil {
 		p.syntaxError(err, g.kind, g.head)
 	} else {
 		d = c.recurrenceHead(gr)
@@ -463,7 +463,7 @@ func (p *parser) recurrence(c *conv, g *group) Decl {
 		if !p.lexOK(seg) {
 			continue
 		}
-		gl, err := run(caseLineParser, seg)
+		gl, err := run(caseLineParser(), seg)
 		if err != nil {
 			p.syntaxError(err, g.kind, seg)
 			continue
