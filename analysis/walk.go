@@ -1109,10 +1109,10 @@ func splitConst(x ir.Expr) (ir.Expr, int64) {
 	if !ok || n.Saturate || (n.Op != ir.OpAdd && n.Op != ir.OpSub) {
 		return x, 0
 	}
-	c, ok := constInt64(n.Y)
+	c, ok := Int(n.Y, nil)
 	if !ok {
 		if n.Op == ir.OpAdd {
-			if c, ok := constInt64(n.X); ok {
+			if c, ok := Int(n.X, nil); ok {
 				return n.Y, c
 			}
 		}
@@ -1125,20 +1125,6 @@ func splitConst(x ir.Expr) (ir.Expr, int64) {
 		c = -c
 	}
 	return n.X, c
-}
-
-// constInt64 is the value of an integer constant or scalar.
-func constInt64(e ir.Expr) (int64, bool) {
-	switch n := e.(type) {
-	case *ir.Const:
-		return constInt(n)
-	case *ir.ScalarRef:
-		if n.Scalar.Value.T.IsFloat() {
-			return 0, false
-		}
-		return n.Scalar.Value.I, true
-	}
-	return 0, false
 }
 
 // diff bounds x - y by a relation of en, Full() when none applies: x and

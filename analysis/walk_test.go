@@ -79,21 +79,27 @@ func TestWalker(t *testing.T) {
 	}
 }
 
+// The relation tests' expressions: fresh nodes for i, j (every use its
+// own, as sema makes them), constants and binary operations.
+func relI() ir.Expr { return &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarI, Name: "i"} }
+func relJ() ir.Expr { return &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarJ, Name: "j"} }
+func relC(v int64) ir.Expr {
+	return &ir.Const{Node: ir.Node{T: ir.Int}, V: ir.Value{T: ir.Int, I: v}}
+}
+func relBin(op ir.Op, x, y ir.Expr) ir.Expr {
+	t := ir.Int
+	if op >= ir.OpEq && op <= ir.OpGe {
+		t = ir.Bool
+	}
+	return &ir.Binary{Node: ir.Node{T: t}, Op: op, X: x, Y: y}
+}
+
 // Under a comparison of an index variable with a read of data, their
 // difference keeps the comparison's sign (the bound a knapsack's `cell[i-1][w
 // - wt[i-1]]` needs under `wt[i-1] <= w`) — in another spelling of the same
 // read too, and only where the subtraction cannot wrap.
 func TestWalkerRelations(t *testing.T) {
-	i := func() ir.Expr { return &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarI, Name: "i"} }
-	j := func() ir.Expr { return &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarJ, Name: "w"} }
-	c := func(v int64) ir.Expr { return &ir.Const{Node: ir.Node{T: ir.Int}, V: ir.Value{T: ir.Int, I: v}} }
-	bin := func(op ir.Op, x, y ir.Expr) ir.Expr {
-		t := ir.Int
-		if op >= ir.OpEq && op <= ir.OpGe {
-			t = ir.Bool
-		}
-		return &ir.Binary{Node: ir.Node{T: t}, Op: op, X: x, Y: y}
-	}
+	i, j, c, bin := relI, relJ, relC, relBin
 	wt := &ir.Input{Name: "wt", T: ir.Int, Rows: 1, Cols: 3, Vector: true, I: []int64{4, 9, 7}}
 	load := func() ir.Expr {
 		return &ir.Load{Node: ir.Node{T: ir.Int}, In: wt, Index: []ir.Expr{bin(ir.OpSub, i(), c(1))}}
@@ -142,16 +148,7 @@ func TestWalkerRelations(t *testing.T) {
 // reference to a neighbour of (i, j) stays in a 10 x 10 grid, and under
 // !(i >= j) a min over i..j-1 is never empty (so never inf).
 func TestWalkerVarRelations(t *testing.T) {
-	i := func() ir.Expr { return &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarI, Name: "i"} }
-	j := func() ir.Expr { return &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarJ, Name: "j"} }
-	c := func(v int64) ir.Expr { return &ir.Const{Node: ir.Node{T: ir.Int}, V: ir.Value{T: ir.Int, I: v}} }
-	bin := func(op ir.Op, x, y ir.Expr) ir.Expr {
-		t := ir.Int
-		if op >= ir.OpEq && op <= ir.OpGe {
-			t = ir.Bool
-		}
-		return &ir.Binary{Node: ir.Node{T: t}, Op: op, X: x, Y: y}
-	}
+	i, j, c, bin := relI, relJ, relC, relBin
 	grid := NewEnv(Span(0, 9), Span(0, 9))
 	w := Walker{Config: Config{Failure: Stops, Refine: true}}
 	en := w.Assume(bin(ir.OpLe, bin(ir.OpSub, j(), i()), c(3)), false, grid)

@@ -299,6 +299,9 @@ type gen struct {
 	runCells ival
 	// hostScan: a host program's wavefront runs row by row (HostProgram.Scan).
 	hostScan bool
+	// hostFront: a host program runs the fronts of a generic schedule
+	// (HostProgram.Fronts).
+	hostFront bool
 	// hostRanges caches hostInputRange's bounds of each input's values.
 	hostRanges map[*ir.Input]analysis.Range
 	// refMirror[ID]: the front kernel's warps and blocks read the reference
@@ -948,6 +951,13 @@ func (g *gen) defines() string {
 	case KernelHost:
 		def("DP_HOST_ROWS", b2i(prog.Schedule == plan.Rows))
 		def("DP_HOST_SCAN", b2i(g.hostScan))
+		def("DP_HOST_FRONT", b2i(g.hostFront))
+		if g.hostFront {
+			def("DP_TA", fmt.Sprintf("%dLL", prog.Front.A))
+			def("DP_TB", fmt.Sprintf("%dLL", prog.Front.B))
+			def("DP_TSTEP", fmt.Sprintf("%dLL", max(prog.Front.B, -prog.Front.B)))
+			def("DP_MIRROR", b2i(prog.Mirror))
+		}
 		def("DP_NLINES", fmt.Sprintf("%dLL", prog.Lines))
 		def("DP_WIDTH", fmt.Sprintf("%dLL", prog.Width))
 		def("DP_REACH", max(prog.Reach, 1))
@@ -1070,7 +1080,7 @@ func (g *gen) refTable() string {
 	if g.prog.Backward {
 		sign = -1
 	}
-	if g.prog.Kernel == KernelFront {
+	if g.prog.Kernel == KernelFront || g.hostFront {
 		return g.frontRefTable()
 	}
 	for k, ref := range g.p.CellRefs {

@@ -559,6 +559,22 @@ func (m *emitter) reduce(n *ir.Reduce, en env) string {
 			"%s }())",
 			ct, acc, id, lo, hi, ctype(vt), name, ctype(vt), acc, body, step, fold)
 	}
+	if n.Lo.Type().Size() <= 4 && n.Hi.Type().Size() <= 4 {
+		// Bounds of 32 bits: the long long variable cannot overflow past
+		// hi_, and a loop with no exit but its test is one the compiler
+		// can make vector code (a host program's reductions). There the
+		// variable itself is a long long (its values fit an int, so every
+		// expression of it has the same value): consecutive values of an
+		// int converted from k_ would not be known consecutive, and reads
+		// indexed by them would be gathers.
+		vct := ctype(vt)
+		if m.g.prog.Kernel == KernelHost && vt.Size() <= 4 {
+			vct = "long long"
+		}
+		return fmt.Sprintf("([&]() -> %s { %s acc = %s; const long long lo_ = %s, hi_ = %s; "+
+			"for (long long k_ = lo_; k_ <= hi_; ++k_) { const %s %s = (%s)k_; const %s v = %s; %s } return acc; }())",
+			ct, ct, id, lo, hi, vct, name, vct, ct, body, step)
+	}
 	return fmt.Sprintf("([&]() -> %s { %s acc = %s; const long long lo_ = %s, hi_ = %s; "+
 		"for (long long k_ = lo_; k_ <= hi_; ++k_) { const %s %s = (%s)k_; const %s v = %s; %s if (k_ == hi_) break; } return acc; }())",
 		ct, ct, id, lo, hi, ctype(vt), name, ctype(vt), ct, body, step)

@@ -48,6 +48,14 @@ type HostProgram struct {
 	Answer   AnswerMode
 	Captures [][2]int64 // AnswerCapture: the cells, sorted (row-major)
 	RegionOp ir.ReduceOp
+
+	// Fronts: a generic schedule (plan.Kind.Generic) runs front by front
+	// of the hyperplane Front, the whole grid in memory, and with Mirror a
+	// transposed copy beside it; the run passes the range of fronts to
+	// dp_host_fronts, which enumerates each as plan.Hyperplane.Front.
+	Fronts bool
+	Front  plan.Hyperplane
+	Mirror bool
 }
 
 // Host entry point and its control block (backend/native mirrors the
@@ -56,8 +64,11 @@ const (
 	FuncHostRun = "dp_host_run"
 	// HostABI changes whenever dp_host_run's arguments or dp_host_ctl
 	// change; the library reports it through dp_host_abi.
-	HostABI     = 2
+	HostABI     = 3
 	FuncHostABI = "dp_host_abi"
+	// FuncHostFronts runs a Fronts program: dp_host_run's arguments but
+	// the padding, then the first and last front.
+	FuncHostFronts = "dp_host_fronts"
 )
 
 // HostSupports reports why GenerateHost cannot write a program for p as
@@ -85,6 +96,12 @@ func HostSupports(p *ir.Problem, pl *plan.Plan) error {
 			if d.DI == nil || *d.DI*sign < 1 {
 				return fmt.Errorf("%s does not read an earlier row", d.Ref.Text)
 			}
+		}
+	case plan.Interval, plan.Hyperplanar:
+		// Fronts of the plan's hyperplane, the whole grid in memory
+		// (templates/host.cu, DP_HOST_FRONT).
+		if pl.T.A == 0 && pl.T.B == 0 {
+			return fmt.Errorf("the %s schedule has no front function", pl.Schedule)
 		}
 	case plan.Wavefront:
 		for _, d := range pl.Deps {
@@ -124,8 +141,9 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 		return nil, fmt.Errorf("codegen: no host program for %s", err)
 	}
 	// layout picks a GPU kernel on the way (with these sizes); the host
-	// program only keeps the offsets and the answer it works out.
-	opt := Options{TileH: 64, TileW: 64, RowsPerThread: 4, StripWarps: 8, LineThreads: 256}
+	// program only keeps the offsets, the fronts and the answer it works
+	// out.
+	opt := Options{TileH: 64, TileW: 64, RowsPerThread: 4, StripWarps: 8, LineThreads: 256, SplitUnroll: 4}
 	g := &gen{p: p, pl: pl, opt: opt, rowSlot: map[*ir.Load]int{}, colSlot: map[*ir.Load]int{}}
 	prog := &Program{
 		Name:     strings.TrimSuffix(programName(p), ".cu") + ".cc",
@@ -141,12 +159,15 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 	if err := g.layout(); err != nil {
 		return nil, err
 	}
+	g.hostFront = prog.Kernel == KernelFront
 	prog.Kernel = KernelHost
 	g.placeInputs()
 	for k := range prog.Inputs {
 		prog.Inputs[k].Place = Global
 	}
-	g.classifyLoads()
+	if !g.hostFront {
+		g.classifyLoads()
+	}
 	g.hostScan = pl.Schedule == plan.Wavefront && g.gathers()
 	g.cellRange, g.runCells = g.inferCellRange(analysis.Wraps), g.inferCellRange(analysis.Stops)
 	src, err := g.hostSource()
@@ -162,6 +183,7 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 		Inputs: prog.Inputs, Sites: g.sites, Refs: p.CellRefs,
 		Reach: prog.Reach, PI: prog.PI, PJ: prog.PJ, Lanes: HostLanes, Scan: g.hostScan,
 		Answer: prog.Answer, Captures: prog.Captures, RegionOp: prog.RegionOp,
+		Fronts: g.hostFront, Front: prog.Front, Mirror: prog.Mirror,
 	}
 	return hp, nil
 }

@@ -286,12 +286,20 @@ func cellRead[S store, T num](c *CellProgram, n *ir.CellRef, data []S, fi, fj iF
 // is not on an earlier front than the cell being computed: it names both
 // cells, the input values the index was read from, and the fronts.
 func (c *CellProgram) notYet(f *frame, n *ir.CellRef, i, j int64) error {
-	p := c.p
-	self, read := p.CellText(f.i, f.j), p.CellText(i, j)
 	var binds []Binding
 	for r, slot := range c.slots {
 		binds = append(binds, Binding{Reduce: r, Value: f.vars[slot]})
 	}
+	return NotYet(c.p, c.h, n, f.i, f.j, i, j, binds)
+}
+
+// NotYet is the error of reference n, checked for its front (plan
+// Dependency.Checked), that read cell [i][j] while computing cell [ci][cj],
+// whose front under h is not later: the cells, the input values the index
+// was read from (those that binds, the values of the reductions around n,
+// let it evaluate), and the fronts. Every back end words it so.
+func NotYet(p *ir.Problem, h plan.Hyperplane, n *ir.CellRef, ci, cj, i, j int64, binds []Binding) error {
+	self, read := p.CellText(ci, cj), p.CellText(i, j)
 	var loads []string
 	seen := map[string]bool{}
 	for _, x := range []ir.Expr{n.I, n.J} {
@@ -302,13 +310,13 @@ func (c *CellProgram) notYet(f *frame, n *ir.CellRef, i, j int64) error {
 			}
 			idx := make([]string, len(ld.Index))
 			for k, ix := range ld.Index {
-				v, err := EvalWith(ix, f.i, f.j, binds, nil)
+				v, err := EvalWith(ix, ci, cj, binds, nil)
 				if err != nil {
 					return false
 				}
 				idx[k] = fmt.Sprintf("[%d]", v.I)
 			}
-			v, err := EvalWith(ld, f.i, f.j, binds, nil)
+			v, err := EvalWith(ld, ci, cj, binds, nil)
 			if err != nil {
 				return false
 			}
@@ -324,8 +332,8 @@ func (c *CellProgram) notYet(f *frame, n *ir.CellRef, i, j int64) error {
 	if len(loads) > 0 {
 		via = " (" + strings.Join(loads, ", ") + ")"
 	}
-	t, tr := c.h.T(f.i, f.j), c.h.T(i, j)
-	front := c.frontText()
+	t, tr := h.T(ci, cj), h.T(i, j)
+	front := frontText(p, h)
 	if tr == t {
 		return errAt(n.Pos, "%s reads %s%s, which is not computed yet: both are on front %s = %d, whose cells are computed at the same time", self, read, via, front, t)
 	}
@@ -334,9 +342,11 @@ func (c *CellProgram) notYet(f *frame, n *ir.CellRef, i, j int64) error {
 
 // frontText writes the front function with the problem's index names,
 // e.g. "t = j - i", or "t = n" for a 1-D grid indexed by n.
-func (c *CellProgram) frontText() string {
-	s := c.h.String()
-	iv, jv := c.p.IVar, c.p.JVar
+func (c *CellProgram) frontText() string { return frontText(c.p, c.h) }
+
+func frontText(p *ir.Problem, h plan.Hyperplane) string {
+	s := h.String()
+	iv, jv := p.IVar, p.JVar
 	if iv == "" {
 		iv = "i"
 	}

@@ -26,6 +26,10 @@
 //   - scan (DP_HOST_SCAN): a wavefront that reads 2-D inputs, row after row
 //     on one thread (see below).
 //
+//   - fronts (DP_HOST_FRONT): the generic schedules, front after front of
+//     the plan's hyperplane (the caller passes the fronts, plan.Front), the
+//     whole grid in memory; see dp_host_fronts.
+//
 // Every check only raises its cell's flag (dp_fast); a chunk or strip with
 // a raised flag is computed again with dp_slow, which notes the first cell
 // in row-major order that fails, so the error does not depend on the
@@ -127,6 +131,13 @@ struct dp_run {
 	long long *prog;
 	long long ansS, ansT, ansR; // the answer cell's strip, step and lane
 	long long capS[DP_NCAPS > 0 ? DP_NCAPS : 1], capT[DP_NCAPS > 0 ? DP_NCAPS : 1], capR[DP_NCAPS > 0 ? DP_NCAPS : 1];
+	// fronts: the grid G (row-major; with DP_MIRROR its transpose GT), the
+	// fronts tf .. tf+nf-1, and per front the next chunk to take and the
+	// chunks done; failed: a chunk of the current front noted an error.
+	cell_t *G, *GT;
+	long long nf, tf;
+	long long *next, *fdone;
+	int failed;
 };
 
 struct dp_worker {
@@ -399,6 +410,161 @@ static void *dp_work(void *arg)
 	return 0;
 }
 
+#elif DP_HOST_FRONT
+
+#ifndef DP_E_ORDER
+#define DP_E_ORDER 7 // as templates/front.cu: a read not of an earlier front
+#endif
+
+// dp_front_hacc reads the grid: every cell of an earlier front is final.
+// A read outside the grid, or (dp_ref::order) of a front not yet computed,
+// raises the cell's flag (reports, in the slow pass) and gives 0.
+template <bool R> struct dp_front_hacc {
+	const dp_inputs *in;
+	const cell_t *G, *GT;
+	dp_lv l;
+	__forceinline__ dp_lv &live() { return l; }
+	template <int ID> __forceinline__ cell_t ref(long long ri, long long rj, long long ci, long long cj)
+	{
+		if (!dp_ref<ID>::safe) {
+			const bool oob = dp_oob_idx(ri, rj);
+			dp_check<R>(l, oob, DP_E_CELL, ID, ci, cj, ri, rj);
+			if (oob)
+				return (cell_t)0;
+		}
+		if (dp_ref<ID>::order) {
+			const bool late = !(DP_TA * ri + DP_TB * rj < DP_TA * ci + DP_TB * cj);
+			dp_check<R>(l, late, DP_E_ORDER, ID, ci, cj, ri, rj);
+			if (late)
+				return (cell_t)0;
+		}
+		if (DP_MIRROR && dp_ref<ID>::mirror)
+			return GT[rj * DP_ROWS + ri];
+		return G[ri * DP_COLS + rj];
+	}
+	__forceinline__ unsigned long long lane() const { return 0; }
+	__forceinline__ unsigned long long lanes() const { return 1; }
+	template <class T, class F> __forceinline__ T fold(T x, F) const { return x; }
+};
+
+// dp_floor_div and dp_ceil_div round a quotient down and up.
+static __forceinline__ long long dp_floor_div(long long a, long long b)
+{
+	long long q = a / b;
+	if ((a % b != 0) && ((a < 0) != (b < 0)))
+		--q;
+	return q;
+}
+static __forceinline__ long long dp_ceil_div(long long a, long long b) { return -dp_floor_div(-a, b); }
+
+// dp_front_of is front t of the grid as plan.Hyperplane.Front enumerates
+// it: n cells, the first in row i0, then every DP_TSTEP rows (a whole row
+// when DP_TB is 0).
+static void dp_front_of(long long t, long long *i0, long long *n)
+{
+	*i0 = 0;
+	*n = 0;
+	if (DP_TB == 0) {
+		const long long i = t * DP_TA; // DP_TA is 1 or -1
+		*i0 = i;
+		if (i >= 0 && i < DP_ROWS)
+			*n = DP_COLS;
+		return;
+	}
+	const long long B = DP_TB != 0 ? DP_TB : 1;
+	long long lo = 0, hi = DP_ROWS - 1;
+	if (DP_TA != 0) {
+		// j in [0, COLS-1]: A*i between t - B*(COLS-1) and t.
+		const long long x = t, y = t - B * (DP_COLS - 1);
+		const long long aLo = x < y ? x : y, aHi = x < y ? y : x;
+		long long iLo, iHi;
+		if (DP_TA > 0) {
+			iLo = dp_ceil_div(aLo, DP_TA);
+			iHi = dp_floor_div(aHi, DP_TA);
+		} else {
+			iLo = dp_ceil_div(aHi, DP_TA);
+			iHi = dp_floor_div(aLo, DP_TA);
+		}
+		lo = lo > iLo ? lo : iLo;
+		hi = hi < iHi ? hi : iHi;
+	} else if (t % B != 0 || t / B < 0 || t / B >= DP_COLS) {
+		return;
+	}
+	while (lo <= hi && (t - DP_TA * lo) % B != 0)
+		++lo;
+	if (lo > hi)
+		return;
+	*i0 = lo;
+	*n = (hi - lo) / DP_TSTEP + 1;
+}
+
+// dp_front_chunk computes cells q0..q1-1 of front number f (t = tf + f,
+// first row i0); the fast pass returns whether a check failed.
+template <bool R> static int dp_front_chunk(dp_run *run, dp_host_ctl *note, long long f, long long i0, long long q0, long long q1)
+{
+	const long long t = run->tf + f;
+	cell_t *G = run->G, *GT = run->GT;
+	int bad = 0;
+	for (long long q = q0; q < q1; ++q) {
+		long long ii, jj;
+		if (DP_TB == 0) {
+			ii = i0;
+			jj = q;
+		} else {
+			ii = i0 + q * DP_TSTEP;
+			jj = (t - DP_TA * ii) / (DP_TB != 0 ? DP_TB : 1);
+		}
+		dp_front_hacc<R> a{&run->in, G, GT, {1, 0, note}};
+		const cell_t v = dp_rec_m<R>((DP_IDX_T)ii, (DP_IDX_T)jj, a);
+		G[ii * DP_COLS + jj] = v;
+		if (DP_MIRROR)
+			GT[jj * DP_ROWS + ii] = v;
+		if constexpr (!R)
+			bad |= a.l.bad;
+	}
+	return bad;
+}
+
+// dp_front_work runs the fronts in order: each worker takes chunks of the
+// current front from its counter, then waits until all of them are done.
+// A chunk whose flags were raised is computed again by the slow pass,
+// which notes its first failing cell in the worker's own block; the front
+// is still finished, and then every worker stops: dp_host_fronts reports
+// the first noted cell in row-major order, whatever the threads did.
+static void *dp_front_work(void *arg)
+{
+	dp_worker *w = (dp_worker *)arg;
+	dp_run *run = w->run;
+	const long long per = 4LL * (run->threads > 0 ? run->threads : 1);
+	for (long long f = 0; f < run->nf; ++f) {
+		long long i0, n;
+		dp_front_of(run->tf + f, &i0, &n);
+		if (n <= 0)
+			continue;
+		const long long chunk = run->threads > 1 ? (n + per - 1) / per : n, nch = (n + chunk - 1) / chunk;
+		for (;;) {
+			if (dp_aborted(run->ctl))
+				return 0;
+			const long long c = __atomic_fetch_add(&run->next[f], 1, __ATOMIC_RELAXED);
+			if (c >= nch)
+				break;
+			const long long q0 = c * chunk, q1 = q0 + chunk < n ? q0 + chunk : n;
+			if (dp_front_chunk<false>(run, &w->err, f, i0, q0, q1)) {
+				dp_front_chunk<true>(run, &w->err, f, i0, q0, q1);
+				if (w->err.code > 0)
+					__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
+			}
+			__atomic_fetch_add(&run->ctl->done, q1 - q0, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&run->fdone[f], 1, __ATOMIC_RELEASE);
+		}
+		if (!dp_wait_ge(&run->fdone[f], nch, run->ctl))
+			return 0;
+		if (__atomic_load_n(&run->failed, __ATOMIC_ACQUIRE))
+			return 0;
+	}
+	return 0;
+}
+
 #else // wavefront
 
 template <bool R> struct dp_strip_acc {
@@ -574,8 +740,103 @@ static void *dp_work(void *arg)
 
 #endif
 
-extern "C" int dp_host_abi(void) { return 2; }
+extern "C" int dp_host_abi(void) { return 3; }
 
+#if DP_HOST_FRONT
+// dp_host_fronts solves a generic schedule: the fronts tf .. tl of the
+// plan's hyperplane (plan.Hyperplane.Range), the whole grid in grid (the
+// caller's, when it keeps the grid) or in memory of its own. Return codes
+// as dp_host_run's.
+extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_t *ans, cell_t *grid, const int *keepSlot, cell_t *keep,
+	long long tf, long long tl)
+{
+	const long long nf = tl - tf + 1;
+	dp_run run;
+	memset(&run, 0, sizeof run);
+	run.ctl = ctl;
+	run.ans = ans;
+	run.keepSlot = keepSlot;
+	run.keep = keep;
+	run.nf = nf;
+	run.tf = tf;
+	for (int k = 0; k < DP_NIN; ++k)
+		run.in.p[k] = inputs[k];
+	int threads = ctl->threads > 0 ? ctl->threads : 1;
+	run.threads = threads;
+	const size_t cells = (size_t)(DP_ROWS * DP_COLS);
+	run.G = grid ? grid : (cell_t *)calloc(cells, sizeof(cell_t));
+	run.GT = DP_MIRROR ? (cell_t *)calloc(cells, sizeof(cell_t)) : 0;
+	run.next = (long long *)calloc((size_t)(nf > 0 ? nf : 1), sizeof(long long));
+	run.fdone = (long long *)calloc((size_t)(nf > 0 ? nf : 1), sizeof(long long));
+	dp_worker *ws = (dp_worker *)calloc((size_t)threads, sizeof(dp_worker));
+	int rc = 0;
+	if (!run.G || (DP_MIRROR && !run.GT) || !run.next || !run.fdone || !ws) {
+		rc = 3;
+	} else {
+		for (int k = 0; k < threads; ++k) {
+			ws[k].run = &run;
+			dp_fast::dp_part_init(ws[k].part);
+		}
+		for (int k = 1; k < threads; ++k)
+			ws[k].started = pthread_create(&ws[k].th, 0, dp_front_work, &ws[k]) == 0;
+		dp_front_work(&ws[0]);
+		for (int k = 1; k < threads; ++k)
+			if (ws[k].started)
+				pthread_join(ws[k].th, 0);
+		// A thread that could not start leaves its chunks to the others.
+		if (run.failed) {
+			// The first failing cell in row-major order of the front that
+			// failed (every worker stopped after it).
+			dp_host_ctl first;
+			memset(&first, 0, sizeof first);
+			for (int k = 0; k < threads; ++k)
+				if (ws[k].err.code > 0)
+					dp_host_note(&first, ws[k].err.code, ws[k].err.site, ws[k].err.i, ws[k].err.j, ws[k].err.a, ws[k].err.b);
+			dp_publish(ctl, &first);
+		}
+		if (__atomic_load_n(&ctl->code, __ATOMIC_ACQUIRE) > 0) {
+			rc = 1;
+		} else if (dp_aborted(ctl)) {
+			rc = 2;
+		} else {
+#if DP_ANS_KIND == 1
+			ans[0] = run.G[(long long)DP_ANS_I * DP_COLS + DP_ANS_J];
+#elif DP_ANS_KIND == 3
+			for (int k = 0; k < DP_NCAPS; ++k)
+				ans[k] = run.G[dp_cap_i[k] * DP_COLS + dp_cap_j[k]];
+#elif DP_ANS_KIND == 2
+			for (long long i = 0; i < DP_ROWS; ++i)
+				dp_region(&ws[0], run.G + i * DP_COLS, DP_COLS, i, 0, 0, 1, 0);
+#endif
+			if (keepSlot && keep)
+				for (long long i = 0; i < DP_ROWS; ++i)
+					if (keepSlot[i] >= 0)
+						memcpy(keep + keepSlot[i] * DP_COLS, run.G + i * DP_COLS, (size_t)DP_COLS * sizeof(cell_t));
+			dp_part p;
+			dp_fast::dp_part_init(p);
+			for (int k = 0; k < threads; ++k)
+				dp_fast::dp_part_merge(p, ws[k].part);
+			ctl->pidx = p.idx;
+			ctl->piv = p.iv;
+			ctl->pfv = p.fv;
+			ctl->pany = p.any;
+			ctl->pfl = p.fl;
+		}
+	}
+	free(ws);
+	free(run.next);
+	free(run.fdone);
+	free(run.GT);
+	if (run.G != grid)
+		free(run.G);
+	return rc;
+}
+
+extern "C" int dp_host_run(dp_host_ctl *, const void *const *, cell_t *, long long, long long, cell_t *, const int *, cell_t *)
+{
+	return 4; // a fronts program: dp_host_fronts
+}
+#else
 // dp_host_run solves the problem: 0 done, 1 an error (in ctl), 2 stopped
 // (ctl->abort), 3 out of memory.
 extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *ans, long long before, long long after, cell_t *grid,
@@ -713,3 +974,4 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 #endif
 	return rc;
 }
+#endif // DP_HOST_FRONT

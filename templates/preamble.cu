@@ -147,14 +147,14 @@ __device__ __forceinline__ int dp_muli(DP_LIVE_T live, int site, long long ci, l
 __device__ __forceinline__ long long dp_addl(DP_LIVE_T live, int site, long long ci, long long cj, long long x, long long y)
 {
 	const long long r = (long long)((unsigned long long)x + (unsigned long long)y);
-	DP_FAIL_IF((((x ^ r) & (y ^ r)) < 0 || !dp_lfin_ok(r)), live, DP_E_OVERFLOW, site, ci, cj, x, y);
+	DP_FAIL_IF(((((x ^ r) & (y ^ r)) < 0) | !dp_lfin_ok(r)), live, DP_E_OVERFLOW, site, ci, cj, x, y);
 	return r;
 }
 
 __device__ __forceinline__ long long dp_subl(DP_LIVE_T live, int site, long long ci, long long cj, long long x, long long y)
 {
 	const long long r = (long long)((unsigned long long)x - (unsigned long long)y);
-	DP_FAIL_IF((((x ^ y) & (x ^ r)) < 0 || !dp_lfin_ok(r)), live, DP_E_OVERFLOW, site, ci, cj, x, y);
+	DP_FAIL_IF(((((x ^ y) & (x ^ r)) < 0) | !dp_lfin_ok(r)), live, DP_E_OVERFLOW, site, ci, cj, x, y);
 	return r;
 }
 
@@ -163,7 +163,7 @@ __device__ __forceinline__ long long dp_mull(DP_LIVE_T live, int site, long long
 	// The product fits in 64 bits when the high word is the sign of the low.
 	const long long r = (long long)((unsigned long long)x * (unsigned long long)y);
 	const long long hi = __mul64hi(x, y);
-	DP_FAIL_IF((hi != (r >> 63) || !dp_lfin_ok(r)), live, DP_E_OVERFLOW, site, ci, cj, x, y);
+	DP_FAIL_IF(((hi != (r >> 63)) | !dp_lfin_ok(r)), live, DP_E_OVERFLOW, site, ci, cj, x, y);
 	return r;
 }
 
@@ -298,7 +298,7 @@ __device__ __forceinline__ int dp_l2i(DP_LIVE_T live, int site, long long ci, lo
 		return DP_IPOS;
 	if (x == DP_LNEG)
 		return DP_INEG;
-	DP_FAIL_IF((x < -DP_IFIN || x > DP_IFIN), live, DP_E_OVERFLOW, site, ci, cj, x, 0);
+	DP_FAIL_IF(((x < -DP_IFIN) | (x > DP_IFIN)), live, DP_E_OVERFLOW, site, ci, cj, x, 0);
 	return (int)x;
 }
 
@@ -323,7 +323,7 @@ __device__ __forceinline__ T dp_narrow(DP_LIVE_T live, int site, long long ci, l
 		return (T)TP;
 	if (x == FN)
 		return (T)TN;
-	DP_FAIL_IF((x < -TFIN || x > TFIN), live, DP_E_OVERFLOW, site, ci, cj, x, 0);
+	DP_FAIL_IF(((x < -TFIN) | (x > TFIN)), live, DP_E_OVERFLOW, site, ci, cj, x, 0);
 	return (T)x;
 }
 

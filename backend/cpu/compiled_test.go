@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"sync"
@@ -311,5 +312,74 @@ func TestCompiledBatchShapes(t *testing.T) {
 		}
 		ex = compiling(New(1), c).OneProblem() // the next problem: a new batch
 		ex.checkShapes = true
+	}
+}
+
+// TestCompiledFronts runs the generic schedules' reference problems
+// (interval DP, look-back, 1-D and 3-D grids) compiled (templates/host.cu,
+// DP_HOST_FRONT) at awkward sizes on 1 and 3 threads: the answer and, kept,
+// every cell must be the reference's, and the run compiled.
+func TestCompiledFronts(t *testing.T) {
+	c := withCompiler(t)
+	r := rand.New(rand.NewPCG(12, 12))
+	for _, pr := range genericProblems {
+		for _, n := range []int{1, 2, 3, 17, 100} {
+			rc := pr.gen(r, n)
+			p, pl := dptest.Load(t, pr.name+".dp", rc.src)
+			if err := codegen.HostSupports(p, pl); err != nil {
+				t.Fatalf("%s n=%d: no host program: %v", pr.name, n, err)
+			}
+			for _, threads := range []int{1, 3} {
+				for _, keep := range []bool{false, true} {
+					name := fmt.Sprintf("%s n=%d threads=%d keep=%v (%s)", pr.name, n, threads, keep, pl.T)
+					res, err := solveCompiled(t, c, p, pl, backend.Options{Threads: threads, Maintain: keep})
+					if err != nil {
+						t.Fatalf("%s: %v\n%s", name, err, rc.src)
+					}
+					if !strings.Contains(res.Device, "compiled by") {
+						t.Fatalf("%s: not compiled (%s)", name, res.Device)
+					}
+					checkResult(t, name, rc.src, rc, res, keep)
+				}
+			}
+		}
+	}
+}
+
+// TestCompiledFrontsEnumerate: the compiled sweep enumerates the fronts of
+// any hyperplane as plan.Hyperplane.Front does, every cell once: a grid
+// whose cells read nothing, under schedules t = A*i + B*j forced on it,
+// comes back whole.
+func TestCompiledFrontsEnumerate(t *testing.T) {
+	c := withCompiler(t)
+	generic := 0
+	for _, h := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1}, {2, 1}, {1, 2}, {-1, 2}, {3, -2}, {-2, -3}} {
+		for _, sz := range [][2]int{{1, 1}, {2, 3}, {17, 5}, {6, 17}} {
+			src := fmt.Sprintf("problem fill\nschedule: t = %d*i + %d*j\n%d x %d\ncell[i][j] = i * 1000 + j + 1\n", h[0], h[1], sz[0], sz[1])
+			p, pl, err := dptest.TryLoad(t, "fill.dp", src)
+			if err != nil {
+				t.Fatalf("t = %d*i + %d*j: %v", h[0], h[1], err)
+			}
+			if !pl.Schedule.Generic() {
+				continue // a v1 name (rows, cols, ...): its own sweeps
+			}
+			generic++
+			for _, threads := range []int{1, 3} {
+				res, err := solveCompiled(t, c, p, pl, backend.Options{Threads: threads, Maintain: true})
+				if err != nil || !strings.Contains(res.Device, "compiled by") {
+					t.Fatalf("%s: %v (%v)", src, err, res)
+				}
+				for i := int64(0); i < p.Rows; i++ {
+					for j := int64(0); j < p.Cols; j++ {
+						if v := res.Grid.At(i, j); v.I != i*1000+j+1 {
+							t.Fatalf("t = %d*i + %d*j, %dx%d, %d threads: cell[%d][%d] = %v, want %d", h[0], h[1], p.Rows, p.Cols, threads, i, j, v, i*1000+j+1)
+						}
+					}
+				}
+			}
+		}
+	}
+	if generic < 30 {
+		t.Errorf("%d runs of a generic schedule, want 30 or more", generic)
 	}
 }

@@ -38,6 +38,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/bitpar"
 	"github.com/dpgpu/dpgpu/backend/native"
@@ -366,8 +367,24 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows}
 	need, what, advice := lib.Bytes(run), fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
 	keepGrid := opt.KeepGrid(p)
+	if lib.Prog.Fronts {
+		// What the plan says the generic schedules take (the whole grid,
+		// the transposed copy, the workers), less a grid the caller holds.
+		// Where it does not fit, the Go evaluator runs: it can do without
+		// the transposed copy.
+		m := plan.CPUMemory(p, pl, threads, keepGrid)
+		need = m.Work + m.Grid
+		if opt.Grid.Fits(p.CellType, p.Rows, p.Cols) {
+			need -= m.Grid
+		}
+		if avail, ok := available(); ok && need > avail {
+			return nil, "the compiled fronts and the transposed copy do not fit in memory", nil
+		}
+	}
 	if keepGrid && !opt.Grid.Fits(p.CellType, p.Rows, p.Cols) {
-		need += plan.GridBytes(p)
+		if !lib.Prog.Fronts { // counted above
+			need += plan.GridBytes(p)
+		}
 		what = fmt.Sprintf("keeping the whole %dx%d grid of %s (%s) while solving %s", p.Rows, p.Cols, p.CellType, hostmem.Bytes(plan.GridBytes(p)), p.Name)
 		advice = "run without maintain, --grid and --traceback, which keep the whole grid"
 	}
@@ -402,6 +419,52 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 	return res, "", nil
 }
 
+// work is what p costs in cells of a sweep, for the choice to compile: a
+// generic schedule's cells run reductions (interval DP, look-back), a
+// third of the longest on average, so a 1000 x 1000 matrix chain costs as
+// much as a 1000 x 333,000 grid of cells without them.
+func work(p *ir.Problem, hp *codegen.HostProgram) int64 {
+	cells := p.Cells()
+	if hp == nil || !hp.Fronts {
+		return cells
+	}
+	longest := int64(1)
+	for _, c := range p.Cases {
+		for _, e := range []ir.Expr{c.Cond, c.Value} {
+			if e != nil {
+				ir.Walk(e, func(x ir.Expr) bool {
+					if r, ok := x.(*ir.Reduce); ok {
+						longest = max(longest, reductionLength(p, r))
+					}
+					return true
+				})
+			}
+		}
+	}
+	if w, ok := ir.Mul64(cells, max(longest/3, 1)); ok {
+		return w
+	}
+	return math.MaxInt64
+}
+
+// reductionLength bounds how many values r's variable takes in a cell of
+// p's grid: hi - lo + 1 of its bounds' linear forms at the grid's corners,
+// or a side of the grid where they are not linear.
+func reductionLength(p *ir.Problem, r *ir.Reduce) int64 {
+	side := max(p.Rows, p.Cols)
+	lo, ok1 := analysis.AffineOf(r.Lo, nil)
+	hi, ok2 := analysis.AffineOf(r.Hi, nil)
+	if !ok1 || !ok2 || !lo.IsLinear() || !hi.IsLinear() || len(lo.Red) > 0 || len(hi.Red) > 0 {
+		return side
+	}
+	var most int64
+	for _, c := range [4][2]int64{{0, 0}, {0, p.Cols - 1}, {p.Rows - 1, 0}, {p.Rows - 1, p.Cols - 1}} {
+		n := (hi.I-lo.I)*c[0] + (hi.J-lo.J)*c[1] + hi.K - lo.K + 1
+		most = max(most, n)
+	}
+	return min(max(most, 1), side)
+}
+
 // library is the compiled program for p: made for p, or, for a batch
 // (OneProblem), the one of p's shape.
 func (e *Executor) library(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*native.Library, string) {
@@ -413,7 +476,7 @@ func (e *Executor) library(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*
 		if err != nil {
 			return nil, err.Error()
 		}
-		if cells := max(p.Cells(), opt.ProgramCells); cells < e.compileMin && !e.native.Cached(hp) {
+		if cells := max(work(p, hp), opt.ProgramCells); cells < e.compileMin && !e.native.Cached(hp) {
 			return nil, small(cells)
 		}
 		lib, err := e.native.Load(hp)
@@ -444,7 +507,7 @@ func (e *Executor) library(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*
 	if sh.why != "" {
 		return nil, sh.why
 	}
-	sh.cells += p.Cells()
+	sh.cells += work(p, sh.hp)
 	if sh.lib == nil {
 		if sh.cells < e.compileMin {
 			return nil, small(sh.cells)

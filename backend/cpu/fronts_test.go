@@ -535,8 +535,10 @@ cell[j] = 0 when j == 0
 // the first machine) and on fronts split among the workers.
 func TestGenericCancel(t *testing.T) {
 	srcs := []string{
-		"problem chain\n1 x 10000000\ncell[i][j] = j when j < 2\n           | max(k in j-2..j-1: cell[i][k]) + 1 otherwise\n",
-		"problem rows\nschedule: t = i\n3000 x 3000\ncell[i][j] = j when i == 0\n           | max(k in max(0, j-1)..j: cell[i-1][k]) otherwise\n",
+		// Reductions of 100 and 1000 terms: long enough that compiled code
+		// reports progress before it ends.
+		"problem chain\n1 x 10000000\ncell[i][j] = j when j < 2\n           | max(k in max(0, j-100)..j-1: cell[i][k]) + 1 otherwise\n",
+		"problem rows\nschedule: t = i\n3000 x 3000\ncell[i][j] = j when i == 0\n           | max(k in max(0, j-1000)..j: cell[i-1][k]) otherwise\n",
 	}
 	for _, src := range srcs {
 		p, pl := dptest.Load(t, "big.dp", src)

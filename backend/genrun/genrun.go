@@ -273,8 +273,7 @@ func orderError(p *ir.Problem, pl *plan.Plan, who string, site int, ci, cj, x, y
 	if site < 0 || site >= len(p.CellRefs) {
 		return fmt.Errorf("%s reported a read of %s, which is not computed yet, computing %s", who, p.CellText(x, y), p.CellText(ci, cj))
 	}
-	ref := p.CellRefs[site]
-	msg := fmt.Sprintf("%s reads %s, which is not computed yet (computing %s): the fronts %s run in order, and it lies on front %d, not before front %d",
-		ref.Text, p.CellText(x, y), p.CellText(ci, cj), h, h.T(x, y), h.T(ci, cj))
-	return source.ErrorList{&source.Error{Pos: ref.Pos, Msg: msg}}
+	// Worded as the Go evaluator words it; the input values the index read
+	// are named where they do not depend on a reduction's variable.
+	return eval.NotYet(p, h, p.CellRefs[site], ci, cj, x, y, nil)
 }

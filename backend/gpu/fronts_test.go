@@ -322,14 +322,14 @@ int 1x? p = 0,0,1,2,3,7,4,5,6
 1 x len(p)
 cell[i][j] = 1                         when j == 0
            | cell[i][p[j]] + 1         otherwise
-`, []string{"order.dp:5:", "cell[i][p[j]] reads cell[0][7], which is not computed yet (computing cell[0][5])"}},
+`, []string{"order.dp:5:", "cell[0][5] reads cell[0][7] (p[5] = 7), which is not computed yet: it is on front t = j = 7, after the front of cell[0][5] (5)"}},
 		// The same on a 1-D grid: its cells are named as written.
 		{"order1d", `problem order1d
 int 1x? p = 0,0,1,2,3,7,4,5,6
 len(p)
 cell[j] = 1                      when j == 0
         | cell[p[j]] + 1         otherwise
-`, []string{"order1d.dp:5:", "cell[p[j]] reads cell[7], which is not computed yet (computing cell[5])"}},
+`, []string{"order1d.dp:5:", "cell[5] reads cell[7] (p[5] = 7), which is not computed yet: it is on front t = j = 7, after the front of cell[5] (5)"}},
 	}
 	for _, c := range cases {
 		p, pl, err := dptest.TryLoad(t, c.name+".dp", c.src)

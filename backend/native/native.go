@@ -230,7 +230,11 @@ func (c *Compiler) Load(hp *codegen.HostProgram) (*Library, error) {
 	if v, _, _ := purego.SyscallN(abi); int(int32(v)) != codegen.HostABI {
 		return nil, fmt.Errorf("host program %s has ABI %d, want %d", path, int32(v), codegen.HostABI)
 	}
-	run, err := purego.Dlsym(h, codegen.FuncHostRun)
+	entry := codegen.FuncHostRun
+	if hp.Fronts {
+		entry = codegen.FuncHostFronts
+	}
+	run, err := purego.Dlsym(h, entry)
 	if err != nil {
 		return nil, fmt.Errorf("host program %s: %w", path, err)
 	}

@@ -77,6 +77,16 @@ func (l *Library) Bytes(r Run) int64 {
 	if len(r.KeepRows) > 0 {
 		b += 4 * hp.Rows // the row -> kept slot table
 	}
+	if hp.Fronts {
+		// The whole grid (the caller's when it keeps one: counted here
+		// all the same), its transpose, two counters per front.
+		first, last := hp.Front.Range(hp.Rows, hp.Cols)
+		g := hp.Rows * hp.Cols * cs
+		if hp.Mirror {
+			g *= 2
+		}
+		return g + 2*8*(last-first+1) + threads*256
+	}
 	if hp.Schedule == plan.Rows {
 		return b + int64(hp.Reach+1)*(r.Before+hp.Cols+r.After)*cs
 	}
@@ -172,8 +182,17 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 			}
 		}()
 	}
-	rc, _, _ := purego.SyscallN(l.run, uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(&table[0])),
-		uintptr(unsafe.Pointer(&ans.Bytes()[0])), uintptr(r.Before), uintptr(r.After), grid, slots, keep)
+	var rc uintptr
+	if hp.Fronts {
+		// The plan's fronts, which the library enumerates as
+		// plan.Hyperplane.Front does (TestHostFronts).
+		first, last := hp.Front.Range(hp.Rows, hp.Cols)
+		rc, _, _ = purego.SyscallN(l.run, uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(&table[0])),
+			uintptr(unsafe.Pointer(&ans.Bytes()[0])), grid, slots, keep, uintptr(first), uintptr(last))
+	} else {
+		rc, _, _ = purego.SyscallN(l.run, uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(&table[0])),
+			uintptr(unsafe.Pointer(&ans.Bytes()[0])), uintptr(r.Before), uintptr(r.After), grid, slots, keep)
+	}
 	close(stop)
 	wg.Wait()
 	runtime.KeepAlive(p.Inputs)
@@ -204,7 +223,7 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 // sweep, lanes times steps of the strips.
 func (l *Library) units() int64 {
 	hp := l.Prog
-	if hp.Schedule == plan.Rows {
+	if hp.Schedule == plan.Rows || hp.Fronts {
 		return hp.Rows * hp.Cols
 	}
 	lanes := int64(hp.Lanes)

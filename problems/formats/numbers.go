@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // text is the text of one value: a field of a line ([]byte) or a cell of a
@@ -152,7 +153,7 @@ func parseInt[T text](tok T) (int64, error) {
 			return 0, fmt.Errorf("%q is outside the 64-bit integer range", tok)
 		}
 		if err != nil {
-			return 0, fmt.Errorf("%q is not a number", tok)
+			return 0, notNumber(string(tok))
 		}
 	}
 	v, ok := floatToInt(f)
@@ -198,7 +199,21 @@ func parseFloat[T text](tok T) (float64, error) {
 		return 0, fmt.Errorf("%q is outside the range of a double", tok)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", tok)
+		return 0, notNumber(string(tok))
 	}
 	return f, nil
+}
+
+// notNumber is the error of a token that is no number: quoted, cut short
+// when long (a whole line of a file whose values are not separated by
+// spaces), with a hint where commas joined the values.
+func notNumber(tok string) error {
+	q := tok
+	if len(q) > 40 {
+		q = q[:40] + "..."
+	}
+	if strings.Contains(tok, ",") {
+		return fmt.Errorf("%q is not a number: values here are separated by spaces (a .csv file takes commas)", q)
+	}
+	return fmt.Errorf("%q is not a number", q)
 }

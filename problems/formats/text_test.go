@@ -131,6 +131,9 @@ func TestLoadText(t *testing.T) {
 		{name: "floats", file: "f.txt", content: "1.5 -2\n1e-3 inf\n", opt: fl, rows: 2, cols: 2, floats: []float64{1.5, -2, 0.001, math.Inf(1)}},
 		{name: "ragged", file: "r.txt", content: "1 2\n\n3\n", errs: []string{"r.txt:3:", "row 2 has 1 values", "first row (line 1) has 2"}},
 		{name: "bad number", file: "b.txt", content: "1 2\n3 x\n", errs: []string{"b.txt:2:", `"x" is not a number`}},
+		// Values joined by commas in a .txt: the token is cut short and
+		// the message says what separates values.
+		{name: "commas in a .txt", file: "c.txt", content: "0,70,78,inf,inf,inf,inf,inf,inf,92,inf,inf,inf,inf,82\n", errs: []string{"c.txt:1:", `"0,70,78,inf,inf,inf,inf,inf,inf,92,inf,i..." is not a number: values here are separated by spaces (a .csv file takes commas)`}},
 		{name: "fraction into int", file: "b.txt", content: "1 2.5", errs: []string{"b.txt:1:", `"2.5" is not an integer`, "float or double"}},
 		{name: "int overflow", file: "b.txt", content: "9223372036854775808", errs: []string{"b.txt:1:", "outside the 64-bit integer range"}},
 		{name: "huge float into int", file: "b.txt", content: "1e300", errs: []string{"outside the 64-bit integer range"}},

@@ -31,7 +31,7 @@ import (
 	"github.com/dpgpu/dpgpu/internal/dptest"
 )
 
-var peerNames = []string{"knapsack01", "lcs", "editdistance", "manhattan", "heldkarp"}
+var peerNames = []string{"knapsack01", "lcs", "editdistance", "manhattan", "heldkarp", "matrixchain"}
 
 var (
 	buildOnce sync.Once
@@ -283,6 +283,24 @@ func TestKnapsackPeerMatchesDpgpu(t *testing.T) {
 	big := write(t, dir, "big", "3 10\n2000000000 4\n2000000000 5\n7 1\n")
 	if out, errOut, status := runPeer(t, "knapsack01", big); status != 0 || strings.TrimSpace(out) != "4000000007" {
 		t.Errorf("knapsack01 with large profits: got %q (status %d, %s), want 4000000007", strings.TrimSpace(out), status, errOut)
+	}
+}
+
+func TestMatrixChainPeerMatchesDpgpu(t *testing.T) {
+	peers(t)
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(18, 3))
+	for trial, n := range []int{1, 2, 3, 17, 60} {
+		var sb strings.Builder
+		for range n + 1 {
+			fmt.Fprintf(&sb, "%d ", 1+r.IntN(100))
+		}
+		path := write(t, dir, fmt.Sprintf("mc%d.txt", trial), sb.String()+"\n")
+		want := dpgpuAnswer(t, "matrix-chain", []string{path})
+		out, errOut, status := runPeer(t, "matrixchain", path)
+		if status != 0 || strings.TrimSpace(out) != want {
+			t.Errorf("n = %d: matrixchain got %q (status %d, %s), dpgpu says %s", n, strings.TrimSpace(out), status, errOut, want)
+		}
 	}
 }
 
