@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
@@ -505,10 +506,25 @@ cell[j] = 0 when j == 0
 		{"a read before the grid", "mc.dp", strings.Replace(mc, "cell[i][k] +", "cell[i][k-1] +", 1),
 			"mc.dp:6:31: cell[i][k-1] reads cell[0][-1], outside the 40x40 grid"},
 	}
+	runs := []func(testing.TB, *ir.Problem, *plan.Plan, backend.Options) (*backend.Result, error){solve, solveTiny}
+	if c, err := compiler(); err == nil {
+		// The compiled fronts (templates/host.cu) word and place every
+		// error as the evaluator does, whatever the threads.
+		runs = append(runs, func(t testing.TB, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
+			if _, err := codegen.GenerateHost(p, pl); err != nil {
+				t.Errorf("%s: no host program (%v): the error would come from the evaluator", p.Name, err)
+			}
+			res, err := solveCompiled(t, c, p, pl, opt)
+			if err == nil && !strings.Contains(res.Device, "compiled by") {
+				t.Errorf("%s ran %s, not compiled code", p.Name, res.Device)
+			}
+			return res, err
+		})
+	}
 	for _, tc := range cases {
 		p, pl := dptest.Load(t, tc.file, tc.src)
 		for _, threads := range []int{1, 2, 4} {
-			for _, run := range []func(testing.TB, *ir.Problem, *plan.Plan, backend.Options) (*backend.Result, error){solve, solveTiny} {
+			for _, run := range runs {
 				_, err := run(t, p, pl, backend.Options{Threads: threads})
 				if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 					t.Errorf("%s, %d threads: error\n  %v\nwant\n  %s...", tc.name, threads, err, tc.want)
