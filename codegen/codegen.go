@@ -291,12 +291,12 @@ type gen struct {
 	rowLds  []*ir.Load
 	colLds  []*ir.Load
 
-	cellRange ival
+	cellRange analysis.Range
 	// runCells bounds the cells of a run that stops at its first failure
 	// (analysis.Stops): what mayBeInf and deferredAdd may rely on, where
 	// cellRange holds after a failure too (a GPU sweep goes on after one,
 	// and the proofs that keep its reads in memory must hold then).
-	runCells ival
+	runCells analysis.Range
 	// hostScan: a host program's wavefront runs row by row (HostProgram.Scan).
 	hostScan bool
 	// hostFront: a host program runs the fronts of a generic schedule
@@ -629,18 +629,18 @@ func loadFuncName(k int) string { return fmt.Sprintf("dp_in%d", k) }
 // bits or the iteration would cost too much: then the cells are bounded by
 // their type's finite range where finiteCells proves them finite, else not
 // at all. Other integer cell types get finiteCells' bound alone.
-func (g *gen) inferCellRange(f analysis.Failure) ival {
+func (g *gen) inferCellRange(f analysis.Failure) analysis.Range {
 	fin := g.finiteCells(typeRange(g.p.CellType))
 	r := g.iterateCellRange(fin, f)
-	if fin.known && r.known && !r.empty {
-		return fromRng(r.rng().Meet(fin.rng()))
+	if !fin.IsFull() && !r.IsFull() && !r.IsEmpty() {
+		return r.Meet(fin)
 	}
 	return r
 }
 
 // iterateCellRange is inferCellRange's iteration; full is what it gives
 // when it gives up.
-func (g *gen) iterateCellRange(full ival, f analysis.Failure) ival {
+func (g *gen) iterateCellRange(full analysis.Range, f analysis.Failure) analysis.Range {
 	t := g.p.CellType
 	if t != ir.Int {
 		return full
@@ -666,8 +666,8 @@ func (g *gen) iterateCellRange(full ival, f analysis.Failure) ival {
 	}
 	const budget = 20_000_000
 	slope1 := slopeOne(g.p)
-	en0 := g.gridEnv(ival{})
-	x := ival{known: true, empty: true}
+	en0 := g.gridEnv(analysis.Full())
+	x := analysis.Empty()
 	for d := int64(0); d <= depth; d++ {
 		if int64(nodes)*(d+1) > budget {
 			return full
@@ -681,22 +681,22 @@ func (g *gen) iterateCellRange(full ival, f analysis.Failure) ival {
 			for m := 0; m < k; m++ {
 				en = g.refine(g.p.Cases[m].Cond, false, en)
 			}
-			nx = hull(nx, g.rangeFail(c.Value, en.WithCells(x.rng()), f))
+			nx = nx.Hull(g.rangeFail(c.Value, en.WithCells(x), f))
 		}
-		if !nx.within(math.MinInt32, math.MaxInt32) {
+		if !nx.Within(math.MinInt32, math.MaxInt32) {
 			return full
 		}
 		if nx == x {
 			return x
 		}
-		if slope1 && !x.empty && d >= 1 {
+		if slope1 && !x.IsEmpty() && d >= 1 {
 			// The increments never grow (see slopeOne): extrapolating the
 			// last one to the full depth bounds every later step.
 			left := depth - d
-			lo, ok1 := ir.Mul64(x.lo-nx.lo, left)
-			hi, ok2 := ir.Mul64(nx.hi-x.hi, left)
-			if ok1 && ok2 && nx.lo-lo >= math.MinInt32 && nx.hi+hi <= math.MaxInt32 {
-				return span(nx.lo-lo, nx.hi+hi)
+			lo, ok1 := ir.Mul64(x.Lo-nx.Lo, left)
+			hi, ok2 := ir.Mul64(nx.Hi-x.Hi, left)
+			if ok1 && ok2 && nx.Lo-lo >= math.MinInt32 && nx.Hi+hi <= math.MaxInt32 {
+				return analysis.Span(nx.Lo-lo, nx.Hi+hi)
 			}
 		}
 		x = nx
@@ -710,13 +710,13 @@ func (g *gen) iterateCellRange(full ival, f analysis.Failure) ival {
 // induction over the schedule, no cell is ever inf, and + - * of cells
 // need not follow the inf rules (a failed operation stops the run with an
 // error, so what it leaves in a cell does not matter). Else it is full.
-func (g *gen) finiteCells(full ival) ival {
+func (g *gen) finiteCells(full analysis.Range) analysis.Range {
 	t := g.p.CellType
 	if !t.IsInteger() || !t.HasInf() || len(g.p.Cases) == 0 {
 		return full
 	}
 	lo, hi := ir.FiniteRange(t)
-	fin := span(lo, hi)
+	fin := analysis.Span(lo, hi)
 	w := g.walker()
 	w.Failure = analysis.Stops
 	en0 := g.gridEnv(fin)
@@ -1114,8 +1114,8 @@ func CellRange(p *ir.Problem, pl *plan.Plan) (lo, hi int64, ok bool) {
 	}
 	g := &gen{p: p, pl: pl, rowSlot: map[*ir.Load]int{}, colSlot: map[*ir.Load]int{}}
 	r := g.inferCellRange(analysis.Wraps)
-	if !r.known || r.empty || !r.within(math.MinInt32, math.MaxInt32) || r == typeRange(p.CellType) {
+	if r.IsFull() || r.IsEmpty() || !r.Within(math.MinInt32, math.MaxInt32) || r == typeRange(p.CellType) {
 		return 0, 0, false
 	}
-	return r.lo, r.hi, true
+	return r.Lo, r.Hi, true
 }

@@ -196,7 +196,7 @@ func TestCellRange(t *testing.T) {
 	p, pl := dptest.Load(t, "lcs.dp", lcsSrc)
 	g := &gen{p: p, pl: pl, prog: &Program{}}
 	r := g.inferCellRange(analysis.Wraps)
-	if !r.known || r.lo != 0 || r.hi > p.Rows+p.Cols {
+	if r.IsFull() || r.Lo != 0 || r.Hi > p.Rows+p.Cols {
 		t.Errorf("LCS cells in %+v, want within [0, %d]", r, p.Rows+p.Cols)
 	}
 	lo, hi := ir.FiniteRange(ir.Int)
@@ -218,10 +218,10 @@ func TestCellRange(t *testing.T) {
 		p, pl := dptest.Load(t, tc.name+".dp", tc.src)
 		g := &gen{p: p, pl: pl, prog: &Program{}}
 		r := g.inferCellRange(analysis.Wraps)
-		if tc.known && (!r.known || r.lo != tc.lo || r.hi != tc.hi) {
+		if tc.known && (r.IsFull() || r.Lo != tc.lo || r.Hi != tc.hi) {
 			t.Errorf("%s: cells in %+v, want the finite range [%d, %d]", tc.name, r, tc.lo, tc.hi)
 		}
-		if flo, fhi := ir.FiniteRange(p.CellType); !tc.known && r.known && r.within(flo, fhi) {
+		if flo, fhi := ir.FiniteRange(p.CellType); !tc.known && !r.IsFull() && r.Within(flo, fhi) {
 			t.Errorf("%s: cells in %+v, want no bound short of the sentinels", tc.name, r)
 		}
 	}

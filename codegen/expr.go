@@ -224,7 +224,7 @@ func (m *emitter) expr(e ir.Expr, en env) string {
 		ci := m.expr(n.I, en)
 		cj := m.expr(n.J, en)
 		if n.ID >= 0 && n.ID < len(m.g.refSafe) {
-			m.g.refSafe[n.ID] = m.g.rangeOf(n.I, en).within(0, m.g.p.Rows-1) && m.g.rangeOf(n.J, en).within(0, m.g.p.Cols-1)
+			m.g.refSafe[n.ID] = m.g.rangeOf(n.I, en).Within(0, m.g.p.Rows-1) && m.g.rangeOf(n.J, en).Within(0, m.g.p.Cols-1)
 		} else {
 			m.g.fail(n, "%s has no reference ID", n.Text)
 		}
@@ -240,11 +240,11 @@ func (m *emitter) expr(e ir.Expr, en env) string {
 		// behaviour.
 		switch t {
 		case ir.Int:
-			if m.g.rangeOf(n.X, en).has(math.MinInt32) {
+			if m.g.rangeOf(n.X, en).Has(math.MinInt32) {
 				return "dp_negi(" + x + ")"
 			}
 		case ir.Long:
-			if m.g.rangeOf(n.X, en).has(math.MinInt64) {
+			if m.g.rangeOf(n.X, en).Has(math.MinInt64) {
 				return "dp_negl(" + x + ")"
 			}
 		}
@@ -324,7 +324,7 @@ func (m *emitter) mayBeInf(n *ir.Binary, en env) bool {
 		return false
 	}
 	lo, hi := finiteRange(n.Type())
-	return !m.g.finiteRangeOf(n.X, en).within(lo, hi) || !m.g.finiteRangeOf(n.Y, en).within(lo, hi)
+	return !m.g.finiteRangeOf(n.X, en).Within(lo, hi) || !m.g.finiteRangeOf(n.Y, en).Within(lo, hi)
 }
 
 // arithCheck says whether integer + - * / % n of finite operands (not
@@ -338,16 +338,16 @@ func (m *emitter) arithCheck(n *ir.Binary, en env) (kind SiteKind, plain bool) {
 	var r analysis.Range
 	switch n.Op {
 	case ir.OpDiv, ir.OpRem:
-		if ry.has(0) {
+		if ry.Has(0) {
 			return SiteDivZero, false
 		}
-		return SiteOverflow, !ry.has(-1)
+		return SiteOverflow, !ry.Has(-1)
 	case ir.OpAdd:
-		r = rx.rng().Add(ry.rng())
+		r = rx.Add(ry)
 	case ir.OpSub:
-		r = rx.rng().Sub(ry.rng())
+		r = rx.Sub(ry)
 	case ir.OpMul:
-		r = rx.rng().Mul(ry.rng())
+		r = rx.Mul(ry)
 	}
 	lo, hi := finiteRange(n.T)
 	return SiteOverflow, r.Within(lo, hi)
@@ -372,7 +372,7 @@ func (m *emitter) convert(n *ir.Convert, en env) string {
 		if from.IsFloat() {
 			return fmt.Sprintf("dp_f2n<%s, %s, %s>(%s, %s)", ctype(to), intLit(ti.InfPos, ir.Long), intLit(ti.InfNeg, ir.Long), m.ck(m.site(SiteNaN, n)), x)
 		}
-		if lo, hi := finiteRange(to); m.g.rangeOf(n.X, en).within(lo, hi) {
+		if lo, hi := finiteRange(to); m.g.rangeOf(n.X, en).Within(lo, hi) {
 			return "((" + ctype(to) + ")(" + x + "))"
 		}
 		// A type without sentinels (char) maps none: its values never
@@ -405,7 +405,7 @@ func (m *emitter) convert(n *ir.Convert, en env) string {
 	case from == ir.Int && to == ir.Long:
 		return "dp_i2l(" + x + ")"
 	case from == ir.Long && to == ir.Int:
-		if m.g.rangeOf(n.X, en).within(-intFin, intFin) {
+		if m.g.rangeOf(n.X, en).Within(-intFin, intFin) {
 			return "((int)(" + x + "))"
 		}
 		return fmt.Sprintf("dp_l2i(%s, %s)", m.ck(m.site(SiteOverflow, n)), x)
@@ -602,7 +602,7 @@ func (m *emitter) deferredAdd(n *ir.Reduce, en, bodyEnv env) (x, y ir.Expr, ok b
 		return nil, nil, false // no check to spare
 	}
 	_, fhi := finiteRange(t)
-	if !m.g.finiteRangeOf(b.X, bodyEnv).within(0, fhi) || !m.g.finiteRangeOf(b.Y, bodyEnv).within(0, fhi) {
+	if !m.g.finiteRangeOf(b.X, bodyEnv).Within(0, fhi) || !m.g.finiteRangeOf(b.Y, bodyEnv).Within(0, fhi) {
 		return nil, nil, false
 	}
 	w := m.g.walker()
@@ -699,9 +699,9 @@ func (m *emitter) inputInside(ld *ir.Load, en env) bool {
 		}
 	}
 	if len(ld.Index) == 1 {
-		return m.g.rangeOf(ld.Index[0], en).within(0, in.Len-1)
+		return m.g.rangeOf(ld.Index[0], en).Within(0, in.Len-1)
 	}
-	return m.g.rangeOf(ld.Index[0], en).within(0, in.Rows-1) && m.g.rangeOf(ld.Index[1], en).within(0, in.Cols-1)
+	return m.g.rangeOf(ld.Index[0], en).Within(0, in.Rows-1) && m.g.rangeOf(ld.Index[1], en).Within(0, in.Cols-1)
 }
 
 // splitLoop is the loop of a split reduction with 32-bit bounds lo_ and
@@ -763,7 +763,7 @@ func (m *emitter) load(n *ir.Load, en env) string {
 	if len(n.Index) == 1 {
 		r := m.g.rangeOf(n.Index[0], en)
 		k := m.expr(n.Index[0], en)
-		if !r.within(0, in.Len-1) {
+		if !r.Within(0, in.Len-1) {
 			flat = fmt.Sprintf("dp_chk1(%s, (long long)(%s), %dLL)", m.ck(m.site(SiteLoad, n)), k, in.Len)
 		} else {
 			flat = k
@@ -772,7 +772,7 @@ func (m *emitter) load(n *ir.Load, en env) string {
 		rr, rc := m.g.rangeOf(n.Index[0], en), m.g.rangeOf(n.Index[1], en)
 		r := m.expr(n.Index[0], en)
 		c := m.expr(n.Index[1], en)
-		if !rr.within(0, in.Rows-1) || !rc.within(0, in.Cols-1) {
+		if !rr.Within(0, in.Rows-1) || !rc.Within(0, in.Cols-1) {
 			flat = fmt.Sprintf("dp_chk2(%s, (long long)(%s), (long long)(%s), %dLL, %dLL)", m.ck(m.site(SiteLoad, n)), r, c, in.Rows, in.Cols)
 		} else {
 			flat = fmt.Sprintf("((long long)(%s) * %dLL + (%s))", r, in.Cols, c)
@@ -817,12 +817,12 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 		}
 		in := m.g.input(n.In)
 		if len(n.Index) == 1 {
-			return m.g.rangeOf(n.Index[0], en).within(0, in.Len-1) && m.pure(n.Index[0], en)
+			return m.g.rangeOf(n.Index[0], en).Within(0, in.Len-1) && m.pure(n.Index[0], en)
 		}
-		return m.g.rangeOf(n.Index[0], en).within(0, in.Rows-1) && m.g.rangeOf(n.Index[1], en).within(0, in.Cols-1) &&
+		return m.g.rangeOf(n.Index[0], en).Within(0, in.Rows-1) && m.g.rangeOf(n.Index[1], en).Within(0, in.Cols-1) &&
 			m.pure(n.Index[0], en) && m.pure(n.Index[1], en)
 	case *ir.CellRef:
-		return m.g.rangeOf(n.I, en).within(0, m.g.p.Rows-1) && m.g.rangeOf(n.J, en).within(0, m.g.p.Cols-1) &&
+		return m.g.rangeOf(n.I, en).Within(0, m.g.p.Rows-1) && m.g.rangeOf(n.J, en).Within(0, m.g.p.Cols-1) &&
 			m.pure(n.I, en) && m.pure(n.J, en)
 	case *ir.Unary:
 		return m.pure(n.X, en)
@@ -854,7 +854,7 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 		if n.X.Type().IsFloat() && !t.IsFloat() && t != ir.Bool {
 			return false // NaN and overflow checks
 		}
-		if lo, hi := finiteRange(t); narrows(n.X.Type(), t) && !m.g.rangeOf(n.X, en).within(lo, hi) {
+		if lo, hi := finiteRange(t); narrows(n.X.Type(), t) && !m.g.rangeOf(n.X, en).Within(lo, hi) {
 			return false
 		}
 		return m.pure(n.X, en)

@@ -15,60 +15,18 @@ import (
 // stops with an error, but the launch goes on, and a read proved in bounds
 // must stay in bounds.
 
-// ival is a closed integer interval [lo, hi]. The zero value is unknown
-// (every int64); empty marks a range with no value (an unreachable case).
-type ival struct {
-	lo, hi int64
-	known  bool
-	empty  bool
-}
-
-func point(v int64) ival     { return ival{lo: v, hi: v, known: true} }
-func span(lo, hi int64) ival { return ival{lo: lo, hi: hi, known: true, empty: lo > hi} }
-func (a ival) within(lo, hi int64) bool {
-	return a.empty || (a.known && a.lo >= lo && a.hi <= hi)
-}
-func (a ival) has(v int64) bool { return !a.empty && (!a.known || (a.lo <= v && v <= a.hi)) }
-
-// emptyIval is the range of an expression never evaluated.
-var emptyIval = ival{known: true, empty: true}
-
-// rng is a as an analysis.Range: unknown is every int64.
-func (a ival) rng() analysis.Range {
-	switch {
-	case a.empty:
-		return analysis.Empty()
-	case !a.known:
-		return analysis.Full()
-	}
-	return analysis.Range{Lo: a.lo, Hi: a.hi}
-}
-
-// fromRng is the ival of r: every int64 is unknown.
-func fromRng(r analysis.Range) ival {
-	switch {
-	case r.IsEmpty():
-		return emptyIval
-	case r.IsFull():
-		return ival{}
-	}
-	return span(r.Lo, r.Hi)
-}
-
 // typeRange is every value an integer type can hold.
-func typeRange(t ir.Type) ival {
+func typeRange(t ir.Type) analysis.Range {
 	switch {
 	case t == ir.Char:
 		// Char data may be signed bytes or the codes 128..255.
-		return span(-128, 255)
+		return analysis.Span(-128, 255)
 	case t.IsInteger() && t.Size() < 8:
 		in := t.Info()
-		return span(in.Min, in.Max)
+		return analysis.Span(in.Min, in.Max)
 	}
-	return ival{}
+	return analysis.Full()
 }
-
-func hull(a, b ival) ival { return fromRng(a.rng().Hull(b.rng())) }
 
 // env is what is known about the index variables at a point of the
 // recurrence: the grid's ranges narrowed by the conditions that must hold
@@ -78,8 +36,8 @@ type env = analysis.Env
 
 // gridEnv is the env of every cell of the grid, whose cells hold values
 // in cells (unknown: any value of the cell type).
-func (g *gen) gridEnv(cells ival) env {
-	return analysis.NewEnv(analysis.Span(0, g.p.Rows-1), analysis.Span(0, g.p.Cols-1)).WithCells(cells.rng())
+func (g *gen) gridEnv(cells analysis.Range) env {
+	return analysis.NewEnv(analysis.Span(0, g.p.Rows-1), analysis.Span(0, g.p.Cols-1)).WithCells(cells)
 }
 
 // walker is the range analysis under the GPU's failure model, narrowing
@@ -185,31 +143,31 @@ func pow2AtLeast(x int64) int64 {
 
 // rangeOf bounds the integer value of e in en. Floating expressions are
 // unknown.
-func (g *gen) rangeOf(e ir.Expr, en env) ival {
+func (g *gen) rangeOf(e ir.Expr, en env) analysis.Range {
 	if e.Type().IsFloat() {
-		return ival{}
+		return analysis.Full()
 	}
 	w := g.walker()
-	return fromRng(w.Range(e, en))
+	return w.Range(e, en)
 }
 
 // finiteRangeOf bounds the integer value of e in en where no failure
 // happened before (analysis.Stops), the cells read within runCells.
-func (g *gen) finiteRangeOf(e ir.Expr, en env) ival {
-	if g.runCells.known {
-		en = en.WithCells(g.runCells.rng())
+func (g *gen) finiteRangeOf(e ir.Expr, en env) analysis.Range {
+	if !g.runCells.IsFull() {
+		en = en.WithCells(g.runCells)
 	}
 	return g.rangeFail(e, en, analysis.Stops)
 }
 
 // rangeFail bounds the integer value of e in en under the failure model f.
-func (g *gen) rangeFail(e ir.Expr, en env, f analysis.Failure) ival {
+func (g *gen) rangeFail(e ir.Expr, en env, f analysis.Failure) analysis.Range {
 	if e.Type().IsFloat() {
-		return ival{}
+		return analysis.Full()
 	}
 	w := g.walker()
 	w.Failure = f
-	return fromRng(w.Range(e, en))
+	return w.Range(e, en)
 }
 
 // refine narrows en by the knowledge that cond evaluated to truth.
