@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
+	"unsafe"
 )
 
 func TestParseAvailable(t *testing.T) {
@@ -143,6 +145,25 @@ func TestBytes(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 3 << 29: "1.5 GiB", 1 << 40: "1.0 TiB"} {
 		if got := Bytes(n); got != want {
 			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestPrefaultKeepsWrites: filling a buffer while Prefault faults its pages
+// in on another goroutine loses no value written (the kernel populates
+// only pages not there yet).
+func TestPrefaultKeepsWrites(t *testing.T) {
+	const n = 64 << 20
+	s := make([]int64, 0, n/8)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s[:cap(s)]))), n)
+	Prefault(b)
+	for k := 0; k < cap(s); k++ {
+		s = append(s, int64(k)*7+1)
+	}
+	time.Sleep(10 * time.Millisecond) // let a slow populate run past the end
+	for k, v := range s {
+		if v != int64(k)*7+1 {
+			t.Fatalf("value %d is %d after the prefault, want %d", k, v, int64(k)*7+1)
 		}
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"io"
 	"iter"
+	"unsafe"
+
+	"github.com/dpgpu/dpgpu/internal/hostmem"
 )
 
 // This file is the reader core that every text format is built on: lines
@@ -94,6 +97,15 @@ func (lr *lineReader) seq(next func() ([]byte, bool, error)) iter.Seq[[]byte] {
 // errorf is an error at the line last handed out.
 func (lr *lineReader) errorf(format string, args ...any) error {
 	return errAt(lr.name, lr.n, format, args...)
+}
+
+// prefault has the pages of s's capacity faulted in beside the parsing
+// that fills it (hostmem.Prefault): for a table of 10^8 values the page
+// faults cost as much as the parsing.
+func prefault(s []int64) {
+	if c := cap(s); c > 0 {
+		hostmem.Prefault(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s[:c]))), c*8))
+	}
 }
 
 // capFor is the capacity to give an array that is to receive want values

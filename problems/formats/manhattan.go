@@ -45,6 +45,7 @@ func readManhattan(r io.Reader, name string, size int64) ([]*Table, error) {
 	n, m := int(nm[0]), int(nm[1])
 	block := func(what string, rows, cols int) (*Table, error) {
 		t := &Table{Rows: rows, Cols: cols, I: make([]int64, 0, lr.capFor(int64(rows)*int64(cols)))}
+		prefault(t.I)
 		if cols == 0 {
 			return t, nil
 		}
