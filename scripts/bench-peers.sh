@@ -64,7 +64,7 @@ say() { echo "bench-peers: $*" >&2; }
 
 # --- build -----------------------------------------------------------------
 say "building the C peers ($cc -O3 -march=native) and dpgpu"
-for p in knapsack01 lcs editdistance manhattan heldkarp; do
+for p in knapsack01 lcs editdistance manhattan heldkarp matrixchain; do
 	if ! "$cc" -O3 -march=native -o "$bin/$p" "$root/bench/cpu/$p.c" -lm; then
 		say "building bench/cpu/$p.c failed"
 		exit 1
@@ -85,13 +85,14 @@ fi
 
 # --- instances ---------------------------------------------------------------
 if [ $quick = 1 ]; then
-	seqlen=8000 city=2000 knap=knapPI_1_5000_1000_1 tsp=gr21
+	seqlen=8000 city=2000 knap=knapPI_1_5000_1000_1 tsp=gr21 chain=300
 else
-	seqlen=20000 city=10000 knap=knapPI_1_10000_1000_1 tsp=fri26
+	seqlen=20000 city=10000 knap=knapPI_1_10000_1000_1 tsp=fri26 chain=1000
 fi
 say "writing the instances"
 (cd "$inst" && "$dpgpu" gen-data lcs --len "$seqlen" -o dna >/dev/null)
 (cd "$inst" && "$dpgpu" gen-data manhattan --size "$city" -o "city_$city.txt" >/dev/null)
+(cd "$inst" && "$dpgpu" gen-data ints --len "$((chain + 1))" --min 5 --max 100 -o "chain_$chain.txt" >/dev/null)
 
 # The load average before and after: other work on the machine stretches
 # wall times (the cpu columns much less), so the table says how quiet it was.
@@ -231,6 +232,9 @@ pair "edit distance (unit)" "${seqlen} x ${seqlen} DNA" -- editdistance "$a" "$b
 m=$inst/city_$city.txt
 pair "manhattan tourist" "${city} x ${city} (gen-data)" -- manhattan "$m" -- peer "$bin/manhattan" "$m"
 rm -f "$m" # about 0.6 GB at full size
+
+c=$inst/chain_$chain.txt
+pair "matrix chain" "n = $chain (gen-data ints)" -- matrix-chain "$c" -- peer "$bin/matrixchain" "$c"
 
 t=$data/tsplib/$tsp.tsp
 if [ -f "$t" ]; then
