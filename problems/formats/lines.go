@@ -102,7 +102,7 @@ func (lr *lineReader) errorf(format string, args ...any) error {
 // prefault has the pages of s's capacity faulted in beside the parsing
 // that fills it (hostmem.Prefault): for a table of 10^8 values the page
 // faults cost as much as the parsing.
-func prefault(s []int64) {
+func prefault[E int64 | float64](s []E) {
 	if c := cap(s); c > 0 {
 		hostmem.Prefault(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s[:c]))), c*8))
 	}

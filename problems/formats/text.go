@@ -51,6 +51,8 @@ func readText(r io.Reader, name string, size int64, opt Options) (*Table, error)
 			// Size the array once for the whole file from its first row.
 			want := lr.estimate(len(line), sh.cols)
 			ints, floats = reserve(ints, want), reserve(floats, want)
+			prefault(ints)
+			prefault(floats)
 		}
 	}
 	if lr.err != nil {
