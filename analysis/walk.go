@@ -956,11 +956,12 @@ func (w *Walker) assume(cond ir.Expr, truth bool, en Env) Env {
 				en = compareVar(en, v, mirror(op), w.Range(n.X, en))
 				en = w.compareRel(en, v, n.X, 0, mirror(op), Point(0))
 			}
-			// v - e + c op y: a relation of v and e (`j - i <= minloop`).
-			if v, e, c, ok := difference(n.X); ok {
+			// v - e + c op y: a relation of v and e (`j - i <= minloop`),
+			// where the difference was computed exactly.
+			if v, e, c, ok := difference(n.X); ok && w.exactDiff(n.X, en) {
 				en = w.compareRel(en, v, e, c, op, w.Range(n.Y, en))
 			}
-			if v, e, c, ok := difference(n.Y); ok {
+			if v, e, c, ok := difference(n.Y); ok && w.exactDiff(n.Y, en) {
 				en = w.compareRel(en, v, e, c, mirror(op), w.Range(n.X, en))
 			}
 			return en
@@ -1101,6 +1102,25 @@ func difference(x ir.Expr) (v *ir.Var, e ir.Expr, c int64, ok bool) {
 	c, ok1 := ir.Add64(c, cx)
 	c, ok2 := ir.Sub64(c, cy)
 	return v, ey, c, ok1 && ok2
+}
+
+// exactDiff reports whether x, a difference (see difference), has its
+// mathematical value where en holds: always where a failure stops the run,
+// and where it wraps when no step of it can leave its type (else the
+// comparison it takes part in says nothing of v - e).
+func (w *Walker) exactDiff(x ir.Expr, en Env) bool {
+	if w.Failure != Wraps {
+		return true
+	}
+	lim := ir.ArithMax(x.Type())
+	ok := func(r Range) bool { return r.Within(-lim, lim) }
+	x, c := splitConst(x)
+	n := x.(*ir.Binary) // difference checked the shape
+	vx, cx := splitConst(n.X)
+	ey, cy := splitConst(n.Y)
+	a, b := w.Range(vx, en).Add(Point(cx)), w.Range(ey, en).Add(Point(cy))
+	d := a.Sub(b)
+	return ok(a) && ok(b) && ok(d) && ok(d.Add(Point(c)))
 }
 
 // splitConst writes x as y + c for a constant c (0 when there is none).

@@ -175,3 +175,24 @@ func TestWalkerVarRelations(t *testing.T) {
 		t.Errorf("min(k in i..j-1: k) anywhere = %v, want inf among its values (may be empty)", got)
 	}
 }
+
+// Where arithmetic wraps (a GPU sweep after a failure), a difference that
+// can leave its type says nothing of the mathematical one: no relation.
+func TestWalkerRelationsNeedExactDifferences(t *testing.T) {
+	d := &ir.Input{Name: "d", T: ir.Int, Rows: 1, Cols: 2, Vector: true, I: []int64{-2147483640, 0}}
+	bounds := NewInputBounds(&ir.Problem{Inputs: []*ir.Input{d}})
+	ld := &ir.Load{Node: ir.Node{T: ir.Int}, In: d, Index: []ir.Expr{relI()}}
+	cond := relBin(ir.OpLe, relBin(ir.OpSub, relJ(), ld), relC(3)) // j - d[i] <= 3
+	grid := NewEnv(Span(0, 1), Span(0, 100))
+	for _, tc := range []struct {
+		fail Failure
+		want bool // whether j - d[i] <= 3 is known after it
+	}{{Stops, true}, {Wraps, false}} {
+		w := Walker{Config: Config{Failure: tc.fail, Refine: true, Input: bounds.Load}}
+		en := w.Assume(cond, true, grid)
+		_, known := en.relOf(relJ().(*ir.Var), ld)
+		if known != tc.want {
+			t.Errorf("%v: relation of j and d[i] known %v, want %v", tc.fail, known, tc.want)
+		}
+	}
+}
