@@ -27,8 +27,9 @@
 //     on one thread (see below).
 //
 //   - fronts (DP_HOST_FRONT): the generic schedules, front after front of
-//     the plan's hyperplane (the caller passes the fronts, plan.Front), the
-//     whole grid in memory; see dp_host_fronts.
+//     the plan's hyperplane (enumerated as plan.Hyperplane.Front does), the
+//     chunks of all fronts from one ticket counter, the whole grid in
+//     memory; see dp_host_fronts and dp_front_work.
 //
 // Every check only raises its cell's flag (dp_fast); a chunk or strip with
 // a raised flag is computed again with dp_slow, which notes the first cell
@@ -132,12 +133,12 @@ struct dp_run {
 	long long ansS, ansT, ansR; // the answer cell's strip, step and lane
 	long long capS[DP_NCAPS > 0 ? DP_NCAPS : 1], capT[DP_NCAPS > 0 ? DP_NCAPS : 1], capR[DP_NCAPS > 0 ? DP_NCAPS : 1];
 	// fronts: the grid G (row-major; with DP_MIRROR its transpose GT), the
-	// fronts tf .. tf+nf-1, and per front the next chunk to take and the
-	// chunks done; failed: a chunk of the current front noted an error.
+	// fronts tf .. tf+nf-1 (their chunks numbered by ticket, done counted
+	// in doneChunks); failed: a chunk noted an error.
 	cell_t *G, *GT;
 	long long nf, tf;
-	long long *next, *fdone;
 	int failed;
+	long long failedFront;
 };
 
 struct dp_worker {
@@ -525,44 +526,84 @@ template <bool R> static int dp_front_chunk(dp_run *run, dp_host_ctl *note, long
 	return bad;
 }
 
-// dp_front_work runs the fronts in order: each worker takes chunks of the
-// current front from its counter, then waits until all of them are done.
-// A chunk whose flags were raised is computed again by the slow pass,
-// which notes its first failing cell in the worker's own block; the front
-// is still finished, and then every worker stops: dp_host_fronts reports
-// the first noted cell in row-major order, whatever the threads did.
+// dp_front_after_failure reports whether front f comes after a front that
+// failed: its chunks are not computed (those of the failing front are, so
+// that its first failing cell is found whatever the threads).
+static __forceinline__ bool dp_front_after_failure(dp_run *run, long long f)
+{
+	return __atomic_load_n(&run->failed, __ATOMIC_ACQUIRE) && f > __atomic_load_n(&run->failedFront, __ATOMIC_RELAXED);
+}
+
+// dp_front_wait waits until need chunks are done (every chunk of the
+// fronts before front f); false when the run was stopped or a front before
+// f failed, which leaves chunks that no worker will do.
+static bool dp_front_wait(dp_run *run, long long need, long long f)
+{
+	for (long long spins = 0;; ++spins) {
+		if (__atomic_load_n(&run->doneChunks, __ATOMIC_ACQUIRE) >= need)
+			return true;
+		if (dp_aborted(run->ctl) || dp_front_after_failure(run, f))
+			return false;
+		if (spins < 4000) {
+			dp_pause();
+		} else {
+			struct timespec ts = {0, 20000};
+			nanosleep(&ts, 0);
+		}
+	}
+}
+
+// dp_front_work runs the fronts in order. The chunks of all fronts are
+// numbered in order and handed out from one ticket counter (as the rows
+// sweep's); a worker whose ticket lies in front f first waits until every
+// chunk of the fronts before f is done (run->doneChunks). A chunk whose
+// flags were raised is computed again by the slow pass, which notes its
+// first failing cell in the worker's own block; its front is still
+// finished, and no worker starts the next: dp_host_fronts reports the
+// first noted cell in row-major order, whatever the threads did.
 static void *dp_front_work(void *arg)
 {
 	dp_worker *w = (dp_worker *)arg;
 	dp_run *run = w->run;
 	const long long per = 4LL * (run->threads > 0 ? run->threads : 1);
-	for (long long f = 0; f < run->nf; ++f) {
-		long long i0, n;
+	long long f = 0, base = 0; // the front this worker is on, its first chunk's number
+	long long i0 = 0, n = 0, chunk = 1, nch = 0;
+	auto load = [&]() {
 		dp_front_of(run->tf + f, &i0, &n);
-		if (n <= 0)
-			continue;
-		const long long chunk = run->threads > 1 ? (n + per - 1) / per : n, nch = (n + chunk - 1) / chunk;
-		for (;;) {
-			if (dp_aborted(run->ctl))
-				return 0;
-			const long long c = __atomic_fetch_add(&run->next[f], 1, __ATOMIC_RELAXED);
-			if (c >= nch)
-				break;
-			const long long q0 = c * chunk, q1 = q0 + chunk < n ? q0 + chunk : n;
-			if (dp_front_chunk<false>(run, &w->err, f, i0, q0, q1)) {
-				dp_front_chunk<true>(run, &w->err, f, i0, q0, q1);
-				if (w->err.code > 0)
-					__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
-			}
-			__atomic_fetch_add(&run->ctl->done, q1 - q0, __ATOMIC_RELAXED);
-			__atomic_fetch_add(&run->fdone[f], 1, __ATOMIC_RELEASE);
+		chunk = run->threads > 1 ? (n + per - 1) / per : n;
+		if (chunk < 1)
+			chunk = 1;
+		nch = n > 0 ? (n + chunk - 1) / chunk : 0;
+	};
+	if (run->nf > 0)
+		load();
+	for (;;) {
+		if (dp_aborted(run->ctl))
+			return 0;
+		const long long c = __atomic_fetch_add(&run->ticket, 1, __ATOMIC_RELAXED);
+		while (f < run->nf && c >= base + nch) {
+			base += nch;
+			if (++f < run->nf)
+				load();
 		}
-		if (!dp_wait_ge(&run->fdone[f], nch, run->ctl))
+		if (f >= run->nf)
 			return 0;
-		if (__atomic_load_n(&run->failed, __ATOMIC_ACQUIRE))
+		if (run->threads > 1 && !dp_front_wait(run, base, f))
 			return 0;
+		if (dp_front_after_failure(run, f))
+			return 0;
+		const long long q0 = (c - base) * chunk, q1 = q0 + chunk < n ? q0 + chunk : n;
+		if (dp_front_chunk<false>(run, &w->err, f, i0, q0, q1)) {
+			dp_front_chunk<true>(run, &w->err, f, i0, q0, q1);
+			if (w->err.code > 0) {
+				// Only one front can fail: the next starts after it.
+				__atomic_store_n(&run->failedFront, f, __ATOMIC_RELAXED);
+				__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
+			}
+		}
+		__atomic_fetch_add(&run->ctl->done, q1 - q0, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&run->doneChunks, 1, __ATOMIC_RELEASE);
 	}
-	return 0;
 }
 
 #else // wavefront
@@ -766,11 +807,9 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 	const size_t cells = (size_t)(DP_ROWS * DP_COLS);
 	run.G = grid ? grid : (cell_t *)calloc(cells, sizeof(cell_t));
 	run.GT = DP_MIRROR ? (cell_t *)calloc(cells, sizeof(cell_t)) : 0;
-	run.next = (long long *)calloc((size_t)(nf > 0 ? nf : 1), sizeof(long long));
-	run.fdone = (long long *)calloc((size_t)(nf > 0 ? nf : 1), sizeof(long long));
 	dp_worker *ws = (dp_worker *)calloc((size_t)threads, sizeof(dp_worker));
 	int rc = 0;
-	if (!run.G || (DP_MIRROR && !run.GT) || !run.next || !run.fdone || !ws) {
+	if (!run.G || (DP_MIRROR && !run.GT) || !ws) {
 		rc = 3;
 	} else {
 		for (int k = 0; k < threads; ++k) {
@@ -824,8 +863,6 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 		}
 	}
 	free(ws);
-	free(run.next);
-	free(run.fdone);
 	free(run.GT);
 	if (run.G != grid)
 		free(run.G);

@@ -79,13 +79,12 @@ func (l *Library) Bytes(r Run) int64 {
 	}
 	if hp.Fronts {
 		// The whole grid (the caller's when it keeps one: counted here
-		// all the same), its transpose, two counters per front.
-		first, last := hp.Front.Range(hp.Rows, hp.Cols)
+		// all the same) and its transpose.
 		g := hp.Rows * hp.Cols * cs
 		if hp.Mirror {
 			g *= 2
 		}
-		return g + 2*8*(last-first+1) + threads*256
+		return g + threads*256
 	}
 	if hp.Schedule == plan.Rows {
 		return b + int64(hp.Reach+1)*(r.Before+hp.Cols+r.After)*cs
@@ -149,6 +148,12 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	nans := max(len(hp.Captures), 1)
 	ans := backend.NewGrid(hp.Cell, 1, int64(nans))
 	c := &ctl{Threads: int32(max(r.Threads, 1))}
+	if hp.Fronts && widestFront(hp) < 16 {
+		// Fronts of a few cells (a 1-D look-back: one each) leave
+		// nothing to share: workers would only hand each front to the
+		// next (measured: 10x slower on two threads).
+		c.Threads = 1
+	}
 
 	// Watch for Ctrl-C and report progress while the library runs: not for
 	// a small run (well under a millisecond), where the watcher's start and
@@ -217,6 +222,28 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 		return nil, fmt.Errorf("internal error: the compiled code returned %d", int32(rc))
 	}
 	return func(res *backend.Result) error { return l.answer(p, pl, c, ans, res) }, nil
+}
+
+// widestFront bounds the cells of one front of a Fronts program: a front
+// t = A*i + B*j holds at most one cell in every |B|-th row and, where A is
+// not 0, one in every |A|-th column (plan.Hyperplane.Front).
+func widestFront(hp *codegen.HostProgram) int64 {
+	a, b := hp.Front.A, hp.Front.B
+	w := hp.Cols
+	if b != 0 {
+		w = (hp.Rows + abs(b) - 1) / abs(b)
+	}
+	if a != 0 {
+		w = min(w, (hp.Cols+abs(a)-1)/abs(a))
+	}
+	return w
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // units is what ctl.Done counts when the run is over: cells of the rows
