@@ -783,6 +783,33 @@ static void *dp_work(void *arg)
 
 extern "C" int dp_host_abi(void) { return 3; }
 
+// dp_run_init sets up what every sweep's run starts from: the control
+// block, the inputs, where the answer and the kept rows go.
+static void dp_run_init(dp_run *run, dp_host_ctl *ctl, const void *const *inputs, cell_t *ans, const int *keepSlot, cell_t *keep)
+{
+	memset(run, 0, sizeof *run);
+	run->ctl = ctl;
+	run->ans = ans;
+	run->keepSlot = keepSlot;
+	run->keep = keep;
+	for (int k = 0; k < DP_NIN; ++k)
+		run->in.p[k] = inputs[k];
+}
+
+// dp_merge_parts folds the workers' partial region answers into ctl.
+static void dp_merge_parts(dp_host_ctl *ctl, const dp_worker *ws, int threads)
+{
+	dp_part p;
+	dp_fast::dp_part_init(p);
+	for (int k = 0; k < threads; ++k)
+		dp_fast::dp_part_merge(p, ws[k].part);
+	ctl->pidx = p.idx;
+	ctl->piv = p.iv;
+	ctl->pfv = p.fv;
+	ctl->pany = p.any;
+	ctl->pfl = p.fl;
+}
+
 #if DP_HOST_FRONT
 // dp_host_fronts solves a generic schedule: the fronts tf .. tl of the
 // plan's hyperplane (plan.Hyperplane.Range), the whole grid in grid (the
@@ -793,15 +820,9 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 {
 	const long long nf = tl - tf + 1;
 	dp_run run;
-	memset(&run, 0, sizeof run);
-	run.ctl = ctl;
-	run.ans = ans;
-	run.keepSlot = keepSlot;
-	run.keep = keep;
+	dp_run_init(&run, ctl, inputs, ans, keepSlot, keep);
 	run.nf = nf;
 	run.tf = tf;
-	for (int k = 0; k < DP_NIN; ++k)
-		run.in.p[k] = inputs[k];
 	int threads = ctl->threads > 0 ? ctl->threads : 1;
 	run.threads = threads;
 	const size_t cells = (size_t)(DP_ROWS * DP_COLS);
@@ -851,15 +872,7 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 				for (long long i = 0; i < DP_ROWS; ++i)
 					if (keepSlot[i] >= 0)
 						memcpy(keep + keepSlot[i] * DP_COLS, run.G + i * DP_COLS, (size_t)DP_COLS * sizeof(cell_t));
-			dp_part p;
-			dp_fast::dp_part_init(p);
-			for (int k = 0; k < threads; ++k)
-				dp_fast::dp_part_merge(p, ws[k].part);
-			ctl->pidx = p.idx;
-			ctl->piv = p.iv;
-			ctl->pfv = p.fv;
-			ctl->pany = p.any;
-			ctl->pfl = p.fl;
+			dp_merge_parts(ctl, ws, threads);
 		}
 	}
 	free(ws);
@@ -880,16 +893,10 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	const int *keepSlot, cell_t *keep)
 {
 	dp_run run;
-	memset(&run, 0, sizeof run);
-	run.ctl = ctl;
-	run.ans = ans;
+	dp_run_init(&run, ctl, inputs, ans, keepSlot, keep);
 	run.grid = grid;
-	run.keepSlot = keepSlot;
-	run.keep = keep;
 	run.before = before;
 	run.after = after;
-	for (int k = 0; k < DP_NIN; ++k)
-		run.in.p[k] = inputs[k];
 	int threads = ctl->threads > 0 ? ctl->threads : 1;
 	int rc = 0;
 	dp_worker *ws = (dp_worker *)calloc((size_t)threads, sizeof(dp_worker));
@@ -982,15 +989,7 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 				// the others (tickets), which never wait for it.
 			}
 		}
-		dp_part p;
-		dp_fast::dp_part_init(p);
-		for (int k = 0; k < threads; ++k)
-			dp_fast::dp_part_merge(p, ws[k].part);
-		ctl->pidx = p.idx;
-		ctl->piv = p.iv;
-		ctl->pfv = p.fv;
-		ctl->pany = p.any;
-		ctl->pfl = p.fl;
+		dp_merge_parts(ctl, ws, threads);
 		if (__atomic_load_n(&ctl->code, __ATOMIC_ACQUIRE) > 0)
 			rc = 1;
 		else if (dp_aborted(ctl))
