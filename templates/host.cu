@@ -505,16 +505,14 @@ template <bool R> static int dp_front_chunk(dp_run *run, dp_host_ctl *note, long
 {
 	const long long t = run->tf + f;
 	cell_t *G = run->G, *GT = run->GT;
+	// Along a front i steps by |B| and j by -A*sign(B): the first cell's
+	// column is the only division.
+	const long long B = DP_TB != 0 ? DP_TB : 1, dj = DP_TB > 0 ? -DP_TA : DP_TA;
+	const long long j0 = DP_TB == 0 ? q0 : (t - DP_TA * (i0 + q0 * DP_TSTEP)) / B;
 	int bad = 0;
 	for (long long q = q0; q < q1; ++q) {
-		long long ii, jj;
-		if (DP_TB == 0) {
-			ii = i0;
-			jj = q;
-		} else {
-			ii = i0 + q * DP_TSTEP;
-			jj = (t - DP_TA * ii) / (DP_TB != 0 ? DP_TB : 1);
-		}
+		const long long ii = DP_TB == 0 ? i0 : i0 + q * DP_TSTEP;
+		const long long jj = DP_TB == 0 ? q : j0 + (q - q0) * dj;
 		dp_front_hacc<R> a{&run->in, G, GT, {1, 0, note}};
 		const cell_t v = dp_rec_m<R>((DP_IDX_T)ii, (DP_IDX_T)jj, a);
 		G[ii * DP_COLS + jj] = v;
