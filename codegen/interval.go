@@ -67,16 +67,8 @@ func (g *gen) finiteInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.
 		return r
 	}
 	r := analysis.Full()
-	if !in.T.IsFloat() && in.T.HasInf() {
-		lo, hi := ir.FiniteRange(in.T)
-		r = analysis.Span(lo, hi)
-		p, ng := ir.InfSentinel(in.T)
-		for _, v := range in.I {
-			if v >= p || v <= ng {
-				r = analysis.Full()
-				break
-			}
-		}
+	if !in.T.IsFloat() && in.T.HasInf() && !hasInf(in, in.I) {
+		r = analysis.Span(ir.FiniteRange(in.T))
 	}
 	if g.hostRanges == nil {
 		g.hostRanges = map[*ir.Input]analysis.Range{}
@@ -120,12 +112,23 @@ func inputRange(in *ir.Input) analysis.Range {
 	for _, v := range in.I {
 		lo, hi = min(lo, v), max(hi, v)
 	}
-	p, ng := ir.InfSentinel(in.T)
-	if in.T.HasInf() && (hi >= p || lo <= ng) {
+	if in.T.HasInf() && hasInf(in, []int64{lo, hi}) {
 		// An inf sentinel in the data: no bound that helps.
 		return analysis.Full()
 	}
 	return analysis.Span(-pow2AtLeast(-lo), pow2AtLeast(hi))
+}
+
+// hasInf reports whether one of vs, values of in, is an inf sentinel of
+// in's type (or beyond it).
+func hasInf(in *ir.Input, vs []int64) bool {
+	p, ng := ir.InfSentinel(in.T)
+	for _, v := range vs {
+		if v >= p || v <= ng {
+			return true
+		}
+	}
+	return false
 }
 
 // pow2AtLeast is 0 for x <= 0, else the least power of two >= x (capped
