@@ -45,9 +45,11 @@ func TestRelationsAreSound(t *testing.T) {
 			return relC(int64(r.IntN(9)) - 3)
 		}
 		expr := func() ir.Expr {
-			switch r.IntN(4) {
+			switch r.IntN(5) {
 			case 0:
 				return atom()
+			case 3:
+				return relBin(ir.OpAdd, atom(), relBin(ir.OpAdd, atom(), relC(int64(r.IntN(7))-3)))
 			case 1:
 				return relBin(ir.OpSub, atom(), atom())
 			case 2:

@@ -956,6 +956,15 @@ func (w *Walker) assume(cond ir.Expr, truth bool, en Env) Env {
 				en = compareVar(en, v, mirror(op), w.Range(n.X, en))
 				en = w.compareRel(en, v, n.X, 0, mirror(op), Point(0))
 			}
+			// v + e + c op y, v - e + c op y: v op y - e - c, v op y + e - c
+			// for an interval of v (`j + base == 0` with base >= 0: j <= 0),
+			// where the sum was computed exactly.
+			if v, e, neg, c, ok := plusVar(n.X); ok && w.exactSum(n.X, en) {
+				en = compareVar(en, v, op, w.solveFor(e, neg, c, w.Range(n.Y, en), en))
+			}
+			if v, e, neg, c, ok := plusVar(n.Y); ok && w.exactSum(n.Y, en) {
+				en = compareVar(en, v, mirror(op), w.solveFor(e, neg, c, w.Range(n.X, en), en))
+			}
 			// v - e + c op y: a relation of v and e (`j - i <= minloop`),
 			// where the difference was computed exactly.
 			if v, e, c, ok := difference(n.X); ok && w.exactDiff(n.X, en) {
@@ -1102,6 +1111,73 @@ func difference(x ir.Expr) (v *ir.Var, e ir.Expr, c int64, ok bool) {
 	c, ok1 := ir.Add64(c, cx)
 	c, ok2 := ir.Sub64(c, cy)
 	return v, ey, c, ok1 && ok2
+}
+
+// plusVar sees `v + e + c`, `e + v + c` or `v - e + c` in x (v an index
+// variable, e stable and not a constant, c a constant in any grouping);
+// neg: e is subtracted.
+func plusVar(x ir.Expr) (v *ir.Var, e ir.Expr, neg bool, c int64, ok bool) {
+	x, c = splitConst(x)
+	n, isBin := x.(*ir.Binary)
+	if !isBin || n.Saturate || (n.Op != ir.OpAdd && n.Op != ir.OpSub) {
+		return nil, nil, false, 0, false
+	}
+	vx, cx := splitConst(n.X)
+	ey, cy := splitConst(n.Y)
+	if n.Op == ir.OpSub {
+		cy = -cy
+		if cy == math.MinInt64 {
+			return nil, nil, false, 0, false
+		}
+	}
+	v, ok = varOf(vx)
+	if !ok && n.Op == ir.OpAdd {
+		vx, ey = ey, vx
+		v, ok = varOf(vx)
+	}
+	if !ok || !stable(ey) || isConst(ey) {
+		return nil, nil, false, 0, false
+	}
+	c, ok1 := ir.Add64(c, cx)
+	c, ok2 := ir.Add64(c, cy)
+	return v, ey, n.Op == ir.OpSub, c, ok1 && ok2
+}
+
+// exactSum reports whether x, a sum or difference (see plusVar), has its
+// mathematical value where en holds: always where a failure stops the
+// run, and where no step of it can leave its type when a sweep goes on.
+func (w *Walker) exactSum(x ir.Expr, en Env) bool {
+	if w.Failure != Wraps {
+		return true
+	}
+	lim := ir.ArithMax(x.Type())
+	ok := func(r Range) bool { return r.Within(-lim, lim) }
+	x, c := splitConst(x)
+	n := x.(*ir.Binary) // plusVar checked the shape
+	vx, cx := splitConst(n.X)
+	ey, cy := splitConst(n.Y)
+	a, b := w.Range(vx, en).Add(Point(cx)), w.Range(ey, en).Add(Point(cy))
+	s := a.Add(b)
+	if n.Op == ir.OpSub {
+		s = a.Sub(b)
+	}
+	return ok(a) && ok(b) && ok(s) && ok(s.Add(Point(c)))
+}
+
+// solveFor is the range of v where v + e + c (v - e + c when neg) lies in
+// y: y - e - c (y + e - c).
+func (w *Walker) solveFor(e ir.Expr, neg bool, c int64, y Range, en Env) Range {
+	re := w.Range(e, en)
+	if re.IsEmpty() || y.IsEmpty() || re.IsFull() || y.IsFull() || c == math.MinInt64 {
+		return Full()
+	}
+	var r Range
+	if neg {
+		r = y.Add(re)
+	} else {
+		r = y.Sub(re)
+	}
+	return r.Add(Point(-c))
 }
 
 // exactDiff reports whether x, a difference (see difference), has its
