@@ -54,11 +54,20 @@ type Options struct {
 	// Grid, when it fits the problem, receives the kept grid instead of a
 	// new allocation: a caller can allocate it (NewGrid) while the executor
 	// starts, so that the page faults of a grid of gigabytes overlap the
-	// GPU driver's start-up. Its contents are overwritten.
+	// GPU driver's start-up. Its contents are overwritten. Without a
+	// kept grid, it receives the kept rows (KeepRows) where it fits them:
+	// a traceback recomputing band after band reuses one buffer.
 	Grid *Grid
 	// NoSpecial runs the schedule even where the plan found a better
 	// algorithm (plan.Plan.Special): `--no-special`, for comparisons.
 	NoSpecial bool
+	// SweepRows, when > 0, says that only the first SweepRows rows in
+	// the order of the plan's sweep are needed (a traceback's band walked
+	// from a column needs the columns before it: the rows of the band
+	// transposed): an executor may stop there, and cells of later rows,
+	// the answer among them, are undefined then. The compiled CPU
+	// wavefront honours it; other executors compute every row.
+	SweepRows int64
 	// ProgramCells is how many cells runs of this problem's shape are
 	// expected to compute between them (0: this run's own): a back end
 	// that compiles a program per shape decides by it whether compiling
@@ -231,6 +240,16 @@ func (o Options) NewGrid(p *ir.Problem) *Grid {
 		return o.Grid
 	}
 	return NewGrid(p.CellType, p.Rows, p.Cols)
+}
+
+// NewRows is opt.Grid where it fits the rows of KeepRows of p, else a new
+// grid for them (Result.Rows).
+func (o Options) NewRows(p *ir.Problem) *Grid {
+	n := int64(len(o.KeepRows))
+	if o.Grid.Fits(p.CellType, n, p.Cols) {
+		return o.Grid
+	}
+	return NewGrid(p.CellType, n, p.Cols)
 }
 
 // At returns cell [i][j] as a Value.

@@ -64,7 +64,7 @@ const (
 	FuncHostRun = "dp_host_run"
 	// HostABI changes whenever dp_host_run's arguments or dp_host_ctl
 	// change; the library reports it through dp_host_abi.
-	HostABI     = 3
+	HostABI     = 4
 	FuncHostABI = "dp_host_abi"
 	// FuncHostFronts runs a Fronts program: dp_host_run's arguments but
 	// the padding, then the first and last front.
@@ -334,7 +334,9 @@ func (g *gen) hostCaptures() string {
 }
 
 // gathers reports whether some input read's index depends on both i and
-// j (or on data): a read that is neither a row's nor a column's value.
+// j (or on data): a read that is neither a row's nor a column's value,
+// nor the same for every cell (a one-element input: a checkpoint band's
+// base row, which the scan would otherwise run on one thread).
 func (g *gen) gathers() bool {
 	found := false
 	for _, c := range g.p.Cases {
@@ -343,7 +345,7 @@ func (g *gen) gathers() bool {
 				if ld, ok := x.(*ir.Load); ok {
 					_, r := g.rowSlot[ld]
 					_, c := g.colSlot[ld]
-					found = found || (!r && !c)
+					found = found || (!r && !c && !constLoad(ld))
 				}
 				return !found
 			})

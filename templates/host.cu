@@ -266,8 +266,11 @@ template <bool R> static int dp_rows_chunk(dp_run *run, dp_host_ctl *note, long 
 	cell_t *out = dp_line_at(run, step);
 	dp_rowvals rv;
 	rv.fill(&run->in, real);
-	const dp_inputs *in = &run->in;
-	const dp_colcache *cc = &run->cc;
+	// Local copies of the input and cache pointers (see dp_strip).
+	const dp_inputs inv = run->in;
+	const dp_inputs *in = &inv;
+	const dp_colcache ccv = run->cc;
+	const dp_colcache *cc = &ccv;
 	const long long off = run->ccOff;
 	const DP_IDX_T ri = (DP_IDX_T)real, lo = (DP_IDX_T)q0, hi = (DP_IDX_T)q1;
 	int bad = 0;
@@ -638,6 +641,19 @@ template <int ID> static __forceinline__ void dp_refs(const cell_t **hp, cell_t 
 	}
 }
 
+// dp_keep_lanes stores the cells v of step t's lanes in the rows dst
+// (lane r's cell is at column t - r of its row; a null row or a column
+// outside the grid goes to the sink).
+static __forceinline__ void dp_keep_lanes(cell_t *const *dst, cell_t *sink, const cell_t *v, long long t)
+{
+	for (int r = 0; r < DP_HL; ++r) {
+		const long long sc = t - r;
+		const bool in = dst[r] != 0 && sc >= 0 && sc < DP_COLS;
+		cell_t *p = in ? dst[r] + (DP_BACK ? DP_COLS - 1 - sc : sc) : sink + r;
+		*p = v[r];
+	}
+}
+
 // dp_strip computes strip s (R: again, noting the first error): false when
 // the run must stop.
 template <bool R> static bool dp_strip(dp_worker *w, long long s)
@@ -658,19 +674,36 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 		w->rc.fill(&run->in, r, DP_BACK ? DP_ROWS - 1 - si : si);
 	}
 	const cell_t *hp[DP_NREF + 1];
-	const dp_inputs *in = &run->in;
-	const dp_colcache *cc = &run->cc;
-	const dp_rowcache *rc = &w->rc;
+	// Local copies of the input and cache pointers: read through run and
+	// w, a pointer that only some lanes load (a case that reads a row's
+	// value under a condition: a checkpoint band's given rows) is a masked
+	// load of a pointer, which keeps gcc from vectorising the lanes.
+	const dp_inputs inv = run->in;
+	const dp_inputs *in = &inv;
+	const dp_colcache ccv = run->cc;
+	const dp_colcache *cc = &ccv;
+	const dp_rowcache rcv = w->rc;
+	const dp_rowcache *rc = &rcv;
 	unsigned char *fl = w->fl;
 	dp_host_ctl *note = &w->err;
 	unsigned char live[DP_HL];
 	long long reported = 0; // steps counted in ctl->done
-	// The lanes whose cells are kept (the grid, or rows of keepSlot).
-	int kept[DP_HL], nkept = 0;
-	for (int r = 0; r < DP_HL && i0 + r < DP_ROWS; ++r) {
+	// Where the lanes' cells are kept: lane r's row of the grid and its
+	// kept row (keepSlot), or a sink for a lane whose row is not kept. A
+	// step stores every lane's cell through these, a store each without
+	// a branch (a call per kept cell made keeping a grid 10x slower than
+	// computing it).
+	cell_t *keepG[DP_HL], *keepK[DP_HL], sink[DP_HL];
+	bool anyG = false, anyK = false;
+	for (int r = 0; r < DP_HL; ++r) {
+		keepG[r] = keepK[r] = 0;
+		if (i0 + r >= DP_ROWS)
+			continue;
 		const long long ri = DP_BACK ? DP_ROWS - 1 - (i0 + r) : i0 + r;
-		if (run->grid || (run->keepSlot && run->keepSlot[ri] >= 0))
-			kept[nkept++] = r;
+		if (run->grid)
+			keepG[r] = run->grid + ri * DP_COLS, anyG = true;
+		if (run->keepSlot && run->keepSlot[ri] >= 0)
+			keepK[r] = run->keep + run->keepSlot[ri] * DP_COLS, anyK = true;
 	}
 	for (long long t = 0; t < nsteps; ++t) {
 		if ((t & 255) == 0) {
@@ -719,12 +752,10 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 				if (col >= 0 && col < DP_COLS)
 					eout[L * DP_COLS + col] = cur[DP_PI + DP_HL - DP_PI + L];
 			}
-			for (int k = 0; k < nkept; ++k) {
-				const int r = kept[k];
-				const long long sc = t - r;
-				if (sc >= 0 && sc < DP_COLS)
-					dp_put(run, cur + DP_PI + r, 1, DP_BACK ? DP_ROWS - 1 - (i0 + r) : i0 + r, DP_BACK ? DP_COLS - 1 - sc : sc, 1);
-			}
+			if (anyG)
+				dp_keep_lanes(keepG, sink, cur + DP_PI, t);
+			if (anyK)
+				dp_keep_lanes(keepK, sink, cur + DP_PI, t);
 #if DP_ANS_KIND == 1
 			if (s == run->ansS && t == run->ansT)
 				run->ans[0] = cur[DP_PI + run->ansR];
@@ -779,7 +810,7 @@ static void *dp_work(void *arg)
 
 #endif
 
-extern "C" int dp_host_abi(void) { return 3; }
+extern "C" int dp_host_abi(void) { return 4; }
 
 // dp_run_init sets up what every sweep's run starts from: the control
 // block, the inputs, where the answer and the kept rows go.
@@ -925,7 +956,11 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	const long long flBytes = 1;
 	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem);
 #else
-	run.nstrips = (DP_ROWS + DP_HL - 1) / DP_HL;
+	// Only the strips of the rows asked for (ctl->rows: a traceback's
+	// band needs the rows up to the column its walk entered at); the
+	// answer cell may then not be reached (the caller reads kept cells).
+	const long long sweepRows = ctl->rows > 0 && ctl->rows < DP_ROWS ? ctl->rows : DP_ROWS;
+	run.nstrips = (sweepRows + DP_HL - 1) / DP_HL;
 	run.nedges = threads + 1;
 	run.edges = (cell_t *)calloc((size_t)(run.nedges * DP_PI1 * DP_COLS), sizeof(cell_t));
 	run.prog = (long long *)calloc((size_t)run.nstrips, sizeof(long long));

@@ -364,7 +364,7 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 	if why != "" {
 		return nil, why, nil
 	}
-	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows}
+	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows, SweepRows: opt.SweepRows}
 	need, what, advice := lib.Bytes(run), fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
 	keepGrid := opt.KeepGrid(p)
 	if lib.Prog.Fronts {
@@ -398,7 +398,7 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 	case keepGrid:
 		run.Grid, run.KeepRows = opt.NewGrid(p), nil
 	case len(opt.KeepRows) > 0:
-		run.Keep = backend.NewGrid(p.CellType, int64(len(opt.KeepRows)), p.Cols)
+		run.Keep = opt.NewRows(p)
 	}
 	computeStart := time.Now()
 	answer, err := lib.Exec(ctx, p, pl, run)

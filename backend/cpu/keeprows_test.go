@@ -44,3 +44,30 @@ func TestKeepRows(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepRows: with Options.SweepRows the compiled wavefront may stop
+// after the first rows, and those rows are as the whole grid has them:
+// the last of them kept, at sizes around a strip's rows (a strip of 64
+// lanes computed, or not, whole), on one thread and on three.
+func TestSweepRows(t *testing.T) {
+	c := withCompiler(t)
+	r := dptest.Rand(t)
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCS(dptest.DNA(r, 200), dptest.DNA(r, 150)))
+	whole, err := solveGo(t, p, pl, backend.Options{Maintain: true, NoSpecial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rows := range []int64{1, 2, 63, 64, 65, 128, 129, 200, 201} {
+		for _, threads := range []int{1, 3} {
+			keep := []int64{rows - 1}
+			got, err := solveCompiled(t, c, p, pl, backend.Options{KeepRows: keep, SweepRows: rows, NoSpecial: true, Threads: threads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The answer cell is in the last row: not computed when
+			// the sweep stops before it.
+			got.Answer = whole.Answer
+			dptest.KeptRows(t, fmt.Sprintf("rows %d, %d threads", rows, threads), got, whole, keep)
+		}
+	}
+}

@@ -107,7 +107,7 @@ func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Optio
 		r.grid = opt.NewGrid(p)
 		r.bytes += plan.GridBytes(p)
 	} else if len(opt.KeepRows) > 0 {
-		r.rows = backend.NewGrid(p.CellType, int64(len(opt.KeepRows)), p.Cols)
+		r.rows = opt.NewRows(p)
 		r.rowSlot = make(map[int64]int64, len(opt.KeepRows))
 		for k, i := range opt.KeepRows {
 			r.rowSlot[i] = int64(k)

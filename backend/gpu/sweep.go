@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/plan"
@@ -358,7 +357,7 @@ func (r *run) strips() error {
 		r.devGrid = r.keepOnDevice(kp.slots)
 	}
 	if pr.KeepRows {
-		r.rows = backend.NewGrid(r.p.CellType, nkeep, pr.Cols)
+		r.rows = r.opt.NewRows(r.p)
 		r.hostBytes += nkeep * pr.Cols * cs
 		if err := e.ctx.CopyDtoH(unsafe.Pointer(&r.rows.Bytes()[0]), keepRows, nkeep*pr.Cols*cs); err != nil {
 			return fmt.Errorf("copying the kept rows of %s back: %w", r.p.Name, err)

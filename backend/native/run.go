@@ -34,10 +34,11 @@ type ctl struct {
 	PFv     float64
 	PAny    int32
 	PFl     int32
+	Rows    int64
 }
 
-var _ [88 - unsafe.Sizeof(ctl{})]struct{} // the C layout is 88 bytes
-var _ [unsafe.Sizeof(ctl{}) - 88]struct{}
+var _ [96 - unsafe.Sizeof(ctl{})]struct{} // the C layout is 96 bytes
+var _ [unsafe.Sizeof(ctl{}) - 96]struct{}
 
 // watchCells is the size from which a run is watched (progress, Ctrl-C).
 const watchCells = 1 << 22
@@ -64,6 +65,10 @@ type Run struct {
 	Grid     *backend.Grid
 	KeepRows []int64
 	Keep     *backend.Grid
+	// SweepRows, when > 0, lets the wavefront's strip sweep stop once
+	// the first SweepRows rows in its order are computed
+	// (backend.Options.SweepRows).
+	SweepRows int64
 }
 
 // Bytes is the memory a run takes besides the inputs and the cells it
@@ -147,7 +152,7 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	}
 	nans := max(len(hp.Captures), 1)
 	ans := backend.NewGrid(hp.Cell, 1, int64(nans))
-	c := &ctl{Threads: int32(max(r.Threads, 1))}
+	c := &ctl{Threads: int32(max(r.Threads, 1)), Rows: max(r.SweepRows, 0)}
 	if hp.Fronts && widestFront(hp) < 16 {
 		// Fronts of a few cells (a 1-D look-back: one each) leave
 		// nothing to share: workers would only hand each front to the
