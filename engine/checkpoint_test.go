@@ -331,3 +331,66 @@ func (d *fakeDeviceGrid) At(i, j int64) ir.Value {
 func (d *fakeDeviceGrid) Err() error   { return d.err }
 func (d *fakeDeviceGrid) Close() error { d.closed = true; return nil }
 func (d *fakeDeviceGrid) Reads() int   { return 0 }
+
+// TestCheckpointWindows: a band recomputed for the walk keeps only a
+// window of its columns near the column the walk entered at, twice as
+// wide each time the walk leaves it to the left. A long gap makes the
+// walk run along a row of one band for hundreds of columns: it leaves
+// the window several times, and the alignment must still be the one the
+// whole grid gives — on the Go evaluator and on compiled code (where the
+// band's sweep also stops at the window's last column).
+func TestCheckpointWindows(t *testing.T) {
+	r := dptest.Rand(t)
+	a := dptest.DNA(r, 300)
+	b := a[:150] + dptest.String(r, 700, "T") + a[150:]
+	src := dptest.EditDistance(a, b, 1, 1, 1)
+	s := &engine.Source{Name: "gap.dp", Path: "gap.dp", Text: []byte(src)}
+	l, err := engine.Load(s, bind.Config{BaseDir: "."})
+	if err != nil {
+		t.Fatalf("%s", engine.FormatError(err, s))
+	}
+	executors := []struct {
+		name string
+		code string
+	}{{"go", "go"}, {"compiled", "c"}}
+	for _, x := range executors {
+		t.Run(x.name, func(t *testing.T) {
+			t.Setenv(cpu.CodeEnv, x.code)
+			ex := cpu.New(2)
+			if x.code == "c" && ex.Native() == nil {
+				t.Skip("no C compiler: the compiled CPU code is not tested here")
+			}
+			whole, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: 1 << 40})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reloaded := 0
+			for _, budget := range []int64{600 << 10, 400 << 10, 200 << 10} {
+				lay, err := plan.Traceback(l.Problem, l.Plan, budget)
+				if err != nil || lay.Whole || lay.Nested || !lay.Narrow {
+					t.Fatalf("budget %d: layout %+v, %v: want bands of rows, narrowed", budget, lay, err)
+				}
+				got, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: budget})
+				if err != nil {
+					t.Fatalf("budget %d: %s", budget, source.Format(err, s.Text))
+				}
+				what := fmt.Sprintf("bands of %d rows", lay.Band)
+				if got.Answer() != whole.Answer() {
+					t.Fatalf("%s: answer %v, whole grid %v", what, got.Answer(), whole.Answer())
+				}
+				if diff := treeDiff(got.Tree, whole.Tree); diff != "" {
+					t.Fatalf("%s: the trees differ: %s", what, diff)
+				}
+				if fmt.Sprint(got.Grid.Path) != fmt.Sprint(whole.Grid.Path) {
+					t.Fatalf("%s: the paths differ", what)
+				}
+				if int64(got.Recomputed) > lay.Bands {
+					reloaded++
+				}
+			}
+			if reloaded == 0 {
+				t.Errorf("no walk left a band's window: the test does not reach the reloads")
+			}
+		})
+	}
+}

@@ -63,7 +63,9 @@ type TraceLayout struct {
 	Bytes int64
 	// Recompute is how many cells the run computes, at most, over the
 	// grid's: 1 for a whole grid, up to 2 + Reach/Band with bands (every
-	// band once more, with its given rows, when the walk crosses it).
+	// band once more, with its given rows, when the walk crosses it), 3 +
+	// Reach/Band where Narrow (see bandsRecompute), one more with two
+	// levels.
 	Recompute float64
 }
 
@@ -123,8 +125,22 @@ func Traceback(p *ir.Problem, pl *Plan, budget int64) (TraceLayout, error) {
 		Bands:     bands,
 		Narrow:    narrow,
 		Bytes:     cost(k),
-		Recompute: 2 + float64(reach)/float64(k),
+		Recompute: bandsRecompute(reach, k, narrow),
 	}, nil
+}
+
+// bandsRecompute is TraceLayout.Recompute of bands of k rows kept on the
+// host: the forward pass, and every band once more with its given rows
+// when the walk crosses it. Where the walk only moves left (narrow), a
+// band recomputed for it keeps a window of its columns near the walk, and
+// all of them if the walk leaves that window (backend/checkpoint): twice
+// at most.
+func bandsRecompute(reach, k int64, narrow bool) float64 {
+	r := 2 + float64(reach)/float64(k)
+	if narrow {
+		r++
+	}
+	return r
 }
 
 // bandCount is how many bands of k rows hold rows rows when the first
@@ -304,7 +320,7 @@ func twoLevels(p *ir.Problem, pl *Plan, reach int64, narrow bool, budget int64, 
 		Bands:      bands,
 		Narrow:     narrow,
 		Bytes:      (bands-1)*reach*row + cost,
-		Recompute:  3,
+		Recompute:  1 + bandsRecompute(0, 1, narrow),
 		Nested:     true,
 		SubBudget:  half,
 		SubSwapped: swapped,

@@ -42,11 +42,14 @@ type Grid struct {
 	// rows b*Band - Reach .. b*Band - 1 of p's grid.
 	tops []*backend.Grid
 
-	// The band in memory: band cur, its grid holding p's rows base ..
-	// base+height-1 (its given rows first), columns 0 .. cols-1; stored
-	// transposed (columns as rows) when swapped.
+	// The band in memory: band cur, computed for p's rows base ..
+	// base+height-1 (its given rows first), columns 0 .. cols-1, its grid
+	// holding columns lo .. hi-1 of those rows (all of them, or the
+	// window the walk needs: see window); stored transposed (columns as
+	// rows) when swapped.
 	cur                int64
 	base, height, cols int64
+	lo, hi             int64
 	swapped            bool
 	g                  *backend.Grid
 	// dev is the band in memory when it is kept in the GPU's memory
@@ -59,7 +62,9 @@ type Grid struct {
 	// user is the run's options, for the nested bands' runs.
 	user backend.Options
 	// buf is the memory every band is computed in (Reshaped to its
-	// size): allocated and faulted in once.
+	// size; bands kept on the host, in one level): allocated when a band
+	// first needs more, so that the kernel faults its pages in once, and
+	// only as many as the windows the walk keeps need.
 	buf *backend.Grid
 
 	err error
@@ -105,16 +110,14 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 		g.opt.KeepOnDevice = true
 	case lay.Nested:
 		// Each band is a Grid of its own (load).
-	default:
-		g.buf = backend.NewGrid(p.CellType, min(lay.Band+lay.Reach, p.Rows), p.Cols)
 	}
-	if k, ok := ex.(backend.RowKeeper); ok && k.KeepsRows(pl) {
+	if keepsRows(ex, pl) {
 		return g.keptRows(pl, opt, start)
 	}
 	ans := newAnswer(pl.Answer)
 	res := &backend.Result{}
 	for b := int64(0); b < lay.Bands; b++ {
-		r, err := g.load(b, p.Cols)
+		r, err := g.load(b, p.Cols, span{})
 		if err != nil {
 			g.Close()
 			return nil, nil, err
@@ -202,8 +205,16 @@ func (g *Grid) bandOf(i int64) int64 {
 	return 1 + (i-first)/g.lay.Band
 }
 
-// load computes band b, columns 0 .. cols-1, into memory.
-func (g *Grid) load(b, cols int64) (*backend.Result, error) {
+// span is a range lo .. hi-1 of a band's columns to keep; the zero
+// span keeps them all.
+type span struct{ lo, hi int64 }
+
+// load computes band b, columns 0 .. cols-1, into memory, keeping the
+// columns of keep where the band runs transposed on an executor that
+// keeps chosen rows of it (its rows are p's columns): what the walk will
+// read of a band is near its path, and keeping the whole band costs more
+// than computing it (the writes of the kept cells).
+func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 	if err := g.ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -245,8 +256,24 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 		// A band this small (the first) is kept whole.
 	}
 	opt := g.opt
-	if g.buf != nil {
-		opt.Grid = g.buf.Reshaped(bp.Rows, bp.Cols)
+	if keep.hi <= keep.lo || keep.lo < 0 || keep.hi > cols || keep.hi-keep.lo == cols || !swap || g.lay.Nested || g.lay.DeviceBands || !keepsRows(g.ex, bpl) {
+		keep = span{0, cols}
+	}
+	window := keep.hi-keep.lo < cols
+	switch {
+	case window:
+		opt.Maintain, opt.KeepRows = false, make([]int64, 0, keep.hi-keep.lo)
+		if bpl.Direction == plan.Forward {
+			// The band's rows after the window (p's columns right of
+			// it) are not needed: a back end may stop before them.
+			opt.SweepRows = keep.hi
+		}
+		for c := keep.lo; c < keep.hi; c++ {
+			opt.KeepRows = append(opt.KeepRows, c)
+		}
+		opt.Grid = g.buffer(keep.hi-keep.lo, bp.Cols)
+	case !g.lay.DeviceBands && !g.lay.Nested:
+		opt.Grid = g.buffer(bp.Rows, bp.Cols)
 	}
 	if g.progress != nil {
 		done, total := g.Cells, 2*g.p.Cells()
@@ -256,7 +283,13 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	kept := r.Grid
 	switch {
+	case window:
+		kept = r.Rows
+		if !kept.Fits(g.p.CellType, keep.hi-keep.lo, bp.Cols) {
+			return nil, fmt.Errorf("internal error: the %s backend kept no columns %d..%d of band %d", r.Backend, keep.lo, keep.hi-1, b)
+		}
 	case g.lay.DeviceBands && r.DeviceGrid != nil:
 		g.dev = r.DeviceGrid
 	case g.lay.DeviceBands || r.Grid == nil || !r.Grid.Fits(g.p.CellType, bp.Rows, bp.Cols):
@@ -266,7 +299,8 @@ func (g *Grid) load(b, cols int64) (*backend.Result, error) {
 	if swap {
 		height = bp.Cols
 	}
-	g.cur, g.base, g.height, g.cols, g.swapped, g.g = b, r0-(height-rows), height, cols, swap, r.Grid
+	g.cur, g.base, g.height, g.cols, g.swapped, g.g = b, r0-(height-rows), height, cols, swap, kept
+	g.lo, g.hi = keep.lo, keep.hi
 	g.Cells += rows * cols
 	return r, nil
 }
@@ -311,6 +345,7 @@ func (g *Grid) loadNested(b, r0, rows, cols int64, swap bool, bp *ir.Problem, bp
 		height = bp.Cols
 	}
 	g.cur, g.base, g.height, g.cols, g.swapped, g.sub = b, r0-(height-rows), height, cols, swap, sub
+	g.lo, g.hi = 0, cols
 	g.Cells += sub.Cells
 	return res, nil
 }
@@ -325,9 +360,9 @@ func (g *Grid) at(i, j int64) ir.Value {
 		band = g.dev
 	}
 	if g.swapped {
-		return band.At(j, i-g.base)
+		return band.At(j-g.lo, i-g.base)
 	}
-	return band.At(i-g.base, j)
+	return band.At(i-g.base, j-g.lo)
 }
 
 // rows copies n rows of the band in memory, from p's row r0, whole.
@@ -367,7 +402,7 @@ func (g *Grid) At(i, j int64) ir.Value {
 	if g.err != nil {
 		return ir.Value{T: g.p.CellType}
 	}
-	if (g.g != nil || g.dev != nil || g.sub != nil) && i >= g.base && i < g.base+g.height && j < g.cols {
+	if (g.g != nil || g.dev != nil || g.sub != nil) && i >= g.base && i < g.base+g.height && j >= g.lo && j < g.hi {
 		return g.at(i, j)
 	}
 	b := g.bandOf(i)
@@ -377,19 +412,58 @@ func (g *Grid) At(i, j int64) ir.Value {
 			return top.At(i-(next-g.lay.Reach), j)
 		}
 	}
-	cols := g.p.Cols
+	cols, keep := g.p.Cols, span{}
 	if g.lay.Narrow {
 		cols = g.roundCols(j + 1)
 		if b == g.cur {
 			cols = max(cols, g.cols)
 		}
+		keep = g.window(b, j, cols)
 	}
-	if _, err := g.load(b, cols); err != nil {
+	if _, err := g.load(b, cols, keep); err != nil {
 		g.err = err
 		return ir.Value{T: g.p.CellType}
 	}
 	g.Recomputed++
 	return g.at(i, j)
+}
+
+// window is the span of band b's columns to keep for a walk that reads
+// its column j and then only columns to the left (TraceLayout.Narrow):
+// twice the band's height and its given rows (a path that runs
+// diagonally crosses about as many columns as rows), and when the walk
+// leaves that window to the left within the band, all of the band left
+// of it (the zero span): a band is computed twice at most
+// (TraceLayout.Recompute).
+//
+// The walk may read a few columns right of j before it moves on (it
+// reads the cells a winning term refers to, the one at j last): the span
+// ends a little past j, within the cols computed.
+func (g *Grid) window(b, j, cols int64) span {
+	if b == g.cur {
+		return span{}
+	}
+	_, rows := g.bandRows(b)
+	width := 2*(rows+g.lay.Reach) + 64
+	hi := min(cols, j+1+64)
+	return span{max(0, hi-width), hi}
+}
+
+// buffer is buf as a grid of rows x cols, allocated anew when it is
+// smaller.
+func (g *Grid) buffer(rows, cols int64) *backend.Grid {
+	if b := g.buf.Reshaped(rows, cols); b != nil {
+		return b
+	}
+	g.buf = backend.NewGrid(g.p.CellType, rows, cols)
+	return g.buf
+}
+
+// keepsRows reports whether ex keeps chosen rows of problems planned as
+// pl (backend.RowKeeper).
+func keepsRows(ex backend.Executor, pl *plan.Plan) bool {
+	k, ok := ex.(backend.RowKeeper)
+	return ok && k.KeepsRows(pl)
 }
 
 // widths is how many widths a band recomputed for the walk may have:
