@@ -274,6 +274,12 @@ func orderError(p *ir.Problem, pl *plan.Plan, who string, site int, ci, cj, x, y
 		return fmt.Errorf("%s reported a read of %s, which is not computed yet, computing %s", who, p.CellText(x, y), p.CellText(ci, cj))
 	}
 	// Worded as the Go evaluator words it; the input values the index read
-	// are named where they do not depend on a reduction's variable.
-	return eval.NotYet(p, h, p.CellRefs[site], ci, cj, x, y, nil)
+	// are named where they do not depend on a reduction's variable. A
+	// list, as every positioned error a kernel reports.
+	err := eval.NotYet(p, h, p.CellRefs[site], ci, cj, x, y, nil)
+	var de *source.Error
+	if errors.As(err, &de) {
+		return source.ErrorList{de}
+	}
+	return err
 }

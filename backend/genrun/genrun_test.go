@@ -1,12 +1,15 @@
 package genrun
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // TestRegionSum folds the partial results of an integer sum over
@@ -49,5 +52,41 @@ answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))
 	s.Merge(backend.IntSum{Sum: 1})
 	if s.Overflow || s.Sum != longFin {
 		t.Errorf("%d + 1 = %+v", int64(longFin-1), s)
+	}
+}
+
+// TestDescribeIsPositioned: an error a kernel reports is worded as the
+// CPU words it and positioned at the `.dp` line (a source.ErrorList), on
+// 2-D and 1-D grids: a read of a front not computed yet, a read outside
+// the grid.
+func TestDescribeIsPositioned(t *testing.T) {
+	cases := []struct {
+		name, src string
+		code      int
+		ci, cj    int64
+		x, y      int64
+		want      []string
+	}{
+		{"order", "problem order\nint 1x? p = 0,0,1,2,3,7,4,5,6\n1 x len(p)\ncell[i][j] = 1    when j == 0\n           | cell[i][p[j]] + 1    otherwise\n",
+			codegen.ErrOrder, 0, 5, 0, 7, []string{"order.dp:5:", "cell[0][5] reads cell[0][7] (p[5] = 7), which is not computed yet"}},
+		{"order1d", "problem order1d\nint 1x? p = 0,0,1,2,3,7,4,5,6\nlen(p)\ncell[j] = 1    when j == 0\n        | cell[p[j]] + 1    otherwise\n",
+			codegen.ErrOrder, 0, 5, 0, 7, []string{"order1d.dp:5:", "cell[5] reads cell[7] (p[5] = 7), which is not computed yet"}},
+		{"outside1d", "problem outside1d\nint 1x? p = 0,0,1,2,3,9,4,5,6\nlen(p)\ncell[j] = 1    when j == 0\n        | cell[p[j]] + 1    otherwise\n",
+			codegen.ErrCell, 0, 5, 0, 9, []string{"outside1d.dp:5:", "cell[9]", "outside"}},
+	}
+	for _, c := range cases {
+		p, pl := dptest.Load(t, c.name+".dp", c.src)
+		err := Describe(p, pl, nil, "the GPU", c.code, 0, c.ci, c.cj, c.x, c.y)
+		var list source.ErrorList
+		if !errors.As(err, &list) {
+			t.Errorf("%s: %v is not positioned", c.name, err)
+			continue
+		}
+		text := source.Format(err, []byte(c.src))
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: %q does not say %q", c.name, text, w)
+			}
+		}
 	}
 }
