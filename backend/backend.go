@@ -61,13 +61,15 @@ type Options struct {
 	// NoSpecial runs the schedule even where the plan found a better
 	// algorithm (plan.Plan.Special): `--no-special`, for comparisons.
 	NoSpecial bool
-	// SweepRows, when > 0, says that only the first SweepRows rows in
-	// the order of the plan's sweep are needed (a traceback's band walked
-	// from a column needs the columns before it: the rows of the band
-	// transposed): an executor may stop there, and cells of later rows,
-	// the answer among them, are undefined then. The compiled CPU
-	// wavefront honours it; other executors compute every row.
-	SweepRows int64
+	// KeepCols, when KeepCols[1] > KeepCols[0] >= 0, asks an executor
+	// that implements ColumnKeeper to keep columns KeepCols[0] ..
+	// KeepCols[1]-1 of every row, and no other cell, in Result.Window: the
+	// columns of a traceback's band near its walk. The caller promises
+	// that no cell reads a column to its right (plan.TraceLayout.Narrow):
+	// the executor may stop before the columns after the window, whose
+	// cells, the answer among them, are undefined then. Maintain must be
+	// off.
+	KeepCols [2]int64
 	// ProgramCells is how many cells runs of this problem's shape are
 	// expected to compute between them (0: this run's own): a back end
 	// that compiles a program per shape decides by it whether compiling
@@ -106,6 +108,9 @@ type Result struct {
 	Grid *Grid
 	// Rows holds the rows of Options.KeepRows, in that order, whole.
 	Rows *Grid
+	// Window holds the columns Options.KeepCols of every row (rows x
+	// their number).
+	Window *Grid
 	// DeviceGrid is the whole grid kept in device memory
 	// (Options.KeepOnDevice), else nil. The caller closes it.
 	DeviceGrid DeviceGrid
@@ -123,6 +128,25 @@ type Result struct {
 // grid planned as pl (Options.KeepRows).
 type RowKeeper interface {
 	KeepsRows(pl *plan.Plan) bool
+}
+
+// ColumnKeeper is implemented by executors that can keep a window of
+// columns of a grid planned as pl (Options.KeepCols).
+type ColumnKeeper interface {
+	KeepsCols(pl *plan.Plan) bool
+}
+
+// Window reports whether o asks for a window of columns (KeepCols).
+func (o Options) Window() bool { return o.KeepCols[1] > o.KeepCols[0] && o.KeepCols[0] >= 0 }
+
+// NewWindow is opt.Grid where it fits the window KeepCols of p's rows,
+// else a new grid for it (Result.Window).
+func (o Options) NewWindow(p *ir.Problem) *Grid {
+	w := o.KeepCols[1] - o.KeepCols[0]
+	if o.Grid.Fits(p.CellType, p.Rows, w) {
+		return o.Grid
+	}
+	return NewGrid(p.CellType, p.Rows, w)
 }
 
 // OnDevice is implemented by executors that can keep a whole grid in

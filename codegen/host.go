@@ -64,7 +64,7 @@ const (
 	FuncHostRun = "dp_host_run"
 	// HostABI changes whenever dp_host_run's arguments or dp_host_ctl
 	// change; the library reports it through dp_host_abi.
-	HostABI     = 4
+	HostABI     = 5
 	FuncHostABI = "dp_host_abi"
 	// FuncHostFronts runs a Fronts program: dp_host_run's arguments but
 	// the padding, then the first and last front.
@@ -309,7 +309,24 @@ func (g *gen) hostInvariantDecls() string {
 		for s := 0; s < side.n; s++ {
 			fmt.Fprintf(&b, "if constexpr (S == %d)\n\t\t\treturn v%d[k];\n\t\telse ", s, s)
 		}
-		b.WriteString("\n\t\t\treturn 0;\n\t}\n};\n")
+		b.WriteString("\n\t\t\treturn 0;\n\t}\n")
+		// vals: every slot's value at one index, read at once (a read
+		// of one under a case's condition would be a masked gather,
+		// which keeps the lanes from vectorising).
+		b.WriteString("\tstruct vals {\n")
+		for s := 0; s < side.n; s++ {
+			fmt.Fprintf(&b, "\t\ttypename dp_%s<%d>::type v%d;\n", side.of, s, s)
+		}
+		b.WriteString("\t\ttemplate <int S> inline auto get() const\n\t\t{\n\t\t\t")
+		for s := 0; s < side.n; s++ {
+			fmt.Fprintf(&b, "if constexpr (S == %d)\n\t\t\t\treturn v%d;\n\t\t\telse ", s, s)
+		}
+		b.WriteString("\n\t\t\t\treturn 0;\n\t\t}\n\t};\n")
+		b.WriteString("\tinline vals at(long long k) const\n\t{\n\t\tvals x;\n\t\t(void)k;\n")
+		for s := 0; s < side.n; s++ {
+			fmt.Fprintf(&b, "\t\tx.v%d = v%d[k];\n", s, s)
+		}
+		b.WriteString("\t\treturn x;\n\t}\n};\n")
 	}
 	return b.String()
 }

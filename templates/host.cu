@@ -112,9 +112,11 @@ struct dp_run {
 	dp_host_ctl *ctl;
 	dp_inputs in;
 	cell_t *ans;
-	// Kept cells: the whole grid (row-major, real coordinates), and the
-	// rows of keepSlot[i] >= 0 (row-major in keep, slot by slot).
+	// Kept cells: the grid (row-major, real coordinates; columns winLo ..
+	// winHi-1 of each row, all of them by default), and the rows of
+	// keepSlot[i] >= 0 (row-major in keep, slot by slot).
 	cell_t *grid;
+	long long winLo, winHi;
 	const int *keepSlot;
 	cell_t *keep;
 	long long before, after;
@@ -154,18 +156,25 @@ struct dp_worker {
 };
 
 // dp_put copies cells v[0..n) of real row i, columns j0 + k*dj, to the
-// kept grid and to the kept row of i.
+// kept grid (those in its columns) and to the kept row of i.
 static void dp_put(dp_run *run, const cell_t *v, long long n, long long i, long long j0, long long dj)
 {
-	cell_t *dst[2] = {run->grid ? run->grid + i * DP_COLS : 0, run->keepSlot && run->keepSlot[i] >= 0 ? run->keep + run->keepSlot[i] * DP_COLS : 0};
+	const long long w = run->winHi - run->winLo;
+	cell_t *dst[2] = {run->grid ? run->grid + i * w : 0, run->keepSlot && run->keepSlot[i] >= 0 ? run->keep + run->keepSlot[i] * DP_COLS : 0};
+	const long long lo[2] = {run->winLo, 0}, hi[2] = {run->winHi, DP_COLS};
 	for (int d = 0; d < 2; ++d) {
 		if (!dst[d])
 			continue;
 		if (dj == 1) {
-			memcpy(dst[d] + j0, v, (size_t)n * sizeof(cell_t));
+			const long long a = j0 > lo[d] ? j0 : lo[d], b = j0 + n < hi[d] ? j0 + n : hi[d];
+			if (a < b)
+				memcpy(dst[d] + (a - lo[d]), v + (a - j0), (size_t)(b - a) * sizeof(cell_t));
 		} else {
-			for (long long k = 0; k < n; ++k)
-				dst[d][j0 + k * dj] = v[k];
+			for (long long k = 0; k < n; ++k) {
+				const long long j = j0 + k * dj;
+				if (j >= lo[d] && j < hi[d])
+					dst[d][j - lo[d]] = v[k];
+			}
 		}
 	}
 }
@@ -609,13 +618,15 @@ static void *dp_front_work(void *arg)
 
 #else // wavefront
 
+// The lane's row values and its column's values are read from the caches
+// when the accessor is made, every slot: a read under a case's condition
+// would be a masked gather, which gcc does not vectorise.
 template <bool R> struct dp_strip_acc {
 	const dp_inputs *in;
 	const cell_t *const *hp;
-	const dp_rowcache *rc;
-	const dp_colcache *cc;
-	int r;       // lane
-	long long c; // column cache index
+	typename dp_rowcache::vals rvs;
+	typename dp_colcache::vals cvs;
+	int r; // lane
 	dp_lv l;
 	__forceinline__ dp_lv &live() { return l; }
 	template <int ID> __forceinline__ cell_t ref(long long ri, long long rj, long long ci, long long cj)
@@ -624,8 +635,8 @@ template <bool R> struct dp_strip_acc {
 			dp_check<R>(l, dp_oob_idx(ri, rj), DP_E_CELL, ID, ci, cj, ri, rj);
 		return hp[ID][r];
 	}
-	template <int S> __forceinline__ auto rv(long long) const { return rc->template get<S>(r); }
-	template <int S> __forceinline__ auto cv(long long) const { return cc->template get<S>(c); }
+	template <int S> __forceinline__ auto rv(long long) const { return rvs.template get<S>(); }
+	template <int S> __forceinline__ auto cv(long long) const { return cvs.template get<S>(); }
 };
 
 // dp_refs points hp[ID] at the history of reference ID for step t: the
@@ -641,15 +652,15 @@ template <int ID> static __forceinline__ void dp_refs(const cell_t **hp, cell_t 
 	}
 }
 
-// dp_keep_lanes stores the cells v of step t's lanes in the rows dst
-// (lane r's cell is at column t - r of its row; a null row or a column
-// outside the grid goes to the sink).
-static __forceinline__ void dp_keep_lanes(cell_t *const *dst, cell_t *sink, const cell_t *v, long long t)
+// dp_keep_lanes stores the cells v of step t's lanes in the rows dst,
+// which hold real columns lo .. hi-1 (lane r's cell is at sweep column
+// t - r; a null row or a column outside lo .. hi-1 goes to the sink).
+static __forceinline__ void dp_keep_lanes(cell_t *const *dst, cell_t *sink, const cell_t *v, long long t, long long lo, long long hi)
 {
 	for (int r = 0; r < DP_HL; ++r) {
-		const long long sc = t - r;
-		const bool in = dst[r] != 0 && sc >= 0 && sc < DP_COLS;
-		cell_t *p = in ? dst[r] + (DP_BACK ? DP_COLS - 1 - sc : sc) : sink + r;
+		const long long sc = t - r, c = DP_BACK ? DP_COLS - 1 - sc : sc;
+		const bool in = dst[r] != 0 && sc >= 0 && sc < DP_COLS && c >= lo && c < hi;
+		cell_t *p = in ? dst[r] + (c - lo) : sink + r;
 		*p = v[r];
 	}
 }
@@ -661,7 +672,9 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 	dp_run *run = w->run;
 	dp_host_ctl *ctl = run->ctl;
 	const long long i0 = s * DP_HL;
-	const long long nsteps = DP_COLS + DP_HL - 1;
+	// A forward sweep that keeps a window of columns stops after it
+	// (dp_host_ctl::winHi: no cell reads a column to its right).
+	const long long nsteps = (DP_BACK ? DP_COLS : run->winHi) + DP_HL - 1;
 	const cell_t *ein = run->edges + (s % run->nedges) * DP_PI1 * DP_COLS;
 	cell_t *eout = run->edges + ((s + 1) % run->nedges) * DP_PI1 * DP_COLS;
 	const long long *above = s > 0 ? &run->prog[s - 1] : 0;
@@ -695,13 +708,15 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 	// computing it).
 	cell_t *keepG[DP_HL], *keepK[DP_HL], sink[DP_HL];
 	bool anyG = false, anyK = false;
+	// The kept grid's columns as sweep columns.
+	const long long gLo = DP_BACK ? DP_COLS - run->winHi : run->winLo, gHi = DP_BACK ? DP_COLS - run->winLo : run->winHi;
 	for (int r = 0; r < DP_HL; ++r) {
 		keepG[r] = keepK[r] = 0;
 		if (i0 + r >= DP_ROWS)
 			continue;
 		const long long ri = DP_BACK ? DP_ROWS - 1 - (i0 + r) : i0 + r;
 		if (run->grid)
-			keepG[r] = run->grid + ri * DP_COLS, anyG = true;
+			keepG[r] = run->grid + ri * (run->winHi - run->winLo), anyG = true;
 		if (run->keepSlot && run->keepSlot[ri] >= 0)
 			keepK[r] = run->keep + run->keepSlot[ri] * DP_COLS, anyK = true;
 	}
@@ -740,7 +755,7 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 			const int sic = si < (int)DP_ROWS ? si : (int)DP_ROWS - 1;
 			const int scc = sc < 0 ? 0 : (sc >= (int)DP_COLS ? (int)DP_COLS - 1 : sc);
 			const int ri = DP_BACK ? (int)DP_ROWS - 1 - sic : sic, rj = DP_BACK ? (int)DP_COLS - 1 - scc : scc;
-			dp_strip_acc<R> a{in, hp, rc, cc, r, (long long)DP_HL + sc, {lv, 0, note}};
+			dp_strip_acc<R> a{in, hp, rc->at(r), cc->at((long long)DP_HL + sc), r, {lv, 0, note}};
 			const cell_t v = dp_rec_m<R>((DP_IDX_T)ri, (DP_IDX_T)rj, a);
 			cur[DP_PI + r] = v;
 			if constexpr (!R)
@@ -752,10 +767,11 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 				if (col >= 0 && col < DP_COLS)
 					eout[L * DP_COLS + col] = cur[DP_PI + DP_HL - DP_PI + L];
 			}
-			if (anyG)
-				dp_keep_lanes(keepG, sink, cur + DP_PI, t);
+			// (Only at the steps whose lanes reach the kept columns.)
+			if (anyG && t >= gLo && t - (DP_HL - 1) < gHi)
+				dp_keep_lanes(keepG, sink, cur + DP_PI, t, run->winLo, run->winHi);
 			if (anyK)
-				dp_keep_lanes(keepK, sink, cur + DP_PI, t);
+				dp_keep_lanes(keepK, sink, cur + DP_PI, t, 0, DP_COLS);
 #if DP_ANS_KIND == 1
 			if (s == run->ansS && t == run->ansT)
 				run->ans[0] = cur[DP_PI + run->ansR];
@@ -810,7 +826,7 @@ static void *dp_work(void *arg)
 
 #endif
 
-extern "C" int dp_host_abi(void) { return 4; }
+extern "C" int dp_host_abi(void) { return 5; }
 
 // dp_run_init sets up what every sweep's run starts from: the control
 // block, the inputs, where the answer and the kept rows go.
@@ -821,6 +837,12 @@ static void dp_run_init(dp_run *run, dp_host_ctl *ctl, const void *const *inputs
 	run->ans = ans;
 	run->keepSlot = keepSlot;
 	run->keep = keep;
+	run->winLo = 0;
+	run->winHi = DP_COLS;
+	if (ctl->winHi > ctl->winLo && ctl->winLo >= 0 && ctl->winHi <= DP_COLS) {
+		run->winLo = ctl->winLo;
+		run->winHi = ctl->winHi;
+	}
 	for (int k = 0; k < DP_NIN; ++k)
 		run->in.p[k] = inputs[k];
 }
@@ -855,7 +877,10 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 	int threads = ctl->threads > 0 ? ctl->threads : 1;
 	run.threads = threads;
 	const size_t cells = (size_t)(DP_ROWS * DP_COLS);
-	run.G = grid ? grid : (cell_t *)calloc(cells, sizeof(cell_t));
+	// The caller's grid when it is the whole grid; a window of its
+	// columns is copied out at the end.
+	const bool whole = run.winLo == 0 && run.winHi == DP_COLS;
+	run.G = grid && whole ? grid : (cell_t *)calloc(cells, sizeof(cell_t));
 	run.GT = DP_MIRROR ? (cell_t *)calloc(cells, sizeof(cell_t)) : 0;
 	dp_worker *ws = (dp_worker *)calloc((size_t)threads, sizeof(dp_worker));
 	int rc = 0;
@@ -901,6 +926,9 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 				for (long long i = 0; i < DP_ROWS; ++i)
 					if (keepSlot[i] >= 0)
 						memcpy(keep + keepSlot[i] * DP_COLS, run.G + i * DP_COLS, (size_t)DP_COLS * sizeof(cell_t));
+			if (grid && !whole)
+				for (long long i = 0; i < DP_ROWS; ++i)
+					dp_put(&run, run.G + i * DP_COLS, DP_COLS, i, 0, 1);
 			dp_merge_parts(ctl, ws, threads);
 		}
 	}
@@ -956,11 +984,7 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	const long long flBytes = 1;
 	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem);
 #else
-	// Only the strips of the rows asked for (ctl->rows: a traceback's
-	// band needs the rows up to the column its walk entered at); the
-	// answer cell may then not be reached (the caller reads kept cells).
-	const long long sweepRows = ctl->rows > 0 && ctl->rows < DP_ROWS ? ctl->rows : DP_ROWS;
-	run.nstrips = (sweepRows + DP_HL - 1) / DP_HL;
+	run.nstrips = (DP_ROWS + DP_HL - 1) / DP_HL;
 	run.nedges = threads + 1;
 	run.edges = (cell_t *)calloc((size_t)(run.nedges * DP_PI1 * DP_COLS), sizeof(cell_t));
 	run.prog = (long long *)calloc((size_t)run.nstrips, sizeof(long long));

@@ -45,7 +45,7 @@ static inline long long __mul64hi(long long x, long long y) { return (long long)
 typedef DP_CELL_T cell_t;
 
 // The run's control block, shared with backend/native (same layout: every
-// field at its natural alignment, 96 bytes).
+// field at its natural alignment, 104 bytes).
 struct dp_host_ctl {
 	long long done;  // cells computed so far (progress)
 	int abort;       // set by Go (Ctrl-C) or by a worker that failed
@@ -58,7 +58,8 @@ struct dp_host_ctl {
 	double pfv;      // floating value or sum,
 	int pany;        // whether a cell was seen,
 	int pfl;         // integer sum flags
-	long long rows;  // rows the strip sweep must compute, the first in its order (0: all)
+	long long winLo, winHi; // the kept grid holds columns winLo..winHi-1 (0, 0: all of them);
+	                        // a forward strip sweep stops after column winHi-1
 };
 
 // dp_host_fail records the first error of the run and stops it.

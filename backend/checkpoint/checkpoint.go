@@ -209,11 +209,12 @@ func (g *Grid) bandOf(i int64) int64 {
 // span keeps them all.
 type span struct{ lo, hi int64 }
 
-// load computes band b, columns 0 .. cols-1, into memory, keeping the
-// columns of keep where the band runs transposed on an executor that
-// keeps chosen rows of it (its rows are p's columns): what the walk will
-// read of a band is near its path, and keeping the whole band costs more
-// than computing it (the writes of the kept cells).
+// load computes band b, columns 0 .. cols-1, into memory, keeping only
+// the columns of keep (a non-zero span) where the executor can: as they
+// are (backend.ColumnKeeper, which may also stop after them), or from the
+// band transposed, whose rows are p's columns (backend.RowKeeper). What
+// the walk reads of a band is near its path, and keeping the whole band
+// costs more than computing it (the writes of the kept cells).
 func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 	if err := g.ctx.Err(); err != nil {
 		return nil, err
@@ -236,14 +237,26 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 	if g.lay.Nested {
 		swap = g.lay.SubSwapped
 	}
+	// A window of the band's columns is kept as it is where the executor
+	// keeps columns (a CPU sweeps a short band as fast as a tall one),
+	// else from the band transposed, as rows (KeepRows).
+	window := keep.hi > keep.lo && keep.lo >= 0 && keep.hi <= cols && keep.hi-keep.lo < cols && !g.lay.Nested && !g.lay.DeviceBands
+	var bpl *plan.Plan
+	byCols := false
+	if ck, ok := g.ex.(backend.ColumnKeeper); ok && window {
+		if pl, err := plan.Analyze(bp); err == nil && ck.KeepsCols(pl) {
+			bpl, byCols, swap = pl, true, false
+		}
+	}
 	if swap {
 		if bp, err = transposed(bp); err != nil {
 			return nil, err
 		}
 	}
-	bpl, err := plan.Analyze(bp)
-	if err != nil {
-		return nil, fmt.Errorf("internal error: planning band %d (rows %d..%d): %w", b, r0, r0+rows-1, err)
+	if bpl == nil {
+		if bpl, err = plan.Analyze(bp); err != nil {
+			return nil, fmt.Errorf("internal error: planning band %d (rows %d..%d): %w", b, r0, r0+rows-1, err)
+		}
 	}
 	if g.lay.Nested {
 		lay, err := g.subLayout(bp, bpl)
@@ -256,18 +269,16 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 		// A band this small (the first) is kept whole.
 	}
 	opt := g.opt
-	if keep.hi <= keep.lo || keep.lo < 0 || keep.hi > cols || keep.hi-keep.lo == cols || !swap || g.lay.Nested || g.lay.DeviceBands || !keepsRows(g.ex, bpl) {
+	byRows := window && !byCols && swap && keepsRows(g.ex, bpl)
+	if !byCols && !byRows {
 		keep = span{0, cols}
 	}
-	window := keep.hi-keep.lo < cols
 	switch {
-	case window:
+	case byCols:
+		opt.Maintain, opt.KeepCols = false, [2]int64{keep.lo, keep.hi}
+		opt.Grid = g.buffer(bp.Rows, keep.hi-keep.lo)
+	case byRows:
 		opt.Maintain, opt.KeepRows = false, make([]int64, 0, keep.hi-keep.lo)
-		if bpl.Direction == plan.Forward {
-			// The band's rows after the window (p's columns right of
-			// it) are not needed: a back end may stop before them.
-			opt.SweepRows = keep.hi
-		}
 		for c := keep.lo; c < keep.hi; c++ {
 			opt.KeepRows = append(opt.KeepRows, c)
 		}
@@ -285,7 +296,12 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 	}
 	kept := r.Grid
 	switch {
-	case window:
+	case byCols:
+		kept = r.Window
+		if !kept.Fits(g.p.CellType, bp.Rows, keep.hi-keep.lo) {
+			return nil, fmt.Errorf("internal error: the %s backend kept no columns %d..%d of band %d", r.Backend, keep.lo, keep.hi-1, b)
+		}
+	case byRows:
 		kept = r.Rows
 		if !kept.Fits(g.p.CellType, keep.hi-keep.lo, bp.Cols) {
 			return nil, fmt.Errorf("internal error: the %s backend kept no columns %d..%d of band %d", r.Backend, keep.lo, keep.hi-1, b)

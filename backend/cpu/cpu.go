@@ -201,6 +201,14 @@ func (e *Executor) KeepsRows(pl *plan.Plan) bool {
 	return pl.Schedule == plan.Rows || pl.Schedule == plan.Wavefront
 }
 
+// KeepsCols: every sweep keeps a window of columns
+// (backend.Options.KeepCols) as its batches pass (the generic ones copy
+// it out of their whole grid); the compiled forward wavefront stops after
+// it.
+func (e *Executor) KeepsCols(pl *plan.Plan) bool {
+	return pl.Schedule == plan.Rows || pl.Schedule == plan.Wavefront
+}
+
 // Run solves p as planned by pl.
 func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	start := time.Now()
@@ -238,7 +246,7 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if err != nil {
 		return nil, err
 	}
-	res := &backend.Result{Backend: "cpu", Device: device, Grid: r.grid, Rows: r.rows}
+	res := &backend.Result{Backend: "cpu", Device: device, Grid: r.grid, Rows: r.rows, Window: r.window}
 	if err := backend.Finish(p, opt, res, r.answer, traceback.Trace); err != nil {
 		return nil, err
 	}
@@ -364,7 +372,7 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 	if why != "" {
 		return nil, why, nil
 	}
-	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows, SweepRows: opt.SweepRows}
+	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows}
 	need, what, advice := lib.Bytes(run), fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
 	keepGrid := opt.KeepGrid(p)
 	if lib.Prog.Fronts {
@@ -391,6 +399,9 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 	if len(opt.KeepRows) > 0 && !keepGrid {
 		need += int64(len(opt.KeepRows)) * p.Cols * int64(p.CellType.Size())
 	}
+	if !keepGrid && opt.Window() {
+		need += p.Rows * (min(opt.KeepCols[1], p.Cols) - opt.KeepCols[0]) * int64(p.CellType.Size())
+	}
 	if avail, ok := available(); ok && need > avail {
 		return nil, "", hostmem.TooLarge(what, need, avail, "", advice)
 	}
@@ -400,6 +411,9 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 	case len(opt.KeepRows) > 0:
 		run.Keep = opt.NewRows(p)
 	}
+	if !keepGrid && opt.Window() {
+		run.Grid, run.Window = opt.NewWindow(p), [2]int64{opt.KeepCols[0], min(opt.KeepCols[1], p.Cols)}
+	}
 	computeStart := time.Now()
 	answer, err := lib.Exec(ctx, p, pl, run)
 	compute := time.Since(computeStart).Seconds()
@@ -407,6 +421,9 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 		return nil, "", err
 	}
 	res = &backend.Result{Backend: "cpu", Device: e.Device() + ", code compiled by " + e.native.String(), Grid: run.Grid, Rows: run.Keep}
+	if run.Window[1] > run.Window[0] {
+		res.Grid, res.Window = nil, run.Grid
+	}
 	if err := backend.Finish(p, opt, res, answer, traceback.Trace); err != nil {
 		return nil, "", err
 	}

@@ -36,6 +36,9 @@ type run struct {
 	// rows), when they are kept without the grid.
 	rows    *backend.Grid
 	rowSlot map[int64]int64
+	// window holds columns winLo .. winHi-1 of every row (opt.KeepCols).
+	window       *backend.Grid
+	winLo, winHi int64
 
 	stop  atomic.Bool
 	sleep *sleeper // where workers wait for each other
@@ -113,6 +116,11 @@ func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Optio
 			r.rowSlot[i] = int64(k)
 		}
 		r.bytes += r.rows.Rows * p.Cols * int64(p.CellType.Size())
+	}
+	if !opt.KeepGrid(p) && opt.Window() {
+		r.winLo, r.winHi = opt.KeepCols[0], min(opt.KeepCols[1], p.Cols)
+		r.window = opt.NewWindow(p)
+		r.bytes += p.Rows * (r.winHi - r.winLo) * int64(p.CellType.Size())
 	}
 	r.capture = map[int64][]int64{}
 	switch pl.Answer.Kind {
@@ -280,6 +288,26 @@ func (w *worker) sink(b *eval.Batch, out *eval.Line) {
 			g.PutFloats(at, stride, out.F[s:s+n])
 		} else {
 			g.PutInts(at, stride, out.I[s:s+n])
+		}
+	}
+	if g := r.window; g != nil {
+		if r.axis == eval.AlongJ {
+			// Row b.Step, columns Lane0 .. Lane0+n-1: those in the window.
+			a, z := max(b.Lane0, r.winLo), min(b.Lane0+n, r.winHi)
+			if a < z {
+				if r.isF {
+					g.PutFloats(b.Step*g.Cols+a-r.winLo, 1, out.F[s+a-b.Lane0:s+z-b.Lane0])
+				} else {
+					g.PutInts(b.Step*g.Cols+a-r.winLo, 1, out.I[s+a-b.Lane0:s+z-b.Lane0])
+				}
+			}
+		} else if b.Step >= r.winLo && b.Step < r.winHi {
+			// Column b.Step, rows Lane0 .. Lane0+n-1.
+			if r.isF {
+				g.PutFloats(b.Lane0*g.Cols+b.Step-r.winLo, g.Cols, out.F[s:s+n])
+			} else {
+				g.PutInts(b.Lane0*g.Cols+b.Step-r.winLo, g.Cols, out.I[s:s+n])
+			}
 		}
 	}
 	if r.rows != nil {

@@ -34,11 +34,12 @@ type ctl struct {
 	PFv     float64
 	PAny    int32
 	PFl     int32
-	Rows    int64
+	WinLo   int64
+	WinHi   int64
 }
 
-var _ [96 - unsafe.Sizeof(ctl{})]struct{} // the C layout is 96 bytes
-var _ [unsafe.Sizeof(ctl{}) - 96]struct{}
+var _ [104 - unsafe.Sizeof(ctl{})]struct{} // the C layout is 104 bytes
+var _ [unsafe.Sizeof(ctl{}) - 104]struct{}
 
 // watchCells is the size from which a run is watched (progress, Ctrl-C).
 const watchCells = 1 << 22
@@ -60,15 +61,14 @@ type Run struct {
 	Before, After int64
 	Progress      func(done, total int64)
 	// Grid, when not nil, receives every cell (a rows x cols grid of the
-	// cell type); Keep, when not nil, the rows of KeepRows (sorted), one
-	// row of Keep each.
+	// cell type), or with Window columns Window[0] .. Window[1]-1 of every
+	// row (rows x their number; a forward wavefront then stops after
+	// them: backend.Options.KeepCols); Keep, when not nil, the rows of
+	// KeepRows (sorted), one row of Keep each.
 	Grid     *backend.Grid
+	Window   [2]int64
 	KeepRows []int64
 	Keep     *backend.Grid
-	// SweepRows, when > 0, lets the wavefront's strip sweep stop once
-	// the first SweepRows rows in its order are computed
-	// (backend.Options.SweepRows).
-	SweepRows int64
 }
 
 // Bytes is the memory a run takes besides the inputs and the cells it
@@ -131,9 +131,17 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	}
 	var grid, keep, slots uintptr
 	var keepSlot []int32
+	window := r.Window[1] > r.Window[0]
+	if window && (r.Window[0] < 0 || r.Window[1] > hp.Cols || r.Grid == nil) {
+		return nil, fmt.Errorf("internal error: a window of columns %d..%d of a %dx%d problem", r.Window[0], r.Window[1]-1, hp.Rows, hp.Cols)
+	}
 	if r.Grid != nil {
-		if !r.Grid.Fits(hp.Cell, hp.Rows, hp.Cols) {
-			return nil, fmt.Errorf("internal error: a %dx%d grid of %s for a %dx%d problem of %s", r.Grid.Rows, r.Grid.Cols, r.Grid.T, hp.Rows, hp.Cols, hp.Cell)
+		cols := hp.Cols
+		if window {
+			cols = r.Window[1] - r.Window[0]
+		}
+		if !r.Grid.Fits(hp.Cell, hp.Rows, cols) {
+			return nil, fmt.Errorf("internal error: a %dx%d grid of %s for %dx%d cells of %s", r.Grid.Rows, r.Grid.Cols, r.Grid.T, hp.Rows, cols, hp.Cell)
 		}
 		grid = uintptr(unsafe.Pointer(&r.Grid.Bytes()[0]))
 	}
@@ -152,7 +160,10 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	}
 	nans := max(len(hp.Captures), 1)
 	ans := backend.NewGrid(hp.Cell, 1, int64(nans))
-	c := &ctl{Threads: int32(max(r.Threads, 1)), Rows: max(r.SweepRows, 0)}
+	c := &ctl{Threads: int32(max(r.Threads, 1))}
+	if window {
+		c.WinLo, c.WinHi = r.Window[0], r.Window[1]
+	}
 	if hp.Fronts && widestFront(hp) < 16 {
 		// Fronts of a few cells (a 1-D look-back: one each) leave
 		// nothing to share: workers would only hand each front to the
