@@ -708,8 +708,11 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 	// computing it).
 	cell_t *keepG[DP_HL], *keepK[DP_HL], sink[DP_HL];
 	bool anyG = false, anyK = false;
-	// The kept grid's columns as sweep columns.
+	// The kept grid's columns as sweep columns; fullG: every lane's row is
+	// kept in a forward sweep (the stores of a step inside the window need
+	// no tests).
 	const long long gLo = DP_BACK ? DP_COLS - run->winHi : run->winLo, gHi = DP_BACK ? DP_COLS - run->winLo : run->winHi;
+	const bool fullG = run->grid && !DP_BACK && i0 + DP_HL <= DP_ROWS;
 	for (int r = 0; r < DP_HL; ++r) {
 		keepG[r] = keepK[r] = 0;
 		if (i0 + r >= DP_ROWS)
@@ -767,9 +770,17 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 				if (col >= 0 && col < DP_COLS)
 					eout[L * DP_COLS + col] = cur[DP_PI + DP_HL - DP_PI + L];
 			}
-			// (Only at the steps whose lanes reach the kept columns.)
-			if (anyG && t >= gLo && t - (DP_HL - 1) < gHi)
+			// (Only at the steps whose lanes reach the kept columns; a
+			// step whose every lane is a kept row inside them stores
+			// without tests.)
+			if (fullG && t - (DP_HL - 1) >= gLo && t < gHi) {
+				const cell_t *v = cur + DP_PI;
+#pragma GCC ivdep
+				for (int r = 0; r < DP_HL; ++r)
+					keepG[r][t - r - gLo] = v[r];
+			} else if (anyG && t >= gLo && t - (DP_HL - 1) < gHi) {
 				dp_keep_lanes(keepG, sink, cur + DP_PI, t, run->winLo, run->winHi);
+			}
 			if (anyK)
 				dp_keep_lanes(keepK, sink, cur + DP_PI, t, 0, DP_COLS);
 #if DP_ANS_KIND == 1

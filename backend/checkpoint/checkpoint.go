@@ -51,7 +51,10 @@ type Grid struct {
 	base, height, cols int64
 	lo, hi             int64
 	swapped            bool
-	g                  *backend.Grid
+	// enterJ is the column the walk entered band cur at, minJ the least
+	// it has read there: how wide the next band's window must be.
+	enterJ, minJ int64
+	g            *backend.Grid
 	// dev is the band in memory when it is kept in the GPU's memory
 	// (lay.DeviceBands), read through its tiles; g is nil then.
 	dev backend.DeviceGrid
@@ -419,6 +422,7 @@ func (g *Grid) At(i, j int64) ir.Value {
 		return ir.Value{T: g.p.CellType}
 	}
 	if (g.g != nil || g.dev != nil || g.sub != nil) && i >= g.base && i < g.base+g.height && j >= g.lo && j < g.hi {
+		g.minJ = min(g.minJ, j)
 		return g.at(i, j)
 	}
 	b := g.bandOf(i)
@@ -455,24 +459,40 @@ func (g *Grid) At(i, j int64) ir.Value {
 // The walk may read a few columns right of j before it moves on (it
 // reads the cells a winning term refers to, the one at j last): the span
 // ends a little past j, within the cols computed.
+//
+// Where the walk crossed a band before, the window is as wide per row as
+// it needed there, with a quarter to spare, when that is narrower: the
+// path of two similar sequences crosses a band of h rows in about h
+// columns, and every kept cell costs a write.
 func (g *Grid) window(b, j, cols int64) span {
 	if b == g.cur {
 		return span{}
 	}
 	_, rows := g.bandRows(b)
 	width := 2*(rows+g.lay.Reach) + 64
+	if g.cur >= 0 && g.height > 0 && g.enterJ >= g.minJ {
+		need := (g.enterJ - g.minJ + 1) * (rows + g.lay.Reach) / g.height
+		width = min(width, need+need/4+128+2*g.lay.Reach)
+	}
+	g.enterJ, g.minJ = j, j
 	hi := min(cols, j+1+64)
 	return span{max(0, hi-width), hi}
 }
 
 // buffer is buf as a grid of rows x cols, allocated anew when it is
-// smaller.
+// smaller: twice as large, up to a whole band with its given rows (what
+// the layout counted), since the windows of the bands differ a little in
+// width and each new buffer is faulted in again.
 func (g *Grid) buffer(rows, cols int64) *backend.Grid {
 	if b := g.buf.Reshaped(rows, cols); b != nil {
 		return b
 	}
-	g.buf = backend.NewGrid(g.p.CellType, rows, cols)
-	return g.buf
+	n := rows * cols
+	if g.buf != nil {
+		n = max(n, min(2*g.buf.Rows*g.buf.Cols, (g.lay.Band+g.lay.Reach)*g.p.Cols))
+	}
+	g.buf = backend.NewGrid(g.p.CellType, 1, n)
+	return g.buf.Reshaped(rows, cols)
 }
 
 // keepsRows reports whether ex keeps chosen rows of problems planned as
