@@ -967,10 +967,10 @@ func (w *Walker) assume(cond ir.Expr, truth bool, en Env) Env {
 			}
 			// v - e + c op y: a relation of v and e (`j - i <= minloop`),
 			// where the difference was computed exactly.
-			if v, e, c, ok := difference(n.X); ok && w.exactDiff(n.X, en) {
+			if v, e, c, ok := difference(n.X); ok && w.exactSum(n.X, en) {
 				en = w.compareRel(en, v, e, c, op, w.Range(n.Y, en))
 			}
-			if v, e, c, ok := difference(n.Y); ok && w.exactDiff(n.Y, en) {
+			if v, e, c, ok := difference(n.Y); ok && w.exactSum(n.Y, en) {
 				en = w.compareRel(en, v, e, c, mirror(op), w.Range(n.X, en))
 			}
 			return en
@@ -1143,9 +1143,10 @@ func plusVar(x ir.Expr) (v *ir.Var, e ir.Expr, neg bool, c int64, ok bool) {
 	return v, ey, n.Op == ir.OpSub, c, ok1 && ok2
 }
 
-// exactSum reports whether x, a sum or difference (see plusVar), has its
-// mathematical value where en holds: always where a failure stops the
-// run, and where no step of it can leave its type when a sweep goes on.
+// exactSum reports whether x, a sum or difference (see plusVar and
+// difference), has its mathematical value where en holds: always where a
+// failure stops the run, and where it wraps when no step of it can leave
+// its type (else the comparison it takes part in says nothing of v and e).
 func (w *Walker) exactSum(x ir.Expr, en Env) bool {
 	if w.Failure != Wraps {
 		return true
@@ -1153,7 +1154,7 @@ func (w *Walker) exactSum(x ir.Expr, en Env) bool {
 	lim := ir.ArithMax(x.Type())
 	ok := func(r Range) bool { return r.Within(-lim, lim) }
 	x, c := splitConst(x)
-	n := x.(*ir.Binary) // plusVar checked the shape
+	n := x.(*ir.Binary) // plusVar or difference checked the shape
 	vx, cx := splitConst(n.X)
 	ey, cy := splitConst(n.Y)
 	a, b := w.Range(vx, en).Add(Point(cx)), w.Range(ey, en).Add(Point(cy))
@@ -1178,25 +1179,6 @@ func (w *Walker) solveFor(e ir.Expr, neg bool, c int64, y Range, en Env) Range {
 		r = y.Sub(re)
 	}
 	return r.Add(Point(-c))
-}
-
-// exactDiff reports whether x, a difference (see difference), has its
-// mathematical value where en holds: always where a failure stops the run,
-// and where it wraps when no step of it can leave its type (else the
-// comparison it takes part in says nothing of v - e).
-func (w *Walker) exactDiff(x ir.Expr, en Env) bool {
-	if w.Failure != Wraps {
-		return true
-	}
-	lim := ir.ArithMax(x.Type())
-	ok := func(r Range) bool { return r.Within(-lim, lim) }
-	x, c := splitConst(x)
-	n := x.(*ir.Binary) // difference checked the shape
-	vx, cx := splitConst(n.X)
-	ey, cy := splitConst(n.Y)
-	a, b := w.Range(vx, en).Add(Point(cx)), w.Range(ey, en).Add(Point(cy))
-	d := a.Sub(b)
-	return ok(a) && ok(b) && ok(d) && ok(d.Add(Point(c)))
 }
 
 // splitConst writes x as y + c for a constant c (0 when there is none).

@@ -281,11 +281,9 @@ func (g *gen) hostInvariantDecls() string {
 	for s := range g.rowLds {
 		fmt.Fprintf(&b, "\t\tv%d = dp_rowv<%d>::fill(in, x);\n", s, s)
 	}
-	b.WriteString("\t}\n\ttemplate <int S> inline auto get() const\n\t{\n\t\t")
-	for s := range g.rowLds {
-		fmt.Fprintf(&b, "if constexpr (S == %d)\n\t\t\treturn v%d;\n\t\telse ", s, s)
-	}
-	b.WriteString("\n\t\t\treturn 0;\n\t}\n};\n")
+	b.WriteString("\t}\n")
+	slotGet(&b, "\t", "get()", "", len(g.rowLds), func(s int) string { return fmt.Sprintf("v%d", s) })
+	b.WriteString("};\n")
 	// The caches: an array per slot, indexed by lane or column.
 	for _, side := range []struct {
 		name, of string
@@ -305,11 +303,8 @@ func (g *gen) hostInvariantDecls() string {
 		for s := 0; s < side.n; s++ {
 			fmt.Fprintf(&b, "\t\tv%d[k] = dp_%s<%d>::fill(in, x);\n", s, side.of, s)
 		}
-		b.WriteString("\t}\n\ttemplate <int S> inline auto get(long long k) const\n\t{\n\t\t(void)k;\n\t\t")
-		for s := 0; s < side.n; s++ {
-			fmt.Fprintf(&b, "if constexpr (S == %d)\n\t\t\treturn v%d[k];\n\t\telse ", s, s)
-		}
-		b.WriteString("\n\t\t\treturn 0;\n\t}\n")
+		b.WriteString("\t}\n")
+		slotGet(&b, "\t", "get(long long k)", "(void)k;\n\t\t", side.n, func(s int) string { return fmt.Sprintf("v%d[k]", s) })
 		// vals: every slot's value at one index, read at once (a read
 		// of one under a case's condition would be a masked gather,
 		// which keeps the lanes from vectorising).
@@ -317,11 +312,8 @@ func (g *gen) hostInvariantDecls() string {
 		for s := 0; s < side.n; s++ {
 			fmt.Fprintf(&b, "\t\ttypename dp_%s<%d>::type v%d;\n", side.of, s, s)
 		}
-		b.WriteString("\t\ttemplate <int S> inline auto get() const\n\t\t{\n\t\t\t")
-		for s := 0; s < side.n; s++ {
-			fmt.Fprintf(&b, "if constexpr (S == %d)\n\t\t\t\treturn v%d;\n\t\t\telse ", s, s)
-		}
-		b.WriteString("\n\t\t\t\treturn 0;\n\t\t}\n\t};\n")
+		slotGet(&b, "\t\t", "get()", "", side.n, func(s int) string { return fmt.Sprintf("v%d", s) })
+		b.WriteString("\t};\n")
 		b.WriteString("\tinline vals at(long long k) const\n\t{\n\t\tvals x;\n\t\t(void)k;\n")
 		for s := 0; s < side.n; s++ {
 			fmt.Fprintf(&b, "\t\tx.v%d = v%d[k];\n", s, s)
@@ -329,6 +321,16 @@ func (g *gen) hostInvariantDecls() string {
 		b.WriteString("\t\treturn x;\n\t}\n};\n")
 	}
 	return b.String()
+}
+
+// slotGet writes a member get that returns slot S's value, val(S) (0 for
+// a slot there is not), indented by ind; pre opens its body.
+func slotGet(b *strings.Builder, ind, sig, pre string, n int, val func(s int) string) {
+	fmt.Fprintf(b, "%stemplate <int S> inline auto %s const\n%s{\n%s\t%s", ind, sig, ind, ind, pre)
+	for s := 0; s < n; s++ {
+		fmt.Fprintf(b, "if constexpr (S == %d)\n%s\t\treturn %s;\n%s\telse ", s, ind, val(s), ind)
+	}
+	fmt.Fprintf(b, "\n%s\t\treturn 0;\n%s}\n", ind, ind)
 }
 
 // hostCaptures lists the cells an answer expression reads (DP_ANS_KIND 3).
