@@ -74,8 +74,12 @@ func Trace(w io.Writer, lay plan.TraceLayout, recomputed int) {
 	case lay.Nested:
 		where += ", each traced back from checkpoints of its own (two levels)"
 	}
-	fmt.Fprintf(w, "traceback  linear memory, %s: %d bands of %d rows%s, the last %d row(s) of each kept; the walk recomputes the bands it crosses (at most %.2fx the grid's cells)\n",
-		Bytes(lay.Bytes), lay.Bands, lay.Band, where, lay.Reach, lay.Recompute)
+	walk := "the walk recomputes the bands it crosses"
+	if lay.Narrow {
+		walk += " up to the column it enters at, keeping the columns near its path"
+	}
+	fmt.Fprintf(w, "traceback  linear memory, %s: %d bands of %d rows%s, the last %d row(s) of each kept; %s (at most %.2fx the grid's cells)\n",
+		Bytes(lay.Bytes), lay.Bands, lay.Band, where, lay.Reach, walk, lay.Recompute)
 	if recomputed >= 0 {
 		fmt.Fprintf(w, "           %d band(s) recomputed\n", recomputed)
 	}

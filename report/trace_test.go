@@ -20,7 +20,8 @@ func TestTraceLine(t *testing.T) {
 	}{
 		{plan.TraceLayout{Whole: true, Bytes: 1 << 20, Why: "fits"}, -1, []string{"whole grid, 1.0 MiB: fits"}, nil},
 		{plan.TraceLayout{Device: true, Bytes: 1 << 30, Why: "on the GPU"}, -1, []string{"GPU memory, 1.0 GiB"}, nil},
-		{plan.TraceLayout{Band: 10, Bands: 5, Reach: 1, Recompute: 2.1}, 3, []string{"5 bands of 10 rows", "3 band(s) recomputed"}, []string{"GPU", "two levels"}},
+		{plan.TraceLayout{Band: 10, Bands: 5, Reach: 1, Recompute: 2.1}, 3, []string{"5 bands of 10 rows", "3 band(s) recomputed"}, []string{"GPU", "two levels", "near its path"}},
+		{plan.TraceLayout{Band: 10, Bands: 5, Reach: 1, Recompute: 3.1, Narrow: true}, -1, []string{"up to the column it enters at, keeping the columns near its path (at most 3.10x"}, nil},
 		{plan.TraceLayout{Band: 10, Bands: 5, Reach: 2, DeviceBands: true, Nested: true, SubSwapped: true}, -1,
 			[]string{"each band in GPU memory", "transposed from checkpoints of its own (two levels)", "the last 2 row(s)"}, []string{"recomputed\n"}},
 		{plan.TraceLayout{Band: 10, Bands: 5, Reach: 1, Nested: true}, -1, []string{"each traced back from checkpoints of its own (two levels)"}, []string{"transposed", "GPU"}},
