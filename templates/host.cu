@@ -707,7 +707,10 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 	// a branch (a call per kept cell made keeping a grid 10x slower than
 	// computing it).
 	cell_t *keepG[DP_HL], *keepK[DP_HL], sink[DP_HL];
-	bool anyG = false, anyK = false;
+	bool anyG = false;
+	// The lanes whose rows are kept rows (keepSlot: a checkpoint row or
+	// two in a strip, stored lane by lane).
+	int klane[DP_HL], nk = 0;
 	// The kept grid's columns as sweep columns; fullG: every lane's row is
 	// kept in a forward sweep (the stores of a step inside the window need
 	// no tests).
@@ -721,7 +724,7 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 		if (run->grid)
 			keepG[r] = run->grid + ri * (run->winHi - run->winLo), anyG = true;
 		if (run->keepSlot && run->keepSlot[ri] >= 0)
-			keepK[r] = run->keep + run->keepSlot[ri] * DP_COLS, anyK = true;
+			keepK[r] = run->keep + run->keepSlot[ri] * DP_COLS, klane[nk++] = r;
 	}
 	for (long long t = 0; t < nsteps; ++t) {
 		if ((t & 255) == 0) {
@@ -781,8 +784,12 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 			} else if (anyG && t >= gLo && t - (DP_HL - 1) < gHi) {
 				dp_keep_lanes(keepG, sink, cur + DP_PI, t, run->winLo, run->winHi);
 			}
-			if (anyK)
-				dp_keep_lanes(keepK, sink, cur + DP_PI, t, 0, DP_COLS);
+			for (int k = 0; k < nk; ++k) {
+				const int r = klane[k];
+				const long long sc = t - r;
+				if (sc >= 0 && sc < DP_COLS)
+					keepK[r][DP_BACK ? DP_COLS - 1 - sc : sc] = cur[DP_PI + r];
+			}
 #if DP_ANS_KIND == 1
 			if (s == run->ansS && t == run->ansT)
 				run->ans[0] = cur[DP_PI + run->ansR];
