@@ -895,10 +895,7 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 	int threads = ctl->threads > 0 ? ctl->threads : 1;
 	run.threads = threads;
 	const size_t cells = (size_t)(DP_ROWS * DP_COLS);
-	// The caller's grid when it is the whole grid; a window of its
-	// columns is copied out at the end.
-	const bool whole = run.winLo == 0 && run.winHi == DP_COLS;
-	run.G = grid && whole ? grid : (cell_t *)calloc(cells, sizeof(cell_t));
+	run.G = grid ? grid : (cell_t *)calloc(cells, sizeof(cell_t));
 	run.GT = DP_MIRROR ? (cell_t *)calloc(cells, sizeof(cell_t)) : 0;
 	dp_worker *ws = (dp_worker *)calloc((size_t)threads, sizeof(dp_worker));
 	int rc = 0;
@@ -944,9 +941,7 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 				for (long long i = 0; i < DP_ROWS; ++i)
 					if (keepSlot[i] >= 0)
 						memcpy(keep + keepSlot[i] * DP_COLS, run.G + i * DP_COLS, (size_t)DP_COLS * sizeof(cell_t));
-			if (grid && !whole)
-				for (long long i = 0; i < DP_ROWS; ++i)
-					dp_put(&run, run.G + i * DP_COLS, DP_COLS, i, 0, 1);
+
 			dp_merge_parts(ctl, ws, threads);
 		}
 	}

@@ -52,8 +52,10 @@ type Grid struct {
 	lo, hi             int64
 	swapped            bool
 	// enterJ is the column the walk entered band cur at, minJ the least
-	// it has read there: how wide the next band's window must be.
+	// it has read there: how wide the next band's window must be (once
+	// walked: a band loaded for the forward pass says nothing).
 	enterJ, minJ int64
+	walked       bool
 	g            *backend.Grid
 	// dev is the band in memory when it is kept in the GPU's memory
 	// (lay.DeviceBands), read through its tiles; g is nil then.
@@ -470,11 +472,11 @@ func (g *Grid) window(b, j, cols int64) span {
 	}
 	_, rows := g.bandRows(b)
 	width := 2*(rows+g.lay.Reach) + 64
-	if g.cur >= 0 && g.height > 0 && g.enterJ >= g.minJ {
+	if g.walked && g.height > 0 && g.enterJ >= g.minJ {
 		need := (g.enterJ - g.minJ + 1) * (rows + g.lay.Reach) / g.height
 		width = min(width, need+need/4+128+2*g.lay.Reach)
 	}
-	g.enterJ, g.minJ = j, j
+	g.enterJ, g.minJ, g.walked = j, j, true
 	hi := min(cols, j+1+64)
 	return span{max(0, hi-width), hi}
 }

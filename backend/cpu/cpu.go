@@ -215,6 +215,9 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if err := backend.Start(ctx, p); err != nil {
 		return nil, err
 	}
+	if opt.Window() && !opt.KeepGrid(p) && !e.KeepsCols(pl) {
+		return nil, fmt.Errorf("internal error: the CPU executor keeps no window of columns of a %s schedule", pl.Schedule)
+	}
 	if pl.Special != nil && !opt.NoSpecial && !opt.KeepGrid(p) {
 		return e.special(ctx, p, pl, opt, start)
 	}

@@ -132,7 +132,7 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	var grid, keep, slots uintptr
 	var keepSlot []int32
 	window := r.Window[1] > r.Window[0]
-	if window && (r.Window[0] < 0 || r.Window[1] > hp.Cols || r.Grid == nil) {
+	if window && (r.Window[0] < 0 || r.Window[1] > hp.Cols || r.Grid == nil || hp.Fronts) {
 		return nil, fmt.Errorf("internal error: a window of columns %d..%d of a %dx%d problem", r.Window[0], r.Window[1]-1, hp.Rows, hp.Cols)
 	}
 	if r.Grid != nil {
