@@ -1094,23 +1094,8 @@ func satAdd(x, y int64) int64 {
 // difference sees `v - e + c` in x (v an index variable, e stable, c a
 // constant, in any grouping of the constant).
 func difference(x ir.Expr) (v *ir.Var, e ir.Expr, c int64, ok bool) {
-	x, c = splitConst(x)
-	n, isBin := x.(*ir.Binary)
-	if !isBin || n.Op != ir.OpSub || n.Saturate {
-		return nil, nil, 0, false
-	}
-	vx, cx := splitConst(n.X)
-	v, ok = varOf(vx)
-	if !ok {
-		return nil, nil, 0, false
-	}
-	ey, cy := splitConst(n.Y)
-	if !stable(ey) || isConst(ey) {
-		return nil, nil, 0, false
-	}
-	c, ok1 := ir.Add64(c, cx)
-	c, ok2 := ir.Sub64(c, cy)
-	return v, ey, c, ok1 && ok2
+	v, e, neg, c, ok := plusVar(x)
+	return v, e, c, ok && neg
 }
 
 // plusVar sees `v + e + c`, `e + v + c` or `v - e + c` in x (v an index

@@ -142,11 +142,7 @@ func (o Options) Window() bool { return o.KeepCols[1] > o.KeepCols[0] && o.KeepC
 // NewWindow is opt.Grid where it fits the window KeepCols of p's rows,
 // else a new grid for it (Result.Window).
 func (o Options) NewWindow(p *ir.Problem) *Grid {
-	w := o.KeepCols[1] - o.KeepCols[0]
-	if o.Grid.Fits(p.CellType, p.Rows, w) {
-		return o.Grid
-	}
-	return NewGrid(p.CellType, p.Rows, w)
+	return o.grid(p.CellType, p.Rows, o.KeepCols[1]-o.KeepCols[0])
 }
 
 // OnDevice is implemented by executors that can keep a whole grid in
@@ -259,21 +255,20 @@ func (g *Grid) Reshaped(rows, cols int64) *Grid {
 }
 
 // NewGrid is opt.Grid where it fits p, else a new grid for p.
-func (o Options) NewGrid(p *ir.Problem) *Grid {
-	if o.Grid.Fits(p.CellType, p.Rows, p.Cols) {
-		return o.Grid
-	}
-	return NewGrid(p.CellType, p.Rows, p.Cols)
-}
+func (o Options) NewGrid(p *ir.Problem) *Grid { return o.grid(p.CellType, p.Rows, p.Cols) }
 
 // NewRows is opt.Grid where it fits the rows of KeepRows of p, else a new
 // grid for them (Result.Rows).
 func (o Options) NewRows(p *ir.Problem) *Grid {
-	n := int64(len(o.KeepRows))
-	if o.Grid.Fits(p.CellType, n, p.Cols) {
+	return o.grid(p.CellType, int64(len(o.KeepRows)), p.Cols)
+}
+
+// grid is o.Grid where it is a rows x cols grid of t, else a new one.
+func (o Options) grid(t ir.Type, rows, cols int64) *Grid {
+	if o.Grid.Fits(t, rows, cols) {
 		return o.Grid
 	}
-	return NewGrid(p.CellType, n, p.Cols)
+	return NewGrid(t, rows, cols)
 }
 
 // At returns cell [i][j] as a Value.

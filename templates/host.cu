@@ -83,6 +83,18 @@ static __forceinline__ void dp_pause()
 
 static __forceinline__ bool dp_aborted(dp_host_ctl *c) { return __atomic_load_n(&c->abort, __ATOMIC_RELAXED) != 0; }
 
+// dp_backoff is a waiting worker's pause: a short spin, then sleeps of
+// 20 us (a worker descheduled beside a busy core is not spun against).
+static inline void dp_backoff(long long spins)
+{
+	if (spins < 4000) {
+		dp_pause();
+	} else {
+		struct timespec ts = {0, 20000};
+		nanosleep(&ts, 0);
+	}
+}
+
 // dp_wait_ge waits until *p >= need; false when the run was stopped.
 static bool dp_wait_ge(const long long *p, long long need, dp_host_ctl *c)
 {
@@ -91,12 +103,7 @@ static bool dp_wait_ge(const long long *p, long long need, dp_host_ctl *c)
 			return true;
 		if (dp_aborted(c))
 			return false;
-		if (spins < 4000) {
-			dp_pause();
-		} else {
-			struct timespec ts = {0, 20000};
-			nanosleep(&ts, 0);
-		}
+		dp_backoff(spins);
 	}
 }
 
@@ -554,12 +561,7 @@ static bool dp_front_wait(dp_run *run, long long need, long long f)
 			return true;
 		if (dp_aborted(run->ctl) || dp_front_after_failure(run, f))
 			return false;
-		if (spins < 4000) {
-			dp_pause();
-		} else {
-			struct timespec ts = {0, 20000};
-			nanosleep(&ts, 0);
-		}
+		dp_backoff(spins);
 	}
 }
 

@@ -201,13 +201,10 @@ func (e *Executor) KeepsRows(pl *plan.Plan) bool {
 	return pl.Schedule == plan.Rows || pl.Schedule == plan.Wavefront
 }
 
-// KeepsCols: every sweep keeps a window of columns
-// (backend.Options.KeepCols) as its batches pass (the generic ones copy
-// it out of their whole grid); the compiled forward wavefront stops after
-// it.
-func (e *Executor) KeepsCols(pl *plan.Plan) bool {
-	return pl.Schedule == plan.Rows || pl.Schedule == plan.Wavefront
-}
+// KeepsCols: the sweeps that keep chosen rows keep a window of columns
+// too (backend.Options.KeepCols), as their batches pass; the compiled
+// forward wavefront stops after it.
+func (e *Executor) KeepsCols(pl *plan.Plan) bool { return e.KeepsRows(pl) }
 
 // Run solves p as planned by pl.
 func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
@@ -215,8 +212,8 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if err := backend.Start(ctx, p); err != nil {
 		return nil, err
 	}
-	if opt.Window() && !opt.KeepGrid(p) && !e.KeepsCols(pl) {
-		return nil, fmt.Errorf("internal error: the CPU executor keeps no window of columns of a %s schedule", pl.Schedule)
+	if opt.Window() && !opt.KeepGrid(p) && (!e.KeepsCols(pl) || opt.KeepCols[1] > p.Cols) {
+		return nil, fmt.Errorf("internal error: the CPU executor keeps no window of columns %d..%d of a %dx%d grid of a %s schedule", opt.KeepCols[0], opt.KeepCols[1]-1, p.Rows, p.Cols, pl.Schedule)
 	}
 	if pl.Special != nil && !opt.NoSpecial && !opt.KeepGrid(p) {
 		return e.special(ctx, p, pl, opt, start)
@@ -403,7 +400,7 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 		need += int64(len(opt.KeepRows)) * p.Cols * int64(p.CellType.Size())
 	}
 	if !keepGrid && opt.Window() {
-		need += p.Rows * (min(opt.KeepCols[1], p.Cols) - opt.KeepCols[0]) * int64(p.CellType.Size())
+		need += p.Rows * (opt.KeepCols[1] - opt.KeepCols[0]) * int64(p.CellType.Size())
 	}
 	if avail, ok := available(); ok && need > avail {
 		return nil, "", hostmem.TooLarge(what, need, avail, "", advice)
@@ -415,7 +412,7 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 		run.Keep = opt.NewRows(p)
 	}
 	if !keepGrid && opt.Window() {
-		run.Grid, run.Window = opt.NewWindow(p), [2]int64{opt.KeepCols[0], min(opt.KeepCols[1], p.Cols)}
+		run.Grid, run.Window = opt.NewWindow(p), [2]int64{opt.KeepCols[0], opt.KeepCols[1]}
 	}
 	computeStart := time.Now()
 	answer, err := lib.Exec(ctx, p, pl, run)

@@ -118,7 +118,7 @@ func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Optio
 		r.bytes += r.rows.Rows * p.Cols * int64(p.CellType.Size())
 	}
 	if !opt.KeepGrid(p) && opt.Window() {
-		r.winLo, r.winHi = opt.KeepCols[0], min(opt.KeepCols[1], p.Cols)
+		r.winLo, r.winHi = opt.KeepCols[0], opt.KeepCols[1]
 		r.window = opt.NewWindow(p)
 		r.bytes += p.Rows * (r.winHi - r.winLo) * int64(p.CellType.Size())
 	}
