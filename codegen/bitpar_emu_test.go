@@ -16,8 +16,8 @@ import (
 // reads its cases from stdin.
 
 // bitparHarness is main() for a bit-parallel program: per case, "n m jlo
-// jhi strips nch sigma", the Peq words and the codes; it prints "ACC acc
-// best bestJ" per case.
+// jhi tw strips nch sigma blocks", the Peq words and the codes; it prints
+// "ACC acc best bestJ" per case.
 const bitparHarness = `
 #include <iostream>
 int main() {
@@ -118,34 +118,39 @@ func TestEmulatedBitpar(t *testing.T) {
 		sizes = [][2]int{{1, 1}, {64, 65}, {2049, 100}}
 	}
 	for _, kind := range []plan.SpecialKind{plan.BitLCS, plan.BitLevenshtein, plan.BitIndel} {
-		for _, sigma := range []int{2, 4, 20} {
+		for _, sigma := range []int{2, 3, 4, 20} {
 			for _, track := range []bool{false, true} {
-				name := fmt.Sprintf("%s/sigma%d/track=%v", kind, sigma, track)
-				t.Run(name, func(t *testing.T) {
-					t.Parallel()
-					var cases []bitparCase
-					for _, sz := range sizes {
-						c := bitparCase{a: randChars(r, sz[0], sigma), b: randChars(r, sz[1], sigma), jlo: 0, jhi: int64(sz[1])}
-						if track && sz[1] > 2 {
-							// A part of the last row as well as all of it.
+				for _, cw := range []int{8, 16} {
+					name := fmt.Sprintf("%s/sigma%d/track=%v/cw%d", kind, sigma, track, cw)
+					// Each subtest its own stream: they run in parallel.
+					r := rand.New(rand.NewPCG(seed, r.Uint64()))
+					t.Run(name, func(t *testing.T) {
+						t.Parallel()
+						var cases []bitparCase
+						for q, sz := range sizes {
+							// Every other B has a character A lacks.
+							c := bitparCase{a: randChars(r, sz[0], sigma), b: randChars(r, sz[1], sigma+q%2), jlo: 0, jhi: int64(sz[1])}
+							if track && sz[1] > 2 {
+								// A part of the last row as well as all of it.
+								cases = append(cases, c)
+								c.jlo, c.jhi = 1+r.Int64N(int64(sz[1]-1)), int64(sz[1]-1)
+							}
 							cases = append(cases, c)
-							c.jlo, c.jhi = 1+r.Int64N(int64(sz[1]-1)), int64(sz[1]-1)
 						}
-						cases = append(cases, c)
-					}
-					// Sigma of the program: the characters of A (B may hold others).
-					checkBitpar(t, kind, track, cases)
-				})
+						// Sigma of the program: the characters of A (B may hold others).
+						checkBitpar(t, kind, track, cw, cases)
+					})
+				}
 			}
 		}
 	}
 }
 
 // checkBitpar runs cases through the programs they need (one per Sigma
-// class: registers or shared tables) and compares with refBitpar.
-func checkBitpar(t *testing.T, kind plan.SpecialKind, track bool, cases []bitparCase) {
+// class: registers or shared tables) with cw columns a step and compares
+// with refBitpar.
+func checkBitpar(t *testing.T, kind plan.SpecialKind, track bool, cw int, cases []bitparCase) {
 	t.Helper()
-	const cw = 8
 	bySigma := map[int][]int{}
 	packed := make([]BitparInput, len(cases))
 	for k, c := range cases {

@@ -36,6 +36,7 @@
 #define BP_FULL 0xffffffffu
 #define BP_PUB 8 // steps between publications of progress
 typedef unsigned long long bp_word;
+#define BP_TOP 63 // the top row of a word
 
 __device__ int dp_abort; // non-zero: the host asks the kernel to stop
 
@@ -43,6 +44,7 @@ __device__ int dp_abort; // non-zero: the host asks the kernel to stop
 __device__ __forceinline__ int bp_ld_acquire(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 __device__ __forceinline__ void bp_st_release(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 __device__ __forceinline__ int bp_popc(bp_word x) { return __builtin_popcountll(x); }
+template <int K> __device__ __forceinline__ unsigned bp_msb(unsigned x) { return 0u - ((x >> (8 * K + 7)) & 1u); }
 #else
 __device__ __forceinline__ int bp_ld_acquire(const int *p)
 {
@@ -55,7 +57,18 @@ __device__ __forceinline__ void bp_st_release(int *p, int v)
 	asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 __device__ __forceinline__ int bp_popc(bp_word x) { return __popcll(x); }
+// bp_msb is all ones where the top bit of byte K of x is set, else zero: one
+// byte permute that replicates the byte's sign.
+template <int K> __device__ __forceinline__ unsigned bp_msb(unsigned x)
+{
+	unsigned r;
+	asm("prmt.b32 %0, %1, 0, %2;" : "=r"(r) : "r"(x), "n"((8 + K) * 0x1111));
+	return r;
+}
 #endif
+
+// bp_spread is a word with x (zero or all ones) in both halves.
+__device__ __forceinline__ bp_word bp_spread(unsigned x) { return ((bp_word)x << 32) | x; }
 
 // bp_warp_any is whether p holds on any lane (every lane calls it).
 __device__ __forceinline__ bool bp_warp_any(int p)
@@ -73,18 +86,36 @@ struct bp_state {
 	long long cur, best, bestJ;
 };
 
-// bp_masks is a lane's match masks: in registers, or its column of the
-// warp's table in shared memory.
+// bp_masks is a lane's match masks: two bit planes in registers (bit r of
+// p0, p1 is bit 0, 1 of A[r]'s code), or its column of the warp's table in
+// shared memory. The planes give a column's mask in two three-input logic
+// operations a half without branches (lanes sit at different columns: a
+// select among four registers compiled to branches that split the warp).
+// at(codes, C) is the mask of column C (0..7) of the 8 codes in one word.
 struct bp_masks {
 #if BP_REGS
-	bp_word m[4];
-	__device__ __forceinline__ bp_word get(unsigned c) const
+	bp_word p0, p1;
+	template <int C> __device__ __forceinline__ bp_word at(const unsigned long long codes) const
 	{
-		return c == 0 ? m[0] : c == 1 ? m[1] : c == 2 ? m[2] : c == 3 ? m[3] : 0ull;
+		// The byte's code bits 0, 1, 2 moved to its top bit, for bp_msb.
+		const unsigned half = (unsigned)(codes >> (C < 4 ? 0 : 32));
+		const bp_word x0 = bp_spread(bp_msb<C % 4>(half << 7)), x1 = bp_spread(bp_msb<C % 4>(half << 6));
+#if BP_SIGMA == 4
+		// Code 4 is a character of B that A lacks. With fewer codes, code
+		// BP_SIGMA has bits no row of A has: only rows past n (codes 0 here,
+		// never read: they feed only rows below them) can match anything.
+		const bp_word absent = bp_spread(bp_msb<C % 4>(half << 5));
+#else
+		const bp_word absent = 0;
+#endif
+		return ~(p0 ^ x0) & ~absent & ~(p1 ^ x1);
 	}
 #else
 	const bp_word *t; // t[c * 32] for c = 0 .. BP_SIGMA (the last row zero)
-	__device__ __forceinline__ bp_word get(unsigned c) const { return t[c * 32]; }
+	template <int C> __device__ __forceinline__ bp_word at(const unsigned long long codes) const
+	{
+		return t[((unsigned)(codes >> (8 * C)) & 0xffu) * 32];
+	}
 #endif
 };
 
@@ -103,9 +134,9 @@ __device__ __forceinline__ unsigned bp_column(bp_state &st, const bp_word M, con
 	const bp_word xh = (((eq & pv) + pv) ^ pv) | eq;
 	bp_word ph = mv | ~(xh | pv);
 	bp_word mh = pv & xh;
-	const unsigned lout = (unsigned)(ph >> 63) | ((unsigned)(mh >> 63) << 1);
+	const unsigned lout = (unsigned)(ph >> BP_TOP) | ((unsigned)(mh >> BP_TOP) << 1);
 	if (TRACK) {
-		st.cur += (long long)((ph >> tb) & 1ull) - (long long)((mh >> tb) & 1ull);
+		st.cur += (long long)((ph >> tb) & 1u) - (long long)((mh >> tb) & 1u);
 		if (j >= jlo && j <= jhi && st.cur < st.best) {
 			st.best = st.cur;
 			st.bestJ = j;
@@ -117,13 +148,14 @@ __device__ __forceinline__ unsigned bp_column(bp_state &st, const bp_word M, con
 	st.mv = ph & xv;
 	return lout;
 #else
+	// One three-operand addition; its carry out of the top row is the
+	// majority of the top bits, u | (v & ~s2) since u is a subset of v.
 	const bp_word v = st.v, u = v & M;
-	const bp_word s1 = v + u;
-	const bp_word s2 = s1 + (bp_word)lin;
-	const unsigned lout = (unsigned)(s1 < v) | (unsigned)(s2 < s1);
+	const bp_word s2 = v + u + (bp_word)lin;
+	const unsigned lout = (unsigned)((u | (v & ~s2)) >> BP_TOP);
 	if (TRACK) {
 		// The carry out of row n is the LCS's step along row n.
-		const unsigned c = tb == 63 ? lout : (unsigned)(((s2 ^ v ^ u) >> (tb + 1)) & 1ull);
+		const unsigned c = tb == BP_TOP ? lout : (unsigned)(((s2 ^ v ^ u) >> (tb + 1)) & 1u);
 		st.cur += c;
 #if BP_INDEL
 		const long long val = n + j - 2 * st.cur;
@@ -143,32 +175,39 @@ __device__ __forceinline__ unsigned bp_column(bp_state &st, const bp_word M, con
 #endif
 }
 
-// bp_chunk runs the BP_CW columns from jc (0-based) with the links lin of
-// the word above, packed per column; returns the links out. TAIL: some
-// columns are at or past m.
+// bp_col runs column C of a step's 8-column group H.
+template <bool TRACK, int H, int C>
+__device__ __forceinline__ void bp_col(bp_state &st, const bp_masks &mk, const unsigned long long codes, const long long jc, const unsigned lin,
+	unsigned &lout, const int tb, const long long n, const long long jlo, const long long jhi)
+{
+	const int col = 8 * H + C;
+	const bp_word M = mk.at<C>(codes);
+#if BP_LEV
+	const unsigned in = ((lin >> col) & 1u) | (((lin >> (col + 16)) & 1u) << 1);
+	const unsigned out = bp_column<TRACK>(st, M, in, tb, n, jc + col + 1, jlo, jhi);
+	lout |= ((out & 1u) << col) | ((out >> 1) << (col + 16));
+#else
+	lout |= bp_column<TRACK>(st, M, (lin >> col) & 1u, tb, n, jc + col + 1, jlo, jhi) << col;
+#endif
+}
+
+// bp_chunk runs the BP_CW columns from jc (0-based), whose codes the caller
+// loaded (8 a word), with the links lin of the word above, packed per
+// column; returns the links out. TAIL: some columns are at or past m.
 template <bool TRACK, bool TAIL>
-__device__ __forceinline__ unsigned bp_chunk(bp_state &st, const bp_masks &mk, const unsigned char *__restrict__ bc, const long long jc,
+__device__ __forceinline__ unsigned bp_chunk(bp_state &st, const bp_masks &mk, const unsigned long long *codes, const long long jc,
 	const unsigned lin, const int tb, const long long n, const long long m, const long long jlo, const long long jhi)
 {
 	unsigned lout = 0;
-#pragma unroll
-	for (int h = 0; h < BP_CW / 8; ++h) {
-		const bp_word codes = __ldg((const bp_word *)(bc + jc) + h);
-#pragma unroll
-		for (int c = 0; c < 8; ++c) {
-			const int col = 8 * h + c;
-			if (TAIL && jc + col >= m)
-				break;
-			const bp_word M = mk.get((unsigned)(codes >> (8 * c)) & 0xffu);
-#if BP_LEV
-			const unsigned in = ((lin >> col) & 1u) | (((lin >> (col + 16)) & 1u) << 1);
-			const unsigned out = bp_column<TRACK>(st, M, in, tb, n, jc + col + 1, jlo, jhi);
-			lout |= ((out & 1u) << col) | ((out >> 1) << (col + 16));
-#else
-			lout |= bp_column<TRACK>(st, M, (lin >> col) & 1u, tb, n, jc + col + 1, jlo, jhi) << col;
+#define BP_COL(H, C) \
+	if (TAIL && jc + 8 * H + C >= m) \
+		return lout; \
+	bp_col<TRACK, H, C>(st, mk, codes[H], jc, lin, lout, tb, n, jlo, jhi);
+	BP_COL(0, 0) BP_COL(0, 1) BP_COL(0, 2) BP_COL(0, 3) BP_COL(0, 4) BP_COL(0, 5) BP_COL(0, 6) BP_COL(0, 7)
+#if BP_CW == 16
+	BP_COL(1, 0) BP_COL(1, 1) BP_COL(1, 2) BP_COL(1, 3) BP_COL(1, 4) BP_COL(1, 5) BP_COL(1, 6) BP_COL(1, 7)
 #endif
-		}
-	}
+#undef BP_COL
 	return lout;
 }
 
@@ -189,6 +228,17 @@ __device__ __forceinline__ bool bp_strip(bp_state &st, const bp_masks &mk, const
 	const bool writes = s + 1 < nstrips;
 	int known = 0;
 	unsigned lout = 0;
+	// The codes of a lane's next step are loaded a step ahead (chunk index
+	// clamped into B: a lane before its first or past its last step loads
+	// codes it does not use).
+	unsigned long long next[BP_CW / 8];
+	const auto load = [&](int q) {
+		q = q < 0 ? 0 : q >= nch ? nch - 1 : q;
+#pragma unroll
+		for (int h = 0; h < BP_CW / 8; ++h)
+			next[h] = __ldg((const unsigned long long *)(bc + (long long)q * BP_CW) + h);
+	};
+	load(-lane);
 	for (int t0 = 0; t0 < nch + 31; t0 += 32) {
 		unsigned pre = top;
 		if (s > 0 && t0 < nch) {
@@ -214,11 +264,16 @@ __device__ __forceinline__ bool bp_strip(bp_state &st, const bp_masks &mk, const
 			const unsigned fromLane = __shfl_up_sync(BP_FULL, lout, 1);
 			const unsigned lin = lane == 0 ? fromAbove : fromLane;
 			const int q = t0 + u - lane;
+			unsigned long long codes[BP_CW / 8];
+#pragma unroll
+			for (int h = 0; h < BP_CW / 8; ++h)
+				codes[h] = next[h];
+			load(q + 1);
 			lout = 0;
 			if (q >= 0 && q < nch) {
 				const long long jc = (long long)q * BP_CW;
-				lout = q < full ? bp_chunk<TRACK, false>(st, mk, bc, jc, lin, tb, n, m, jlo, jhi)
-						: bp_chunk<TRACK, true>(st, mk, bc, jc, lin, tb, n, m, jlo, jhi);
+				lout = q < full ? bp_chunk<TRACK, false>(st, mk, codes, jc, lin, tb, n, m, jlo, jhi)
+						: bp_chunk<TRACK, true>(st, mk, codes, jc, lin, tb, n, m, jlo, jhi);
 				if (lane == 31 && writes) {
 					out[q] = lout;
 					if ((q + 1) % BP_PUB == 0 || q + 1 == nch)
@@ -244,8 +299,8 @@ extern "C" __global__ void __launch_bounds__(BP_WARPS * 32)
 dp_bitpar(const bp_word *__restrict__ peq, const unsigned char *__restrict__ bc, unsigned *cbuf, int *prog, int *ticket,
 	unsigned long long *acc, long long *track, long long n, long long m, int nstrips, int nch, long long tw, long long jlo, long long jhi)
 {
-	const int lane = threadIdx.x & 31;
 	const long long wp = 32LL * nstrips;
+	const int lane = threadIdx.x & 31;
 #if !BP_REGS
 	__shared__ bp_word tab[BP_WARPS][BP_SIGMA + 1][32];
 	bp_word(*mt)[32] = tab[threadIdx.x >> 5];
@@ -260,21 +315,24 @@ dp_bitpar(const bp_word *__restrict__ peq, const unsigned char *__restrict__ bc,
 		const long long w = 32LL * s + lane;
 		bp_masks mk;
 #if BP_REGS
+		bp_word code[4]; // the rows of each code
 #pragma unroll
 		for (int c = 0; c < 4; ++c)
-			mk.m[c] = c < BP_SIGMA ? peq[c * wp + w] : 0ull;
+			code[c] = c < BP_SIGMA ? peq[c * wp + w] : (bp_word)0;
+		mk.p0 = code[1] | code[3];
+		mk.p1 = code[2] | code[3];
 #else
 		__syncwarp();
 		for (int c = 0; c < BP_SIGMA; ++c)
 			mt[c][lane] = peq[c * wp + w];
-		mt[BP_SIGMA][lane] = 0ull;
+		mt[BP_SIGMA][lane] = 0;
 		__syncwarp();
 		mk.t = &mt[0][lane];
 #endif
 		bp_state st;
 		st.v = ~0ull; // LCS: V; Levenshtein: Pv (cell[i][0] = i)
-		st.mv = 0ull;
-		const int tb = (int)((n - 1) & 63);
+		st.mv = 0;
+		const int tb = (int)((n - 1) & BP_TOP);
 		const bool tracks = BP_TRACK && w == tw;
 #if BP_LEV
 		st.cur = n;

@@ -16,8 +16,9 @@ import (
 	"github.com/dpgpu/dpgpu/plan"
 )
 
-// bitparCW is the columns per step of the bit-parallel kernel.
-const bitparCW = 8
+// bitparPackCW is the columns per step B's codes are padded for: the
+// most the kernel takes (codegen.BitparCW picks 8 or 16 per grid).
+const bitparPackCW = 16
 
 // bitparJob is a plan.Special as the bit-parallel kernel runs it: rows and
 // cols are the sequences along the kernel's rows and columns (the
@@ -66,7 +67,7 @@ func bitparFor(p *ir.Problem, pl *plan.Plan, opt backend.Options) *bitparJob {
 	if j.lo < 0 || j.hi < j.lo || j.hi > int64(len(j.cols)) {
 		return nil
 	}
-	j.in = codegen.PackBitpar(j.rows, j.cols, bitparCW)
+	j.in = codegen.PackBitpar(j.rows, j.cols, bitparPackCW)
 	if j.in.Sigma > codegen.MaxBitparSigma {
 		return nil
 	}
@@ -154,7 +155,9 @@ func (r *run) bitpar(job *bitparJob) (last, best, bestJ int64, err error) {
 	e, in := r.e, job.in
 	n, m := int64(len(job.rows)), int64(len(job.cols))
 	compileStart := time.Now()
-	prog, err := codegen.GenerateBitpar(r.p.Name, codegen.Bitpar{Kind: job.sp.Kind, Sigma: in.Sigma, Track: job.track, CW: bitparCW})
+	cw := codegen.BitparCW(int64(in.Strips), e.dev.SMs)
+	chunks := max((m+int64(cw)-1)/int64(cw), 1) // steps of cw columns (Codes is padded for them)
+	prog, err := codegen.GenerateBitpar(r.p.Name, codegen.Bitpar{Kind: job.sp.Kind, Sigma: in.Sigma, Track: job.track, CW: cw})
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -168,7 +171,7 @@ func (r *run) bitpar(job *bitparJob) (last, best, bestJ int64, err error) {
 	r.trace.Mark("generate+compile+load")
 
 	strips := int64(in.Strips)
-	need := int64(len(in.Peq))*8 + int64(len(in.Codes)) + 8*int64(in.Chunks) + 4*(strips+1) + 24
+	need := int64(len(in.Peq))*8 + int64(len(in.Codes)) + 8*chunks + 4*(strips+1) + 24
 	if free, _, err := e.ctx.MemInfo(); err == nil && need > free {
 		return 0, 0, 0, hostmem.TooLarge(fmt.Sprintf("solving %s on the GPU (%s)", r.p.Name, job.sp.Kind), need, free, "GPU memory on "+e.dev.Name,
 			"use a smaller instance, or solve it on the CPU (--backend cpu)")
@@ -191,7 +194,7 @@ func (r *run) bitpar(job *bitparJob) (last, best, bestJ int64, err error) {
 	if err := cuda.CopyToDevice(e.ctx, codes, in.Codes); err != nil {
 		return 0, 0, 0, err
 	}
-	cbuf, err := r.alloc("strip links", 8*int64(in.Chunks))
+	cbuf, err := r.alloc("strip links", 8*chunks)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -229,7 +232,7 @@ func (r *run) bitpar(job *bitparJob) (last, best, bestJ int64, err error) {
 	}
 	tw := (n - 1) / 64
 	if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(threads), 1, 1}, 0, e.s1,
-		peq, codes, cbuf, progP, ticket, accP, trackP, n, m, int32(strips), int32(in.Chunks), tw, job.lo, job.hi); err != nil {
+		peq, codes, cbuf, progP, ticket, accP, trackP, n, m, int32(strips), int32(chunks), tw, job.lo, job.hi); err != nil {
 		return 0, 0, 0, err
 	}
 	if err := tm.end.Record(e.s1); err != nil {
@@ -254,7 +257,7 @@ func (r *run) bitpar(job *bitparJob) (last, best, bestJ int64, err error) {
 			for _, c := range flags[:strips] {
 				steps += int64(c)
 			}
-			r.progress(steps * bitparCW * 2048)
+			r.progress(steps * int64(cw) * 2048)
 			return nil
 		}
 		if err := r.awaitKernel(tm.end, tick, stop); err != nil {

@@ -3,6 +3,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -172,13 +173,18 @@ func TestBitparOff(t *testing.T) {
 }
 
 // TestPerfBitpar (DPGPU_PERF=1): the bit-parallel kernels at 262,144^2 and
-// 1,048,576^2, LCS and Levenshtein, median of 3 after a warm-up; lines
-// starting with "bitpar" (scripts/device-check.sh keeps them).
+// 1,048,576^2 (DPGPU_PERF=big: and 4,194,304^2), LCS and Levenshtein, median
+// of 3 after a warm-up; lines starting with "bitpar" (scripts/device-check.sh
+// keeps them).
 func TestPerfBitpar(t *testing.T) {
 	scale := perfScale(t)
 	e := executor(t)
 	r := dptest.Rand(t)
-	for _, n := range []int{262144 / int(scale), 1048576 / int(scale)} {
+	sizes := []int{262144 / int(scale), 1048576 / int(scale)}
+	if os.Getenv("DPGPU_PERF") == "big" {
+		sizes = append(sizes, 4194304/int(scale))
+	}
+	for _, n := range sizes {
 		a, b := dptest.DNA(r, n), dptest.DNA(r, n)
 		for _, kind := range []plan.SpecialKind{plan.BitLCS, plan.BitLevenshtein} {
 			p, pl := loadSpecial(t, kind, "", a, b)
