@@ -65,6 +65,7 @@ const stripSync = 8
 // Kernel entry points (extern "C", so the names are not mangled).
 const (
 	FuncLine   = "dp_line"
+	FuncLines  = "dp_lines" // a run of lines in one launch, a grid barrier between them
 	FuncGather = "dp_gather"
 	FuncTile   = "dp_tile"
 	FuncStrip  = "dp_strip"

@@ -104,6 +104,31 @@ func harnessRest(prog *Program) string {
 	const unsigned T = DP_LINE_THREADS, blocks = (unsigned)((DP_WIDTH + T - 1) / T);
 	for (long long L = 0; L < DP_NLINES; ++L)
 		emu_launch(blocks, T, [&] { dp_line(L, ring.data(), (int)DP_NLINES, parts); });
+	{
+		// The same lines in runs of dp_lines (grid barriers between lines):
+		// line 0 alone, then runs of 1, 2, 3, ... lines; every cell equal,
+		// or, where dp_line failed, a failure of the same kind (dp_lines
+		// stops at the barrier after it).
+		const dp_error_t first = dp_err;
+		memset((void *)&dp_err, 0, sizeof dp_err);
+		std::vector<cell_t> ring2(DP_NLINES * DP_WIDTH);
+		static dp_part_t parts2[4096];
+		int bar[4];
+		for (long long L = 0, n = 1; L < DP_NLINES; L += n, ++n) {
+			long long end = L + n < DP_NLINES ? L + n : DP_NLINES;
+			memset(bar, 0, sizeof bar);
+			emu_launch_coop(blocks, T, [&] { dp_lines(L, end, ring2.data(), (int)DP_NLINES, parts2, bar); });
+		}
+		if (first.code != dp_err.code) {
+			fprintf(stderr, "dp_lines failed with code %d, dp_line with %d\n", dp_err.code, first.code);
+			return 3;
+		}
+		if (first.code == 0 && memcmp(ring.data(), ring2.data(), ring.size() * sizeof(cell_t)) != 0) {
+			fprintf(stderr, "dp_lines computed other cells than dp_line\n");
+			return 3;
+		}
+		memcpy((void *)&dp_err, &first, sizeof first);
+	}
 	for (long long L = 0; L < DP_NLINES; ++L)
 		for (long long q = 0; q < DP_WIDTH; ++q) {
 			long long real = DP_BACK ? DP_NLINES - 1 - L : L;

@@ -259,6 +259,18 @@ func (c *Context) Memset32(p DevicePtr, v uint32, count int64) error {
 	return c.do("cuMemsetD32_v2", c.api.cuMemsetD32, uintptr(p), uintptr(v), uintptr(count))
 }
 
+// Memset32Async queues setting count 32-bit words at p (4-byte aligned) to
+// v on s (nil: the default stream), ordered with the stream's launches.
+func (c *Context) Memset32Async(p DevicePtr, v uint32, count int64, s *Stream) error {
+	if count == 0 {
+		return nil
+	}
+	if err := checkSize("memset", count); err != nil {
+		return err
+	}
+	return c.do("cuMemsetD32Async", c.api.cuMemsetD32Async, uintptr(p), uintptr(v), uintptr(count), s.handle())
+}
+
 // Elem is the element types the typed helpers copy: fixed-size numbers with
 // the same layout on host and device.
 type Elem interface {

@@ -72,7 +72,7 @@ type driverAPI struct {
 	cuLaunchKernel                                                       uintptr
 	cuMemAlloc, cuMemFree                                                uintptr
 	cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyHtoDAsync, cuMemcpyDtoHAsync     uintptr
-	cuMemcpyDtoD, cuMemsetD8, cuMemsetD32                                uintptr
+	cuMemcpyDtoD, cuMemsetD8, cuMemsetD32, cuMemsetD32Async              uintptr
 	cuMemcpy2D                                                           uintptr
 	cuMemHostAlloc, cuMemFreeHost                                        uintptr
 	cuMemHostRegister, cuMemHostUnregister, cuMemHostGetDevicePointer    uintptr
@@ -118,6 +118,7 @@ func (d *driverAPI) symbols() []symbol {
 		{"cuMemcpy2D_v2", &d.cuMemcpy2D, false},
 		{"cuMemsetD8_v2", &d.cuMemsetD8, false},
 		{"cuMemsetD32_v2", &d.cuMemsetD32, false},
+		{"cuMemsetD32Async", &d.cuMemsetD32Async, false},
 		{"cuMemHostAlloc", &d.cuMemHostAlloc, false},
 		{"cuMemFreeHost", &d.cuMemFreeHost, false},
 		{"cuMemHostRegister_v2", &d.cuMemHostRegister, false},

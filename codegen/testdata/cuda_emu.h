@@ -156,6 +156,42 @@ inline void emu_launch(unsigned grid, unsigned block, const std::function<void()
 			t.join();
 	}
 }
+// emu_line_delay holds block 0 back a little at each line of the line
+// kernels, so that a block that does not wait for it reads cells not yet
+// written.
+inline void emu_line_delay()
+{
+	if (blockIdx.x == 0)
+		std::this_thread::sleep_for(std::chrono::microseconds(300));
+}
+
+// emu_launch_coop runs every block at once, as a kernel whose blocks wait
+// for each other (a grid-wide barrier) needs.
+inline void emu_launch_coop(unsigned grid, unsigned block, const std::function<void()> &f)
+{
+	gridDim.x = grid;
+	blockDim.x = block;
+	std::vector<std::unique_ptr<emu_block>> blks;
+	for (unsigned b = 0; b < grid; ++b) {
+		blks.push_back(std::make_unique<emu_block>());
+		blks[b]->bar = std::make_unique<std::barrier<>>(block);
+		for (unsigned w = 0; w < (block + 31) / 32; ++w)
+			blks[b]->warps.push_back(std::make_unique<emu_warp>());
+	}
+	std::vector<std::thread> ts;
+	for (unsigned b = 0; b < grid; ++b)
+		for (unsigned t = 0; t < block; ++t)
+			ts.emplace_back([&, t, b] {
+				threadIdx.x = t;
+				blockIdx.x = b;
+				emu_cur_block = blks[b].get();
+				emu_cur_warp = blks[b]->warps[t / 32].get();
+				f();
+			});
+	for (auto &t : ts)
+		t.join();
+}
+
 template <class T> T __shfl_xor_sync(unsigned, T v, int mask)
 {
 	int lane = threadIdx.x & 31;
