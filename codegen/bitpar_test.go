@@ -90,4 +90,15 @@ func TestPackBitpar(t *testing.T) {
 	if e := PackBitpar(nil, nil, 16); e.Sigma != 1 || e.Strips != 1 || e.Chunks != 1 || len(e.Codes) != 24 {
 		t.Errorf("empty: %+v", e)
 	}
+	// Values far apart (a map, not a table over their range) and negative
+	// ones code the same way: in increasing order.
+	for _, vals := range [][3]int64{{-5, 7, 1 << 40}, {-70000, -3, 9}, {1000, 1001, 1002}, {-3, 0, 5}} {
+		in := PackBitpar([]int64{vals[2], vals[0], vals[1], vals[0]}, []int64{vals[1], 12345678, vals[2], vals[0]}, 8)
+		if in.Sigma != 3 || string(in.Codes[:4]) != "\x01\x03\x02\x00" {
+			t.Errorf("values %v: sigma %d, codes %q", vals, in.Sigma, in.Codes[:4])
+		}
+		if in.Peq[0*32] != 0b1010 || in.Peq[1*32] != 0b0100 || in.Peq[2*32] != 0b0001 {
+			t.Errorf("values %v: masks %b %b %b", vals, in.Peq[0], in.Peq[32], in.Peq[64])
+		}
+	}
 }
