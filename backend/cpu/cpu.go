@@ -349,7 +349,8 @@ func (e *Executor) special(ctx context.Context, p *ir.Problem, pl *plan.Plan, op
 // then runs the Go evaluator): a schedule or function the host programs
 // lack, a compiler that failed.
 func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options, threads int, start time.Time) (res *backend.Result, why string, err error) {
-	if err := codegen.HostSupports(p, pl); err != nil {
+	q, tables, err := hostProblem(p, pl)
+	if err != nil {
 		return nil, err.Error(), nil
 	}
 	var before, after int64
@@ -368,12 +369,12 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 			return nil, "a reference reads far outside the row", nil
 		}
 	}
-	lib, why := e.library(p, pl, opt)
+	lib, why := e.library(q, pl, opt)
 	if why != "" {
 		return nil, why, nil
 	}
 	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows}
-	need, what, advice := lib.Bytes(run), fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
+	need, what, advice := lib.Bytes(run)+tables, fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
 	keepGrid := opt.KeepGrid(p)
 	if lib.Prog.Fronts {
 		// What the plan says the generic schedules take (the whole grid,
@@ -415,7 +416,7 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 		run.Grid, run.Window = opt.NewWindow(p), [2]int64{opt.KeepCols[0], opt.KeepCols[1]}
 	}
 	computeStart := time.Now()
-	answer, err := lib.Exec(ctx, p, pl, run)
+	answer, err := lib.Exec(ctx, q, pl, run)
 	compute := time.Since(computeStart).Seconds()
 	if err != nil {
 		return nil, "", err

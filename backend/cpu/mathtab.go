@@ -1,0 +1,196 @@
+package cpu
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/eval"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// hostProblem is what compiled code computes for p as planned by pl: p
+// itself, or p with its math of one index read from tables (mathTables;
+// tables is their size in bytes); err says why no host program serves p.
+func hostProblem(p *ir.Problem, pl *plan.Plan) (q *ir.Problem, tables int64, err error) {
+	err = codegen.HostSupports(p, pl)
+	if err == nil {
+		return p, 0, nil
+	}
+	if t, bytes, ok := mathTables(p); ok && codegen.HostSupports(t, pl) == nil {
+		return t, bytes, nil
+	}
+	return nil, 0, err
+}
+
+// maxTableLen is the longest table mathTables makes (64 MB of float64).
+const maxTableLen = 1 << 23
+
+// mathTables returns p with every floating subexpression of its cases that
+// calls exp, log or pow and reads nothing but one index (i or j),
+// constants and scalars replaced by a read of a new input: a table of its
+// values over that index, computed by the evaluator. The host programs do
+// not call the C library's exp, log and pow (their last bit may differ from
+// Go's: codegen.HostSupports), so this lets a lattice's pow(u, j) run
+// compiled with the evaluator's values, bit for bit. ok is false when no
+// such expression was found, and q is nil. A subexpression whose value
+// fails at some index (an integer overflow inside it) stays as it is: the
+// failure belongs to the cells that compute it. The tables are appended to
+// q.Inputs; bytes is their size.
+func mathTables(p *ir.Problem) (q *ir.Problem, bytes int64, ok bool) {
+	t := &tabler{p: p}
+	cases := make([]*ir.Case, len(p.Cases))
+	for k, c := range p.Cases {
+		nc := *c
+		nc.Cond, nc.Value = t.rewrite(c.Cond), t.rewrite(c.Value)
+		cases[k] = &nc
+	}
+	if len(t.tables) == 0 {
+		return nil, 0, false
+	}
+	q = new(ir.Problem)
+	*q = *p
+	q.Cases = cases
+	q.Inputs = append(slices.Clip(p.Inputs), t.tables...)
+	return q, t.bytes, true
+}
+
+type tabler struct {
+	p      *ir.Problem
+	tables []*ir.Input
+	bytes  int64
+}
+
+// rewrite is e with its tabulable subexpressions replaced; the nodes of e
+// that contain none are e's own (the plan keys cell references by node).
+func (t *tabler) rewrite(e ir.Expr) ir.Expr {
+	if e == nil {
+		return nil
+	}
+	if ld := t.table(e); ld != nil {
+		return ld
+	}
+	switch n := e.(type) {
+	case *ir.Unary:
+		if x := t.rewrite(n.X); x != n.X {
+			c := *n
+			c.X = x
+			return &c
+		}
+	case *ir.Binary:
+		x, y := t.rewrite(n.X), t.rewrite(n.Y)
+		if x != n.X || y != n.Y {
+			c := *n
+			c.X, c.Y = x, y
+			return &c
+		}
+	case *ir.Select:
+		cond, th, el := t.rewrite(n.Cond), t.rewrite(n.Then), t.rewrite(n.Else)
+		if cond != n.Cond || th != n.Then || el != n.Else {
+			c := *n
+			c.Cond, c.Then, c.Else = cond, th, el
+			return &c
+		}
+	case *ir.Convert:
+		if x := t.rewrite(n.X); x != n.X {
+			c := *n
+			c.X = x
+			return &c
+		}
+	case *ir.Call:
+		args := make([]ir.Expr, len(n.Args))
+		changed := false
+		for k, a := range n.Args {
+			args[k] = t.rewrite(a)
+			changed = changed || args[k] != a
+		}
+		if changed {
+			c := *n
+			c.Args = args
+			return &c
+		}
+	case *ir.Reduce:
+		// Its variable is a third index: a body that reads it is no
+		// function of i or j alone; its bounds may be.
+		lo, hi, body := t.rewrite(n.Lo), t.rewrite(n.Hi), t.rewrite(n.Body)
+		if lo != n.Lo || hi != n.Hi || body != n.Body {
+			c := *n
+			c.Lo, c.Hi, c.Body = lo, hi, body
+			return &c
+		}
+	case *ir.Load:
+		idx := make([]ir.Expr, len(n.Index))
+		changed := false
+		for k, x := range n.Index {
+			idx[k] = t.rewrite(x)
+			changed = changed || idx[k] != x
+		}
+		if changed {
+			c := *n
+			c.Index = idx
+			return &c
+		}
+	}
+	// Cell references are kept as they are: their index expressions are
+	// integers, which hold nothing to tabulate.
+	return e
+}
+
+// table is a read of a new table holding e's values, or nil when e is no
+// floating function of one index calling exp, log or pow, or its table
+// would be too long, or e fails at some index.
+func (t *tabler) table(e ir.Expr) ir.Expr {
+	if !e.Type().IsFloat() {
+		return nil
+	}
+	var v *ir.Var
+	ok, calls := true, false
+	ir.Walk(e, func(x ir.Expr) bool {
+		switch n := x.(type) {
+		case *ir.Const, *ir.Inf, *ir.ScalarRef, *ir.Unary, *ir.Binary, *ir.Convert, *ir.Select:
+		case *ir.Call:
+			switch n.Fn {
+			case ir.FnExp, ir.FnLog, ir.FnPow:
+				calls = true
+			}
+		case *ir.Var:
+			if n.Kind != ir.VarI && n.Kind != ir.VarJ || v != nil && v.Kind != n.Kind {
+				ok = false
+			}
+			v = n
+		default:
+			ok = false
+		}
+		return ok
+	})
+	if !ok || !calls || v == nil {
+		return nil
+	}
+	n := t.p.Cols
+	if v.Kind == ir.VarI {
+		n = t.p.Rows
+	}
+	if n <= 0 || n > maxTableLen {
+		return nil
+	}
+	vals := make([]float64, n)
+	for x := range n {
+		i, j := x, int64(0)
+		if v.Kind == ir.VarJ {
+			i, j = 0, x
+		}
+		val, err := eval.EvalAt(e, i, j, nil)
+		if err != nil {
+			return nil
+		}
+		vals[x] = val.F
+	}
+	in := &ir.Input{
+		Pos: e.Position(), Name: fmt.Sprintf("dp_table%d", len(t.tables)), T: e.Type(),
+		Rows: 1, Cols: int(n), Vector: true, F: vals, Origin: "computed (a function of " + v.Name + " alone)",
+	}
+	t.tables = append(t.tables, in)
+	t.bytes += 8 * n
+	return &ir.Load{Node: ir.Node{T: e.Type(), Pos: e.Position()}, In: in, Index: []ir.Expr{v}}
+}

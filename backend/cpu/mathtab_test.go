@@ -1,0 +1,86 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/internal/dptest"
+)
+
+// TestCompiledMathTables: exp, log and pow of one index run compiled,
+// read from tables the evaluator computed (mathTables), and every cell
+// equals the Go evaluator's bit for bit; math of a cell, or of both
+// indices, keeps the problem on the evaluator, and so does a table whose
+// expression fails at some index (the failure is the cells').
+func TestCompiledMathTables(t *testing.T) {
+	c := withCompiler(t)
+	cases := []struct {
+		name, src string
+		compiled  bool
+	}{
+		{"lookback-1", dptest.Lookback(1), true},
+		{"lookback-2", dptest.Lookback(2), true},
+		{"lookback-17", dptest.Lookback(17), true},
+		{"lookback-100", dptest.Lookback(100), true},
+		{"rows-i-and-j", `cell: double
+double u = 1.013
+13 x 70
+cell[i][j] = pow(u, j) - exp(-0.25 * i)                                   when i == 0 || j == 0
+           | max(cell[i-1][j] * exp(-0.01 * i), log(j + 2.0) + cell[i-1][j-1] / 3)   when j % 3 == 1
+           | cell[i-1][j] / (1 + log(i + 1.0)) + pow(1.5, -j) * (j % 2 == 0 ? 1.0 : pow(u, 2 * j))   otherwise
+`, true},
+		{"wavefront", `cell: float
+17 x 33
+cell[i][j] = exp(j / 10.0)                                      when i == 0
+           | log(i + 1.0)                                         when j == 0
+           | max(cell[i-1][j], cell[i][j-1]) * 0.5 + pow(0.9, j) - exp(-i / 4.0)   otherwise
+`, true},
+		{"math-of-a-cell", `cell: double
+9 x 9
+cell[i][j] = pow(1.1, j)                               when i == 0
+           | exp(cell[i-1][j] / 100) + pow(1.1, j)     otherwise
+`, false},
+		{"math-of-both-indices", `cell: double
+9 x 9
+cell[i][j] = pow(1.1, i + j)                           when i == 0
+           | cell[i-1][j] + pow(1.1, i * j)            otherwise
+`, false},
+		{"failing-index", `cell: double
+1 x 9
+cell[i][j] = pow(1.0001, j * 1000000000)   when j < 3
+           | 1.0                           otherwise
+`, false},
+	}
+	for _, tc := range cases {
+		p, pl := dptest.Load(t, tc.name+".dp", tc.src)
+		for _, threads := range []int{1, 3} {
+			name := fmt.Sprintf("%s/%d threads", tc.name, threads)
+			opt := backend.Options{Threads: threads, Maintain: true}
+			got, err := solveCompiled(t, c, p, pl, opt)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if compiled := strings.Contains(got.Device, "compiled by"); compiled != tc.compiled {
+				t.Fatalf("%s: ran on %q, want compiled: %v", name, got.Device, tc.compiled)
+			}
+			want, err := solveGo(t, p, pl, opt)
+			if err != nil {
+				t.Fatalf("%s: evaluator: %v", name, err)
+			}
+			for i := int64(0); i < p.Rows; i++ {
+				for j := int64(0); j < p.Cols; j++ {
+					g, w := got.Grid.At(i, j), want.Grid.At(i, j)
+					if math.Float64bits(g.F) != math.Float64bits(w.F) {
+						t.Fatalf("%s: cell[%d][%d] = %v compiled, %v evaluated", name, i, j, g.F, w.F)
+					}
+				}
+			}
+			if got.Answer != want.Answer {
+				t.Fatalf("%s: answer %v compiled, %v evaluated", name, got.Answer, want.Answer)
+			}
+		}
+	}
+}
