@@ -8,8 +8,8 @@
 //   BP_INDEL  1: indel distance (report n + j - 2 LCS)
 //   BP_SIGMA  the codes of A's characters (0 .. BP_SIGMA-1); code BP_SIGMA is
 //             a character of B that A lacks, and pads B
-//   BP_REGS   1: the match masks of a word sit in registers (BP_SIGMA <= 4),
-//             else in a per-warp table in shared memory
+//   BP_REGS   1: a word's match masks sit in registers as two bit planes
+//             (BP_SIGMA <= 4), else in a per-warp table in shared memory
 //   BP_TRACK  1: follow row n across the columns for an answer over the last
 //             row (min, or max for LCS, of columns jlo..jhi)
 //   BP_CW     columns per pipeline step (8 or 16)
@@ -27,9 +27,10 @@
 // s+1 reads them 32 steps at a time. Strip 0's links are those of row 0:
 // no carry for LCS, a +1 horizontal delta (cell[0][j] = j) for Levenshtein.
 //
-// Rows past n (padding of the last words) hold no matches and only feed
-// rows below them, so they change nothing above; padded columns (code
-// BP_SIGMA) are no-ops for V and skipped for Levenshtein. Deadlock freedom:
+// Rows past n (padding of the last words) only feed rows below them (the
+// carries and deltas run towards higher rows), so whatever they match (with
+// the bit planes they read as code 0) changes nothing above; columns past m
+// (code BP_SIGMA, padding B) are not computed. Deadlock freedom:
 // a warp waits only for the strip before its own, which a running warp took
 // from the ticket earlier.
 
@@ -119,7 +120,7 @@ struct bp_masks {
 #endif
 };
 
-// bp_step runs one column on a lane's word: link in, link out. TRACK: this
+// bp_column runs one column on a lane's word: link in, link out. TRACK: this
 // lane holds row n at bit tb (column j, reported when in jlo..jhi).
 template <bool TRACK>
 __device__ __forceinline__ unsigned bp_column(bp_state &st, const bp_word M, const unsigned lin, const int tb, const long long n,
