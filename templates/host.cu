@@ -31,6 +31,15 @@
 //     chunks of all fronts from one ticket counter, the whole grid in
 //     memory; see dp_host_fronts and dp_front_work.
 //
+// A region answer that sums floating cells (DP_FSUM) is summed in an order
+// that does not depend on the threads or their timing: the rows sweep sums
+// each block of DP_FSUM_B lanes of a row on its own (chunks are whole
+// blocks) and adds the blocks of each row, and the rows, in sweep order; a
+// strip of the wavefront sums its cells in step order and the strips are
+// added in order; the fronts sum the grid in row-major order at the end.
+// (Folded into each worker's part, the sum rounded differently from run to
+// run.)
+//
 // Every check only raises its cell's flag (dp_fast); a chunk or strip with
 // a raised flag is computed again with dp_slow, which notes the first cell
 // in row-major order that fails, so the error does not depend on the
@@ -115,6 +124,9 @@ static void dp_publish(dp_host_ctl *run, const dp_host_ctl *mine)
 		dp_host_fail(run, mine->code, mine->site, mine->i, mine->j, mine->a, mine->b);
 }
 
+#define DP_FSUM (DP_ANS_KIND == 2 && DP_REG_OP == 2 && DP_CELL_FLOAT)
+#define DP_FSUM_B 4096 // lanes of a block of the rows sweep's floating sums
+
 struct dp_run {
 	dp_host_ctl *ctl;
 	dp_inputs in;
@@ -148,6 +160,14 @@ struct dp_run {
 	long long nf, tf;
 	int failed;
 	long long failedFront;
+	// DP_FSUM: the sum so far and whether a cell was in the region; the
+	// rows sweep's block sums of the last two rows (fslot, nb blocks a
+	// row), the wavefront's strip sums (fslot, fany per strip).
+	double fsum;
+	int fanyAll;
+	double *fslot;
+	unsigned char *fany;
+	long long nb;
 };
 
 struct dp_worker {
@@ -234,6 +254,34 @@ static void dp_region(dp_worker *w, const cell_t *v, long long n, long long i0, 
 #else
 	(void)w, (void)v, (void)n, (void)i0, (void)di, (void)j0, (void)dj, (void)live;
 #endif
+}
+
+// dp_fsum_add adds the cells of v that dp_region would take, in order, to
+// s; any records that one was taken.
+static __forceinline__ void dp_fsum_add(double &s, int &any, const cell_t *v, long long n, long long i0, long long di, long long j0, long long dj,
+	const unsigned char *live)
+{
+#if DP_ANS_KIND == 2
+	for (long long k = 0; k < n; ++k) {
+		const long long i = i0 + k * di, j = j0 + k * dj;
+		if ((live == 0 || live[k]) && DP_IN_REGION(i, j)) {
+			s += (double)v[k];
+			any = 1;
+		}
+	}
+#else
+	(void)s, (void)any, (void)v, (void)n, (void)i0, (void)di, (void)j0, (void)dj, (void)live;
+#endif
+}
+
+// dp_fsum_done hands the deterministic floating sum to ctl (after
+// dp_merge_parts, whose parts hold none of it).
+static void dp_fsum_done(dp_host_ctl *ctl, const dp_run *run)
+{
+	if (run->fanyAll) {
+		ctl->pfv = run->fsum;
+		ctl->pany = 1;
+	}
 }
 
 #if DP_HOST_ROWS
@@ -323,10 +371,35 @@ static bool dp_rows_one(dp_worker *w, long long step, long long q0, long long q1
 	for (int k = 0; k < DP_NCAPS; ++k)
 		if (dp_cap_i[k] == real && dp_cap_j[k] >= q0 && dp_cap_j[k] < q1)
 			run->ans[k] = out[dp_cap_j[k]];
+#elif DP_FSUM
+	// The blocks of this chunk (chunks are whole blocks), one sum each.
+	for (long long b = q0 / DP_FSUM_B; b * DP_FSUM_B < q1; ++b) {
+		const long long lo = b * DP_FSUM_B, hi = lo + DP_FSUM_B < q1 ? lo + DP_FSUM_B : q1;
+		double sum = 0;
+		int any = 0;
+		dp_fsum_add(sum, any, out + lo, hi - lo, real, 0, lo, 1, 0);
+		run->fslot[(step & 1) * run->nb + b] = sum;
+		if (any)
+			__atomic_store_n(&run->fanyAll, 1, __ATOMIC_RELAXED);
+	}
 #elif DP_ANS_KIND == 2
 	dp_region(w, out + q0, q1 - q0, real, 0, q0, 1, 0);
 #endif
 	return true;
+}
+
+// dp_fsum_row adds row step's block sums, in order, to the run's sum: by
+// the worker of the next row's first chunk (every chunk of step is done,
+// and the next fold waits for this one), or at the end.
+static void dp_fsum_row(dp_run *run, long long step)
+{
+#if DP_FSUM
+	const double *f = run->fslot + (step & 1) * run->nb;
+	for (long long b = 0; b < run->nb; ++b)
+		run->fsum += f[b];
+#else
+	(void)run, (void)step;
+#endif
 }
 
 static void *dp_work(void *arg)
@@ -341,6 +414,8 @@ static void *dp_work(void *arg)
 		const long long s = t / nc, c = t % nc;
 		if (run->threads > 1 && !dp_wait_ge(&run->doneChunks, s * nc, run->ctl))
 			break;
+		if (DP_FSUM && c == 0 && s > 0)
+			dp_fsum_row(run, s - 1);
 		const long long q0 = c * run->chunk, q1 = q0 + run->chunk < DP_WIDTH ? q0 + run->chunk : DP_WIDTH;
 		if (!dp_rows_one(w, s, q0, q1))
 			break;
@@ -703,6 +778,8 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 	dp_host_ctl *note = &w->err;
 	unsigned char live[DP_HL];
 	long long reported = 0; // steps counted in ctl->done
+	double fsum = 0;        // DP_FSUM: this strip's cells, in step order
+	int fany = 0;
 	// Where the lanes' cells are kept: lane r's row of the grid and its
 	// kept row (keepSlot), or a sink for a lane whose row is not kept. A
 	// step stores every lane's cell through these, a store each without
@@ -802,10 +879,17 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 #elif DP_ANS_KIND == 2
 			for (int r = 0; r < DP_HL; ++r)
 				live[r] = (i0 + r < DP_ROWS) & (t - r >= 0) & (t - r < DP_COLS);
+#if DP_FSUM
+			if (DP_BACK)
+				dp_fsum_add(fsum, fany, cur + DP_PI, DP_HL, DP_ROWS - 1 - i0, -1, DP_COLS - 1 - t, 1, live);
+			else
+				dp_fsum_add(fsum, fany, cur + DP_PI, DP_HL, i0, 1, t, -1, live);
+#else
 			if (DP_BACK)
 				dp_region(w, cur + DP_PI, DP_HL, DP_ROWS - 1 - i0, -1, DP_COLS - 1 - t, 1, live);
 			else
 				dp_region(w, cur + DP_PI, DP_HL, i0, 1, t, -1, live);
+#endif
 #endif
 			if ((t & 31) == 31)
 				__atomic_store_n(&run->prog[s], t + 1, __ATOMIC_RELEASE);
@@ -813,12 +897,18 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 	}
 	(void)live;
 	(void)reported;
+	(void)fsum;
+	(void)fany;
 	if constexpr (!R) {
 		unsigned char bad = 0;
 		for (int r = 0; r < DP_HL; ++r)
 			bad |= fl[r];
 		if (bad && !dp_strip<true>(w, s))
 			return false;
+		if (DP_FSUM) {
+			run->fslot[s] = fsum;
+			run->fany[s] = (unsigned char)fany;
+		}
 		__atomic_store_n(&run->prog[s], nsteps, __ATOMIC_RELEASE);
 		__atomic_fetch_add(&ctl->done, (nsteps - reported) * DP_HL, __ATOMIC_RELAXED);
 	} else {
@@ -935,6 +1025,9 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 #elif DP_ANS_KIND == 3
 			for (int k = 0; k < DP_NCAPS; ++k)
 				ans[k] = run.G[dp_cap_i[k] * DP_COLS + dp_cap_j[k]];
+#elif DP_FSUM
+			for (long long i = 0; i < DP_ROWS; ++i)
+				dp_fsum_add(run.fsum, run.fanyAll, run.G + i * DP_COLS, DP_COLS, i, 0, 0, 1, 0);
 #elif DP_ANS_KIND == 2
 			for (long long i = 0; i < DP_ROWS; ++i)
 				dp_region(&ws[0], run.G + i * DP_COLS, DP_COLS, i, 0, 0, 1, 0);
@@ -945,6 +1038,8 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 						memcpy(keep + keepSlot[i] * DP_COLS, run.G + i * DP_COLS, (size_t)DP_COLS * sizeof(cell_t));
 
 			dp_merge_parts(ctl, ws, threads);
+			if (DP_FSUM)
+				dp_fsum_done(ctl, &run);
 		}
 	}
 	free(ws);
@@ -989,9 +1084,14 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 			run.nc = 1;
 	}
 	run.chunk = (DP_WIDTH + run.nc - 1) / run.nc;
+	if (DP_FSUM && run.nc > 1)
+		run.chunk = (run.chunk + DP_FSUM_B - 1) / DP_FSUM_B * DP_FSUM_B; // whole blocks
 	run.nc = (DP_WIDTH + run.chunk - 1) / run.chunk;
+	run.nb = (DP_WIDTH + DP_FSUM_B - 1) / DP_FSUM_B;
+	if (DP_FSUM)
+		run.fslot = (double *)calloc((size_t)(2 * run.nb), sizeof(double));
 	const long long flBytes = 1;
-	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem);
+	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem) && (!DP_FSUM || run.fslot);
 #elif DP_HOST_SCAN
 	threads = 1;
 	run.ringW = DP_PJ + DP_COLS;
@@ -1003,8 +1103,12 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	run.nedges = threads + 1;
 	run.edges = (cell_t *)calloc((size_t)(run.nedges * DP_PI1 * DP_COLS), sizeof(cell_t));
 	run.prog = (long long *)calloc((size_t)run.nstrips, sizeof(long long));
+	if (DP_FSUM) {
+		run.fslot = (double *)calloc((size_t)run.nstrips, sizeof(double));
+		run.fany = (unsigned char *)calloc((size_t)run.nstrips, 1);
+	}
 	const long long flBytes = DP_HL;
-	bool ok = ws && run.edges && run.prog && (dp_colcache::slots == 0 || run.ccMem);
+	bool ok = ws && run.edges && run.prog && (dp_colcache::slots == 0 || run.ccMem) && (!DP_FSUM || (run.fslot && run.fany));
 	{
 		// Where the answer cells are computed: strip, step, lane.
 		auto at = [](long long i, long long j, long long &s, long long &t, long long &r) {
@@ -1066,6 +1170,20 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 			rc = 1;
 		else if (dp_aborted(ctl))
 			rc = 2;
+#if DP_FSUM && DP_HOST_ROWS
+		else {
+			dp_fsum_row(&run, DP_NLINES - 1);
+			dp_fsum_done(ctl, &run);
+		}
+#elif DP_FSUM && !DP_HOST_SCAN
+		else {
+			for (long long k = 0; k < run.nstrips; ++k) {
+				run.fsum += run.fslot[k];
+				run.fanyAll |= run.fany[k];
+			}
+			dp_fsum_done(ctl, &run);
+		}
+#endif
 	}
 	for (int k = 0; ws && k < threads; ++k) {
 		free(ws[k].fl);
@@ -1074,6 +1192,8 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	}
 	free(ws);
 	free(run.ccMem);
+	free(run.fslot);
+	free(run.fany);
 #if DP_HOST_ROWS || DP_HOST_SCAN
 	free(run.ring);
 #else

@@ -92,14 +92,15 @@ func (l *Library) Bytes(r Run) int64 {
 		return g + threads*256
 	}
 	if hp.Schedule == plan.Rows {
-		return b + int64(hp.Reach+1)*(r.Before+hp.Cols+r.After)*cs
+		// The ring, and two rows of block sums (a floating sum answer).
+		return b + int64(hp.Reach+1)*(r.Before+hp.Cols+r.After)*cs + 16*(hp.Cols/4096+1)
 	}
 	if hp.Scan {
 		return b + int64(hp.PI+1)*(int64(hp.PJ)+hp.Cols)*cs
 	}
 	strips := (hp.Rows + lanes - 1) / lanes
 	b += (threads + 1) * int64(max(hp.PI, 1)) * hp.Cols * cs
-	b += strips * 8
+	b += strips * (8 + 9) // progress, and a floating sum answer's strip sums
 	return b + threads*(int64(hp.PI+hp.PJ+1)*int64(hp.PI+hp.Lanes)*cs+lanes*40)
 }
 
