@@ -34,9 +34,10 @@
 // A region answer that sums floating cells (DP_FSUM) is summed in an order
 // that does not depend on the threads or their timing: the rows sweep sums
 // each block of DP_FSUM_B lanes of a row on its own (chunks are whole
-// blocks) and adds the blocks of each row, and the rows, in sweep order; a
-// strip of the wavefront sums its cells in step order and the strips are
-// added in order; the fronts sum the grid in row-major order at the end.
+// blocks) and adds the blocks of each row, and the rows, in sweep order; the
+// wavefront sums each row in sweep order (a lane of one strip computes it)
+// and adds the rows top to bottom, as the Go evaluator's wavefront does; the
+// fronts sum the grid in row-major order at the end.
 // (Folded into each worker's part, the sum rounded differently from run to
 // run.)
 //
@@ -162,7 +163,8 @@ struct dp_run {
 	long long failedFront;
 	// DP_FSUM: the sum so far and whether a cell was in the region; the
 	// rows sweep's block sums of the last two rows (fslot, nb blocks a
-	// row), the wavefront's strip sums (fslot, fany per strip).
+	// row), the wavefront's row sums (fslot) and whether a strip had a
+	// cell in the region (fany).
 	double fsum;
 	int fanyAll;
 	double *fslot;
@@ -778,7 +780,7 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 	dp_host_ctl *note = &w->err;
 	unsigned char live[DP_HL];
 	long long reported = 0; // steps counted in ctl->done
-	double fsum = 0;        // DP_FSUM: this strip's cells, in step order
+	double frow[DP_HL] = {}; // DP_FSUM: each lane's row, its cells in step order
 	int fany = 0;
 	// Where the lanes' cells are kept: lane r's row of the grid and its
 	// kept row (keepSlot), or a sink for a lane whose row is not kept. A
@@ -880,10 +882,14 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 			for (int r = 0; r < DP_HL; ++r)
 				live[r] = (i0 + r < DP_ROWS) & (t - r >= 0) & (t - r < DP_COLS);
 #if DP_FSUM
-			if (DP_BACK)
-				dp_fsum_add(fsum, fany, cur + DP_PI, DP_HL, DP_ROWS - 1 - i0, -1, DP_COLS - 1 - t, 1, live);
-			else
-				dp_fsum_add(fsum, fany, cur + DP_PI, DP_HL, i0, 1, t, -1, live);
+			// Each lane's row, its cells in sweep order.
+			for (int r = 0; r < DP_HL; ++r) {
+				const long long i = DP_BACK ? DP_ROWS - 1 - i0 - r : i0 + r, j = DP_BACK ? DP_COLS - 1 - t + r : t - r;
+				if (live[r] && DP_IN_REGION(i, j)) {
+					frow[r] += (double)cur[DP_PI + r];
+					fany = 1;
+				}
+			}
 #else
 			if (DP_BACK)
 				dp_region(w, cur + DP_PI, DP_HL, DP_ROWS - 1 - i0, -1, DP_COLS - 1 - t, 1, live);
@@ -897,7 +903,7 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 	}
 	(void)live;
 	(void)reported;
-	(void)fsum;
+	(void)frow;
 	(void)fany;
 	if constexpr (!R) {
 		unsigned char bad = 0;
@@ -906,7 +912,8 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 		if (bad && !dp_strip<true>(w, s))
 			return false;
 		if (DP_FSUM) {
-			run->fslot[s] = fsum;
+			for (int r = 0; r < DP_HL && i0 + r < DP_ROWS; ++r)
+				run->fslot[DP_BACK ? DP_ROWS - 1 - i0 - r : i0 + r] = frow[r];
 			run->fany[s] = (unsigned char)fany;
 		}
 		__atomic_store_n(&run->prog[s], nsteps, __ATOMIC_RELEASE);
@@ -1104,7 +1111,7 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	run.edges = (cell_t *)calloc((size_t)(run.nedges * DP_PI1 * DP_COLS), sizeof(cell_t));
 	run.prog = (long long *)calloc((size_t)run.nstrips, sizeof(long long));
 	if (DP_FSUM) {
-		run.fslot = (double *)calloc((size_t)run.nstrips, sizeof(double));
+		run.fslot = (double *)calloc((size_t)DP_ROWS, sizeof(double));
 		run.fany = (unsigned char *)calloc((size_t)run.nstrips, 1);
 	}
 	const long long flBytes = DP_HL;
@@ -1177,10 +1184,10 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 		}
 #elif DP_FSUM && !DP_HOST_SCAN
 		else {
-			for (long long k = 0; k < run.nstrips; ++k) {
+			for (long long k = 0; k < DP_ROWS; ++k)
 				run.fsum += run.fslot[k];
+			for (long long k = 0; k < run.nstrips; ++k)
 				run.fanyAll |= run.fany[k];
-			}
 			dp_fsum_done(ctl, &run);
 		}
 #endif

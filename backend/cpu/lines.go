@@ -48,6 +48,15 @@ func (r *run) lines() error {
 		nc = max(1, min(8*threads, laneN/r.tune.lanesPerWorker))
 	}
 	chunk := (laneN + nc - 1) / nc
+	fs := r.floatSum()
+	if fs != nil {
+		if nc > 1 {
+			chunk = (chunk + fsumBlock - 1) / fsumBlock * fsumBlock // whole blocks
+		}
+		nb := (laneN + fsumBlock - 1) / fsumBlock
+		fs.blocks = [2][]float64{make([]float64, nb), make([]float64, nb)}
+		r.bytes += 16 * nb
+	}
 	nc = (laneN + chunk - 1) / chunk
 	n := min(threads, nc)
 	group := max(1, r.tune.kernelCells/chunk)
@@ -71,6 +80,15 @@ func (r *run) lines() error {
 			if back {
 				step = stepN - 1 - s
 			}
+			if fs != nil && c == 0 && s > 0 {
+				// Every chunk of the step before is done, and the next
+				// fold waits for this chunk.
+				prev := step - 1
+				if back {
+					prev = step + 1
+				}
+				fs.foldStep(prev)
+			}
 			l0, l1 := c*chunk, min((c+1)*chunk, laneN)
 			r.safely(func() { r.line(wk, b, step, l0, l1, s, stepN, laneN, group, back, bufI, bufF, slot, dLo, before) })
 			if n > 1 {
@@ -78,7 +96,17 @@ func (r *run) lines() error {
 			}
 		}
 	})
-	return r.result()
+	if err := r.result(); err != nil {
+		return err
+	}
+	if fs != nil && stepN > 0 {
+		last := stepN - 1
+		if back {
+			last = 0
+		}
+		fs.foldStep(last)
+	}
+	return nil
 }
 
 // line computes lanes l0..l1-1 of one step.

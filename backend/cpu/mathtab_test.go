@@ -86,9 +86,10 @@ cell[i][j] = pow(1.0001, j * 1000000000)   when j < 3
 }
 
 // TestCompiledFloatSums: a region answer that sums floating cells comes out
-// the same, to the bit, whatever the threads and their timing, on the rows
-// sweep (rows wider than two blocks of lanes), the wavefront strips and the
-// fronts; and within rounding of the evaluator's.
+// the same, to the bit, whatever the threads and their timing, compiled and
+// evaluated, on the rows sweep (rows wider than two blocks of lanes), the
+// wavefront and the fronts, forward and backward; and the two agree to the
+// bit (they add in the same order).
 func TestCompiledFloatSums(t *testing.T) {
 	c := withCompiler(t)
 	sum := "answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))\n"
@@ -102,6 +103,16 @@ cell[i][j] = (j + 1) / 7.0                                          when i == 0
 150 x 203
 cell[i][j] = (i + j + 1) / 7.0                                       when i == 0 || j == 0
            | (cell[i-1][j] + cell[i][j-1]) * 0.75 + cell[i-1][j-1] / 3.0   otherwise
+` + sum},
+		{"rows-back", `cell: double
+5 x 9001
+cell[i][j] = (j + 1) / 7.0                                          when i == ROWS-1
+           | cell[i+1][j] * 0.9 + (j > 0 ? cell[i+1][j-1] : 0.25) / 3   otherwise
+` + sum},
+		{"wavefront-back", `cell: double
+150 x 203
+cell[i][j] = (i + j + 1) / 7.0                                       when i == ROWS-1 || j == COLS-1
+           | (cell[i+1][j] + cell[i][j+1]) * 0.75 + cell[i+1][j+1] / 3.0   otherwise
 ` + sum},
 		{"fronts", `cell: double
 90 x 90
@@ -128,12 +139,25 @@ cell[i][j] = 0.5                                                      when i >= 
 				t.Fatalf("%s (%s): %d threads sum to %v, one thread to %v", tc.name, pl.Schedule, threads, res.Answer.F, first)
 			}
 		}
-		ev, err := solveGo(t, p, pl, backend.Options{Threads: 1})
-		if err != nil {
-			t.Fatal(err)
+		// The evaluator: the same bits whatever its threads; on the rows
+		// sweep and the wavefront, the compiled code's (the same order).
+		var evFirst float64
+		for k, threads := range []int{1, 2, 3, 5, 2} {
+			ev, err := solveGo(t, p, pl, backend.Options{Threads: threads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k == 0 {
+				evFirst = ev.Answer.F
+			} else if math.Float64bits(ev.Answer.F) != math.Float64bits(evFirst) {
+				t.Fatalf("%s (%s): evaluated on %d threads %v, on one %v", tc.name, pl.Schedule, threads, ev.Answer.F, evFirst)
+			}
 		}
-		if x := ev.Answer.F; math.Abs(x-first) > 1e-12*math.Abs(x) {
-			t.Errorf("%s: compiled sum %v, evaluated %v", tc.name, first, x)
+		if math.Float64bits(evFirst) != math.Float64bits(first) {
+			t.Errorf("%s: compiled sum %v, evaluated %v", tc.name, first, evFirst)
+		}
+		if math.Abs(evFirst-first) > 1e-12*math.Abs(evFirst) {
+			t.Errorf("%s: compiled sum %v, evaluated %v", tc.name, first, evFirst)
 		}
 	}
 }

@@ -49,6 +49,9 @@ type run struct {
 
 	capture map[int64][]int64 // step -> sorted lanes of the cells the answer reads
 	workers []*worker
+	// fs takes a floating sum answer in the grid's order (lines and
+	// wavefront; nil otherwise).
+	fs *fsums
 
 	// The generic schedules (fronts.go): a machine per worker of the
 	// compiled recurrence, the grid computed in (also grid when kept), and
@@ -358,6 +361,8 @@ type region struct {
 	sumF           float64
 	t              ir.Type // the cell type
 	jstep          int64   // the region's columns are jstep apart (plan.AnswerSpec.JStep)
+	// fs, when not nil, takes a floating sum in the grid's order.
+	fs *fsums
 }
 
 func (g *region) init(a plan.AnswerSpec, t ir.Type) {
@@ -382,7 +387,7 @@ func (g *region) addStrided(axis eval.Axis, b *eval.Batch, out *eval.Line) {
 		if out.F != nil {
 			v := out.F[x-out.Base]
 			if g.op == ir.ReduceSum {
-				g.sumF += v
+				g.addFloats(b.Step, x, out.F[x-out.Base:x-out.Base+1])
 				g.has = true
 				return
 			}
@@ -406,6 +411,69 @@ func (g *region) addStrided(axis eval.Axis, b *eval.Batch, out *eval.Line) {
 			take(b.Step, x, x)
 		} else {
 			take(x, b.Step, x)
+		}
+	}
+}
+
+// fsums is a floating sum answer added up in an order the grid fixes,
+// whatever the workers do (host.cu's DP_FSUM does the same in compiled
+// code): the lines sweep sums each block of fsumBlock lanes of a step on
+// its own and adds the blocks, and the steps, in sweep order (chunks are
+// whole blocks); the wavefront sums each row in sweep order (one worker
+// computes a row, tile after tile) and adds the rows top to bottom. A sum
+// per worker rounded by which chunks the worker happened to take.
+type fsums struct {
+	blocks [2][]float64 // lines: the block sums of the last two steps, by step parity
+	rows   []float64    // wavefront: each row's sum, its cells in sweep order
+	back   bool         // wavefront: the sweep runs right to left
+	total  float64
+}
+
+const fsumBlock = 4096
+
+// foldStep adds the block sums of step to the total, in order, and clears
+// them for the step after next.
+func (f *fsums) foldStep(step int64) {
+	bl := f.blocks[step&1]
+	for k, v := range bl {
+		f.total += v
+		bl[k] = 0
+	}
+}
+
+// addFloats adds vals, the cells of lanes lane0, lane0+1, ... of step, to
+// the sum: the worker's own, the row's, or their blocks'.
+func (g *region) addFloats(step, lane0 int64, vals []float64) {
+	switch {
+	case g.fs == nil:
+		for _, v := range vals {
+			g.sumF += v
+		}
+	case g.fs.rows != nil:
+		// In sweep order: a backward wavefront sweeps a row right to
+		// left, its batches right to left.
+		s := g.fs.rows[step]
+		if g.fs.back {
+			for k := len(vals) - 1; k >= 0; k-- {
+				s += vals[k]
+			}
+		} else {
+			for _, v := range vals {
+				s += v
+			}
+		}
+		g.fs.rows[step] = s
+	default:
+		bl := g.fs.blocks[step&1]
+		for k := 0; k < len(vals); {
+			b := (lane0 + int64(k)) / fsumBlock
+			end := min(len(vals), int((b+1)*fsumBlock-lane0))
+			s := bl[b]
+			for _, v := range vals[k:end] {
+				s += v
+			}
+			bl[b] = s
+			k = end
 		}
 	}
 }
@@ -439,9 +507,7 @@ func (g *region) add(axis eval.Axis, b *eval.Batch, out *eval.Line) {
 	if out.F != nil {
 		vals := out.F[lo-out.Base : hi-out.Base+1]
 		if g.op == ir.ReduceSum {
-			for _, v := range vals {
-				g.sumF += v
-			}
+			g.addFloats(b.Step, lo, vals)
 			g.has = true
 			return
 		}
@@ -512,6 +578,20 @@ func (g *region) merge(o *region, isF bool) {
 	}
 }
 
+// floatSum makes r.fs when the answer sums floating cells, and points the
+// workers' regions at it.
+func (r *run) floatSum() *fsums {
+	a := r.pl.Answer
+	if a.Kind != plan.AnswerRegion || a.Op != ir.ReduceSum || !r.isF {
+		return nil
+	}
+	r.fs = &fsums{}
+	for _, w := range r.workers {
+		w.region.fs = r.fs
+	}
+	return r.fs
+}
+
 // answer fills in the result's answer from what the workers collected.
 func (r *run) answer(res *backend.Result) error {
 	p, a := r.p, r.pl.Answer
@@ -523,6 +603,11 @@ func (r *run) answer(res *backend.Result) error {
 		}
 		v := ir.Value{T: p.CellType}
 		switch {
+		case g.op == ir.ReduceSum && r.isF && r.fs != nil:
+			v.F = r.fs.total
+			if p.CellType == ir.Float {
+				v.F = float64(float32(v.F))
+			}
 		case g.op == ir.ReduceSum && r.isF:
 			v.F = g.sumF
 			if p.CellType == ir.Float {

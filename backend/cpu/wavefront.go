@@ -89,6 +89,11 @@ func (r *run) wavefront() error {
 	// that is slower or descheduled holds up only the strip after it.
 	var next atomic.Int64
 	done := w.done[:w.ntr]
+	fs := r.floatSum()
+	if fs != nil {
+		fs.rows, fs.back = make([]float64, p.Rows), w.back
+		r.bytes += 8 * p.Rows
+	}
 	parallel(n, func(k int) {
 		for {
 			if r.stop.Load() {
@@ -114,7 +119,15 @@ func (r *run) wavefront() error {
 			}
 		}
 	})
-	return r.result()
+	if err := r.result(); err != nil {
+		return err
+	}
+	if fs != nil {
+		for _, v := range fs.rows {
+			fs.total += v
+		}
+	}
+	return nil
 }
 
 // tilesI and tilesF hold the tile buffers of finished runs: a batch of
