@@ -99,34 +99,18 @@ func (t *tabler) rewrite(e ir.Expr) ir.Expr {
 			return &c
 		}
 	case *ir.Call:
-		args := make([]ir.Expr, len(n.Args))
-		changed := false
-		for k, a := range n.Args {
-			args[k] = t.rewrite(a)
-			changed = changed || args[k] != a
-		}
-		if changed {
+		if args, changed := t.rewriteAll(n.Args); changed {
 			c := *n
 			c.Args = args
 			return &c
 		}
 	case *ir.Reduce:
-		// Its variable is a third index: a body that reads it is no
-		// function of i or j alone; its bounds may be.
-		lo, hi, body := t.rewrite(n.Lo), t.rewrite(n.Hi), t.rewrite(n.Body)
-		if lo != n.Lo || hi != n.Hi || body != n.Body {
-			c := *n
-			c.Lo, c.Hi, c.Body = lo, hi, body
-			return &c
-		}
+		// Left as it is: the variables of its body name the reduction
+		// node they are bound by (ir.Var.Reduce), which a copy would not
+		// be. Math inside a reduction keeps the problem on the evaluator.
+		return e
 	case *ir.Load:
-		idx := make([]ir.Expr, len(n.Index))
-		changed := false
-		for k, x := range n.Index {
-			idx[k] = t.rewrite(x)
-			changed = changed || idx[k] != x
-		}
-		if changed {
+		if idx, changed := t.rewriteAll(n.Index); changed {
 			c := *n
 			c.Index = idx
 			return &c
@@ -135,6 +119,17 @@ func (t *tabler) rewrite(e ir.Expr) ir.Expr {
 	// Cell references are kept as they are: their index expressions are
 	// integers, which hold nothing to tabulate.
 	return e
+}
+
+// rewriteAll is rewrite of each of xs, and whether any changed.
+func (t *tabler) rewriteAll(xs []ir.Expr) ([]ir.Expr, bool) {
+	out := make([]ir.Expr, len(xs))
+	changed := false
+	for k, x := range xs {
+		out[k] = t.rewrite(x)
+		changed = changed || out[k] != x
+	}
+	return out, changed
 }
 
 // table is a read of a new table holding e's values, or nil when e is no

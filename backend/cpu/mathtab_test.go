@@ -48,6 +48,11 @@ cell[i][j] = pow(1.1, j)                               when i == 0
 cell[i][j] = pow(1.1, i + j)                           when i == 0
            | cell[i-1][j] + pow(1.1, i * j)            otherwise
 `, false},
+		{"math-in-a-reduction", `cell: double
+1 x 40
+cell[i][j] = pow(1.1, j)                                           when j == 0
+           | max(k in 0..j-1: cell[i][k] * exp(-0.1 * j)) + pow(1.1, j)   otherwise
+`, false},
 		{"failing-index", `cell: double
 1 x 9
 cell[i][j] = pow(1.0001, j * 1000000000)   when j < 3
