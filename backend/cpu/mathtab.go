@@ -24,8 +24,13 @@ func hostProblem(p *ir.Problem, pl *plan.Plan) (q *ir.Problem, tables int64, err
 	return nil, 0, err
 }
 
-// maxTableLen is the longest table mathTables makes (64 MB of float64).
-const maxTableLen = 1 << 23
+// maxTableLen is the longest table mathTables makes (64 MB of float64),
+// maxTableBytes the most its tables take together; neither more than a
+// quarter of the memory available, checked before a table is made.
+const (
+	maxTableLen   = 1 << 23
+	maxTableBytes = 1 << 28
+)
 
 // mathTables returns p with every floating subexpression of its cases that
 // calls exp, log or pow and reads nothing but one index (i or j),
@@ -39,7 +44,10 @@ const maxTableLen = 1 << 23
 // failure belongs to the cells that compute it. The tables are appended to
 // q.Inputs; bytes is their size.
 func mathTables(p *ir.Problem) (q *ir.Problem, bytes int64, ok bool) {
-	t := &tabler{p: p}
+	t := &tabler{p: p, budget: maxTableBytes}
+	if avail, ok := available(); ok {
+		t.budget = min(t.budget, avail/4)
+	}
 	cases := make([]*ir.Case, len(p.Cases))
 	for k, c := range p.Cases {
 		nc := *c
@@ -60,6 +68,7 @@ type tabler struct {
 	p      *ir.Problem
 	tables []*ir.Input
 	bytes  int64
+	budget int64 // the most the tables may take
 }
 
 // rewrite is e with its tabulable subexpressions replaced; the nodes of e
@@ -134,7 +143,8 @@ func (t *tabler) rewriteAll(xs []ir.Expr) ([]ir.Expr, bool) {
 
 // table is a read of a new table holding e's values, or nil when e is no
 // floating function of one index calling exp, log or pow, or its table
-// would be too long, or e fails at some index.
+// would be too long (or the tables too large together), or e fails at
+// some index.
 func (t *tabler) table(e ir.Expr) ir.Expr {
 	if !e.Type().IsFloat() {
 		return nil
@@ -166,7 +176,7 @@ func (t *tabler) table(e ir.Expr) ir.Expr {
 	if v.Kind == ir.VarI {
 		n = t.p.Rows
 	}
-	if n <= 0 || n > maxTableLen {
+	if n <= 0 || n > maxTableLen || t.bytes+8*n > t.budget {
 		return nil
 	}
 	vals := make([]float64, n)
