@@ -71,6 +71,11 @@ const (
 	FuncHostFronts = "dp_host_fronts"
 )
 
+// MaxHostCaptures is the most cells an answer expression may read for a
+// host program (an answer summing a whole plane of a 3-D grid read 360,000:
+// their positions overflowed the stack of the compiled run).
+const MaxHostCaptures = 256
+
 // HostSupports reports why GenerateHost cannot write a program for p as
 // planned by pl (nil when it can): the rows and wavefront schedules with
 // the plan's constant line offsets, and no function whose C library result
@@ -114,6 +119,11 @@ func HostSupports(p *ir.Problem, pl *plan.Plan) error {
 		}
 	default:
 		return fmt.Errorf("the %s schedule", pl.Schedule)
+	}
+	if a := pl.Answer; a.Kind == plan.AnswerExpr && len(a.Cells) > MaxHostCaptures {
+		// The cells are constants of the program, found by a scan per
+		// chunk; the evaluator keeps them by row.
+		return fmt.Errorf("an answer that reads %d cells (more than %d)", len(a.Cells), MaxHostCaptures)
 	}
 	var bad string
 	for _, c := range p.Cases {

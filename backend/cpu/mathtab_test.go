@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/dptest"
 )
 
@@ -179,5 +180,40 @@ func TestMathTablesBudget(t *testing.T) {
 	withAvailable(t, 1<<20) // a table of 40,000 doubles is over 256 KB
 	if q, _, err := hostProblem(p, pl); err == nil {
 		t.Fatalf("tables made within %d bytes: %d inputs", 1<<20, len(q.Inputs))
+	}
+}
+
+// TestManyAnswerCells: an answer expression over more cells than a host
+// program takes (a whole plane of a 3-D grid) runs on the evaluator, with
+// the right answer; within the limit it runs compiled. (A plane of 600 x
+// 600 cells overflowed the compiled run's stack.)
+func TestManyAnswerCells(t *testing.T) {
+	c := withCompiler(t)
+	for _, n := range []int{15, 17} { // 225 cells of the last plane, then 289
+		src := fmt.Sprintf(`%d x %d x %d
+cell[k][i][j] = i * 3 + j + k      when k == 0
+              | cell[k-1][i][j] + (i + j) %% 5   otherwise
+answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[DIM0-1][i][j] < 1000 ? cell[DIM0-1][i][j] : 0))
+`, 3, n, n)
+		p, pl := dptest.Load(t, "plane.dp", src)
+		var want int64
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if v := int64(i*3 + j + 2*((i+j)%5)); v < 1000 {
+					want += v
+				}
+			}
+		}
+		res, err := solveCompiled(t, c, p, pl, backend.Options{Threads: 2})
+		if err != nil {
+			t.Fatalf("%d x %d plane: %v", n, n, err)
+		}
+		if res.Answer.I != want {
+			t.Errorf("%d x %d plane: answer %v, want %d", n, n, res.Answer, want)
+		}
+		compiled := strings.Contains(res.Device, "compiled by")
+		if wantCompiled := n*n <= codegen.MaxHostCaptures; compiled != wantCompiled {
+			t.Errorf("%d x %d plane: ran on %q, want compiled: %v", n, n, res.Device, wantCompiled)
+		}
 	}
 }
