@@ -93,27 +93,52 @@ static __forceinline__ void dp_pause()
 
 static __forceinline__ bool dp_aborted(dp_host_ctl *c) { return __atomic_load_n(&c->abort, __ATOMIC_RELAXED) != 0; }
 
+static long long dp_now_ns()
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
 // dp_backoff is a waiting worker's pause: a short spin, then sleeps of
 // 20 us (a worker descheduled beside a busy core is not spun against).
-static inline void dp_backoff(long long spins)
+// The first sleep of a wait notes when it began in *since; a wait that
+// slept over half a millisecond in all (longer than a worker takes for a
+// chunk or a step: the one waited for was descheduled) adds its length to
+// *slept when it ends (dp_waited; see dp_retire).
+static inline void dp_backoff(long long spins, long long *since)
 {
 	if (spins < 4000) {
 		dp_pause();
 	} else {
+		if (spins == 4000)
+			*since = dp_now_ns();
 		struct timespec ts = {0, 20000};
 		nanosleep(&ts, 0);
 	}
 }
 
-// dp_wait_ge waits until *p >= need; false when the run was stopped.
-static bool dp_wait_ge(const long long *p, long long need, dp_host_ctl *c)
+static inline void dp_waited(long long spins, long long since, long long *slept)
 {
+	if (spins > 4000) {
+		const long long d = dp_now_ns() - since;
+		if (d > 500000)
+			__atomic_fetch_add(slept, d, __ATOMIC_RELAXED);
+	}
+}
+
+// dp_wait_ge waits until *p >= need; false when the run was stopped.
+static bool dp_wait_ge(const long long *p, long long need, dp_host_ctl *c, long long *slept)
+{
+	long long since = 0;
 	for (long long spins = 0;; ++spins) {
-		if (__atomic_load_n(p, __ATOMIC_ACQUIRE) >= need)
+		if (__atomic_load_n(p, __ATOMIC_ACQUIRE) >= need) {
+			dp_waited(spins, since, slept);
 			return true;
+		}
 		if (dp_aborted(c))
 			return false;
-		dp_backoff(spins);
+		dp_backoff(spins, &since);
 	}
 }
 
@@ -170,10 +195,16 @@ struct dp_run {
 	double *fslot;
 	unsigned char *fany;
 	long long nb;
+	// Shedding (dp_retire): workers with an id below active take work;
+	// slept is the time they spent asleep waiting since shedT0.
+	int active;
+	long long slept, shedT0;
 };
 
 struct dp_worker {
 	dp_run *run;
+	int id;         // 0 is the caller's thread
+	long long asks; // dp_retire calls
 	pthread_t th;
 	bool started;
 	dp_part part;
@@ -183,6 +214,35 @@ struct dp_worker {
 	dp_rowcache rc;
 	char *rcMem;
 };
+
+// dp_retire reports whether worker w should stop taking work: the run
+// sheds a worker each time its workers have spent more than a quarter of
+// the time since the last look in long waits for each other (dp_waited:
+// the one waited for was descheduled, not slow). A worker
+// descheduled beside a busy core holds up every front, row or strip that
+// needs its chunk; with one worker fewer the rest run on the free cores
+// (with another process on one of two cores, the fronts of gotoh at 4,000
+// took 5x as long on two workers as on one). Worker 0 never retires.
+static bool dp_retire(dp_worker *w)
+{
+	dp_run *run = w->run;
+	const int a = __atomic_load_n(&run->active, __ATOMIC_RELAXED);
+	if (w->id >= a)
+		return true;
+	if (a < 2 || ++w->asks % 16 != 0)
+		return false;
+	const long long now = dp_now_ns(), t0 = __atomic_load_n(&run->shedT0, __ATOMIC_RELAXED);
+	const long long slept = __atomic_load_n(&run->slept, __ATOMIC_RELAXED);
+	if (now - t0 < 2000000)
+		return false; // look at 2 ms at least
+	if (slept * 4 > now - t0) {
+		int want = a;
+		__atomic_compare_exchange_n(&run->active, &want, a - 1, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&run->slept, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&run->shedT0, now, __ATOMIC_RELAXED);
+	return w->id >= __atomic_load_n(&run->active, __ATOMIC_RELAXED);
+}
 
 // dp_put copies cells v[0..n) of real row i, columns j0 + k*dj, to the
 // kept grid (those in its columns) and to the kept row of i.
@@ -409,12 +469,12 @@ static void *dp_work(void *arg)
 	dp_worker *w = (dp_worker *)arg;
 	dp_run *run = w->run;
 	const long long nc = run->nc, total = DP_NLINES * nc;
-	while (!dp_aborted(run->ctl)) {
+	while (!dp_aborted(run->ctl) && !dp_retire(w)) {
 		const long long t = __atomic_fetch_add(&run->ticket, 1, __ATOMIC_RELAXED);
 		if (t >= total)
 			break;
 		const long long s = t / nc, c = t % nc;
-		if (run->threads > 1 && !dp_wait_ge(&run->doneChunks, s * nc, run->ctl))
+		if (run->threads > 1 && !dp_wait_ge(&run->doneChunks, s * nc, run->ctl, &run->slept))
 			break;
 		if (DP_FSUM && c == 0 && s > 0)
 			dp_fsum_row(run, s - 1);
@@ -633,12 +693,15 @@ static __forceinline__ bool dp_front_after_failure(dp_run *run, long long f)
 // f failed, which leaves chunks that no worker will do.
 static bool dp_front_wait(dp_run *run, long long need, long long f)
 {
+	long long since = 0;
 	for (long long spins = 0;; ++spins) {
-		if (__atomic_load_n(&run->doneChunks, __ATOMIC_ACQUIRE) >= need)
+		if (__atomic_load_n(&run->doneChunks, __ATOMIC_ACQUIRE) >= need) {
+			dp_waited(spins, since, &run->slept);
 			return true;
+		}
 		if (dp_aborted(run->ctl) || dp_front_after_failure(run, f))
 			return false;
-		dp_backoff(spins);
+		dp_backoff(spins, &since);
 	}
 }
 
@@ -667,7 +730,7 @@ static void *dp_front_work(void *arg)
 	if (run->nf > 0)
 		load();
 	for (;;) {
-		if (dp_aborted(run->ctl))
+		if (dp_aborted(run->ctl) || dp_retire(w))
 			return 0;
 		const long long c = __atomic_fetch_add(&run->ticket, 1, __ATOMIC_RELAXED);
 		while (f < run->nf && c >= base + nch) {
@@ -818,7 +881,7 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 		}
 		if (known < nsteps && known <= t + DP_HL) {
 			long long need = t + DP_HL + 1 < nsteps ? t + DP_HL + 1 : nsteps;
-			if (!dp_wait_ge(above, need, ctl))
+			if (!dp_wait_ge(above, need, ctl, &run->slept))
 				return false;
 			known = __atomic_load_n(above, __ATOMIC_ACQUIRE);
 		}
@@ -931,7 +994,7 @@ static void *dp_work(void *arg)
 {
 	dp_worker *w = (dp_worker *)arg;
 	dp_run *run = w->run;
-	while (!dp_aborted(run->ctl)) {
+	while (!dp_aborted(run->ctl) && !dp_retire(w)) {
 		const long long s = __atomic_fetch_add(&run->ticket, 1, __ATOMIC_RELAXED);
 		if (s >= run->nstrips)
 			break;
@@ -1001,8 +1064,11 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 	if (!run.G || (DP_MIRROR && !run.GT) || !ws) {
 		rc = 3;
 	} else {
+		run.active = threads;
+		run.shedT0 = dp_now_ns();
 		for (int k = 0; k < threads; ++k) {
 			ws[k].run = &run;
+			ws[k].id = k;
 			dp_fast::dp_part_init(ws[k].part);
 		}
 		for (int k = 1; k < threads; ++k)
@@ -1132,9 +1198,12 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 			at(dp_cap_i[k], dp_cap_j[k], run.capS[k], run.capT[k], run.capR[k]);
 	}
 #endif
+	run.active = threads;
+	run.shedT0 = dp_now_ns();
 	for (int k = 0; ok && k < threads; ++k) {
 		dp_worker *w = &ws[k];
 		w->run = &run;
+		w->id = k;
 		dp_fast::dp_part_init(w->part);
 		w->fl = (unsigned char *)calloc((size_t)flBytes, 1);
 #if !DP_HOST_ROWS && !DP_HOST_SCAN
