@@ -36,8 +36,8 @@
 // each block of DP_FSUM_B lanes of a row on its own (chunks are whole
 // blocks) and adds the blocks of each row, and the rows, in sweep order; the
 // wavefront sums each row in sweep order (a lane of one strip computes it)
-// and adds the rows top to bottom, as the Go evaluator's wavefront does; the
-// fronts sum the grid in row-major order at the end.
+// and adds the rows top to bottom, as the Go evaluator's wavefront does (the
+// scan likewise); the fronts sum the grid in row-major order at the end.
 // (Folded into each worker's part, the sum rounded differently from run to
 // run.)
 //
@@ -558,6 +558,16 @@ static void *dp_work(void *arg)
 		for (int k = 0; k < DP_NCAPS; ++k)
 			if (dp_cap_i[k] == ri)
 				run->ans[k] = out[DP_SWEEPJ(dp_cap_j[k])];
+#elif DP_FSUM
+		{
+			// The row in sweep order, as the strips and the Go
+			// evaluator's wavefront sum it.
+			double rs = 0;
+			int any = 0;
+			dp_fsum_add(rs, any, out, DP_COLS, ri, 0, DP_BACK ? DP_COLS - 1 : 0, DP_BACK ? -1 : 1, 0);
+			run->fslot[ri] = rs;
+			run->fanyAll |= any;
+		}
 #elif DP_ANS_KIND == 2
 		dp_region(w, out, DP_COLS, ri, 0, DP_BACK ? DP_COLS - 1 : 0, DP_BACK ? -1 : 1, 0);
 #endif
@@ -1169,8 +1179,10 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	threads = 1;
 	run.ringW = DP_PJ + DP_COLS;
 	run.ring = (cell_t *)calloc((size_t)((DP_PI + 1) * run.ringW), sizeof(cell_t));
+	if (DP_FSUM)
+		run.fslot = (double *)calloc((size_t)DP_ROWS, sizeof(double));
 	const long long flBytes = 1;
-	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem);
+	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem) && (!DP_FSUM || run.fslot);
 #else
 	run.nstrips = (DP_ROWS + DP_HL - 1) / DP_HL;
 	run.nedges = threads + 1;
@@ -1251,8 +1263,9 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 			dp_fsum_row(&run, DP_NLINES - 1);
 			dp_fsum_done(ctl, &run);
 		}
-#elif DP_FSUM && !DP_HOST_SCAN
+#elif DP_FSUM
 		else {
+			// The rows' sums (strips, scan), top to bottom.
 			for (long long k = 0; k < DP_ROWS; ++k)
 				run.fsum += run.fslot[k];
 			for (long long k = 0; k < run.nstrips; ++k)

@@ -99,7 +99,30 @@ cell[i][j] = pow(1.0001, j * 1000000000)   when j < 3
 func TestCompiledFloatSums(t *testing.T) {
 	c := withCompiler(t)
 	sum := "answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))\n"
+	// A 2-D input read at (i, j): the host program's scan.
+	var w strings.Builder
+	for i := 0; i < 70; i++ {
+		if i > 0 {
+			w.WriteString(" & ")
+		}
+		for j := 0; j < 90; j++ {
+			if j > 0 {
+				w.WriteString(", ")
+			}
+			fmt.Fprintf(&w, "%d.%d", (i*7+j*3)%11, (i+j)%7)
+		}
+	}
 	cases := []struct{ name, src string }{
+		{"scan", "cell: double\ndouble 70x90 W = " + w.String() + `
+70 x 90
+cell[i][j] = W[i][j] / 3                                             when i == 0 || j == 0
+           | max(cell[i-1][j], cell[i][j-1]) * 0.5 + W[i][j] / 7     otherwise
+` + sum},
+		{"scan-back", "cell: double\ndouble 70x90 W = " + w.String() + `
+70 x 90
+cell[i][j] = W[i][j] / 3                                             when i == ROWS-1 || j == COLS-1
+           | max(cell[i+1][j], cell[i][j+1]) * 0.5 + W[i][j] / 7     otherwise
+` + sum},
 		{"rows", `cell: double
 5 x 9001
 cell[i][j] = (j + 1) / 7.0                                          when i == 0
