@@ -333,9 +333,6 @@ type Kernel struct {
 	nVI   int        // vector registers of each element type
 	nVF   int
 	nVB   int
-	// tables counts the lane-only math expressions read from a table
-	// (vcomp.laneTable).
-	tables int
 }
 
 // Machine is one worker's registers for running kernels.

@@ -43,9 +43,9 @@ var problemsUnderTest = []struct {
 	{"lanemath-cols", genLaneMathCols, false, true},
 }
 
-// genLaneMath reads math functions of the lane index alone (tables, see
-// vcomp.laneTable) on a rows schedule, in cases not every cell takes, next
-// to the same functions of the step index (uniform) and of cells.
+// genLaneMath reads math functions of the lane index alone on a rows
+// schedule, in cases not every cell takes, next to the same functions of
+// the step index (uniform) and of cells.
 func genLaneMath(r *rand.Rand, n, m int) string {
 	return fmt.Sprintf(`double u = %.3f
 %d x %d
@@ -334,37 +334,6 @@ func TestKernelsSpecialise(t *testing.T) {
 	}
 	if rec.Kernels() != 2 {
 		t.Errorf("%d kernels compiled, want 2", rec.Kernels())
-	}
-}
-
-// TestLaneTables: math functions of the lane index alone come from a table,
-// and not where the table would pass maxLaneTable. (That the values are the
-// same bits as computed cell by cell: TestBatchedMatchesReference.)
-func TestLaneTables(t *testing.T) {
-	r := dptest.Rand(t)
-	for _, c := range []struct {
-		src    string
-		axis   Axis
-		tables bool
-	}{
-		{genLaneMath(r, 20, 30), AlongJ, true},
-		{genLaneMathCols(r, 30, 20), AlongI, true},
-		{fmt.Sprintf("cell: double\n2 x %d\ncell[i][j] = pow(1.01, j)   when i == 0\n           | cell[i-1][j]  otherwise\n", maxLaneTable+1), AlongJ, false},
-	} {
-		p, _ := dptest.Load(t, "lanes.dp", c.src)
-		rec, err := Compile(p, c.axis, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range []struct{ s0, s1, l0, l1 int64 }{{0, 1, 0, 10}, {1, 2, 0, 10}} {
-			kern, err := rec.Kernel(k.s0, k.s1, k.l0, k.l1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (kern.tables > 0) != c.tables {
-				t.Errorf("steps %d..%d: %d tables, want some: %v\n%s", k.s0, k.s1, kern.tables, c.tables, c.src)
-			}
-		}
 	}
 }
 

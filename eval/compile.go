@@ -2,7 +2,6 @@ package eval
 
 import (
 	"math"
-	"sync"
 
 	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
@@ -318,9 +317,6 @@ func (c *vcomp) expr(e ir.Expr, mask int) opnd {
 	if c.uniform(e) {
 		return c.scalar(e, mask)
 	}
-	if o, ok := c.laneTable(e); ok {
-		return o
-	}
 	switch n := e.(type) {
 	case *ir.Var:
 		d := newVec[int64](c)
@@ -352,84 +348,6 @@ func (c *vcomp) expr(e ir.Expr, mask int) opnd {
 	}
 	c.bad(e, "unexpected expression in a batch")
 	return c.scalar(e, mask)
-}
-
-// maxLaneTable is the most lanes a lane table covers (8 MB of float64).
-const maxLaneTable = 1 << 20
-
-// laneTable compiles e, a floating expression of the lane index and
-// constants alone that calls a math function (pow(u, j) in a lattice's
-// every cell: 70% of the run), into reads of a table of its values along
-// the lane axis, computed once per kernel by the scalar closure the first
-// time a batch needs it. Such an expression cannot fail, so computing it for
-// lanes that do not need it changes nothing; the scalar closure is the one
-// a uniform occurrence of the same expression runs, so the values are the
-// same bits. Lanes outside the table (none in a sweep of the grid) run the
-// closure themselves.
-func (c *vcomp) laneTable(e ir.Expr) (opnd, bool) {
-	n := c.rec.laneN
-	if classOf(e.Type()) != ir.ClassFloat || n <= 0 || n > maxLaneTable || !c.laneOnly(e) || c.mayFail(e) {
-		return opnd{}, false
-	}
-	fn := c.s.floatFn(e)
-	c.k.tables++
-	alongJ := c.rec.laneVar() == ir.VarJ
-	var once sync.Once
-	var tab []float64
-	build := func() {
-		tab = make([]float64, n)
-		f := &frame{p: c.rec.p}
-		for x := range n {
-			if alongJ {
-				f.j = x
-			} else {
-				f.i = x
-			}
-			tab[x] = fn(f)
-		}
-	}
-	d := newVec[float64](c)
-	c.emit(func(m *Machine) {
-		once.Do(build)
-		v := m.floats.x[d][:m.n]
-		x0 := m.b.Lane0
-		if x0 >= 0 && x0+int64(m.n) <= n {
-			m.floats.v[d] = tab[x0 : x0+int64(m.n)] // read only: a view
-			return
-		}
-		for k := range v {
-			if x := x0 + int64(k); x >= 0 && x < n {
-				v[k] = tab[x]
-			} else {
-				m.at(k)
-				v[k] = fn(&m.fr)
-			}
-		}
-		m.floats.v[d] = v
-	})
-	return vecOf(ir.ClassFloat, d), true
-}
-
-// laneOnly reports whether e reads nothing but the lane index, constants
-// and scalars, and calls a math function (what makes a table worth it).
-func (c *vcomp) laneOnly(e ir.Expr) bool {
-	ok, calls := true, false
-	lane := c.rec.laneVar()
-	ir.Walk(e, func(x ir.Expr) bool {
-		switch n := x.(type) {
-		case *ir.Const, *ir.Inf, *ir.ScalarRef, *ir.Unary, *ir.Binary, *ir.Convert, *ir.Select:
-		case *ir.Call:
-			calls = true
-		case *ir.Var:
-			if c.sc.resolve(n) != nil || n.Kind != lane {
-				ok = false
-			}
-		default:
-			ok = false
-		}
-		return ok
-	})
-	return ok && calls
 }
 
 // scalar compiles a uniform e into a closure run once per batch; when it

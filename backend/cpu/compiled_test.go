@@ -100,7 +100,7 @@ func TestCompiledAgainstReferences(t *testing.T) {
 				}
 				src := withCell(rc.src, ct)
 				p, pl := dptest.Load(t, pr.name+".dp", src)
-				_, _, notCompiled := hostProblem(p, pl)
+				_, notCompiled := hostProblem(p, pl)
 				want := notCompiled == nil
 				for _, threads := range []int{1, 3} {
 					name := fmt.Sprintf("%s %dx%d %s threads=%d (%s %s)", pr.name, p.Rows, p.Cols, ct, threads, pl.Schedule, pl.Direction)

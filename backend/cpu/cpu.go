@@ -220,14 +220,16 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	}
 	threads := e.threadsFor(opt)
 	device := e.Device()
+	// q is what runs: p, or p with its math of one index from tables.
+	q := withTables(p)
 	if e.native != nil {
-		res, why, err := e.runNative(ctx, p, pl, opt, threads, start)
+		res, why, err := e.runNative(ctx, p, q, pl, opt, threads, start)
 		if why == "" {
 			return res, err
 		}
 		device += ", Go evaluator (not compiled: " + why + ")"
 	}
-	r, err := newRun(ctx, p, pl, opt, threads, e.tune)
+	r, err := newRun(ctx, q, pl, opt, threads, e.tune)
 	if err != nil {
 		return nil, err
 	}
@@ -344,13 +346,13 @@ func (e *Executor) special(ctx context.Context, p *ir.Problem, pl *plan.Plan, op
 	return res, nil
 }
 
-// runNative runs p with compiled code, keeping the grid or the rows the
-// options ask for. why, when not empty, says why it did not (the caller
+// runNative runs p with compiled code — the code computes q, p with its
+// math of one index from tables (withTables) — keeping the grid or the
+// rows the options ask for. why, when not empty, says why it did not (the caller
 // then runs the Go evaluator): a schedule or function the host programs
 // lack, a compiler that failed.
-func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options, threads int, start time.Time) (res *backend.Result, why string, err error) {
-	q, tables, err := hostProblem(p, pl)
-	if err != nil {
+func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Plan, opt backend.Options, threads int, start time.Time) (res *backend.Result, why string, err error) {
+	if err := codegen.HostSupports(q, pl); err != nil {
 		return nil, err.Error(), nil
 	}
 	var before, after int64
@@ -374,7 +376,7 @@ func (e *Executor) runNative(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 		return nil, why, nil
 	}
 	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows}
-	need, what, advice := lib.Bytes(run)+tables, fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
+	need, what, advice := lib.Bytes(run), fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
 	keepGrid := opt.KeepGrid(p)
 	if lib.Prog.Fronts {
 		// What the plan says the generic schedules take (the whole grid,

@@ -10,18 +10,26 @@ import (
 	"github.com/dpgpu/dpgpu/plan"
 )
 
-// hostProblem is what compiled code computes for p as planned by pl: p
-// itself, or p with its math of one index read from tables (mathTables;
-// tables is their size in bytes); err says why no host program serves p.
-func hostProblem(p *ir.Problem, pl *plan.Plan) (q *ir.Problem, tables int64, err error) {
-	err = codegen.HostSupports(p, pl)
-	if err == nil {
-		return p, 0, nil
+// withTables is p with its math of one index read from tables
+// (mathTables), what both the compiled code and the evaluator compute; p
+// itself where there is none. The tables are inputs, counted as the loaded
+// inputs are (not in a run's working memory); mathTables bounds them by
+// the memory available before making them.
+func withTables(p *ir.Problem) *ir.Problem {
+	if t, ok := mathTables(p); ok {
+		return t
 	}
-	if t, bytes, ok := mathTables(p); ok && codegen.HostSupports(t, pl) == nil {
-		return t, bytes, nil
+	return p
+}
+
+// hostProblem is what compiled code computes for p as planned by pl
+// (withTables), or why no host program serves it.
+func hostProblem(p *ir.Problem, pl *plan.Plan) (*ir.Problem, error) {
+	q := withTables(p)
+	if err := codegen.HostSupports(q, pl); err != nil {
+		return nil, err
 	}
-	return nil, 0, err
+	return q, nil
 }
 
 // maxTableLen is the longest table mathTables makes (64 MB of float64),
@@ -35,15 +43,17 @@ const (
 // mathTables returns p with every floating subexpression of its cases that
 // calls exp, log or pow and reads nothing but one index (i or j),
 // constants and scalars replaced by a read of a new input: a table of its
-// values over that index, computed by the evaluator. The host programs do
-// not call the C library's exp, log and pow (their last bit may differ from
-// Go's: codegen.HostSupports), so this lets a lattice's pow(u, j) run
+// values over that index, computed by the evaluator. The evaluator then
+// computes each value once, not once per cell (pow(u, j) was 70% of a
+// lattice's run), and the host programs, which do not call the C library's
+// exp, log and pow (their last bit may differ from Go's:
+// codegen.HostSupports), can run a lattice's pow(u, j)
 // compiled with the evaluator's values, bit for bit. ok is false when no
 // such expression was found, and q is nil. A subexpression whose value
 // fails at some index (an integer overflow inside it) stays as it is: the
 // failure belongs to the cells that compute it. The tables are appended to
-// q.Inputs; bytes is their size.
-func mathTables(p *ir.Problem) (q *ir.Problem, bytes int64, ok bool) {
+// q.Inputs.
+func mathTables(p *ir.Problem) (q *ir.Problem, ok bool) {
 	t := &tabler{p: p, budget: maxTableBytes}
 	if avail, ok := available(); ok {
 		t.budget = min(t.budget, avail/4)
@@ -55,13 +65,13 @@ func mathTables(p *ir.Problem) (q *ir.Problem, bytes int64, ok bool) {
 		cases[k] = &nc
 	}
 	if len(t.tables) == 0 {
-		return nil, 0, false
+		return nil, false
 	}
 	q = new(ir.Problem)
 	*q = *p
 	q.Cases = cases
 	q.Inputs = append(slices.Clip(p.Inputs), t.tables...)
-	return q, t.bytes, true
+	return q, true
 }
 
 type tabler struct {

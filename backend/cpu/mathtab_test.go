@@ -197,11 +197,11 @@ cell[i][j] = 0.5                                                      when i >= 
 func TestMathTablesBudget(t *testing.T) {
 	src := "cell: double\n1 x 40000\ncell[i][j] = pow(1.0001, j)\n"
 	p, pl := dptest.Load(t, "budget.dp", src)
-	if _, _, err := hostProblem(p, pl); err != nil {
+	if _, err := hostProblem(p, pl); err != nil {
 		t.Fatalf("with the machine's memory: %v", err)
 	}
 	withAvailable(t, 1<<20) // a table of 40,000 doubles is over 256 KB
-	if q, _, err := hostProblem(p, pl); err == nil {
+	if q, err := hostProblem(p, pl); err == nil {
 		t.Fatalf("tables made within %d bytes: %d inputs", 1<<20, len(q.Inputs))
 	}
 }
