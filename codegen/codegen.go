@@ -144,6 +144,11 @@ type Options struct {
 	// buffer as it sweeps (backend.Options.KeepRows); only a wavefront
 	// that StripFits has it.
 	KeepRows bool
+	// Slabs asks for a strip kernel that sweeps one column slab of the
+	// grid, given at launch, and passes its last columns to the next slab
+	// (DP_SLABS: one grid over several GPUs, or several slabs on one). Not
+	// with Maintain or KeepRows; other kernels ignore it.
+	Slabs bool
 	// Mem overrides the problem's `mem:` (MemFromProblem keeps it).
 	Mem MemChoice
 	// ConstantBytes is the room for inputs in __constant__ memory
@@ -247,6 +252,9 @@ type Program struct {
 	// KeepRows: the strip kernel writes the rows keepSlot names
 	// (Options.KeepRows).
 	KeepRows bool
+	// Slabs: the strip kernel sweeps the column slab of its launch
+	// arguments (Options.Slabs).
+	Slabs bool
 
 	// Front kernel (generic schedules): the plan's front function; Mirror
 	// is set when a transposed copy of the grid (Cols x Rows, cell (i, j)
@@ -467,6 +475,7 @@ func (g *gen) layout() error {
 			prog.StripWarps = opt.StripWarps
 			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
 			prog.KeepRows = opt.KeepRows && !opt.Maintain
+			prog.Slabs = opt.Slabs && !opt.Maintain && !opt.KeepRows
 			if opt.Maintain {
 				prog.Keep = true
 				prog.StripSharedBytes = prog.StripWarps * 32 * prog.RowsPerThread * stripSync * p.CellType.Size()
@@ -937,6 +946,7 @@ func (g *gen) defines() string {
 		def("DP_NSTRIPS", fmt.Sprintf("%dLL", prog.Strips))
 		def("DP_KEEP", b2i(prog.Keep))
 		def("DP_KEEPROWS", b2i(prog.KeepRows))
+		def("DP_SLABS", b2i(prog.Slabs))
 		def("DP_NROWV", len(g.rowLds))
 		def("DP_NCOLV", len(g.colLds))
 		if prog.Answer == AnswerCapture {

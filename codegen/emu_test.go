@@ -183,7 +183,7 @@ func harnessRest(prog *Program) string {
 			__atomic_store_n(&freed, (int)(s + 1), __ATOMIC_RELEASE);
 		}
 	});
-	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, keep.data(), nslots, &freed, done.data(), 0, 0); });
+	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, keep.data(), nslots, &freed, done.data(), 0, 0, 0, 0, 0, 0, 0, 0); });
 	host.join();
 	haveGrid = true;
 #elif DP_KEEPROWS
@@ -192,12 +192,37 @@ func harnessRest(prog *Program) string {
 	for (long long i = 0; i < R; ++i)
 		slot[i] = (int)(R - 1 - i);
 	std::vector<cell_t> rows(R * C);
-	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0, slot.data(), rows.data()); });
+	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0, slot.data(), rows.data(), 0, 0, 0, 0, 0, 0); });
 	for (long long i = 0; i < R; ++i)
 		memcpy(&grid[i * C], &rows[slot[i] * C], C * sizeof(cell_t));
 	haveGrid = true;
+#elif DP_SLABS
+	// EMU_SLABS slabs of about equal width, each a launch, left to right
+	// (the emulation's shared memory is one per kernel, so the launches
+	// cannot overlap here: the flags are set before a slab waits on them;
+	// on the device they overlap).
+	{
+		const int NS = EMU_SLABS;
+		std::vector<long long> c0(NS + 1);
+		for (int k = 0; k <= NS; ++k)
+			c0[k] = C * k / NS;
+		std::vector<std::vector<cell_t>> bnds(NS), lin(NS + 1);
+		std::vector<std::vector<int>> progs(NS), flags(NS + 1);
+		for (int k = 0; k < NS; ++k) {
+			bnds[k].resize(2 * (DP_PI + 1) * (c0[k + 1] - c0[k]) + 1);
+			progs[k].resize(DP_NSTRIPS + 2);
+			lin[k].resize(R * (DP_PJ + 1));
+			flags[k].resize(DP_NSTRIPS + 1);
+		}
+		for (int k = 0; k < NS; ++k)
+			emu_launch(2, DP_STRIP_WARPS * 32, [&] {
+				dp_strip(bnds[k].data(), progs[k].data(), progs[k].data() + DP_NSTRIPS + 1, parts + 64 * k, 0, 0, 0, 0, 0, 0, c0[k],
+					c0[k + 1] - c0[k], k > 0 ? lin[k].data() : 0, k > 0 ? flags[k].data() : 0, k < NS - 1 ? lin[k + 1].data() : 0,
+					k < NS - 1 ? flags[k + 1].data() : 0);
+			});
+	}
 #else
-	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0, 0, 0); });
+	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0); });
 #endif
 	printf("CAP");
 	for (int k = 0; k < 4; ++k)
@@ -439,6 +464,7 @@ type emuCase struct {
 	err     [2]int64 // device error code and site (code 0: none; site -1: any site of errKind)
 	errAt   [2]int64 // the cell being computed when it failed
 	errKind SiteKind
+	slabs   int // the strip kernel over this many column slabs (Options.Slabs)
 }
 
 func ints(vals []int64) string {
@@ -679,7 +705,15 @@ func (c emuCase) run(t *testing.T) {
 	if c.kern != "" && prog.Kernel != c.kern {
 		t.Fatalf("kernel %s, want %s", prog.Kernel, c.kern)
 	}
-	res := emulate(t, prog)
+	var res emuResult
+	if c.slabs > 0 {
+		if !prog.Slabs {
+			t.Fatalf("a %s program without slabs", prog.Kernel)
+		}
+		res = parseEmu(t, runEmu(t, prog.Name, fmt.Sprintf("#define EMU_SLABS %d\n", c.slabs)+prog.Source+harness(prog)))
+	} else {
+		res = emulate(t, prog)
+	}
 	siteOK := res.err[1] == c.err[1]
 	if c.err[1] < 0 {
 		site := int(res.err[1])
@@ -721,6 +755,14 @@ func (c emuCase) run(t *testing.T) {
 	if res.grid != nil && c.want != nil {
 		compareGrid(t, c.name, res.grid, c.want, c.tol)
 	}
+}
+
+// slabbed is c swept in n column slabs, each a launch of its own.
+func (c emuCase) slabbed(n int) emuCase {
+	c.name += fmt.Sprintf("/slabs%d", n)
+	c.opt.Slabs = true
+	c.slabs = n
+	return c
 }
 
 // kept is c with the grid kept (maintain).
@@ -859,4 +901,74 @@ func captureDecls(prog *Program) string {
 		caps.WriteString("0")
 	}
 	return fmt.Sprintf("\tstatic const long long cap[] = {%s};\n\tconst int ncap = %d;\n\tstatic cell_t capv[%d];\n", caps.String(), len(prog.Captures), len(prog.Captures)+1)
+}
+
+// wideCase reads two rows and three columns back (cell[i-2][j-1],
+// cell[i-1][j-3], cell[i][j-2], cell[i-1][j]): slab borders DP_PJ = 3
+// columns wide.
+func wideCase(n, m int, seed uint64) emuCase {
+	r := &rng{seed}
+	a := make([]int64, n*m)
+	for k := range a {
+		a[k] = r.intn(100)
+	}
+	g := grid(n, m)
+	for i := 0; i < n; i++ {
+		for j := 0; j < m; j++ {
+			v := float64(a[i*m+j])
+			best := 0.0
+			if i >= 2 && j >= 1 {
+				best = math.Max(best, g[i-2][j-1]+1)
+			}
+			if i >= 1 && j >= 3 {
+				best = math.Max(best, g[i-1][j-3]+2)
+			}
+			if j >= 2 {
+				best = math.Max(best, g[i][j-2])
+			}
+			if i >= 1 {
+				best = math.Max(best, g[i-1][j]-1)
+			}
+			g[i][j] = v + best
+		}
+	}
+	rows := make([]string, n)
+	for i := range rows {
+		rows[i] = ints(a[i*m : (i+1)*m])
+	}
+	src := fmt.Sprintf(`problem wide
+int %dx%d W = %s
+%d x %d
+cell[i][j] = W[i][j] + max(i >= 2 && j >= 1 ? cell[i-2][j-1] + 1 : 0, i >= 1 && j >= 3 ? cell[i-1][j-3] + 2 : 0, j >= 2 ? cell[i][j-2] : 0, i >= 1 ? cell[i-1][j] - 1 : 0)
+answer: cell[ROWS-1][COLS-1]
+`, n, m, strings.Join(rows, " & "), n, m)
+	return emuCase{name: fmt.Sprintf("wide-%dx%d", n, m), src: src, opt: Options{Kernel: KernelStrip, RowsPerThread: 2, StripWarps: 2}, kern: KernelStrip, want: g, ans: g[n-1][m-1]}
+}
+
+// TestEmulatedSlabs sweeps grids in 2 and 3 column slabs, each a launch on
+// its own (as on several GPUs), and compares with the plain-Go references:
+// answers at a cell, region maxima (Smith-Waterman), backward sweeps,
+// borders of several columns, rows per thread 1, 2 and 4, slabs narrower
+// than a warp's skew.
+func TestEmulatedSlabs(t *testing.T) {
+	emuCompiler(t)
+	a, b := randSeq(45, 11), randSeq(70, 12)
+	lcs := emuCase{name: "lcs-rpt4", src: lcsText(randSeq(301, 13), randSeq(97, 14)), opt: Options{Kernel: KernelStrip, RowsPerThread: 4, StripWarps: 2}, kern: KernelStrip,
+		ans: refLCS(randSeq(301, 13), randSeq(97, 14))[301][97]}
+	cases := []emuCase{
+		editCase(a, b, KernelStrip).slabbed(2),
+		editCase(b, a, KernelStrip).slabbed(3),
+		lcs.slabbed(3),
+		swCase(a, b, KernelStrip).slabbed(2),
+		backwardCase(70, 45, KernelStrip).slabbed(3),
+		wideCase(67, 41, 3).slabbed(2),
+		wideCase(40, 100, 4).slabbed(3),
+		manhattanCase(50, 37, "double", KernelStrip, 3).slabbed(2),
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.run(t)
+		})
+	}
 }

@@ -14,9 +14,9 @@ import (
 )
 
 // GPUSet is the GPUs of `solve --gpus 0,1,...`: Held-Karp spreads every
-// layer over all of them (heldkarp.SolveGPUs, NCCL); a grid problem runs
-// on the first, for splitting one grid over several GPUs (column slabs,
-// issue #15) is not built yet — the command says so when it happens.
+// layer over all of them (heldkarp.SolveGPUs, NCCL); a wavefront's grid is
+// split into column slabs, one a GPU (gpu.RunSlabs); other grid problems
+// run on the first, and the result's device line says why.
 type GPUSet struct {
 	exs []*gpu.Executor
 }
@@ -55,9 +55,13 @@ func (s *GPUSet) Device() string {
 // (backend.OnDevice).
 func (s *GPUSet) DeviceFree() int64 { return s.exs[0].DeviceFree() }
 
-// Run runs a grid problem on the first GPU.
+// Run runs a grid problem over the GPUs: column slabs where it can be
+// split, else on the first GPU.
 func (s *GPUSet) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
-	return s.exs[0].Run(ctx, p, pl, opt)
+	if len(s.exs) == 1 {
+		return s.exs[0].Run(ctx, p, pl, opt)
+	}
+	return gpu.RunSlabs(ctx, s.exs, p, pl, opt, gpu.SlabOptions{})
 }
 
 // CUDAs are the contexts of the GPUs and the first one's NVRTC, for the

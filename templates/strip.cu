@@ -34,6 +34,20 @@
 // s - nslots + 1; when all its warps are done it sets done[s] (host memory)
 // for the host to copy the slot out.
 //
+// With DP_SLABS, the launch sweeps one column slab of the grid: sweep
+// columns c0 .. c0+cw-1 (sl.c0, sl.cw; j below is a column of the slab,
+// c0 + j of the grid). Every strip of a slab after the first first waits
+// for the same strip of the slab to its left (sl.lflag[s], set with a
+// system-scope release: that slab may run on another GPU, writing here
+// through peer access or mapped host memory), whose last DP_PJ columns of
+// every row it reads from sl.lin (row-major, DP_PJ cells a row): they fill
+// the register windows before the slab's first column, and stand for the
+// columns left of it that the skewed lanes pass through. A slab with a slab
+// to its right writes its own last DP_PJ columns to sl.lout and flags each
+// finished strip in sl.rflag. Slabs are how one grid spreads over several
+// GPUs (backend/gpu/slabs.go); without DP_SLABS, c0 = 0 and cw = COLS at
+// compile time and the kernel is the one-GPU kernel.
+//
 // Deadlock freedom: a block waits only for the strip before its own, which
 // a running block took from the ticket earlier; inside a block, a warp
 // waits for the warp above to produce and (the ring being much longer than
@@ -54,15 +68,34 @@
 #define DP_KEEPROWS 0
 #endif
 #define DP_KM (DP_RPT * DP_SYNC)
+#ifndef DP_SLABS
+#define DP_SLABS 0
+#endif
 
 typedef DP_JT dp_j_t;
 // The column count in the type of column indices (comparisons stay 32-bit).
 #define DP_CJ ((dp_j_t)DP_COLS)
 
+// dp_slab is the column slab a launch sweeps (DP_SLABS) and its borders.
+struct dp_slab {
+	long long c0, cw;   // first sweep column, width
+	const cell_t *lin;  // the left slab's last DP_PJ columns, a row each; 0 for the first slab
+	const int *lflag;   // per strip: the left slab wrote the strip's rows of lin
+	cell_t *lout;       // this slab's last DP_PJ columns for the right slab; 0 for the last
+	int *rflag;         // per strip: lout holds the strip's rows
+};
+// DP_LW(sw) is the width of the columns a launch sweeps.
+#if DP_SLABS
+#define DP_LW(sw) ((dp_j_t)(sw).sl.cw)
+#else
+#define DP_LW(sw) DP_CJ
+#endif
+
 #ifdef DP_EMU
 __device__ __forceinline__ int dp_ld_acquire(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 __device__ __forceinline__ void dp_st_release(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 __device__ __forceinline__ void dp_st_release_sys(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+__device__ __forceinline__ int dp_ld_acquire_sys(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 #else
 __device__ __forceinline__ int dp_ld_acquire(const int *p)
 {
@@ -74,6 +107,13 @@ __device__ __forceinline__ int dp_ld_acquire(const int *p)
 __device__ __forceinline__ void dp_st_release(int *p, int v)
 {
 	asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ int dp_ld_acquire_sys(const int *p)
+{
+	int v;
+	asm volatile("ld.acquire.sys.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	return v;
 }
 
 // dp_st_release_sys stores v at p (host memory) for the host to see.
@@ -175,6 +215,8 @@ struct dp_strip_warp {
 	const dp_colvals *ring;
 	cell_t *keep;     // DP_KEEP: the strip's slot
 	long long keepLo; // DP_KEEP: the slot's first real row
+	dp_slab sl;       // the launch's slab (c0 = 0, cw = COLS without DP_SLABS)
+	long long row0;   // sweep row of this lane's first row
 	cell_t *kt;       // DP_KEEP: this warp's DP_KM x 32 cells of shared memory
 #if DP_KEEPROWS
 	int ks[DP_RPT];   // the kept-row slot of each of this lane's rows, or -1
@@ -208,6 +250,17 @@ __device__ __forceinline__ void dp_keep_flush(const dp_strip_warp &sw, const dp_
 }
 #endif
 
+#if DP_SLABS
+// dp_slab_left is the left slab's cell at sweep row r and column j of this
+// slab (-DP_PJ <= j < 0); 0 outside the grid or further left.
+__device__ __forceinline__ cell_t dp_slab_left(const dp_strip_warp &sw, long long r, long long j)
+{
+	if (r < 0 || r >= DP_ROWS || j < -DP_PJ || j >= 0)
+		return (cell_t)0;
+	return __ldcg(sw.sl.lin + r * DP_PJ + (DP_PJ + j));
+}
+#endif
+
 // dp_strip_chunk runs steps g0 .. g0+31 of a strip, in groups of DP_SYNC
 // steps: the waits and the progress counters are per group, and a group's
 // inputs (the row above from the warp above, the column values) are read
@@ -229,8 +282,8 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 				for (int p = 0; p < DP_PI; ++p)
 					tvs[u][p] = __shfl_sync(DP_FULL, topc[p], u0 + u);
 		} else {
-			if (G < DP_CJ) {
-				const dp_j_t need = G + DP_SYNC < DP_CJ ? G + DP_SYNC : DP_CJ;
+			if (G < DP_LW(sw)) {
+				const dp_j_t need = G + DP_SYNC < DP_LW(sw) ? G + DP_SYNC : DP_LW(sw);
 				if (!dp_wait_shared(&sw.sh->made[sw.wib - 1], (int)need))
 					return false;
 				if (lane == 0)
@@ -243,7 +296,7 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 					tvs[u][p] = ((volatile cell_t *)sw.sh->xr[sw.wib - 1][p])[(G + u) & (DP_RING - 1)];
 		}
 		const dp_j_t jlo = G - 31; // lane 31's first column in this group
-		if (!sw.last && jlo + DP_SYNC > 0 && jlo < DP_CJ) {
+		if (!sw.last && jlo + DP_SYNC > 0 && jlo < DP_LW(sw)) {
 			// Room in the ring below for columns jlo .. jlo+DP_SYNC-1.
 			if (!dp_wait_shared(&sw.sh->used[sw.wib + 1], (int)(jlo + DP_SYNC - DP_RING)))
 				return false;
@@ -255,7 +308,7 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 		for (int u = 0; u < DP_SYNC; ++u) {
 			dp_j_t jc = G + u - lane;
 			if (CHK)
-				jc = jc < 0 ? 0 : (jc >= DP_CJ ? DP_CJ - 1 : jc);
+				jc = jc < 0 ? 0 : (jc >= DP_LW(sw) ? DP_LW(sw) - 1 : jc);
 			cvs[u] = sw.ring[jc & 127];
 		}
 #endif
@@ -283,16 +336,33 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 			bool clive = true;
 			dp_j_t jc = j;
 			if (CHK) {
-				clive = j >= 0 && j < DP_CJ;
-				jc = j < 0 ? 0 : (j >= DP_CJ ? DP_CJ - 1 : j);
+				clive = j >= 0 && j < DP_LW(sw);
+				jc = j < 0 ? 0 : (j >= DP_LW(sw) ? DP_LW(sw) - 1 : j);
 			}
-			const DP_IDX_T rj = (DP_IDX_T)(DP_BACK ? DP_CJ - 1 - jc : jc);
+			const long long js = DP_SLABS ? sw.sl.c0 + (long long)jc : (long long)jc; // sweep column of the grid
+			const DP_IDX_T rj = (DP_IDX_T)(DP_BACK ? DP_COLS - 1 - js : js);
 #if DP_NCOLV > 0
 			const dp_colvals &cv = cvs[u];
 #else
 			const dp_colvals cv{};
 #endif
-			dp_strip_cells<CHK, 0>(w, rv, cv, ri, rlive, clive, rj, acc);
+#if DP_SLABS
+			if (CHK && j < 0 && sw.sl.lin) {
+				// Left of the slab: the left slab's cells.
+#pragma unroll
+				for (int k = 0; k < DP_RPT; ++k)
+					w[DP_PI + k][0] = dp_slab_left(sw, sw.row0 + k, j);
+			} else
+#endif
+				dp_strip_cells<CHK, 0>(w, rv, cv, ri, rlive, clive, rj, acc);
+#if DP_SLABS
+			if (sw.sl.lout && clive && j >= DP_LW(sw) - DP_PJ) {
+#pragma unroll
+				for (int k = 0; k < DP_RPT; ++k)
+					if (rlive[k])
+						sw.sl.lout[(sw.row0 + k) * DP_PJ + (j - (DP_LW(sw) - DP_PJ))] = w[DP_PI + k][0];
+			}
+#endif
 #if DP_ANS_KIND == 1
 			if (sw.kAns >= 0 && rj == DP_ANS_J && clive) {
 #pragma unroll
@@ -314,11 +384,11 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 #endif
 #if DP_PI > 0
 			// Lane 31's bottom rows at column j go to the warp below.
-			if (lane == 31 && (!CHK || (j >= 0 && j < DP_CJ))) {
+			if (lane == 31 && (!CHK || (j >= 0 && j < DP_LW(sw)))) {
 				if (sw.last) {
 #pragma unroll
 					for (int p = 0; p < DP_PI; ++p)
-						sw.out[p * DP_COLS + j] = w[DP_RPT + p][0];
+						sw.out[p * (long long)DP_LW(sw) + j] = w[DP_RPT + p][0];
 				} else {
 #pragma unroll
 					for (int p = 0; p < DP_PI; ++p)
@@ -334,11 +404,11 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 #endif
 #if DP_PI > 0
 		// Publish lane 31's columns up to jhi (exclusive).
-		const dp_j_t jhi = jlo + DP_SYNC < DP_CJ ? jlo + DP_SYNC : DP_CJ;
-		if (jhi > 0 && jlo < DP_CJ && lane == 31) {
+		const dp_j_t jhi = jlo + DP_SYNC < DP_LW(sw) ? jlo + DP_SYNC : DP_LW(sw);
+		if (jhi > 0 && jlo < DP_LW(sw) && lane == 31) {
 			if (sw.last) {
 				// Every DP_PUB columns (a release is costly), and at the end.
-				if (jhi == DP_CJ || jhi / DP_PUB != (jhi - DP_SYNC) / DP_PUB)
+				if (jhi == DP_LW(sw) || jhi / DP_PUB != (jhi - DP_SYNC) / DP_PUB)
 					dp_st_release(sw.prog + sw.s, (int)jhi);
 			} else {
 				__threadfence_block();
@@ -374,46 +444,58 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, cell_t *bn
 #pragma unroll
 		for (int c = 0; c < DP_NC; ++c)
 			w[r][c] = (cell_t)0;
+#if DP_SLABS
+	if (sw.sl.lin) {
+		// Before its first column -lane, the window holds the columns left
+		// of it: the left slab's, for this lane's rows and the DP_PI above.
+#pragma unroll
+		for (int r = 0; r < DP_NW; ++r)
+#pragma unroll
+			for (int c = 0; c < DP_PJ; ++c)
+				w[r][c] = dp_slab_left(sw, sw.row0 - DP_PI + r, -(long long)lane - 1 - c);
+	}
+#endif
 	cell_t topc[DP_PI1], topn[DP_PI1];
 #pragma unroll
 	for (int p = 0; p < DP_PI1; ++p)
 		topc[p] = topn[p] = (cell_t)0;
 #if DP_PI > 0
-	const cell_t *top = bnd + ((s + 1) & 1) * (long long)DP_PI * DP_COLS;
+	const cell_t *top = bnd + ((s + 1) & 1) * (long long)DP_PI * DP_LW(sw);
 	const int *above = sw.prog + (s > 0 ? s - 1 : 0);
 	int known = 0;
 	const bool fromGlobal = sw.first && s > 0;
 	if (fromGlobal) {
-		if (!dp_wait(above, (int)(DP_COLS < 32 ? DP_COLS : 32), known))
+		if (!dp_wait(above, (int)(DP_LW(sw) < 32 ? DP_LW(sw) : 32), known))
 			return false;
 #pragma unroll
 		for (int p = 0; p < DP_PI; ++p)
-			topn[p] = lane < DP_COLS ? __ldcg(top + p * DP_COLS + lane) : (cell_t)0;
+			topn[p] = lane < DP_LW(sw) ? __ldcg(top + p * (long long)DP_LW(sw) + lane) : (cell_t)0;
 	}
 #endif
-	for (dp_j_t g0 = 0; g0 < DP_CJ + 31; g0 += 32) {
+	for (dp_j_t g0 = 0; g0 < DP_LW(sw) + 31; g0 += 32) {
 #pragma unroll
 		for (int p = 0; p < DP_PI1; ++p)
 			topc[p] = topn[p];
 #if DP_PI > 0
-		if (fromGlobal && g0 + 32 < DP_CJ) {
-			const dp_j_t need = g0 + 64 < DP_CJ ? g0 + 64 : DP_CJ;
+		if (fromGlobal && g0 + 32 < DP_LW(sw)) {
+			const dp_j_t need = g0 + 64 < DP_LW(sw) ? g0 + 64 : DP_LW(sw);
 			if (!dp_wait(above, (int)need, known))
 				return false;
 			const dp_j_t jn = g0 + 32 + lane;
 #pragma unroll
 			for (int p = 0; p < DP_PI; ++p)
-				topn[p] = jn < DP_CJ ? __ldcg(top + p * DP_COLS + jn) : (cell_t)0;
+				topn[p] = jn < DP_LW(sw) ? __ldcg(top + p * (long long)DP_LW(sw) + jn) : (cell_t)0;
 		}
 #endif
 #if DP_NCOLV > 0
 		{
-			const dp_j_t jf = g0 + lane < DP_CJ ? g0 + lane : DP_CJ - 1;
-			ring[(g0 + lane) & 127].fill(DP_BACK ? DP_COLS - 1 - jf : jf);
+			const dp_j_t jf = g0 + lane < DP_LW(sw) ? g0 + lane : DP_LW(sw) - 1;
+			const long long js = DP_SLABS ? sw.sl.c0 + (long long)jf : (long long)jf;
+			ring[(g0 + lane) & 127].fill(DP_BACK ? DP_COLS - 1 - js : js);
 			__syncwarp();
 		}
 #endif
-		const bool chk = rowsChk || g0 < 31 + DP_PJ || g0 + 32 > DP_CJ;
+		const bool chk = rowsChk || g0 < 31 + DP_PJ || g0 + 32 > DP_LW(sw);
 		const bool ok = chk ? dp_strip_chunk<true>(g0, sw, w, topc, rv, ri, rlive, acc)
 				    : dp_strip_chunk<false>(g0, sw, w, topc, rv, ri, rlive, acc);
 		if (!ok)
@@ -427,15 +509,24 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, cell_t *bn
 // dp_strip: bnd is 2 x DP_PI x COLS cells, prog has one int per strip and
 // ticket one int, all zeroed before the launch; part has one slot per warp.
 // With DP_KEEPROWS, keepSlot has one int per row (its slot in keepRows, or
-// -1) and keepRows COLS cells per slot.
+// -1) and keepRows COLS cells per slot. c0 .. rflag are the slab (struct
+// dp_slab; DP_SLABS, unused without).
 // With DP_KEEP, keep has nslots slots of DP_BH x COLS cells, *freed counts
 // the strips the host copied out, and done (zeroed, host memory) one flag
 // per strip; the launch gives DP_STRIP_WARPS*32*DP_KM cells of dynamic
 // shared memory. Without, they are unused.
-extern "C" __global__ void __launch_bounds__(DP_STRIP_WARPS * 32)
+#ifndef DP_STRIP_MINB
+#define DP_STRIP_MINB (DP_SLABS ? 3 : 1)
+#endif
+extern "C" __global__ void __launch_bounds__(DP_STRIP_WARPS * 32, DP_STRIP_MINB)
 dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, long long nslots, const int *freed, int *done,
-	const int *keepSlot, cell_t *keepRows)
+	const int *keepSlot, cell_t *keepRows, long long c0, long long cw, const cell_t *lin, const int *lflag, cell_t *lout,
+	int *rflag)
 {
+	const dp_slab sl{c0, cw, lin, lflag, lout, rflag};
+#if !DP_SLABS
+	(void)sl;
+#endif
 #if !DP_KEEPROWS
 	(void)keepSlot, (void)keepRows;
 #endif
@@ -468,6 +559,18 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, lon
 			sh.ticket = sh.stop ? (int)DP_NSTRIPS : atomicAdd(ticket, 1);
 			if (dp_aborted())
 				sh.ticket = (int)DP_NSTRIPS;
+#if DP_SLABS
+			// The left slab's columns of the strip's rows.
+			if (sh.ticket < DP_NSTRIPS && sl.lflag) {
+				while (dp_ld_acquire_sys(sl.lflag + sh.ticket) == 0) {
+					if (dp_aborted()) {
+						sh.ticket = (int)DP_NSTRIPS;
+						break;
+					}
+					__nanosleep(256);
+				}
+			}
+#endif
 #if DP_KEEP
 			// The strip's slot is free once the strip nslots back is copied out.
 			int known = 0;
@@ -489,7 +592,13 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, lon
 		sw.lane = lane;
 		sw.first = wib == 0;
 		sw.last = wib == DP_STRIP_WARPS - 1;
-		sw.out = bnd + (s & 1) * (long long)DP_PI * DP_COLS;
+		sw.out = bnd + (s & 1) * (long long)DP_PI * (DP_SLABS ? sl.cw : DP_COLS);
+		sw.row0 = s * DP_BH + (long long)wib * DP_SH + (long long)lane * DP_RPT;
+#if DP_SLABS
+		sw.sl = sl;
+#else
+		sw.sl = dp_slab{0, DP_COLS, 0, 0, 0, 0};
+#endif
 		sw.prog = prog;
 		sw.sh = &sh;
 		sw.ring = ring;
@@ -519,6 +628,14 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, lon
 #endif
 		if (!dp_strip_one(sw, bnd, ring, acc) && lane == 0)
 			*(volatile int *)&sh.stop = 1;
+#if DP_SLABS
+		if (sl.lout) {
+			__threadfence_system(); // this thread's cells of lout, before rflag[s]
+			__syncthreads();
+			if (threadIdx.x == 0 && !*(volatile int *)&sh.stop)
+				dp_st_release_sys(sl.rflag + s, 1);
+		}
+#endif
 #if DP_KEEP
 		__threadfence_system(); // this thread's cells of the slot, before done[s]
 		__syncthreads();

@@ -81,6 +81,7 @@ type driverAPI struct {
 	cuEventCreate, cuEventRecord, cuEventSynchronize, cuEventQuery       uintptr
 	cuEventElapsedTime, cuEventDestroy                                   uintptr
 	cuTexObjectCreate, cuTexObjectDestroy                                uintptr
+	cuDeviceCanAccessPeer, cuCtxEnablePeerAccess                         uintptr
 }
 
 func (d *driverAPI) symbols() []symbol {
@@ -128,6 +129,8 @@ func (d *driverAPI) symbols() []symbol {
 		{"cuStreamSynchronize", &d.cuStreamSynchronize, false},
 		{"cuStreamDestroy_v2", &d.cuStreamDestroy, false},
 		{"cuStreamWaitEvent", &d.cuStreamWaitEvent, false},
+		{"cuDeviceCanAccessPeer", &d.cuDeviceCanAccessPeer, true},
+		{"cuCtxEnablePeerAccess", &d.cuCtxEnablePeerAccess, true},
 		{"cuEventCreate", &d.cuEventCreate, false},
 		{"cuEventRecord", &d.cuEventRecord, false},
 		{"cuEventSynchronize", &d.cuEventSynchronize, false},

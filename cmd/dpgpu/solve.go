@@ -59,9 +59,9 @@ func newExecutor(c *cli.Context) (backend.Executor, error) {
 }
 
 // solveExecutor is newExecutor, or with --gpus the GPUs it names: all of
-// them for Held-Karp, the first for a grid problem (splitting one grid
-// over several GPUs is issue #15's slab pipeline, not built yet: said on
-// stderr).
+// them, for Held-Karp (each layer spread over them) and for a wavefront
+// (its grid split into column slabs, gpu.RunSlabs); what cannot be split
+// runs on the first, and the report's device line says why.
 func solveExecutor(c *cli.Context, l *engine.Loaded) (backend.Executor, error) {
 	if !c.IsSet("gpus") {
 		return newExecutor(c)
@@ -69,10 +69,6 @@ func solveExecutor(c *cli.Context, l *engine.Loaded) (backend.Executor, error) {
 	gpus, err := engine.GPUs(c.String("gpus"))
 	if err != nil {
 		return nil, err
-	}
-	if len(gpus) > 1 && l.TSP == nil {
-		fmt.Fprintf(c.App.ErrWriter, "dpgpu: %s runs on one GPU (GPU %d): splitting one grid over several GPUs is not built yet; --gpus spreads Held-Karp and batches\n", l.Problem.Name, gpus[0])
-		gpus = gpus[:1]
 	}
 	return engine.NewGPUSet(gpus)
 }

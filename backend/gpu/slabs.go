@@ -1,0 +1,556 @@
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/backend/genrun"
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/eval"
+	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/internal/phases"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// One grid over several GPUs (issue #15): the wavefront's columns, in sweep
+// order, are cut into slabs, one strip-kernel launch each (DP_SLABS in
+// templates/strip.cu), all running at once. A slab waits, strip by strip,
+// for the slab on its left, which writes the strip's rows of its last PJ
+// columns straight into the right slab's memory — device memory of the
+// right slab's GPU through peer access (NVLink or PCIe), or pinned host
+// memory mapped into both where the GPUs cannot reach each other — and
+// flags the strip with a system-scope release. The right slab thus starts
+// one strip later than its left neighbour: the pipeline fills in a strip's
+// time per slab, like CUDAlign's and MASA's column split.
+//
+// Several slabs may share one GPU (each its own stream and share of the
+// multiprocessors: all blocks of all its slabs are resident together, so
+// that a waiting slab never holds the multiprocessors its left slab
+// needs); that is how the splitting, the border streaming and the answer
+// assembly are tested on one GPU.
+
+// SlabOptions says how RunSlabs splits a grid.
+type SlabOptions struct {
+	// PerGPU is the number of slabs on each GPU (default 1).
+	PerGPU int
+	// HostBorders makes the borders go through mapped host memory even
+	// where peer access (or one device) would serve: the fallback path, for
+	// tests.
+	HostBorders bool
+	// Always runs the slab kernel even for one slab (the whole grid): to
+	// measure what the slab kernel costs against the plain one.
+	Always bool
+}
+
+// minSlabCols is the narrowest slab: narrower ones do not pay for their
+// pipeline delay.
+const minSlabCols = 64
+
+// slabsWhyNot is why p as planned cannot be split into column slabs on the
+// GPUs ("" when it can): only a wavefront on the strip kernel is, score
+// only (no kept grid or rows), and not a floating sum (whose value would
+// depend on the split).
+func (e *Executor) slabsWhyNot(p *ir.Problem, pl *plan.Plan, opt backend.Options) string {
+	switch {
+	case pl.Schedule != plan.Wavefront:
+		return fmt.Sprintf("its %s schedule is not split (only wavefronts are)", pl.Schedule)
+	case !codegen.StripFits(pl) || e.cfg.codegen.Kernel == codegen.KernelTile:
+		return "its wavefront reads too far back for the strip kernel, the one that is split"
+	case opt.KeepGrid(p) || len(opt.KeepRows) > 0 || opt.KeepOnDevice:
+		return "it keeps the grid (traceback, --grid, maintain), which one GPU does"
+	case pl.Answer.Kind == plan.AnswerRegion && pl.Answer.Op == ir.ReduceSum && p.CellType.IsFloat():
+		return "its answer is a floating sum, whose rounding would depend on the split"
+	}
+	return ""
+}
+
+// slabPart is one slab: its columns, launch and borders.
+type slabPart struct {
+	r          *run // the run of the slab's GPU
+	c0, cw     int64
+	stream     *cuda.Stream
+	start, end *cuda.Event
+	bnd, prog  cuda.DevicePtr
+	part       cuda.DevicePtr // its warps' partial answers (region answers)
+	parts      int
+	blocks     int64
+	lin, lflag cuda.DevicePtr // from the left slab (0 for the first)
+	lout, rfl  cuda.DevicePtr // to the right slab (0 for the last)
+	poll       *cuda.HostBuffer
+}
+
+// RunSlabs solves p as planned by pl with its grid split into column slabs
+// over the GPUs of exs (so.PerGPU slabs on each, widths in proportion to
+// the GPUs' multiprocessors times clock). Where the grid cannot be split
+// (slabsWhyNot), or is too narrow for two slabs, it runs on exs[0] and the
+// result's Device says why.
+func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan, opt backend.Options, so SlabOptions) (*backend.Result, error) {
+	if len(exs) == 0 {
+		return nil, errors.New("gpu: no GPU to split the grid over")
+	}
+	per := max(so.PerGPU, 1)
+	one := func(why string) (*backend.Result, error) {
+		res, err := exs[0].Run(ctx, p, pl, opt)
+		if err == nil && len(exs)*per > 1 {
+			res.Device += " (one GPU: " + why + ")"
+		}
+		return res, err
+	}
+	if len(exs)*per == 1 && !so.Always {
+		return one("")
+	}
+	if why := exs[0].slabsWhyNot(p, pl, opt); why != "" {
+		return one(why)
+	}
+	if bitparFor(p, pl, opt) != nil {
+		return one("the bit-parallel kernel is not split; --no-special splits the wavefront")
+	}
+	start := time.Now()
+	if err := backend.Start(ctx, p); err != nil {
+		return nil, err
+	}
+	compileStart := time.Now()
+	trace := phases.Start(p.Name)
+	o := exs[0].codegenOptions(p, opt)
+	o.Slabs = true
+	prog, err := codegen.Generate(p, pl, o)
+	if err != nil {
+		return nil, err
+	}
+	if prog.Kernel != codegen.KernelStrip || !prog.Slabs {
+		return one(fmt.Sprintf("the %s kernel is not split", prog.Kernel))
+	}
+	pj := int64(max(prog.PJ, 1))
+	if len(slabBounds(exs, per, p.Cols, pj)) < 3 && !so.Always {
+		return one(fmt.Sprintf("%d columns are too few to split", p.Cols))
+	}
+	trace.Mark("generate")
+	// Lock the executors in order (each once).
+	var uniq []*Executor
+	seen := map[*Executor]bool{}
+	for _, e := range exs {
+		if !seen[e] {
+			seen[e] = true
+			uniq = append(uniq, e)
+		}
+	}
+	if len(uniq) != len(exs) {
+		return nil, errors.New("gpu: RunSlabs was given one GPU twice; use SlabOptions.PerGPU")
+	}
+	for _, e := range exs {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.ctx == nil {
+			return nil, errors.New("gpu: the executor is closed")
+		}
+	}
+	// One run (module, inputs, allocations) per GPU.
+	runs := make([]*run, len(exs))
+	cached := true
+	for g, e := range exs {
+		mod, hit, err := e.load(prog)
+		if err != nil {
+			return nil, err
+		}
+		cached = cached && hit
+		r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, trace: trace}
+		runs[g] = r
+		defer r.release()
+		if err := r.setup(); err != nil {
+			return nil, fmt.Errorf("GPU %d: %w", g, err)
+		}
+	}
+	trace.Mark("compile+load")
+	var stats backend.Stats
+	stats.CompileSeconds = time.Since(compileStart).Seconds()
+	stats.CompileCached = cached
+	s := &slabRun{ctx: ctx, p: p, pl: pl, prog: prog, runs: runs, per: per, so: so, abort: map[*run]*cuda.HostBuffer{}}
+	defer s.close()
+	bounds := slabBounds(exs, per, p.Cols, pj)
+	if err := s.prepare(bounds); err != nil {
+		return nil, s.explain(err)
+	}
+	trace.Mark("setup")
+	if err := s.sweep(); err != nil {
+		return nil, s.explain(err)
+	}
+	if err := s.deviceError(); err != nil {
+		return nil, err
+	}
+	trace.Mark("sweep")
+	var names []string
+	for _, e := range exs {
+		names = append(names, e.dev.Name)
+	}
+	res := &backend.Result{Backend: "cuda", Device: fmt.Sprintf("%d GPUs, %d column slabs: %s", len(exs), len(s.parts), strings.Join(names, "; "))}
+	if len(exs) == 1 {
+		res.Device = fmt.Sprintf("%s, %d column slabs", exs[0].Device(), len(s.parts))
+	}
+	if err := backend.Finish(p, opt, res, s.answer, nil); err != nil {
+		return nil, err
+	}
+	trace.Mark("answer")
+	for _, r := range runs {
+		stats.DeviceBytes += r.devBytes
+		stats.PeakHostBytes += r.hostBytes
+	}
+	stats.ComputeSeconds = s.compute
+	stats.Cells = p.Cells()
+	stats.Seconds = time.Since(start).Seconds()
+	res.Stats = stats
+	return res, nil
+}
+
+// slabBounds cuts cols sweep columns into slabs: per on each GPU, at least
+// minSlabCols and pj wide, boundaries at multiples of 32. It returns the
+// n+1 boundaries of n slabs, fewer slabs where the grid is narrow (two
+// boundaries: no split).
+//
+// Widths follow the GPUs' speeds (multiprocessors x clock). A slab cannot
+// run ahead of the slab on its left (it starts strip s when that one has
+// finished strip s), so making later slabs narrower to make up for their
+// late start only lets them wait: measured on two H100s, LCS 1,048,576²,
+// 0.63 s of kernel with equal widths, 0.68 s with the right slab 44%
+// of the columns.
+func slabBounds(exs []*Executor, per int, cols, pj int64) []int64 {
+	var weights []float64
+	var total float64
+	for _, e := range exs {
+		speed := float64(e.dev.SMs) * float64(max(e.dev.ClockKHz, 1))
+		for k := 0; k < per; k++ {
+			weights = append(weights, speed)
+			total += speed
+		}
+	}
+	minW := max(int64(minSlabCols), pj)
+	n := len(weights)
+	for n > 1 && int64(n)*minW > cols {
+		n--
+	}
+	if n < len(weights) {
+		// Too narrow for every slab: fewer.
+		weights = weights[:n]
+		total = 0
+		for _, w := range weights {
+			total += w
+		}
+	}
+	b := []int64{0}
+	acc := 0.0
+	for k := 0; k < n-1; k++ {
+		acc += weights[k]
+		c := int64(float64(cols)*acc/total) / 32 * 32
+		c = max(c, b[len(b)-1]+minW)
+		c = min(c, cols-int64(n-1-k)*minW)
+		b = append(b, c)
+	}
+	return append(b, cols)
+}
+
+// slabRun is the state of one split sweep.
+type slabRun struct {
+	ctx     context.Context
+	p       *ir.Problem
+	pl      *plan.Plan
+	prog    *codegen.Program
+	runs    []*run // by GPU
+	per     int
+	so      SlabOptions
+	parts   []*slabPart
+	streams []*cuda.Stream
+	shared  []*cuda.HostBuffer // host-memory borders
+	abort   map[*run]*cuda.HostBuffer
+	compute float64
+}
+
+func (s *slabRun) close() {
+	for _, sp := range s.parts {
+		if sp.stream != nil {
+			sp.stream.Synchronize()
+		}
+	}
+	for _, st := range s.streams {
+		st.Destroy()
+	}
+	for _, h := range s.shared {
+		h.Free()
+	}
+}
+
+// runOf is the run of slab k's GPU (slabs are spread over the GPUs in
+// order, per to a GPU, the last GPU taking any shortfall).
+func (s *slabRun) runOf(k, n int) *run {
+	g := k * len(s.runs) / n
+	return s.runs[g]
+}
+
+// prepare allocates every slab's buffers and borders.
+func (s *slabRun) prepare(bounds []int64) error {
+	pr, p := s.prog, s.p
+	cs := int64(p.CellType.Size())
+	n := len(bounds) - 1
+	// Blocks: all slabs of a GPU resident at once.
+	fnOcc := map[*run]int{}
+	slabsOn := map[*run]int{}
+	for k := 0; k < n; k++ {
+		slabsOn[s.runOf(k, n)]++
+	}
+	threads := 32 * pr.StripWarps
+	for _, r := range s.runs {
+		fn := r.mod.funcs[codegen.FuncStrip]
+		occ, err := fn.MaxActiveBlocksPerSM(threads, pr.StripSharedBytes)
+		if err != nil {
+			return err
+		}
+		if occ < 1 {
+			return fmt.Errorf("the strip kernel of %s cannot run a block of %d threads on %s", p.Name, threads, r.e.dev.Name)
+		}
+		fnOcc[r] = occ
+		h, err := r.hostAlloc(4)
+		if err != nil {
+			return err
+		}
+		s.abort[r] = h
+		if pr.Answer == codegen.AnswerCapture {
+			zero := make([]byte, codegen.MaxStripCaptures*8)
+			if err := r.e.ctx.CopyHtoD(r.mod.globals[codegen.SymCapture], unsafe.Pointer(&zero[0]), int64(codegen.MaxStripCaptures)*cs); err != nil {
+				return err
+			}
+		}
+	}
+	// The borders and flags: rows x PJ cells and a flag per strip, where
+	// the right slab runs.
+	borderBytes := p.Rows*int64(max(pr.PJ, 1))*cs + 4*pr.Strips
+	for k := 0; k < n; k++ {
+		r := s.runOf(k, n)
+		sp := &slabPart{r: r, c0: bounds[k], cw: bounds[k+1] - bounds[k]}
+		s.parts = append(s.parts, sp)
+		free, _, err := r.e.ctx.MemInfo()
+		need := 2*int64(max(pr.PI, 1))*sp.cw*cs + 4*(pr.Strips+1) + borderBytes
+		if err == nil && need > free {
+			return hostmem.TooLarge(fmt.Sprintf("slab %d of %s", k, p.Name), need, free, "GPU memory on "+r.e.dev.Name, "")
+		}
+		if sp.bnd, err = r.alloc("strip edges", 2*int64(max(pr.PI, 1))*sp.cw*cs); err != nil {
+			return err
+		}
+		if sp.prog, err = r.alloc("strip progress", 4*(pr.Strips+1)); err != nil {
+			return err
+		}
+		if err := r.e.ctx.Memset32(sp.prog, 0, pr.Strips+1); err != nil {
+			return err
+		}
+		sp.blocks = max(min(int64(fnOcc[r]*r.e.dev.SMs/slabsOn[r]), pr.Strips), 1)
+		if pr.Answer == codegen.AnswerRegion {
+			sp.parts = int(sp.blocks) * pr.StripWarps
+			if sp.part, err = r.alloc("answer partials", int64(sp.parts)*codegen.PartBytes); err != nil {
+				return err
+			}
+			if err := r.e.ctx.Memset8(sp.part, 0, int64(sp.parts)*codegen.PartBytes); err != nil {
+				return err
+			}
+		}
+		if sp.stream, err = r.e.ctx.NewStream(); err != nil {
+			return err
+		}
+		s.streams = append(s.streams, sp.stream)
+		if sp.start, err = r.event(); err != nil {
+			return err
+		}
+		if sp.end, err = r.event(); err != nil {
+			return err
+		}
+		if sp.poll, err = r.hostAlloc(4 * (pr.Strips + 1)); err != nil {
+			return err
+		}
+		if k == 0 {
+			continue
+		}
+		// The border from slab k-1 into slab k.
+		left := s.parts[k-1]
+		peer := !s.so.HostBorders
+		if peer && left.r != r {
+			ok, err := left.r.e.ctx.EnablePeer(r.e.ctx)
+			if err != nil {
+				return err
+			}
+			peer = ok
+		}
+		if peer {
+			if sp.lin, err = r.alloc("slab border", borderBytes); err != nil {
+				return err
+			}
+			if err := r.e.ctx.Memset8(sp.lin, 0, borderBytes); err != nil {
+				return err
+			}
+		} else {
+			h, err := r.e.ctx.HostAllocShared(borderBytes)
+			if err != nil {
+				return outOfMemory(fmt.Errorf("pinning %s of host memory for a slab border: %w", mb(borderBytes), err))
+			}
+			s.shared = append(s.shared, h)
+			clear(h.Bytes())
+			if sp.lin, err = h.DevicePtr(); err != nil {
+				return err
+			}
+		}
+		sp.lflag = sp.lin + cuda.DevicePtr(p.Rows*int64(max(pr.PJ, 1))*cs)
+		left.lout, left.rfl = sp.lin, sp.lflag
+	}
+	return nil
+}
+
+// sweep launches every slab, left to right, and waits for all, with
+// progress and cancellation.
+func (s *slabRun) sweep() error {
+	pr := s.prog
+	fnOf := func(r *run) *cuda.Function { return r.mod.funcs[codegen.FuncStrip] }
+	threads := uint32(32 * pr.StripWarps)
+	for _, sp := range s.parts {
+		r := sp.r
+		if err := sp.start.Record(sp.stream); err != nil {
+			return err
+		}
+		if err := r.e.ctx.Launch(fnOf(r), [3]uint32{uint32(sp.blocks), 1, 1}, [3]uint32{threads, 1, 1}, uint32(pr.StripSharedBytes), sp.stream,
+			sp.bnd, sp.prog, sp.prog+cuda.DevicePtr(4*pr.Strips), sp.part, cuda.DevicePtr(0), int64(0), cuda.DevicePtr(0), cuda.DevicePtr(0),
+			cuda.DevicePtr(0), cuda.DevicePtr(0), sp.c0, sp.cw, sp.lin, sp.lflag, sp.lout, sp.rfl); err != nil {
+			return err
+		}
+		if err := sp.end.Record(sp.stream); err != nil {
+			return err
+		}
+	}
+	// stop makes every slab's kernel end early (through a second stream:
+	// the kernels' streams are busy).
+	stop := func() {
+		for _, r := range s.runs {
+			h := s.abort[r]
+			cuda.HostSlice[int32](h)[0] = 1
+			r.e.ctx.CopyHtoDAsync(r.mod.globals[codegen.SymAbort], h.Ptr(), 4, r.e.s2)
+			r.e.s2.Synchronize()
+		}
+	}
+	tick := func() error {
+		var done int64
+		for _, sp := range s.parts {
+			e := sp.r.e
+			if err := e.ctx.CopyDtoHAsync(sp.poll.Ptr(), sp.prog, 4*(pr.Strips+1), e.s2); err != nil {
+				return err
+			}
+			if err := e.s2.Synchronize(); err != nil {
+				return fmt.Errorf("running %s on %s: %w", s.p.Name, e.dev.Name, err)
+			}
+			for _, c := range cuda.HostSlice[int32](sp.poll)[:pr.Strips] {
+				done += int64(c)
+			}
+		}
+		s.runs[0].progress(done * pr.StripRows())
+		return nil
+	}
+	// Wait for the slabs right to left: the last one ends last.
+	for k := len(s.parts) - 1; k >= 0; k-- {
+		sp := s.parts[k]
+		if err := sp.r.awaitKernel(sp.end, tick, stop); err != nil {
+			return err
+		}
+	}
+	for _, sp := range s.parts {
+		ms, err := cuda.Elapsed(s.parts[0].start, sp.end)
+		if sp.r != s.parts[0].r {
+			ms, err = cuda.Elapsed(sp.start, sp.end) // events of another GPU: its own span
+		}
+		if err != nil {
+			return err
+		}
+		s.compute = max(s.compute, float64(ms)/1e3)
+	}
+	return nil
+}
+
+// explain prefers a device error to what followed it.
+func (s *slabRun) explain(err error) error {
+	if derr := s.deviceError(); derr != nil {
+		return derr
+	}
+	if cerr := s.ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+// deviceError is the first GPU's error, in slab order.
+func (s *slabRun) deviceError() error {
+	for _, r := range s.runs {
+		if err := r.deviceError(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// owner is the run whose slab computes real column j.
+func (s *slabRun) owner(j int64) *run {
+	js := j
+	if s.prog.Backward {
+		js = s.p.Cols - 1 - j
+	}
+	for _, sp := range s.parts {
+		if js >= sp.c0 && js < sp.c0+sp.cw {
+			return sp.r
+		}
+	}
+	return s.runs[0]
+}
+
+// answer assembles the answer from the slabs: the answer cell from the GPU
+// whose slab holds it, a region's partials from all, captured cells each
+// from the GPU that computed it.
+func (s *slabRun) answer(res *backend.Result) error {
+	pr, p, a := s.prog, s.p, s.pl.Answer
+	switch pr.Answer {
+	case codegen.AnswerCell:
+		return s.owner(a.J).answer(res)
+	case codegen.AnswerRegion:
+		var acc genrun.Part
+		for _, sp := range s.parts {
+			raw, err := sp.r.readDevice(sp.part, int64(sp.parts)*codegen.PartBytes)
+			if err != nil {
+				return err
+			}
+			for k := 0; k < sp.parts; k++ {
+				acc = genrun.Fold(a.Op, p.CellType.IsFloat(), acc, genrun.DecodePart(raw[k*codegen.PartBytes:]))
+			}
+		}
+		if err := genrun.RegionAnswer(p, a, acc, res); err != nil {
+			return err
+		}
+		return eval.CheckAnswer(p, res.Answer)
+	}
+	cs := int64(p.CellType.Size())
+	raws := map[*run][]byte{}
+	got := map[[2]int64]ir.Value{}
+	for k, c := range pr.Captures {
+		r := s.owner(c[1])
+		raw, ok := raws[r]
+		if !ok {
+			var err error
+			if raw, err = r.readDevice(r.mod.globals[codegen.SymCapture], int64(len(pr.Captures))*cs); err != nil {
+				return err
+			}
+			raws[r] = raw
+		}
+		got[c] = r.value(raw[int64(k)*cs:])
+	}
+	v, err := eval.Eval(a.Expr, backend.Captured(p, got))
+	if err != nil {
+		return err
+	}
+	res.Answer = v
+	return eval.CheckAnswer(p, v)
+}

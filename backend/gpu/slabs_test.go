@@ -1,0 +1,330 @@
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// TestSlabBounds: slabs cover the columns in order, are multiples of 32
+// wide (but the last), never narrower than the minimum or a border, follow
+// the GPUs' weights, and are fewer where the grid is narrow.
+func TestSlabBounds(t *testing.T) {
+	h100 := &Executor{dev: cuda.Device{SMs: 132, ClockKHz: 1980000}}
+	small := &Executor{dev: cuda.Device{SMs: 66, ClockKHz: 1980000}}
+	cases := []struct {
+		exs      []*Executor
+		per      int
+		cols, pj int64
+		want     []int64
+	}{
+		{[]*Executor{h100, h100}, 1, 1000, 1, []int64{0, 480, 1000}},
+		{[]*Executor{h100}, 3, 1000, 1, []int64{0, 320, 640, 1000}},
+		{[]*Executor{h100, small}, 1, 3000, 1, []int64{0, 1984, 3000}},
+		{[]*Executor{h100, h100}, 2, 200, 1, []int64{0, 64, 128, 200}},
+		{[]*Executor{h100, h100}, 1, 100, 1, []int64{0, 100}},
+		{[]*Executor{h100, h100}, 1, 1000, 600, []int64{0, 1000}},
+		{[]*Executor{h100, h100}, 1, 1000, 100, []int64{0, 480, 1000}},
+	}
+	for _, c := range cases {
+		got := slabBounds(c.exs, c.per, c.cols, c.pj)
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("slabBounds(%d GPUs x %d, %d cols, pj %d) = %v, want %v", len(c.exs), c.per, c.cols, c.pj, got, c.want)
+		}
+	}
+}
+
+// slabProblems are wavefronts with every kind of answer the strip kernel
+// has: a cell, a region maximum, an integer sum, cells combined; backward
+// sweeps; borders two rows and three columns wide; floating cells.
+func slabProblems(t *testing.T) []struct {
+	name string
+	p    *ir.Problem
+	pl   *plan.Plan
+} {
+	r := dptest.Rand(t)
+	var out []struct {
+		name string
+		p    *ir.Problem
+		pl   *plan.Plan
+	}
+	add := func(name, src string, files map[string]string) {
+		p, pl := dptest.Load(t, name+".dp", src, dptest.Files(files))
+		out = append(out, struct {
+			name string
+			p    *ir.Problem
+			pl   *plan.Plan
+		}{name, p, pl})
+	}
+	for _, sz := range [][2]int{{2, 300}, {17, 200}, {300, 129}, {1000, 999}, {4097, 1501}} {
+		a, b := dptest.DNA(r, sz[0]-1), dptest.DNA(r, sz[1]-1)
+		add(fmt.Sprintf("lcs-%dx%d", sz[0], sz[1]), dptest.LCSFiles, map[string]string{"a.txt": a, "b.txt": b})
+	}
+	a, b := dptest.DNA(r, 777), dptest.DNA(r, 555)
+	sw := `char 1x? A = @"a.txt"
+char 1x? B = @"b.txt"
+int gap = -2
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0                       when i == 0 || j == 0
+           | max(0, cell[i-1][j-1] + (A[i-1] == B[j-1] ? 3 : -3), cell[i-1][j] + gap, cell[i][j-1] + gap)   otherwise
+`
+	for k, ans := range []string{
+		"max(i in 0..ROWS-1: max(j in 0..COLS-1: cell[i][j]))",
+		"sum(i in 0..ROWS-1: sum(j in 100..200: cell[i][j]))",
+		"cell[ROWS-1][COLS-1] - cell[ROWS/2][COLS/3] * 2",
+		"sum(j in 0..COLS-1: cell[ROWS-1][j]) + cell[5][7]",
+	} {
+		add(fmt.Sprintf("sw-answer%d", k), "problem sw\n"+sw+"answer: "+ans+"\n", map[string]string{"a.txt": a, "b.txt": b})
+	}
+	add("backward", `problem backward
+char 1x? A = @"a.txt"
+char 1x? B = @"b.txt"
+cell: long
+(len(A)) x (len(B))
+cell[i][j] = A[i] + B[j]     when i == ROWS-1 || j == COLS-1
+           | (cell[i+1][j] + 2*cell[i][j+1] + cell[i+1][j+1] + A[i]*B[j]) % 1000003   otherwise
+answer: cell[0][0]
+`, map[string]string{"a.txt": a, "b.txt": b})
+	add("wide", `problem wide
+char 1x? A = @"a.txt"
+char 1x? B = @"b.txt"
+(len(A)) x (len(B))
+cell[i][j] = (A[i] == B[j] ? 3 : 1) + max(i >= 2 && j >= 1 ? cell[i-2][j-1] + 1 : 0, i >= 1 && j >= 3 ? cell[i-1][j-3] + 2 : 0, j >= 2 ? cell[i][j-2] : 0, i >= 1 ? cell[i-1][j] - 1 : 0)
+answer: cell[ROWS-1][COLS-1]
+`, map[string]string{"a.txt": a, "b.txt": b})
+	add("manhattan-double", `problem tourist
+char 1x? A = @"a.txt"
+char 1x? B = @"b.txt"
+cell: double
+(len(A)) x (len(B))
+cell[i][j] = 0.5                                                   when i == 0 && j == 0
+           | cell[i][j-1] + 0.25 * A[i]                            when i == 0
+           | cell[i-1][j] + 0.125 * B[j]                           when j == 0
+           | max(cell[i-1][j] + 0.125 * B[j], cell[i][j-1] + 0.25 * A[i])   otherwise
+answer: cell[ROWS-1][COLS-1]
+`, map[string]string{"a.txt": a, "b.txt": b})
+	return out
+}
+
+// TestSlabs: the grid split into 2 and 3 column slabs on one GPU, the
+// borders through device memory and through mapped host memory, gives the
+// CPU's answer (and the answer's cell) on every problem; what cannot be
+// split runs whole and says why.
+func TestSlabs(t *testing.T) {
+	e := executor(t)
+	for _, c := range slabProblems(t) {
+		ref := againstCPU(t, c.p, c.pl)
+		for _, so := range []SlabOptions{{PerGPU: 2}, {PerGPU: 3}, {PerGPU: 3, HostBorders: true}} {
+			name := fmt.Sprintf("%s/%d-slabs", c.name, so.PerGPU)
+			if so.HostBorders {
+				name += "/host"
+			}
+			t.Run(name, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				res, err := RunSlabs(ctx, []*Executor{e}, c.p, c.pl, backend.Options{NoSpecial: true}, so)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Answer.String() != ref.Answer.String() {
+					t.Errorf("answer %v, CPU %v (%s)", res.Answer, ref.Answer, res.Device)
+				}
+				if res.AnswerIsCell != ref.AnswerIsCell || res.AnswerI != ref.AnswerI || res.AnswerJ != ref.AnswerJ {
+					t.Errorf("answer cell (%v %d %d), CPU (%v %d %d)", res.AnswerIsCell, res.AnswerI, res.AnswerJ, ref.AnswerIsCell, ref.AnswerI, ref.AnswerJ)
+				}
+				split := c.p.Cols >= 2*minSlabCols && codegen.StripFits(c.pl)
+				if got := strings.Contains(res.Device, "column slabs"); got != split {
+					t.Errorf("device %q: split %v, want %v", res.Device, got, split)
+				}
+			})
+		}
+	}
+}
+
+// TestSlabsNotSplit: a kept grid, the tile kernel and a floating sum run on
+// one GPU, correctly, and the device line says why.
+func TestSlabsNotSplit(t *testing.T) {
+	e := executor(t)
+	r := dptest.Rand(t)
+	a, b := dptest.DNA(r, 500), dptest.DNA(r, 400)
+	files := map[string]string{"a.txt": a, "b.txt": b}
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(files))
+	want := dptest.LCSGrid(a, b)[500][400]
+	res, err := RunSlabs(context.Background(), []*Executor{e}, p, pl, backend.Options{Maintain: true}, SlabOptions{PerGPU: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer.Float64() != want || !strings.Contains(res.Device, "one GPU: it keeps the grid") {
+		t.Errorf("maintain: answer %v (want %v), device %q", res.Answer, want, res.Device)
+	}
+	fsum, fpl := dptest.Load(t, "fsum.dp", `problem fsum
+char 1x? A = @"a.txt"
+char 1x? B = @"b.txt"
+cell: double
+(len(A)) x (len(B))
+cell[i][j] = 0.1 * A[i]                                   when i == 0 || j == 0
+           | max(cell[i-1][j], cell[i][j-1]) + 0.001 * B[j]   otherwise
+answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))
+`, dptest.Files(files))
+	res, err = RunSlabs(context.Background(), []*Executor{e}, fsum, fpl, backend.Options{}, SlabOptions{PerGPU: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref := againstCPU(t, fsum, fpl); !closeTo(res.Answer.Float64(), ref.Answer.Float64(), 1e-9) || !strings.Contains(res.Device, "floating sum") {
+		t.Errorf("floating sum: %v (CPU %v), device %q", res.Answer, ref.Answer, res.Device)
+	}
+}
+
+// TestSlabsCancel: a split run stops when its context ends, and the GPU is
+// usable afterwards.
+func TestSlabsCancel(t *testing.T) {
+	e := executor(t)
+	r := dptest.Rand(t)
+	a, b := dptest.DNA(r, 40000), dptest.DNA(r, 40000)
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": a, "b.txt": b}))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err := RunSlabs(ctx, []*Executor{e}, p, pl, backend.Options{NoSpecial: true}, SlabOptions{PerGPU: 3})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the deadline", err)
+	}
+	small, spl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": a[:300], "b.txt": b[:200]}))
+	res, err := RunSlabs(context.Background(), []*Executor{e}, small, spl, backend.Options{NoSpecial: true}, SlabOptions{PerGPU: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := dptest.LCSGrid(a[:300], b[:200])[300][200]; res.Answer.Float64() != want {
+		t.Errorf("after a cancelled run: %v, want %v", res.Answer, want)
+	}
+}
+
+// TestSlabsSeveralGPUs splits grids over every GPU of the machine, one and
+// two slabs each, borders through peer access and through host memory; it
+// skips where there is one GPU.
+func TestSlabsSeveralGPUs(t *testing.T) {
+	e := executor(t)
+	n := len(e.drv.Devices())
+	if n < 2 {
+		t.Skipf("one GPU here (%s): splitting over several GPUs is tested on a multi-GPU machine", e.Device())
+	}
+	exs := []*Executor{e}
+	for d := 1; d < n; d++ {
+		x, err := New(WithDevice(d), WithCacheDir(shared.dir))
+		if err != nil {
+			t.Fatalf("GPU %d: %v", d, err)
+		}
+		defer x.Close()
+		exs = append(exs, x)
+	}
+	for _, c := range slabProblems(t) {
+		ref := againstCPU(t, c.p, c.pl)
+		for _, so := range []SlabOptions{{PerGPU: 1}, {PerGPU: 2}, {PerGPU: 1, HostBorders: true}} {
+			res, err := RunSlabs(context.Background(), exs, c.p, c.pl, backend.Options{NoSpecial: true}, so)
+			if err != nil {
+				t.Fatalf("%s/%+v: %v", c.name, so, err)
+			}
+			if res.Answer.String() != ref.Answer.String() {
+				t.Errorf("%s/%+v: answer %v, CPU %v (%s)", c.name, so, res.Answer, ref.Answer, res.Device)
+			}
+		}
+	}
+}
+
+// TestPerfSlabs (DPGPU_PERF=1; DPGPU_SLAB_N, default 1,048,576) times LCS
+// n² with the strip kernel: plain, the slab kernel over the whole grid (its
+// own cost), 2 and 3 slabs on one GPU, and one slab on every GPU of the
+// machine; medians of 3 runs after a warm-up, kernel time (CUDA events).
+func TestPerfSlabs(t *testing.T) {
+	perfScale(t)
+	e := executor(t)
+	n := int64(1 << 20)
+	if s := os.Getenv("DPGPU_SLAB_N"); s != "" {
+		n, _ = strconv.ParseInt(s, 10, 64)
+	}
+	r := dptest.Rand(t)
+	a, b := dptest.DNA(r, int(n)), dptest.DNA(r, int(n))
+	p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": a, "b.txt": b}))
+	opt := backend.Options{NoSpecial: true}
+	exs := []*Executor{e}
+	for d := 1; d < len(e.drv.Devices()); d++ {
+		x, err := New(WithDevice(d), WithCacheDir(shared.dir))
+		if err != nil {
+			t.Fatalf("GPU %d: %v", d, err)
+		}
+		defer x.Close()
+		exs = append(exs, x)
+	}
+	type variant struct {
+		name string
+		run  func() (*backend.Result, error)
+	}
+	vs := []variant{
+		{"plain", func() (*backend.Result, error) { return e.Run(context.Background(), p, pl, opt) }},
+		{"slab kernel, 1 slab", func() (*backend.Result, error) {
+			return RunSlabs(context.Background(), exs[:1], p, pl, opt, SlabOptions{Always: true})
+		}},
+		{"2 slabs, 1 GPU", func() (*backend.Result, error) {
+			return RunSlabs(context.Background(), exs[:1], p, pl, opt, SlabOptions{PerGPU: 2})
+		}},
+	}
+	if len(exs) > 1 {
+		vs = append(vs, variant{fmt.Sprintf("%d GPUs", len(exs)), func() (*backend.Result, error) {
+			return RunSlabs(context.Background(), exs, p, pl, opt, SlabOptions{})
+		}})
+	}
+	for _, slabs := range []bool{false, true} {
+		o := e.codegenOptions(p, opt)
+		o.Slabs = slabs
+		prog, err := codegen.Generate(p, pl, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod, _, err := e.load(prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn := mod.funcs[codegen.FuncStrip]
+		info, _ := fn.Info()
+		occ, _ := fn.MaxActiveBlocksPerSM(32*prog.StripWarps, prog.StripSharedBytes)
+		t.Logf("strip kernel, slabs %v: %d registers, %d blocks of %d threads per SM, %d strips", slabs, info.Regs, occ, 32*prog.StripWarps, prog.Strips)
+	}
+	var first string
+	for _, v := range vs {
+		var ks []float64
+		var dev string
+		reps := 4
+		if s := os.Getenv("DPGPU_SLAB_REPS"); s != "" {
+			reps, _ = strconv.Atoi(s)
+			reps = max(reps, 2)
+		}
+		for rep := 0; rep < reps; rep++ {
+			res, err := v.run()
+			if err != nil {
+				t.Fatalf("%s: %v", v.name, err)
+			}
+			if first == "" {
+				first = res.Answer.String()
+			} else if res.Answer.String() != first {
+				t.Fatalf("%s: answer %v, plain %v", v.name, res.Answer, first)
+			}
+			if rep > 0 {
+				ks = append(ks, res.Stats.ComputeSeconds)
+			}
+			dev = res.Device
+		}
+		k := median(ks)
+		t.Logf("LCS %d² %-22s kernel %8.3f s  %7.1f GCUPS  (%s)", n, v.name, k, float64(p.Cells())/k/1e9, dev)
+	}
+}
