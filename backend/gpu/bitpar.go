@@ -114,7 +114,7 @@ func (e *Executor) runBitpar(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 		}
 	}
 	r.trace.Mark("sweep")
-	res := &backend.Result{Backend: "cuda", Device: e.Device()}
+	res := &backend.Result{Backend: "cuda", Device: e.Device(), Special: job.sp}
 	answer := func(res *backend.Result) error {
 		a := pl.Answer
 		v := ir.Value{T: p.CellType}

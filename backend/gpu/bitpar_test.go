@@ -106,6 +106,9 @@ func TestBitpar(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}
+					if got.Special == nil || got.Special.Kind != kind {
+						t.Fatalf("%s: the result names %v as the algorithm that ran, want %v (the report says which ran)", name, got.Special, kind)
+					}
 					scalar, err := cpu.New(0).Run(context.Background(), p, pl, backend.Options{NoSpecial: true})
 					if err != nil {
 						t.Fatalf("%s: CPU: %v", name, err)
