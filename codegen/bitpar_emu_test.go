@@ -16,8 +16,11 @@ import (
 // reads its cases from stdin.
 
 // bitparHarness is main() for a bit-parallel program: per case, "n m jlo
-// jhi tw strips nch sigma blocks", the Peq words and the codes; it prints
-// "ACC acc best bestJ" per case.
+// jhi tw strips nch sigma blocks slabs", the Peq words and the codes; it
+// prints "ACC acc best bestJ" per case. With bands > 1 it sweeps the
+// strips as that many row bands, one launch each, top to bottom, each band's
+// last strip passing its links to the next band's first (acc adds up over
+// the bands).
 const bitparHarness = `
 #include <iostream>
 int main() {
@@ -25,8 +28,8 @@ int main() {
 	std::cin >> cases;
 	for (int k = 0; k < cases; ++k) {
 		long long n, m, jlo, jhi, tw;
-		int strips, nch, sigma, blocks;
-		std::cin >> n >> m >> jlo >> jhi >> tw >> strips >> nch >> sigma >> blocks;
+		int strips, nch, sigma, blocks, bands;
+		std::cin >> n >> m >> jlo >> jhi >> tw >> strips >> nch >> sigma >> blocks >> bands;
 		std::vector<unsigned long long> peq((size_t)sigma * 32 * strips);
 		for (auto &x : peq)
 			std::cin >> x;
@@ -36,13 +39,20 @@ int main() {
 			std::cin >> c;
 			((unsigned char *)codes8.data())[j] = (unsigned char)c;
 		}
-		std::vector<unsigned> cbuf(2 * (size_t)nch);
-		std::vector<int> prog(strips + 1);
 		unsigned long long acc = 0;
 		long long track[2] = {-7, -7};
-		emu_launch(blocks, BP_WARPS * 32, [&] {
-			dp_bitpar(peq.data(), (const unsigned char *)codes8.data(), cbuf.data(), prog.data(), prog.data() + strips, &acc, track, n, m, strips, nch, tw, jlo, jhi);
-		});
+		std::vector<std::vector<unsigned>> border(bands + 1, std::vector<unsigned>(nch + 1));
+		std::vector<int> count(bands + 1);
+		for (int k = 0; k < bands; ++k) {
+			const int s0 = strips * k / bands, s1 = strips * (k + 1) / bands;
+			std::vector<unsigned> cbuf(2 * (size_t)nch);
+			std::vector<int> prog(strips + 2);
+			emu_launch(blocks, BP_WARPS * 32, [&] {
+				dp_bitpar(peq.data(), (const unsigned char *)codes8.data(), cbuf.data(), prog.data(), prog.data() + strips + 1, &acc, track, n, m,
+					strips, nch, tw, jlo, jhi, s0, s1, k > 0 ? border[k].data() : 0, k > 0 ? &count[k] : 0,
+					k < bands - 1 ? border[k + 1].data() : 0, k < bands - 1 ? &count[k + 1] : 0);
+			});
+		}
 		printf("ACC %lld %lld %lld\n", (long long)acc, track[0], track[1]);
 	}
 	return 0;
@@ -150,6 +160,11 @@ func TestEmulatedBitpar(t *testing.T) {
 // class: registers or shared tables) with cw columns a step and compares
 // with refBitpar.
 func checkBitpar(t *testing.T, kind plan.SpecialKind, track bool, cw int, cases []bitparCase) {
+	checkBitparBands(t, kind, track, cw, cases, 1)
+}
+
+// checkBitparBands is checkBitpar with the strips swept in row bands.
+func checkBitparBands(t *testing.T, kind plan.SpecialKind, track bool, cw int, cases []bitparCase, bands int) {
 	t.Helper()
 	bySigma := map[int][]int{}
 	packed := make([]BitparInput, len(cases))
@@ -168,7 +183,7 @@ func checkBitpar(t *testing.T, kind plan.SpecialKind, track bool, cw int, cases 
 			c, p := cases[k], packed[k]
 			n, m := int64(len(c.a)), int64(len(c.b))
 			tw := (n - 1) / 64
-			fmt.Fprintf(&in, "%d %d %d %d %d %d %d %d %d\n", n, m, c.jlo, c.jhi, tw, p.Strips, p.Chunks, p.Sigma, 2)
+			fmt.Fprintf(&in, "%d %d %d %d %d %d %d %d %d %d\n", n, m, c.jlo, c.jhi, tw, p.Strips, p.Chunks, p.Sigma, 2, bands)
 			for _, w := range p.Peq {
 				fmt.Fprintf(&in, "%d ", w)
 			}
@@ -206,6 +221,37 @@ func checkBitpar(t *testing.T, kind plan.SpecialKind, track bool, cw int, cases 
 			}
 			if best != row[wantJ] || bestJ != wantJ {
 				t.Errorf("%s: best of row n over columns %d..%d = %d at %d, want %d at %d", what, c.jlo, c.jhi, best, bestJ, row[wantJ], wantJ)
+			}
+		}
+	}
+}
+
+// TestEmulatedBitparBands sweeps the bit-parallel kernel's strips in 2 and
+// 3 row bands, each a launch whose first strip takes the links of the band
+// above, and compares with the plain DP: LCS, Levenshtein and indel, the
+// last cell and (tracking row n) the best of the last row; bands of one
+// strip and empty bands (more bands than strips) included.
+func TestEmulatedBitparBands(t *testing.T) {
+	emuCompiler(t)
+	seed := uint64(rand.Int64())
+	if s := os.Getenv("DPGPU_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	t.Logf("seed %d (DPGPU_SEED)", seed)
+	r := rand.New(rand.NewPCG(seed, 11))
+	sizes := [][2]int{{1, 64}, {63, 65}, {2049, 100}, {4097, 33}, {6200, 300}}
+	for _, kind := range []plan.SpecialKind{plan.BitLCS, plan.BitLevenshtein, plan.BitIndel} {
+		for _, bands := range []int{2, 3} {
+			for _, track := range []bool{false, true} {
+				r := rand.New(rand.NewPCG(seed, r.Uint64()))
+				t.Run(fmt.Sprintf("%s/bands%d/track=%v", kind, bands, track), func(t *testing.T) {
+					t.Parallel()
+					var cases []bitparCase
+					for q, sz := range sizes {
+						cases = append(cases, bitparCase{a: randChars(r, sz[0], 4), b: randChars(r, sz[1], 4+q%2), jhi: int64(sz[1])})
+					}
+					checkBitparBands(t, kind, track, 16, cases, bands)
+				})
 			}
 		}
 	}

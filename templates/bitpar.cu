@@ -27,6 +27,16 @@
 // s+1 reads them 32 steps at a time. Strip 0's links are those of row 0:
 // no carry for LCS, a +1 horizontal delta (cell[0][j] = j) for Levenshtein.
 //
+// Row bands (several GPUs, backend/gpu/bitparslabs.go): a launch may sweep
+// strips s0 .. s1-1 only. The band's first strip then reads its links from
+// bin and the count of columns there from *bprog, both written by the band
+// above (which may run on another GPU, through peer access or mapped host
+// memory: system-scope acquire and release); the band's last strip writes
+// its links to bout and counts them in *bnext for the band below. Column
+// slabs, the strip kernel's split, would not pay here: a GPU holds all its
+// strips at once, and a slab cannot start a strip before the slab on its
+// left has finished it, while a band follows the band above a step behind.
+//
 // Rows past n (padding of the last words) only feed rows below them (the
 // carries and deltas run towards higher rows), so whatever they match (with
 // the bit planes they read as code 0) changes nothing above; columns past m
@@ -45,6 +55,8 @@ __device__ int dp_abort; // non-zero: the host asks the kernel to stop
 __device__ __forceinline__ int bp_ld_acquire(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 __device__ __forceinline__ void bp_st_release(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 __device__ __forceinline__ int bp_popc(bp_word x) { return __builtin_popcountll(x); }
+__device__ __forceinline__ int bp_ld_acquire_sys(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+__device__ __forceinline__ void bp_st_release_sys(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 template <int K> __device__ __forceinline__ unsigned bp_msb(unsigned x) { return 0u - ((x >> (8 * K + 7)) & 1u); }
 #else
 __device__ __forceinline__ int bp_ld_acquire(const int *p)
@@ -58,6 +70,17 @@ __device__ __forceinline__ void bp_st_release(int *p, int v)
 	asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 __device__ __forceinline__ int bp_popc(bp_word x) { return __popcll(x); }
+// The system-scope pair: the slab borders, written from another GPU.
+__device__ __forceinline__ int bp_ld_acquire_sys(const int *p)
+{
+	int v;
+	asm volatile("ld.acquire.sys.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	return v;
+}
+__device__ __forceinline__ void bp_st_release_sys(int *p, int v)
+{
+	asm volatile("st.release.sys.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
 // bp_msb is all ones where the top bit of byte K of x is set, else zero: one
 // byte permute that replicates the byte's sign.
 template <int K> __device__ __forceinline__ unsigned bp_msb(unsigned x)
@@ -212,9 +235,20 @@ __device__ __forceinline__ unsigned bp_chunk(bp_state &st, const bp_masks &mk, c
 	return lout;
 }
 
+// bp_links is where a strip reads the links of the strip above and how
+// many are there, and where it writes its own: the two slots of cbuf and
+// prog, or a band's borders (system scope: another GPU's memory).
+struct bp_links {
+	const unsigned *in;
+	unsigned *out;
+	const int *above;
+	int *mine;
+	bool sysIn, sysOut;
+};
+
 // bp_strip sweeps strip s with this warp; false when stopped.
 template <bool TRACK>
-__device__ __forceinline__ bool bp_strip(bp_state &st, const bp_masks &mk, const unsigned char *__restrict__ bc, unsigned *cbuf, int *prog,
+__device__ __forceinline__ bool bp_strip(bp_state &st, const bp_masks &mk, const unsigned char *__restrict__ bc, const bp_links &lk,
 	const long long s, const int nstrips, const int lane, const int tb, const long long n, const long long m, const int nch,
 	const long long jlo, const long long jhi)
 {
@@ -224,8 +258,8 @@ __device__ __forceinline__ bool bp_strip(bp_state &st, const bp_masks &mk, const
 	const unsigned top = 0u; // no carry into row 1
 #endif
 	const int full = (int)(m / BP_CW); // steps whose columns are all real
-	const unsigned *in = cbuf + ((s + 1) & 1) * (long long)nch;
-	unsigned *out = cbuf + (s & 1) * (long long)nch;
+	const unsigned *in = lk.in;
+	unsigned *out = lk.out;
 	const bool writes = s + 1 < nstrips;
 	int known = 0;
 	unsigned lout = 0;
@@ -247,7 +281,7 @@ __device__ __forceinline__ bool bp_strip(bp_state &st, const bp_masks &mk, const
 			// Every lane acquires the links it reads itself.
 			int stop = 0;
 			while (known < need) {
-				known = bp_ld_acquire(prog + s - 1);
+				known = lk.sysIn ? bp_ld_acquire_sys(lk.above) : bp_ld_acquire(lk.above);
 				if (known >= need)
 					break;
 				if (*(volatile int *)&dp_abort) {
@@ -277,8 +311,12 @@ __device__ __forceinline__ bool bp_strip(bp_state &st, const bp_masks &mk, const
 						: bp_chunk<TRACK, true>(st, mk, codes, jc, lin, tb, n, m, jlo, jhi);
 				if (lane == 31 && writes) {
 					out[q] = lout;
-					if ((q + 1) % BP_PUB == 0 || q + 1 == nch)
-						bp_st_release(prog + s, q + 1);
+					if ((q + 1) % BP_PUB == 0 || q + 1 == nch) {
+						if (lk.sysOut)
+							bp_st_release_sys(lk.mine, q + 1);
+						else
+							bp_st_release(lk.mine, q + 1);
+					}
 				}
 			}
 		}
@@ -295,10 +333,14 @@ __device__ __forceinline__ bool bp_strip(bp_state &st, const bp_masks &mk, const
 // column (LCS: the zero bits of V among rows 1..n; Levenshtein: the +1s less
 // the -1s); with BP_TRACK, track[0] and track[1] the best value of row n
 // over columns jlo..jhi and its first column (the tracking lane writes them).
-// tw is the word holding row n, tb its bit.
+// tw is the word holding row n, tb its bit. The launch sweeps strips s0 ..
+// s1-1 (a row band; 0 .. nstrips for the whole grid); bin and bprog (nch
+// links and their count, from the band above) and bout and bnext (for the
+// band below) are null where there is no such band.
 extern "C" __global__ void __launch_bounds__(BP_WARPS * 32)
 dp_bitpar(const bp_word *__restrict__ peq, const unsigned char *__restrict__ bc, unsigned *cbuf, int *prog, int *ticket,
-	unsigned long long *acc, long long *track, long long n, long long m, int nstrips, int nch, long long tw, long long jlo, long long jhi)
+	unsigned long long *acc, long long *track, long long n, long long m, int nstrips, int nch, long long tw, long long jlo, long long jhi,
+	int s0, int s1, const unsigned *bin, const int *bprog, unsigned *bout, int *bnext)
 {
 	const long long wp = 32LL * nstrips;
 	const int lane = threadIdx.x & 31;
@@ -309,9 +351,9 @@ dp_bitpar(const bp_word *__restrict__ peq, const unsigned char *__restrict__ bc,
 	for (;;) {
 		int s = 0;
 		if (lane == 0)
-			s = atomicAdd(ticket, 1);
+			s = s0 + atomicAdd(ticket, 1);
 		s = __shfl_sync(BP_FULL, s, 0);
-		if (s >= nstrips)
+		if (s >= s1)
 			break;
 		const long long w = 32LL * s + lane;
 		bp_masks mk;
@@ -346,8 +388,24 @@ dp_bitpar(const bp_word *__restrict__ peq, const unsigned char *__restrict__ bc,
 			st.best = BP_LEV || BP_INDEL ? 0x7fffffffffffffffLL : -1;
 			st.bestJ = -1;
 		}
-		const bool ok = BP_TRACK && (tw >> 5) == s ? bp_strip<true>(st, mk, bc, cbuf, prog, s, nstrips, lane, tb, n, m, nch, jlo, jhi)
-							    : bp_strip<false>(st, mk, bc, cbuf, prog, s, nstrips, lane, tb, n, m, nch, jlo, jhi);
+		bp_links lk;
+		lk.in = cbuf + ((s + 1) & 1) * (long long)nch;
+		lk.out = cbuf + (s & 1) * (long long)nch;
+		lk.above = prog + (s > 0 ? s - 1 : 0);
+		lk.mine = prog + s;
+		lk.sysIn = lk.sysOut = false;
+		if (s == s0 && bin) {
+			lk.in = bin;
+			lk.above = bprog;
+			lk.sysIn = true;
+		}
+		if (s == s1 - 1 && bout) {
+			lk.out = bout;
+			lk.mine = bnext;
+			lk.sysOut = true;
+		}
+		const bool ok = BP_TRACK && (tw >> 5) == s ? bp_strip<true>(st, mk, bc, lk, s, nstrips, lane, tb, n, m, nch, jlo, jhi)
+							    : bp_strip<false>(st, mk, bc, lk, s, nstrips, lane, tb, n, m, nch, jlo, jhi);
 		if (!ok)
 			break;
 		if (tracks) {

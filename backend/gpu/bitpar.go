@@ -115,7 +115,14 @@ func (e *Executor) runBitpar(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 	}
 	r.trace.Mark("sweep")
 	res := &backend.Result{Backend: "cuda", Device: e.Device(), Special: job.sp}
-	answer := func(res *backend.Result) error {
+	return r.finish(res, bitparAnswer(p, pl, job, last, best, bestJ), start)
+}
+
+// bitparAnswer is the answer of a bit-parallel run from the last cell, or
+// with job.track the best of the last row and its column.
+func bitparAnswer(p *ir.Problem, pl *plan.Plan, job *bitparJob, last, best, bestJ int64) func(*backend.Result) error {
+	n := int64(len(job.rows))
+	return func(res *backend.Result) error {
 		a := pl.Answer
 		v := ir.Value{T: p.CellType}
 		var err error
@@ -146,7 +153,6 @@ func (e *Executor) runBitpar(ctx context.Context, p *ir.Problem, pl *plan.Plan, 
 		res.Answer = v
 		return eval.CheckAnswer(p, v)
 	}
-	return r.finish(res, answer, start)
 }
 
 // bitpar runs the kernel: the last cell, and with track the best of the
@@ -232,7 +238,7 @@ func (r *run) bitpar(job *bitparJob) (last, best, bestJ int64, err error) {
 	}
 	tw := (n - 1) / 64
 	if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(threads), 1, 1}, 0, e.s1,
-		peq, codes, cbuf, progP, ticket, accP, trackP, n, m, int32(strips), int32(chunks), tw, job.lo, job.hi); err != nil {
+		peq, codes, cbuf, progP, ticket, accP, trackP, n, m, int32(strips), int32(chunks), tw, job.lo, job.hi, int32(0), int32(strips), cuda.DevicePtr(0), cuda.DevicePtr(0), cuda.DevicePtr(0), cuda.DevicePtr(0)); err != nil {
 		return 0, 0, 0, err
 	}
 	if err := tm.end.Record(e.s1); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/backend/genrun"
+	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
@@ -29,6 +30,9 @@ import (
 // flags the strip with a system-scope release. The right slab thus starts
 // one strip later than its left neighbour: the pipeline fills in a strip's
 // time per slab, like CUDAlign's and MASA's column split.
+//
+// A problem the bit-parallel kernel takes is split into row bands instead
+// (bitparbands.go).
 //
 // Several slabs may share one GPU (each its own stream and share of the
 // multiprocessors: all blocks of all its slabs are resident together, so
@@ -106,11 +110,15 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 	if len(exs)*per == 1 && !so.Always {
 		return one("")
 	}
+	if job := bitparFor(p, pl, opt); job != nil {
+		// The bit-parallel kernel splits into row bands (bitparbands.go).
+		if len(job.rows) == 0 || len(job.cols) == 0 || (len(bandBounds(exs, per, int64(job.in.Strips))) < 3 && !so.Always) {
+			return one(fmt.Sprintf("%d rows are too few to split (2,048 a band at least)", len(job.rows)))
+		}
+		return runBitparBands(ctx, exs, p, pl, opt, so, job)
+	}
 	if why := exs[0].slabsWhyNot(p, pl, opt); why != "" {
 		return one(why)
-	}
-	if bitparFor(p, pl, opt) != nil {
-		return one("the bit-parallel kernel is not split; --no-special splits the wavefront")
 	}
 	start := time.Now()
 	if err := backend.Start(ctx, p); err != nil {
@@ -132,25 +140,11 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 		return one(fmt.Sprintf("%d columns are too few to split", p.Cols))
 	}
 	trace.Mark("generate")
-	// Lock the executors in order (each once).
-	var uniq []*Executor
-	seen := map[*Executor]bool{}
-	for _, e := range exs {
-		if !seen[e] {
-			seen[e] = true
-			uniq = append(uniq, e)
-		}
+	unlock, err := lockAll(exs)
+	if err != nil {
+		return nil, err
 	}
-	if len(uniq) != len(exs) {
-		return nil, errors.New("gpu: RunSlabs was given one GPU twice; use SlabOptions.PerGPU")
-	}
-	for _, e := range exs {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		if e.ctx == nil {
-			return nil, errors.New("gpu: the executor is closed")
-		}
-	}
+	defer unlock()
 	// One run (module, inputs, allocations) per GPU.
 	runs := make([]*run, len(exs))
 	cached := true
@@ -193,7 +187,7 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 	if len(exs) == 1 {
 		res.Device = fmt.Sprintf("%s, %d column slabs", exs[0].Device(), len(s.parts))
 	}
-	if err := backend.Finish(p, opt, res, s.answer, nil); err != nil {
+	if err := backend.Finish(p, opt, res, s.answer, traceback.Trace); err != nil {
 		return nil, err
 	}
 	trace.Mark("answer")
@@ -206,6 +200,33 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 	stats.Seconds = time.Since(start).Seconds()
 	res.Stats = stats
 	return res, nil
+}
+
+// lockAll locks the executors in order, each once (RunSlabs holds them all
+// for its run).
+func lockAll(exs []*Executor) (unlock func(), err error) {
+	seen := map[*Executor]bool{}
+	for _, e := range exs {
+		if seen[e] {
+			return nil, errors.New("gpu: RunSlabs was given one GPU twice; use SlabOptions.PerGPU")
+		}
+		seen[e] = true
+	}
+	var held []*Executor
+	unlock = func() {
+		for _, e := range held {
+			e.mu.Unlock()
+		}
+	}
+	for _, e := range exs {
+		e.mu.Lock()
+		held = append(held, e)
+		if e.ctx == nil {
+			unlock()
+			return nil, errors.New("gpu: the executor is closed")
+		}
+	}
+	return unlock, nil
 }
 
 // slabBounds cuts cols sweep columns into slabs: per on each GPU, at least

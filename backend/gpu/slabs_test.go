@@ -22,6 +22,7 @@ import (
 // wide (but the last), never narrower than the minimum or a border, follow
 // the GPUs' weights, and are fewer where the grid is narrow.
 func TestSlabBounds(t *testing.T) {
+	defer testBandBounds(t)
 	h100 := &Executor{dev: cuda.Device{SMs: 132, ClockKHz: 1980000}}
 	small := &Executor{dev: cuda.Device{SMs: 66, ClockKHz: 1980000}}
 	cases := []struct {
@@ -211,8 +212,8 @@ func TestSlabsCancel(t *testing.T) {
 }
 
 // TestSlabsSeveralGPUs splits grids over every GPU of the machine, one and
-// two slabs each, borders through peer access and through host memory; it
-// skips where there is one GPU.
+// two slabs each, borders through peer access and through host memory, and
+// the bit-parallel kernel in row bands; it skips where there is one GPU.
 func TestSlabsSeveralGPUs(t *testing.T) {
 	e := executor(t)
 	n := len(e.drv.Devices())
@@ -240,12 +241,29 @@ func TestSlabsSeveralGPUs(t *testing.T) {
 			}
 		}
 	}
+	// The bit-parallel kernel in row bands over the GPUs.
+	r := dptest.Rand(t)
+	for _, kind := range []plan.SpecialKind{plan.BitLCS, plan.BitLevenshtein} {
+		a, b := dptest.String(r, 9000, "ACGT"), dptest.String(r, 700, "ACGT")
+		p, pl := loadSpecial(t, kind, "", a, b)
+		want := dptest.BitGrid(kind, a, b)[9000][700]
+		for _, so := range []SlabOptions{{PerGPU: 1}, {PerGPU: 1, HostBorders: true}} {
+			res, err := RunSlabs(context.Background(), exs, p, pl, backend.Options{}, so)
+			if err != nil {
+				t.Fatalf("%s/%+v: %v", kind, so, err)
+			}
+			if res.Answer.Float64() != float64(want) || !strings.Contains(res.Device, "row bands") {
+				t.Errorf("%s/%+v: %v, want %v (%s)", kind, so, res.Answer, want, res.Device)
+			}
+		}
+	}
 }
 
 // TestPerfSlabs (DPGPU_PERF=1; DPGPU_SLAB_N, default 1,048,576) times LCS
-// n² with the strip kernel: plain, the slab kernel over the whole grid (its
-// own cost), 2 and 3 slabs on one GPU, and one slab on every GPU of the
-// machine; medians of 3 runs after a warm-up, kernel time (CUDA events).
+// n² with the strip kernel (DPGPU_SLAB_SPECIAL=1: the bit-parallel one):
+// plain, the split kernel as one slab or band (its own cost), 2 on one GPU,
+// and one on every GPU of the machine; medians of 3 runs after a warm-up
+// (DPGPU_SLAB_REPS), kernel time (CUDA events).
 func TestPerfSlabs(t *testing.T) {
 	perfScale(t)
 	e := executor(t)
@@ -257,6 +275,9 @@ func TestPerfSlabs(t *testing.T) {
 	a, b := dptest.DNA(r, int(n)), dptest.DNA(r, int(n))
 	p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": a, "b.txt": b}))
 	opt := backend.Options{NoSpecial: true}
+	if os.Getenv("DPGPU_SLAB_SPECIAL") != "" {
+		opt.NoSpecial = false // the bit-parallel kernel
+	}
 	exs := []*Executor{e}
 	for d := 1; d < len(e.drv.Devices()); d++ {
 		x, err := New(WithDevice(d), WithCacheDir(shared.dir))
@@ -272,10 +293,10 @@ func TestPerfSlabs(t *testing.T) {
 	}
 	vs := []variant{
 		{"plain", func() (*backend.Result, error) { return e.Run(context.Background(), p, pl, opt) }},
-		{"slab kernel, 1 slab", func() (*backend.Result, error) {
+		{"split kernel, 1 part", func() (*backend.Result, error) {
 			return RunSlabs(context.Background(), exs[:1], p, pl, opt, SlabOptions{Always: true})
 		}},
-		{"2 slabs, 1 GPU", func() (*backend.Result, error) {
+		{"2 parts, 1 GPU", func() (*backend.Result, error) {
 			return RunSlabs(context.Background(), exs[:1], p, pl, opt, SlabOptions{PerGPU: 2})
 		}},
 	}
@@ -326,5 +347,72 @@ func TestPerfSlabs(t *testing.T) {
 		}
 		k := median(ks)
 		t.Logf("LCS %d² %-22s kernel %8.3f s  %7.1f GCUPS  (%s)", n, v.name, k, float64(p.Cells())/k/1e9, dev)
+	}
+}
+
+// TestBitparBands: the bit-parallel kernel over 2 and 3 row bands on one
+// GPU, borders in device and in mapped host memory, gives the plain DP's
+// last cell (and the best of the last row) for LCS, Levenshtein and indel
+// distance at lengths around the word and strip (2,048 rows) sizes, and
+// says it ran bit-parallel in bands; one strip runs whole.
+func TestBitparBands(t *testing.T) {
+	e := executor(t)
+	r := dptest.Rand(t)
+	sizes := [][2]int{{1, 200}, {2048, 129}, {2049, 1000}, {4097, 4097}, {5000, 131}, {9000, 77}}
+	for _, kind := range []plan.SpecialKind{plan.BitLCS, plan.BitLevenshtein, plan.BitIndel} {
+		for _, answer := range []string{"", "row"} {
+			for _, sz := range sizes {
+				a, b := dptest.String(r, sz[0], "ACGT"), dptest.String(r, sz[1], "ACG")
+				p, pl := loadSpecial(t, kind, answer, a, b)
+				g := dptest.BitGrid(kind, a, b)[sz[0]]
+				want := g[sz[1]]
+				if answer == "row" {
+					for _, v := range g {
+						if (kind == plan.BitLCS && v > want) || (kind != plan.BitLCS && v < want) {
+							want = v
+						}
+					}
+				}
+				for _, so := range []SlabOptions{{PerGPU: 2}, {PerGPU: 3}, {PerGPU: 3, HostBorders: true}} {
+					name := fmt.Sprintf("%s/%q/%dx%d/%+v", kind, answer, sz[0], sz[1], so)
+					res, err := RunSlabs(context.Background(), []*Executor{e}, p, pl, backend.Options{}, so)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					if res.Answer.Float64() != float64(want) {
+						t.Errorf("%s: %v, want %v (%s)", name, res.Answer, want, res.Device)
+					}
+					split := (sz[0]+2047)/2048 >= 2
+					if res.Special == nil || strings.Contains(res.Device, "row bands") != split {
+						t.Errorf("%s: algorithm %v on %q, want bit-parallel, split %v", name, res.Special, res.Device, split)
+					}
+				}
+			}
+		}
+	}
+}
+
+// testBandBounds: bands cover the strips in order, a strip at least each,
+// fewer bands than strips never.
+func testBandBounds(t *testing.T) {
+	h100 := &Executor{dev: cuda.Device{SMs: 132, ClockKHz: 1980000}}
+	for _, c := range []struct {
+		n      int
+		per    int
+		strips int64
+		want   []int64
+	}{
+		{2, 1, 2048, []int64{0, 1024, 2048}},
+		{1, 3, 10, []int64{0, 3, 6, 10}},
+		{2, 2, 3, []int64{0, 1, 2, 3}},
+		{2, 1, 1, []int64{0, 1}},
+	} {
+		exs := make([]*Executor, c.n)
+		for k := range exs {
+			exs[k] = h100
+		}
+		if got := bandBounds(exs, c.per, c.strips); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("bandBounds(%d GPUs x %d, %d strips) = %v, want %v", c.n, c.per, c.strips, got, c.want)
+		}
 	}
 }
