@@ -95,7 +95,7 @@ func runBitparBands(ctx context.Context, exs []*Executor, p *ir.Problem, pl *pla
 		k := int64(bandsOn[r])
 		need := int64(len(in.Peq))*8 + int64(len(in.Codes)) + k*(8*chunks+progBytes+24+borderBytes)
 		if free, _, err := r.e.ctx.MemInfo(); err == nil && need > free {
-			return nil, hostmem.TooLarge(fmt.Sprintf("solving %s on the GPUs (%s, %d column bands)", p.Name, job.sp.Kind, nbands), need, free, "GPU memory on "+r.e.dev.Name, "")
+			return nil, hostmem.TooLarge(fmt.Sprintf("solving %s on the GPUs (%s, %d row bands)", p.Name, job.sp.Kind, nbands), need, free, "GPU memory on "+r.e.dev.Name, "")
 		}
 	}
 	peqs, codes := map[*run]cuda.DevicePtr{}, map[*run]cuda.DevicePtr{}
