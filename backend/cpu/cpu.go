@@ -46,6 +46,7 @@ import (
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
@@ -355,6 +356,8 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 	if err := codegen.HostSupports(q, pl); err != nil {
 		return nil, err.Error(), nil
 	}
+	trace := phases.Start(p.Name + " (compiled)")
+	defer trace.Print(os.Stderr)
 	var before, after int64
 	if pl.Schedule == plan.Rows {
 		// The padding of the rows: the columns a cell reads before and
@@ -375,6 +378,7 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 	if why != "" {
 		return nil, why, nil
 	}
+	trace.Mark("program")
 	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows}
 	need, what, advice := lib.Bytes(run), fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
 	keepGrid := opt.KeepGrid(p)
@@ -417,12 +421,14 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 	if !keepGrid && opt.Window() {
 		run.Grid, run.Window = opt.NewWindow(p), [2]int64{opt.KeepCols[0], opt.KeepCols[1]}
 	}
+	trace.Mark("memory")
 	computeStart := time.Now()
 	answer, err := lib.Exec(ctx, q, pl, run)
 	compute := time.Since(computeStart).Seconds()
 	if err != nil {
 		return nil, "", err
 	}
+	trace.Mark("exec")
 	res = &backend.Result{Backend: "cpu", Device: e.Device() + ", code compiled by " + e.native.String(), Grid: run.Grid, Rows: run.Keep}
 	if run.Window[1] > run.Window[0] {
 		res.Grid, res.Window = nil, run.Grid
