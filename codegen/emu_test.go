@@ -964,6 +964,14 @@ func TestEmulatedSlabs(t *testing.T) {
 		wideCase(67, 41, 3).slabbed(2),
 		wideCase(40, 100, 4).slabbed(3),
 		manhattanCase(50, 37, "double", KernelStrip, 3).slabbed(2),
+		outsideCase(KernelStrip).slabbed(2),
+		// A read above the grid in the right slab: the error names its cell.
+		emuCase{name: "above-right", kern: KernelStrip, opt: Options{Kernel: KernelStrip, RowsPerThread: 1, StripWarps: 2}, src: `problem bad
+40 x 50
+cell[i][j] = cell[i-3][j]                        when i == 2 && j == 40
+           | max(cell[i-1][j], cell[i][j-1])     when i > 0 && j > 0
+           | 1                                   otherwise
+`, err: [2]int64{ErrCell, 0}, errAt: [2]int64{2, 40}}.slabbed(2),
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
