@@ -48,6 +48,10 @@ type HostProgram struct {
 	Answer   AnswerMode
 	Captures [][2]int64 // AnswerCapture: the cells, sorted (row-major)
 	RegionOp ir.ReduceOp
+	// AnswerRows: the answer reads more than MaxHostCaptures cells, which
+	// the program does not capture; the caller keeps the rows holding
+	// them (or the grid) and evaluates the answer from those.
+	AnswerRows bool
 
 	// Fronts: a generic schedule (plan.Kind.Generic) runs front by front
 	// of the hyperplane Front, the whole grid in memory, and with Mirror a
@@ -71,9 +75,11 @@ const (
 	FuncHostFronts = "dp_host_fronts"
 )
 
-// MaxHostCaptures is the most cells an answer expression may read for a
-// host program (an answer summing a whole plane of a 3-D grid read 360,000:
-// their positions overflowed the stack of the compiled run).
+// MaxHostCaptures is the most cells a host program captures for an answer
+// expression (an answer summing a whole plane of a 3-D grid read 360,000:
+// their positions overflowed the stack of the compiled run). Past it, the
+// rows and wavefront programs capture nothing and the caller keeps the
+// answer's rows (HostProgram.AnswerRows).
 const MaxHostCaptures = 256
 
 // HostSupports reports why GenerateHost cannot write a program for p as
@@ -120,9 +126,10 @@ func HostSupports(p *ir.Problem, pl *plan.Plan) error {
 	default:
 		return fmt.Errorf("the %s schedule", pl.Schedule)
 	}
-	if a := pl.Answer; a.Kind == plan.AnswerExpr && len(a.Cells) > MaxHostCaptures {
+	if a := pl.Answer; a.Kind == plan.AnswerExpr && len(a.Cells) > MaxHostCaptures && pl.Schedule != plan.Rows && pl.Schedule != plan.Wavefront {
 		// The cells are constants of the program, found by a scan per
-		// chunk; the evaluator keeps them by row.
+		// chunk; the rows and wavefront sweeps keep rows instead, the
+		// fronts cannot.
 		return fmt.Errorf("an answer that reads %d cells (more than %d)", len(a.Cells), MaxHostCaptures)
 	}
 	var bad string
@@ -171,6 +178,10 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 	}
 	g.hostFront = prog.Kernel == KernelFront
 	prog.Kernel = KernelHost
+	answerRows := prog.Answer == AnswerCapture && len(prog.Captures) > MaxHostCaptures
+	if answerRows {
+		prog.Captures = nil
+	}
 	g.placeInputs()
 	for k := range prog.Inputs {
 		prog.Inputs[k].Place = Global
@@ -192,7 +203,7 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 		Cell: p.CellType, Rows: p.Rows, Cols: p.Cols,
 		Inputs: prog.Inputs, Sites: g.sites, Refs: p.CellRefs,
 		Reach: prog.Reach, PI: prog.PI, PJ: prog.PJ, Lanes: HostLanes, Scan: g.hostScan,
-		Answer: prog.Answer, Captures: prog.Captures, RegionOp: prog.RegionOp,
+		Answer: prog.Answer, Captures: prog.Captures, RegionOp: prog.RegionOp, AnswerRows: answerRows,
 		Fronts: g.hostFront, Front: prog.Front, Mirror: prog.Mirror,
 	}
 	return hp, nil

@@ -35,6 +35,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -406,6 +407,16 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 	if len(opt.KeepRows) > 0 && !keepGrid {
 		need += int64(len(opt.KeepRows)) * p.Cols * int64(p.CellType.Size())
 	}
+	// An answer over more cells than the program captures: the rows
+	// holding them are kept (or read from the kept grid).
+	var answerRows []int64
+	if lib.Prog.AnswerRows && !keepGrid {
+		if len(opt.KeepRows) > 0 || opt.Window() {
+			return nil, fmt.Sprintf("an answer that reads %d cells, in a run that keeps chosen rows", len(pl.Answer.Cells)), nil
+		}
+		answerRows = cellRows(pl.Answer.Cells)
+		need += int64(len(answerRows)) * p.Cols * int64(p.CellType.Size())
+	}
 	if !keepGrid && opt.Window() {
 		need += p.Rows * (opt.KeepCols[1] - opt.KeepCols[0]) * int64(p.CellType.Size())
 	}
@@ -417,6 +428,8 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 		run.Grid, run.KeepRows = opt.NewGrid(p), nil
 	case len(opt.KeepRows) > 0:
 		run.Keep = opt.NewRows(p)
+	case len(answerRows) > 0:
+		run.KeepRows, run.Keep = answerRows, backend.NewGrid(p.CellType, int64(len(answerRows)), p.Cols)
 	}
 	if !keepGrid && opt.Window() {
 		run.Grid, run.Window = opt.NewWindow(p), [2]int64{opt.KeepCols[0], opt.KeepCols[1]}
@@ -429,7 +442,14 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 		return nil, "", err
 	}
 	trace.Mark("exec")
-	res = &backend.Result{Backend: "cpu", Device: e.Device() + ", code compiled by " + e.native.String(), Grid: run.Grid, Rows: run.Keep}
+	if lib.Prog.AnswerRows {
+		answer = answerFromRows(p, pl, run)
+	}
+	rows := run.Keep
+	if len(answerRows) > 0 {
+		rows = nil // kept for the answer alone
+	}
+	res = &backend.Result{Backend: "cpu", Device: e.Device() + ", code compiled by " + e.native.String(), Grid: run.Grid, Rows: rows}
 	if run.Window[1] > run.Window[0] {
 		res.Grid, res.Window = nil, run.Grid
 	}
@@ -546,4 +566,44 @@ func (e *Executor) library(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*
 		sh.lib = lib
 	}
 	return sh.lib, ""
+}
+
+// cellRows is the distinct rows of cells, ascending.
+func cellRows(cells [][2]int64) []int64 {
+	seen := map[int64]bool{}
+	var rows []int64
+	for _, c := range cells {
+		if !seen[c[0]] {
+			seen[c[0]] = true
+			rows = append(rows, c[0])
+		}
+	}
+	slices.Sort(rows)
+	return rows
+}
+
+// answerFromRows evaluates an answer expression over more cells than the
+// compiled program captures (codegen.HostProgram.AnswerRows) from the rows
+// the run kept, or its whole grid.
+func answerFromRows(p *ir.Problem, pl *plan.Plan, run native.Run) func(*backend.Result) error {
+	cell := func(i, j int64) (ir.Value, error) {
+		if i < 0 || i >= p.Rows || j < 0 || j >= p.Cols {
+			return ir.Value{}, fmt.Errorf("outside the %s", p.GridText())
+		}
+		if run.Grid != nil && run.Window[1] <= run.Window[0] {
+			return run.Grid.At(i, j), nil
+		}
+		if k, ok := slices.BinarySearch(run.KeepRows, i); ok && run.Keep != nil {
+			return run.Keep.At(int64(k), j), nil
+		}
+		return ir.Value{}, fmt.Errorf("internal error: row %d of the answer was not kept", i)
+	}
+	return func(res *backend.Result) error {
+		v, err := eval.Eval(pl.Answer.Expr, cell)
+		if err != nil {
+			return err
+		}
+		res.Answer = v
+		return eval.CheckAnswer(p, v)
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
-	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/dptest"
 )
 
@@ -207,12 +206,16 @@ func TestMathTablesBudget(t *testing.T) {
 }
 
 // TestManyAnswerCells: an answer expression over more cells than a host
-// program takes (a whole plane of a 3-D grid) runs on the evaluator, with
-// the right answer; within the limit it runs compiled. (A plane of 600 x
-// 600 cells overflowed the compiled run's stack.)
+// program captures (a whole plane of a 3-D grid) runs compiled, the rows
+// holding the cells kept and the answer evaluated from them: the right
+// answer at 225 cells (captured), 289 and 360,000 (kept rows; a plane of
+// 600 x 600 once overflowed the compiled run's stack); a floating sum
+// over a plane equals the evaluator's bit for bit; the kept rows are not
+// the run's Rows; a traceback-free run that also keeps chosen rows falls
+// back to the evaluator.
 func TestManyAnswerCells(t *testing.T) {
 	c := withCompiler(t)
-	for _, n := range []int{15, 17} { // 225 cells of the last plane, then 289
+	for _, n := range []int{15, 17, 600} {
 		src := fmt.Sprintf(`%d x %d x %d
 cell[k][i][j] = i * 3 + j + k      when k == 0
               | cell[k-1][i][j] + (i + j) %% 5   otherwise
@@ -234,9 +237,33 @@ answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[DIM0-1][i][j] < 1000 ? cell
 		if res.Answer.I != want {
 			t.Errorf("%d x %d plane: answer %v, want %d", n, n, res.Answer, want)
 		}
-		compiled := strings.Contains(res.Device, "compiled by")
-		if wantCompiled := n*n <= codegen.MaxHostCaptures; compiled != wantCompiled {
-			t.Errorf("%d x %d plane: ran on %q, want compiled: %v", n, n, res.Device, wantCompiled)
+		if !strings.Contains(res.Device, "compiled by") || res.Rows != nil {
+			t.Errorf("%d x %d plane: ran on %q (rows %v), want compiled, no rows", n, n, res.Device, res.Rows != nil)
 		}
+	}
+	src := `cell: double
+3 x 40 x 50
+cell[k][i][j] = i * 0.1 + j * 0.013 + k      when k == 0
+              | cell[k-1][i][j] * 1.0001 + 0.3 / (i + j + 1)   otherwise
+answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[DIM0-1][i][j])) + cell[1][3][4]
+`
+	p, pl := dptest.Load(t, "fplane.dp", src)
+	got, err := solveCompiled(t, c, p, pl, backend.Options{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := solveGo(t, p, pl, backend.Options{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got.Device, "compiled by") || math.Float64bits(got.Answer.F) != math.Float64bits(ref.Answer.F) {
+		t.Errorf("floating plane: %v on %q, evaluator %v", got.Answer, got.Device, ref.Answer)
+	}
+	kept, err := solveCompiled(t, c, p, pl, backend.Options{Threads: 2, KeepRows: []int64{5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Float64bits(kept.Answer.F) != math.Float64bits(ref.Answer.F) || kept.Rows == nil || kept.Rows.Rows != 1 {
+		t.Errorf("with a kept row: %v on %q, rows %v", kept.Answer, kept.Device, kept.Rows)
 	}
 }
