@@ -176,29 +176,8 @@ func runBitparBands(ctx context.Context, exs []*Executor, p *ir.Problem, pl *pla
 			continue
 		}
 		left := bands[k-1]
-		peer := !so.HostBorders
-		if peer && left.r != r {
-			if peer, err = left.r.e.ctx.EnablePeer(e.ctx); err != nil {
-				return nil, err
-			}
-		}
-		if peer {
-			if sl.lin, err = r.alloc("band border", borderBytes); err != nil {
-				return nil, err
-			}
-			if err := e.ctx.Memset8(sl.lin, 0, borderBytes); err != nil {
-				return nil, err
-			}
-		} else {
-			h, err := e.ctx.HostAllocShared(borderBytes)
-			if err != nil {
-				return nil, outOfMemory(fmt.Errorf("pinning %s of host memory for a band border: %w", mb(borderBytes), err))
-			}
-			shared = append(shared, h)
-			clear(h.Bytes())
-			if sl.lin, err = h.DevicePtr(); err != nil {
-				return nil, err
-			}
+		if sl.lin, err = border(left.r, r, borderBytes, so.HostBorders, &shared); err != nil {
+			return nil, err
 		}
 		sl.lflag = sl.lin + cuda.DevicePtr(4*chunks)
 		left.lout, left.rfl = sl.lin, sl.lflag
@@ -221,14 +200,7 @@ func runBitparBands(ctx context.Context, exs []*Executor, p *ir.Problem, pl *pla
 			return nil, err
 		}
 	}
-	stop := func() {
-		for _, r := range runs {
-			h := aborts[r]
-			cuda.HostSlice[int32](h)[0] = 1
-			r.e.ctx.CopyHtoDAsync(r.mod.globals[codegen.SymAbort], h.Ptr(), 4, r.e.s2)
-			r.e.s2.Synchronize()
-		}
-	}
+	stop := func() { stopAll(runs, aborts) }
 	tick := func() error {
 		var steps int64
 		for _, sl := range bands {
@@ -311,31 +283,5 @@ func runBitparBands(ctx context.Context, exs []*Executor, p *ir.Problem, pl *pla
 // the GPUs' speeds, at least a strip each; fewer where there are fewer
 // strips. It returns the n+1 boundaries of n bands.
 func bandBounds(exs []*Executor, per int, strips int64) []int64 {
-	var weights []float64
-	var total float64
-	for _, e := range exs {
-		speed := float64(e.dev.SMs) * float64(max(e.dev.ClockKHz, 1))
-		for k := 0; k < per; k++ {
-			weights = append(weights, speed)
-			total += speed
-		}
-	}
-	n := min(int64(len(weights)), max(strips, 1))
-	if n < int64(len(weights)) {
-		weights = weights[:n]
-		total = 0
-		for _, w := range weights {
-			total += w
-		}
-	}
-	b := []int64{0}
-	acc := 0.0
-	for k := int64(0); k < n-1; k++ {
-		acc += weights[k]
-		c := int64(float64(strips) * acc / total)
-		c = max(c, b[len(b)-1]+1)
-		c = min(c, strips-(n-1-k))
-		b = append(b, c)
-	}
-	return append(b, strips)
+	return splitWeighted(exs, per, strips, 1, 1)
 }

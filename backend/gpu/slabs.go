@@ -241,38 +241,44 @@ func lockAll(exs []*Executor) (unlock func(), err error) {
 // 0.63 s of kernel with equal widths, 0.68 s with the right slab 44%
 // of the columns.
 func slabBounds(exs []*Executor, per int, cols, pj int64) []int64 {
+	return splitWeighted(exs, per, cols, max(int64(minSlabCols), pj), 32)
+}
+
+// splitWeighted cuts 0 .. total-1 into parts, per on each GPU of exs, sized
+// in proportion to the GPUs' speeds (multiprocessors x clock), each at
+// least minW, inner boundaries at multiples of align; fewer parts where
+// total is short. It returns the n+1 boundaries of n parts.
+func splitWeighted(exs []*Executor, per int, total, minW, align int64) []int64 {
 	var weights []float64
-	var total float64
+	var sum float64
 	for _, e := range exs {
 		speed := float64(e.dev.SMs) * float64(max(e.dev.ClockKHz, 1))
 		for k := 0; k < per; k++ {
 			weights = append(weights, speed)
-			total += speed
+			sum += speed
 		}
 	}
-	minW := max(int64(minSlabCols), pj)
 	n := len(weights)
-	for n > 1 && int64(n)*minW > cols {
+	for n > 1 && int64(n)*minW > total {
 		n--
 	}
 	if n < len(weights) {
-		// Too narrow for every slab: fewer.
 		weights = weights[:n]
-		total = 0
+		sum = 0
 		for _, w := range weights {
-			total += w
+			sum += w
 		}
 	}
 	b := []int64{0}
 	acc := 0.0
 	for k := 0; k < n-1; k++ {
 		acc += weights[k]
-		c := int64(float64(cols)*acc/total) / 32 * 32
+		c := int64(float64(total)*acc/sum) / align * align
 		c = max(c, b[len(b)-1]+minW)
-		c = min(c, cols-int64(n-1-k)*minW)
+		c = min(c, total-int64(n-1-k)*minW)
 		b = append(b, c)
 	}
-	return append(b, cols)
+	return append(b, total)
 }
 
 // slabRun is the state of one split sweep.
@@ -395,31 +401,8 @@ func (s *slabRun) prepare(bounds []int64) error {
 		}
 		// The border from slab k-1 into slab k.
 		left := s.parts[k-1]
-		peer := !s.so.HostBorders
-		if peer && left.r != r {
-			ok, err := left.r.e.ctx.EnablePeer(r.e.ctx)
-			if err != nil {
-				return err
-			}
-			peer = ok
-		}
-		if peer {
-			if sp.lin, err = r.alloc("slab border", borderBytes); err != nil {
-				return err
-			}
-			if err := r.e.ctx.Memset8(sp.lin, 0, borderBytes); err != nil {
-				return err
-			}
-		} else {
-			h, err := r.e.ctx.HostAllocShared(borderBytes)
-			if err != nil {
-				return outOfMemory(fmt.Errorf("pinning %s of host memory for a slab border: %w", mb(borderBytes), err))
-			}
-			s.shared = append(s.shared, h)
-			clear(h.Bytes())
-			if sp.lin, err = h.DevicePtr(); err != nil {
-				return err
-			}
+		if sp.lin, err = border(left.r, r, borderBytes, s.so.HostBorders, &s.shared); err != nil {
+			return err
 		}
 		sp.lflag = sp.lin + cuda.DevicePtr(p.Rows*int64(max(pr.PJ, 1))*cs)
 		left.lout, left.rfl = sp.lin, sp.lflag
@@ -449,14 +432,7 @@ func (s *slabRun) sweep() error {
 	}
 	// stop makes every slab's kernel end early (through a second stream:
 	// the kernels' streams are busy).
-	stop := func() {
-		for _, r := range s.runs {
-			h := s.abort[r]
-			cuda.HostSlice[int32](h)[0] = 1
-			r.e.ctx.CopyHtoDAsync(r.mod.globals[codegen.SymAbort], h.Ptr(), 4, r.e.s2)
-			r.e.s2.Synchronize()
-		}
-	}
+	stop := func() { stopAll(s.runs, s.abort) }
 	tick := func() error {
 		var done int64
 		for _, sp := range s.parts {
@@ -574,4 +550,45 @@ func (s *slabRun) answer(res *backend.Result) error {
 	}
 	res.Answer = v
 	return eval.CheckAnswer(p, v)
+}
+
+// border allocates bytes, zeroed, that the kernel on from's GPU writes and
+// the kernel on to's GPU reads: device memory of to's GPU where from's can
+// reach it (or is the same GPU) and hostOnly is not set, else pinned host
+// memory mapped into both, added to *hosts for the caller to free.
+func border(from, to *run, bytes int64, hostOnly bool, hosts *[]*cuda.HostBuffer) (cuda.DevicePtr, error) {
+	peer := !hostOnly
+	if peer && from.e != to.e {
+		ok, err := from.e.ctx.EnablePeer(to.e.ctx)
+		if err != nil {
+			return 0, err
+		}
+		peer = ok
+	}
+	if peer {
+		p, err := to.alloc("border between GPUs", bytes)
+		if err != nil {
+			return 0, err
+		}
+		return p, to.e.ctx.Memset8(p, 0, bytes)
+	}
+	h, err := to.e.ctx.HostAllocShared(bytes)
+	if err != nil {
+		return 0, outOfMemory(fmt.Errorf("pinning %s of host memory for a border between GPUs: %w", mb(bytes), err))
+	}
+	*hosts = append(*hosts, h)
+	clear(h.Bytes())
+	return h.DevicePtr()
+}
+
+// stopAll makes the kernels on the GPUs of runs end early: dp_abort set from
+// each run's pinned word in aborts, through the GPU's second stream (the
+// kernels' own streams are busy).
+func stopAll(runs []*run, aborts map[*run]*cuda.HostBuffer) {
+	for _, r := range runs {
+		h := aborts[r]
+		cuda.HostSlice[int32](h)[0] = 1
+		r.e.ctx.CopyHtoDAsync(r.mod.globals[codegen.SymAbort], h.Ptr(), 4, r.e.s2)
+		r.e.s2.Synchronize()
+	}
 }
