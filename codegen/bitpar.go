@@ -38,6 +38,11 @@ type Bitpar struct {
 	// two spread the strips over the multiprocessors more evenly than four:
 	// 4,194,304² ran 4% and 13% faster in two runs on an H200).
 	CW, Warps int
+	// Bands makes a program whose launches may sweep a row band of the
+	// strips, linked to the bands above and below through other GPUs'
+	// memory (BP_BANDS); without it those paths are compiled out of the
+	// kernel.
+	Bands bool
 }
 
 // GenerateBitpar writes the bit-parallel program for b; name names it
@@ -89,7 +94,7 @@ func GenerateBitpar(name string, b Bitpar) (*Program, error) {
 	fmt.Fprintf(&src, "// bit-parallel %s, %d characters, kernel %s\n", b.Kind, b.Sigma, KernelBitpar)
 	for _, d := range [][2]any{
 		{"BP_LEV", lev}, {"BP_INDEL", indel}, {"BP_SIGMA", b.Sigma}, {"BP_REGS", b2i(regs)},
-		{"BP_TRACK", b2i(b.Track)}, {"BP_CW", b.CW}, {"BP_WARPS", b.Warps},
+		{"BP_TRACK", b2i(b.Track)}, {"BP_CW", b.CW}, {"BP_WARPS", b.Warps}, {"BP_BANDS", b2i(b.Bands)},
 	} {
 		fmt.Fprintf(&src, "#define %s %d\n", d[0], d[1])
 	}

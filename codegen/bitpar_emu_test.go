@@ -173,7 +173,7 @@ func checkBitparBands(t *testing.T, kind plan.SpecialKind, track bool, cw int, c
 		bySigma[packed[k].Sigma] = append(bySigma[packed[k].Sigma], k)
 	}
 	for sigma, idx := range bySigma {
-		prog, err := GenerateBitpar("emu", Bitpar{Kind: kind, Sigma: sigma, Track: track, CW: cw, Warps: 2})
+		prog, err := GenerateBitpar("emu", Bitpar{Kind: kind, Sigma: sigma, Track: track, CW: cw, Warps: 2, Bands: bands > 1})
 		if err != nil {
 			t.Fatal(err)
 		}

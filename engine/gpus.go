@@ -58,9 +58,6 @@ func (s *GPUSet) DeviceFree() int64 { return s.exs[0].DeviceFree() }
 // Run runs a grid problem over the GPUs: column slabs where it can be
 // split, else on the first GPU.
 func (s *GPUSet) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
-	if len(s.exs) == 1 {
-		return s.exs[0].Run(ctx, p, pl, opt)
-	}
 	return gpu.RunSlabs(ctx, s.exs, p, pl, opt, gpu.SlabOptions{})
 }
 

@@ -14,6 +14,8 @@
 //             row (min, or max for LCS, of columns jlo..jhi)
 //   BP_CW     columns per pipeline step (8 or 16)
 //   BP_WARPS  warps per block
+//   BP_BANDS  1: a launch may sweep a row band (below); 0: the band links
+//             are compiled out
 //
 // Words are cut into strips of 32 (2048 rows), one per warp at a time: a
 // persistent launch whose warps take strips in order from a ticket, as the
@@ -394,12 +396,12 @@ dp_bitpar(const bp_word *__restrict__ peq, const unsigned char *__restrict__ bc,
 		lk.above = prog + (s > 0 ? s - 1 : 0);
 		lk.mine = prog + s;
 		lk.sysIn = lk.sysOut = false;
-		if (s == s0 && bin) {
+		if (BP_BANDS && s == s0 && bin) {
 			lk.in = bin;
 			lk.above = bprog;
 			lk.sysIn = true;
 		}
-		if (s == s1 - 1 && bout) {
+		if (BP_BANDS && s == s1 - 1 && bout) {
 			lk.out = bout;
 			lk.mine = bnext;
 			lk.sysOut = true;

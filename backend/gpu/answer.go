@@ -21,11 +21,8 @@ func (r *run) setupAnswer(slots int) error {
 	ctx := r.e.ctx
 	switch pr.Answer {
 	case codegen.AnswerRegion:
-		p, err := r.alloc("answer partials", int64(slots)*codegen.PartBytes)
+		p, err := r.allocPartials(slots)
 		if err != nil {
-			return err
-		}
-		if err := ctx.Memset8(p, 0, int64(slots)*codegen.PartBytes); err != nil {
 			return err
 		}
 		r.part, r.parts = p, slots
@@ -65,6 +62,26 @@ func (r *run) setupAnswer(slots int) error {
 		r.capPos = p
 	}
 	return nil
+}
+
+// allocPartials allocates slots zeroed partial results of a region answer
+// (one per block or warp).
+func (r *run) allocPartials(slots int) (cuda.DevicePtr, error) {
+	p, err := r.alloc("answer partials", int64(slots)*codegen.PartBytes)
+	if err != nil {
+		return 0, err
+	}
+	return p, r.e.ctx.Memset8(p, 0, int64(slots)*codegen.PartBytes)
+}
+
+// zeroStripCaptures zeroes the strip kernel's captured answer cells (a
+// module global, dp_capv) where the answer captures cells.
+func (r *run) zeroStripCaptures() error {
+	if r.prog.Answer != codegen.AnswerCapture {
+		return nil
+	}
+	zero := make([]byte, codegen.MaxStripCaptures*8)
+	return r.e.ctx.CopyHtoD(r.mod.globals[codegen.SymCapture], unsafe.Pointer(&zero[0]), int64(codegen.MaxStripCaptures)*r.cellBytes())
 }
 
 // lineOrder lists the capture indices sorted by (line, position).

@@ -3,7 +3,6 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 	"unsafe"
 
@@ -27,16 +26,13 @@ import (
 
 // bitparBand is one band of a split bit-parallel run.
 type bitparBand struct {
-	r          *run
+	part
 	s0, s1     int64 // strips
 	cbuf       cuda.DevicePtr
 	state      cuda.DevicePtr // progress per strip, ticket, acc, track
 	blocks     int64
-	stream     *cuda.Stream
-	start, end *cuda.Event
-	poll       *cuda.HostBuffer
-	lin, lflag cuda.DevicePtr
-	lout, rfl  cuda.DevicePtr
+	lin, lflag cuda.DevicePtr // links from the band above (0 for the first)
+	lout, rfl  cuda.DevicePtr // links to the band below (0 for the last)
 }
 
 // runBitparBands runs job (both sequences non-empty) over the GPUs of exs
@@ -59,7 +55,7 @@ func runBitparBands(ctx context.Context, exs []*Executor, p *ir.Problem, pl *pla
 	trace := phases.Start(p.Name)
 	compileStart := time.Now()
 	cw := codegen.BitparCW(strips, exs[0].dev.SMs)
-	prog, err := codegen.GenerateBitpar(p.Name, codegen.Bitpar{Kind: job.sp.Kind, Sigma: in.Sigma, Track: job.track, CW: cw})
+	prog, err := codegen.GenerateBitpar(p.Name, codegen.Bitpar{Kind: job.sp.Kind, Sigma: in.Sigma, Track: job.track, CW: cw, Bands: true})
 	if err != nil {
 		return nil, err
 	}
@@ -130,19 +126,26 @@ func runBitparBands(ctx context.Context, exs []*Executor, p *ir.Problem, pl *pla
 	}()
 	threads := 32 * prog.Bitpar.Warps
 	var bands []*bitparBand
-	defer func() {
-		for _, sl := range bands {
-			if sl.stream != nil {
-				sl.stream.Synchronize()
-				sl.stream.Destroy()
-			}
+	var launches []*part
+	defer func() { closeParts(launches) }()
+	occ := map[*run]int{}
+	for _, r := range runs {
+		k, err := r.mod.funcs[codegen.FuncBitpar].MaxActiveBlocksPerSM(threads, 0)
+		if err != nil {
+			return nil, err
 		}
-	}()
+		if k < 1 {
+			return nil, fmt.Errorf("the bit-parallel kernel cannot run a block of %d threads on %s", threads, r.e.dev.Name)
+		}
+		occ[r] = k
+	}
 	for k := 0; k < nbands; k++ {
 		r := runOf(k)
 		e := r.e
-		sl := &bitparBand{r: r, s0: bounds[k], s1: bounds[k+1]}
+		sl := &bitparBand{s0: bounds[k], s1: bounds[k+1]}
+		sl.r = r
 		bands = append(bands, sl)
+		launches = append(launches, &sl.part)
 		if sl.cbuf, err = r.alloc("strip links", 8*chunks); err != nil {
 			return nil, err
 		}
@@ -152,24 +155,8 @@ func runBitparBands(ctx context.Context, exs []*Executor, p *ir.Problem, pl *pla
 		if err := e.ctx.Memset8(sl.state, 0, progBytes+24); err != nil {
 			return nil, err
 		}
-		occ, err := r.mod.funcs[codegen.FuncBitpar].MaxActiveBlocksPerSM(threads, 0)
-		if err != nil {
-			return nil, err
-		}
-		if occ < 1 {
-			return nil, fmt.Errorf("the bit-parallel kernel cannot run a block of %d threads", threads)
-		}
-		sl.blocks = max(min(int64(occ*e.dev.SMs/bandsOn[r]), (sl.s1-sl.s0+int64(prog.Bitpar.Warps)-1)/int64(prog.Bitpar.Warps)), 1)
-		if sl.stream, err = e.ctx.NewStream(); err != nil {
-			return nil, err
-		}
-		if sl.start, err = r.event(); err != nil {
-			return nil, err
-		}
-		if sl.end, err = r.event(); err != nil {
-			return nil, err
-		}
-		if sl.poll, err = r.hostAlloc(4 * (strips + 1)); err != nil {
+		sl.blocks = max(min(int64(occ[r]*e.dev.SMs/bandsOn[r]), (sl.s1-sl.s0+int64(prog.Bitpar.Warps)-1)/int64(prog.Bitpar.Warps)), 1)
+		if err := sl.open(r, strips+1); err != nil {
 			return nil, err
 		}
 		if k == 0 {
@@ -202,41 +189,25 @@ func runBitparBands(ctx context.Context, exs []*Executor, p *ir.Problem, pl *pla
 	}
 	stop := func() { stopAll(runs, aborts) }
 	tick := func() error {
-		var steps int64
+		var steps int64 // steps finished, summed over the strips of every band
 		for _, sl := range bands {
-			e := sl.r.e
-			if err := e.ctx.CopyDtoHAsync(sl.poll.Ptr(), sl.state, 4*strips, e.s2); err != nil {
+			done, err := sl.counts(sl.state, strips)
+			if err != nil {
 				return err
 			}
-			if err := e.s2.Synchronize(); err != nil {
-				return fmt.Errorf("running %s on %s: %w", p.Name, e.dev.Name, err)
-			}
-			for _, c := range cuda.HostSlice[int32](sl.poll)[sl.s0:sl.s1] {
+			for _, c := range done[sl.s0:sl.s1] {
 				steps += int64(c)
 			}
 		}
 		runs[0].progress(steps * int64(cw) * 2048)
 		return nil
 	}
-	var compute float64
-	for k := len(bands) - 1; k >= 0; k-- {
-		if err := bands[k].r.awaitKernel(bands[k].end, tick, stop); err != nil {
-			if cerr := ctx.Err(); cerr != nil {
-				return nil, cerr
-			}
-			return nil, err
-		}
+	if err := awaitParts(launches, tick, stop); err != nil {
+		return nil, err
 	}
-	for _, sl := range bands {
-		from := bands[0].start
-		if sl.r != bands[0].r {
-			from = sl.start
-		}
-		ms, err := cuda.Elapsed(from, sl.end)
-		if err != nil {
-			return nil, err
-		}
-		compute = max(compute, float64(ms)/1e3)
+	compute, err := kernelSeconds(launches)
+	if err != nil {
+		return nil, err
 	}
 	trace.Mark("sweep")
 	// The last column's sum over all bands; the best of row n from the
@@ -256,22 +227,11 @@ func runBitparBands(ctx context.Context, exs []*Executor, p *ir.Problem, pl *pla
 		return nil, fmt.Errorf("internal error: the bit-parallel kernel of %s did not report row %d", p.Name, n)
 	}
 	last := codegen.BitparAnswer(job.sp.Kind, n, m, sum)
-	var names []string
-	for _, e := range exs {
-		names = append(names, e.dev.Name)
-	}
-	res := &backend.Result{Backend: "cuda", Special: job.sp,
-		Device: fmt.Sprintf("%d GPUs, %d row bands: %s", len(exs), nbands, strings.Join(names, "; "))}
-	if len(exs) == 1 {
-		res.Device = fmt.Sprintf("%s, %d row bands", exs[0].Device(), nbands)
-	}
+	res := &backend.Result{Backend: "cuda", Special: job.sp, Device: splitDevice(exs, nbands, "row bands")}
 	if err := backend.Finish(p, opt, res, bitparAnswer(p, pl, job, last, best, bestJ), traceback.Trace); err != nil {
 		return nil, err
 	}
-	for _, r := range runs {
-		stats.DeviceBytes += r.devBytes
-		stats.PeakHostBytes += r.hostBytes
-	}
+	addRunStats(&stats, runs)
 	stats.ComputeSeconds = compute
 	stats.Cells = p.Cells()
 	stats.Seconds = time.Since(start).Seconds()

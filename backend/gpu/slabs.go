@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
@@ -75,19 +73,16 @@ func (e *Executor) slabsWhyNot(p *ir.Problem, pl *plan.Plan, opt backend.Options
 	return ""
 }
 
-// slabPart is one slab: its columns, launch and borders.
+// slabPart is one slab: its launch, columns and borders.
 type slabPart struct {
-	r          *run // the run of the slab's GPU
+	part
 	c0, cw     int64
-	stream     *cuda.Stream
-	start, end *cuda.Event
 	bnd, prog  cuda.DevicePtr
-	part       cuda.DevicePtr // its warps' partial answers (region answers)
-	parts      int
+	partials   cuda.DevicePtr // its warps' partial answers (region answers)
+	nPartials  int
 	blocks     int64
 	lin, lflag cuda.DevicePtr // from the left slab (0 for the first)
 	lout, rfl  cuda.DevicePtr // to the right slab (0 for the last)
-	poll       *cuda.HostBuffer
 }
 
 // RunSlabs solves p as planned by pl with its grid split into column slabs
@@ -165,7 +160,7 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 	var stats backend.Stats
 	stats.CompileSeconds = time.Since(compileStart).Seconds()
 	stats.CompileCached = cached
-	s := &slabRun{ctx: ctx, p: p, pl: pl, prog: prog, runs: runs, per: per, so: so, abort: map[*run]*cuda.HostBuffer{}}
+	s := &slabRun{ctx: ctx, p: p, pl: pl, prog: prog, runs: runs, so: so, abort: map[*run]*cuda.HostBuffer{}}
 	defer s.close()
 	bounds := slabBounds(exs, per, p.Cols, pj)
 	if err := s.prepare(bounds); err != nil {
@@ -179,54 +174,17 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 		return nil, err
 	}
 	trace.Mark("sweep")
-	var names []string
-	for _, e := range exs {
-		names = append(names, e.dev.Name)
-	}
-	res := &backend.Result{Backend: "cuda", Device: fmt.Sprintf("%d GPUs, %d column slabs: %s", len(exs), len(s.parts), strings.Join(names, "; "))}
-	if len(exs) == 1 {
-		res.Device = fmt.Sprintf("%s, %d column slabs", exs[0].Device(), len(s.parts))
-	}
+	res := &backend.Result{Backend: "cuda", Device: splitDevice(exs, len(s.parts), "column slabs")}
 	if err := backend.Finish(p, opt, res, s.answer, traceback.Trace); err != nil {
 		return nil, err
 	}
 	trace.Mark("answer")
-	for _, r := range runs {
-		stats.DeviceBytes += r.devBytes
-		stats.PeakHostBytes += r.hostBytes
-	}
+	addRunStats(&stats, runs)
 	stats.ComputeSeconds = s.compute
 	stats.Cells = p.Cells()
 	stats.Seconds = time.Since(start).Seconds()
 	res.Stats = stats
 	return res, nil
-}
-
-// lockAll locks the executors in order, each once (RunSlabs holds them all
-// for its run).
-func lockAll(exs []*Executor) (unlock func(), err error) {
-	seen := map[*Executor]bool{}
-	for _, e := range exs {
-		if seen[e] {
-			return nil, errors.New("gpu: RunSlabs was given one GPU twice; use SlabOptions.PerGPU")
-		}
-		seen[e] = true
-	}
-	var held []*Executor
-	unlock = func() {
-		for _, e := range held {
-			e.mu.Unlock()
-		}
-	}
-	for _, e := range exs {
-		e.mu.Lock()
-		held = append(held, e)
-		if e.ctx == nil {
-			unlock()
-			return nil, errors.New("gpu: the executor is closed")
-		}
-	}
-	return unlock, nil
 }
 
 // slabBounds cuts cols sweep columns into slabs: per on each GPU, at least
@@ -238,47 +196,10 @@ func lockAll(exs []*Executor) (unlock func(), err error) {
 // run ahead of the slab on its left (it starts strip s when that one has
 // finished strip s), so making later slabs narrower to make up for their
 // late start only lets them wait: measured on two H100s, LCS 1,048,576²,
-// 0.63 s of kernel with equal widths, 0.68 s with the right slab 44%
+// 0.63 s of kernel with equal widths, 0.68 s with the right slab 43%
 // of the columns.
 func slabBounds(exs []*Executor, per int, cols, pj int64) []int64 {
 	return splitWeighted(exs, per, cols, max(int64(minSlabCols), pj), 32)
-}
-
-// splitWeighted cuts 0 .. total-1 into parts, per on each GPU of exs, sized
-// in proportion to the GPUs' speeds (multiprocessors x clock), each at
-// least minW, inner boundaries at multiples of align; fewer parts where
-// total is short. It returns the n+1 boundaries of n parts.
-func splitWeighted(exs []*Executor, per int, total, minW, align int64) []int64 {
-	var weights []float64
-	var sum float64
-	for _, e := range exs {
-		speed := float64(e.dev.SMs) * float64(max(e.dev.ClockKHz, 1))
-		for k := 0; k < per; k++ {
-			weights = append(weights, speed)
-			sum += speed
-		}
-	}
-	n := len(weights)
-	for n > 1 && int64(n)*minW > total {
-		n--
-	}
-	if n < len(weights) {
-		weights = weights[:n]
-		sum = 0
-		for _, w := range weights {
-			sum += w
-		}
-	}
-	b := []int64{0}
-	acc := 0.0
-	for k := 0; k < n-1; k++ {
-		acc += weights[k]
-		c := int64(float64(total)*acc/sum) / align * align
-		c = max(c, b[len(b)-1]+minW)
-		c = min(c, total-int64(n-1-k)*minW)
-		b = append(b, c)
-	}
-	return append(b, total)
 }
 
 // slabRun is the state of one split sweep.
@@ -288,27 +209,27 @@ type slabRun struct {
 	pl      *plan.Plan
 	prog    *codegen.Program
 	runs    []*run // by GPU
-	per     int
 	so      SlabOptions
 	parts   []*slabPart
-	streams []*cuda.Stream
 	shared  []*cuda.HostBuffer // host-memory borders
 	abort   map[*run]*cuda.HostBuffer
 	compute float64
 }
 
 func (s *slabRun) close() {
-	for _, sp := range s.parts {
-		if sp.stream != nil {
-			sp.stream.Synchronize()
-		}
-	}
-	for _, st := range s.streams {
-		st.Destroy()
-	}
+	closeParts(s.launches())
 	for _, h := range s.shared {
 		h.Free()
 	}
+}
+
+// launches is the slabs' launches.
+func (s *slabRun) launches() []*part {
+	ps := make([]*part, len(s.parts))
+	for k, sp := range s.parts {
+		ps[k] = &sp.part
+	}
+	return ps
 }
 
 // runOf is the run of slab k's GPU (slabs are spread over the GPUs in
@@ -345,11 +266,8 @@ func (s *slabRun) prepare(bounds []int64) error {
 			return err
 		}
 		s.abort[r] = h
-		if pr.Answer == codegen.AnswerCapture {
-			zero := make([]byte, codegen.MaxStripCaptures*8)
-			if err := r.e.ctx.CopyHtoD(r.mod.globals[codegen.SymCapture], unsafe.Pointer(&zero[0]), int64(codegen.MaxStripCaptures)*cs); err != nil {
-				return err
-			}
+		if err := r.zeroStripCaptures(); err != nil {
+			return err
 		}
 	}
 	// The borders and flags: rows x PJ cells and a flag per strip, where
@@ -357,7 +275,8 @@ func (s *slabRun) prepare(bounds []int64) error {
 	borderBytes := p.Rows*int64(max(pr.PJ, 1))*cs + 4*pr.Strips
 	for k := 0; k < n; k++ {
 		r := s.runOf(k, n)
-		sp := &slabPart{r: r, c0: bounds[k], cw: bounds[k+1] - bounds[k]}
+		sp := &slabPart{c0: bounds[k], cw: bounds[k+1] - bounds[k]}
+		sp.r = r
 		s.parts = append(s.parts, sp)
 		free, _, err := r.e.ctx.MemInfo()
 		need := 2*int64(max(pr.PI, 1))*sp.cw*cs + 4*(pr.Strips+1) + borderBytes
@@ -375,25 +294,12 @@ func (s *slabRun) prepare(bounds []int64) error {
 		}
 		sp.blocks = max(min(int64(fnOcc[r]*r.e.dev.SMs/slabsOn[r]), pr.Strips), 1)
 		if pr.Answer == codegen.AnswerRegion {
-			sp.parts = int(sp.blocks) * pr.StripWarps
-			if sp.part, err = r.alloc("answer partials", int64(sp.parts)*codegen.PartBytes); err != nil {
-				return err
-			}
-			if err := r.e.ctx.Memset8(sp.part, 0, int64(sp.parts)*codegen.PartBytes); err != nil {
+			sp.nPartials = int(sp.blocks) * pr.StripWarps
+			if sp.partials, err = r.allocPartials(sp.nPartials); err != nil {
 				return err
 			}
 		}
-		if sp.stream, err = r.e.ctx.NewStream(); err != nil {
-			return err
-		}
-		s.streams = append(s.streams, sp.stream)
-		if sp.start, err = r.event(); err != nil {
-			return err
-		}
-		if sp.end, err = r.event(); err != nil {
-			return err
-		}
-		if sp.poll, err = r.hostAlloc(4 * (pr.Strips + 1)); err != nil {
+		if err := sp.open(r, pr.Strips+1); err != nil {
 			return err
 		}
 		if k == 0 {
@@ -422,7 +328,7 @@ func (s *slabRun) sweep() error {
 			return err
 		}
 		if err := r.e.ctx.Launch(fnOf(r), [3]uint32{uint32(sp.blocks), 1, 1}, [3]uint32{threads, 1, 1}, uint32(pr.StripSharedBytes), sp.stream,
-			sp.bnd, sp.prog, sp.prog+cuda.DevicePtr(4*pr.Strips), sp.part, cuda.DevicePtr(0), int64(0), cuda.DevicePtr(0), cuda.DevicePtr(0),
+			sp.bnd, sp.prog, sp.prog+cuda.DevicePtr(4*pr.Strips), sp.partials, cuda.DevicePtr(0), int64(0), cuda.DevicePtr(0), cuda.DevicePtr(0),
 			cuda.DevicePtr(0), cuda.DevicePtr(0), sp.c0, sp.cw, sp.lin, sp.lflag, sp.lout, sp.rfl); err != nil {
 			return err
 		}
@@ -434,40 +340,25 @@ func (s *slabRun) sweep() error {
 	// the kernels' streams are busy).
 	stop := func() { stopAll(s.runs, s.abort) }
 	tick := func() error {
-		var done int64
+		var done int64 // columns finished, summed over the strips of every slab
 		for _, sp := range s.parts {
-			e := sp.r.e
-			if err := e.ctx.CopyDtoHAsync(sp.poll.Ptr(), sp.prog, 4*(pr.Strips+1), e.s2); err != nil {
+			cols, err := sp.counts(sp.prog, pr.Strips)
+			if err != nil {
 				return err
 			}
-			if err := e.s2.Synchronize(); err != nil {
-				return fmt.Errorf("running %s on %s: %w", s.p.Name, e.dev.Name, err)
-			}
-			for _, c := range cuda.HostSlice[int32](sp.poll)[:pr.Strips] {
+			for _, c := range cols {
 				done += int64(c)
 			}
 		}
 		s.runs[0].progress(done * pr.StripRows())
 		return nil
 	}
-	// Wait for the slabs right to left: the last one ends last.
-	for k := len(s.parts) - 1; k >= 0; k-- {
-		sp := s.parts[k]
-		if err := sp.r.awaitKernel(sp.end, tick, stop); err != nil {
-			return err
-		}
+	if err := awaitParts(s.launches(), tick, stop); err != nil {
+		return err
 	}
-	for _, sp := range s.parts {
-		ms, err := cuda.Elapsed(s.parts[0].start, sp.end)
-		if sp.r != s.parts[0].r {
-			ms, err = cuda.Elapsed(sp.start, sp.end) // events of another GPU: its own span
-		}
-		if err != nil {
-			return err
-		}
-		s.compute = max(s.compute, float64(ms)/1e3)
-	}
-	return nil
+	var err error
+	s.compute, err = kernelSeconds(s.launches())
+	return err
 }
 
 // explain prefers a device error to what followed it.
@@ -516,11 +407,11 @@ func (s *slabRun) answer(res *backend.Result) error {
 	case codegen.AnswerRegion:
 		var acc genrun.Part
 		for _, sp := range s.parts {
-			raw, err := sp.r.readDevice(sp.part, int64(sp.parts)*codegen.PartBytes)
+			raw, err := sp.r.readDevice(sp.partials, int64(sp.nPartials)*codegen.PartBytes)
 			if err != nil {
 				return err
 			}
-			for k := 0; k < sp.parts; k++ {
+			for k := 0; k < sp.nPartials; k++ {
 				acc = genrun.Fold(a.Op, p.CellType.IsFloat(), acc, genrun.DecodePart(raw[k*codegen.PartBytes:]))
 			}
 		}
@@ -550,45 +441,4 @@ func (s *slabRun) answer(res *backend.Result) error {
 	}
 	res.Answer = v
 	return eval.CheckAnswer(p, v)
-}
-
-// border allocates bytes, zeroed, that the kernel on from's GPU writes and
-// the kernel on to's GPU reads: device memory of to's GPU where from's can
-// reach it (or is the same GPU) and hostOnly is not set, else pinned host
-// memory mapped into both, added to *hosts for the caller to free.
-func border(from, to *run, bytes int64, hostOnly bool, hosts *[]*cuda.HostBuffer) (cuda.DevicePtr, error) {
-	peer := !hostOnly
-	if peer && from.e != to.e {
-		ok, err := from.e.ctx.EnablePeer(to.e.ctx)
-		if err != nil {
-			return 0, err
-		}
-		peer = ok
-	}
-	if peer {
-		p, err := to.alloc("border between GPUs", bytes)
-		if err != nil {
-			return 0, err
-		}
-		return p, to.e.ctx.Memset8(p, 0, bytes)
-	}
-	h, err := to.e.ctx.HostAllocShared(bytes)
-	if err != nil {
-		return 0, outOfMemory(fmt.Errorf("pinning %s of host memory for a border between GPUs: %w", mb(bytes), err))
-	}
-	*hosts = append(*hosts, h)
-	clear(h.Bytes())
-	return h.DevicePtr()
-}
-
-// stopAll makes the kernels on the GPUs of runs end early: dp_abort set from
-// each run's pinned word in aborts, through the GPU's second stream (the
-// kernels' own streams are busy).
-func stopAll(runs []*run, aborts map[*run]*cuda.HostBuffer) {
-	for _, r := range runs {
-		h := aborts[r]
-		cuda.HostSlice[int32](h)[0] = 1
-		r.e.ctx.CopyHtoDAsync(r.mod.globals[codegen.SymAbort], h.Ptr(), 4, r.e.s2)
-		r.e.s2.Synchronize()
-	}
 }

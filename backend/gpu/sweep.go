@@ -308,11 +308,8 @@ func (r *run) strips() error {
 	if err := r.setupAnswer(int(warps)); err != nil {
 		return err
 	}
-	if pr.Answer == codegen.AnswerCapture {
-		zero := make([]byte, codegen.MaxStripCaptures*8)
-		if err := e.ctx.CopyHtoD(r.mod.globals[codegen.SymCapture], unsafe.Pointer(&zero[0]), int64(codegen.MaxStripCaptures)*cs); err != nil {
-			return err
-		}
+	if err := r.zeroStripCaptures(); err != nil {
+		return err
 	}
 	// The host polls the progress flags (columns done per strip) and the
 	// ticket for progress, and stops the kernel through dp_abort.

@@ -1,0 +1,227 @@
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/codegen"
+)
+
+// What the two ways of spreading one grid over several GPUs share — column
+// slabs of the strip kernel (slabs.go) and row bands of the bit-parallel
+// kernel (bitparbands.go): holding the executors, cutting by speed, the
+// borders between GPUs, one launch per part on its own stream, waiting,
+// stopping, timing, and the result's device line and statistics.
+
+// lockAll locks the executors in order, each once (RunSlabs holds them all
+// for its run).
+func lockAll(exs []*Executor) (unlock func(), err error) {
+	seen := map[*Executor]bool{}
+	for _, e := range exs {
+		if seen[e] {
+			return nil, errors.New("gpu: RunSlabs was given one GPU twice; use SlabOptions.PerGPU")
+		}
+		seen[e] = true
+	}
+	var held []*Executor
+	unlock = func() {
+		for _, e := range held {
+			e.mu.Unlock()
+		}
+	}
+	for _, e := range exs {
+		e.mu.Lock()
+		held = append(held, e)
+		if e.ctx == nil {
+			unlock()
+			return nil, errors.New("gpu: the executor is closed")
+		}
+	}
+	return unlock, nil
+}
+
+// splitWeighted cuts 0 .. total-1 into parts, per on each GPU of exs, sized
+// in proportion to the GPUs' speeds (multiprocessors x clock), each at
+// least minW, inner boundaries at multiples of align; fewer parts where
+// total is short. It returns the n+1 boundaries of n parts.
+func splitWeighted(exs []*Executor, per int, total, minW, align int64) []int64 {
+	var weights []float64
+	var sum float64
+	for _, e := range exs {
+		speed := float64(e.dev.SMs) * float64(max(e.dev.ClockKHz, 1))
+		for k := 0; k < per; k++ {
+			weights = append(weights, speed)
+			sum += speed
+		}
+	}
+	n := len(weights)
+	for n > 1 && int64(n)*minW > total {
+		n--
+	}
+	if n < len(weights) {
+		weights = weights[:n]
+		sum = 0
+		for _, w := range weights {
+			sum += w
+		}
+	}
+	b := []int64{0}
+	acc := 0.0
+	for k := 0; k < n-1; k++ {
+		acc += weights[k]
+		c := int64(float64(total)*acc/sum) / align * align
+		c = max(c, b[len(b)-1]+minW)
+		c = min(c, total-int64(n-1-k)*minW)
+		b = append(b, c)
+	}
+	return append(b, total)
+}
+
+// border allocates bytes, zeroed, that the kernel on from's GPU writes and
+// the kernel on to's GPU reads: device memory of to's GPU where from's can
+// reach it (or is the same GPU) and hostOnly is not set, else pinned host
+// memory mapped into both, added to *hosts for the caller to free.
+func border(from, to *run, bytes int64, hostOnly bool, hosts *[]*cuda.HostBuffer) (cuda.DevicePtr, error) {
+	peer := !hostOnly
+	if peer && from.e != to.e {
+		ok, err := from.e.ctx.EnablePeer(to.e.ctx)
+		if err != nil {
+			return 0, err
+		}
+		peer = ok
+	}
+	if peer {
+		p, err := to.alloc("border between GPUs", bytes)
+		if err != nil {
+			return 0, err
+		}
+		return p, to.e.ctx.Memset8(p, 0, bytes)
+	}
+	h, err := to.e.ctx.HostAllocShared(bytes)
+	if err != nil {
+		return 0, outOfMemory(fmt.Errorf("pinning %s of host memory for a border between GPUs: %w", mb(bytes), err))
+	}
+	*hosts = append(*hosts, h)
+	clear(h.Bytes())
+	return h.DevicePtr()
+}
+
+// stopAll makes the kernels on the GPUs of runs end early: dp_abort set from
+// each run's pinned word in aborts, through the GPU's second stream (the
+// kernels' own streams are busy).
+func stopAll(runs []*run, aborts map[*run]*cuda.HostBuffer) {
+	for _, r := range runs {
+		h := aborts[r]
+		cuda.HostSlice[int32](h)[0] = 1
+		r.e.ctx.CopyHtoDAsync(r.mod.globals[codegen.SymAbort], h.Ptr(), 4, r.e.s2)
+		r.e.s2.Synchronize()
+	}
+}
+
+// part is one launch of a split run: its GPU's run, its stream, the events
+// around it and a pinned buffer the host reads its progress into.
+type part struct {
+	r          *run
+	stream     *cuda.Stream
+	start, end *cuda.Event
+	poll       *cuda.HostBuffer
+}
+
+// open gives p a stream, its events and pollInts ints of pinned memory on
+// r's GPU.
+func (p *part) open(r *run, pollInts int64) error {
+	p.r = r
+	var err error
+	if p.stream, err = r.e.ctx.NewStream(); err != nil {
+		return err
+	}
+	if p.start, err = r.event(); err != nil {
+		return err
+	}
+	if p.end, err = r.event(); err != nil {
+		return err
+	}
+	p.poll, err = r.hostAlloc(4 * pollInts)
+	return err
+}
+
+// counts copies n ints from src on p's GPU into p.poll (through the GPU's
+// second stream, the kernels' being busy) and returns them.
+func (p *part) counts(src cuda.DevicePtr, n int64) ([]int32, error) {
+	e := p.r.e
+	if err := e.ctx.CopyDtoHAsync(p.poll.Ptr(), src, 4*n, e.s2); err != nil {
+		return nil, err
+	}
+	if err := e.s2.Synchronize(); err != nil {
+		return nil, fmt.Errorf("running %s on %s: %w", p.r.p.Name, e.dev.Name, err)
+	}
+	return cuda.HostSlice[int32](p.poll)[:n], nil
+}
+
+// closeParts waits for the parts' streams and destroys them.
+func closeParts(ps []*part) {
+	for _, p := range ps {
+		if p.stream != nil {
+			p.stream.Synchronize()
+			p.stream.Destroy()
+		}
+	}
+}
+
+// awaitParts waits for every part, the last first (it ends last), calling
+// tick for progress; on cancellation or a failed tick it calls stop and
+// returns the reason.
+func awaitParts(ps []*part, tick func() error, stop func()) error {
+	for k := len(ps) - 1; k >= 0; k-- {
+		if err := ps[k].r.awaitKernel(ps[k].end, tick, stop); err != nil {
+			if cerr := ps[k].r.ctx.Err(); cerr != nil {
+				return cerr
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// kernelSeconds is the longest span of the parts: from the first part's
+// start to each part's end on the first part's GPU, a part's own span on
+// another GPU (events of different GPUs do not compare).
+func kernelSeconds(ps []*part) (float64, error) {
+	var longest float64
+	for _, p := range ps {
+		from := ps[0].start
+		if p.r.e != ps[0].r.e {
+			from = p.start
+		}
+		ms, err := cuda.Elapsed(from, p.end)
+		if err != nil {
+			return 0, err
+		}
+		longest = max(longest, float64(ms)/1e3)
+	}
+	return longest, nil
+}
+
+// splitDevice is the result's device line of a run split into n parts
+// (what: "column slabs", "row bands") over exs.
+func splitDevice(exs []*Executor, n int, what string) string {
+	if len(exs) == 1 {
+		return fmt.Sprintf("%s, %d %s", exs[0].Device(), n, what)
+	}
+	var names []string
+	for _, e := range exs {
+		names = append(names, e.dev.Name)
+	}
+	return fmt.Sprintf("%d GPUs, %d %s: %s", len(exs), n, what, strings.Join(names, "; "))
+}
+
+// addRunStats adds the runs' device and host memory to st.
+func addRunStats(st *backend.Stats, runs []*run) {
+	for _, r := range runs {
+		st.DeviceBytes += r.devBytes
+		st.PeakHostBytes += r.hostBytes
+	}
+}
