@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
@@ -71,6 +72,49 @@ type Config struct {
 	// BaseDir is the directory that the file's own relative `@"path"`s
 	// are relative to; "" means the directory of dsl.File.Name.
 	BaseDir string
+	// Files, where set, keeps the data files read (a scoring matrix the
+	// `.dp` file names) for the next Bind: the instances of a batch read
+	// each once. The tables it hands out are shared: nothing may change
+	// them.
+	Files *FileCache
+}
+
+// FileCache is the data files a batch's instances have read (Config.Files),
+// safe for concurrent use.
+type FileCache struct {
+	mu sync.Mutex
+	m  map[fileKey]fileEntry
+}
+
+type fileKey struct {
+	path string
+	opt  formats.Options
+}
+
+type fileEntry struct {
+	t   *formats.Table
+	err error
+}
+
+func (c *FileCache) load(path string, opt formats.Options) (*formats.Table, error) {
+	if c == nil {
+		return formats.Load(path, opt)
+	}
+	k := fileKey{path, opt}
+	c.mu.Lock()
+	e, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return e.t, e.err
+	}
+	t, err := formats.Load(path, opt)
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[fileKey]fileEntry{}
+	}
+	c.m[k] = fileEntry{t, err}
+	c.mu.Unlock()
+	return t, err
 }
 
 // Check binds cfg to f and checks the result: sema.Check(f, Bind(f, cfg)).
@@ -217,7 +261,7 @@ func (b *binder) readFiles() {
 			continue
 		}
 		d := df.datum
-		load(&d, n.Input.Type, df.path, df.record)
+		load(&d, n.Input.Type, df.path, df.record, b.cfg.Files)
 		b.data.Inputs[n.Input] = &d
 	}
 }
@@ -225,12 +269,12 @@ func (b *binder) readFiles() {
 // load reads the data file path (FASTA record rec) into d for a
 // declaration of type typ; one of an unknown type is not read (Check
 // reports the type).
-func load(d *sema.Datum, typ, path string, rec int) {
+func load(d *sema.Datum, typ, path string, rec int, cache *FileCache) {
 	t := ir.ParseType(typ)
 	if t == ir.Invalid {
 		return
 	}
-	tab, err := formats.Load(path, loadOptions(t, rec))
+	tab, err := cache.load(path, loadOptions(t, rec))
 	if err != nil {
 		d.Err = err
 	} else {
@@ -254,4 +298,10 @@ func (b *binder) nameList(inputs bool) string {
 		return "none"
 	}
 	return strings.Join(names, ", ")
+}
+
+// CheckData binds cfg to f and checks all but the recurrence:
+// sema.CheckData(f, Bind(f, cfg)).
+func CheckData(f *dsl.File, cfg Config) (*ir.Problem, error) {
+	return sema.CheckData(f, Bind(f, cfg))
 }

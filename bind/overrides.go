@@ -117,7 +117,7 @@ func (b *binder) scalarFromFile(s *dsl.ScalarDecl, path string, rec int, d sema.
 	if ir.ParseType(s.Type) == ir.Invalid {
 		return
 	}
-	load(&d, s.Type, path, rec)
+	load(&d, s.Type, path, rec, b.cfg.Files)
 	b.setScalar(s, &d)
 }
 

@@ -18,8 +18,10 @@ package codegen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,6 +57,11 @@ const (
 	// KernelHost is not a GPU kernel: the program GenerateHost writes for
 	// the CPU (templates/host.cu), compiled by the system's C++ compiler.
 	KernelHost KernelKind = "host"
+	// KernelBatch computes many instances of one shape in one launch
+	// (Options.Batch): one warp an instance, its rows in the lanes'
+	// registers as in the strip kernel, strips of the instance one after
+	// another through shared memory.
+	KernelBatch KernelKind = "batch"
 )
 
 // stripSync is DP_SYNC of templates/strip.cu: the steps a warp of the strip
@@ -69,6 +76,7 @@ const (
 	FuncGather = "dp_gather"
 	FuncTile   = "dp_tile"
 	FuncStrip  = "dp_strip"
+	FuncBatch  = "dp_batch"
 	// The front kernel's entry points, one per Spread, and the reduction
 	// of a region answer over the finished grid.
 	FuncFrontThread = "dp_front_thread"
@@ -84,6 +92,9 @@ const (
 	SymAbort   = "dp_abort" // int: non-zero stops the strip kernel
 	SymAnswer  = "dp_ans"   // cell_t: the answer cell
 	SymCapture = "dp_capv"  // cell_t[MaxStripCaptures]: captured answer cells (strip)
+	// SymBatchErr points at one int per instance of a batch launch: the
+	// device error code of the instance's first failure, 0 for none.
+	SymBatchErr = "dp_berr"
 )
 
 // Device error codes (dp_err.code).
@@ -132,6 +143,10 @@ type Input struct {
 	Len      int64
 	Rows     int64
 	Cols     int64
+	// PerInstance: a batch program (Options.Batch) reads this input per
+	// instance: the symbol points at every instance's elements, Len apart,
+	// in launch order.
+	PerInstance bool
 }
 
 // Options tune the generated program.
@@ -190,7 +205,35 @@ type Options struct {
 	// FMA lets NVRTC contract a*b+c into fused multiply-adds. Off by
 	// default so that floating results match the CPU's.
 	FMA bool
+
+	// Batch asks for a batch program (KernelBatch): one launch computes
+	// many instances of the problem's shape (sizes, scalars and the inputs
+	// not in BatchInputs equal), each by one warp. Generate fails with
+	// ErrNotBatchable where the problem does not suit it.
+	Batch bool
+	// BatchInputs names the inputs that vary between the instances of a
+	// batch (the problem's positional arguments); the others are shared.
+	BatchInputs []string
+	// BatchColumns asks for a batch program whose instances may have fewer
+	// columns than the problem it is generated for (a column input
+	// shorter than the problem's; Program.BatchColumns): each instance's
+	// column count and answer column come with the launch. Only for
+	// forward sweeps, where a cell reads no column right of its own, so
+	// that the columns an instance lacks never reach the ones it has; the
+	// caller makes sure the recurrence does not depend on the column
+	// count (engine: the instances' lowered recurrences are equal).
+	BatchColumns bool
+	// For tuning batch programs: rows per thread (default: the fewest
+	// strips of at most 8), warps per block (default 8, fewer where the
+	// rows between strips need the shared memory) and the blocks per
+	// multiprocessor the compiler must leave registers for (default 1).
+	BatchRowsPerThread, BatchWarps, BatchMinBlocks int
 }
+
+// ErrNotBatchable is Generate's error (wrapped, with the reason) for
+// Options.Batch where no batch program runs the problem: those instances
+// run one at a time.
+var ErrNotBatchable = errors.New("no batch kernel for this problem")
 
 // MemChoice says where inputs go, overriding the problem's `mem:`.
 type MemChoice uint8
@@ -279,6 +322,13 @@ type Program struct {
 	// Bitpar is what a KernelBitpar program was generated for
 	// (GenerateBitpar).
 	Bitpar Bitpar
+
+	// BatchWarps is a batch program's warps per block (one instance
+	// each), BatchMinBlocks its __launch_bounds__ blocks per
+	// multiprocessor. BatchColumns: each instance's columns (at most
+	// Cols) and answer column are launch arguments (Options.BatchColumns).
+	BatchWarps, BatchMinBlocks int
+	BatchColumns               bool
 }
 
 // StripRows is the height of one strip of the strip kernel (one block's
@@ -488,6 +538,9 @@ func (g *gen) layout() error {
 	default:
 		return fmt.Errorf("codegen: unknown schedule %q", pl.Schedule)
 	}
+	if opt.Batch && pl.Schedule != plan.Wavefront {
+		return fmt.Errorf("%w: the %s schedule has none (only wavefronts do)", ErrNotBatchable, pl.Schedule)
+	}
 	switch pl.Answer.Kind {
 	case plan.AnswerCell:
 		prog.Answer = AnswerCell
@@ -502,6 +555,64 @@ func (g *gen) layout() error {
 			return x[0] < y[0] || (x[0] == y[0] && x[1] < y[1])
 		})
 	}
+	if opt.Batch {
+		return g.batchLayout()
+	}
+	return nil
+}
+
+// BatchSharedBytes bounds the shared memory of a batch block: the rows
+// an instance's strips pass each other (2 x PI rows of the instance a
+// warp, double-buffered).
+const BatchSharedBytes = 40 << 10
+
+// batchLayout makes a wavefront program a batch program (Options.Batch),
+// or says why it cannot be one.
+func (g *gen) batchLayout() error {
+	p, pl, prog, opt := g.p, g.pl, g.prog, g.opt
+	why := ""
+	switch {
+	case prog.PI > 8 || prog.PJ > 8:
+		why = fmt.Sprintf("its cells read %d rows and %d columns back (at most 8)", prog.PI, prog.PJ)
+	case prog.Answer == AnswerCapture:
+		why = "its answer is an expression over several cells"
+	case prog.Answer == AnswerRegion && pl.Answer.Op == ir.ReduceSum && p.CellType.IsFloat():
+		why = "its answer is a floating sum, whose rounding would follow the order of the additions"
+	case opt.Maintain || opt.KeepRows:
+		why = "the run keeps the grid"
+	case opt.BatchColumns && prog.Backward:
+		why = "it sweeps backward: instances of fewer columns cannot share a program"
+	case opt.BatchColumns && prog.Answer == AnswerRegion && (pl.Answer.J0 != 0 || pl.Answer.J1 != p.Cols-1 || pl.Answer.JStep > 1):
+		why = "its answer region does not span every column: instances of fewer columns cannot share a program"
+	}
+	if why != "" {
+		return fmt.Errorf("%w: %s", ErrNotBatchable, why)
+	}
+	// The fewest strips of at most 8 rows a lane, the rows spread evenly.
+	strips := (p.Rows + 255) / 256
+	rpt := int((p.Rows + 32*strips - 1) / (32 * strips))
+	if opt.BatchRowsPerThread > 0 {
+		rpt = opt.BatchRowsPerThread
+	}
+	prog.RowsPerThread = max(rpt, prog.PI, 1)
+	prog.Kernel = KernelBatch
+	var perWarp int64
+	if p.Rows > 32*int64(prog.RowsPerThread) {
+		perWarp = 2 * int64(max(prog.PI, 1)) * p.Cols * int64(p.CellType.Size())
+	}
+	warps := 8
+	if opt.BatchWarps > 0 {
+		warps = min(opt.BatchWarps, 32)
+	}
+	for warps > 1 && perWarp*int64(warps) > BatchSharedBytes {
+		warps /= 2
+	}
+	if perWarp*int64(warps) > BatchSharedBytes {
+		return fmt.Errorf("%w: %d columns are too wide for the batch kernel's shared memory", ErrNotBatchable, p.Cols)
+	}
+	prog.BatchWarps = warps
+	prog.BatchMinBlocks = max(opt.BatchMinBlocks, 1)
+	prog.BatchColumns = opt.BatchColumns
 	return nil
 }
 
@@ -588,6 +699,16 @@ func (g *gen) placeInputs() {
 			}
 		}
 		switch {
+		case g.opt.Batch && slices.Contains(g.opt.BatchInputs, in.Name):
+			pi.Place, pi.PerInstance = Global, true
+			pi.Symbol = fmt.Sprintf("dp_in%d_ptr", k)
+		case g.opt.Batch && mem == 0:
+			// The lanes of a batch program read a shared input (a
+			// scoring matrix) at indices of their own instance's data:
+			// __constant__ memory would serialise them, the read-only
+			// cache does not.
+			pi.Place = Global
+			pi.Symbol = fmt.Sprintf("dp_in%d_ptr", k)
 		case mem == 1 && int64(in.Len()) <= g.opt.TextureMax:
 			pi.Place = Texture
 			pi.Symbol = fmt.Sprintf("dp_in%d_tex", k)
@@ -847,7 +968,7 @@ func (g *gen) source() (string, error) {
 	b.WriteString(g.invariantDecls())
 	b.WriteString(rec.String())
 	b.WriteString(g.refTable())
-	kernel := map[KernelKind]string{KernelLine: "line.cu", KernelTile: "tile.cu", KernelStrip: "strip.cu", KernelFront: "front.cu"}[prog.Kernel]
+	kernel := map[KernelKind]string{KernelLine: "line.cu", KernelTile: "tile.cu", KernelStrip: "strip.cu", KernelFront: "front.cu", KernelBatch: "batch.cu"}[prog.Kernel]
 	if err := templates.Execute(&b, kernel, data); err != nil {
 		return "", err
 	}
@@ -959,6 +1080,16 @@ func (g *gen) defines() string {
 			c.WriteString(" } while (0)")
 			def("DP_CAPTURE(i, j, v)", c.String())
 		}
+	case KernelBatch:
+		def("DP_BATCH", 1)
+		def("DP_PI", prog.PI)
+		def("DP_PJ", prog.PJ)
+		def("DP_RPT", prog.RowsPerThread)
+		def("DP_BW", prog.BatchWarps)
+		def("DP_BMINB", prog.BatchMinBlocks)
+		def("DP_BGEN", b2i(prog.BatchColumns))
+		def("DP_NROWV", len(g.rowLds))
+		def("DP_NCOLV", len(g.colLds))
 	case KernelHost:
 		def("DP_HOST_ROWS", b2i(prog.Schedule == plan.Rows))
 		def("DP_HOST_SCAN", b2i(g.hostScan))
@@ -1049,6 +1180,10 @@ func (g *gen) inputDecls() string {
 			fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return %s[k]; }\n", rt, f, in.Symbol)
 		case Global:
 			fmt.Fprintf(&b, "__constant__ const %s *%s;\n", et, in.Symbol)
+			if in.PerInstance {
+				fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return __ldg(%s + dp_binst() * %dLL + k); }\n", rt, f, in.Symbol, max(in.Len, 1))
+				break
+			}
 			fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return __ldg(%s + k); }\n", rt, f, in.Symbol)
 		case Texture:
 			fmt.Fprintf(&b, "__constant__ unsigned long long %s;\n", in.Symbol)

@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"slices"
+
 	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 )
@@ -69,6 +71,17 @@ func (g *gen) finiteInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.
 	r := analysis.Full()
 	if !in.T.IsFloat() && in.T.HasInf() && !hasInf(in, in.I) {
 		r = analysis.Span(ir.FiniteRange(in.T))
+	}
+	if g.opt.Batch {
+		// A batch program runs instances of one BatchKey: the shared
+		// inputs' data is the key's (its digest), and so is the one bit
+		// of a varying char input that says its codes are ASCII.
+		switch {
+		case !slices.Contains(g.opt.BatchInputs, in.Name):
+			r = r.Meet(inputRange(in))
+		case in.T == ir.Char && asciiOnly(in):
+			r = analysis.Span(0, 127)
+		}
 	}
 	if g.hostRanges == nil {
 		g.hostRanges = map[*ir.Input]analysis.Range{}
@@ -183,4 +196,15 @@ func (g *gen) refine(cond ir.Expr, truth bool, en env) env {
 func (g *gen) bodyEnv(n *ir.Reduce, en env) env {
 	w := g.walker()
 	return w.BodyEnv(n, en)
+}
+
+// asciiOnly reports whether a char input's codes are all 0 to 127 (one of
+// the data bits of codegen.BatchKey).
+func asciiOnly(in *ir.Input) bool {
+	for _, v := range in.I {
+		if v < 0 || v > 127 {
+			return false
+		}
+	}
+	return true
 }

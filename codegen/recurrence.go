@@ -26,7 +26,7 @@ func lineDirective(pos source.Pos) string {
 // in the strip kernel, prepared input values (a.rv<S>, a.cv<S>).
 func (g *gen) recurrence(b *strings.Builder) {
 	g.refSafe = make([]bool, len(g.p.CellRefs))
-	m := &emitter{g: g, invariant: g.prog.Kernel == KernelStrip || g.prog.Kernel == KernelHost && !g.hostFront, split: g.prog.Kernel == KernelFront}
+	m := &emitter{g: g, invariant: g.prog.Kernel == KernelStrip || g.prog.Kernel == KernelBatch || g.prog.Kernel == KernelHost && !g.hostFront, split: g.prog.Kernel == KernelFront}
 	b.WriteString("\n// ---- the recurrence ----\n")
 	b.WriteString("template <class A>\n__device__ __forceinline__ cell_t dp_rec(const DP_IDX_T i, const DP_IDX_T j, A &a)\n{\n")
 	en0 := g.gridEnv(g.cellRange)
@@ -121,7 +121,7 @@ func (g *gen) recurrence(b *strings.Builder) {
 // depends on i alone (the same for a thread's row across the whole sweep:
 // kept in registers) or on j alone (staged per column in shared memory).
 func (g *gen) classifyLoads() {
-	if g.prog.Kernel != KernelStrip && g.prog.Kernel != KernelHost {
+	if g.prog.Kernel != KernelStrip && g.prog.Kernel != KernelBatch && g.prog.Kernel != KernelHost {
 		return
 	}
 	seen := map[*ir.Load]bool{}

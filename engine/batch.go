@@ -15,12 +15,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/gpu"
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
@@ -102,7 +104,7 @@ func (a *BatchArg) items() iter.Seq2[batchItem, error] {
 					return
 				}
 				k++
-				it := batchItem{name: r.Name, label: fmt.Sprintf("%s#%d", a.path, k), err: r.Err}
+				it := batchItem{name: r.Name, label: a.path + "#" + strconv.Itoa(k), err: r.Err}
 				if r.Err == nil {
 					it.data = r.Char()
 				}
@@ -177,6 +179,12 @@ type BatchOptions struct {
 	// Memory is what the instances running at once may hold together;
 	// 0 means the available memory (hostmem) less the process's own.
 	Memory int64
+	// Devices are GPUs that run instances many to a launch (issue #14):
+	// the workers bind and plan each instance and hand those whose shape
+	// has a batch program (codegen.KernelBatch: wavefronts answering one
+	// cell or a region) to the GPUs, BatchChunk of a shape at a time; the
+	// others run on the workers' executors. Not with Traceback.
+	Devices []*gpu.Executor
 }
 
 // BatchResult is one instance's outcome.
@@ -210,6 +218,22 @@ type BatchStats struct {
 	// planning, executing and rendering (with Traceback), summed over
 	// instances.
 	Bind, Plan, Run, Render time.Duration
+	// Read is the time the reader spent reading and parsing the
+	// arguments' records, Write the time emit took (formatting and
+	// writing the results): each one goroutine, beside the workers.
+	// Parse is the time the goroutines reading the files of --pairs
+	// spent (one a file, beside the reader; summed).
+	Read, Write, Parse time.Duration
+	// GPU batch launches (BatchOptions.Devices): how many, the instances
+	// they ran, and their kernel, copy and host (packing inputs, decoding
+	// answers) times, summed; Compiled counts programs NVRTC compiled.
+	Launches, Batched                 int64
+	Kernel, Upload, Download, GPUHost time.Duration
+	Compiled                          int64
+	// Programs is how many batch programs the launches used (one per
+	// shape, or per column template: batchcols.go); Adopted how many
+	// instances took their shape's recurrence (sema.Adopt).
+	Programs, Adopted int64
 }
 
 // ErrBatchFailed is what errors.Is finds in Batch's error when instances
@@ -233,6 +257,9 @@ func (e *batchFailed) Is(target error) bool { return target == ErrBatchFailed ||
 func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions, emit func(*BatchResult) error) (*BatchStats, error) {
 	start := time.Now()
 	cfg := opt.Config
+	if cfg.Files == nil {
+		cfg.Files = &bind.FileCache{} // every instance reads the same matrix file
+	}
 	fileName := src.Path
 	if src.Builtin {
 		fileName = src.Name + ".dp"
@@ -254,6 +281,13 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 	window := opt.Window
 	if window <= 0 {
 		window = 64 * workers
+	}
+	if opt.Traceback {
+		opt.Devices = nil
+	}
+	if len(opt.Devices) > 0 {
+		// Launches of BatchChunk instances, one filling while others run.
+		window = max(window, (2+len(opt.Devices))*BatchChunk)
 	}
 	mem := opt.Memory
 	if mem <= 0 {
@@ -284,14 +318,16 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 		index int64
 		items []batchItem
 	}
-	jobs := make(chan job)
+	jobs := make(chan job, 256)
 	results := make(chan *BatchResult, window)
 	slots := make(chan struct{}, window) // read-ahead and reorder window
 	var readErr error
 	go func() { // the reader
 		defer close(jobs)
 		var n int64
-		for items, err := range instances(args, opt.Pairs) {
+		mark := time.Now()
+		for items, err := range instances(args, opt.Pairs, &b.parse) {
+			b.read.Add(int64(time.Since(mark)))
 			if err != nil {
 				readErr = err
 				return
@@ -307,23 +343,37 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 			case <-ctx.Done():
 				return
 			}
+			mark = time.Now()
 		}
 	}()
+	deliver := func(r *BatchResult) {
+		select {
+		case results <- r:
+		case <-ctx.Done():
+		}
+	}
+	if len(opt.Devices) > 0 {
+		b.gpu = newGPUBatcher(ctx, b, opt.Devices, BatchChunk, deliver)
+	}
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func(ex backend.Executor) {
 			defer wg.Done()
 			for j := range jobs {
-				r := b.solve(ctx, ex, j.index, j.items)
-				select {
-				case results <- r:
-				case <-ctx.Done():
+				if r := b.solve(ctx, ex, j.index, j.items); r != nil {
+					deliver(r)
 				}
 			}
 		}(execs[w])
 	}
-	go func() { wg.Wait(); close(results) }()
+	go func() {
+		wg.Wait()
+		if b.gpu != nil {
+			b.gpu.close()
+		}
+		close(results)
+	}()
 
 	st := &b.stats
 	pending := map[int64]*BatchResult{}
@@ -350,7 +400,10 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 			if r.Err != nil {
 				st.Failed++
 			}
-			if err := emit(r); err != nil {
+			t := time.Now()
+			err := emit(r)
+			b.write.Add(int64(time.Since(t)))
+			if err != nil {
 				stop = err
 				cancel()
 				break
@@ -364,6 +417,14 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 	}
 	st.Seconds = time.Since(start).Seconds()
 	st.Bind, st.Plan, st.Run, st.Render = time.Duration(b.bind.Load()), time.Duration(b.plan.Load()), time.Duration(b.run.Load()), time.Duration(b.render.Load())
+	st.Read, st.Write, st.Parse = time.Duration(b.read.Load()), time.Duration(b.write.Load()), time.Duration(b.parse.Load())
+	if g := b.gpu; g != nil {
+		st.Launches, st.Batched, st.Compiled, st.Adopted = g.launches.Load(), g.batched.Load(), g.compiled.Load(), g.adopted.Load()
+		g.mu.Lock()
+		st.Programs = int64(len(g.groups))
+		g.mu.Unlock()
+		st.Kernel, st.Upload, st.Download, st.GPUHost = time.Duration(g.kernel.Load()), time.Duration(g.upload.Load()), time.Duration(g.download.Load()), time.Duration(g.host.Load())
+	}
 	switch {
 	case stop != nil:
 		return st, stop
@@ -459,7 +520,7 @@ func pluralS(n int) string {
 // several either their pairs (pairs) or every combination (the first
 // outermost). An inner argument is read again for every value of the
 // outer ones unless its values fit in a small cache.
-func instances(args []*BatchArg, pairs bool) iter.Seq2[[]batchItem, error] {
+func instances(args []*BatchArg, pairs bool, busy *atomic.Int64) iter.Seq2[[]batchItem, error] {
 	return func(yield func([]batchItem, error) bool) {
 		if len(args) == 0 {
 			yield(nil, nil)
@@ -470,7 +531,7 @@ func instances(args []*BatchArg, pairs bool) iter.Seq2[[]batchItem, error] {
 			srcs[k] = a.items
 		}
 		if pairs {
-			zip(args, srcs, yield)
+			zip(args, srcs, busy, yield)
 			return
 		}
 		// The cross product, the first argument outermost; inner ones
@@ -544,10 +605,77 @@ func cached(a *BatchArg) func() iter.Seq2[batchItem, error] {
 	}
 }
 
+// prefetch reads seq in a goroutine of its own, a step ahead of the
+// caller, in runs of items (the arguments of a zip are read in parallel,
+// each file by one core); stop ends it early.
+func prefetch(seq iter.Seq2[batchItem, error], busy *atomic.Int64) (next func() (batchItem, error, bool), stop func()) {
+	const run = 256
+	type chunk struct {
+		items []batchItem
+		err   error
+	}
+	ch := make(chan chunk, 4)
+	done := make(chan struct{})
+	go func() {
+		defer close(ch)
+		items := make([]batchItem, 0, run)
+		send := func(c chunk) bool {
+			select {
+			case ch <- c:
+				return true
+			case <-done:
+				return false
+			}
+		}
+		mark := time.Now()
+		for it, err := range seq {
+			if err != nil {
+				send(chunk{items: items, err: err})
+				return
+			}
+			items = append(items, it)
+			if len(items) == run {
+				if busy != nil {
+					busy.Add(int64(time.Since(mark)))
+				}
+				if !send(chunk{items: items}) {
+					return
+				}
+				items = make([]batchItem, 0, run)
+				mark = time.Now()
+			}
+		}
+		if len(items) > 0 {
+			send(chunk{items: items})
+		}
+	}()
+	var cur chunk
+	var pos int
+	next = func() (batchItem, error, bool) {
+		for pos == len(cur.items) {
+			if cur.err != nil {
+				err := cur.err
+				cur.err = nil
+				return batchItem{}, err, false
+			}
+			c, ok := <-ch
+			if !ok {
+				return batchItem{}, nil, false
+			}
+			cur, pos = c, 0
+		}
+		pos++
+		return cur.items[pos-1], nil, true
+	}
+	var once sync.Once
+	stop = func() { once.Do(func() { close(done) }) }
+	return next, stop
+}
+
 // zip pairs the multi-instance arguments record by record; a single-valued
 // argument joins every pair. Arguments of different lengths are an error,
 // reported when the shorter ends.
-func zip(args []*BatchArg, srcs []func() iter.Seq2[batchItem, error], yield func([]batchItem, error) bool) {
+func zip(args []*BatchArg, srcs []func() iter.Seq2[batchItem, error], busy *atomic.Int64, yield func([]batchItem, error) bool) {
 	fixed := make([]batchItem, len(args))
 	var nexts []func() (batchItem, error, bool)
 	var multi []int
@@ -562,7 +690,7 @@ func zip(args []*BatchArg, srcs []func() iter.Seq2[batchItem, error], yield func
 			}
 			continue
 		}
-		next, stop := iter.Pull2(srcs[k]())
+		next, stop := prefetch(srcs[k](), busy)
 		defer stop()
 		nexts = append(nexts, next)
 		multi = append(multi, k)
@@ -606,12 +734,16 @@ type batch struct {
 	cfg  bind.Config
 	opt  BatchOptions
 	gate *memGate
+	gpu  *gpuBatcher // BatchOptions.Devices
 
 	bind, plan, run, render atomic.Int64 // nanoseconds
+	read, write             atomic.Int64 // the reader's and the writer's busy time
+	parse                   atomic.Int64 // zip's file readers' busy time (beside the reader)
 	stats                   BatchStats
 }
 
-// solve runs one instance on ex.
+// solve runs one instance on ex, or hands it to the GPU batcher and
+// returns nil (the batcher delivers its result).
 func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, items []batchItem) *BatchResult {
 	r := &BatchResult{Index: index, Names: make([]string, len(items))}
 	cfg := b.cfg
@@ -633,12 +765,40 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 		return r
 	}
 	t0 := time.Now()
+	if b.gpu != nil {
+		// An instance of a shape already running in batch launches: its
+		// data checked, the shape's recurrence and plan will do.
+		if q, err := bind.CheckData(b.file, cfg); err == nil {
+			if p, pl := b.gpu.adopt(q); p != nil {
+				t1 := time.Now()
+				b.bind.Add(int64(t1.Sub(t0)))
+				r.CellType = p.CellType
+				ok := b.gpu.add(r, &Loaded{Source: b.src, File: b.file, Problem: p, Plan: pl}, itemAdopted, items)
+				b.plan.Add(int64(time.Since(t1)))
+				if ok {
+					return nil
+				}
+				t0 = time.Now()
+			}
+		}
+	}
 	p, err := bind.Check(b.file, cfg)
 	t1 := time.Now()
 	b.bind.Add(int64(t1.Sub(t0)))
 	if err != nil {
 		r.Err = InputError(err)
 		return r
+	}
+	if b.gpu != nil {
+		// A shape already running in batch launches: its plan will do.
+		if pl := b.gpu.planFor(p); pl != nil {
+			r.CellType = p.CellType
+			ok := b.gpu.add(r, &Loaded{Source: b.src, File: b.file, Problem: p, Plan: pl}, itemSharedPlan, items)
+			b.plan.Add(int64(time.Since(t1)))
+			if ok {
+				return nil
+			}
+		}
 	}
 	l, err := loadChecked(b.src, b.file, p)
 	b.plan.Add(int64(time.Since(t1)))
@@ -647,7 +807,15 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 		return r
 	}
 	r.CellType = p.CellType
-	opt := backend.Options{Threads: 1, Traceback: b.opt.Traceback, NoSpecial: b.opt.NoSpecial}
+	if b.gpu != nil && b.gpu.add(r, l, itemOwn, items) {
+		return nil
+	}
+	return b.run1(ctx, ex, r, l, backend.Options{Threads: 1, Traceback: b.opt.Traceback, NoSpecial: b.opt.NoSpecial})
+}
+
+// run1 runs the bound and planned instance r, l alone on ex.
+func (b *batch) run1(ctx context.Context, ex backend.Executor, r *BatchResult, l *Loaded, opt backend.Options) *BatchResult {
+	p := l.Problem
 	var need int64
 	if l.Plan != nil {
 		m := plan.CPUMemory(p, l.Plan, 1, opt.KeepGrid(p))

@@ -89,6 +89,41 @@ func BatchBackend(name string, threads int, gpus []int, notice io.Writer) (worke
 	return 0, nil, InputError(fmt.Errorf("unknown backend %q (want auto, cpu or cuda)", name))
 }
 
+// SetupBatch fills opt's Workers, NewExecutor and Devices for a batch on
+// backend name (BatchBackend's names). With "cuda" the batch binds and
+// plans instances on threads workers (0: one per core) and runs them on
+// the GPUs many to a launch (BatchOptions.Devices); an instance no batch
+// kernel runs goes to a GPU alone.
+func SetupBatch(opt *BatchOptions, name string, threads int, gpus []int, notice io.Writer) error {
+	if name != "cuda" && name != "gpu" {
+		var err error
+		opt.Workers, opt.NewExecutor, err = BatchBackend(name, threads, gpus, notice)
+		return err
+	}
+	if gpus == nil {
+		gpus = []int{0}
+	}
+	var devs []*gpu.Executor
+	for _, d := range gpus {
+		ex, err := gpu.New(gpu.WithDevice(d))
+		if err != nil {
+			err = fmt.Errorf("--backend cuda: GPU %d: %w", d, err)
+			if errors.Is(err, cuda.ErrNoDriver) {
+				err = InputError(err)
+			}
+			return err
+		}
+		devs = append(devs, ex)
+	}
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	var next atomic.Int64
+	opt.Workers, opt.Devices = threads, devs
+	opt.NewExecutor = func() (backend.Executor, error) { return devs[int(next.Add(1)-1)%len(devs)], nil }
+	return nil
+}
+
 // gpuPool is the GPUs of an auto batch, opened on first use and shared
 // by every worker: free holds those not running an instance.
 type gpuPool struct {

@@ -80,6 +80,8 @@ func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
 		names = []string{codegen.FuncFrontThread, codegen.FuncFrontWarp, codegen.FuncFrontBlock, codegen.FuncFrontRange, codegen.FuncRegion, codegen.FuncGather}
 	case codegen.KernelBitpar:
 		names = []string{codegen.FuncBitpar}
+	case codegen.KernelBatch:
+		names = []string{codegen.FuncBatch}
 	}
 	for _, n := range names {
 		f, err := mod.Function(n)
@@ -95,6 +97,9 @@ func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
 	}
 	if prog.Kernel == codegen.KernelBitpar {
 		globals = []string{codegen.SymAbort} // no recurrence, no preamble
+	}
+	if prog.Kernel == codegen.KernelBatch {
+		globals = append(globals, codegen.SymBatchErr)
 	}
 	for _, g := range globals {
 		p, _, err := mod.Global(g)

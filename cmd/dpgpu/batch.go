@@ -46,10 +46,14 @@ and the built-in's solution text (else the emitted values, else the path), and t
 TSV escapes backslash, tab, newline and CR as \\, \t, \n, \r.
 
 On the CPU the instances run concurrently, one thread each (--threads: how many at once), as many as
-fit in memory. With --backend cuda each GPU (--gpus, default GPU 0) runs one instance after another
-through the ordinary GPU executor: correct, but about 4 ms an instance whatever its size (GPU batch
-kernels are issue #14 item 2). --backend auto runs small instances on the CPU cores and those of
-` + report.Count(engine.GPUMinCells) + ` cells or more on the GPUs, which work beside the cores.`
+fit in memory. With --backend cuda the cores read, check and plan the instances and the GPUs (--gpus,
+default GPU 0; several take launches from one queue) compute them many to a launch, one warp an
+instance: instances of one shape (sizes, settings) share a generated batch program, and instances that
+differ only in their column count (one query against a database) share one per power of two of columns.
+Recurrences with no batch kernel (schedules other than the wavefront, several tables, answers over several
+cells) and instances that fail on the device run one at a time, with the same results and errors as
+solve. --backend auto runs small instances on the CPU cores and those of ` + report.Count(engine.GPUMinCells) + `
+cells or more on the GPUs one at a time, beside the cores. DPGPU_TRACE=1 prints each phase's time.`
 
 func batchCommand() *cli.Command {
 	return &cli.Command{
@@ -57,7 +61,7 @@ func batchCommand() *cli.Command {
 		Description: batchDescription,
 		ArgsUsage:   "FILE|BUILTIN ARG...", Action: batchAction,
 		Flags: append(inputFlags(),
-			&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "cpu", Usage: "cpu, cuda (one instance after another on each GPU) or auto (large instances on the GPUs, the rest on the cores)"},
+			&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "cpu", Usage: "cpu, cuda (many instances to a GPU launch) or auto (large instances on the GPUs, the rest on the cores)"},
 			&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "instances run at once on the CPU, one thread each (default: one per core)"},
 			&cli.BoolFlag{Name: "pairs", Usage: "pair the multi-instance arguments record by record (default: every record of one against every record of the other)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "tsv", Usage: "tsv, jsonl, or paf (one PAF line an alignment, with cg:Z: CIGAR; implies --traceback)"},
@@ -135,9 +139,9 @@ func batchAction(c *cli.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	// A GPU runs one instance at a time (issue #14 item 2 batches them on
-	// the device); auto sends the large ones there, the rest to the cores.
-	if opt.Workers, opt.NewExecutor, err = engine.BatchBackend(c.String("backend"), c.Int("threads"), gpus, c.App.ErrWriter); err != nil {
+	// cuda runs instances many to a launch on the GPUs; auto sends the
+	// large ones to a GPU one at a time, the rest to the cores.
+	if err := engine.SetupBatch(&opt, c.String("backend"), c.Int("threads"), gpus, c.App.ErrWriter); err != nil {
 		return err
 	}
 	if os.Getenv("GOGC") == "" {
@@ -207,6 +211,12 @@ func printBatchSteps(w io.Writer, st *engine.BatchStats) {
 	n := max(st.Instances, 1)
 	per := func(d time.Duration) string { return (d / time.Duration(n)).String() }
 	fmt.Fprintf(w, "batch steps per instance: bind+check %s, plan %s, run %s, render %s\n", per(st.Bind), per(st.Plan), per(st.Run), per(st.Render))
+	fmt.Fprintf(w, "batch phases (wall %.3f s): reading %.3f s (parsing the files of --pairs %.3f s more, summed), binding and planning %.3f s of CPU, running %.3f s, writing %.3f s\n",
+		st.Seconds, st.Read.Seconds(), st.Parse.Seconds(), (st.Bind + st.Plan).Seconds(), st.Run.Seconds(), st.Write.Seconds())
+	if st.Launches > 0 {
+		fmt.Fprintf(w, "GPU batch launches: %d (%d instances, %d of them adopting their shape's recurrence; %d programs, %d compiled): kernel %s, upload %s, download %s, host packing and answers %s\n",
+			st.Launches, st.Batched, st.Adopted, st.Programs, st.Compiled, st.Kernel, st.Upload, st.Download, st.GPUHost)
+	}
 }
 
 // batchOutput is -o FILE being written: a hidden partial file beside the

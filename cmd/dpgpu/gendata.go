@@ -52,6 +52,7 @@ func genDataCommand() *cli.Command {
 		cmd.Aliases = aliases[kind]
 		subs = append(subs, cmd)
 	}
+	subs = append(subs, batchDataCommands()...)
 	return &cli.Command{
 		Name:        "gen-data",
 		Usage:       "write random instances as in the seed thesis: " + strings.Join(kinds, ", "),

@@ -2,10 +2,11 @@ package formats
 
 import (
 	"bytes"
-	"fmt"
 	"iter"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Record is one record of a FASTA file as Records hands it out: a batch
@@ -51,9 +52,12 @@ func Records(path string) iter.Seq2[*Record, error] {
 				}
 				n++
 				header := strings.TrimSpace(string(line[1:]))
-				name := fmt.Sprintf("#%d", n)
-				if f := strings.Fields(header); len(f) > 0 {
-					name = f[0]
+				name := header
+				if k := strings.IndexFunc(header, unicode.IsSpace); k >= 0 {
+					name = header[:k]
+				}
+				if name == "" {
+					name = "#" + strconv.Itoa(n)
 				}
 				cur = &Record{Name: name, Header: header, Line: lr.n}
 				continue

@@ -1,0 +1,148 @@
+package codegen
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"math"
+	"slices"
+	"strconv"
+	"sync"
+	"unsafe"
+
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// BatchKey names the batch program (Options.Batch with vary as
+// BatchInputs) that p, planned as pl, runs on: instances of one `.dp`
+// file with equal keys have the same program, so that a batch generates
+// it once per key rather than once per instance. It holds everything a
+// GPU program of one file depends on — the sizes, the plan's sweep and
+// answer, the scalars, each input's type and shape and the one bit of its
+// data each decides (an inf value, which the checker's lowering and the
+// generator look for; a char over 127; a char input all ASCII, whose
+// reads a batch program bounds by 0..127) — and, for the inputs
+// that do not vary, a digest of their data, which the launch takes from
+// the first instance.
+//
+// cache, where not nil, remembers the key's part of each shared input's
+// data (its digest) by the data's array: the instances of a batch share
+// the arrays of the files they read (a scoring matrix), which are then
+// hashed once.
+func BatchKey(p *ir.Problem, pl *plan.Plan, vary []string, cache *KeyCache) string {
+	b := make([]byte, 0, 256)
+	num := func(v int64) { b = strconv.AppendInt(b, v, 10); b = append(b, ' ') }
+	str := func(s string) { b = append(b, s...); b = append(b, ' ') }
+	str(p.Name)
+	num(p.Rows)
+	num(p.Cols)
+	str(p.CellType.String())
+	str(string(pl.Schedule))
+	str(string(pl.Direction))
+	a := pl.Answer
+	for _, v := range []int64{int64(a.Kind), a.I, a.J, int64(a.Op), a.I0, a.I1, a.J0, a.J1, a.JStep} {
+		num(v)
+	}
+	for _, c := range a.Cells {
+		num(c[0])
+		num(c[1])
+	}
+	for _, sc := range p.Scalars {
+		str(sc.Name)
+		str(sc.Value.T.String())
+		num(sc.Value.I)
+		b = strconv.AppendUint(b, math.Float64bits(sc.Value.F), 16)
+		b = append(b, ';')
+	}
+	for _, in := range p.Inputs {
+		str(in.Name)
+		str(in.T.String())
+		num(int64(in.Rows))
+		num(int64(in.Cols))
+		if slices.Contains(vary, in.Name) {
+			b = append(b, dataBits(in)...)
+		} else {
+			b = append(b, cache.shared(in)...)
+		}
+		b = append(b, ';')
+	}
+	return string(b)
+}
+
+// dataBits is the key's part of an input's data: the bits a program
+// depends on.
+func dataBits(in *ir.Input) string {
+	unsigned := in.T == ir.Char && slices.ContainsFunc(in.I, func(v int64) bool { return v > 127 })
+	ascii := in.T == ir.Char && asciiOnly(in)
+	inf := !in.T.IsFloat() && in.T.HasInf() && hasInf(in, in.I) ||
+		in.T.IsFloat() && slices.ContainsFunc(in.F, func(f float64) bool { return math.IsInf(f, 0) })
+	return strconv.FormatBool(unsigned) + strconv.FormatBool(inf) + strconv.FormatBool(ascii)
+}
+
+// sharedPart is the key's part of a shared input's data: its bits and a
+// digest of the values.
+func sharedPart(in *ir.Input) string {
+	h := sha256.New()
+	var w [8]byte
+	for _, v := range in.I {
+		binary.LittleEndian.PutUint64(w[:], uint64(v))
+		h.Write(w[:])
+	}
+	for _, v := range in.F {
+		binary.LittleEndian.PutUint64(w[:], math.Float64bits(v))
+		h.Write(w[:])
+	}
+	return dataBits(in) + " " + hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// KeyCache remembers BatchKey's part of shared inputs' data by the data's
+// array (safe for concurrent use). An entry holds its array, so that the
+// address it is found by cannot be reused by other data.
+type KeyCache struct {
+	mu sync.Mutex
+	m  map[keyArray]keyEntry
+}
+
+// maxKeyCache bounds the arrays a KeyCache holds.
+const maxKeyCache = 64
+
+type keyArray struct {
+	i, f   *byte
+	ni, nf int
+}
+
+type keyEntry struct {
+	i    []int64
+	f    []float64
+	part string
+}
+
+func (c *KeyCache) shared(in *ir.Input) string {
+	if c == nil || len(in.I)+len(in.F) < 256 {
+		return sharedPart(in)
+	}
+	k := keyArray{ni: len(in.I), nf: len(in.F)}
+	if len(in.I) > 0 {
+		k.i = (*byte)(unsafe.Pointer(unsafe.SliceData(in.I)))
+	}
+	if len(in.F) > 0 {
+		k.f = (*byte)(unsafe.Pointer(unsafe.SliceData(in.F)))
+	}
+	c.mu.Lock()
+	e, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return e.part
+	}
+	part := sharedPart(in)
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[keyArray]keyEntry{}
+	}
+	if len(c.m) < maxKeyCache { // unshared arrays must not pile up
+		c.m[k] = keyEntry{in.I, in.F, part}
+	}
+	c.mu.Unlock()
+	return part
+}

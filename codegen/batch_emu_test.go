@@ -1,0 +1,326 @@
+package codegen
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+)
+
+// batchCase is a batch of instances of one shape: their sources (the same
+// problem with other data), the inputs that vary, and each instance's
+// expected answer or device error code.
+type batchCase struct {
+	name    string
+	srcs    []string
+	vary    []string
+	opt     Options
+	ans     []float64
+	errCode []int64    // 0: no error
+	best    [][2]int64 // region answers: each instance's winning cell (nil: not checked)
+	rpt     int        // the rows per thread the layout must choose (0: any)
+	// widest (with opt.BatchColumns) is the instance whose program runs
+	// them all: the others have as many rows and at most its columns.
+	widest int
+}
+
+// batchHarness writes main() for the batch program prog over the
+// instances ps (planned as pls): every instance's varying inputs one after
+// another (padded to the program's lengths), the shared ones once, one
+// launch, and a line per instance: its error code and its answer (the
+// cell, or the region's partial result).
+func batchHarness(prog *Program, ps []*ir.Problem, pls []*plan.Plan) string {
+	n := len(ps)
+	var b strings.Builder
+	b.WriteString("\nint main() {\n")
+	for k := range prog.Inputs {
+		in := &prog.Inputs[k]
+		et := elemCType(in)
+		if !in.PerInstance {
+			fmt.Fprintf(&b, "\tstatic const %s in%d[] = {%s};\n", et, k, cLiteral(in))
+			switch in.Place {
+			case Constant:
+				fmt.Fprintf(&b, "\tmemcpy(%s, in%d, sizeof in%d);\n", in.Symbol, k, k)
+			case Global:
+				fmt.Fprintf(&b, "\t%s = in%d;\n", in.Symbol, k)
+			default:
+				b.WriteString("\tfprintf(stderr, \"textures are not emulated\\n\"); return 1;\n")
+			}
+			continue
+		}
+		var all []string
+		for _, p := range ps {
+			mine := &Input{In: p.Inputs[k], Len: int64(p.Inputs[k].Len())}
+			var vals []string
+			if mine.Len > 0 {
+				vals = append(vals, cLiteral(mine))
+			}
+			// 'A': were the columns past the instance's computed, their
+			// matches would change a local alignment's best cell.
+			for x := mine.Len; x < max(in.Len, 1); x++ {
+				vals = append(vals, "65")
+			}
+			all = append(all, strings.Join(vals, ","))
+		}
+		fmt.Fprintf(&b, "\tstatic const %s in%d[] = {%s};\n\t%s = in%d;\n", et, k, strings.Join(all, ","), in.Symbol, k)
+	}
+	var cols, ansj []string
+	for k, p := range ps {
+		cols = append(cols, strconv.FormatInt(p.Cols, 10))
+		ansj = append(ansj, strconv.FormatInt(pls[k].Answer.J, 10))
+	}
+	fmt.Fprintf(&b, "\tconst long long N = %d;\n", n)
+	fmt.Fprintf(&b, "\tstatic const int cols[] = {%s};\n\tstatic const int ansj[] = {%s};\n", strings.Join(cols, ","), strings.Join(ansj, ","))
+	b.WriteString(`	static int berr[N];
+	static cell_t ans[N];
+	static dp_part_t part[N];
+	for (long long k = 0; k < N; ++k) dp_part_init(part[k]);
+	dp_berr = berr;
+	emu_launch((unsigned)((N + DP_BW - 1) / DP_BW), DP_BW * 32, [&] { dp_batch(N, ans, part, cols, ansj); });
+	for (long long k = 0; k < N; ++k) {
+#if DP_ANS_KIND == 1
+		printf("INST %lld %d %.17g\n", k, berr[k], (double)ans[k]);
+#else
+		printf("INST %lld %d %.17g %lld %d\n", k, berr[k], (double)DP_PART_V(part[k]), part[k].idx, part[k].any);
+#endif
+	}
+	return 0;
+}
+`)
+	return b.String()
+}
+
+func (c batchCase) run(t *testing.T) {
+	opt := c.opt
+	opt.Batch, opt.BatchInputs = true, c.vary
+	var prog *Program
+	var ps []*ir.Problem
+	var pls []*plan.Plan
+	for k, src := range c.srcs {
+		p, pl := dptest.Load(t, c.name+".dp", src)
+		ps, pls = append(ps, p), append(pls, pl)
+		if opt.BatchColumns && k != c.widest {
+			continue // the widest instance's program runs them all
+		}
+		got, err := Generate(p, pl, opt)
+		if err != nil {
+			t.Fatalf("generate %s: %v", c.name, err)
+		}
+		if got.Kernel != KernelBatch {
+			t.Fatalf("kernel %s, want batch", got.Kernel)
+		}
+		if prog != nil && got.Source != prog.Source {
+			t.Fatalf("instance %d of one shape has another program", k)
+		}
+		prog = got
+	}
+	if c.rpt > 0 && prog.RowsPerThread != c.rpt {
+		t.Fatalf("%d rows per thread, want %d", prog.RowsPerThread, c.rpt)
+	}
+	out := runEmu(t, prog.Name, prog.Source+batchHarness(prog, ps, pls))
+	seen := 0
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[0] != "INST" {
+			continue
+		}
+		k, _ := strconv.Atoi(f[1])
+		code, _ := strconv.ParseInt(f[2], 10, 64)
+		v, _ := strconv.ParseFloat(f[3], 64)
+		seen++
+		var wantCode int64
+		if c.errCode != nil {
+			wantCode = c.errCode[k]
+		}
+		if code != wantCode {
+			t.Errorf("instance %d: error code %d, want %d", k, code, wantCode)
+			continue
+		}
+		if code == 0 && v != c.ans[k] {
+			t.Errorf("instance %d: answer %v, want %v", k, v, c.ans[k])
+		}
+		if code == 0 && c.best != nil && len(f) > 4 {
+			idx, _ := strconv.ParseInt(f[4], 10, 64)
+			if cols := ps[k].Cols; idx/cols != c.best[k][0] || idx%cols != c.best[k][1] {
+				t.Errorf("instance %d: best cell [%d][%d], want %v (the first in row-major order)", k, idx/cols, idx%cols, c.best[k])
+			}
+		}
+	}
+	if seen != len(c.srcs) {
+		t.Fatalf("%d instances reported, want %d:\n%s", seen, len(c.srcs), out)
+	}
+}
+
+// TestEmulatedBatch runs batch programs in the emulation against the
+// plain-Go references: one strip and several (rows over 256), rows per
+// thread from 1 to 8, a region answer, a backward sweep, offsets of three
+// columns, more instances than a block's warps, and instances that fail
+// while their neighbours do not.
+func TestEmulatedBatch(t *testing.T) {
+	emuCompiler(t)
+	family := func(name string, n int, opt Options, vary []string, mk func(k int) emuCase) batchCase {
+		c := batchCase{name: name, opt: opt, vary: vary}
+		for k := range n {
+			e := mk(k)
+			c.srcs = append(c.srcs, e.src)
+			c.ans = append(c.ans, e.ans)
+			if strings.HasPrefix(e.name, "sw/") {
+				c.best = append(c.best, e.best)
+			}
+		}
+		return c
+	}
+	ab := []string{"A", "B"}
+	cases := []batchCase{
+		family("edit-45x70", 11, Options{}, ab, func(k int) emuCase {
+			return editCase(randSeq(45, uint64(100+k)), randSeq(70, uint64(200+k)), KernelStrip)
+		}),
+		family("edit-1x1", 3, Options{}, ab, func(k int) emuCase {
+			return editCase(randSeq(1, uint64(10+k)), randSeq(1, uint64(20+k)), KernelStrip)
+		}),
+		family("edit-0x5", 2, Options{}, ab, func(k int) emuCase {
+			return editCase("", randSeq(5, uint64(30+k)), KernelStrip)
+		}),
+		// 301 rows: two strips of 160 rows (5 a lane).
+		family("lcs-300x97", 9, Options{}, ab, func(k int) emuCase {
+			a, b := randSeq(300, uint64(300+k)), randSeq(97, uint64(400+k))
+			return emuCase{src: lcsText(a, b), ans: refLCS(a, b)[300][97]}
+		}),
+		// 600 rows: three strips of 224 rows (7 a lane).
+		family("lcs-599x40", 3, Options{}, ab, func(k int) emuCase {
+			a, b := randSeq(599, uint64(500+k)), randSeq(40, uint64(600+k))
+			return emuCase{src: lcsText(a, b), ans: refLCS(a, b)[599][40]}
+		}),
+		family("sw-60x33", 10, Options{}, ab, func(k int) emuCase {
+			return swCase(randSeq(60, uint64(700+k)), randSeq(33, uint64(800+k)), KernelStrip)
+		}),
+		family("backward-40x300", 2, Options{}, nil, func(k int) emuCase { return backwardCase(40, 300, KernelStrip) }),
+		family("wide-67x41", 3, Options{}, []string{"W"}, func(k int) emuCase { return wideCase(67, 41, uint64(900+k)) }),
+		family("wide-300x20", 2, Options{}, []string{"W"}, func(k int) emuCase { return wideCase(300, 20, uint64(950+k)) }),
+	}
+	cases[0].rpt, cases[3].rpt, cases[4].rpt = 2, 5, 7
+	// A division by an input value: the instances whose divisor is 0
+	// fail, their neighbours in the same warps' block do not.
+	div := batchCase{name: "div", vary: []string{"D"}}
+	for k := range 12 {
+		d := make([]int64, 20)
+		for x := range d {
+			d[x] = int64(x%5 + 1)
+		}
+		code := int64(0)
+		if k%4 == 1 {
+			d[7+k%3] = 0
+			code = ErrDivZero
+		}
+		g := grid(20, 30)
+		for i := range 20 {
+			for j := range 30 {
+				v := 0.0
+				if d[i] != 0 {
+					v = float64(1000 / d[i])
+				}
+				if i > 0 {
+					v += g[i-1][j]
+				}
+				if j > 0 {
+					v = max(v, g[i][j-1])
+				}
+				g[i][j] = v
+			}
+		}
+		div.srcs = append(div.srcs, fmt.Sprintf(`problem div
+int 1x20 D = %s
+20 x 30
+cell[i][j] = max((i > 0 ? cell[i-1][j] : 0) + 1000 / D[i], j > 0 ? cell[i][j-1] : 0)
+`, ints(d)))
+		div.ans = append(div.ans, g[19][29])
+		div.errCode = append(div.errCode, code)
+	}
+	cases = append(cases, div)
+	// Instances of other column counts than the program's (BatchColumns):
+	// one B of each length from 0 to 70 against a 45-character A, the
+	// 70-character one's program running them all; a local alignment
+	// (a region answer) of 33 rows against 1 to 300 columns.
+	cols := batchCase{name: "edit-columns", opt: Options{BatchColumns: true}, vary: ab}
+	for k := 0; k <= 70; k += 3 {
+		e := editCase(randSeq(45, 1000), randSeq(k, uint64(1100+k)), KernelStrip)
+		cols.srcs, cols.ans = append(cols.srcs, e.src), append(cols.ans, e.ans)
+		if k == 69 {
+			cols.widest = len(cols.srcs) - 1
+		}
+	}
+	swCols := batchCase{name: "sw-columns", opt: Options{BatchColumns: true}, vary: ab}
+	for k, m := range []int{300, 1, 17, 31, 32, 33, 150, 299} {
+		e := swCase(randSeq(33, uint64(1200+k)), randSeq(m, uint64(1300+k)), KernelStrip)
+		swCols.srcs, swCols.ans = append(swCols.srcs, e.src), append(swCols.ans, e.ans)
+		swCols.best = append(swCols.best, e.best)
+	}
+	tallCols := batchCase{name: "lcs-columns-300rows", opt: Options{BatchColumns: true}, vary: ab}
+	for k, m := range []int{5, 64, 97, 40} {
+		a, b := randSeq(300, uint64(1400+k)), randSeq(m, uint64(1500+k))
+		tallCols.srcs, tallCols.ans = append(tallCols.srcs, lcsText(a, b)), append(tallCols.ans, refLCS(a, b)[300][m])
+	}
+	tallCols.widest = 2
+	cases = append(cases, cols, swCols, tallCols)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.run(t)
+		})
+	}
+}
+
+// TestBatchNotBatchable: what no batch program runs says why.
+func TestBatchNotBatchable(t *testing.T) {
+	for _, c := range []struct{ name, src, why string }{
+		{"rows", `problem knap
+int 1x3 w = 1,2,3
+3 x 10
+cell[i][j] = i == 0 ? 0 : max(cell[i-1][j], j >= w[i] ? cell[i-1][j - w[i]] + 1 : 0)
+`, "schedule"},
+		{"captures", lcsText("ACGT", "AGT") + "answer: cell[4][3] + cell[3][2]\n", "expression over several cells"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, pl := dptest.Load(t, c.name+".dp", c.src)
+			_, err := Generate(p, pl, Options{Batch: true})
+			if err == nil || !strings.Contains(err.Error(), c.why) || !errors.Is(err, ErrNotBatchable) {
+				t.Fatalf("error %v, want ErrNotBatchable saying %q", err, c.why)
+			}
+		})
+	}
+}
+
+// TestBatchKey: instances of one shape share a key whatever their varying
+// data; sizes and shared data part them.
+func TestBatchKey(t *testing.T) {
+	key := func(src string) string {
+		p, pl := dptest.Load(t, "k.dp", src)
+		return BatchKey(p, pl, []string{"A", "B"}, nil)
+	}
+	nw := func(a, b string, gap int) string {
+		return fmt.Sprintf(`problem nw
+char 1x? A = %q
+char 1x? B = %q
+int 1x2 W = 1, %d
+(len(A)+1) x (len(B)+1)
+cell[i][j] = i == 0 || j == 0 ? 0 : max(cell[i-1][j-1] + (A[i-1] == B[j-1] ? W[0] : -1), cell[i-1][j] + W[1], cell[i][j-1] + W[1])
+`, a, b, gap)
+	}
+	base := key(nw("ACGT", "GATTACA", -2))
+	if k := key(nw("TTTT", "ACGTACG", -2)); k != base {
+		t.Errorf("other data of one shape: key %q, want %q", k, base)
+	}
+	for name, src := range map[string]string{
+		"sizes":       nw("ACGTA", "GATTACA", -2),
+		"shared data": nw("ACGT", "GATTACA", -3),
+	} {
+		if key(src) == base {
+			t.Errorf("%s: the same key", name)
+		}
+	}
+}

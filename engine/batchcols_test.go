@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/dpgpu/dpgpu/bind"
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/problems/formats"
+)
+
+// TestColumnTemplate: an instance's column template has the bucket's
+// columns and the instance's recurrence; a recurrence that reads the
+// column count (len(B), COLS) gets none.
+func TestColumnTemplate(t *testing.T) {
+	const free = `problem sw
+char 1x? A = "ACGT"
+char 1x? B = "ACGT"
+args: A, B
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0    when i == 0 || j == 0
+           | max(0, cell[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -1), cell[i-1][j] - 1, cell[i][j-1] - 1)   otherwise
+answer: max(i in 0..ROWS-1: max(j in 0..COLS-1: cell[i][j]))
+`
+	const bound = `problem ends
+char 1x? A = "ACGT"
+char 1x? B = "ACGT"
+args: A, B
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0    when i == 0 || j == 0
+           | max(cell[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -1), cell[i-1][j] - 1, cell[i][j-1] - (j == len(B) ? 0 : 1))   otherwise
+`
+	const cols = `problem ends
+char 1x? A = "ACGT"
+char 1x? B = "ACGT"
+args: A, B
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0    when i == 0 || j == 0
+           | max(cell[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -1), cell[i-1][j] - 1, cell[i][j-1] - (COLS - j))   otherwise
+`
+	chars := func(s string) *formats.Table {
+		t := &formats.Table{Rows: 1, Cols: len(s)}
+		for _, c := range []byte(s) {
+			t.I = append(t.I, int64(c))
+		}
+		return t
+	}
+	for _, c := range []struct {
+		name, src string
+		b         string
+		want      int64 // template columns; 0: none
+	}{
+		{"free", free, "ACGTTGCA", 64},
+		{"free-70", free, string(make([]byte, 0)) + "ACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTAC", 128},
+		{"len(B)", bound, "ACGTTGCA", 0},
+		{"COLS", cols, "ACGTTGCA", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := dsl.Parse(c.name+".dp", []byte(c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := &Source{Path: c.name + ".dp", Name: c.name, Text: []byte(c.src)}
+			b := &batch{src: src, file: f}
+			items := []batchItem{{name: "a", label: "a.fa#1", data: chars("GATTACA")}, {name: "b", label: "b.fa#1", data: chars(c.b)}}
+			cfg := bind.Config{Args: []string{"a.fa#1", "b.fa#1"}, ArgData: map[int]*formats.Table{0: items[0].data, 1: items[1].data}}
+			p, err := bind.Check(f, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := loadChecked(src, f, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl := b.columnTemplate(items, l)
+			switch {
+			case c.want == 0 && tl != nil:
+				t.Fatalf("a template of %d columns for a recurrence that reads the column count", tl.Problem.Cols)
+			case c.want > 0 && tl == nil:
+				t.Fatal("no template")
+			case c.want > 0 && (tl.Problem.Cols != c.want || tl.Problem.Rows != p.Rows):
+				t.Fatalf("template %s, want %d x %d", tl.Problem.GridText(), p.Rows, c.want)
+			}
+		})
+	}
+}

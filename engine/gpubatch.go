@@ -1,0 +1,454 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"math"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/gpu"
+	"github.com/dpgpu/dpgpu/bind"
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/heldkarp"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/problems/formats"
+	"github.com/dpgpu/dpgpu/sema"
+)
+
+// BatchChunk is how many instances of one shape a batch launch on a GPU
+// takes at most (BatchOptions.Devices): enough to fill the device many
+// times over with small instances (one warp each), few enough that the
+// instances waiting for it hold little memory.
+const BatchChunk = 16384
+
+// Instances wait for more of their shape until none has come for
+// batchIdle (a shape is rare, the reader paused, the batch ends), or for
+// batchWaitMost at most: launches stay large, which the GPU needs (a
+// launch of a few thousand small instances does not fill it), while no
+// instance waits long.
+const (
+	batchIdle     = 5 * time.Millisecond
+	batchWaitMost = 250 * time.Millisecond
+)
+
+// gpuBatcher collects the instances of a batch whose shape has a batch
+// program (codegen.KernelBatch) and runs them many to a launch on the GPUs
+// of BatchOptions.Devices: the workers bind and plan instances on the CPU
+// cores and hand them over (add); a shape's instances launch when they are
+// BatchChunk, when they have waited batchFlushAfter, and at the end. Each
+// GPU takes launches from one queue. An instance whose shape has no batch
+// program, or which fails on the device, runs alone through the ordinary
+// executor (which gives the error its place in the `.dp` file).
+type gpuBatcher struct {
+	b       *batch
+	devs    []*gpu.Executor
+	vary    []string
+	chunk   int
+	deliver func(*BatchResult)
+
+	mu     sync.Mutex
+	keys   codegen.KeyCache
+	shapes map[string]*gpuShape  // by codegen.BatchKey
+	plans  map[string]*plan.Plan // by planKey: a batched shape's plan
+	groups map[[32]byte]*gpuGroup
+	// columnGroups: the group of each column template's BatchKey.
+	columnGroups map[string]*gpuGroup
+	pending      int
+	oldest       time.Time // the first pending instance's arrival
+	latest       time.Time // the last one's
+	queue        chan gpuLaunch
+	stop         chan struct{}
+	devWG        sync.WaitGroup
+	tickWG       sync.WaitGroup
+
+	launches, batched, adopted atomic.Int64
+	kernel, upload, download   atomic.Int64 // nanoseconds
+	host, launchWall, compiled atomic.Int64
+}
+
+// gpuShape is one BatchKey's program group, or nil where none runs it;
+// columns: the group's program is a template's (batchcols.go). ready is
+// closed once group is set (prepare). tmpl is an instance of the shape
+// checked in full, whose recurrence later instances adopt.
+type gpuShape struct {
+	ready   chan struct{}
+	group   *gpuGroup
+	columns bool
+	full    int // instances added checked in full (not adopted)
+	tmpl    *ir.Problem
+}
+
+// prepare finds sh's program group for its first instance l (items its
+// arguments): a column template's (batchcols.go) where one runs it, else
+// the shape's own program; none where no batch kernel runs it.
+func (g *gpuBatcher) prepare(sh *gpuShape, l *Loaded, items []batchItem) {
+	group := func(prog *codegen.Program) *gpuGroup {
+		digest := sha256.Sum256([]byte(prog.Source))
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		grp := g.groups[digest]
+		if grp == nil {
+			grp = &gpuGroup{prog: prog}
+			g.groups[digest] = grp
+		}
+		return grp
+	}
+	if t := g.b.columnTemplate(items, l); t != nil {
+		tkey := codegen.BatchKey(t.Problem, t.Plan, g.vary, &g.keys)
+		g.mu.Lock()
+		grp := g.columnGroups[tkey]
+		g.mu.Unlock()
+		if grp == nil {
+			if prog, err := g.devs[0].BatchProgram(t.Problem, t.Plan, g.vary, true); err == nil {
+				grp = group(prog)
+				g.mu.Lock()
+				g.columnGroups[tkey] = grp
+				g.mu.Unlock()
+			}
+		}
+		if grp != nil {
+			sh.group, sh.columns = grp, true
+			return
+		}
+	}
+	if prog, err := g.devs[0].BatchProgram(l.Problem, l.Plan, g.vary, false); err == nil {
+		sh.group = group(prog)
+	}
+}
+
+// gpuGroup is the instances waiting for one batch program.
+type gpuGroup struct {
+	prog  *codegen.Program
+	items []gpuItem
+}
+
+type gpuItem struct {
+	r     *BatchResult
+	l     *Loaded
+	how   itemKind
+	items []batchItem // itemAdopted: the arguments, to bind again
+}
+
+// itemKind is how an instance came to the batcher: what of its problem
+// and plan is its own.
+type itemKind uint8
+
+const (
+	itemOwn        itemKind = iota // bound, checked and planned
+	itemSharedPlan                 // bound and checked; the plan is the shape's (planFor)
+	itemAdopted                    // data checked (sema.CheckData); recurrence and plan the shape's (adopt)
+)
+
+type gpuLaunch struct {
+	prog  *codegen.Program
+	items []gpuItem
+}
+
+// varyingInputs are the names the `args:` lines of f fill: what differs
+// between a batch's instances.
+func varyingInputs(f *dsl.File) []string {
+	var names []string
+	for _, d := range f.Decls {
+		if d, ok := d.(*dsl.ArgsDecl); ok {
+			for _, it := range d.Items {
+				for _, n := range it.Names {
+					names = append(names, n.Name)
+				}
+			}
+		}
+	}
+	return names
+}
+
+func newGPUBatcher(ctx context.Context, b *batch, devs []*gpu.Executor, chunk int, deliver func(*BatchResult)) *gpuBatcher {
+	g := &gpuBatcher{b: b, devs: devs, vary: varyingInputs(b.file), chunk: chunk, deliver: deliver,
+		shapes: map[string]*gpuShape{}, groups: map[[32]byte]*gpuGroup{}, plans: map[string]*plan.Plan{}, columnGroups: map[string]*gpuGroup{},
+		queue: make(chan gpuLaunch, len(devs)), stop: make(chan struct{})}
+	for _, d := range devs {
+		g.devWG.Add(1)
+		go func() {
+			defer g.devWG.Done()
+			for job := range g.queue {
+				g.launch(ctx, d, job)
+			}
+		}()
+	}
+	g.tickWG.Add(1)
+	go func() {
+		defer g.tickWG.Done()
+		t := time.NewTicker(batchIdle / 2)
+		defer t.Stop()
+		for {
+			select {
+			case <-g.stop:
+				return
+			case <-t.C:
+				g.mu.Lock()
+				if g.pending > 0 && (time.Since(g.latest) >= batchIdle || time.Since(g.oldest) >= batchWaitMost) {
+					g.flushLocked()
+				}
+				g.mu.Unlock()
+			}
+		}
+	}()
+	return g
+}
+
+// planKey names what a plan depends on: the problem's structure (one
+// `.dp` file), sizes and scalars, never its data.
+func planKey(p *ir.Problem) string {
+	b := make([]byte, 0, 128)
+	b = strconv.AppendInt(b, p.Rows, 10)
+	b = append(b, 'x')
+	b = strconv.AppendInt(b, p.Cols, 10)
+	b = append(b, ' ')
+	b = append(b, p.CellType.String()...)
+	b = append(b, p.Schedule...)
+	for _, sc := range p.Scalars {
+		b = append(b, ';')
+		b = append(b, sc.Name...)
+		b = append(b, '=')
+		b = strconv.AppendInt(b, sc.Value.I, 10)
+		b = strconv.AppendUint(b, math.Float64bits(sc.Value.F), 16)
+		b = append(b, sc.Value.T.String()...)
+	}
+	for _, in := range p.Inputs {
+		b = append(b, ';')
+		b = append(b, in.Name...)
+		b = append(b, ' ')
+		b = append(b, in.T.String()...)
+		b = strconv.AppendInt(b, int64(in.Rows), 10)
+		b = append(b, 'x')
+		b = strconv.AppendInt(b, int64(in.Cols), 10)
+	}
+	return string(b)
+}
+
+// planFor is the plan of p's shape where instances of it already run in
+// batch launches: the launch reads only the plan's answer (its cell or
+// region, set by the sizes), so p need not be planned. Nil otherwise.
+func (g *gpuBatcher) planFor(p *ir.Problem) *plan.Plan {
+	if p.Maintain || p.Schedule == heldkarp.Schedule {
+		return nil
+	}
+	key := planKey(p)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.plans[key]
+}
+
+// readsInputs reports whether e reads an input or calls anything but
+// cells: an answer expression that does cannot be evaluated with another
+// instance's plan.
+func readsInputs(e ir.Expr) bool {
+	found := false
+	ir.Walk(e, func(x ir.Expr) bool {
+		if _, ok := x.(*ir.Load); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// adopt completes q, an instance checked by sema.CheckData, with the
+// recurrence of its shape's first instance and the shape's plan, where the
+// shape runs in batch launches; nil otherwise (the caller checks it in
+// full).
+func (g *gpuBatcher) adopt(q *ir.Problem) (*ir.Problem, *plan.Plan) {
+	pl := g.planFor(q)
+	if pl == nil {
+		return nil, nil
+	}
+	key := codegen.BatchKey(q, pl, g.vary, &g.keys)
+	g.mu.Lock()
+	sh := g.shapes[key]
+	var tmpl *ir.Problem
+	if sh != nil && sh.group != nil {
+		tmpl = sh.tmpl
+	}
+	g.mu.Unlock()
+	if tmpl == nil {
+		return nil, nil
+	}
+	return sema.Adopt(q, tmpl), pl
+}
+
+// add takes the bound and planned instance r, l for a batch launch; false
+// when its shape has no batch program (the caller runs it alone). how
+// says what of l is the instance's own; items are its arguments.
+func (g *gpuBatcher) add(r *BatchResult, l *Loaded, how itemKind, items []batchItem) bool {
+	p, pl := l.Problem, l.Plan
+	if p == nil || pl == nil || p.Maintain {
+		return false
+	}
+	key := codegen.BatchKey(p, pl, g.vary, &g.keys)
+	g.mu.Lock()
+	sh := g.shapes[key]
+	if sh == nil {
+		// The first instance of the shape finds its program, outside the
+		// lock (binding a column template, generating: a millisecond);
+		// the shape's other instances wait for it.
+		sh = &gpuShape{ready: make(chan struct{})}
+		g.shapes[key] = sh
+		g.mu.Unlock()
+		g.prepare(sh, l, items)
+		close(sh.ready)
+		g.mu.Lock()
+	} else {
+		g.mu.Unlock()
+		<-sh.ready
+		g.mu.Lock()
+	}
+	defer g.mu.Unlock()
+	if sh.group == nil {
+		return false
+	}
+	if how != itemAdopted {
+		sh.full++
+	}
+	if !sh.columns && how != itemAdopted && (sh.full == 2 || sh.full%4096 == 0) {
+		// The key stands for the program: check it now and then on
+		// another instance; where it does not hold, the shape's
+		// instances run alone from here on.
+		prog, err := g.devs[0].BatchProgram(p, pl, g.vary, false)
+		if err != nil || prog.Source != sh.group.prog.Source {
+			sh.group = nil
+			return false
+		}
+	}
+	grp := sh.group
+	if how != itemAdopted && sh.tmpl == nil {
+		sh.tmpl = p
+	}
+	if how == itemOwn && (pl.Answer.Expr == nil || !readsInputs(pl.Answer.Expr)) {
+		if pk := planKey(p); g.plans[pk] == nil {
+			g.plans[pk] = pl
+		}
+	}
+	g.latest = time.Now()
+	if g.pending == 0 {
+		g.oldest = g.latest
+	}
+	it := gpuItem{r: r, l: l, how: how}
+	if how == itemAdopted {
+		it.items = items
+		g.adopted.Add(1)
+	}
+	grp.items = append(grp.items, it)
+	g.pending++
+	if len(grp.items) >= g.chunk {
+		g.sendLocked(grp)
+	}
+	return true
+}
+
+// sendLocked queues grp's instances as one launch.
+func (g *gpuBatcher) sendLocked(grp *gpuGroup) {
+	if len(grp.items) == 0 {
+		return
+	}
+	job := gpuLaunch{prog: grp.prog, items: grp.items}
+	g.pending -= len(grp.items)
+	grp.items = nil
+	g.oldest = time.Now()
+	g.mu.Unlock()
+	g.queue <- job // a GPU takes it (the lock is free meanwhile)
+	g.mu.Lock()
+}
+
+func (g *gpuBatcher) flushLocked() {
+	for _, grp := range g.groups {
+		g.sendLocked(grp)
+	}
+}
+
+// close launches what waits and returns when every launch is done.
+func (g *gpuBatcher) close() {
+	close(g.stop)
+	g.tickWG.Wait()
+	g.mu.Lock()
+	g.flushLocked()
+	g.mu.Unlock()
+	close(g.queue)
+	g.devWG.Wait()
+}
+
+// launch runs job on d and delivers its results; instances the device
+// reported an error in (or whose answer the rules refuse) run again alone
+// on d, which words the error as `dpgpu solve` does.
+func (g *gpuBatcher) launch(ctx context.Context, d *gpu.Executor, job gpuLaunch) {
+	start := time.Now()
+	insts := make([]gpu.BatchInstance, len(job.items))
+	for k, it := range job.items {
+		insts[k] = gpu.BatchInstance{P: it.l.Problem, Plan: it.l.Plan}
+	}
+	outs, st, err := d.RunBatch(ctx, job.prog, insts)
+	g.launches.Add(1)
+	g.batched.Add(int64(len(insts)))
+	g.kernel.Add(int64(st.Kernel))
+	g.upload.Add(int64(st.Upload))
+	g.download.Add(int64(st.Download))
+	g.host.Add(int64(st.Host))
+	if st.Compiled {
+		g.compiled.Add(1)
+	}
+	g.launchWall.Add(int64(time.Since(start)))
+	g.b.run.Add(int64(time.Since(start)))
+	opt := backend.Options{Threads: 1, NoSpecial: g.b.opt.NoSpecial}
+	for k, it := range job.items {
+		r := it.r
+		switch {
+		case err != nil:
+			r.Err = err
+			if ctx.Err() != nil {
+				r.Err = ctx.Err()
+			}
+		case outs[k].Result == nil:
+			// Alone, the instance needs its own problem and plan.
+			l, err := g.own(it)
+			if err != nil {
+				r.Err = err
+				break
+			}
+			r = g.b.run1(ctx, d, r, l, opt)
+		default:
+			res := outs[k].Result
+			r.Answer = res.Answer
+			r.Cells, r.Seconds = res.Stats.Cells, res.Stats.Seconds
+		}
+		g.deliver(r)
+	}
+}
+
+// own is it's problem and plan made for it alone: bound and checked again
+// where it adopted its shape's recurrence, planned where it took the
+// shape's plan.
+func (g *gpuBatcher) own(it gpuItem) (*Loaded, error) {
+	p := it.l.Problem
+	switch it.how {
+	case itemOwn:
+		return it.l, nil
+	case itemAdopted:
+		cfg := g.b.cfg
+		cfg.Args = make([]string, len(it.items))
+		cfg.ArgData = map[int]*formats.Table{}
+		for k, x := range it.items {
+			cfg.Args[k] = x.label
+			if x.data != nil {
+				cfg.ArgData[k] = x.data
+			}
+		}
+		var err error
+		if p, err = bind.Check(g.b.file, cfg); err != nil {
+			return nil, InputError(err)
+		}
+	}
+	return loadChecked(g.b.src, g.b.file, p)
+}

@@ -1,0 +1,270 @@
+
+// ---- batch kernel (templates/batch.cu): many instances of one shape ----
+//
+// One launch computes instances 0 .. n-1 of a batch, all of this program's
+// shape: sizes, scalars and shared inputs are the program's; the inputs
+// that vary between instances are read at the instance's place
+// (dp_binst(), codegen Input.PerInstance). Warp w of block b computes
+// instance b*DP_BW + w the way a warp of the strip kernel sweeps a strip
+// (templates/strip.cu): lane l holds DP_RPT consecutive rows in registers
+// and computes column g - l at its step g, so the row above a lane's first
+// row is the lane above's last row one step earlier (a shuffle). The rows
+// of an instance taller than one strip (32*DP_RPT rows) are swept strip
+// after strip by the same warp: the strip's last lane leaves its bottom
+// DP_PI rows in the warp's slice of shared memory (two slots, strip s
+// writes slot s&1), where lane 0 of the next strip reads them. Nothing
+// waits for another warp, and the register window holds the cells a cell
+// reads (any constant offset within DP_PI rows and DP_PJ columns back).
+//
+// With DP_BGEN an instance has its own column count, cols[inst] <=
+// DP_COLS, and answer column ansj[inst]: the warp sweeps those columns
+// only (a forward sweep: no cell reads a column right of its own, so the
+// program's further columns would not change the instance's cells).
+//
+// Results: the answer cell in ans[inst] (DP_ANS_KIND 1), the instance's
+// partial result of the answer region in part[inst] (2), its cell's index
+// row-major in the instance's columns. An instance that
+// fails has its first error code in dp_berr[inst] (preamble.cu), and its
+// answer is not used.
+
+#define DP_SH (32 * DP_RPT)
+#define DP_NW (DP_PI + DP_RPT)
+#define DP_NC (DP_PJ + 1)
+#define DP_PI1 (DP_PI > 0 ? DP_PI : 1)
+#define DP_NSTRIPS ((DP_ROWS + DP_SH - 1) / DP_SH)
+#define DP_BCOLS (DP_NSTRIPS > 1 ? DP_COLS : 1)
+// DP_BREG: a region min or max of integer cells is kept per row of a lane
+// as the best value and its column, folded into the partial result at the
+// end of the strip: a compare a cell rather than dp_part_add's 64-bit
+// index and tie rule. A lane meets a row's columns in sweep order, so the
+// first best is the smallest column forward (strict compare) and the last
+// one backward (compare or equal): dp_part_add's ties, the smaller
+// row-major index, across rows at the fold.
+#define DP_BREG (DP_ANS_KIND == 2 && DP_REG_OP != 2 && !DP_CELL_FLOAT)
+
+template <bool CHK, int K> struct dp_batch_acc {
+	cell_t (&w)[DP_NW][DP_NC];
+	const dp_rowvals &rv_;
+	const dp_colvals &cv_;
+	bool lv;
+	__device__ __forceinline__ bool live() const { return CHK ? lv : true; }
+	template <int ID> __device__ __forceinline__ cell_t ref(long long ri, long long rj, long long ci, long long cj) const
+	{
+		if (CHK && !dp_ref<ID>::safe) {
+			if (dp_oob(ri, rj)) {
+				if (lv)
+					dp_fail(DP_E_CELL, ID, ci, cj, ri, rj);
+				return (cell_t)0;
+			}
+		}
+		return w[DP_PI + K - dp_ref<ID>::di][dp_ref<ID>::dj];
+	}
+	template <int S> __device__ __forceinline__ auto rv(long long) const { return rv_.template get<S>(); }
+	template <int S> __device__ __forceinline__ auto cv(long long) const { return cv_.template get<S>(); }
+};
+
+// dp_batch_cells computes this lane's rows K.. at column j.
+template <bool CHK, int K>
+__device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const dp_rowvals (&rv)[DP_RPT], const dp_colvals &cv,
+	const DP_IDX_T (&ri)[DP_RPT], const bool (&rlive)[DP_RPT], const bool clive, const DP_IDX_T j, const int cj, dp_part_t &acc,
+	cell_t (&bv)[DP_RPT], int (&bj)[DP_RPT])
+{
+	if constexpr (K < DP_RPT) {
+		dp_batch_acc<CHK, K> a{w, rv[K], cv, rlive[K] && clive};
+		const cell_t v = dp_rec(ri[K], j, a);
+		w[DP_PI + K][0] = v;
+#if DP_BREG
+		if (a.live() && DP_IN_REGION(ri[K], j)) {
+#if DP_REG_OP == 0
+			const bool better = DP_BACK ? v <= bv[K] : v < bv[K];
+#else
+			const bool better = DP_BACK ? v >= bv[K] : v > bv[K];
+#endif
+			if (bj[K] < 0 || better) {
+				bv[K] = v;
+				bj[K] = (int)j;
+			}
+		}
+#elif DP_ANS_KIND == 2
+		if (a.live() && DP_IN_REGION(ri[K], j))
+			dp_part_add(acc, v, (long long)ri[K] * cj + j);
+#endif
+		dp_batch_cells<CHK, K + 1>(w, rv, cv, ri, rlive, clive, j, cj, acc, bv, bj);
+	}
+}
+
+// dp_batch_chunk runs steps g0 .. g0+31 of strip s: lane 0 takes the row
+// above from top (the previous strip's bottom rows), lane 31 leaves its
+// bottom rows in out.
+template <bool CHK>
+__device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, const int cj, const long long aj, cell_t (&w)[DP_NW][DP_NC], const cell_t *top,
+	cell_t *out, const dp_colvals *ring, const dp_rowvals (&rv)[DP_RPT], const DP_IDX_T (&ri)[DP_RPT],
+	const bool (&rlive)[DP_RPT], const int kAns, cell_t &ansv, bool &gotAns, dp_part_t &acc, cell_t (&bv)[DP_RPT], int (&bj)[DP_RPT])
+{
+#pragma unroll 4
+	for (int u = 0; u < 32; ++u) {
+		const int j = g0 + u - lane;
+#if DP_PI > 0
+		cell_t up[DP_PI1];
+#pragma unroll
+		for (int p = 0; p < DP_PI; ++p) {
+			const cell_t x = __shfl_up_sync(DP_FULL, w[DP_RPT + p][0], 1);
+			// Lane 0's column g0+u: the previous strip's bottom rows
+			// (none above the first strip: never read there).
+			cell_t t = (cell_t)0;
+			if (lane == 0 && top && j < cj)
+				t = top[p * DP_BCOLS + j];
+			up[p] = lane == 0 ? t : x;
+		}
+#endif
+#pragma unroll
+		for (int c = DP_NC - 1; c > 0; --c)
+#pragma unroll
+			for (int r = 0; r < DP_NW; ++r)
+				w[r][c] = w[r][c - 1];
+#if DP_PI > 0
+#pragma unroll
+		for (int p = 0; p < DP_PI; ++p)
+			w[p][0] = up[p];
+#endif
+		bool clive = true;
+		int jc = j;
+		if (CHK) {
+			clive = j >= 0 && j < cj;
+			jc = j < 0 ? 0 : (j >= cj ? cj - 1 : j);
+		}
+		const DP_IDX_T rj = (DP_IDX_T)(DP_BACK ? DP_COLS - 1 - jc : jc);
+#if DP_NCOLV > 0
+		const dp_colvals cv = ring[jc & 127];
+#else
+		const dp_colvals cv{};
+#endif
+		dp_batch_cells<CHK, 0>(w, rv, cv, ri, rlive, clive, rj, cj, acc, bv, bj);
+#if DP_ANS_KIND == 1
+		if (kAns >= 0 && rj == aj && clive) {
+#pragma unroll
+			for (int k = 0; k < DP_RPT; ++k)
+				if (k == kAns)
+					ansv = w[DP_PI + k][0];
+			gotAns = true;
+		}
+#endif
+#if DP_PI > 0
+		if (out && lane == 31 && clive) {
+#pragma unroll
+			for (int p = 0; p < DP_PI; ++p)
+				out[p * DP_BCOLS + j] = w[DP_RPT + p][0];
+		}
+#endif
+	}
+}
+
+// dp_batch: n instances; ans has one cell an instance (DP_ANS_KIND 1),
+// part one partial result (2). Blocks of DP_BW*32 threads, (n + DP_BW -
+// 1) / DP_BW of them.
+extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long long n, cell_t *ans, dp_part_t *part, const int *cols,
+	const int *ansj)
+{
+	__shared__ cell_t bnd[DP_BW][2][DP_PI1 * DP_BCOLS];
+#if DP_NCOLV > 0
+	__shared__ dp_colvals cring[DP_BW][128];
+#endif
+	const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+	const long long inst = dp_binst();
+	if (inst >= n)
+		return;
+#if DP_BGEN
+	const int cj = cols[inst];
+#if DP_ANS_KIND == 1
+	const long long aj = ansj[inst];
+#else
+	const long long aj = 0;
+	(void)ansj;
+#endif
+#else
+	const int cj = (int)DP_COLS;
+#if DP_ANS_KIND == 1
+	const long long aj = DP_ANS_J;
+#else
+	const long long aj = 0;
+#endif
+	(void)cols, (void)ansj;
+#endif
+#if DP_NCOLV > 0
+	dp_colvals *ring = cring[wib];
+#else
+	dp_colvals *ring = 0;
+#endif
+	dp_part_t acc;
+	dp_part_init(acc);
+	cell_t ansv = (cell_t)0;
+	bool gotAns = false; // this lane computed the answer cell
+	for (long long s = 0; s < DP_NSTRIPS; ++s) {
+		DP_IDX_T ri[DP_RPT];
+		bool rlive[DP_RPT];
+		dp_rowvals rv[DP_RPT];
+		int kAns = -1;
+#pragma unroll
+		for (int k = 0; k < DP_RPT; ++k) {
+			const long long r = s * DP_SH + (long long)lane * DP_RPT + k;
+			rlive[k] = r < DP_ROWS;
+			const long long rc = r < DP_ROWS ? r : DP_ROWS - 1;
+			ri[k] = (DP_IDX_T)(DP_BACK ? DP_ROWS - 1 - rc : rc);
+			rv[k].fill(ri[k]);
+#if DP_ANS_KIND == 1
+			if (rlive[k] && ri[k] == DP_ANS_I)
+				kAns = k;
+#endif
+		}
+		cell_t bv[DP_RPT];
+		int bj[DP_RPT];
+#pragma unroll
+		for (int k = 0; k < DP_RPT; ++k) {
+			bv[k] = (cell_t)0;
+			bj[k] = -1;
+		}
+		cell_t w[DP_NW][DP_NC];
+#pragma unroll
+		for (int r = 0; r < DP_NW; ++r)
+#pragma unroll
+			for (int c = 0; c < DP_NC; ++c)
+				w[r][c] = (cell_t)0;
+		const cell_t *top = s > 0 ? bnd[wib][(s + 1) & 1] : 0;
+		cell_t *out = s + 1 < DP_NSTRIPS ? bnd[wib][s & 1] : 0;
+		const bool rowsChk = s * DP_SH < DP_PI || (s + 1) * DP_SH > DP_ROWS;
+		for (int g0 = 0; g0 < cj + 31; g0 += 32) {
+#if DP_NCOLV > 0
+			{
+				const int jf = g0 + lane < cj ? g0 + lane : cj - 1;
+				ring[(g0 + lane) & 127].fill(DP_BACK ? DP_COLS - 1 - jf : jf);
+			}
+#endif
+			__syncwarp();
+			const bool chk = rowsChk || g0 < 31 + DP_PJ || g0 + 32 > cj;
+			if (chk)
+				dp_batch_chunk<true>(g0, lane, cj, aj, w, top, out, ring, rv, ri, rlive, kAns, ansv, gotAns, acc, bv, bj);
+			else
+				dp_batch_chunk<false>(g0, lane, cj, aj, w, top, out, ring, rv, ri, rlive, kAns, ansv, gotAns, acc, bv, bj);
+		}
+#if DP_BREG
+#pragma unroll
+		for (int k = 0; k < DP_RPT; ++k)
+			if (bj[k] >= 0)
+				dp_part_add(acc, bv[k], (long long)ri[k] * cj + bj[k]);
+#endif
+		__syncwarp(); // out, before the next strip reads it
+	}
+#if DP_ANS_KIND == 1
+	if (gotAns)
+		ans[inst] = ansv;
+#else
+	(void)ans, (void)ansv, (void)gotAns;
+#endif
+#if DP_ANS_KIND == 2
+	dp_part_warp(acc);
+	if (lane == 0)
+		part[inst] = acc;
+#else
+	(void)part;
+#endif
+}
