@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -261,51 +263,67 @@ func readsInputs(e ir.Expr) bool {
 // recurrence of its shape's first instance and the shape's plan, where the
 // shape runs in batch launches; nil otherwise (the caller checks it in
 // full).
-func (g *gpuBatcher) adopt(q *ir.Problem) (*ir.Problem, *plan.Plan) {
+func (g *gpuBatcher) adopt(q *ir.Problem) (*ir.Problem, *plan.Plan, string) {
 	pl := g.planFor(q)
 	if pl == nil {
-		return nil, nil
+		return nil, nil, ""
 	}
 	key := codegen.BatchKey(q, pl, g.vary, &g.keys)
 	g.mu.Lock()
 	sh := g.shapes[key]
+	g.mu.Unlock()
+	if sh == nil {
+		return nil, nil, ""
+	}
+	select {
+	case <-sh.ready: // prepare has set sh.group
+	default:
+		return nil, nil, ""
+	}
+	g.mu.Lock()
 	var tmpl *ir.Problem
-	if sh != nil && sh.group != nil {
+	if sh.group != nil {
 		tmpl = sh.tmpl
 	}
 	g.mu.Unlock()
 	if tmpl == nil {
-		return nil, nil
+		return nil, nil, ""
 	}
-	return sema.Adopt(q, tmpl), pl
+	return sema.Adopt(q, tmpl), pl, key
 }
 
 // add takes the bound and planned instance r, l for a batch launch; false
 // when its shape has no batch program (the caller runs it alone). how
-// says what of l is the instance's own; items are its arguments.
-func (g *gpuBatcher) add(r *BatchResult, l *Loaded, how itemKind, items []batchItem) bool {
+// says what of l is the instance's own; items are its arguments; key is
+// its BatchKey where the caller has it ("": add finds it).
+func (g *gpuBatcher) add(r *BatchResult, l *Loaded, how itemKind, items []batchItem, key string) bool {
 	p, pl := l.Problem, l.Plan
 	if p == nil || pl == nil || p.Maintain {
 		return false
 	}
-	key := codegen.BatchKey(p, pl, g.vary, &g.keys)
+	if key == "" {
+		key = codegen.BatchKey(p, pl, g.vary, &g.keys)
+	}
 	g.mu.Lock()
 	sh := g.shapes[key]
+	g.mu.Unlock()
 	if sh == nil {
-		// The first instance of the shape finds its program, outside the
-		// lock (binding a column template, generating: a millisecond);
-		// the shape's other instances wait for it.
-		sh = &gpuShape{ready: make(chan struct{})}
-		g.shapes[key] = sh
-		g.mu.Unlock()
-		g.prepare(sh, l, items)
-		close(sh.ready)
 		g.mu.Lock()
-	} else {
-		g.mu.Unlock()
-		<-sh.ready
-		g.mu.Lock()
+		if sh = g.shapes[key]; sh == nil {
+			// The first instance of the shape finds its program, outside
+			// the lock (binding a column template, generating: a
+			// millisecond); the shape's other instances wait for it.
+			sh = &gpuShape{ready: make(chan struct{})}
+			g.shapes[key] = sh
+			g.mu.Unlock()
+			g.prepare(sh, l, items)
+			close(sh.ready)
+		} else {
+			g.mu.Unlock()
+		}
 	}
+	<-sh.ready
+	g.mu.Lock()
 	defer g.mu.Unlock()
 	if sh.group == nil {
 		return false
@@ -385,6 +403,12 @@ func (g *gpuBatcher) close() {
 // on d, which words the error as `dpgpu solve` does.
 func (g *gpuBatcher) launch(ctx context.Context, d *gpu.Executor, job gpuLaunch) {
 	start := time.Now()
+	// Longest first: a warp's time is its instance's, a block keeps its
+	// place until its longest warp is done, and blocks start in order, so
+	// the long ones start first and short ones fill in behind them.
+	slices.SortStableFunc(job.items, func(a, b gpuItem) int {
+		return cmp.Compare(b.l.Problem.Cells(), a.l.Problem.Cells())
+	})
 	insts := make([]gpu.BatchInstance, len(job.items))
 	for k, it := range job.items {
 		insts[k] = gpu.BatchInstance{P: it.l.Problem, Plan: it.l.Plan}
