@@ -38,19 +38,12 @@ func batchHarness(prog *Program, ps []*ir.Problem, pls []*plan.Plan) string {
 	n := len(ps)
 	var b strings.Builder
 	b.WriteString("\nint main() {\n")
+	b.WriteString("\tstatic unsigned long long bptr[DP_NBPTR];\n")
 	for k := range prog.Inputs {
 		in := &prog.Inputs[k]
 		et := elemCType(in)
 		if !in.PerInstance {
-			fmt.Fprintf(&b, "\tstatic const %s in%d[] = {%s};\n", et, k, cLiteral(in))
-			switch in.Place {
-			case Constant:
-				fmt.Fprintf(&b, "\tmemcpy(%s, in%d, sizeof in%d);\n", in.Symbol, k, k)
-			case Global:
-				fmt.Fprintf(&b, "\t%s = in%d;\n", in.Symbol, k)
-			default:
-				b.WriteString("\tfprintf(stderr, \"textures are not emulated\\n\"); return 1;\n")
-			}
+			fmt.Fprintf(&b, "\tstatic const %s in%d[] = {%s};\n\tbptr[%d] = (unsigned long long)(uintptr_t)in%d;\n", et, k, cLiteral(in), k, k)
 			continue
 		}
 		var all []string
@@ -67,7 +60,7 @@ func batchHarness(prog *Program, ps []*ir.Problem, pls []*plan.Plan) string {
 			}
 			all = append(all, strings.Join(vals, ","))
 		}
-		fmt.Fprintf(&b, "\tstatic const %s in%d[] = {%s};\n\t%s = in%d;\n", et, k, strings.Join(all, ","), in.Symbol, k)
+		fmt.Fprintf(&b, "\tstatic const %s in%d[] = {%s};\n\tbptr[%d] = (unsigned long long)(uintptr_t)in%d;\n", et, k, strings.Join(all, ","), k, k)
 	}
 	var cols, ansj []string
 	for k, p := range ps {
@@ -80,8 +73,8 @@ func batchHarness(prog *Program, ps []*ir.Problem, pls []*plan.Plan) string {
 	static cell_t ans[N];
 	static dp_part_t part[N];
 	for (long long k = 0; k < N; ++k) dp_part_init(part[k]);
-	dp_berr = berr;
-	emu_launch((unsigned)((N + DP_BW - 1) / DP_BW), DP_BW * 32, [&] { dp_batch(N, ans, part, cols, ansj); });
+	bptr[DP_NBPTR - 1] = (unsigned long long)(uintptr_t)berr;
+	emu_launch((unsigned)((N + DP_BW - 1) / DP_BW), DP_BW * 32, [&] { dp_batch(N, ans, part, cols, ansj, bptr); });
 	for (long long k = 0; k < N; ++k) {
 #if DP_ANS_KIND == 1
 		printf("INST %lld %d %.17g\n", k, berr[k], (double)ans[k]);

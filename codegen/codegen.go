@@ -92,9 +92,6 @@ const (
 	SymAbort   = "dp_abort" // int: non-zero stops the strip kernel
 	SymAnswer  = "dp_ans"   // cell_t: the answer cell
 	SymCapture = "dp_capv"  // cell_t[MaxStripCaptures]: captured answer cells (strip)
-	// SymBatchErr points at one int per instance of a batch launch: the
-	// device error code of the instance's first failure, 0 for none.
-	SymBatchErr = "dp_berr"
 )
 
 // Device error codes (dp_err.code).
@@ -144,8 +141,9 @@ type Input struct {
 	Rows     int64
 	Cols     int64
 	// PerInstance: a batch program (Options.Batch) reads this input per
-	// instance: the symbol points at every instance's elements, Len apart,
-	// in launch order.
+	// instance: its launch pointer (BatchPointers) is at every instance's
+	// elements, Len apart, in launch order. A batch program reads every
+	// input through such a pointer and has no symbol for it.
 	PerInstance bool
 }
 
@@ -699,16 +697,15 @@ func (g *gen) placeInputs() {
 			}
 		}
 		switch {
-		case g.opt.Batch && slices.Contains(g.opt.BatchInputs, in.Name):
-			pi.Place, pi.PerInstance = Global, true
-			pi.Symbol = fmt.Sprintf("dp_in%d_ptr", k)
-		case g.opt.Batch && mem == 0:
-			// The lanes of a batch program read a shared input (a
-			// scoring matrix) at indices of their own instance's data:
-			// __constant__ memory would serialise them, the read-only
-			// cache does not.
+		case g.opt.Batch:
+			// Every input of a batch program is read through a pointer
+			// the launch passes (dp_bptr, preamble.cu), so that launches
+			// of one program may run at once; the read-only cache
+			// serves the lanes' reads of a shared input (a scoring
+			// matrix) at their own instances' indices, which
+			// __constant__ memory would serialise. No module symbol.
 			pi.Place = Global
-			pi.Symbol = fmt.Sprintf("dp_in%d_ptr", k)
+			pi.PerInstance = slices.Contains(g.opt.BatchInputs, in.Name)
 		case mem == 1 && int64(in.Len()) <= g.opt.TextureMax:
 			pi.Place = Texture
 			pi.Symbol = fmt.Sprintf("dp_in%d_tex", k)
@@ -1088,6 +1085,7 @@ func (g *gen) defines() string {
 		def("DP_BW", prog.BatchWarps)
 		def("DP_BMINB", prog.BatchMinBlocks)
 		def("DP_BGEN", b2i(prog.BatchColumns))
+		def("DP_NBPTR", len(p.Inputs)+1)
 		def("DP_NROWV", len(g.rowLds))
 		def("DP_NCOLV", len(g.colLds))
 	case KernelHost:
@@ -1179,11 +1177,15 @@ func (g *gen) inputDecls() string {
 			fmt.Fprintf(&b, "__constant__ %s %s[%d];\n", et, in.Symbol, max(in.Len, 1))
 			fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return %s[k]; }\n", rt, f, in.Symbol)
 		case Global:
-			fmt.Fprintf(&b, "__constant__ const %s *%s;\n", et, in.Symbol)
-			if in.PerInstance {
-				fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return __ldg(%s + dp_binst() * %dLL + k); }\n", rt, f, in.Symbol, max(in.Len, 1))
+			if g.prog.Kernel == KernelBatch {
+				at := "k"
+				if in.PerInstance {
+					at = fmt.Sprintf("dp_binst() * %dLL + k", max(in.Len, 1))
+				}
+				fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return __ldg((const %s *)dp_bptr[%d] + %s); }\n", rt, f, et, k, at)
 				break
 			}
+			fmt.Fprintf(&b, "__constant__ const %s *%s;\n", et, in.Symbol)
 			fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return __ldg(%s + k); }\n", rt, f, in.Symbol)
 		case Texture:
 			fmt.Fprintf(&b, "__constant__ unsigned long long %s;\n", in.Symbol)

@@ -234,6 +234,11 @@ type BatchStats struct {
 	// shape, or per column template: batchcols.go); Adopted how many
 	// instances took their shape's recurrence (sema.Adopt).
 	Programs, Adopted int64
+	// Busy is the GPUs' busy time: the union of the kernels' spans on
+	// each GPU (launches run at once, so Kernel, their sum, counts shared
+	// time twice), summed over the GPUs.
+	Busy         time.Duration
+	BatchedCells int64 // the cells of the batched instances
 }
 
 // ErrBatchFailed is what errors.Is finds in Batch's error when instances
@@ -423,6 +428,7 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 		g.mu.Lock()
 		st.Programs = int64(len(g.groups))
 		g.mu.Unlock()
+		st.Busy, st.BatchedCells = g.busy(), g.cells.Load()
 		st.Kernel, st.Upload, st.Download, st.GPUHost = time.Duration(g.kernel.Load()), time.Duration(g.upload.Load()), time.Duration(g.download.Load()), time.Duration(g.host.Load())
 	}
 	switch {

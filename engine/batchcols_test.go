@@ -2,7 +2,9 @@ package engine
 
 import (
 	"testing"
+	"time"
 
+	"github.com/dpgpu/dpgpu/backend/gpu"
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/problems/formats"
@@ -81,5 +83,20 @@ cell[i][j] = 0    when i == 0 || j == 0
 				t.Fatalf("template %s, want %d x %d", tl.Problem.GridText(), p.Rows, c.want)
 			}
 		})
+	}
+}
+
+// TestBusyUnion: overlapping launches count once, several GPUs add up.
+func TestBusyUnion(t *testing.T) {
+	ms := func(a, b int) [2]time.Duration {
+		return [2]time.Duration{time.Duration(a) * time.Millisecond, time.Duration(b) * time.Millisecond}
+	}
+	var d0, d1 gpu.Executor
+	g := &gpuBatcher{spans: map[*gpu.Executor][][2]time.Duration{
+		&d0: {ms(5, 9), ms(0, 3), ms(2, 4), ms(8, 12), ms(20, 21)}, // 0-4, 5-12, 20-21: 4 + 7 + 1
+		&d1: {ms(1, 2)},
+	}}
+	if got, want := g.busy(), 13*time.Millisecond; got != want {
+		t.Errorf("busy %v, want %v", got, want)
 	}
 }

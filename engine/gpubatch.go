@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -70,7 +71,9 @@ type gpuBatcher struct {
 	tickWG       sync.WaitGroup
 
 	launches, batched, adopted atomic.Int64
-	kernel, upload, download   atomic.Int64 // nanoseconds
+	cells                      atomic.Int64                         // of the batched instances
+	spans                      map[*gpu.Executor][][2]time.Duration // each launch's kernel (under mu)
+	kernel, upload, download   atomic.Int64                         // nanoseconds
 	host, launchWall, compiled atomic.Int64
 }
 
@@ -172,14 +175,23 @@ func newGPUBatcher(ctx context.Context, b *batch, devs []*gpu.Executor, chunk in
 	g := &gpuBatcher{b: b, devs: devs, vary: varyingInputs(b.file), chunk: chunk, deliver: deliver,
 		shapes: map[string]*gpuShape{}, groups: map[[32]byte]*gpuGroup{}, plans: map[string]*plan.Plan{}, columnGroups: map[string]*gpuGroup{},
 		queue: make(chan gpuLaunch, len(devs)), stop: make(chan struct{})}
+	// Launchers per GPU: a GPU runs that many launches at once (its
+	// executor's batch slots), so that a launch that does not fill it —
+	// a few long instances, a rare shape — leaves the rest to another.
+	launchers := 3
+	if v, err := strconv.Atoi(os.Getenv("DPGPU_BATCH_LAUNCHERS")); err == nil && v >= 1 && v <= 3 {
+		launchers = v // for measurements (docs/performance.md)
+	}
 	for _, d := range devs {
-		g.devWG.Add(1)
-		go func() {
-			defer g.devWG.Done()
-			for job := range g.queue {
-				g.launch(ctx, d, job)
-			}
-		}()
+		for range launchers {
+			g.devWG.Add(1)
+			go func() {
+				defer g.devWG.Done()
+				for job := range g.queue {
+					g.launch(ctx, d, job)
+				}
+			}()
+		}
 	}
 	g.tickWG.Add(1)
 	go func() {
@@ -416,6 +428,7 @@ func (g *gpuBatcher) launch(ctx context.Context, d *gpu.Executor, job gpuLaunch)
 	outs, st, err := d.RunBatch(ctx, job.prog, insts)
 	g.launches.Add(1)
 	g.batched.Add(int64(len(insts)))
+	g.cells.Add(st.Cells)
 	g.kernel.Add(int64(st.Kernel))
 	g.upload.Add(int64(st.Upload))
 	g.download.Add(int64(st.Download))
@@ -424,6 +437,14 @@ func (g *gpuBatcher) launch(ctx context.Context, d *gpu.Executor, job gpuLaunch)
 		g.compiled.Add(1)
 	}
 	g.launchWall.Add(int64(time.Since(start)))
+	if err == nil {
+		g.mu.Lock()
+		if g.spans == nil {
+			g.spans = map[*gpu.Executor][][2]time.Duration{}
+		}
+		g.spans[d] = append(g.spans[d], [2]time.Duration{st.Start, st.End})
+		g.mu.Unlock()
+	}
 	g.b.run.Add(int64(time.Since(start)))
 	opt := backend.Options{Threads: 1, NoSpecial: g.b.opt.NoSpecial}
 	for k, it := range job.items {
@@ -475,4 +496,27 @@ func (g *gpuBatcher) own(it gpuItem) (*Loaded, error) {
 		}
 	}
 	return loadChecked(g.b.src, g.b.file, p)
+}
+
+// busy is the GPUs' busy time: the union of each GPU's kernel spans
+// (launches overlap), summed over the GPUs.
+func (g *gpuBatcher) busy() time.Duration {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var total time.Duration
+	for _, spans := range g.spans {
+		spans = slices.Clone(spans)
+		slices.SortFunc(spans, func(a, b [2]time.Duration) int { return cmp.Compare(a[0], b[0]) })
+		var end time.Duration
+		for k, s := range spans {
+			if k == 0 || s[0] > end {
+				total += s[1] - s[0]
+				end = s[1]
+			} else if s[1] > end {
+				total += s[1] - end
+				end = s[1]
+			}
+		}
+	}
+	return total
 }

@@ -40,15 +40,19 @@ __device__ cell_t dp_capv[4];
 // dp_binst is the instance the calling warp computes in a batch launch
 // (templates/batch.cu): one warp an instance, DP_BW warps a block.
 __device__ __forceinline__ long long dp_binst() { return (long long)blockIdx.x * DP_BW + (threadIdx.x >> 5); }
-// One int per instance of the launch: the code of its first error (the
-// host runs an instance that failed again on its own, for the message).
-__constant__ int *dp_berr;
+// The launch's pointers (the kernel's bptr, copied to shared memory by
+// every block): input k's elements at dp_bptr[k] (codegen BatchPointers),
+// and at dp_bptr[DP_NBPTR-1] one int per instance, the code of its first
+// error (the host runs an instance that failed again on its own, for the
+// message). Launch arguments, not module symbols: launches of one program
+// run at once.
+__shared__ unsigned long long dp_bptr[DP_NBPTR];
 #endif
 
 __device__ __noinline__ void dp_fail(int code, int site, long long i, long long j, long long a, long long b)
 {
 #ifdef DP_BATCH
-	atomicCAS(dp_berr + dp_binst(), 0, code);
+	atomicCAS((int *)dp_bptr[DP_NBPTR - 1] + dp_binst(), 0, code);
 #endif
 	if (atomicCAS(&dp_err.code, 0, -1) == 0) {
 		dp_err.site = site;

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/backend/genrun"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/eval"
@@ -55,14 +56,137 @@ type BatchStats struct {
 	// decoding the answers.
 	Kernel, Upload, Download, Host time.Duration
 	Compiled                       bool // the program was compiled (not in the cache)
+	// Start and End are the kernel's on the executor's batch clock (CUDA
+	// events, from the executor's first batch launch): launches run at
+	// once, so the GPU's busy time is the union of these spans, not the
+	// sum of Kernel.
+	Start, End time.Duration
+}
+
+// batchSlots is how many batch launches an executor runs at once, each
+// with its own stream and buffers (batchSlot): a launch of a few hundred
+// long instances leaves most of the GPU to the next one.
+const batchSlots = 3
+
+// batchSlot is what one batch launch in flight holds: a stream, pinned
+// memory for what goes up and what comes back, and one device buffer
+// (inputs, the launch's pointers, columns, error codes, answers). Kept
+// and grown, never freed before the executor closes: freeing device
+// memory would wait for the other launches.
+type batchSlot struct {
+	stream *cuda.Stream
+	up, dn *cuda.HostBuffer
+	dev    cuda.DevicePtr
+	devLen int64
+}
+
+// batchClock is the event batch launches time themselves from
+// (BatchStats.Start), recorded at the first.
+func (e *Executor) batchClock() (*cuda.Event, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.bclock == nil {
+		ev, err := e.ctx.NewEvent()
+		if err != nil {
+			return nil, err
+		}
+		if err := ev.Record(e.s2); err != nil {
+			ev.Destroy()
+			return nil, err
+		}
+		if err := ev.Synchronize(); err != nil {
+			ev.Destroy()
+			return nil, err
+		}
+		e.bclock = ev
+	}
+	return e.bclock, nil
+}
+
+func (e *Executor) takeSlot(ctx context.Context) (*batchSlot, error) {
+	e.mu.Lock()
+	if e.bslots == nil {
+		e.bslots = make(chan *batchSlot, batchSlots)
+		for range batchSlots {
+			e.bslots <- &batchSlot{}
+		}
+	}
+	slots := e.bslots
+	e.mu.Unlock()
+	select {
+	case sl := <-slots:
+		return sl, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// grow makes sure the slot has a stream and at least up and dn bytes of
+// pinned memory and dev bytes of device memory.
+func (sl *batchSlot) grow(e *Executor, up, dn, dev int64) error {
+	var err error
+	if sl.stream == nil {
+		if sl.stream, err = e.ctx.NewStream(); err != nil {
+			return err
+		}
+	}
+	pinned := func(h **cuda.HostBuffer, n int64) error {
+		if *h != nil && (*h).Len() >= n {
+			return nil
+		}
+		if *h != nil {
+			(*h).Free()
+			*h = nil
+		}
+		b, err := e.ctx.HostAlloc(n + n/4)
+		if err != nil {
+			return outOfMemory(fmt.Errorf("pinning %s of host memory for a batch launch: %w", mb(n), err))
+		}
+		*h = b
+		return nil
+	}
+	if err := pinned(&sl.up, up); err != nil {
+		return err
+	}
+	if err := pinned(&sl.dn, dn); err != nil {
+		return err
+	}
+	if sl.devLen < dev {
+		if sl.dev != 0 {
+			e.ctx.Free(sl.dev)
+			sl.dev, sl.devLen = 0, 0
+		}
+		n := dev + dev/4
+		p, err := e.ctx.Alloc(n)
+		if err != nil {
+			free, total, _ := e.ctx.MemInfo()
+			return outOfMemory(fmt.Errorf("allocating %s for a batch launch on %s (%s free of %s): %w", mb(n), e.dev.Name, mb(free), mb(total), err))
+		}
+		sl.dev, sl.devLen = p, n
+	}
+	return nil
+}
+
+func (sl *batchSlot) free() {
+	if sl.stream != nil {
+		sl.stream.Synchronize()
+		sl.stream.Destroy()
+	}
+	if sl.up != nil {
+		sl.up.Free()
+	}
+	if sl.dn != nil {
+		sl.dn.Free()
+	}
 }
 
 // RunBatch computes insts, every one of prog's shape (BatchProgram of the
 // first made prog, and the others have the same sizes, scalars and shared
-// inputs), in one launch: their varying inputs go up in one copy, their
-// answers come back in one. It fails as a whole only for the device's
-// reasons (memory, a launch error, ctx); an instance's own error is its
-// outcome.
+// inputs; with BatchColumns, as many rows and at most its columns), in
+// one launch: their inputs go up in one copy, their answers come back in
+// one. Up to batchSlots calls run at once, their launches overlapping on
+// the GPU. It fails as a whole only for the device's reasons (memory, a
+// launch error, ctx); an instance's own error is its outcome.
 func (e *Executor) RunBatch(ctx context.Context, prog *codegen.Program, insts []BatchInstance) ([]BatchOutcome, BatchStats, error) {
 	var st BatchStats
 	if prog.Kernel != codegen.KernelBatch {
@@ -76,56 +200,69 @@ func (e *Executor) RunBatch(ctx context.Context, prog *codegen.Program, insts []
 	if err := ctx.Err(); err != nil {
 		return nil, st, err
 	}
+	first := insts[0]
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	if e.ctx == nil {
+		e.mu.Unlock()
 		return nil, st, errors.New("gpu: the executor is closed")
 	}
-	first := insts[0]
 	mod, cached, err := e.load(prog)
+	if err == nil {
+		mod.inUse++
+	}
+	e.mu.Unlock()
 	if err != nil {
 		return nil, st, err
 	}
+	defer func() {
+		e.mu.Lock()
+		mod.inUse--
+		e.mu.Unlock()
+	}()
 	st.Compiled = !cached
-	r := &run{e: e, ctx: ctx, p: first.P, pl: first.Plan, prog: prog, mod: mod}
-	defer r.release()
+	sl, err := e.takeSlot(ctx)
+	if err != nil {
+		return nil, st, err
+	}
+	defer func() { e.bslots <- sl }()
 
 	t0 := time.Now()
 	cs := int64(first.P.CellType.Size())
-	// What the launch allocates: the varying inputs, one answer (a cell or
-	// a partial result) and one error code an instance.
-	per := int64(4)
+	outBytes := cs
 	if prog.Answer == codegen.AnswerRegion {
-		per += codegen.PartBytes
-	} else {
-		per += cs
+		outBytes = codegen.PartBytes
 	}
-	var shared int64
-	for _, in := range prog.Inputs {
-		if in.PerInstance {
-			per += max(in.Len, 1) * elemSize(in)
-		} else {
-			shared += in.Len * elemSize(in)
-		}
-	}
-	if free, _, err := e.ctx.MemInfo(); err == nil && n*per+shared > free*3/4 {
-		return nil, st, hostmem.TooLarge(fmt.Sprintf("a batch launch of %d instances of %s", n, first.P.Name), n*per+shared, free*3/4, "three quarters of the free GPU memory", "")
-	}
-	// The varying inputs, input after input (each n elements of Len),
-	// packed by all cores into pinned memory and sent up in one copy.
+	round := func(x int64) int64 { return (x + 255) &^ 255 }
+	// What goes up: each input (n instances' elements, Len apart, or the
+	// shared one once), the launch's pointers, the columns and answer
+	// columns (BatchColumns); what comes back: error codes, answers.
 	offs := make([]int64, len(prog.Inputs))
-	var total int64
+	var at int64
 	for k, in := range prog.Inputs {
+		offs[k] = at
+		elems := max(in.Len, 1)
 		if in.PerInstance {
-			offs[k] = total
-			total += (n*max(in.Len, 1)*elemSize(in) + 255) &^ 255
+			elems *= n
 		}
+		at += round(elems * elemSize(in))
 	}
-	stage, err := e.staging(0, max(total, 8))
-	if err != nil {
+	nptr := int64(len(prog.Inputs) + 1)
+	ptrAt := at
+	colsAt := round(ptrAt + 8*nptr)
+	upLen := colsAt
+	if prog.BatchColumns {
+		upLen = round(colsAt + 8*n)
+	}
+	codesAt := upLen
+	ansAt := round(codesAt + 4*n)
+	devLen := ansAt + outBytes*n
+	if free, _, err := e.ctx.MemInfo(); err == nil && devLen > free*3/4 {
+		return nil, st, hostmem.TooLarge(fmt.Sprintf("a batch launch of %d instances of %s", n, first.P.Name), devLen, free*3/4, "three quarters of the free GPU memory", "")
+	}
+	if err := sl.grow(e, upLen, devLen-codesAt, devLen); err != nil {
 		return nil, st, err
 	}
-	host := stage.Bytes()
+	host := sl.up.Bytes()
 	var packErr atomic.Pointer[error]
 	parallel(n, func(lo, hi int64) {
 		for m := lo; m < hi; m++ {
@@ -139,110 +276,98 @@ func (e *Executor) RunBatch(ctx context.Context, prog *codegen.Program, insts []
 	if perr := packErr.Load(); perr != nil {
 		return nil, st, *perr
 	}
-	st.Host += time.Since(t0)
-
-	t1 := time.Now()
-	for _, in := range prog.Inputs {
+	for k, in := range prog.Inputs {
 		if !in.PerInstance {
-			if err := r.upload(in); err != nil {
+			data, err := elemBytes(codegen.Input{In: first.P.Inputs[k], Place: in.Place, Len: in.Len})
+			if err != nil {
 				return nil, st, fmt.Errorf("input %s: %w", in.In.Name, err)
 			}
+			copy(host[offs[k]:], data)
 		}
 	}
-	dev, err := r.alloc("the batch's inputs", max(total, 8))
-	if err != nil {
-		return nil, st, err
+	ptrs := unsafe.Slice((*uint64)(unsafe.Pointer(&host[ptrAt])), nptr)
+	for k := range prog.Inputs {
+		ptrs[k] = uint64(sl.dev) + uint64(offs[k])
 	}
-	if total > 0 {
-		if err := e.ctx.CopyHtoD(dev, stage.Ptr(), total); err != nil {
-			return nil, st, err
-		}
-	}
-	for k, in := range prog.Inputs {
-		if in.PerInstance {
-			handle := uint64(dev) + uint64(offs[k])
-			if err := e.ctx.CopyHtoD(mod.globals[in.Symbol], unsafe.Pointer(&handle), 8); err != nil {
-				return nil, st, err
-			}
-		}
-	}
-	outBytes := cs
-	if prog.Answer == codegen.AnswerRegion {
-		outBytes = codegen.PartBytes
-	}
-	// The error codes, then the answers.
-	codesLen := (4*n + 255) &^ 255
-	out, err := r.alloc("the batch's answers", codesLen+outBytes*n)
-	if err != nil {
-		return nil, st, err
-	}
-	errs := out
-	if err := e.ctx.Memset32(errs, 0, n); err != nil {
-		return nil, st, err
-	}
-	handle := uint64(errs)
-	if err := e.ctx.CopyHtoD(mod.globals[codegen.SymBatchErr], unsafe.Pointer(&handle), 8); err != nil {
-		return nil, st, err
-	}
-	// BatchColumns: each instance's columns and answer column.
+	ptrs[nptr-1] = uint64(sl.dev) + uint64(codesAt)
 	var colsDev, ansjDev uint64
 	if prog.BatchColumns {
-		cj := make([]int32, 2*n)
+		cj := unsafe.Slice((*int32)(unsafe.Pointer(&host[colsAt])), 2*n)
 		for m, x := range insts {
 			if x.P.Rows != prog.Rows || x.P.Cols > prog.Cols || x.P.Cols < 1 {
 				return nil, st, fmt.Errorf("gpu: instance %d (%s) does not fit its batch program (%dx%d)", m, x.P.GridText(), prog.Rows, prog.Cols)
 			}
 			cj[m], cj[n+int64(m)] = int32(x.P.Cols), int32(x.Plan.Answer.J)
 		}
-		p, err := r.alloc("the batch's columns", 8*n)
-		if err != nil {
-			return nil, st, err
-		}
-		if err := e.ctx.CopyHtoD(p, unsafe.Pointer(&cj[0]), 8*n); err != nil {
-			return nil, st, err
-		}
-		colsDev, ansjDev = uint64(p), uint64(p)+uint64(4*n)
+		colsDev, ansjDev = uint64(sl.dev)+uint64(colsAt), uint64(sl.dev)+uint64(colsAt+4*n)
 	}
-	st.Upload = time.Since(t1)
+	st.Host += time.Since(t0)
 
-	var ans, part uint64
-	if prog.Answer == codegen.AnswerRegion {
-		part = uint64(out) + uint64(codesLen)
-	} else {
-		ans = uint64(out) + uint64(codesLen)
+	t1 := time.Now()
+	if err := e.ctx.CopyHtoDAsync(sl.dev, sl.up.Ptr(), upLen, sl.stream); err != nil {
+		return nil, st, err
 	}
-	tm, err := r.startTiming()
+	if err := e.ctx.Memset32Async(sl.dev+cuda.DevicePtr(codesAt), 0, n, sl.stream); err != nil {
+		return nil, st, err
+	}
+	start, err := e.ctx.NewEvent()
 	if err != nil {
 		return nil, st, err
+	}
+	defer start.Destroy()
+	end, err := e.ctx.NewEvent()
+	if err != nil {
+		return nil, st, err
+	}
+	defer end.Destroy()
+	ref, err := e.batchClock() // recorded before any launch's start
+	if err != nil {
+		return nil, st, err
+	}
+	if err := start.Record(sl.stream); err != nil {
+		return nil, st, err
+	}
+	var ans, part uint64
+	if prog.Answer == codegen.AnswerRegion {
+		part = uint64(sl.dev) + uint64(ansAt)
+	} else {
+		ans = uint64(sl.dev) + uint64(ansAt)
 	}
 	fn := mod.funcs[codegen.FuncBatch]
 	blocks := (n + int64(prog.BatchWarps) - 1) / int64(prog.BatchWarps)
 	if blocks > 1<<31-1 {
 		return nil, st, fmt.Errorf("gpu: a batch launch of %d instances is too large", n)
 	}
-	if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(32 * prog.BatchWarps), 1, 1}, 0, e.s1, n, ans, part, colsDev, ansjDev); err != nil {
+	bptr := uint64(sl.dev) + uint64(ptrAt)
+	if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(32 * prog.BatchWarps), 1, 1}, 0, sl.stream, n, ans, part, colsDev, ansjDev, bptr); err != nil {
 		return nil, st, fmt.Errorf("launching the batch kernel of %s: %w", first.P.Name, err)
 	}
-	if err := r.stopTiming(tm); err != nil {
+	if err := end.Record(sl.stream); err != nil {
 		return nil, st, err
 	}
-	st.Kernel = time.Duration(r.stats.ComputeSeconds * float64(time.Second))
-
-	t2 := time.Now()
-	back, err := e.staging(1, codesLen+outBytes*n)
+	if err := e.ctx.CopyDtoHAsync(sl.dn.Ptr(), sl.dev+cuda.DevicePtr(codesAt), devLen-codesAt, sl.stream); err != nil {
+		return nil, st, err
+	}
+	if err := sl.stream.Synchronize(); err != nil {
+		return nil, st, fmt.Errorf("running the batch kernel of %s on %s: %w", first.P.Name, e.dev.Name, err)
+	}
+	ms, err := cuda.Elapsed(start, end)
 	if err != nil {
 		return nil, st, err
 	}
-	if err := e.ctx.CopyDtoH(back.Ptr(), out, codesLen+outBytes*n); err != nil {
-		return nil, st, err
+	kernel := float64(ms) / 1e3
+	st.Kernel = time.Duration(kernel * float64(time.Second))
+	if a, err := cuda.Elapsed(ref, start); err == nil {
+		st.Start = time.Duration(float64(a) * float64(time.Millisecond))
+		st.End = st.Start + st.Kernel
 	}
-	raw := back.Bytes()
-	codes, vals := raw[:4*n], raw[codesLen:codesLen+outBytes*n]
-	st.Download = time.Since(t2)
+	st.Upload = time.Since(t1) - st.Kernel // the copies and the wait, less the kernel
+	raw := sl.dn.Bytes()
+	codes, vals := raw[:4*n], raw[ansAt-codesAt:ansAt-codesAt+outBytes*n]
 
 	t3 := time.Now()
 	outs := make([]BatchOutcome, n)
-	share := r.stats.ComputeSeconds / float64(n)
+	share := kernel / float64(n)
 	parallel(n, func(lo, hi int64) {
 		for m := lo; m < hi; m++ {
 			x := insts[m]

@@ -88,6 +88,8 @@ type Executor struct {
 	s1, s2  *cuda.Stream
 	modules map[string]*module
 	stage   [2]*cuda.HostBuffer // pinned staging of maintain, reused
+	bslots  chan *batchSlot     // batch launches' streams and buffers (RunBatch)
+	bclock  *cuda.Event         // batch launches' time origin (batchClock)
 }
 
 // New opens the driver, the device's primary context, NVRTC and the CUBIN
@@ -145,6 +147,24 @@ func (e *Executor) Close() error {
 			errs = append(errs, b.Free())
 			e.stage[h] = nil
 		}
+	}
+	if e.bslots != nil {
+		// The slots RunBatch calls have returned (the caller waits for
+		// the calls); their device memory goes with the context.
+	drain:
+		for {
+			select {
+			case sl := <-e.bslots:
+				sl.free()
+			default:
+				break drain
+			}
+		}
+		e.bslots = nil
+	}
+	if e.bclock != nil {
+		e.bclock.Destroy()
+		e.bclock = nil
 	}
 	for _, s := range []*cuda.Stream{e.s1, e.s2} {
 		if s != nil {

@@ -18,11 +18,14 @@ import (
 	"github.com/dpgpu/dpgpu/plan"
 )
 
-// module is a loaded program: its kernels and globals.
+// module is a loaded program: its kernels and globals. inUse counts the
+// batch launches running it (under Executor.mu): those may run beside
+// other work, and the module must outlive them.
 type module struct {
 	mod     *cuda.Module
 	funcs   map[string]*cuda.Function
 	globals map[string]cuda.DevicePtr
+	inUse   int
 }
 
 // maxModules bounds the loaded modules an executor keeps (tests run many
@@ -99,7 +102,7 @@ func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
 		globals = []string{codegen.SymAbort} // no recurrence, no preamble
 	}
 	if prog.Kernel == codegen.KernelBatch {
-		globals = append(globals, codegen.SymBatchErr)
+		globals = []string{codegen.SymError, codegen.SymAbort} // inputs through the launch's pointers
 	}
 	for _, g := range globals {
 		p, _, err := mod.Global(g)
@@ -123,6 +126,9 @@ func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
 	}
 	if len(e.modules) >= maxModules {
 		for k, old := range e.modules {
+			if old.inUse > 0 {
+				continue
+			}
 			old.mod.Unload()
 			delete(e.modules, k)
 		}

@@ -214,8 +214,12 @@ func printBatchSteps(w io.Writer, st *engine.BatchStats) {
 	fmt.Fprintf(w, "batch phases (wall %.3f s): reading %.3f s (parsing the files of --pairs %.3f s more, summed), binding and planning %.3f s of CPU, running %.3f s, writing %.3f s\n",
 		st.Seconds, st.Read.Seconds(), st.Parse.Seconds(), (st.Bind + st.Plan).Seconds(), st.Run.Seconds(), st.Write.Seconds())
 	if st.Launches > 0 {
-		fmt.Fprintf(w, "GPU batch launches: %d (%d instances, %d of them adopting their shape's recurrence; %d programs, %d compiled): kernel %s, upload %s, download %s, host packing and answers %s\n",
-			st.Launches, st.Batched, st.Adopted, st.Programs, st.Compiled, st.Kernel, st.Upload, st.Download, st.GPUHost)
+		gcups := 0.0
+		if st.Busy > 0 {
+			gcups = float64(st.BatchedCells) / st.Busy.Seconds() / 1e9
+		}
+		fmt.Fprintf(w, "GPU batch launches: %d (%d instances, %d of them adopting their shape's recurrence; %d programs, %d compiled): GPU busy %s (%.0f GCUPS), kernels summed %s, copies and waits %s, host packing and answers %s\n",
+			st.Launches, st.Batched, st.Adopted, st.Programs, st.Compiled, st.Busy, gcups, st.Kernel, st.Upload, st.GPUHost)
 	}
 }
 
