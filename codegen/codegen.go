@@ -965,6 +965,11 @@ func (g *gen) source() (string, error) {
 	b.WriteString(g.invariantDecls())
 	b.WriteString(rec.String())
 	b.WriteString(g.refTable())
+	if prog.Kernel == KernelStrip || prog.Kernel == KernelBatch {
+		if err := templates.Execute(&b, "window.cu", data); err != nil {
+			return "", err
+		}
+	}
 	kernel := map[KernelKind]string{KernelLine: "line.cu", KernelTile: "tile.cu", KernelStrip: "strip.cu", KernelFront: "front.cu", KernelBatch: "batch.cu"}[prog.Kernel]
 	if err := templates.Execute(&b, kernel, data); err != nil {
 		return "", err

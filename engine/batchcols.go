@@ -66,12 +66,27 @@ func (b *batch) columnTemplate(items []batchItem, l *Loaded) *Loaded {
 			ql.Plan.Direction != l.Plan.Direction || ql.Plan.Answer.Kind != l.Plan.Answer.Kind {
 			return nil
 		}
-		if !sameRecurrence(p, q) {
+		if !sameRecurrence(p, q) || !sameAnswer(l, ql) {
 			return nil
 		}
 		return ql
 	}
 	return nil
+}
+
+// sameAnswer reports whether the template t answers what instance l does
+// in l's own columns: the same answer row (a cell answer's column comes with
+// the launch), or the same region of rows over every column of each.
+func sameAnswer(l, t *Loaded) bool {
+	a, b := l.Plan.Answer, t.Plan.Answer
+	switch a.Kind {
+	case plan.AnswerCell:
+		return a.I == b.I
+	case plan.AnswerRegion:
+		full := func(x plan.AnswerSpec, cols int64) bool { return x.J0 == 0 && x.J1 == cols-1 && x.JStep <= 1 }
+		return a.Op == b.Op && a.I0 == b.I0 && a.I1 == b.I1 && full(a, l.Problem.Cols) && full(b, t.Problem.Cols)
+	}
+	return false
 }
 
 // sameRecurrence reports whether p and q, two instances of one `.dp`

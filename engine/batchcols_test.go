@@ -39,6 +39,16 @@ args: A, B
 cell[i][j] = 0    when i == 0 || j == 0
            | max(cell[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -1), cell[i-1][j] - 1, cell[i][j-1] - (COLS - j))   otherwise
 `
+	// The answer's row reads the column count: no template.
+	const ansRow = `problem corner
+char 1x? A = "ACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGT"
+char 1x? B = "ACGT"
+args: A, B
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0    when i == 0 || j == 0
+           | max(cell[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -1), cell[i-1][j] - 1, cell[i][j-1] - 1)   otherwise
+answer: cell[min(len(B), 7)][len(B)]
+`
 	chars := func(s string) *formats.Table {
 		t := &formats.Table{Rows: 1, Cols: len(s)}
 		for _, c := range []byte(s) {
@@ -55,6 +65,7 @@ cell[i][j] = 0    when i == 0 || j == 0
 		{"free-70", free, string(make([]byte, 0)) + "ACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTAC", 128},
 		{"len(B)", bound, "ACGTTGCA", 0},
 		{"COLS", cols, "ACGTTGCA", 0},
+		{"answer row", ansRow, "ACGT", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, err := dsl.Parse(c.name+".dp", []byte(c.src))

@@ -15,14 +15,7 @@ import (
 // it depends on nothing else.
 func CheckData(f *dsl.File, data *Data) (*ir.Problem, error) {
 	c := newChecker(f, data)
-	c.collect()
-	c.setDims()
-	c.checkSettings()
-	c.checkArgsDecl()
-	c.bindSteps()
-	c.loadInputs()
-	c.evalScalars()
-	c.checkGrid()
+	c.checkData()
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, c.errs

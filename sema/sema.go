@@ -138,6 +138,19 @@ func (c *checker) errorf(pos source.Pos, format string, args ...any) {
 }
 
 func (c *checker) check() {
+	c.checkData()
+	c.checkHeldKarp()
+	c.checkRecurrence()
+	c.checkSchedule()
+	c.checkAnswer()
+	c.markInf()
+	c.p.Name = ProblemName(c.file)
+}
+
+// checkData checks the declarations, settings and arguments, binds and
+// checks the data and the scalars, and sizes the grid: all of Check that
+// comes before the recurrence (CheckData stops there).
+func (c *checker) checkData() {
 	c.collect()
 	c.setDims()
 	c.checkSettings()
@@ -146,12 +159,6 @@ func (c *checker) check() {
 	c.loadInputs()
 	c.evalScalars()
 	c.checkGrid()
-	c.checkHeldKarp()
-	c.checkRecurrence()
-	c.checkSchedule()
-	c.checkAnswer()
-	c.markInf()
-	c.p.Name = ProblemName(c.file)
 }
 
 // reserved are names that an input, scalar or index variable may not take:

@@ -27,10 +27,6 @@
 // fails has its first error code in dp_berr[inst] (preamble.cu), and its
 // answer is not used.
 
-#define DP_SH (32 * DP_RPT)
-#define DP_NW (DP_PI + DP_RPT)
-#define DP_NC (DP_PJ + 1)
-#define DP_PI1 (DP_PI > 0 ? DP_PI : 1)
 #define DP_NSTRIPS ((DP_ROWS + DP_SH - 1) / DP_SH)
 #define DP_BCOLS (DP_NSTRIPS > 1 ? DP_COLS : 1)
 // DP_BREG: a region min or max of integer cells is kept per row of a lane
@@ -42,27 +38,6 @@
 // row-major index, across rows at the fold.
 #define DP_BREG (DP_ANS_KIND == 2 && DP_REG_OP != 2 && !DP_CELL_FLOAT)
 
-template <bool CHK, int K> struct dp_batch_acc {
-	cell_t (&w)[DP_NW][DP_NC];
-	const dp_rowvals &rv_;
-	const dp_colvals &cv_;
-	bool lv;
-	__device__ __forceinline__ bool live() const { return CHK ? lv : true; }
-	template <int ID> __device__ __forceinline__ cell_t ref(long long ri, long long rj, long long ci, long long cj) const
-	{
-		if (CHK && !dp_ref<ID>::safe) {
-			if (dp_oob(ri, rj)) {
-				if (lv)
-					dp_fail(DP_E_CELL, ID, ci, cj, ri, rj);
-				return (cell_t)0;
-			}
-		}
-		return w[DP_PI + K - dp_ref<ID>::di][dp_ref<ID>::dj];
-	}
-	template <int S> __device__ __forceinline__ auto rv(long long) const { return rv_.template get<S>(); }
-	template <int S> __device__ __forceinline__ auto cv(long long) const { return cv_.template get<S>(); }
-};
-
 // dp_batch_cells computes this lane's rows K.. at column j.
 template <bool CHK, int K>
 __device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const dp_rowvals (&rv)[DP_RPT], const dp_colvals &cv,
@@ -70,7 +45,7 @@ __device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const 
 	cell_t (&bv)[DP_RPT], int (&bj)[DP_RPT])
 {
 	if constexpr (K < DP_RPT) {
-		dp_batch_acc<CHK, K> a{w, rv[K], cv, rlive[K] && clive};
+		dp_win_acc<CHK, K> a{w, rv[K], cv, rlive[K] && clive};
 		const cell_t v = dp_rec(ri[K], j, a);
 		w[DP_PI + K][0] = v;
 #if DP_BREG

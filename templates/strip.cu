@@ -15,9 +15,9 @@
 // buffer of 2 x DP_PI x COLS cells (strip s writes slot s&1, reads (s+1)&1)
 // and its progress in prog[s] every DP_PUB columns.
 //
-// The register window w holds, for this lane's rows and the DP_PI rows
-// above them, the current column and DP_PJ columns back: any constant
-// offset within (DP_PI, DP_PJ) is a register read. Inputs read with an
+// The register window w (templates/window.cu) holds, for this lane's rows
+// and the DP_PI rows above them, the current column and DP_PJ columns
+// back: any constant offset within (DP_PI, DP_PJ) is a register read. Inputs read with an
 // index of i alone are kept per row in registers (dp_rowvals); those of j
 // alone are staged per column in a shared ring (dp_colvals), so that no
 // lane waits on a divergent constant-memory read in the loop.
@@ -53,11 +53,7 @@
 // waits for the warp above to produce and (the ring being much longer than
 // a step group) for the warp below to consume.
 
-#define DP_SH (32 * DP_RPT)
 #define DP_BH (DP_STRIP_WARPS * DP_SH)
-#define DP_NW (DP_PI + DP_RPT)
-#define DP_NC (DP_PJ + 1)
-#define DP_PI1 (DP_PI > 0 ? DP_PI : 1)
 #define DP_PUB 32
 #define DP_RING 128
 #define DP_SYNC 8 // steps per group; 32 must be a multiple
@@ -163,33 +159,12 @@ struct dp_strip_shared {
 	int stop;
 };
 
-template <bool CHK, int K> struct dp_strip_acc {
-	cell_t (&w)[DP_NW][DP_NC];
-	const dp_rowvals &rv_;
-	const dp_colvals &cv_;
-	bool lv;
-	__device__ __forceinline__ bool live() const { return CHK ? lv : true; }
-	template <int ID> __device__ __forceinline__ cell_t ref(long long ri, long long rj, long long ci, long long cj) const
-	{
-		if (CHK && !dp_ref<ID>::safe) {
-			if (dp_oob(ri, rj)) {
-				if (lv)
-					dp_fail(DP_E_CELL, ID, ci, cj, ri, rj);
-				return (cell_t)0;
-			}
-		}
-		return w[DP_PI + K - dp_ref<ID>::di][dp_ref<ID>::dj];
-	}
-	template <int S> __device__ __forceinline__ auto rv(long long) const { return rv_.template get<S>(); }
-	template <int S> __device__ __forceinline__ auto cv(long long) const { return cv_.template get<S>(); }
-};
-
 template <bool CHK, int K>
 __device__ __forceinline__ void dp_strip_cells(cell_t (&w)[DP_NW][DP_NC], const dp_rowvals (&rv)[DP_RPT], const dp_colvals &cv,
 	const DP_IDX_T (&ri)[DP_RPT], const bool (&rlive)[DP_RPT], const bool clive, const DP_IDX_T j, dp_part_t &acc)
 {
 	if constexpr (K < DP_RPT) {
-		dp_strip_acc<CHK, K> a{w, rv[K], cv, rlive[K] && clive};
+		dp_win_acc<CHK, K> a{w, rv[K], cv, rlive[K] && clive};
 		const cell_t v = dp_rec(ri[K], j, a);
 		w[DP_PI + K][0] = v;
 #if DP_ANS_KIND == 2

@@ -2,10 +2,11 @@
 // fills in: preamble.cu (arithmetic, checks, errors and the answer's
 // partial results, shared by every kernel) and one file per kernel kind
 // (line.cu for rows and cols, tile.cu and strip.cu for wavefronts, front.cu
-// for the generic schedules: interval DP, 1-D look-back, ...). They
-// are Go text/templates over codegen's data, but most of their parameters
-// are C macros that codegen defines (DP_ROWS, DP_TH, ...), so that the
-// kernels read as ordinary CUDA.
+// for the generic schedules: interval DP, 1-D look-back, ..., batch.cu for
+// many instances a launch; window.cu is the register window strip.cu and
+// batch.cu share). They are Go text/templates over codegen's data, but most
+// of their parameters are C macros that codegen defines (DP_ROWS, DP_TH,
+// ...), so that the kernels read as ordinary CUDA.
 package templates
 
 import (
