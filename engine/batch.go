@@ -227,9 +227,9 @@ type BatchStats struct {
 	// GPU batch launches (BatchOptions.Devices): how many, the instances
 	// they ran, and their kernel, copy and host (packing inputs, decoding
 	// answers) times, summed; Compiled counts programs NVRTC compiled.
-	Launches, Batched                 int64
-	Kernel, Upload, Download, GPUHost time.Duration
-	Compiled                          int64
+	Launches, Batched       int64
+	Kernel, Copies, GPUHost time.Duration
+	Compiled                int64
 	// Programs is how many batch programs the launches used (one per
 	// shape, or per column template: batchcols.go); Adopted how many
 	// instances took their shape's recurrence (sema.Adopt).
@@ -429,7 +429,7 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 		st.Programs = int64(len(g.groups))
 		g.mu.Unlock()
 		st.Busy, st.BatchedCells = g.busy(), g.cells.Load()
-		st.Kernel, st.Upload, st.Download, st.GPUHost = time.Duration(g.kernel.Load()), time.Duration(g.upload.Load()), time.Duration(g.download.Load()), time.Duration(g.host.Load())
+		st.Kernel, st.Copies, st.GPUHost = time.Duration(g.kernel.Load()), time.Duration(g.copies.Load()), time.Duration(g.host.Load())
 	}
 	switch {
 	case stop != nil:

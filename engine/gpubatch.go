@@ -44,8 +44,9 @@ const (
 // program (codegen.KernelBatch) and runs them many to a launch on the GPUs
 // of BatchOptions.Devices: the workers bind and plan instances on the CPU
 // cores and hand them over (add); a shape's instances launch when they are
-// BatchChunk, when they have waited batchFlushAfter, and at the end. Each
-// GPU takes launches from one queue. An instance whose shape has no batch
+// BatchChunk, when none has come for batchIdle or the first has waited
+// batchWaitMost, and at the end. Each GPU takes launches from one queue,
+// several at once. An instance whose shape has no batch
 // program, or which fails on the device, runs alone through the ordinary
 // executor (which gives the error its place in the `.dp` file).
 type gpuBatcher struct {
@@ -73,8 +74,8 @@ type gpuBatcher struct {
 	launches, batched, adopted atomic.Int64
 	cells                      atomic.Int64                         // of the batched instances
 	spans                      map[*gpu.Executor][][2]time.Duration // each launch's kernel (under mu)
-	kernel, upload, download   atomic.Int64                         // nanoseconds
-	host, launchWall, compiled atomic.Int64
+	kernel, copies, host       atomic.Int64                         // nanoseconds
+	compiled                   atomic.Int64
 }
 
 // gpuShape is one BatchKey's program group, or nil where none runs it;
@@ -430,13 +431,11 @@ func (g *gpuBatcher) launch(ctx context.Context, d *gpu.Executor, job gpuLaunch)
 	g.batched.Add(int64(len(insts)))
 	g.cells.Add(st.Cells)
 	g.kernel.Add(int64(st.Kernel))
-	g.upload.Add(int64(st.Upload))
-	g.download.Add(int64(st.Download))
+	g.copies.Add(int64(st.Copies))
 	g.host.Add(int64(st.Host))
 	if st.Compiled {
 		g.compiled.Add(1)
 	}
-	g.launchWall.Add(int64(time.Since(start)))
 	if err == nil {
 		g.mu.Lock()
 		if g.spans == nil {

@@ -51,11 +51,12 @@ type BatchOutcome struct {
 type BatchStats struct {
 	Instances int
 	Cells     int64
-	// Kernel is the event-timed launch; Upload and Download the copies of
-	// the instances' inputs and results; Host packing the inputs and
-	// decoding the answers.
-	Kernel, Upload, Download, Host time.Duration
-	Compiled                       bool // the program was compiled (not in the cache)
+	// Kernel is the event-timed launch; Copies the rest of the time on
+	// the GPU's side (the copies up and down, and waiting for the launches
+	// before it on the GPU); Host packing the inputs and decoding the
+	// answers.
+	Kernel, Copies, Host time.Duration
+	Compiled             bool // the program was compiled (not in the cache)
 	// Start and End are the kernel's on the executor's batch clock (CUDA
 	// events, from the executor's first batch launch): launches run at
 	// once, so the GPU's busy time is the union of these spans, not the
@@ -361,7 +362,7 @@ func (e *Executor) RunBatch(ctx context.Context, prog *codegen.Program, insts []
 		st.Start = time.Duration(float64(a) * float64(time.Millisecond))
 		st.End = st.Start + st.Kernel
 	}
-	st.Upload = time.Since(t1) - st.Kernel // the copies and the wait, less the kernel
+	st.Copies = time.Since(t1) - st.Kernel
 	raw := sl.dn.Bytes()
 	codes, vals := raw[:4*n], raw[ansAt-codesAt:ansAt-codesAt+outBytes*n]
 
