@@ -71,6 +71,8 @@ func TestDefaults(t *testing.T) {
 		{"editdistance", 8, plan.Wavefront, "cost 8 (ins 1, del 1, sub 2)"},
 		{"needleman-wunsch", -1, plan.Wavefront, "score -1 (match 1, mismatch -1, gap -2)"},
 		{"smith-waterman", 13, plan.Wavefront, "score 13 (match 3, mismatch -3, gap -2)"},
+		// By hand: AWGHE-E over AW-HEAE, 4 + 11 - 4 + 8 + 5 - 4 + 5.
+		{"protein-local", 25, plan.Wavefront, "AW-HEAE"},
 		{"manhattan", 34, plan.Wavefront, "4 south, 4 east, total weight 34"},
 		{"knapsack", 26, plan.Rows, "weight 20 of 20, value 26"},
 		{"knapsack-bounded", 30, plan.Rows, "value 30"},

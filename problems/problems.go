@@ -98,6 +98,8 @@ func entries() []Builtin {
 		pair("lcs", render.LCS),
 		// Gotoh with BLOSUM62 (built into problems/formats) for proteins.
 		{Name: "protein-align", Aliases: []string{"blosum62-align"}, Generate: gen.ProteinPairInstance, Data: DataProtein, BenchSizes: benchSizes},
+		// Smith-Waterman with BLOSUM62 and linear gaps: database search.
+		{Name: "protein-local", Aliases: []string{"blosum62-local"}, Render: render.LocalAlignment, Generate: gen.ProteinPairInstance, Data: DataProtein, BenchSizes: benchSizes},
 		{Name: "lis", Aliases: []string{"longest-increasing-subsequence"}, Render: render.LIS,
 			Generate: gen.ValuesInstance, Data: DataInts, BenchSizes: benchSizes},
 		{Name: "lookback-put"},

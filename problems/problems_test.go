@@ -10,7 +10,7 @@ import (
 var want = []string{
 	"coin-change", "coin-change-ways", "editdistance", "floyd-warshall", "gotoh", "gotoh-local", "knapsack", "knapsack-bounded", "knapsack-unbounded", "lcs",
 	"lis", "lookback-put", "manhattan", "matrix-chain", "needleman-wunsch", "nussinov", "optimal-bst", "protein-align",
-	"semiglobal", "smith-waterman", "tsp",
+	"protein-local", "semiglobal", "smith-waterman", "tsp",
 }
 
 func TestNames(t *testing.T) {

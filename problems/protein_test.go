@@ -132,6 +132,51 @@ func TestProteinAlign(t *testing.T) {
 	}
 }
 
+// TestProteinLocal: protein-local's answers against a plain Smith-Waterman
+// over the same scores, on random pairs with residues BLOSUM62 does not
+// name, lower case, and lengths 1 to 120.
+func TestProteinLocal(t *testing.T) {
+	S := blosum62(t)
+	dir := t.TempDir()
+	r := gen.NewRand(63)
+	const alphabet = "ARNDCQEGHILKMFPSTWYVBZX*arndcqeghilkmfpstwyvJOU?"
+	word := func(n int) string {
+		var s strings.Builder
+		for range n {
+			s.WriteByte(alphabet[r.IntN(len(alphabet))])
+		}
+		return s.String()
+	}
+	ref := func(a, b string) int64 {
+		prev, cur := make([]int64, len(b)+1), make([]int64, len(b)+1)
+		var best int64
+		for i := 1; i <= len(a); i++ {
+			for j := 1; j <= len(b); j++ {
+				cur[j] = max(0, prev[j-1]+pairScore(S, a[i-1], b[j-1]), prev[j]-4, cur[j-1]-4)
+				best = max(best, cur[j])
+			}
+			prev, cur = cur, prev
+		}
+		return best
+	}
+	for _, n := range [][2]int{{1, 1}, {1, 9}, {13, 2}, {40, 37}, {120, 95}} {
+		a, b := word(n[0]), word(n[1])
+		if n[0] > 100 {
+			b = a[:n[0]/3] + word(5) + a[n[0]/2:]
+		}
+		pa, pb := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+		for p, s := range map[string]string{pa: a, pb: b} {
+			if err := os.WriteFile(p, []byte(s+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, res, _ := solveBuiltin(t, "protein-local", false, pa, pb)
+		if got, want := res.Answer().I, ref(a, b); got != want {
+			t.Errorf("%q / %q: answer %d, want %d", a, b, got, want)
+		}
+	}
+}
+
 // TestProteinAlignMatrixErrors: a malformed matrix is refused at the `.dp`
 // line that names it, with the matrix file's own line.
 func TestProteinAlignMatrixErrors(t *testing.T) {
