@@ -97,6 +97,21 @@ func checkProteinAlign(t *testing.T, S map[[2]byte]int64, a, b string, o, e int6
 	}
 }
 
+// residues returns random words over BLOSUM62's letters, its ambiguity
+// codes and stop, lower case, and characters it does not name ('J', 'O',
+// 'U', '?').
+func residues(seed uint64) func(n int) string {
+	r := gen.NewRand(seed)
+	const alphabet = "ARNDCQEGHILKMFPSTWYVBZX*arndcqeghilkmfpstwyvJOU?"
+	return func(n int) string {
+		var s strings.Builder
+		for range n {
+			s.WriteByte(alphabet[r.IntN(len(alphabet))])
+		}
+		return s.String()
+	}
+}
+
 func TestProteinAlign(t *testing.T) {
 	S := blosum62(t)
 	// The defaults of protein-align.dp: human hemoglobin alpha and beta.
@@ -106,15 +121,7 @@ func TestProteinAlign(t *testing.T) {
 	// with residues BLOSUM62 does not name ('J', 'O', 'U', '?') and its
 	// ambiguity codes and stop.
 	dir := t.TempDir()
-	r := gen.NewRand(62)
-	const alphabet = "ARNDCQEGHILKMFPSTWYVBZX*arndcqeghilkmfpstwyvJOU?"
-	word := func(n int) string {
-		var s strings.Builder
-		for range n {
-			s.WriteByte(alphabet[r.IntN(len(alphabet))])
-		}
-		return s.String()
-	}
+	word := residues(62)
 	for _, n := range [][2]int{{1, 1}, {1, 9}, {13, 2}, {40, 37}, {120, 95}} {
 		a, b := word(n[0]), word(n[1])
 		// Half the time b is a mutated copy of a, so that long matches
@@ -138,15 +145,7 @@ func TestProteinAlign(t *testing.T) {
 func TestProteinLocal(t *testing.T) {
 	S := blosum62(t)
 	dir := t.TempDir()
-	r := gen.NewRand(63)
-	const alphabet = "ARNDCQEGHILKMFPSTWYVBZX*arndcqeghilkmfpstwyvJOU?"
-	word := func(n int) string {
-		var s strings.Builder
-		for range n {
-			s.WriteByte(alphabet[r.IntN(len(alphabet))])
-		}
-		return s.String()
-	}
+	word := residues(63)
 	ref := func(a, b string) int64 {
 		prev, cur := make([]int64, len(b)+1), make([]int64, len(b)+1)
 		var best int64
