@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
-	"github.com/dpgpu/dpgpu/backend/gpu"
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
@@ -184,7 +183,7 @@ type BatchOptions struct {
 	// has a batch program (codegen.KernelBatch: wavefronts answering one
 	// cell or a region) to the GPUs, BatchChunk of a shape at a time; the
 	// others run on the workers' executors. Not with Traceback.
-	Devices []*gpu.Executor
+	Devices []BatchDevice
 }
 
 // BatchResult is one instance's outcome.

@@ -103,7 +103,7 @@ func TestBusyUnion(t *testing.T) {
 		return [2]time.Duration{time.Duration(a) * time.Millisecond, time.Duration(b) * time.Millisecond}
 	}
 	var d0, d1 gpu.Executor
-	g := &gpuBatcher{spans: map[*gpu.Executor][][2]time.Duration{
+	g := &gpuBatcher{spans: map[BatchDevice][][2]time.Duration{
 		&d0: {ms(5, 9), ms(0, 3), ms(2, 4), ms(8, 12), ms(20, 21)}, // 0-4, 5-12, 20-21: 4 + 7 + 1
 		&d1: {ms(1, 2)},
 	}}

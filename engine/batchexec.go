@@ -103,7 +103,7 @@ func SetupBatch(opt *BatchOptions, name string, threads int, gpus []int, notice 
 	if gpus == nil {
 		gpus = []int{0}
 	}
-	var devs []*gpu.Executor
+	var devs []BatchDevice
 	for _, d := range gpus {
 		ex, err := gpu.New(gpu.WithDevice(d))
 		if err != nil {

@@ -40,6 +40,21 @@ const (
 	batchWaitMost = 250 * time.Millisecond
 )
 
+// BatchDevice is a GPU that runs batch launches (BatchOptions.Devices):
+// *gpu.Executor. It runs the instances no launch takes one at a time, as
+// an executor.
+type BatchDevice interface {
+	backend.Executor
+	// BatchProgram generates the batch program of p's shape (with columns,
+	// a column template's); its error wraps codegen.ErrNotBatchable
+	// where none runs p.
+	BatchProgram(p *ir.Problem, pl *plan.Plan, vary []string, columns bool) (*codegen.Program, error)
+	// RunBatch runs instances of prog's shape in one launch.
+	RunBatch(ctx context.Context, prog *codegen.Program, insts []gpu.BatchInstance) ([]gpu.BatchOutcome, gpu.BatchStats, error)
+}
+
+var _ BatchDevice = (*gpu.Executor)(nil)
+
 // gpuBatcher collects the instances of a batch whose shape has a batch
 // program (codegen.KernelBatch) and runs them many to a launch on the GPUs
 // of BatchOptions.Devices: the workers bind and plan instances on the CPU
@@ -51,7 +66,7 @@ const (
 // executor (which gives the error its place in the `.dp` file).
 type gpuBatcher struct {
 	b       *batch
-	devs    []*gpu.Executor
+	devs    []BatchDevice
 	vary    []string
 	chunk   int
 	deliver func(*BatchResult)
@@ -72,9 +87,9 @@ type gpuBatcher struct {
 	tickWG       sync.WaitGroup
 
 	launches, batched, adopted atomic.Int64
-	cells                      atomic.Int64                         // of the batched instances
-	spans                      map[*gpu.Executor][][2]time.Duration // each launch's kernel (under mu)
-	kernel, copies, host       atomic.Int64                         // nanoseconds
+	cells                      atomic.Int64                       // of the batched instances
+	spans                      map[BatchDevice][][2]time.Duration // each launch's kernel (under mu)
+	kernel, copies, host       atomic.Int64                       // nanoseconds
 	compiled                   atomic.Int64
 }
 
@@ -172,7 +187,7 @@ func varyingInputs(f *dsl.File) []string {
 	return names
 }
 
-func newGPUBatcher(ctx context.Context, b *batch, devs []*gpu.Executor, chunk int, deliver func(*BatchResult)) *gpuBatcher {
+func newGPUBatcher(ctx context.Context, b *batch, devs []BatchDevice, chunk int, deliver func(*BatchResult)) *gpuBatcher {
 	g := &gpuBatcher{b: b, devs: devs, vary: varyingInputs(b.file), chunk: chunk, deliver: deliver,
 		shapes: map[string]*gpuShape{}, groups: map[[32]byte]*gpuGroup{}, plans: map[string]*plan.Plan{}, columnGroups: map[string]*gpuGroup{},
 		queue: make(chan gpuLaunch, len(devs)), stop: make(chan struct{})}
@@ -414,7 +429,7 @@ func (g *gpuBatcher) close() {
 // launch runs job on d and delivers its results; instances the device
 // reported an error in (or whose answer the rules refuse) run again alone
 // on d, which words the error as `dpgpu solve` does.
-func (g *gpuBatcher) launch(ctx context.Context, d *gpu.Executor, job gpuLaunch) {
+func (g *gpuBatcher) launch(ctx context.Context, d BatchDevice, job gpuLaunch) {
 	start := time.Now()
 	// Longest first: a warp's time is its instance's, a block keeps its
 	// place until its longest warp is done, and blocks start in order, so
@@ -439,7 +454,7 @@ func (g *gpuBatcher) launch(ctx context.Context, d *gpu.Executor, job gpuLaunch)
 	if err == nil {
 		g.mu.Lock()
 		if g.spans == nil {
-			g.spans = map[*gpu.Executor][][2]time.Duration{}
+			g.spans = map[BatchDevice][][2]time.Duration{}
 		}
 		g.spans[d] = append(g.spans[d], [2]time.Duration{st.Start, st.End})
 		g.mu.Unlock()

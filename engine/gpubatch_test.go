@@ -36,7 +36,7 @@ func gpuBatchRun(t *testing.T, ex backend.Executor, name string, specs []string,
 	if !ok {
 		t.Fatalf("the GPU executor is a %T", ex)
 	}
-	return runBatch(t, context.Background(), name, specs, BatchOptions{Workers: 3, Pairs: pairs, Devices: []*gpu.Executor{dev},
+	return runBatch(t, context.Background(), name, specs, BatchOptions{Workers: 3, Pairs: pairs, Devices: []BatchDevice{dev},
 		NewExecutor: func() (backend.Executor, error) { return ex, nil }})
 }
 
