@@ -559,10 +559,10 @@ func (g *gen) layout() error {
 	return nil
 }
 
-// BatchSharedBytes bounds the shared memory of a batch block: the rows
+// batchSharedBytes bounds the shared memory of a batch block: the rows
 // an instance's strips pass each other (2 x PI rows of the instance a
 // warp, double-buffered).
-const BatchSharedBytes = 40 << 10
+const batchSharedBytes = 40 << 10
 
 // batchLayout makes a wavefront program a batch program (Options.Batch),
 // or says why it cannot be one.
@@ -602,10 +602,10 @@ func (g *gen) batchLayout() error {
 	if opt.BatchWarps > 0 {
 		warps = min(opt.BatchWarps, 32)
 	}
-	for warps > 1 && perWarp*int64(warps) > BatchSharedBytes {
+	for warps > 1 && perWarp*int64(warps) > batchSharedBytes {
 		warps /= 2
 	}
-	if perWarp*int64(warps) > BatchSharedBytes {
+	if perWarp*int64(warps) > batchSharedBytes {
 		return fmt.Errorf("%w: %d columns are too wide for the batch kernel's shared memory", ErrNotBatchable, p.Cols)
 	}
 	prog.BatchWarps = warps

@@ -27,12 +27,14 @@ import (
 // the GPU, and it runs beside the cores.
 const GPUMinCells = 4 << 20
 
-// BatchBackend is how a batch runs on a backend: how many workers, and
-// the executor of each (BatchOptions.Workers and NewExecutor).
+// SetupBatch fills opt's Workers, NewExecutor and Devices for a batch on
+// backend name:
 //
 //   - "cpu": threads workers (0: one per core), each instance on one core.
-//   - "cuda": one worker per GPU of gpus (nil: GPU 0), each instance on its
-//     worker's GPU, one at a time.
+//   - "cuda": threads workers bind, check and plan the instances, and the
+//     GPUs of gpus (nil: GPU 0) run them many to a launch
+//     (BatchOptions.Devices); an instance no batch kernel runs goes to a
+//     GPU alone.
 //   - "auto": threads CPU workers; where GPUs are present, an instance of
 //     GPUMinCells cells or more runs on the first GPU free (it waits for
 //     one), smaller ones on the worker's core. Without a GPU, the CPU
@@ -40,20 +42,19 @@ const GPUMinCells = 4 << 20
 //     comes.
 //
 // gpus are device ordinals (GPUs parses --gpus).
-func BatchBackend(name string, threads int, gpus []int, notice io.Writer) (workers int, newEx func() (backend.Executor, error), err error) {
+func SetupBatch(opt *BatchOptions, name string, threads int, gpus []int, notice io.Writer) error {
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
 	newCPU, err := batchCPU()
 	if err != nil {
-		return 0, nil, err
+		return err
 	}
-	cpuOnly := func() (backend.Executor, error) { return newCPU(), nil }
-	open := func() ([]backend.Executor, error) {
-		if gpus == nil {
-			gpus = []int{0}
-		}
-		var exs []backend.Executor
+	if gpus == nil {
+		gpus = []int{0}
+	}
+	open := func() ([]*gpu.Executor, error) {
+		var exs []*gpu.Executor
 		for _, d := range gpus {
 			ex, err := gpu.New(gpu.WithDevice(d))
 			if err != nil {
@@ -63,9 +64,11 @@ func BatchBackend(name string, threads int, gpus []int, notice io.Writer) (worke
 		}
 		return exs, nil
 	}
+	opt.Workers = threads
 	switch name {
 	case "cpu":
-		return threads, cpuOnly, nil
+		opt.NewExecutor = func() (backend.Executor, error) { return newCPU(), nil }
+		return nil
 	case "cuda", "gpu":
 		exs, err := open()
 		if err != nil {
@@ -73,55 +76,33 @@ func BatchBackend(name string, threads int, gpus []int, notice io.Writer) (worke
 			if errors.Is(err, cuda.ErrNoDriver) {
 				err = InputError(err)
 			}
-			return 0, nil, err
+			return err
+		}
+		opt.Devices = nil
+		for _, ex := range exs {
+			opt.Devices = append(opt.Devices, ex)
 		}
 		var next atomic.Int64
-		return len(exs), func() (backend.Executor, error) { return exs[int(next.Add(1)-1)%len(exs)], nil }, nil
+		opt.NewExecutor = func() (backend.Executor, error) { return exs[int(next.Add(1)-1)%len(exs)], nil }
+		return nil
 	case "", "auto":
 		// The GPUs open when the first large instance comes: a batch of
 		// small ones never pays for the driver's start (most of a second
 		// with two GPUs).
-		pool := &gpuPool{open: open, notice: notice}
-		return threads, func() (backend.Executor, error) {
-			return &bySize{cpu: newCPU(), pool: pool, min: GPUMinCells}, nil
-		}, nil
-	}
-	return 0, nil, InputError(fmt.Errorf("unknown backend %q (want auto, cpu or cuda)", name))
-}
-
-// SetupBatch fills opt's Workers, NewExecutor and Devices for a batch on
-// backend name (BatchBackend's names). With "cuda" the batch binds and
-// plans instances on threads workers (0: one per core) and runs them on
-// the GPUs many to a launch (BatchOptions.Devices); an instance no batch
-// kernel runs goes to a GPU alone.
-func SetupBatch(opt *BatchOptions, name string, threads int, gpus []int, notice io.Writer) error {
-	if name != "cuda" && name != "gpu" {
-		var err error
-		opt.Workers, opt.NewExecutor, err = BatchBackend(name, threads, gpus, notice)
-		return err
-	}
-	if gpus == nil {
-		gpus = []int{0}
-	}
-	var devs []BatchDevice
-	for _, d := range gpus {
-		ex, err := gpu.New(gpu.WithDevice(d))
-		if err != nil {
-			err = fmt.Errorf("--backend cuda: GPU %d: %w", d, err)
-			if errors.Is(err, cuda.ErrNoDriver) {
-				err = InputError(err)
+		pool := &gpuPool{open: func() ([]backend.Executor, error) {
+			exs, err := open()
+			out := make([]backend.Executor, len(exs))
+			for k, ex := range exs {
+				out[k] = ex
 			}
-			return err
+			return out, err
+		}, notice: notice}
+		opt.NewExecutor = func() (backend.Executor, error) {
+			return &bySize{cpu: newCPU(), pool: pool, min: GPUMinCells}, nil
 		}
-		devs = append(devs, ex)
+		return nil
 	}
-	if threads <= 0 {
-		threads = runtime.NumCPU()
-	}
-	var next atomic.Int64
-	opt.Workers, opt.Devices = threads, devs
-	opt.NewExecutor = func() (backend.Executor, error) { return devs[int(next.Add(1)-1)%len(devs)], nil }
-	return nil
+	return InputError(fmt.Errorf("unknown backend %q (want auto, cpu or cuda)", name))
 }
 
 // gpuPool is the GPUs of an auto batch, opened on first use and shared

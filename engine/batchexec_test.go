@@ -110,17 +110,17 @@ func TestGPUsFlag(t *testing.T) {
 	}
 }
 
-// TestBatchBackendCPU: the CPU backend, and auto without a GPU, run
-// threads workers of one core each.
-func TestBatchBackendCPU(t *testing.T) {
-	w, newEx, err := BatchBackend("cpu", 3, nil, nil)
-	if err != nil || w != 3 {
-		t.Fatalf("cpu: %d workers, %v", w, err)
+// TestSetupBatchCPU: the CPU backend runs threads workers of one core
+// each, and no GPU batch launches.
+func TestSetupBatchCPU(t *testing.T) {
+	var opt BatchOptions
+	if err := SetupBatch(&opt, "cpu", 3, nil, nil); err != nil || opt.Workers != 3 || opt.Devices != nil {
+		t.Fatalf("cpu: %d workers, %d devices, %v", opt.Workers, len(opt.Devices), err)
 	}
-	if ex, err := newEx(); err != nil || ex.Name() != "cpu" {
+	if ex, err := opt.NewExecutor(); err != nil || ex.Name() != "cpu" {
 		t.Fatalf("cpu: %v, %v", ex, err)
 	}
-	if _, _, err := BatchBackend("tpu", 1, nil, nil); !errors.Is(err, ErrInput) {
+	if err := SetupBatch(&BatchOptions{}, "tpu", 1, nil, nil); !errors.Is(err, ErrInput) {
 		t.Errorf("tpu: %v", err)
 	}
 }

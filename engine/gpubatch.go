@@ -273,9 +273,9 @@ func (g *gpuBatcher) planFor(p *ir.Problem) *plan.Plan {
 	return g.plans[key]
 }
 
-// readsInputs reports whether e reads an input or calls anything but
-// cells: an answer expression that does cannot be evaluated with another
-// instance's plan.
+// readsInputs reports whether e reads an input: an answer expression that
+// does cannot be evaluated with another instance's plan (its reads are of
+// that instance's inputs).
 func readsInputs(e ir.Expr) bool {
 	found := false
 	ir.Walk(e, func(x ir.Expr) bool {

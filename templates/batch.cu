@@ -135,8 +135,9 @@ __device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, con
 }
 
 // dp_batch: n instances; ans has one cell an instance (DP_ANS_KIND 1),
-// part one partial result (2); bptr the DP_NBPTR pointers of dp_bptr. Blocks of DP_BW*32 threads, (n + DP_BW -
-// 1) / DP_BW of them.
+// part one partial result (2); with DP_BGEN cols and ansj one column
+// count and answer column an instance; bptr the DP_NBPTR pointers of
+// dp_bptr. Blocks of DP_BW*32 threads, (n + DP_BW - 1) / DP_BW of them.
 extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long long n, cell_t *ans, dp_part_t *part, const int *cols,
 	const int *ansj, const unsigned long long *bptr)
 {

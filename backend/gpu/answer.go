@@ -12,6 +12,7 @@ import (
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
 )
 
 // setupAnswer allocates what the answer needs: slots partial results of a
@@ -100,10 +101,12 @@ func (r *run) lineOrder() []int {
 }
 
 // value decodes a cell of the problem's type.
-func (r *run) value(b []byte) ir.Value {
-	t := r.p.CellType
+func (r *run) value(b []byte) ir.Value { return decodeCell(r.p.CellType, b) }
+
+// decodeCell is a cell of type t from its device bytes.
+func decodeCell(t ir.Type, b []byte) ir.Value {
 	g := backend.NewGrid(t, 1, 1)
-	copy(g.Bytes(), b)
+	copy(g.Bytes(), b[:t.Size()])
 	return g.At(0, 0)
 }
 
@@ -142,21 +145,7 @@ func (r *run) readAnswer(res *backend.Result) error {
 		if err != nil {
 			return err
 		}
-		v := r.value(b)
-		res.AnswerI, res.AnswerJ, res.AnswerIsCell = a.I, a.J, true
-		if a.Expr != nil {
-			cells := func(i, j int64) (ir.Value, error) {
-				if i != a.I || j != a.J {
-					return ir.Value{}, fmt.Errorf("internal error: %s was not captured", p.CellText(i, j))
-				}
-				return v, nil
-			}
-			if v, err = eval.Eval(a.Expr, cells); err != nil {
-				return err
-			}
-		}
-		res.Answer = v
-		return nil
+		return cellAnswer(p, a, r.value(b), res)
 	case codegen.AnswerRegion:
 		return r.regionAnswer(res)
 	}
@@ -196,6 +185,26 @@ func (r *run) regionAnswer(res *backend.Result) error {
 		acc = genrun.Fold(r.pl.Answer.Op, r.p.CellType.IsFloat(), acc, genrun.DecodePart(raw[k*codegen.PartBytes:]))
 	}
 	return genrun.RegionAnswer(r.p, r.pl.Answer, acc, res)
+}
+
+// cellAnswer sets res's answer from v, the value of the answer cell a
+// names: the cell's, or the answer expression's over it.
+func cellAnswer(p *ir.Problem, a plan.AnswerSpec, v ir.Value, res *backend.Result) error {
+	res.AnswerI, res.AnswerJ, res.AnswerIsCell = a.I, a.J, true
+	if a.Expr != nil {
+		cells := func(i, j int64) (ir.Value, error) {
+			if i != a.I || j != a.J {
+				return ir.Value{}, fmt.Errorf("internal error: %s was not captured", p.CellText(i, j))
+			}
+			return v, nil
+		}
+		var err error
+		if v, err = eval.Eval(a.Expr, cells); err != nil {
+			return err
+		}
+	}
+	res.Answer = v
+	return nil
 }
 
 // deviceError reads dp_err and turns it into a positioned error; nil when

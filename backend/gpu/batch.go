@@ -49,8 +49,7 @@ type BatchOutcome struct {
 
 // BatchStats are one RunBatch's times.
 type BatchStats struct {
-	Instances int
-	Cells     int64
+	Cells int64
 	// Kernel is the event-timed launch; Copies the rest of the time on
 	// the GPU's side (the copies up and down, and waiting for the launches
 	// before it on the GPU); Host packing the inputs and decoding the
@@ -194,7 +193,6 @@ func (e *Executor) RunBatch(ctx context.Context, prog *codegen.Program, insts []
 		return nil, st, fmt.Errorf("gpu: RunBatch of a %s program", prog.Kernel)
 	}
 	n := int64(len(insts))
-	st.Instances = len(insts)
 	if n == 0 {
 		return nil, st, nil
 	}
@@ -384,18 +382,7 @@ func (e *Executor) RunBatch(ctx context.Context, prog *codegen.Program, insts []
 			if prog.Answer == codegen.AnswerRegion {
 				err = genrun.RegionAnswer(x.P, a, genrun.DecodePart(vals[m*outBytes:]), res)
 			} else {
-				v := decodeCell(x.P.CellType, vals[m*outBytes:])
-				res.AnswerI, res.AnswerJ, res.AnswerIsCell = a.I, a.J, true
-				if a.Expr != nil {
-					cells := func(i, j int64) (ir.Value, error) {
-						if i != a.I || j != a.J {
-							return ir.Value{}, fmt.Errorf("internal error: %s was not computed", x.P.CellText(i, j))
-						}
-						return v, nil
-					}
-					v, err = eval.Eval(a.Expr, cells)
-				}
-				res.Answer = v
+				err = cellAnswer(x.P, a, decodeCell(x.P.CellType, vals[m*outBytes:]), res)
 			}
 			if err == nil {
 				err = eval.CheckAnswer(x.P, res.Answer)
@@ -450,11 +437,4 @@ func packInstance(prog *codegen.Program, p *ir.Problem, host []byte, offs []int6
 		copy(host[at:], data)
 	}
 	return nil
-}
-
-// decodeCell is a cell of type t from its device bytes.
-func decodeCell(t ir.Type, b []byte) ir.Value {
-	g := backend.NewGrid(t, 1, 1)
-	copy(g.Bytes(), b[:t.Size()])
-	return g.At(0, 0)
 }

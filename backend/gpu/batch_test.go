@@ -112,7 +112,7 @@ func TestBatchRun(t *testing.T) {
 			if c.fails && (failed == 0 || failed == len(insts)) {
 				t.Errorf("%d of %d instances failed; want some", failed, len(insts))
 			}
-			t.Logf("%d instances, %d failed, kernel %v", st.Instances, failed, st.Kernel)
+			t.Logf("%d instances, %d failed, kernel %v", len(insts), failed, st.Kernel)
 		})
 	}
 }
