@@ -146,3 +146,35 @@ func (c *KeyCache) shared(in *ir.Input) string {
 	c.mu.Unlock()
 	return part
 }
+
+// batchKeyBits is DP_BKEY of batch.cu: the bits of a column's rank in a
+// row's best of a region min or max kept as one 32-bit key with the cell
+// (the value times 2^bits plus the rank), or 0 where the int cells'
+// proved range leaves too few bits for the program's columns (or the
+// answer is no such region).
+func (g *gen) batchKeyBits() int {
+	if g.prog.Answer != AnswerRegion || g.prog.RegionOp == ir.ReduceSum || g.p.CellType != ir.Int {
+		return 0
+	}
+	r := g.cellRange
+	if r.IsFull() || r.IsEmpty() {
+		return 0
+	}
+	bits := max(bitsFor(g.p.Cols-1), 1)
+	scale := int64(1) << bits
+	// Every key strictly between the sentinels (DP_BKEY_NONE).
+	if r.Lo < math.MinInt32/scale+1 || r.Hi > (math.MaxInt32-scale)/scale {
+		return 0
+	}
+	return bits
+}
+
+// bitsFor is the bits that hold 0..n.
+func bitsFor(n int64) int {
+	b := 0
+	for n > 0 {
+		b++
+		n >>= 1
+	}
+	return b
+}

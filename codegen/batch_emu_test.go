@@ -3,6 +3,7 @@ package codegen
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,6 +25,8 @@ type batchCase struct {
 	errCode []int64    // 0: no error
 	best    [][2]int64 // region answers: each instance's winning cell (nil: not checked)
 	rpt     int        // the rows per thread the layout must choose (0: any)
+	// profiles is how many input reads the program's profiles serve.
+	profiles int
 	// widest (with opt.BatchColumns) is the instance whose program runs
 	// them all: the others have as many rows and at most its columns.
 	widest int
@@ -114,6 +117,9 @@ func (c batchCase) run(t *testing.T) {
 	}
 	if c.rpt > 0 && prog.RowsPerThread != c.rpt {
 		t.Fatalf("%d rows per thread, want %d", prog.RowsPerThread, c.rpt)
+	}
+	if prog.BatchProfiles != c.profiles {
+		t.Fatalf("%d profiles, want %d", prog.BatchProfiles, c.profiles)
 	}
 	out := runEmu(t, prog.Name, prog.Source+batchHarness(prog, ps, pls))
 	seen := 0
@@ -260,6 +266,56 @@ cell[i][j] = max((i > 0 ? cell[i-1][j] : 0) + 1000 / D[i], j > 0 ? cell[i][j-1] 
 	}
 	tallCols.widest = 2
 	cases = append(cases, cols, swCols, tallCols)
+	// A region min (the last row's least cell, the first of equal ones):
+	// a row's best kept as one key of the cell and its column (DP_BKEY).
+	lastMin := batchCase{name: "edit-lastrow-min", opt: Options{BatchColumns: true}, vary: ab}
+	for k, m := range []int{40, 1, 33, 64, 7} {
+		a, b := randSeq(70, uint64(1800+k)), randSeq(m, uint64(1900+k))
+		e := editCase(a, b, KernelStrip)
+		best := 0
+		for j := range e.want[70] {
+			if e.want[70][j] < e.want[70][best] {
+				best = j
+			}
+		}
+		lastMin.srcs = append(lastMin.srcs, e.src+"answer: min(j in 0..COLS-1: cell[ROWS-1][j])\n")
+		lastMin.ans = append(lastMin.ans, e.want[70][best])
+		lastMin.best = append(lastMin.best, [2]int64{70, int64(best)})
+		if m == 64 {
+			lastMin.widest = k
+		}
+	}
+	cases = append(cases, lastMin)
+	// A query (shared) against instances of other letters, scored by a
+	// 128 x 128 matrix read through a profile: its 16-bit and 32-bit
+	// elements, 1, 2, 4, 8 and 10 rows a lane, one strip and two,
+	// the matrix read either way round, instances of other column counts.
+	for _, pc := range []struct {
+		name           string
+		rows           int
+		cols           []int
+		big, transpose bool
+		rpt            int
+	}{
+		{"profile-40", 40, []int{1, 9, 33, 70, 0, 64}, false, false, 2},
+		{"profile-100-32bit", 100, []int{50, 7, 100}, true, false, 4},
+		{"profile-255-transposed", 255, []int{40, 3}, false, true, 8},
+		{"profile-255-32bit-transposed", 255, []int{31, 66}, true, true, 8},
+		{"profile-600", 600, []int{45, 2, 80}, false, false, 10},
+		{"profile-20", 20, []int{20, 5}, false, false, 1},
+	} {
+		c := batchCase{name: pc.name, opt: Options{BatchColumns: true}, vary: []string{"B"}, profiles: 1, rpt: pc.rpt}
+		score := scoreMatrix(uint64(pc.rows), pc.big)
+		a := randLetters(pc.rows, uint64(1600+pc.rows))
+		for k, m := range pc.cols {
+			e := matrixCase(a, randLetters(m, uint64(1700+k)), score, pc.transpose)
+			c.srcs, c.ans, c.best = append(c.srcs, e.src), append(c.ans, e.ans), append(c.best, e.best)
+			if m == slices.Max(pc.cols) {
+				c.widest = k
+			}
+		}
+		cases = append(cases, c)
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -316,4 +372,88 @@ cell[i][j] = i == 0 || j == 0 ? 0 : max(cell[i-1][j-1] + (A[i-1] == B[j-1] ? W[0
 			t.Errorf("%s: the same key", name)
 		}
 	}
+}
+
+// proteinLetters are the letters of matrixCase's sequences: the amino
+// acids, one lower case (scored as upper case), an unknown letter and
+// a digit (scored as the matrix's default).
+const proteinLetters = "ACDEFGHIKLMNPQRSTVWYaJ7"
+
+// randLetters is n random letters of proteinLetters.
+func randLetters(n int, seed uint64) string {
+	r := rng{seed}
+	b := make([]byte, n)
+	for k := range b {
+		b[k] = proteinLetters[r.intn(int64(len(proteinLetters)))]
+	}
+	return string(b)
+}
+
+// scoreMatrix is a random 128 x 128 scoring matrix by ASCII code: random
+// scores (up to 40,000 with big, beyond 16 bits) for pairs of upper-case
+// letters, lower case scoring as upper case, every other code as '*'.
+func scoreMatrix(seed uint64, big bool) [][]int64 {
+	r := rng{seed}
+	span := int64(15)
+	if big {
+		span = 40000
+	}
+	canon := func(c int) int {
+		switch {
+		case c >= 'a' && c <= 'z':
+			return c - 32
+		case c >= 'A' && c <= 'Z':
+			return c
+		}
+		return '*'
+	}
+	base := map[[2]int]int64{}
+	m := make([][]int64, 128)
+	for x := range m {
+		m[x] = make([]int64, 128)
+		for y := range m[x] {
+			k := [2]int{canon(x), canon(y)}
+			v, ok := base[k]
+			if !ok {
+				v = r.intn(2*span+1) - span
+				base[k] = v
+			}
+			m[x][y] = v
+		}
+	}
+	return m
+}
+
+// matrixCase is a local alignment of a and b scored by s at S[A[i-1]][B[j-1]]
+// (S[B[j-1]][A[i-1]] transposed), gap 3, with its plain-Go answer and best
+// cell.
+func matrixCase(a, b string, s [][]int64, transpose bool) emuCase {
+	g := grid(len(a)+1, len(b)+1)
+	best, bi, bj := 0.0, int64(0), int64(0)
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			sc := s[a[i-1]][b[j-1]]
+			if transpose {
+				sc = s[b[j-1]][a[i-1]]
+			}
+			g[i][j] = max(0, g[i-1][j-1]+float64(sc), g[i-1][j]-3, g[i][j-1]-3)
+			if g[i][j] > best {
+				best, bi, bj = g[i][j], int64(i), int64(j)
+			}
+		}
+	}
+	read := "S[A[i-1]][B[j-1]]"
+	if transpose {
+		read = "S[B[j-1]][A[i-1]]"
+	}
+	src := fmt.Sprintf(`problem matrix-local
+char 1x? A = %q
+char 1x? B = %q
+int 128x128 S = %s
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0 when i == 0 || j == 0
+           | max(0, cell[i-1][j-1] + %s, cell[i-1][j] - 3, cell[i][j-1] - 3) otherwise
+answer: max(i in 0..ROWS-1: max(j in 0..COLS-1: cell[i][j]))
+`, a, b, matrixText(s), read)
+	return emuCase{name: "sw/matrix", src: src, ans: best, best: [2]int64{bi, bj}}
 }

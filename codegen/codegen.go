@@ -327,6 +327,9 @@ type Program struct {
 	// Cols) and answer column are launch arguments (Options.BatchColumns).
 	BatchWarps, BatchMinBlocks int
 	BatchColumns               bool
+	// BatchProfiles is how many of a batch program's input reads come from
+	// profiles in shared memory (codegen/profile.go).
+	BatchProfiles int
 }
 
 // StripRows is the height of one strip of the strip kernel (one block's
@@ -345,8 +348,11 @@ type gen struct {
 
 	rowSlot map[*ir.Load]int
 	colSlot map[*ir.Load]int
-	rowLds  []*ir.Load
-	colLds  []*ir.Load
+	// pfSlot: the reads a batch program's profiles serve (profile.go).
+	pfSlot   map[*ir.Load]int
+	profiles []*profile
+	rowLds   []*ir.Load
+	colLds   []*ir.Load
 
 	cellRange analysis.Range
 	// runCells bounds the cells of a run that stops at its first failure
@@ -431,7 +437,7 @@ func Generate(p *ir.Problem, pl *plan.Plan, opt Options) (*Program, error) {
 	if opt.FillThreads <= 0 {
 		opt.FillThreads = 2048
 	}
-	g := &gen{p: p, pl: pl, opt: opt, rowSlot: map[*ir.Load]int{}, colSlot: map[*ir.Load]int{}}
+	g := &gen{p: p, pl: pl, opt: opt, rowSlot: map[*ir.Load]int{}, colSlot: map[*ir.Load]int{}, pfSlot: map[*ir.Load]int{}}
 	prog := &Program{
 		Name:     programName(p),
 		Schedule: pl.Schedule,
@@ -451,6 +457,8 @@ func Generate(p *ir.Problem, pl *plan.Plan, opt Options) (*Program, error) {
 	}
 	g.placeInputs()
 	g.classifyLoads()
+	g.classifyProfiles()
+	prog.BatchProfiles = len(g.profiles)
 	g.cellRange, g.runCells = g.inferCellRange(analysis.Wraps), g.inferCellRange(analysis.Stops)
 	src, err := g.source()
 	if err != nil {
@@ -594,13 +602,26 @@ func (g *gen) batchLayout() error {
 	}
 	prog.RowsPerThread = max(rpt, prog.PI, 1)
 	prog.Kernel = KernelBatch
+	if err := g.batchWarps(); err != nil {
+		return err
+	}
+	prog.BatchMinBlocks = max(opt.BatchMinBlocks, 1)
+	prog.BatchColumns = opt.BatchColumns
+	return nil
+}
+
+// batchWarps sets a batch program's warps a block for its rows a lane:
+// Options.BatchWarps or 8, fewer where the rows its strips pass each
+// other would not fit the block's shared memory.
+func (g *gen) batchWarps() error {
+	p, prog := g.p, g.prog
 	var perWarp int64
 	if p.Rows > 32*int64(prog.RowsPerThread) {
 		perWarp = 2 * int64(max(prog.PI, 1)) * p.Cols * int64(p.CellType.Size())
 	}
 	warps := 8
-	if opt.BatchWarps > 0 {
-		warps = min(opt.BatchWarps, 32)
+	if g.opt.BatchWarps > 0 {
+		warps = min(g.opt.BatchWarps, 32)
 	}
 	for warps > 1 && perWarp*int64(warps) > batchSharedBytes {
 		warps /= 2
@@ -609,8 +630,6 @@ func (g *gen) batchLayout() error {
 		return fmt.Errorf("%w: %d columns are too wide for the batch kernel's shared memory", ErrNotBatchable, p.Cols)
 	}
 	prog.BatchWarps = warps
-	prog.BatchMinBlocks = max(opt.BatchMinBlocks, 1)
-	prog.BatchColumns = opt.BatchColumns
 	return nil
 }
 
@@ -963,6 +982,9 @@ func (g *gen) source() (string, error) {
 	}
 	b.WriteString(g.inputDecls())
 	b.WriteString(g.invariantDecls())
+	if prog.Kernel == KernelStrip || prog.Kernel == KernelBatch {
+		b.WriteString(g.profileDecls())
+	}
 	b.WriteString(rec.String())
 	b.WriteString(g.refTable())
 	if prog.Kernel == KernelStrip || prog.Kernel == KernelBatch {
@@ -1093,6 +1115,7 @@ func (g *gen) defines() string {
 		def("DP_NBPTR", len(p.Inputs)+1)
 		def("DP_NROWV", len(g.rowLds))
 		def("DP_NCOLV", len(g.colLds))
+		def("DP_BKEY", g.batchKeyBits())
 	case KernelHost:
 		def("DP_HOST_ROWS", b2i(prog.Schedule == plan.Rows))
 		def("DP_HOST_SCAN", b2i(g.hostScan))

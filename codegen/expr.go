@@ -779,6 +779,9 @@ func (m *emitter) load(n *ir.Load, en env) string {
 		}
 	}
 	if m.invariant {
+		if pf, ok := m.g.pfSlot[n]; ok && !strings.HasPrefix(flat, "dp_chk") {
+			return fmt.Sprintf("a.template pf<%d>()", pf)
+		}
 		if slot, ok := m.g.rowSlot[n]; ok {
 			return fmt.Sprintf("a.template rv<%d>(%s)", slot, flat)
 		}
@@ -809,6 +812,9 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 	case *ir.Load:
 		if constLoad(n) {
 			return true // the one element of its input: nothing to check
+		}
+		if _, ok := m.g.pfSlot[n]; ok {
+			return true // a register a profile filled (proved inside its input)
 		}
 		if _, ok := m.g.rowSlot[n]; !ok {
 			if _, ok := m.g.colSlot[n]; !ok {

@@ -78,7 +78,10 @@ func (g *gen) finiteInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.
 		// of a varying char input that says its codes are ASCII.
 		switch {
 		case !slices.Contains(g.opt.BatchInputs, in.Name):
-			r = r.Meet(inputRange(in))
+			// The data's own least and greatest values (not widened:
+			// the key holds the data): a scoring matrix indexed by a
+			// query's letters needs no check.
+			r = r.Meet(exactInputRange(in))
 		case in.T == ir.Char && asciiOnly(in):
 			r = analysis.Span(0, 127)
 		}
@@ -115,6 +118,19 @@ func (g *gen) hostInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.Ra
 // specialised to: two problems whose inputs have the same bounds (and the
 // same sizes) share a program.
 func HostInputRange(in *ir.Input) analysis.Range { return inputRange(in) }
+
+// exactInputRange is the least and greatest of in's values (Full for
+// floats, no data or an inf sentinel among them).
+func exactInputRange(in *ir.Input) analysis.Range {
+	if in.T.IsFloat() || len(in.I) == 0 {
+		return analysis.Full()
+	}
+	lo, hi := slices.Min(in.I), slices.Max(in.I)
+	if in.T.HasInf() && hasInf(in, []int64{lo, hi}) {
+		return analysis.Full()
+	}
+	return analysis.Span(lo, hi)
+}
 
 // inputRange is hostInputRange's bound of in's values.
 func inputRange(in *ir.Input) analysis.Range {

@@ -42,6 +42,9 @@ type BatchArg struct {
 	Spec string // as typed
 	kind argKind
 	path string
+
+	once sync.Once
+	one  bool // single's answer
 }
 
 type argKind uint8
@@ -78,6 +81,29 @@ func OpenBatchArg(spec string) (*BatchArg, error) {
 
 // Multi reports whether the argument holds several instances.
 func (a *BatchArg) Multi() bool { return a.kind != argFile }
+
+// single reports whether the argument holds one instance: a file, or a
+// FASTA file of one record (read up to its second record, once).
+func (a *BatchArg) single() bool {
+	a.once.Do(func() {
+		switch a.kind {
+		case argFile:
+			a.one = true
+		case argFASTA:
+			n := 0
+			for _, err := range formats.Records(a.path) {
+				if n++; err != nil {
+					n = 0 // unreadable: the batch says so
+				}
+				if err != nil || n > 1 {
+					break
+				}
+			}
+			a.one = n == 1
+		}
+	})
+	return a.one
+}
 
 // batchItem is one instance's value of one argument: a file to bind
 // (path), or a record read already (data, named label in messages).
@@ -357,7 +383,7 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 		}
 	}
 	if len(opt.Devices) > 0 {
-		b.gpu = newGPUBatcher(ctx, b, opt.Devices, BatchChunk, deliver)
+		b.gpu = newGPUBatcher(ctx, b, args, opt.Devices, BatchChunk, deliver)
 	}
 	var wg sync.WaitGroup
 	for w := range workers {

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -109,5 +112,45 @@ func TestBusyUnion(t *testing.T) {
 	}}
 	if got, want := g.busy(), 13*time.Millisecond; got != want {
 		t.Errorf("busy %v, want %v", got, want)
+	}
+}
+
+// TestVaryingInputs: the inputs of arguments that hold several instances
+// vary; those of a file or a FASTA file of one record (a query) are
+// shared, which lets a batch program profile its reads of them.
+func TestVaryingInputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) *BatchArg {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		a, err := OpenBatchArg(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	one := write("q.fa", ">q\nACGT\nAC\n")
+	two := write("db.fa", ">a\nACGT\n>b\nGG\n")
+	plain := write("x.txt", "ACGT\n")
+	f, err := dsl.Parse("sw.dp", []byte("problem sw\nchar 1x? A = \"AC\"\nchar 1x? B = \"AC\"\nargs: A, B\n(len(A)+1) x (len(B)+1)\ncell[i][j] = 0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []*BatchArg
+		want []string
+	}{
+		{"query vs database", []*BatchArg{one, two}, []string{"B"}},
+		{"database vs query", []*BatchArg{two, one}, []string{"A"}},
+		{"all against all", []*BatchArg{two, two}, []string{"A", "B"}},
+		{"a file and a database", []*BatchArg{plain, two}, []string{"B"}},
+		{"fewer arguments", []*BatchArg{two}, []string{"A", "B"}},
+	} {
+		if got := varyingInputs(f, c.args); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }

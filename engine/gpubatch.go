@@ -171,24 +171,33 @@ type gpuLaunch struct {
 	items []gpuItem
 }
 
-// varyingInputs are the names the `args:` lines of f fill: what differs
-// between a batch's instances.
-func varyingInputs(f *dsl.File) []string {
+// varyingInputs are the names the `args:` lines of f fill from the
+// arguments args that hold several instances: what differs between a
+// batch's instances. An argument of one record (a query against a
+// database) fills inputs that every instance shares, which a batch
+// program reads as shared data (codegen profiles its reads of a scoring
+// matrix at their letters). A guess only: BatchKey holds the shared
+// inputs' data, so instances that differ in one run other programs.
+func varyingInputs(f *dsl.File, args []*BatchArg) []string {
 	var names []string
+	k := 0
 	for _, d := range f.Decls {
 		if d, ok := d.(*dsl.ArgsDecl); ok {
 			for _, it := range d.Items {
-				for _, n := range it.Names {
-					names = append(names, n.Name)
+				if k >= len(args) || !args[k].single() {
+					for _, n := range it.Names {
+						names = append(names, n.Name)
+					}
 				}
+				k++
 			}
 		}
 	}
 	return names
 }
 
-func newGPUBatcher(ctx context.Context, b *batch, devs []BatchDevice, chunk int, deliver func(*BatchResult)) *gpuBatcher {
-	g := &gpuBatcher{b: b, devs: devs, vary: varyingInputs(b.file), chunk: chunk, deliver: deliver,
+func newGPUBatcher(ctx context.Context, b *batch, args []*BatchArg, devs []BatchDevice, chunk int, deliver func(*BatchResult)) *gpuBatcher {
+	g := &gpuBatcher{b: b, devs: devs, vary: varyingInputs(b.file, args), chunk: chunk, deliver: deliver,
 		shapes: map[string]*gpuShape{}, groups: map[[32]byte]*gpuGroup{}, plans: map[string]*plan.Plan{}, columnGroups: map[string]*gpuGroup{},
 		queue: make(chan gpuLaunch, len(devs)), stop: make(chan struct{})}
 	// Launchers per GPU: a GPU runs that many launches at once (its

@@ -15,6 +15,10 @@
 // writes slot s&1), where lane 0 of the next strip reads them. Nothing
 // waits for another warp, and the register window holds the cells a cell
 // reads (any constant offset within DP_PI rows and DP_PJ columns back).
+// A shared table read at a row's and a column's value (a scoring matrix
+// at the query's and the database sequence's letters) comes from the
+// block's profile in shared memory (DP_NPF, codegen/profile.go), built
+// before the warps start.
 //
 // With DP_BGEN an instance has its own column count, cols[inst] <=
 // DP_COLS, and answer column ansj[inst]: the warp sweeps those columns
@@ -37,18 +41,42 @@
 // one backward (compare or equal): dp_part_add's ties, the smaller
 // row-major index, across rows at the fold.
 #define DP_BREG (DP_ANS_KIND == 2 && DP_REG_OP != 2 && !DP_CELL_FLOAT)
+// DP_BKEY (codegen, where the int cells' proved range allows): a row's
+// best as one 32-bit key, the value times 2^DP_BKEY plus the column's
+// rank (its column forward for a min, DP_COLS-1 minus it for a max), so
+// that a plain max (min) of keys keeps the best value and, of equal
+// ones, the smallest column: a third of the instructions of the compare
+// and two selects. DP_BKEY_NONE, below (above) every key, marks a row
+// that met no cell of the region.
+#ifndef DP_BKEY
+#define DP_BKEY 0
+#endif
+#define DP_BKEY_NONE (DP_REG_OP == 0 ? 2147483647 : (-2147483647 - 1))
 
 // dp_batch_cells computes this lane's rows K.. at column j.
 template <bool CHK, int K>
 __device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const dp_rowvals (&rv)[DP_RPT], const dp_colvals &cv,
 	const DP_IDX_T (&ri)[DP_RPT], const bool (&rlive)[DP_RPT], const bool clive, const DP_IDX_T j, const int cj, dp_part_t &acc,
-	cell_t (&bv)[DP_RPT], int (&bj)[DP_RPT])
+	cell_t (&bv)[DP_RPT], int (&bj)[DP_RPT], const dp_pfvals &pv)
 {
 	if constexpr (K < DP_RPT) {
-		dp_win_acc<CHK, K> a{w, rv[K], cv, rlive[K] && clive};
+		dp_win_acc<CHK, K> a{w, rv[K], cv, rlive[K] && clive, &pv};
 		const cell_t v = dp_rec(ri[K], j, a);
 		w[DP_PI + K][0] = v;
-#if DP_BREG
+#if DP_BKEY
+		{
+			// The cell and its column as one key (DP_BKEY below): one
+			// max (min) a cell.
+			const int jk = DP_REG_OP == 0 ? (int)j : (int)(DP_COLS - 1 - j);
+			const int key = (int)v * (1 << DP_BKEY) + jk;
+			const bool in = a.live() && DP_IN_REGION(ri[K], j);
+#if DP_REG_OP == 0
+			bv[K] = in && key < bv[K] ? key : bv[K];
+#else
+			bv[K] = in && key > bv[K] ? key : bv[K];
+#endif
+		}
+#elif DP_BREG
 		if (a.live() && DP_IN_REGION(ri[K], j)) {
 #if DP_REG_OP == 0
 			const bool better = DP_BACK ? v <= bv[K] : v < bv[K];
@@ -64,15 +92,16 @@ __device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const 
 		if (a.live() && DP_IN_REGION(ri[K], j))
 			dp_part_add(acc, v, (long long)ri[K] * cj + j);
 #endif
-		dp_batch_cells<CHK, K + 1>(w, rv, cv, ri, rlive, clive, j, cj, acc, bv, bj);
+		dp_batch_cells<CHK, K + 1>(w, rv, cv, ri, rlive, clive, j, cj, acc, bv, bj, pv);
 	}
 }
 
 // dp_batch_chunk runs steps g0 .. g0+31 of strip s: lane 0 takes the row
 // above from top (the previous strip's bottom rows), lane 31 leaves its
-// bottom rows in out.
+// bottom rows in out. grp is the lane's group of rows in the profiles
+// (s*32 + lane).
 template <bool CHK>
-__device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, const int cj, const long long aj, cell_t (&w)[DP_NW][DP_NC], const cell_t *top,
+__device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, const int grp, const int cj, const long long aj, cell_t (&w)[DP_NW][DP_NC], const cell_t *top,
 	cell_t *out, const dp_colvals *ring, const dp_rowvals (&rv)[DP_RPT], const DP_IDX_T (&ri)[DP_RPT],
 	const bool (&rlive)[DP_RPT], const int kAns, cell_t &ansv, bool &gotAns, dp_part_t &acc, cell_t (&bv)[DP_RPT], int (&bj)[DP_RPT])
 {
@@ -114,7 +143,13 @@ __device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, con
 #else
 		const dp_colvals cv{};
 #endif
-		dp_batch_cells<CHK, 0>(w, rv, cv, ri, rlive, clive, rj, cj, acc, bv, bj);
+		dp_pfvals pv;
+#if DP_NPF > 0
+		pv.load(cv, rj, grp);
+#else
+		(void)grp;
+#endif
+		dp_batch_cells<CHK, 0>(w, rv, cv, ri, rlive, clive, rj, cj, acc, bv, bj, pv);
 #if DP_ANS_KIND == 1
 		if (kAns >= 0 && rj == aj && clive) {
 #pragma unroll
@@ -144,6 +179,10 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 	for (int t = threadIdx.x; t < DP_NBPTR; t += blockDim.x)
 		dp_bptr[t] = bptr[t];
 	__syncthreads();
+#if DP_NPF > 0
+	dp_pf_build(); // from the launch's shared inputs
+	__syncthreads();
+#endif
 	__shared__ cell_t bnd[DP_BW][2][DP_PI1 * DP_BCOLS];
 #if DP_NCOLV > 0
 	__shared__ dp_colvals cring[DP_BW][128];
@@ -199,7 +238,7 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 		int bj[DP_RPT];
 #pragma unroll
 		for (int k = 0; k < DP_RPT; ++k) {
-			bv[k] = (cell_t)0;
+			bv[k] = DP_BKEY ? DP_BKEY_NONE : (cell_t)0;
 			bj[k] = -1;
 		}
 		cell_t w[DP_NW][DP_NC];
@@ -221,15 +260,23 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 			__syncwarp();
 			const bool chk = rowsChk || g0 < 31 + DP_PJ || g0 + 32 > cj;
 			if (chk)
-				dp_batch_chunk<true>(g0, lane, cj, aj, w, top, out, ring, rv, ri, rlive, kAns, ansv, gotAns, acc, bv, bj);
+				dp_batch_chunk<true>(g0, lane, (int)s * 32 + lane, cj, aj, w, top, out, ring, rv, ri, rlive, kAns, ansv, gotAns, acc, bv, bj);
 			else
-				dp_batch_chunk<false>(g0, lane, cj, aj, w, top, out, ring, rv, ri, rlive, kAns, ansv, gotAns, acc, bv, bj);
+				dp_batch_chunk<false>(g0, lane, (int)s * 32 + lane, cj, aj, w, top, out, ring, rv, ri, rlive, kAns, ansv, gotAns, acc, bv, bj);
 		}
 #if DP_BREG
 #pragma unroll
-		for (int k = 0; k < DP_RPT; ++k)
+		for (int k = 0; k < DP_RPT; ++k) {
+#if DP_BKEY
+			if (bv[k] != DP_BKEY_NONE) {
+				const int low = bv[k] & ((1 << DP_BKEY) - 1);
+				bj[k] = DP_REG_OP == 0 ? low : (int)(DP_COLS - 1 - low);
+				bv[k] >>= DP_BKEY; // floor: low is the key's remainder
+			}
+#endif
 			if (bj[k] >= 0)
 				dp_part_add(acc, bv[k], (long long)ri[k] * cj + bj[k]);
+		}
 #endif
 		__syncwarp(); // out, before the next strip reads it
 	}

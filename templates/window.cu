@@ -8,7 +8,7 @@
 // a constant offset is a register, checked against the grid (dp_oob) only
 // in chunks that may reach outside it (CHK) and for references not proved
 // inside; inputs read by i or j alone come prepared (dp_rowvals,
-// dp_colvals).
+// dp_colvals), and so do a batch kernel's profile reads (dp_pfvals).
 
 #define DP_SH (32 * DP_RPT)
 #define DP_NW (DP_PI + DP_RPT)
@@ -20,6 +20,7 @@ template <bool CHK, int K> struct dp_win_acc {
 	const dp_rowvals &rv_;
 	const dp_colvals &cv_;
 	bool lv;
+	const dp_pfvals *pv_ = nullptr; // the batch kernel's profile values (codegen/profile.go)
 	__device__ __forceinline__ bool live() const { return CHK ? lv : true; }
 	template <int ID> __device__ __forceinline__ cell_t ref(long long ri, long long rj, long long ci, long long cj) const
 	{
@@ -34,4 +35,5 @@ template <bool CHK, int K> struct dp_win_acc {
 	}
 	template <int S> __device__ __forceinline__ auto rv(long long) const { return rv_.template get<S>(); }
 	template <int S> __device__ __forceinline__ auto cv(long long) const { return cv_.template get<S>(); }
+	template <int P> __device__ __forceinline__ auto pf() const { return pv_->template get<P, K>(); }
 };

@@ -117,6 +117,56 @@ func TestBatchRun(t *testing.T) {
 	}
 }
 
+// TestBatchProfile runs a protein query against instances in one launch,
+// the scoring matrix's reads from the block's profile (codegen/profile.go),
+// and compares each with the CPU executor: queries of one and two strips
+// of rows, letters of both cases, unknown letters and a '*'.
+func TestBatchProfile(t *testing.T) {
+	e := executor(t)
+	r := dptest.Rand(t)
+	const letters = "ARNDCQEGHILKMFPSTWYVarndJX*"
+	seq := func(n int) string {
+		b := make([]byte, n)
+		for k := range b {
+			b[k] = letters[r.IntN(len(letters))]
+		}
+		return string(b)
+	}
+	for _, c := range []struct{ n, m, count int }{{500, 350, 50}, {301, 77, 41}, {40, 1, 9}} {
+		t.Run(fmt.Sprintf("%dx%d", c.n, c.m), func(t *testing.T) {
+			query := seq(c.n)
+			var insts []BatchInstance
+			var prog *codegen.Program
+			for range c.count {
+				p, pl := dptest.Load(t, "swb.dp", fmt.Sprintf(swbBatchText, query, seq(c.m)))
+				if prog == nil {
+					var err error
+					if prog, err = e.BatchProgram(p, pl, []string{"B"}, false); err != nil {
+						t.Fatal(err)
+					}
+					if prog.BatchProfiles != 1 {
+						t.Fatalf("%d profiles, want 1", prog.BatchProfiles)
+					}
+				}
+				insts = append(insts, BatchInstance{P: p, Plan: pl})
+			}
+			outs, _, err := e.RunBatch(context.Background(), prog, insts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, x := range insts {
+				want, err := cpu.New(1).Run(context.Background(), x.P, x.Plan, backend.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if o := outs[k]; o.Failed || o.Err != nil || o.Result.Answer != want.Answer {
+					t.Errorf("instance %d: %+v, CPU %v", k, o, want.Answer)
+				}
+			}
+		})
+	}
+}
+
 // swbBatchText is local alignment of proteins with BLOSUM62, linear gaps.
 const swbBatchText = `problem swb
 char 1x? A = %q
@@ -133,7 +183,9 @@ answer: max(i in 0..ROWS-1: max(j in 0..COLS-1: cell[i][j]))
 // Needleman-Wunsch on DNA, or with DPGPU_BATCH_PROTEIN=1 local alignment
 // of proteins with BLOSUM62; the kernel's time, median of 5 after a
 // warm-up, for the default layout and the variants DPGPU_BATCH_RPT,
-// DPGPU_BATCH_WARPS and DPGPU_BATCH_MINB list (comma-separated).
+// DPGPU_BATCH_WARPS and DPGPU_BATCH_MINB list (comma-separated). With
+// DPGPU_BATCH_QUERY=1 every instance has the same A (a query against a
+// database: A shared, which profiles the scoring matrix's reads).
 func TestPerfBatch(t *testing.T) {
 	perfScale(t)
 	e := executor(t)
@@ -144,6 +196,9 @@ func TestPerfBatch(t *testing.T) {
 	text, alpha := nwBatchText, "ACGT"
 	if os.Getenv("DPGPU_BATCH_PROTEIN") != "" {
 		text, alpha = swbBatchText, "ARNDCQEGHILKMFPSTWYV"
+		if os.Getenv("DPGPU_BATCH_CELLANS") != "" { // what the region answer costs
+			text = strings.Replace(text, "answer: max(i in 0..ROWS-1: max(j in 0..COLS-1: cell[i][j]))", "answer: cell[ROWS-1][COLS-1]", 1)
+		}
 	}
 	seq := func(n int) string {
 		b := make([]byte, n)
@@ -155,12 +210,16 @@ func TestPerfBatch(t *testing.T) {
 	p0, pl := dptest.Load(t, "nw.dp", fmt.Sprintf(text, seq(length), seq(cols)))
 	// The instances share p0's recurrence and plan, with their own data
 	// (all the launch reads of them).
+	query := os.Getenv("DPGPU_BATCH_QUERY") != ""
 	insts := make([]BatchInstance, n)
 	seqs := make([][2]string, n)
 	for k := range insts {
 		p := *p0
 		p.Inputs = slices.Clone(p0.Inputs)
 		for x := range p.Inputs[:2] {
+			if x == 0 && query {
+				continue // p0's
+			}
 			in := *p.Inputs[x]
 			s := seq([]int{length, cols}[x])
 			seqs[k][x] = s
@@ -188,11 +247,20 @@ func TestPerfBatch(t *testing.T) {
 	}
 	cells := float64(n) * float64(p0.Cells())
 	vary := []string{"A", "B"}
+	if query {
+		vary = vary[1:]
+		for k := range seqs {
+			seqs[k][0] = string(int64sBytes(p0.Inputs[0].I))
+		}
+	}
 	var first []BatchOutcome
 	for _, v := range vs {
 		o := e.codegenOptions(p0, backend.Options{})
 		o.Batch, o.BatchInputs = true, vary
 		o.BatchRowsPerThread, o.BatchWarps, o.BatchMinBlocks = v.o.BatchRowsPerThread, v.o.BatchWarps, v.o.BatchMinBlocks
+		if o.BatchRowsPerThread == 0 {
+			o.BatchRowsPerThread = envInt("DPGPU_BATCH_BASE_RPT", 0) // the other variants' (0: the layout's)
+		}
 		prog, err := codegen.Generate(p0, pl, o)
 		if err != nil {
 			t.Fatal(err)
@@ -222,8 +290,8 @@ func TestPerfBatch(t *testing.T) {
 		info, _ := mod.funcs[codegen.FuncBatch].Info()
 		occ, _ := mod.funcs[codegen.FuncBatch].MaxActiveBlocksPerSM(32*prog.BatchWarps, 0)
 		k := median(ks)
-		t.Logf("%s: %d x %dx%d, rpt %d, %d warps/block, %d regs, %d blocks/SM: kernel %.3f ms (%.0f GCUPS), RunBatch %.1f ms",
-			v.name, n, length+1, cols+1, prog.RowsPerThread, prog.BatchWarps, info.Regs, occ, k*1e3, cells/k/1e9, median(walls)*1e3)
+		t.Logf("%s: %d x %dx%d, rpt %d, %d warps/block, %d regs, %d blocks/SM, %d profiles: kernel %.3f ms (%.0f GCUPS), RunBatch %.1f ms",
+			v.name, n, length+1, cols+1, prog.RowsPerThread, prog.BatchWarps, info.Regs, occ, prog.BatchProfiles, k*1e3, cells/k/1e9, median(walls)*1e3)
 	}
 	// A few answers against the CPU, each instance loaded on its own.
 	for k := 0; k < n; k += n/7 + 1 {
@@ -253,4 +321,12 @@ func envList(name string) []int {
 		}
 	}
 	return out
+}
+
+func int64sBytes(v []int64) []byte {
+	b := make([]byte, len(v))
+	for k, x := range v {
+		b[k] = byte(x)
+	}
+	return b
 }
