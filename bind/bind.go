@@ -92,29 +92,37 @@ type fileKey struct {
 }
 
 type fileEntry struct {
-	t   *formats.Table
-	err error
+	t       *formats.Table
+	checked *sema.Checked // the types the checker found t's values fit
+	err     error
 }
 
-func (c *FileCache) load(path string, opt formats.Options) (*formats.Table, error) {
+// load reads path, or gives the values read before and what the checker
+// found of them (nil without a cache).
+func (c *FileCache) load(path string, opt formats.Options) (*formats.Table, *sema.Checked, error) {
 	if c == nil {
-		return formats.Load(path, opt)
+		t, err := formats.Load(path, opt)
+		return t, nil, err
 	}
 	k := fileKey{path, opt}
 	c.mu.Lock()
 	e, ok := c.m[k]
 	c.mu.Unlock()
 	if ok {
-		return e.t, e.err
+		return e.t, e.checked, e.err
 	}
 	t, err := formats.Load(path, opt)
 	c.mu.Lock()
 	if c.m == nil {
 		c.m = map[fileKey]fileEntry{}
 	}
-	c.m[k] = fileEntry{t, err}
+	e, ok = c.m[k]
+	if !ok { // (another instance may have read it meanwhile: one entry)
+		e = fileEntry{t, &sema.Checked{}, err}
+		c.m[k] = e
+	}
 	c.mu.Unlock()
-	return t, err
+	return e.t, e.checked, e.err
 }
 
 // Check binds cfg to f and checks the result: sema.Check(f, Bind(f, cfg)).
@@ -274,11 +282,12 @@ func load(d *sema.Datum, typ, path string, rec int, cache *FileCache) {
 	if t == ir.Invalid {
 		return
 	}
-	tab, err := cache.load(path, loadOptions(t, rec))
+	tab, checked, err := cache.load(path, loadOptions(t, rec))
 	if err != nil {
 		d.Err = err
 	} else {
 		d.Table = table(tab)
+		d.Table.Checked = checked
 	}
 }
 

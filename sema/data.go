@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
@@ -58,6 +59,32 @@ type Table struct {
 	// sentinels of the input's declared type.
 	I []int64
 	F []float64 // or floating ones (IEEE infinities for inf)
+	// Checked, where not nil, is shared by every Table of the same values
+	// (a data file a batch reads once for all its instances, a scoring
+	// matrix): the integer types the values were found to fit as they
+	// are, which the next instances' checks take as done.
+	Checked *Checked
+}
+
+// Checked remembers the integer types some values fit as they are (safe
+// for concurrent use).
+type Checked struct{ types, finite atomic.Uint64 }
+
+// hasNoInf and addNoInf: the values hold no inf sentinel of type t.
+func (c *Checked) hasNoInf(t ir.Type) bool { return c != nil && t < 64 && c.finite.Load()&(1<<t) != 0 }
+
+func (c *Checked) addNoInf(t ir.Type) {
+	if c != nil && t < 64 {
+		c.finite.Or(1 << t)
+	}
+}
+
+func (c *Checked) has(t ir.Type) bool { return c != nil && t < 64 && c.types.Load()&(1<<t) != 0 }
+
+func (c *Checked) add(t ir.Type) {
+	if c != nil && t < 64 {
+		c.types.Or(1 << t)
+	}
 }
 
 // Len is the number of values the shape holds.
@@ -348,6 +375,12 @@ func (c *checker) fillTable(info *inputInfo, src *Datum, t *Table) {
 		in.I, in.F = nil, nil
 		return
 	}
+	if t.Checked != nil && len(in.I) > 0 && len(in.I) == len(t.I) && &in.I[0] == &t.I[0] {
+		if c.shared == nil {
+			c.shared = map[*ir.Input]*Checked{}
+		}
+		c.shared[in] = t.Checked // its values, not a copy: inputInf may ask it
+	}
 	rows, cols := t.Rows, t.Cols
 	if d := info.decl.Dims; !in.Vector && rows == 1 && cols != 1 && d.Cols == 1 && (d.Rows < 0 || d.Rows == cols) {
 		// One value per line reads as a 1xN list; a matrix declared with
@@ -365,6 +398,9 @@ func (c *checker) fillTable(info *inputInfo, src *Datum, t *Table) {
 // for it.
 func intsOf(t *Table, typ ir.Type) ([]int64, int, error) {
 	lo, hi := intRange(typ)
+	if t.F == nil && t.Checked.has(typ) {
+		return t.I, 0, nil
+	}
 	if t.F == nil {
 		out, copied := t.I, false
 		for k, x := range t.I {
@@ -392,6 +428,9 @@ func intsOf(t *Table, typ ir.Type) ([]int64, int, error) {
 		}
 		if out == nil {
 			return []int64{}, 0, nil // an empty table: an empty input, not none
+		}
+		if !copied {
+			t.Checked.add(typ)
 		}
 		return out, 0, nil
 	}

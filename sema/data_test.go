@@ -3,6 +3,7 @@ package sema
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/dsl"
@@ -86,6 +87,19 @@ func TestTableConversionMatchesPerValue(t *testing.T) {
 			} else {
 				var is []int64
 				is, k, err = intsOf(tab, typ)
+				// Again, a table shared by checks (Table.Checked): the
+				// first check of a type remembered, the next taken as
+				// done where it found the values fit as they are.
+				shared := &Table{Rows: tab.Rows, Cols: tab.Cols, I: tab.I, F: tab.F, Checked: &Checked{}}
+				for _, other := range ir.Types() {
+					if !other.IsFloat() && other.Is(ir.IsDeclared) {
+						intsOf(shared, other)
+					}
+				}
+				is2, k2, err2 := intsOf(shared, typ)
+				if !slices.Equal(is, is2) || k != k2 || fmt.Sprint(err) != fmt.Sprint(err2) {
+					t.Errorf("%s, shared: %v %d %v, unshared %v %d %v", name, is2, k2, err2, is, k, err)
+				}
 				for _, x := range is {
 					got = append(got, ir.Value{T: typ, I: x})
 				}

@@ -264,6 +264,10 @@ func (c *checker) inputInf(in *ir.Input) bool {
 	if v, ok := c.infInputs[in]; ok {
 		return v
 	}
+	shared := c.shared[in]
+	if len(in.F) == 0 && shared.hasNoInf(in.T) {
+		return false
+	}
 	found := false
 	for _, f := range in.F {
 		if math.IsInf(f, 0) {
@@ -284,6 +288,9 @@ func (c *checker) inputInf(in *ir.Input) bool {
 		c.infInputs = map[*ir.Input]bool{}
 	}
 	c.infInputs[in] = found
+	if !found && len(in.F) == 0 {
+		shared.addNoInf(in.T)
+	}
 	return found
 }
 

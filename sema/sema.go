@@ -105,8 +105,9 @@ type checker struct {
 	arityReported bool
 	schedule      *dsl.SettingDecl // `schedule: t = EXPR`, lowered after the recurrence
 
-	laterReported map[string]bool    // names reported as used before their declaration
-	infInputs     map[*ir.Input]bool // inputInf's answers
+	laterReported map[string]bool        // names reported as used before their declaration
+	infInputs     map[*ir.Input]bool     // inputInf's answers
+	shared        map[*ir.Input]*Checked // inputs whose values a Table shares with other checks (Table.Checked)
 }
 
 func newChecker(f *dsl.File, data *Data) *checker {
