@@ -800,11 +800,11 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 		// An instance of a shape already running in batch launches: its
 		// data checked, the shape's recurrence and plan will do.
 		if q, err := bind.CheckData(b.file, cfg); err == nil {
-			if p, pl, key := b.gpu.adopt(q); p != nil {
+			if p, pl, sh := b.gpu.adopt(q); p != nil {
 				t1 := time.Now()
 				b.bind.Add(int64(t1.Sub(t0)))
 				r.CellType = p.CellType
-				ok := b.gpu.add(r, &Loaded{Source: b.src, File: b.file, Problem: p, Plan: pl}, itemAdopted, items, key)
+				ok := b.gpu.add(r, &Loaded{Source: b.src, File: b.file, Problem: p, Plan: pl}, itemAdopted, items, sh)
 				b.plan.Add(int64(time.Since(t1)))
 				if ok {
 					return nil
@@ -824,7 +824,7 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 		// A shape already running in batch launches: its plan will do.
 		if pl := b.gpu.planFor(p); pl != nil {
 			r.CellType = p.CellType
-			ok := b.gpu.add(r, &Loaded{Source: b.src, File: b.file, Problem: p, Plan: pl}, itemSharedPlan, items, "")
+			ok := b.gpu.add(r, &Loaded{Source: b.src, File: b.file, Problem: p, Plan: pl}, itemSharedPlan, items, nil)
 			b.plan.Add(int64(time.Since(t1)))
 			if ok {
 				return nil
@@ -838,7 +838,7 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 		return r
 	}
 	r.CellType = p.CellType
-	if b.gpu != nil && b.gpu.add(r, l, itemOwn, items, "") {
+	if b.gpu != nil && b.gpu.add(r, l, itemOwn, items, nil) {
 		return nil
 	}
 	return b.run1(ctx, ex, r, l, backend.Options{Threads: 1, Traceback: b.opt.Traceback, NoSpecial: b.opt.NoSpecial})
