@@ -84,11 +84,44 @@ type Config struct {
 type FileCache struct {
 	mu sync.Mutex
 	m  map[fileKey]fileEntry
+	// file's names (the last file bound), which every binding needs.
+	file      *dsl.File
+	fileNames *fileNames
 }
 
 type fileKey struct {
 	path string
 	opt  formats.Options
+}
+
+// fileNames are a file's names (sema.Names) and those in scope by name:
+// read, never written, by every binding of the file.
+type fileNames struct {
+	list  []sema.Name
+	scope map[string]*sema.Name
+}
+
+func namesOf(f *dsl.File) *fileNames {
+	n := &fileNames{list: sema.Names(f), scope: map[string]*sema.Name{}}
+	for k := range n.list {
+		if x := &n.list[k]; x.InScope {
+			n.scope[x.Name] = x
+		}
+	}
+	return n
+}
+
+// names gives f's names, found once for a cache's every binding of f.
+func (c *FileCache) names(f *dsl.File) *fileNames {
+	if c == nil {
+		return namesOf(f)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.file != f {
+		c.file, c.fileNames = f, namesOf(f) // (a batch binds one file)
+	}
+	return c.fileNames
 }
 
 type fileEntry struct {
@@ -138,19 +171,15 @@ func Bind(f *dsl.File, cfg Config) *sema.Data {
 	if f == nil {
 		f = &dsl.File{}
 	}
+	names := cfg.Files.names(f)
 	b := &binder{
 		file:  f,
 		cfg:   cfg,
-		names: sema.Names(f),
-		scope: map[string]*sema.Name{},
+		names: names.list,
+		scope: names.scope,
 		files: map[*dsl.InputDecl]*dataFile{},
 		given: map[string]string{},
-		data:  &sema.Data{Inputs: map[*dsl.InputDecl]*sema.Datum{}},
-	}
-	for k := range b.names {
-		if n := &b.names[k]; n.InScope {
-			b.scope[n.Name] = n
-		}
+		data:  &sema.Data{Inputs: map[*dsl.InputDecl]*sema.Datum{}, Names: names.list},
 	}
 	for _, d := range f.Decls {
 		if a, ok := d.(*dsl.ArgsDecl); ok {

@@ -25,6 +25,9 @@ type Data struct {
 	// Steps are the binding's errors and its scalar values, in the order
 	// it met them (the command line's): Check reports them in that order.
 	Steps []Step
+	// Names, where the binder has them, are Names(f) of the file bound
+	// (shared, not written), which Check would otherwise find again.
+	Names []Name
 }
 
 // Step is one event of the binding: an error, or a value for a scalar.

@@ -67,3 +67,11 @@ func Names(f *dsl.File) []Name {
 	}
 	return out
 }
+
+// names are Names(f), given by the binder where it found them.
+func (d *Data) names(f *dsl.File) []Name {
+	if d != nil && d.Names != nil {
+		return d.Names
+	}
+	return Names(f)
+}

@@ -328,7 +328,10 @@ func (c *checker) gridSide(e dsl.Expr, which string) (int64, bool) {
 	}
 	c.mayInf(x, false)
 	v, err := evalHost(x)
-	text := dsl.ExprString(e)
+	text := ""
+	if err != nil || v < 1 || v > maxSide || v != math.Trunc(v) {
+		text = dsl.ExprString(e) // (for the messages only)
+	}
 	switch {
 	case err != nil:
 		c.errorf(errPos(err, startPos(e)), "the grid's %s: %v", which, err)

@@ -188,7 +188,7 @@ func (c *checker) collect() {
 		firsts[what] = pos
 		return true
 	}
-	names := Names(c.file)
+	names := c.data.names(c.file)
 	next := 0 // the entry of names for the next input or scalar
 	for k, d := range c.file.Decls {
 		switch d := d.(type) {
