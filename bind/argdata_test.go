@@ -44,3 +44,44 @@ func TestArgData(t *testing.T) {
 		t.Fatal("no error")
 	}
 }
+
+// TestFileCacheNames: bindings through one FileCache (a batch's) find each
+// file's own names once and give what bindings without it give: two
+// instances of one file their own data, another file (other names, an
+// error in its `args:`) its own.
+func TestFileCacheNames(t *testing.T) {
+	const other = `problem u
+char 1x? X = "AC"
+char 1x? Y = "G"
+args: Y, X
+(len(X)+1) x (len(Y)+1)
+cell[i][j] = i + j
+`
+	fc := &FileCache{}
+	f, g := parse(t, "t.dp", argDataSrc), parse(t, "u.dp", other)
+	for round := range 2 {
+		for k, a := range []string{"GATTACA", "TT"} {
+			cfg := Config{Args: []string{"x.fa#1", "y.fa#1"},
+				ArgData: map[int]*formats.Table{0: {Rows: 1, Cols: len(a), I: chars(a)}, 1: {Rows: 1, Cols: 1, I: chars("C")}}}
+			want, err := Check(f, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Files = fc
+			got, err := Check(f, cfg)
+			if err != nil || !slices.Equal(got.Input("A").I, want.Input("A").I) || got.Rows != want.Rows {
+				t.Fatalf("round %d, instance %d: %v, %v; without the cache %v", round, k, got, err, want)
+			}
+			// The other file, its arguments the other way round: Y
+			// first.
+			q, err := Check(g, cfg)
+			if err != nil || !slices.Equal(q.Input("Y").I, chars(a)) || !slices.Equal(q.Input("X").I, chars("C")) {
+				t.Fatalf("round %d, other file: %v, %v", round, q, err)
+			}
+		}
+	}
+	cfg := Config{Args: []string{"x.fa#1"}, ArgData: map[int]*formats.Table{0: {Rows: 1, Cols: 1, I: chars("A")}}, Files: fc}
+	if _, err := Check(g, cfg); err == nil {
+		t.Error("one argument of two: no error with the cache")
+	}
+}

@@ -84,9 +84,8 @@ type Config struct {
 type FileCache struct {
 	mu sync.Mutex
 	m  map[fileKey]fileEntry
-	// file's names (the last file bound), which every binding needs.
-	file      *dsl.File
-	fileNames *fileNames
+	// files: the names of the files bound, which every binding needs.
+	files map[*dsl.File]*fileNames
 }
 
 type fileKey struct {
@@ -118,10 +117,15 @@ func (c *FileCache) names(f *dsl.File) *fileNames {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.file != f {
-		c.file, c.fileNames = f, namesOf(f) // (a batch binds one file)
+	n := c.files[f]
+	if n == nil {
+		n = namesOf(f)
+		if c.files == nil || len(c.files) >= 16 { // a batch binds a file or two
+			c.files = map[*dsl.File]*fileNames{}
+		}
+		c.files[f] = n
 	}
-	return c.fileNames
+	return n
 }
 
 type fileEntry struct {
