@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"encoding/binary"
 	"encoding/hex"
 	"math"
@@ -147,34 +148,22 @@ func (c *KeyCache) shared(in *ir.Input) string {
 	return part
 }
 
-// batchKeyBits is DP_BKEY of batch.cu: the bits of a column's rank in a
-// row's best of a region min or max kept as one 32-bit key with the cell
-// (the value times 2^bits plus the rank), or 0 where the int cells'
-// proved range leaves too few bits for the program's columns (or the
-// answer is no such region).
-func (g *gen) batchKeyBits() int {
-	if g.prog.Answer != AnswerRegion || g.prog.RegionOp == ir.ReduceSum || g.p.CellType != ir.Int {
-		return 0
+// batchRegionDefs defines, for a batch program's region min or max of
+// integer cells (batch.cu's DP_BREG), the best's start (the cell type's
+// least value for a max, its greatest for a min) and DP_ROW_IN_REGION(i,
+// cj), whether row i of an instance of cj columns has cells in the
+// region.
+func (g *gen) batchRegionDefs(def func(string, any)) {
+	info := g.p.CellType.Info()
+	init := info.Min
+	if g.prog.RegionOp == ir.ReduceMin {
+		init = info.Max
 	}
-	r := g.cellRange
-	if r.IsFull() || r.IsEmpty() {
-		return 0
+	def("DP_BREG_INIT", intLit(init, ir.Long))
+	a := g.pl.Answer
+	if g.prog.Answer != AnswerRegion {
+		def("DP_ROW_IN_REGION(i, cj)", "false")
+		return
 	}
-	bits := max(bitsFor(g.p.Cols-1), 1)
-	scale := int64(1) << bits
-	// Every key strictly between the sentinels (DP_BKEY_NONE).
-	if r.Lo < math.MinInt32/scale+1 || r.Hi > (math.MaxInt32-scale)/scale {
-		return 0
-	}
-	return bits
-}
-
-// bitsFor is the bits that hold 0..n.
-func bitsFor(n int64) int {
-	b := 0
-	for n > 0 {
-		b++
-		n >>= 1
-	}
-	return b
+	def("DP_ROW_IN_REGION(i, cj)", fmt.Sprintf("((i) >= %dLL && (i) <= %dLL && %dLL < (cj))", a.I0, a.I1, a.J0))
 }

@@ -3,6 +3,7 @@ package codegen
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,7 +144,7 @@ func (c batchCase) run(t *testing.T) {
 		if code == 0 && v != c.ans[k] {
 			t.Errorf("instance %d: answer %v, want %v", k, v, c.ans[k])
 		}
-		if code == 0 && c.best != nil && len(f) > 4 {
+		if code == 0 && c.best != nil && len(f) > 4 && !prog.BatchValueOnly {
 			idx, _ := strconv.ParseInt(f[4], 10, 64)
 			if cols := ps[k].Cols; idx/cols != c.best[k][0] || idx%cols != c.best[k][1] {
 				t.Errorf("instance %d: best cell [%d][%d], want %v (the first in row-major order)", k, idx/cols, idx%cols, c.best[k])
@@ -266,8 +267,8 @@ cell[i][j] = max((i > 0 ? cell[i-1][j] : 0) + 1000 / D[i], j > 0 ? cell[i][j-1] 
 	}
 	tallCols.widest = 2
 	cases = append(cases, cols, swCols, tallCols)
-	// A region min (the last row's least cell, the first of equal ones):
-	// a row's best kept as one key of the cell and its column (DP_BKEY).
+	// A region min (the last row's least cell): its value (a batch
+	// program's region answer, Program.BatchValueOnly).
 	lastMin := batchCase{name: "edit-lastrow-min", opt: Options{BatchColumns: true}, vary: ab}
 	for k, m := range []int{40, 1, 33, 64, 7} {
 		a, b := randSeq(70, uint64(1800+k)), randSeq(m, uint64(1900+k))
@@ -286,6 +287,59 @@ cell[i][j] = max((i > 0 ? cell[i-1][j] : 0) + 1000 / D[i], j > 0 ? cell[i][j-1] 
 		}
 	}
 	cases = append(cases, lastMin)
+	// A region inside the grid (rows 4..20, columns 6..33), one instance
+	// whose region cells are all inf (the row's best keeps its start, the
+	// greatest int).
+	inner := batchCase{name: "region-inner-min", vary: []string{"D"}}
+	for k := range 6 {
+		r := rng{uint64(2000 + k)}
+		d := make([]int64, 30)
+		for x := range d {
+			d[x] = r.intn(11) - 5
+			if k == 0 && x >= 4 && x <= 20 {
+				d[x] = 0
+			}
+		}
+		const inf = math.MaxInt32
+		plus1 := func(x int64) int64 {
+			if x == inf {
+				return inf
+			}
+			return x + 1
+		}
+		var g [30][40]int64
+		for i := range 30 {
+			for j := range 40 {
+				switch {
+				case d[i] == 0:
+					g[i][j] = inf
+				default:
+					up, left := int64(100), int64(100)
+					if i > 0 {
+						up = g[i-1][j]
+					}
+					if j > 0 {
+						left = g[i][j-1]
+					}
+					g[i][j] = min(d[i]*int64(j%7)-int64(j), plus1(up), plus1(left))
+				}
+			}
+		}
+		best := int64(inf)
+		for i := 4; i <= 20; i++ {
+			for j := 6; j <= 33; j++ {
+				best = min(best, g[i][j])
+			}
+		}
+		inner.srcs = append(inner.srcs, fmt.Sprintf(`problem reg
+int 1x30 D = %s
+30 x 40
+cell[i][j] = D[i] == 0 ? inf : min(D[i] * (j %% 7) - j, (i > 0 ? cell[i-1][j] : 100) + 1, (j > 0 ? cell[i][j-1] : 100) + 1)
+answer: min(i in 4..20: min(j in 6..33: cell[i][j]))
+`, ints(d)))
+		inner.ans = append(inner.ans, float64(best))
+	}
+	cases = append(cases, inner)
 	// A query (shared) against instances of other letters, scored by a
 	// 128 x 128 matrix read through a profile: its 16-bit and 32-bit
 	// elements, 1, 2, 4, 8 and 10 rows a lane, one strip and two,

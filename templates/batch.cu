@@ -26,73 +26,49 @@
 // program's further columns would not change the instance's cells).
 //
 // Results: the answer cell in ans[inst] (DP_ANS_KIND 1), the instance's
-// partial result of the answer region in part[inst] (2), its cell's index
-// row-major in the instance's columns. An instance that
-// fails has its first error code in dp_berr[inst] (preamble.cu), and its
-// answer is not used.
+// partial result of the answer region in part[inst] (2): for a region min
+// or max its value only (a batch reports the answer, not where it is:
+// codegen Program.BatchValueOnly). An instance that fails has its first
+// error code in dp_berr[inst] (preamble.cu), and its answer is not used.
 
 #define DP_NSTRIPS ((DP_ROWS + DP_SH - 1) / DP_SH)
 #define DP_BCOLS (DP_NSTRIPS > 1 ? DP_COLS : 1)
 // DP_BREG: a region min or max of integer cells is kept per row of a lane
-// as the best value and its column, folded into the partial result at the
-// end of the strip: a compare a cell rather than dp_part_add's 64-bit
-// index and tie rule. A lane meets a row's columns in sweep order, so the
-// first best is the smallest column forward (strict compare) and the last
-// one backward (compare or equal): dp_part_add's ties, the smaller
-// row-major index, across rows at the fold.
+// as its best value, one max (min) a cell, folded into the partial result
+// at the end of the strip where the row is in the grid and has cells in
+// the region (DP_ROW_IN_REGION, codegen: the best starts at
+// DP_BREG_INIT, the cell type's least (greatest) value, which a row of
+// such cells keeps).
 #define DP_BREG (DP_ANS_KIND == 2 && DP_REG_OP != 2 && !DP_CELL_FLOAT)
-// DP_BKEY (codegen, where the int cells' proved range allows): a row's
-// best as one 32-bit key, the value times 2^DP_BKEY plus the column's
-// rank (its column forward for a min, DP_COLS-1 minus it for a max), so
-// that a plain max (min) of keys keeps the best value and, of equal
-// ones, the smallest column: a third of the instructions of the compare
-// and two selects. DP_BKEY_NONE, below (above) every key, marks a row
-// that met no cell of the region.
-#ifndef DP_BKEY
-#define DP_BKEY 0
-#endif
-#define DP_BKEY_NONE (DP_REG_OP == 0 ? 2147483647 : (-2147483647 - 1))
+// A best a row: rows past the grid's last (whose cells a strip computes
+// without checks) are left out at the fold.
+#define DP_NBV DP_RPT
 
 // dp_batch_cells computes this lane's rows K.. at column j.
 template <bool CHK, int K>
 __device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const dp_rowvals (&rv)[DP_RPT], const dp_colvals &cv,
 	const DP_IDX_T (&ri)[DP_RPT], const bool (&rlive)[DP_RPT], const bool clive, const DP_IDX_T j, const int cj, dp_part_t &acc,
-	cell_t (&bv)[DP_RPT], int (&bj)[DP_RPT], const dp_pfvals &pv)
+	cell_t (&bv)[DP_NBV], const dp_pfvals &pv)
 {
 	if constexpr (K < DP_RPT) {
 		dp_win_acc<CHK, K> a{w, rv[K], cv, rlive[K] && clive, &pv};
 		const cell_t v = dp_rec(ri[K], j, a);
 		w[DP_PI + K][0] = v;
-#if DP_BKEY
+#if DP_BREG
 		{
-			// The cell and its column as one key (DP_BKEY below): one
-			// max (min) a cell.
-			const int jk = DP_REG_OP == 0 ? (int)j : (int)(DP_COLS - 1 - j);
-			const int key = (int)v * (1 << DP_BKEY) + jk;
 			const bool in = a.live() && DP_IN_REGION(ri[K], j);
+			cell_t &b = bv[K];
 #if DP_REG_OP == 0
-			bv[K] = in && key < bv[K] ? key : bv[K];
+			b = in && v < b ? v : b;
 #else
-			bv[K] = in && key > bv[K] ? key : bv[K];
+			b = in && v > b ? v : b;
 #endif
-		}
-#elif DP_BREG
-		if (a.live() && DP_IN_REGION(ri[K], j)) {
-#if DP_REG_OP == 0
-			const bool better = DP_BACK ? v <= bv[K] : v < bv[K];
-#else
-			const bool better = DP_BACK ? v >= bv[K] : v > bv[K];
-#endif
-			if (bj[K] < 0 || better) {
-				bv[K] = v;
-				bj[K] = (int)j;
-			}
 		}
 #elif DP_ANS_KIND == 2
 		if (a.live() && DP_IN_REGION(ri[K], j))
 			dp_part_add(acc, v, (long long)ri[K] * cj + j);
 #endif
-		dp_batch_cells<CHK, K + 1>(w, rv, cv, ri, rlive, clive, j, cj, acc, bv, bj, pv);
+		dp_batch_cells<CHK, K + 1>(w, rv, cv, ri, rlive, clive, j, cj, acc, bv, pv);
 	}
 }
 
@@ -103,7 +79,7 @@ __device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const 
 template <bool CHK>
 __device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, const int grp, const int cj, const long long aj, cell_t (&w)[DP_NW][DP_NC], const cell_t *top,
 	cell_t *out, const dp_colvals *ring, const dp_rowvals (&rv)[DP_RPT], const DP_IDX_T (&ri)[DP_RPT],
-	const bool (&rlive)[DP_RPT], const int kAns, cell_t &ansv, bool &gotAns, dp_part_t &acc, cell_t (&bv)[DP_RPT], int (&bj)[DP_RPT])
+	const bool (&rlive)[DP_RPT], const int kAns, cell_t &ansv, bool &gotAns, dp_part_t &acc, cell_t (&bv)[DP_NBV])
 {
 #pragma unroll 4
 	for (int u = 0; u < 32; ++u) {
@@ -149,7 +125,7 @@ __device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, con
 #else
 		(void)grp;
 #endif
-		dp_batch_cells<CHK, 0>(w, rv, cv, ri, rlive, clive, rj, cj, acc, bv, bj, pv);
+		dp_batch_cells<CHK, 0>(w, rv, cv, ri, rlive, clive, rj, cj, acc, bv, pv);
 #if DP_ANS_KIND == 1
 		if (kAns >= 0 && rj == aj && clive) {
 #pragma unroll
@@ -234,13 +210,10 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 				kAns = k;
 #endif
 		}
-		cell_t bv[DP_RPT];
-		int bj[DP_RPT];
+		cell_t bv[DP_NBV];
 #pragma unroll
-		for (int k = 0; k < DP_RPT; ++k) {
-			bv[k] = DP_BKEY ? DP_BKEY_NONE : (cell_t)0;
-			bj[k] = -1;
-		}
+		for (int k = 0; k < DP_NBV; ++k)
+			bv[k] = DP_BREG ? (cell_t)DP_BREG_INIT : (cell_t)0;
 		cell_t w[DP_NW][DP_NC];
 #pragma unroll
 		for (int r = 0; r < DP_NW; ++r)
@@ -249,7 +222,16 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 				w[r][c] = (cell_t)0;
 		const cell_t *top = s > 0 ? bnd[wib][(s + 1) & 1] : 0;
 		cell_t *out = s + 1 < DP_NSTRIPS ? bnd[wib][s & 1] : 0;
-		const bool rowsChk = s * DP_SH < DP_PI || (s + 1) * DP_SH > DP_ROWS;
+		// Chunks that reach outside the grid check what they read and
+		// where they are: a strip's first rows read rows above the grid
+		// (where a reference is not proved inside), a strip past the
+		// last row has rows whose cells must not report errors (a
+		// recurrence that may report) or count in a region answer (its
+		// cells one a call: a row's best, DP_BREG, leaves them out at the
+		// fold). Otherwise only the chunks at the instance's first and
+		// last columns check.
+		const bool rowsChk = (!DP_REFS_SAFE && s * DP_SH < DP_PI) ||
+			((DP_REC_CHECKS || (DP_ANS_KIND == 2 && !DP_BREG)) && (s + 1) * DP_SH > DP_ROWS);
 		for (int g0 = 0; g0 < cj + 31; g0 += 32) {
 #if DP_NCOLV > 0
 			{
@@ -260,23 +242,15 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 			__syncwarp();
 			const bool chk = rowsChk || g0 < 31 + DP_PJ || g0 + 32 > cj;
 			if (chk)
-				dp_batch_chunk<true>(g0, lane, (int)s * 32 + lane, cj, aj, w, top, out, ring, rv, ri, rlive, kAns, ansv, gotAns, acc, bv, bj);
+				dp_batch_chunk<true>(g0, lane, (int)s * 32 + lane, cj, aj, w, top, out, ring, rv, ri, rlive, kAns, ansv, gotAns, acc, bv);
 			else
-				dp_batch_chunk<false>(g0, lane, (int)s * 32 + lane, cj, aj, w, top, out, ring, rv, ri, rlive, kAns, ansv, gotAns, acc, bv, bj);
+				dp_batch_chunk<false>(g0, lane, (int)s * 32 + lane, cj, aj, w, top, out, ring, rv, ri, rlive, kAns, ansv, gotAns, acc, bv);
 		}
 #if DP_BREG
 #pragma unroll
-		for (int k = 0; k < DP_RPT; ++k) {
-#if DP_BKEY
-			if (bv[k] != DP_BKEY_NONE) {
-				const int low = bv[k] & ((1 << DP_BKEY) - 1);
-				bj[k] = DP_REG_OP == 0 ? low : (int)(DP_COLS - 1 - low);
-				bv[k] >>= DP_BKEY; // floor: low is the key's remainder
-			}
-#endif
-			if (bj[k] >= 0)
-				dp_part_add(acc, bv[k], (long long)ri[k] * cj + bj[k]);
-		}
+		for (int k = 0; k < DP_RPT; ++k)
+			if (rlive[k] && DP_ROW_IN_REGION(ri[k], cj))
+				dp_part_add(acc, bv[k], (long long)ri[k] * cj);
 #endif
 		__syncwarp(); // out, before the next strip reads it
 	}

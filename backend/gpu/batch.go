@@ -381,6 +381,9 @@ func (e *Executor) RunBatch(ctx context.Context, prog *codegen.Program, insts []
 			var err error
 			if prog.Answer == codegen.AnswerRegion {
 				err = genrun.RegionAnswer(x.P, a, genrun.DecodePart(vals[m*outBytes:]), res)
+				if prog.BatchValueOnly { // the value, not where it is
+					res.AnswerI, res.AnswerJ, res.AnswerIsCell = 0, 0, false
+				}
 			} else {
 				err = cellAnswer(x.P, a, decodeCell(x.P.CellType, vals[m*outBytes:]), res)
 			}
