@@ -2,9 +2,9 @@ package codegen
 
 import (
 	"crypto/sha256"
-	"fmt"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
