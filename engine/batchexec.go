@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -27,6 +28,35 @@ import (
 // the GPU, and it runs beside the cores.
 const GPUMinCells = 4 << 20
 
+// AutoBatchBytes is the input from which a batch on `--backend auto` opens
+// the GPUs for launches of many instances (SetupBatch): the driver's start
+// and a program's first compile (about a second together) against the
+// CPU's 27,000 pairs of 150 bp a second on 2 cores (docs/performance.md);
+// 8 MB is some 50,000 such reads.
+const AutoBatchBytes = 8 << 20
+
+// BatchInputBytes is the size of the files args name (a directory's files
+// counted, a list of paths not), for SetupBatch's choice.
+func BatchInputBytes(args []*BatchArg) int64 {
+	var n int64
+	for _, a := range args {
+		switch a.kind {
+		case argFile, argFASTA:
+			if st, err := os.Stat(a.path); err == nil {
+				n += st.Size()
+			}
+		case argDir:
+			entries, _ := os.ReadDir(a.path)
+			for _, e := range entries {
+				if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+					n += info.Size()
+				}
+			}
+		}
+	}
+	return n
+}
+
 // SetupBatch fills opt's Workers, NewExecutor and Devices for a batch on
 // backend name:
 //
@@ -39,10 +69,13 @@ const GPUMinCells = 4 << 20
 //     GPUMinCells cells or more runs on the first GPU free (it waits for
 //     one), smaller ones on the worker's core. Without a GPU, the CPU
 //     alone, said in one line on notice when the first large instance
-//     comes.
+//     comes. A batch of AutoBatchBytes of input or more (inputBytes,
+//     BatchInputBytes) opens the GPUs at once and runs its instances many
+//     to a launch as "cuda" does, where a GPU opens (quietly the CPU where
+//     there is no driver): the driver's start is paid for.
 //
 // gpus are device ordinals (GPUs parses --gpus).
-func SetupBatch(opt *BatchOptions, name string, threads int, gpus []int, notice io.Writer) error {
+func SetupBatch(opt *BatchOptions, name string, threads int, gpus []int, inputBytes int64, notice io.Writer) error {
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
@@ -88,9 +121,26 @@ func SetupBatch(opt *BatchOptions, name string, threads int, gpus []int, notice 
 	case "", "auto":
 		// The GPUs open when the first large instance comes: a batch of
 		// small ones never pays for the driver's start (most of a second
-		// with two GPUs).
-		pool := &gpuPool{open: func() ([]backend.Executor, error) {
+		// with two GPUs). A large batch opens them now, for launches.
+		var eager []*gpu.Executor
+		if inputBytes >= AutoBatchBytes {
 			exs, err := open()
+			switch {
+			case err == nil:
+				eager = exs
+				opt.Devices = nil
+				for _, ex := range exs {
+					opt.Devices = append(opt.Devices, ex)
+				}
+			case !errors.Is(err, cuda.ErrNoDriver) && notice != nil:
+				fmt.Fprintf(notice, "dpgpu: %v; the batch runs on the CPU\n", err)
+			}
+		}
+		pool := &gpuPool{open: func() ([]backend.Executor, error) {
+			exs, err := eager, error(nil)
+			if exs == nil {
+				exs, err = open()
+			}
 			out := make([]backend.Executor, len(exs))
 			for k, ex := range exs {
 				out[k] = ex

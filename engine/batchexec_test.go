@@ -3,11 +3,16 @@ package engine
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/backend/gpu"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
@@ -114,13 +119,61 @@ func TestGPUsFlag(t *testing.T) {
 // each, and no GPU batch launches.
 func TestSetupBatchCPU(t *testing.T) {
 	var opt BatchOptions
-	if err := SetupBatch(&opt, "cpu", 3, nil, nil); err != nil || opt.Workers != 3 || opt.Devices != nil {
+	if err := SetupBatch(&opt, "cpu", 3, nil, 0, nil); err != nil || opt.Workers != 3 || opt.Devices != nil {
 		t.Fatalf("cpu: %d workers, %d devices, %v", opt.Workers, len(opt.Devices), err)
 	}
 	if ex, err := opt.NewExecutor(); err != nil || ex.Name() != "cpu" {
 		t.Fatalf("cpu: %v, %v", ex, err)
 	}
-	if err := SetupBatch(&BatchOptions{}, "tpu", 1, nil, nil); !errors.Is(err, ErrInput) {
+	if err := SetupBatch(&BatchOptions{}, "tpu", 1, nil, 0, nil); !errors.Is(err, ErrInput) {
 		t.Errorf("tpu: %v", err)
+	}
+}
+
+// TestSetupBatchAuto: auto opens the GPUs for launches only for a large
+// batch (quietly the CPU where there is no GPU), and BatchInputBytes
+// counts the files of the arguments.
+func TestSetupBatchAuto(t *testing.T) {
+	var small BatchOptions
+	if err := SetupBatch(&small, "auto", 2, nil, AutoBatchBytes-1, nil); err != nil || small.Devices != nil {
+		t.Fatalf("small batch: %d devices, %v", len(small.Devices), err)
+	}
+	var large BatchOptions
+	var notice strings.Builder
+	if err := SetupBatch(&large, "auto", 2, nil, AutoBatchBytes, &notice); err != nil {
+		t.Fatal(err)
+	}
+	_, gerr := gpu.New()
+	switch {
+	case gerr == nil && len(large.Devices) == 0:
+		t.Error("a GPU opens, but the large batch has no devices")
+	case gerr != nil && len(large.Devices) != 0:
+		t.Errorf("no GPU (%v), but %d devices", gerr, len(large.Devices))
+	case errors.Is(gerr, cuda.ErrNoDriver) && notice.Len() > 0:
+		t.Errorf("no driver: said %q (auto on a machine without a GPU says nothing)", notice.String())
+	}
+	if ex, err := large.NewExecutor(); err != nil || ex.Name() != "auto" {
+		t.Fatalf("auto: %v, %v", ex, err)
+	}
+
+	dir := t.TempDir()
+	fa := filepath.Join(dir, "a.fa")
+	if err := os.WriteFile(fa, []byte(">a\nACGT\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "d")
+	os.Mkdir(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, "x.txt"), make([]byte, 100), 0o644)
+	os.WriteFile(filepath.Join(sub, "y.txt"), make([]byte, 20), 0o644)
+	var args []*BatchArg
+	for _, p := range []string{fa, sub} {
+		a, err := OpenBatchArg(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, a)
+	}
+	if n := BatchInputBytes(args); n != 8+120 {
+		t.Errorf("BatchInputBytes %d, want 128", n)
 	}
 }

@@ -53,7 +53,8 @@ differ only in their column count (one query against a database) share one per p
 Recurrences with no batch kernel (schedules other than the wavefront, several tables, answers over several
 cells) and instances that fail on the device run one at a time, with the same results and errors as
 solve. --backend auto runs small instances on the CPU cores and those of ` + report.Count(engine.GPUMinCells) + `
-cells or more on the GPUs one at a time, beside the cores. DPGPU_TRACE=1 prints each phase's time.`
+cells or more on the GPUs one at a time, beside the cores; a batch whose files hold ` + report.Count(engine.AutoBatchBytes) + `
+bytes or more runs as with cuda where a GPU opens. DPGPU_TRACE=1 prints each phase's time.`
 
 func batchCommand() *cli.Command {
 	return &cli.Command{
@@ -140,8 +141,9 @@ func batchAction(c *cli.Context) (err error) {
 		return err
 	}
 	// cuda runs instances many to a launch on the GPUs; auto sends the
-	// large ones to a GPU one at a time, the rest to the cores.
-	if err := engine.SetupBatch(&opt, c.String("backend"), c.Int("threads"), gpus, c.App.ErrWriter); err != nil {
+	// large ones to a GPU one at a time, the rest to the cores, and a
+	// large batch's many to a launch where a GPU opens.
+	if err := engine.SetupBatch(&opt, c.String("backend"), c.Int("threads"), gpus, engine.BatchInputBytes(args), c.App.ErrWriter); err != nil {
 		return err
 	}
 	if os.Getenv("GOGC") == "" {
