@@ -62,7 +62,7 @@ func batchCommand() *cli.Command {
 		Description: batchDescription,
 		ArgsUsage:   "FILE|BUILTIN ARG...", Action: batchAction,
 		Flags: append(inputFlags(),
-			&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "cpu", Usage: "cpu, cuda (many instances to a GPU launch) or auto (large instances on the GPUs, the rest on the cores)"},
+			&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "auto", Usage: "auto (the cores, large instances on the GPUs; a batch of 8 MB or more as cuda where a GPU opens), cpu, or cuda (many instances to a GPU launch)"},
 			&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "instances run at once on the CPU, one thread each (default: one per core)"},
 			&cli.BoolFlag{Name: "pairs", Usage: "pair the multi-instance arguments record by record (default: every record of one against every record of the other)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "tsv", Usage: "tsv, jsonl, or paf (one PAF line an alignment, with cg:Z: CIGAR; implies --traceback)"},
