@@ -12,9 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +26,7 @@ import (
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/heldkarp"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
@@ -259,6 +262,10 @@ type BatchStats struct {
 	// shape, or per column template: batchcols.go); Adopted how many
 	// instances took their shape's recurrence (sema.Adopt).
 	Programs, Adopted int64
+	// SharedPlans is how many instances checked in full took the plan of
+	// an earlier instance of their shape (plan.Rebind) instead of
+	// planning.
+	SharedPlans int64
 	// Busy is the GPUs' busy time: the union of the kernels' spans on
 	// each GPU (launches run at once, so Kernel, their sum, counts shared
 	// time twice), summed over the GPUs.
@@ -448,6 +455,7 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 	st.Seconds = time.Since(start).Seconds()
 	st.Bind, st.Plan, st.Run, st.Render = time.Duration(b.bind.Load()), time.Duration(b.plan.Load()), time.Duration(b.run.Load()), time.Duration(b.render.Load())
 	st.Read, st.Write, st.Parse = time.Duration(b.read.Load()), time.Duration(b.write.Load()), time.Duration(b.parse.Load())
+	st.SharedPlans = b.sharedPlans.Load()
 	if g := b.gpu; g != nil {
 		st.Launches, st.Batched, st.Compiled, st.Adopted = g.launches.Load(), g.batched.Load(), g.compiled.Load(), g.adopted.Load()
 		g.mu.Lock()
@@ -768,6 +776,10 @@ type batch struct {
 	gpu  *gpuBatcher // BatchOptions.Devices
 
 	bind, plan, run, render atomic.Int64 // nanoseconds
+	// plans: by shapeKey, a plan that serves the shape's instances
+	// (load); sharedPlans counts the instances that took one.
+	plans       sync.Map
+	sharedPlans atomic.Int64
 	read, write             atomic.Int64 // the reader's and the writer's busy time
 	parse                   atomic.Int64 // zip's file readers' busy time (beside the reader)
 	stats                   BatchStats
@@ -831,7 +843,7 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 			}
 		}
 	}
-	l, err := loadChecked(b.src, b.file, p)
+	l, err := b.load(p)
 	b.plan.Add(int64(time.Since(t1)))
 	if err != nil {
 		r.Err = err
@@ -842,6 +854,45 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 		return nil
 	}
 	return b.run1(ctx, ex, r, l, backend.Options{Threads: 1, Traceback: b.opt.Traceback, NoSpecial: b.opt.NoSpecial})
+}
+
+// load plans p: with the plan of an earlier instance of the same shape
+// (sizes, scalars, input shapes, inf in the data) where that plan did not
+// depend on its instance's data (plan.Rebind), else in full — which then
+// serves the shape's later instances. Planning a 150 x 150 alignment costs
+// a third of its whole run on one core.
+func (b *batch) load(p *ir.Problem) (*Loaded, error) {
+	if p.Schedule == heldkarp.Schedule {
+		return loadChecked(b.src, b.file, p)
+	}
+	key := shapeKey(p)
+	if v, ok := b.plans.Load(key); ok {
+		if pl, ok := plan.Rebind(v.(*plan.Plan), p); ok {
+			b.sharedPlans.Add(1)
+			return &Loaded{Source: b.src, File: b.file, Problem: p, Plan: pl}, nil
+		}
+	}
+	l, err := loadChecked(b.src, b.file, p)
+	if err == nil && l.Plan != nil && !l.Plan.DataBound {
+		b.plans.LoadOrStore(key, l.Plan)
+	}
+	return l, err
+}
+
+// shapeKey is planKey with, for each input, whether its data holds inf
+// (which the checker's lowering looks for).
+func shapeKey(p *ir.Problem) string {
+	b := []byte(planKey(p))
+	for _, in := range p.Inputs {
+		inf := slices.ContainsFunc(in.F, func(f float64) bool { return math.IsInf(f, 0) })
+		if in.T.HasInf() && !in.T.IsFloat() {
+			pos, neg := ir.InfSentinel(in.T)
+			inf = slices.ContainsFunc(in.I, func(v int64) bool { return v >= pos || v <= neg })
+		}
+		b = append(b, " inf:"...)
+		b = strconv.AppendBool(b, inf)
+	}
+	return string(b)
 }
 
 // run1 runs the bound and planned instance r, l alone on ex.

@@ -37,7 +37,7 @@ func Analyze(p *ir.Problem) (*Plan, error) {
 		}
 		pl.Deps = append(pl.Deps, d)
 	}
-	for _, r := range reaches(p, pl.Deps) {
+	for _, r := range reaches(p, pl) {
 		r.dep.RangeI = r.axisRange(r.di)
 		r.dep.RangeJ = r.axisRange(r.dj)
 		r.dep.Column = r.walksColumn()
@@ -237,7 +237,7 @@ func choose1(p *ir.Problem, pl *Plan) error {
 		// A v1 name whose rotating sweep cannot run the references (they
 		// reach over ranges) may still be the right order with the whole
 		// grid kept.
-		rs := reaches(p, pl.Deps)
+		rs := reaches(p, pl)
 		for _, d := range []Direction{Forward, Backward} {
 			h := v1Hyperplane(Kind(p.Schedule), d)
 			if ok, _, _, _, _ := hyperplaneFits(rs, h, true); ok {

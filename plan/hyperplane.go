@@ -28,10 +28,18 @@ type reach struct {
 	cols   int64
 }
 
-// reaches derives the reach of every reference of p.
-func reaches(p *ir.Problem, deps []Dependency) []reach {
+// reaches derives the reach of every reference of pl.Deps in p, noting in
+// pl.DataBound where the input values bound one (now or when a reach is
+// asked later).
+func reaches(p *ir.Problem, pl *Plan) []reach {
+	deps := pl.Deps
+	bounds := analysis.NewInputBounds(p)
 	w := &analysis.Walker{Config: analysis.Config{
-		Failure: analysis.Stops, Rows: p.Rows, Cols: p.Cols, Input: analysis.NewInputBounds(p).Load, Refine: true,
+		Failure: analysis.Stops, Rows: p.Rows, Cols: p.Cols, Refine: true,
+		Input: func(n *ir.Load, idx []analysis.Range, inside bool) analysis.Range {
+			pl.DataBound = true
+			return bounds.Load(n, idx, inside)
+		},
 	}}
 	envs := refEnvs(p, w)
 	out := make([]reach, len(deps))
@@ -372,7 +380,7 @@ func (r *reach) checkable(h Hyperplane) bool {
 // runs (a reference over a range of offsets), or the one forced by
 // `schedule: interval` / `schedule: t = EXPR` / a v1 name whose test failed.
 func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText string) error {
-	rs := reaches(p, pl.Deps)
+	rs := reaches(p, pl)
 	accept := func(h Hyperplane, far int64, bounded bool, checked []int) {
 		for _, n := range checked {
 			rs[n].dep.Checked = true

@@ -8,6 +8,7 @@ package plan
 import (
 	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
+	"slices"
 )
 
 // Kind is a schedule.
@@ -96,6 +97,53 @@ type Plan struct {
 	Deps         []Dependency
 	Memory       Memory
 	Answer       AnswerSpec
+	// DataBound: the input values bounded a reference's reach (a
+	// knapsack's cell[i-1][j-w[i-1]] reaches back as far as the heaviest
+	// item), so the plan is its instance's; otherwise it is that of every
+	// instance of the same file, sizes and scalars (Rebind).
+	DataBound bool
+}
+
+// Rebind is pl, made for another instance of p's file with p's sizes,
+// scalars and input shapes, for p: the references and the special
+// algorithm's sequences are p's own. ok is false where pl cannot serve
+// p: its reach depended on its instance's data (DataBound), its answer
+// reads inputs, or p's references are not pl's.
+func Rebind(pl *Plan, p *ir.Problem) (q *Plan, ok bool) {
+	if pl.DataBound || len(pl.Deps) != len(p.CellRefs) || pl.Answer.Expr != nil && readsInput(pl.Answer.Expr) {
+		return nil, false
+	}
+	q = new(Plan)
+	*q = *pl
+	q.Deps = slices.Clone(pl.Deps)
+	for k := range q.Deps {
+		ref := p.CellRefs[k]
+		if q.Deps[k].Ref.Text != ref.Text || q.Deps[k].Ref.Pos != ref.Pos {
+			return nil, false
+		}
+		q.Deps[k].Ref = ref
+	}
+	if s := pl.Special; s != nil {
+		c := *s
+		c.A, c.B = p.Input(s.A.Name), p.Input(s.B.Name)
+		if c.A == nil || c.B == nil {
+			return nil, false
+		}
+		q.Special = &c
+	}
+	return q, true
+}
+
+// readsInput reports whether e reads an input.
+func readsInput(e ir.Expr) bool {
+	found := false
+	ir.Walk(e, func(x ir.Expr) bool {
+		if _, ok := x.(*ir.Load); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // Memory is the estimate of what a run needs, in bytes. Executors check

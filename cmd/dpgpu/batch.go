@@ -212,7 +212,8 @@ func printBatchStats(w io.Writer, st *engine.BatchStats) {
 func printBatchSteps(w io.Writer, st *engine.BatchStats) {
 	n := max(st.Instances, 1)
 	per := func(d time.Duration) string { return (d / time.Duration(n)).String() }
-	fmt.Fprintf(w, "batch steps per instance: bind+check %s, plan %s, run %s, render %s\n", per(st.Bind), per(st.Plan), per(st.Run), per(st.Render))
+	fmt.Fprintf(w, "batch steps per instance: bind+check %s, plan %s (%d of %d instances took their shape's plan), run %s, render %s\n",
+		per(st.Bind), per(st.Plan), st.SharedPlans, st.Instances, per(st.Run), per(st.Render))
 	fmt.Fprintf(w, "batch phases (wall %.3f s): reading %.3f s (parsing the files of --pairs %.3f s more, summed), binding and planning %.3f s of CPU, running %.3f s, writing %.3f s\n",
 		st.Seconds, st.Read.Seconds(), st.Parse.Seconds(), (st.Bind + st.Plan).Seconds(), st.Run.Seconds(), st.Write.Seconds())
 	if st.Launches > 0 {
