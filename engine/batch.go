@@ -780,9 +780,9 @@ type batch struct {
 	// (load); sharedPlans counts the instances that took one.
 	plans       sync.Map
 	sharedPlans atomic.Int64
-	read, write             atomic.Int64 // the reader's and the writer's busy time
-	parse                   atomic.Int64 // zip's file readers' busy time (beside the reader)
-	stats                   BatchStats
+	read, write atomic.Int64 // the reader's and the writer's busy time
+	parse       atomic.Int64 // zip's file readers' busy time (beside the reader)
+	stats       BatchStats
 }
 
 // solve runs one instance on ex, or hands it to the GPU batcher and
