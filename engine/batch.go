@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"math"
 	"os"
@@ -189,6 +190,10 @@ type BatchOptions struct {
 	// executor with one thread. An executor that cannot run instances
 	// concurrently (the GPU's) wants Workers = 1.
 	NewExecutor func() (backend.Executor, error)
+	// Notice, where not nil, takes advice for the person running the batch
+	// (one line each, at most once): a batch whose instances compile many
+	// GPU programs.
+	Notice io.Writer
 	// Pairs pairs the multi-instance arguments record by record; otherwise
 	// every record of each is run against every record of the others (the
 	// first argument outermost).

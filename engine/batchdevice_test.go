@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -93,6 +94,41 @@ func TestBatchDevicePipeline(t *testing.T) {
 			}
 			if st.Adopted == 0 {
 				t.Error("no instance adopted its shape's recurrence")
+			}
+		})
+	}
+}
+
+// TestBatchNoticeRowCounts: a batch whose instances make GPU programs of
+// many row counts (a database given along the rows) says once why, and
+// one whose instances differ in their columns only says nothing.
+func TestBatchNoticeRowCounts(t *testing.T) {
+	dir := t.TempDir()
+	r := dptest.Rand(t)
+	var many []record
+	for k := range manyRowCounts + 4 {
+		many = append(many, record{name: fmt.Sprintf("d%d", k), seq: dptest.DNA(r, 5+k)})
+	}
+	writeFASTA(t, filepath.Join(dir, "db.fa"), many)
+	writeFASTA(t, filepath.Join(dir, "q.fa"), []record{{name: "q", seq: dptest.DNA(r, 30)}})
+	db, q := filepath.Join(dir, "db.fa"), filepath.Join(dir, "q.fa")
+	for _, c := range []struct {
+		name  string
+		specs []string
+		want  int
+	}{
+		{"database along the rows", []string{db, q}, 1},
+		{"database along the columns", []string{q, db}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var notice strings.Builder
+			dev := &failingDevice{Executor: cpu.New(1)}
+			if _, _, err := runBatch(t, context.Background(), "needleman-wunsch", c.specs, BatchOptions{Workers: 2, Devices: []BatchDevice{dev}, Notice: &notice,
+				NewExecutor: func() (backend.Executor, error) { return cpu.New(1), nil }}); err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(notice.String(), "row counts"); n != c.want {
+				t.Errorf("said %d times, want %d: %q", n, c.want, notice.String())
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -82,6 +83,7 @@ type gpuBatcher struct {
 	groups map[[32]byte]*gpuGroup
 	// columnGroups: the group of each column template's BatchKey.
 	columnGroups map[string]*gpuGroup
+	rowCounts    map[int64]bool // of the programs made (noteRows)
 	pending      int
 	oldest       time.Time // the first pending instance's arrival
 	latest       time.Time // the last one's
@@ -121,6 +123,7 @@ func (g *gpuBatcher) prepare(sh *gpuShape, l *Loaded, items []batchItem) {
 		if grp == nil {
 			grp = &gpuGroup{prog: prog}
 			g.groups[digest] = grp
+			g.noteRows(prog.Rows)
 		}
 		return grp
 	}
@@ -144,6 +147,30 @@ func (g *gpuBatcher) prepare(sh *gpuShape, l *Loaded, items []batchItem) {
 	}
 	if prog, err := g.devs[0].BatchProgram(l.Problem, l.Plan, g.vary, false); err == nil {
 		sh.group = group(prog)
+	}
+}
+
+// manyRowCounts is how many row counts among a batch's programs make
+// noteRows say once why each is a program of its own.
+const manyRowCounts = 16
+
+// noteRows counts the row counts of the batch programs made (under mu)
+// and, at manyRowCounts of them, says on BatchOptions.Notice that only
+// column counts share programs: a database given as the argument whose
+// sequences fill the rows compiles a program for every length.
+func (g *gpuBatcher) noteRows(rows int64) {
+	if g.rowCounts == nil {
+		g.rowCounts = map[int64]bool{}
+	}
+	if g.rowCounts[rows] {
+		return
+	}
+	g.rowCounts[rows] = true
+	if len(g.rowCounts) == manyRowCounts && g.b.opt.Notice != nil {
+		fmt.Fprintf(g.b.opt.Notice, "dpgpu: the instances have %d or more row counts so far, each a GPU program of its own "+
+			"(compiled once, about a second each); instances that differ only in their column count share programs. "+
+			"Against a database, give the database as the argument whose sequence runs along the columns "+
+			"(`dpgpu check` shows the grid: (len(A)+1) x (len(B)+1) puts B's along the columns)\n", manyRowCounts)
 	}
 }
 

@@ -135,6 +135,7 @@ func batchAction(c *cli.Context) (err error) {
 		Traceback: traceback,
 		FailFast:  c.Bool("fail-fast"),
 		NoSpecial: c.Bool("no-special"),
+		Notice:    c.App.ErrWriter,
 	}
 	gpus, err := engine.GPUs(c.String("gpus"))
 	if err != nil {
