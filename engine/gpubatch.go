@@ -313,20 +313,6 @@ func (g *gpuBatcher) planFor(p *ir.Problem) *plan.Plan {
 	return nil
 }
 
-// readsInputs reports whether e reads an input: an answer expression that
-// does cannot be evaluated with another instance's plan (its reads are of
-// that instance's inputs).
-func readsInputs(e ir.Expr) bool {
-	found := false
-	ir.Walk(e, func(x ir.Expr) bool {
-		if _, ok := x.(*ir.Load); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 // adopt completes q, an instance checked by sema.CheckData, with the
 // recurrence of its shape's first instance and the shape's plan, where the
 // shape runs in batch launches; nil otherwise (the caller checks it in
@@ -405,7 +391,7 @@ func (g *gpuBatcher) add(r *BatchResult, l *Loaded, how itemKind, items []batchI
 	if how != itemAdopted && sh.tmpl == nil {
 		sh.tmpl = p
 	}
-	if how == itemOwn && (pl.Answer.Expr == nil || !readsInputs(pl.Answer.Expr)) {
+	if how == itemOwn && (pl.Answer.Expr == nil || !plan.ReadsInput(pl.Answer.Expr)) {
 		g.plans.LoadOrStore(planKey(p), pl)
 	}
 	g.latest = time.Now()

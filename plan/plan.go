@@ -110,7 +110,7 @@ type Plan struct {
 // p: its reach depended on its instance's data (DataBound), its answer
 // reads inputs, or p's references are not pl's.
 func Rebind(pl *Plan, p *ir.Problem) (q *Plan, ok bool) {
-	if pl.DataBound || len(pl.Deps) != len(p.CellRefs) || pl.Answer.Expr != nil && readsInput(pl.Answer.Expr) {
+	if pl.DataBound || len(pl.Deps) != len(p.CellRefs) || pl.Answer.Expr != nil && ReadsInput(pl.Answer.Expr) {
 		return nil, false
 	}
 	q = new(Plan)
@@ -134,8 +134,9 @@ func Rebind(pl *Plan, p *ir.Problem) (q *Plan, ok bool) {
 	return q, true
 }
 
-// readsInput reports whether e reads an input.
-func readsInput(e ir.Expr) bool {
+// ReadsInput reports whether e reads an input: an answer expression that
+// does cannot serve another instance (its reads are of its own inputs).
+func ReadsInput(e ir.Expr) bool {
 	found := false
 	ir.Walk(e, func(x ir.Expr) bool {
 		if _, ok := x.(*ir.Load); ok {
