@@ -11,6 +11,9 @@
 #   scripts/device-check.sh cli        # dpgpu solve with and without maintain
 #   scripts/device-check.sh sass       # SASS of the cached strip kernels (after a run)
 #   DEVICE_DIR=dir scripts/device-check.sh   # binaries from dir instead of .device
+#   DEVICE_TEST_TIMEOUT=550s scripts/device-check.sh tests   # each test binary's limit (default 300s;
+#     the engine's GPU tests need more on a fresh machine, whose CUBIN cache is cold: build only it, with
+#     DEVICE_PKGS=engine scripts/device-build.sh, and give it one call of its own)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
@@ -35,7 +38,7 @@ if [ "$what" = all ] || [ "$what" = tests ]; then
 		esac
 		bin=$(cd "$(dirname "$t")" && pwd)/$(basename "$t")
 		log=$(cd "$OUT" && pwd)/test-$name.log
-		(cd "$dir" && "$bin" -test.v -test.timeout 300s) >"$log" 2>&1
+		(cd "$dir" && "$bin" -test.v -test.timeout ${DEVICE_TEST_TIMEOUT:-300s}) >"$log" 2>&1
 		rc=$?
 		secs=$(( $(date +%s) - start ))
 		pass=$(grep -c -- '--- PASS' "$OUT/test-$name.log")
