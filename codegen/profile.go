@@ -112,10 +112,14 @@ func (g *gen) classifyProfiles() {
 		}
 		return int64(warps) * (2*int64(max(prog.PI, 1))*bcols*int64(g.p.CellType.Size()) + 128*8*int64(max(len(g.colLds), 1)))
 	}
+	// At least 4 warps a block (or the layout's fewer) beside the
+	// profiles: a block builds them for its warps' instances, and fewer
+	// warps would build them for too few.
+	least := min(4, prog.BatchWarps)
 	var total int64
 	for _, pf := range cands {
 		pf.layout(prog.RowsPerThread, strips)
-		if add := int64(len(pf.reps)*pf.cs*pf.esize) + maxProfileValues; fixed(1)+total+add <= profileBytes {
+		if add := int64(len(pf.reps)*pf.cs*pf.esize) + maxProfileValues; fixed(least)+total+add <= profileBytes {
 			total += add
 			g.pfSlot[pf.ld] = len(g.profiles)
 			g.profiles = append(g.profiles, pf)
