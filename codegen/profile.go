@@ -81,9 +81,9 @@ func (g *gen) classifyProfiles() {
 		return
 	}
 	// A lane's reads of the profiles at a column serve its rows: up to
-	// 16 rows a lane where a profile reads (measured on the H200 for a
-	// 500-residue query: 1,567 GCUPS at 16 rows a lane, one strip,
-	// against 1,169 at 8, two strips), rather than the 8 of the layout.
+	// 16 rows a lane where a profile reads (measured on the H100 for a
+	// 500-residue query: 2,024 GCUPS at 16 rows a lane, one strip,
+	// against 1,464 at 8, two strips), rather than the 8 of the layout.
 	prog := g.prog
 	old := prog.RowsPerThread
 	if g.opt.BatchRowsPerThread == 0 {
