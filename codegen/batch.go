@@ -76,8 +76,7 @@ func BatchKey(p *ir.Problem, pl *plan.Plan, vary []string, cache *KeyCache) stri
 func dataBits(in *ir.Input) string {
 	unsigned := in.T == ir.Char && slices.ContainsFunc(in.I, func(v int64) bool { return v > 127 })
 	ascii := in.T == ir.Char && asciiOnly(in)
-	inf := !in.T.IsFloat() && in.T.HasInf() && hasInf(in, in.I) ||
-		in.T.IsFloat() && slices.ContainsFunc(in.F, func(f float64) bool { return math.IsInf(f, 0) })
+	inf := in.HoldsInf()
 	return strconv.FormatBool(unsigned) + strconv.FormatBool(inf) + strconv.FormatBool(ascii)
 }
 
@@ -148,12 +147,13 @@ func (c *KeyCache) shared(in *ir.Input) string {
 	return part
 }
 
-// batchRegionDefs defines, for a batch program's region min or max of
-// integer cells (batch.cu's DP_BREG), the best's start (the cell type's
-// least value for a max, its greatest for a min) and DP_ROW_IN_REGION(i,
-// cj), whether row i of an instance of cj columns has cells in the
-// region.
+// batchRegionDefs defines batch.cu's DP_BREG (a region min or max of
+// integer cells kept as values: Program.BatchValueOnly), the best's start
+// (the cell type's least value for a max, its greatest for a min) and
+// DP_ROW_IN_REGION(i, cj), whether row i of an instance of cj columns has
+// cells in the region.
 func (g *gen) batchRegionDefs(def func(string, any)) {
+	def("DP_BREG", b2i(g.prog.BatchValueOnly))
 	info := g.p.CellType.Info()
 	init := info.Min
 	if g.prog.RegionOp == ir.ReduceMin {

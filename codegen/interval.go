@@ -69,7 +69,7 @@ func (g *gen) finiteInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.
 		return r
 	}
 	r := analysis.Full()
-	if !in.T.IsFloat() && in.T.HasInf() && !hasInf(in, in.I) {
+	if !in.T.IsFloat() && in.T.HasInf() && !in.HoldsInf() {
 		r = analysis.Span(ir.FiniteRange(in.T))
 	}
 	if g.opt.Batch {
@@ -77,7 +77,7 @@ func (g *gen) finiteInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.
 		// inputs' data is the key's (its digest), and so is the one bit
 		// of a varying char input that says its codes are ASCII.
 		switch {
-		case !slices.Contains(g.opt.BatchInputs, in.Name):
+		case !g.varies(in):
 			// The data's own least and greatest values (not widened:
 			// the key holds the data): a scoring matrix indexed by a
 			// query's letters needs no check.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dpgpu/dpgpu/analysis"
@@ -106,11 +107,7 @@ func (g *gen) classifyProfiles() {
 	// warps a block where that makes them fit.
 	strips := (g.p.Rows + 32*int64(prog.RowsPerThread) - 1) / (32 * int64(prog.RowsPerThread))
 	fixed := func(warps int) int64 {
-		var bcols int64 = 1
-		if strips > 1 {
-			bcols = g.p.Cols
-		}
-		return int64(warps) * (2*int64(max(prog.PI, 1))*bcols*int64(g.p.CellType.Size()) + 128*8*int64(max(len(g.colLds), 1)))
+		return int64(warps) * (g.batchStripBytes() + 128*8*int64(max(len(g.colLds), 1)))
 	}
 	// At least 4 warps a block (or the layout's fewer) beside the
 	// profiles: a block builds them for its warps' instances, and fewer
@@ -309,8 +306,8 @@ struct dp_pf_acc {
 			[]string{"row", "column"}[1-pf.rowPos], pf.lo, pf.hi, 8*pf.esize)
 		fmt.Fprintf(&b, "__shared__ dp_pfv16 dp_pf%d_tab[%d];\n", k, (ncls*pf.cs*pf.esize+15)/16)
 		fmt.Fprintf(&b, "__shared__ unsigned char dp_pf%d_cls[%d];\n", k, nv)
-		fmt.Fprintf(&b, "__device__ const unsigned char dp_pf%d_clsv[%d] = {%s};\n", k, nv, joinInts(pf.cls))
-		fmt.Fprintf(&b, "__device__ const int dp_pf%d_rep[%d] = {%s};\n", k, ncls, joinInt64s(pf.reps))
+		fmt.Fprintf(&b, "__device__ const unsigned char dp_pf%d_clsv[%d] = {%s};\n", k, nv, joinNums(pf.cls))
+		fmt.Fprintf(&b, "__device__ const int dp_pf%d_rep[%d] = {%s};\n", k, ncls, joinNums(pf.reps))
 		row, col := m.expr(pf.ld.Index[pf.rowPos], en), m.expr(pf.ld.Index[1-pf.rowPos], en)
 		flat := fmt.Sprintf("x * %dLL + dp_pf%d_rep[c]", in.Cols, k)
 		if pf.rowPos == 1 {
@@ -373,18 +370,11 @@ struct dp_pf_acc {
 	return b.String()
 }
 
-func joinInts(v []int) string {
+// joinNums writes v as C initialisers.
+func joinNums[T int | int64](v []T) string {
 	s := make([]string, len(v))
 	for k, x := range v {
-		s[k] = fmt.Sprint(x)
-	}
-	return strings.Join(s, ",")
-}
-
-func joinInt64s(v []int64) string {
-	s := make([]string, len(v))
-	for k, x := range v {
-		s[k] = fmt.Sprint(x)
+		s[k] = strconv.FormatInt(int64(x), 10)
 	}
 	return strings.Join(s, ",")
 }

@@ -17,7 +17,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -884,18 +883,54 @@ func (b *batch) load(p *ir.Problem) (*Loaded, error) {
 	return l, err
 }
 
-// shapeKey is planKey with, for each input, whether its data holds inf
-// (which the checker's lowering looks for).
+// sharedPlan is the plan load keeps for p's shape, as it is (its
+// references an earlier instance's: for a batch program, which reads the
+// plan's schedule and answer only), where its answer reads no inputs; nil
+// where there is none.
+func (b *batch) sharedPlan(p *ir.Problem) *plan.Plan {
+	if p.Schedule == heldkarp.Schedule {
+		return nil
+	}
+	v, ok := b.plans.Load(shapeKey(p))
+	if !ok {
+		return nil
+	}
+	pl := v.(*plan.Plan)
+	if pl.Answer.Expr != nil && plan.ReadsInput(pl.Answer.Expr) {
+		return nil
+	}
+	return pl
+}
+
+// shapeKey names what a plan depends on: the problem's structure (one
+// `.dp` file), sizes, scalars, input shapes and whether each input holds
+// inf (which the checker's lowering looks for), never the data otherwise.
 func shapeKey(p *ir.Problem) string {
-	b := []byte(planKey(p))
+	b := make([]byte, 0, 128)
+	b = strconv.AppendInt(b, p.Rows, 10)
+	b = append(b, 'x')
+	b = strconv.AppendInt(b, p.Cols, 10)
+	b = append(b, ' ')
+	b = append(b, p.CellType.String()...)
+	b = append(b, p.Schedule...)
+	for _, sc := range p.Scalars {
+		b = append(b, ';')
+		b = append(b, sc.Name...)
+		b = append(b, '=')
+		b = strconv.AppendInt(b, sc.Value.I, 10)
+		b = strconv.AppendUint(b, math.Float64bits(sc.Value.F), 16)
+		b = append(b, sc.Value.T.String()...)
+	}
 	for _, in := range p.Inputs {
-		inf := slices.ContainsFunc(in.F, func(f float64) bool { return math.IsInf(f, 0) })
-		if in.T.HasInf() && !in.T.IsFloat() {
-			pos, neg := ir.InfSentinel(in.T)
-			inf = slices.ContainsFunc(in.I, func(v int64) bool { return v >= pos || v <= neg })
-		}
+		b = append(b, ';')
+		b = append(b, in.Name...)
+		b = append(b, ' ')
+		b = append(b, in.T.String()...)
+		b = strconv.AppendInt(b, int64(in.Rows), 10)
+		b = append(b, 'x')
+		b = strconv.AppendInt(b, int64(in.Cols), 10)
 		b = append(b, " inf:"...)
-		b = strconv.AppendBool(b, inf)
+		b = strconv.AppendBool(b, in.HoldsInf())
 	}
 	return string(b)
 }

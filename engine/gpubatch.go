@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -18,7 +17,6 @@ import (
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/dsl"
-	"github.com/dpgpu/dpgpu/heldkarp"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems/formats"
@@ -72,11 +70,10 @@ type gpuBatcher struct {
 	chunk   int
 	deliver func(*BatchResult)
 
-	// shapes (by codegen.BatchKey: *gpuShape) and plans (by planKey: a
-	// batched shape's *plan.Plan) are written once a key and read by
-	// every instance: sync.Maps, so that the workers' reads (300,000
-	// instances a second on 16 cores) do not queue on mu.
-	shapes, plans sync.Map
+	// shapes (by codegen.BatchKey: *gpuShape) are written once a key and
+	// read by every instance: a sync.Map, so that the workers' reads
+	// (300,000 instances a second on 16 cores) do not queue on mu.
+	shapes sync.Map
 
 	mu     sync.Mutex
 	keys   codegen.KeyCache
@@ -270,47 +267,15 @@ func newGPUBatcher(ctx context.Context, b *batch, args []*BatchArg, devs []Batch
 	return g
 }
 
-// planKey names what a plan depends on: the problem's structure (one
-// `.dp` file), sizes and scalars, never its data.
-func planKey(p *ir.Problem) string {
-	b := make([]byte, 0, 128)
-	b = strconv.AppendInt(b, p.Rows, 10)
-	b = append(b, 'x')
-	b = strconv.AppendInt(b, p.Cols, 10)
-	b = append(b, ' ')
-	b = append(b, p.CellType.String()...)
-	b = append(b, p.Schedule...)
-	for _, sc := range p.Scalars {
-		b = append(b, ';')
-		b = append(b, sc.Name...)
-		b = append(b, '=')
-		b = strconv.AppendInt(b, sc.Value.I, 10)
-		b = strconv.AppendUint(b, math.Float64bits(sc.Value.F), 16)
-		b = append(b, sc.Value.T.String()...)
-	}
-	for _, in := range p.Inputs {
-		b = append(b, ';')
-		b = append(b, in.Name...)
-		b = append(b, ' ')
-		b = append(b, in.T.String()...)
-		b = strconv.AppendInt(b, int64(in.Rows), 10)
-		b = append(b, 'x')
-		b = strconv.AppendInt(b, int64(in.Cols), 10)
-	}
-	return string(b)
-}
-
-// planFor is the plan of p's shape where instances of it already run in
-// batch launches: the launch reads only the plan's answer (its cell or
-// region, set by the sizes), so p need not be planned. Nil otherwise.
+// planFor is the plan of p's shape where an earlier instance of it was
+// planned (batch.sharedPlan): a launch reads only the plan's answer (its
+// cell or region, set by the sizes), so p need not be planned. Nil
+// otherwise.
 func (g *gpuBatcher) planFor(p *ir.Problem) *plan.Plan {
-	if p.Maintain || p.Schedule == heldkarp.Schedule {
+	if p.Maintain {
 		return nil
 	}
-	if pl, ok := g.plans.Load(planKey(p)); ok {
-		return pl.(*plan.Plan)
-	}
-	return nil
+	return g.b.sharedPlan(p)
 }
 
 // adopt completes q, an instance checked by sema.CheckData, with the
@@ -390,9 +355,6 @@ func (g *gpuBatcher) add(r *BatchResult, l *Loaded, how itemKind, items []batchI
 	grp := sh.group
 	if how != itemAdopted && sh.tmpl == nil {
 		sh.tmpl = p
-	}
-	if how == itemOwn && (pl.Answer.Expr == nil || !plan.ReadsInput(pl.Answer.Expr)) {
-		g.plans.LoadOrStore(planKey(p), pl)
 	}
 	g.latest = time.Now()
 	if g.pending == 0 {

@@ -10,6 +10,8 @@ package ir
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 
 	"github.com/dpgpu/dpgpu/source"
@@ -63,6 +65,19 @@ type Input struct {
 
 // Len is the number of elements.
 func (in *Input) Len() int { return in.Rows * in.Cols }
+
+// HoldsInf reports whether an element of in is inf or -inf: an IEEE
+// infinity, or a sentinel of its integer type (or beyond one).
+func (in *Input) HoldsInf() bool {
+	if slices.ContainsFunc(in.F, func(f float64) bool { return math.IsInf(f, 0) }) {
+		return true
+	}
+	if in.T.IsFloat() || !in.T.HasInf() {
+		return false
+	}
+	pos, neg := InfSentinel(in.T)
+	return slices.ContainsFunc(in.I, func(v int64) bool { return v >= pos || v <= neg })
+}
 
 // Scalar is a named constant, evaluated on the host (after command-line
 // overrides) in double precision and converted to its type; a reduction in

@@ -14,14 +14,7 @@ import (
 // lowering the recurrence is most of Check's time, and for one `.dp` file
 // it depends on nothing else.
 func CheckData(f *dsl.File, data *Data) (*ir.Problem, error) {
-	c := newChecker(f, data)
-	c.checkData()
-	if len(c.errs) > 0 {
-		c.errs.Sort()
-		return nil, c.errs
-	}
-	c.p.Name = ProblemName(c.file)
-	return c.p, nil
+	return run(f, data, (*checker).checkData)
 }
 
 // Adopt completes p, made by CheckData, with the recurrence, schedule and

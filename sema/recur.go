@@ -268,22 +268,7 @@ func (c *checker) inputInf(in *ir.Input) bool {
 	if len(in.F) == 0 && shared.hasNoInf(in.T) {
 		return false
 	}
-	found := false
-	for _, f := range in.F {
-		if math.IsInf(f, 0) {
-			found = true
-			break
-		}
-	}
-	if in.T.HasInf() {
-		p, n := ir.InfSentinel(in.T)
-		for _, x := range in.I {
-			if x == p || x == n {
-				found = true
-				break
-			}
-		}
-	}
+	found := in.HoldsInf()
 	if c.infInputs == nil {
 		c.infInputs = map[*ir.Input]bool{}
 	}

@@ -34,12 +34,19 @@ import (
 // a sorted source.ErrorList holding every problem found, the binding's
 // among them.
 func Check(f *dsl.File, data *Data) (*ir.Problem, error) {
+	return run(f, data, (*checker).check)
+}
+
+// run is Check or CheckData: a checker's steps, then the problem or every
+// error, sorted.
+func run(f *dsl.File, data *Data, steps func(*checker)) (*ir.Problem, error) {
 	c := newChecker(f, data)
-	c.check()
+	steps(c)
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, c.errs
 	}
+	c.p.Name = ProblemName(c.file)
 	return c.p, nil
 }
 
@@ -145,7 +152,6 @@ func (c *checker) check() {
 	c.checkSchedule()
 	c.checkAnswer()
 	c.markInf()
-	c.p.Name = ProblemName(c.file)
 }
 
 // checkData checks the declarations, settings and arguments, binds and

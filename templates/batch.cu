@@ -33,22 +33,19 @@
 
 #define DP_NSTRIPS ((DP_ROWS + DP_SH - 1) / DP_SH)
 #define DP_BCOLS (DP_NSTRIPS > 1 ? DP_COLS : 1)
-// DP_BREG: a region min or max of integer cells is kept per row of a lane
-// as its best value, one max (min) a cell, folded into the partial result
-// at the end of the strip where the row is in the grid and has cells in
-// the region (DP_ROW_IN_REGION, codegen: the best starts at
-// DP_BREG_INIT, the cell type's least (greatest) value, which a row of
-// such cells keeps).
-#define DP_BREG (DP_ANS_KIND == 2 && DP_REG_OP != 2 && !DP_CELL_FLOAT)
-// A best a row: rows past the grid's last (whose cells a strip computes
-// without checks) are left out at the fold.
-#define DP_NBV DP_RPT
+// DP_BREG (codegen: Program.BatchValueOnly, a region min or max of integer
+// cells): each row of a lane keeps its best value, one max (min) a cell,
+// folded into the partial result at the end of the strip where the row is
+// in the grid and has cells in the region (DP_ROW_IN_REGION): rows past
+// the grid's last, whose cells a strip may compute without checks, are
+// left out. The best starts at DP_BREG_INIT, the cell type's least
+// (greatest) value, which a row of such cells keeps.
 
 // dp_batch_cells computes this lane's rows K.. at column j.
 template <bool CHK, int K>
 __device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const dp_rowvals (&rv)[DP_RPT], const dp_colvals &cv,
 	const DP_IDX_T (&ri)[DP_RPT], const bool (&rlive)[DP_RPT], const bool clive, const DP_IDX_T j, const int cj, dp_part_t &acc,
-	cell_t (&bv)[DP_NBV], const dp_pfvals &pv)
+	cell_t (&bv)[DP_RPT], const dp_pfvals &pv)
 {
 	if constexpr (K < DP_RPT) {
 		dp_win_acc<CHK, K> a{w, rv[K], cv, rlive[K] && clive, &pv};
@@ -79,13 +76,12 @@ __device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const 
 template <bool CHK>
 __device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, const int grp, const int cj, const long long aj, cell_t (&w)[DP_NW][DP_NC], const cell_t *top,
 	cell_t *out, const dp_colvals *ring, const dp_rowvals (&rv)[DP_RPT], const DP_IDX_T (&ri)[DP_RPT],
-	const bool (&rlive)[DP_RPT], const int kAns, cell_t &ansv, bool &gotAns, dp_part_t &acc, cell_t (&bv)[DP_NBV])
+	const bool (&rlive)[DP_RPT], const int kAns, cell_t &ansv, bool &gotAns, dp_part_t &acc, cell_t (&bv)[DP_RPT])
 {
 #pragma unroll 4
 	for (int u = 0; u < 32; ++u) {
 		const int j = g0 + u - lane;
-#if DP_PI > 0
-		cell_t up[DP_PI1];
+		cell_t up[DP_PI1] = {};
 #pragma unroll
 		for (int p = 0; p < DP_PI; ++p) {
 			const cell_t x = __shfl_up_sync(DP_FULL, w[DP_RPT + p][0], 1);
@@ -96,17 +92,7 @@ __device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, con
 				t = top[p * DP_BCOLS + j];
 			up[p] = lane == 0 ? t : x;
 		}
-#endif
-#pragma unroll
-		for (int c = DP_NC - 1; c > 0; --c)
-#pragma unroll
-			for (int r = 0; r < DP_NW; ++r)
-				w[r][c] = w[r][c - 1];
-#if DP_PI > 0
-#pragma unroll
-		for (int p = 0; p < DP_PI; ++p)
-			w[p][0] = up[p];
-#endif
+		dp_win_shift(w, up);
 		bool clive = true;
 		int jc = j;
 		if (CHK) {
@@ -210,9 +196,9 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 				kAns = k;
 #endif
 		}
-		cell_t bv[DP_NBV];
+		cell_t bv[DP_RPT];
 #pragma unroll
-		for (int k = 0; k < DP_NBV; ++k)
+		for (int k = 0; k < DP_RPT; ++k)
 			bv[k] = DP_BREG ? (cell_t)DP_BREG_INIT : (cell_t)0;
 		cell_t w[DP_NW][DP_NC];
 #pragma unroll
@@ -224,12 +210,12 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 		cell_t *out = s + 1 < DP_NSTRIPS ? bnd[wib][s & 1] : 0;
 		// Chunks that reach outside the grid check what they read and
 		// where they are: a strip's first rows read rows above the grid
-		// (where a reference is not proved inside), a strip past the
-		// last row has rows whose cells must not report errors (a
-		// recurrence that may report) or count in a region answer (its
-		// cells one a call: a row's best, DP_BREG, leaves them out at the
-		// fold). Otherwise only the chunks at the instance's first and
-		// last columns check.
+		// (where a reference is not proved inside), and a strip with rows
+		// past the grid's last must keep those rows from reporting errors
+		// (a recurrence that may report) and from counting in a region
+		// answer folded a cell at a time (DP_BREG's rows leave them out
+		// at the fold). Otherwise only the chunks at the instance's first
+		// and last columns check.
 		const bool rowsChk = (!DP_REFS_SAFE && s * DP_SH < DP_PI) ||
 			((DP_REC_CHECKS || (DP_ANS_KIND == 2 && !DP_BREG)) && (s + 1) * DP_SH > DP_ROWS);
 		for (int g0 = 0; g0 < cj + 31; g0 += 32) {

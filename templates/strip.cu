@@ -290,24 +290,15 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 #pragma unroll
 		for (int u = 0; u < DP_SYNC; ++u) {
 			const dp_j_t j = G + u - lane;
+			cell_t up[DP_PI1] = {};
 #if DP_PI > 0
-			cell_t up[DP_PI1];
 #pragma unroll
 			for (int p = 0; p < DP_PI; ++p) {
 				const cell_t x = __shfl_up_sync(DP_FULL, w[DP_RPT + p][0], 1);
 				up[p] = lane == 0 ? tvs[u][p] : x;
 			}
 #endif
-#pragma unroll
-			for (int c = DP_NC - 1; c > 0; --c)
-#pragma unroll
-				for (int r = 0; r < DP_NW; ++r)
-					w[r][c] = w[r][c - 1];
-#if DP_PI > 0
-#pragma unroll
-			for (int p = 0; p < DP_PI; ++p)
-				w[p][0] = up[p];
-#endif
+			dp_win_shift(w, up);
 			bool clive = true;
 			dp_j_t jc = j;
 			if (CHK) {

@@ -15,6 +15,22 @@
 #define DP_NC (DP_PJ + 1)
 #define DP_PI1 (DP_PI > 0 ? DP_PI : 1)
 
+// dp_win_shift moves a lane's window one column on: every row's cells one
+// column back, and the DP_PI rows above the lane's (up: the lane above's
+// bottom rows, or the strip's top) in the current column.
+__device__ __forceinline__ void dp_win_shift(cell_t (&w)[DP_NW][DP_NC], const cell_t (&up)[DP_PI1])
+{
+#pragma unroll
+	for (int c = DP_NC - 1; c > 0; --c)
+#pragma unroll
+		for (int r = 0; r < DP_NW; ++r)
+			w[r][c] = w[r][c - 1];
+#pragma unroll
+	for (int p = 0; p < DP_PI; ++p)
+		w[p][0] = up[p];
+	(void)up;
+}
+
 template <bool CHK, int K> struct dp_win_acc {
 	cell_t (&w)[DP_NW][DP_NC];
 	const dp_rowvals &rv_;
