@@ -956,6 +956,14 @@ func (w *Walker) assume(cond ir.Expr, truth bool, en Env) Env {
 				en = compareVar(en, v, mirror(op), w.Range(n.X, en))
 				en = w.compareRel(en, v, n.X, 0, mirror(op), Point(0))
 			}
+			// v / c op y for a constant c > 0 and v >= 0 (the user's
+			// column of a recurrence of several tables, J / T).
+			if v, c, ok := quotientVar(n.X); ok {
+				en = compareQuotient(en, v, c, op, w.Range(n.Y, en))
+			}
+			if v, c, ok := quotientVar(n.Y); ok {
+				en = compareQuotient(en, v, c, mirror(op), w.Range(n.X, en))
+			}
 			// v + e + c op y, v - e + c op y: v op y - e - c, v op y + e - c
 			// for an interval of v (`j + base == 0` with base >= 0: j <= 0),
 			// where the sum was computed exactly.
@@ -1318,6 +1326,82 @@ func sameVar(x, y *ir.Var) bool {
 }
 
 // varOf sees through integer conversions to an index variable.
+// quotientVar reports whether x is v / c (or an integer conversion of
+// it) for a variable v and a constant c > 0.
+func quotientVar(x ir.Expr) (*ir.Var, int64, bool) {
+	for {
+		cv, ok := x.(*ir.Convert)
+		if !ok || !cv.T.IsInteger() || !cv.X.Type().IsInteger() || cv.T == ir.Bool {
+			break
+		}
+		x = cv.X
+	}
+	n, ok := x.(*ir.Binary)
+	if !ok || n.Saturate || n.Op != ir.OpDiv {
+		return nil, 0, false
+	}
+	k, ok := n.Y.(*ir.Const)
+	if !ok || k.V.I <= 0 || k.V.T.IsFloat() {
+		return nil, 0, false
+	}
+	v, ok := varOf(n.X)
+	return v, k.V.I, ok
+}
+
+// compareQuotient narrows v where v / c op y for y in other, v >= 0 and
+// c > 0: v / c is then floor(v / c), >= k where v >= k*c and <= k where
+// v <= k*c + c-1.
+func compareQuotient(en Env, v *ir.Var, c int64, op ir.Op, other Range) Env {
+	cur := en.Lookup(v)
+	if cur.IsFull() || cur.IsEmpty() || cur.Lo < 0 || other.IsFull() || other.IsEmpty() {
+		return en
+	}
+	lowest := func(k int64) (int64, bool) { return ir.Mul64(k, c) } // least v with v/c = k
+	highest := func(k int64) (int64, bool) { x, ok := ir.Mul64(k, c); return x + c - 1, ok && x <= math.MaxInt64-c }
+	ge := func(en Env, k int64) Env {
+		if b, ok := lowest(k); ok {
+			return compareVar(en, v, ir.OpGe, Point(b))
+		}
+		return en
+	}
+	le := func(en Env, k int64) Env {
+		if b, ok := highest(k); ok {
+			return compareVar(en, v, ir.OpLe, Point(b))
+		}
+		return en
+	}
+	switch op {
+	case ir.OpEq:
+		return le(ge(en, other.Lo), other.Hi)
+	case ir.OpGe:
+		return ge(en, other.Lo)
+	case ir.OpGt:
+		if other.Lo < math.MaxInt64 {
+			return ge(en, other.Lo+1)
+		}
+	case ir.OpLe:
+		return le(en, other.Hi)
+	case ir.OpLt:
+		if other.Hi > math.MinInt64 {
+			return le(en, other.Hi-1)
+		}
+	case ir.OpNe:
+		if other.IsPoint() {
+			k := other.Lo
+			lo, ok1 := lowest(k)
+			hi, ok2 := highest(k)
+			switch {
+			case !ok1 || !ok2:
+			case cur.Lo >= lo && cur.Lo <= hi:
+				return compareVar(en, v, ir.OpGt, Point(hi))
+			case cur.Hi >= lo && cur.Hi <= hi:
+				return compareVar(en, v, ir.OpLt, Point(lo))
+			}
+		}
+	}
+	return en
+}
+
 func varOf(e ir.Expr) (*ir.Var, bool) {
 	for {
 		switch n := e.(type) {

@@ -196,3 +196,35 @@ func TestWalkerRelationsNeedExactDifferences(t *testing.T) {
 		}
 	}
 }
+
+// TestAssumeQuotient: a condition on v / c (the user's column of a
+// recurrence of several tables, J / T) narrows v.
+func TestAssumeQuotient(t *testing.T) {
+	j := &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarJ, Name: "J"}
+	c := func(v int64) ir.Expr { return &ir.Const{Node: ir.Node{T: ir.Int}, V: ir.Value{T: ir.Int, I: v}} }
+	q := &ir.Binary{Node: ir.Node{T: ir.Int}, Op: ir.OpDiv, X: j, Y: c(3)}
+	cmp := func(op ir.Op, x, y ir.Expr) ir.Expr {
+		return &ir.Binary{Node: ir.Node{T: ir.Bool}, Op: op, X: x, Y: y}
+	}
+	var w Walker
+	for _, tc := range []struct {
+		name   string
+		cond   ir.Expr
+		truth  bool
+		lo, hi int64
+		want   Range
+	}{
+		{"J/3 == 0 false", cmp(ir.OpEq, q, c(0)), false, 0, 100, Span(3, 100)},
+		{"J/3 == 2", cmp(ir.OpEq, q, c(2)), true, 0, 100, Span(6, 8)},
+		{"J/3 < 5", cmp(ir.OpLt, q, c(5)), true, 0, 100, Span(0, 14)},
+		{"J/3 > 4", cmp(ir.OpGt, q, c(4)), true, 0, 100, Span(15, 100)},
+		{"33 != J/3", cmp(ir.OpNe, c(33), q), true, 0, 100, Span(0, 98)},
+		{"J/3 <= 2 false", cmp(ir.OpLe, q, c(2)), false, 0, 100, Span(9, 100)},
+		{"negative J: nothing", cmp(ir.OpEq, q, c(0)), false, -5, 100, Span(-5, 100)},
+	} {
+		en := w.Assume(tc.cond, tc.truth, NewEnv(Span(0, 9), Span(tc.lo, tc.hi)))
+		if got := en.Lookup(j); got != tc.want {
+			t.Errorf("%s: J in %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

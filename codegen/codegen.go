@@ -277,6 +277,12 @@ type Program struct {
 
 	// Wavefront: how far back (up, left, in sweep order) cells read.
 	PI, PJ int
+	// Tables > 1: the strip kernel sweeps the wavefront of the cells of
+	// a recurrence of Tables tables (plan.Plan.Cells), computing a cell's
+	// tables in file order (dp_rec_t); its register window holds flat
+	// columns, Tables a step, and PJ counts flat columns back from the
+	// last table of the cell being computed (cellReach).
+	Tables int
 	// Tile kernel geometry.
 	TileH, TileW    int
 	TilesI, TilesJ  int64
@@ -364,6 +370,10 @@ type gen struct {
 	// cellRange holds after a failure too (a GPU sweep goes on after one,
 	// and the proofs that keep its reads in memory must hold then).
 	runCells analysis.Range
+	// finCells bounds the finite values of the cells of a run that stops
+	// at its first failure, where inf values are possible (finitePart):
+	// what satFinite relies on. Full where nothing is proved.
+	finCells analysis.Range
 	// hostScan: a host program's wavefront runs row by row (HostProgram.Scan).
 	hostScan bool
 	// recChecks: the recurrence has a check that may report (source).
@@ -420,6 +430,13 @@ func Generate(p *ir.Problem, pl *plan.Plan, opt Options) (*Program, error) {
 	}
 	if opt.RowsPerThread == 0 {
 		opt.RowsPerThread = 4
+		if pl.Cells > 1 {
+			// A cell's tables are several cells' work a row: 2 rows a
+			// lane ran Gotoh's three tables fastest on the H100 (312 ms
+			// at 262,144^2 against 334 with 4 and 1.3-1.5 s less
+			// NVRTC time; backend/gpu TestPerfTables).
+			opt.RowsPerThread = 2
+		}
 	}
 	if opt.StripWarps == 0 {
 		opt.StripWarps = 8
@@ -466,6 +483,7 @@ func Generate(p *ir.Problem, pl *plan.Plan, opt Options) (*Program, error) {
 	g.classifyProfiles()
 	prog.BatchProfiles = len(g.profiles)
 	g.cellRange, g.runCells = g.inferCellRange(analysis.Wraps), g.inferCellRange(analysis.Stops)
+	g.finCells = g.finitePart()
 	src, err := g.source()
 	if err != nil {
 		return nil, err
@@ -544,6 +562,15 @@ func (g *gen) layout() error {
 			}
 		}
 	case plan.Interval, plan.Hyperplanar:
+		if g.cellStrip() {
+			prog.Tables = int(pl.Cells)
+			prog.PI, prog.PJ = cellReach(pl)
+			prog.Kernel = KernelStrip
+			prog.RowsPerThread = max(opt.RowsPerThread, prog.PI)
+			prog.StripWarps = opt.StripWarps
+			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
+			break
+		}
 		if err := g.frontLayout(); err != nil {
 			return err
 		}
@@ -666,6 +693,39 @@ func (g *gen) chooseWavefront() KernelKind {
 }
 
 func (g *gen) stripFits() bool { return stripFits(g.pl, g.prog.PI, g.prog.PJ) }
+
+// cellStrip reports whether the strip kernel sweeps the plan's wavefront
+// of the cells of several tables (plan.Plan.Cells): a run that keeps no
+// grid, rows or slabs (those keep the generic fronts' whole grid), on one
+// GPU launch of the whole grid, with offsets the window holds.
+func (g *gen) cellStrip() bool {
+	opt := g.opt
+	// (A host program's layout runs with Kernel = KernelHost: it sweeps
+	// the generic fronts.)
+	if g.pl.Cells < 2 || g.prog.Kernel == KernelHost || opt.Maintain || opt.KeepRows || opt.Slabs || opt.Batch || opt.Kernel == KernelFront || opt.Kernel == KernelTile {
+		return false
+	}
+	pi, pj := cellReach(g.pl)
+	return stripFits(g.pl, pi, pj)
+}
+
+// cellReach is how many rows (pi) and flat columns (pj) back the window of
+// a cells' wavefront (plan.Plan.Cells = T) holds: a cell's T tables are
+// computed at one step, so that, counted from the last table's column of
+// the cell, a reference of table `from` reading dj flat columns back is
+// dj + T-1-from columns back (cellRef).
+func cellReach(pl *plan.Plan) (pi, pj int) {
+	for _, d := range pl.Deps {
+		di, dj := cellRef(pl, d)
+		pi, pj = max(pi, int(di)), max(pj, int(dj))
+	}
+	return pi, max(pj, int(pl.Cells)-1)
+}
+
+// cellRef is d's offset in the window of a cells' wavefront (cellReach).
+func cellRef(pl *plan.Plan, d plan.Dependency) (di, dj int64) {
+	return *d.DI, *d.DJ + pl.Cells - 1 - int64(d.Ref.From)
+}
 
 func stripFits(pl *plan.Plan, pi, pj int) bool {
 	if pi > 8 || pj > 8 {
@@ -804,6 +864,12 @@ func (g *gen) inferCellRange(f analysis.Failure) analysis.Range {
 // iterateCellRange is inferCellRange's iteration; full is what it gives
 // when it gives up.
 func (g *gen) iterateCellRange(full analysis.Range, f analysis.Failure) analysis.Range {
+	return g.iterateCells(full, f, analysis.Full())
+}
+
+// iterateCells is iterateCellRange, each case's values met with keep
+// (Full: all of them).
+func (g *gen) iterateCells(full analysis.Range, f analysis.Failure, keep analysis.Range) analysis.Range {
 	t := g.p.CellType
 	if t != ir.Int {
 		return full
@@ -844,7 +910,7 @@ func (g *gen) iterateCellRange(full analysis.Range, f analysis.Failure) analysis
 			for m := 0; m < k; m++ {
 				en = g.refine(g.p.Cases[m].Cond, false, en)
 			}
-			nx = nx.Hull(g.rangeFail(c.Value, en.WithCells(x), f))
+			nx = nx.Hull(g.rangeFail(c.Value, en.WithCells(x), f).Meet(keep))
 		}
 		if !nx.Within(math.MinInt32, math.MaxInt32) {
 			return full
@@ -865,6 +931,50 @@ func (g *gen) iterateCellRange(full analysis.Range, f analysis.Failure) analysis
 		x = nx
 	}
 	return x
+}
+
+// finitePart bounds the finite values of int cells that may be inf, in a
+// run that stops at its first failure: an affine-gap alignment's tables
+// start at -inf, yet their finite values stay within a few times the
+// sequences' lengths. Where the recurrence's inf operations are + and -
+// only (a finite value never comes from an inf operand: inf + x and inf -
+// x are inf, min and max give an operand; not so x / inf = 0 or x % inf =
+// x, nor abs or a conversion to floating), the finite
+// cells come from finite operands alone, so iterating over the cases with
+// the cells' finite values and keeping the finite values of each case
+// bounds them (iterateCellRange's induction). Full where that gives up.
+func (g *gen) finitePart() analysis.Range {
+	t := g.p.CellType
+	if t != ir.Int || !t.HasInf() {
+		return analysis.Full()
+	}
+	ok := true
+	for _, c := range g.p.Cases {
+		for _, e := range []ir.Expr{c.Cond, c.Value} {
+			ir.Walk(e, func(x ir.Expr) bool {
+				switch n := x.(type) {
+				case *ir.Binary:
+					if n.Saturate && n.Op != ir.OpAdd && n.Op != ir.OpSub {
+						ok = false
+					}
+				case *ir.Call:
+					ok = n.Fn == ir.FnMin || n.Fn == ir.FnMax
+				case *ir.Convert:
+					ok = ok && n.T.IsInteger() && n.X.Type().IsInteger()
+				}
+				return ok
+			})
+		}
+	}
+	if !ok {
+		return analysis.Full()
+	}
+	lo, hi := ir.FiniteRange(t)
+	r := g.iterateCells(analysis.Full(), analysis.Stops, analysis.Span(lo, hi))
+	if r.IsEmpty() || !r.Within(lo, hi) {
+		return analysis.Full()
+	}
+	return r
 }
 
 // finiteCells is the finite range of an integer cell type when every case
@@ -1078,6 +1188,16 @@ func (g *gen) defines() string {
 		a := g.pl.Answer
 		def("DP_ANS_KIND", 2)
 		def("DP_REG_OP", int(a.Op))
+		if T := int64(prog.Tables); T > 1 {
+			// The cells' strip kernel asks by cell column and table
+			// (a compile-time constant): one table's cells need no
+			// division by the step.
+			if a.JStep == T {
+				def("DP_IN_REGION_T(i, jc, tb)", fmt.Sprintf("((tb) == %d && (i) >= %dLL && (i) <= %dLL && (jc) >= %dLL && (jc) <= %dLL)", a.J0%T, a.I0, a.I1, a.J0/T, a.J1/T))
+			} else {
+				def("DP_IN_REGION_T(i, jc, tb)", fmt.Sprintf("DP_IN_REGION(i, (long long)(jc) * %d + (tb))", T))
+			}
+		}
 		switch {
 		case a.JStep > 1:
 			def("DP_IN_REGION(i, j)", fmt.Sprintf("((i) >= %dLL && (i) <= %dLL && (j) >= %dLL && (j) <= %dLL && ((j) - %dLL) %% %dLL == 0)", a.I0, a.I1, a.J0, a.J1, a.J0, a.JStep))
@@ -1108,6 +1228,7 @@ func (g *gen) defines() string {
 	case KernelStrip:
 		def("DP_PI", prog.PI)
 		def("DP_PJ", prog.PJ)
+		def("DP_T", max(prog.Tables, 1))
 		def("DP_RPT", prog.RowsPerThread)
 		def("DP_STRIP_WARPS", prog.StripWarps)
 		def("DP_NSTRIPS", fmt.Sprintf("%dLL", prog.Strips))
@@ -1144,6 +1265,7 @@ func (g *gen) defines() string {
 		def("DP_HOST_ROWS", b2i(prog.Schedule == plan.Rows))
 		def("DP_HOST_SCAN", b2i(g.hostScan))
 		def("DP_HOST_FRONT", b2i(g.hostFront))
+		def("DP_T", max(prog.Tables, 1))
 		if g.hostFront {
 			def("DP_TA", fmt.Sprintf("%dLL", prog.Front.A))
 			def("DP_TB", fmt.Sprintf("%dLL", prog.Front.B))
@@ -1287,10 +1409,12 @@ func (g *gen) refTable() string {
 		var di, dj int64
 		if k < len(g.pl.Deps) {
 			d := g.pl.Deps[k]
-			switch g.prog.Schedule {
-			case plan.Rows:
+			switch {
+			case g.prog.Tables > 1 && g.prog.Kernel == KernelStrip:
+				di, dj = cellRef(g.pl, d)
+			case g.prog.Schedule == plan.Rows:
 				di = *d.DI * sign
-			case plan.Cols:
+			case g.prog.Schedule == plan.Cols:
 				di = *d.DJ * sign
 			default:
 				di, dj = *d.DI*sign, *d.DJ*sign

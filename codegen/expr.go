@@ -176,6 +176,9 @@ type emitter struct {
 	// hoisted names the C variables that hold cell reads a split loop
 	// issued ahead of the iterations that use them (splitLoop).
 	hoisted map[ir.Expr]string
+	// cellJ (a dp_rec_t of a program computing a cell's tables together):
+	// the user's column, J / T, is the function's jc.
+	cellJ bool
 }
 
 func (m *emitter) site(kind SiteKind, n ir.Expr) int {
@@ -271,6 +274,9 @@ func cComment(s string) string { return strings.ReplaceAll(s, "*/", "* /") }
 
 func (m *emitter) binary(n *ir.Binary, en env) string {
 	t := n.T
+	if m.cellJ && n.Op == ir.OpDiv && isCellJ(n, m.g.prog.Tables) {
+		return "((" + ctype(t) + ")jc)"
+	}
 	switch n.Op {
 	case ir.OpAnd:
 		x := m.expr(n.X, en)
@@ -304,6 +310,10 @@ func (m *emitter) binary(n *ir.Binary, en env) string {
 	}
 	op := map[ir.Op]string{ir.OpAdd: "add", ir.OpSub: "sub", ir.OpMul: "mul", ir.OpDiv: "div", ir.OpRem: "rem"}[n.Op]
 	if m.mayBeInf(n, en) {
+		if x2, y2, ok := m.satFinite(n, en, x, y); ok {
+			// The inf rules without checks (nothing can fail).
+			return fmt.Sprintf("dp_x%s<%s>(%s, %s)", op, ctype(t), x2, y2)
+		}
 		// An operand may be inf: always the helper (inf rules and checks).
 		return fmt.Sprintf("dp_s%s%s(%s, %s, %s)", op, sfx, m.ck(m.site(SiteInf, n)), x, y)
 	}
@@ -325,6 +335,41 @@ func (m *emitter) mayBeInf(n *ir.Binary, en env) bool {
 	}
 	lo, hi := finiteRange(n.Type())
 	return !m.g.finiteRangeOf(n.X, en).Within(lo, hi) || !m.g.finiteRangeOf(n.Y, en).Within(lo, hi)
+}
+
+// satFinite reports whether integer + or - n, an operand of which may be
+// inf, cannot fail: one operand, y (x and y swapped for +), is proved
+// finite, and the other's finite values (gen.finCells: cells that may be
+// inf) plus or minus y's stay finite. Then the result is x where x is inf,
+// else the exact x op y: templates/preamble.cu's dp_xadd and dp_xsub, with
+// the operands in their order (x the one that may be inf).
+func (m *emitter) satFinite(n *ir.Binary, en env, x, y string) (string, string, bool) {
+	if m.g.finCells.IsFull() || (n.Op != ir.OpAdd && n.Op != ir.OpSub) {
+		return "", "", false
+	}
+	lo, hi := finiteRange(n.Type())
+	fin := func(e ir.Expr) bool { return m.g.finiteRangeOf(e, en).Within(lo, hi) }
+	a, b := n.X, n.Y
+	switch {
+	case fin(b):
+	case n.Op == ir.OpAdd && fin(a):
+		a, b, x, y = b, a, y, x
+	default:
+		return "", "", false
+	}
+	// a's finite values: with the cells at their finite values, in a run
+	// that stops at its first failure (a finite operation of a that
+	// fails stops it).
+	pa := m.g.rangeFail(a, en.WithCells(m.g.finCells), analysis.Stops).Meet(analysis.Span(lo, hi))
+	pb := m.g.finiteRangeOf(b, en)
+	if pa.IsFull() {
+		return "", "", false
+	}
+	r := pa.Add(pb)
+	if n.Op == ir.OpSub {
+		r = pa.Sub(pb)
+	}
+	return x, y, r.Within(lo, hi)
 }
 
 // arithCheck says whether integer + - * / % n of finite operands (not
@@ -850,7 +895,8 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 			return true
 		}
 		if m.mayBeInf(n, en) {
-			return false
+			_, _, ok := m.satFinite(n, en, "", "")
+			return ok // the inf rules without a check, or a check
 		}
 		_, plain := m.arithCheck(n, en)
 		return plain
@@ -873,4 +919,12 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 		return true
 	}
 	return false
+}
+
+// isCellJ reports whether n is the lowering of the user's column in a
+// recurrence of T tables: J / T (sema.tableJ).
+func isCellJ(n *ir.Binary, T int) bool {
+	v, ok1 := n.X.(*ir.Var)
+	k, ok2 := n.Y.(*ir.Const)
+	return ok1 && ok2 && n.Op == ir.OpDiv && !n.Saturate && v.Kind == ir.VarJ && v.Reduce == nil && k.V.I == int64(T)
 }

@@ -177,6 +177,18 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 		return nil, err
 	}
 	g.hostFront = prog.Kernel == KernelFront
+	if pl.Cells > 1 {
+		// The wavefront of the cells of several tables (plan.Plan.Cells):
+		// row after row, each row's cells left to right with their tables
+		// in file order (the scan), keeping DP_PI+1 rows rather than the
+		// whole grid. Offsets are flat columns: PJ the farthest back.
+		g.hostFront = false
+		prog.Tables = int(pl.Cells)
+		prog.PI, prog.PJ = 0, 0
+		for _, d := range pl.Deps {
+			prog.PI, prog.PJ = max(prog.PI, int(*d.DI)), max(prog.PJ, int(*d.DJ))
+		}
+	}
 	prog.Kernel = KernelHost
 	answerRows := prog.Answer == AnswerCapture && len(prog.Captures) > MaxHostCaptures
 	if answerRows {
@@ -189,8 +201,9 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 	if !g.hostFront {
 		g.classifyLoads()
 	}
-	g.hostScan = pl.Schedule == plan.Wavefront && g.gathers()
+	g.hostScan = pl.Schedule == plan.Wavefront && g.gathers() || prog.Tables > 1
 	g.cellRange, g.runCells = g.inferCellRange(analysis.Wraps), g.inferCellRange(analysis.Stops)
+	g.finCells = g.finitePart()
 	src, err := g.hostSource()
 	if err != nil {
 		return nil, err

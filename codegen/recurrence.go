@@ -23,30 +23,14 @@ func lineDirective(pos source.Pos) string {
 
 // recurrence writes dp_rec, the recurrence as a device function templated
 // on the kernel's accessor A, which supplies cell reads (a.ref<ID>) and,
-// in the strip kernel, prepared input values (a.rv<S>, a.cv<S>).
+// in the strip kernel, prepared input values (a.rv<S>, a.cv<S>). A program
+// that computes the tables of a cell together (Program.Tables) gets one
+// function a table instead, dp_rec_t<TB>(i, jc, a) of the cell column jc,
+// each with its table's cases alone (see recCases).
 func (g *gen) recurrence(b *strings.Builder) {
 	g.refSafe = make([]bool, len(g.p.CellRefs))
 	m := &emitter{g: g, invariant: g.prog.Kernel == KernelStrip || g.prog.Kernel == KernelBatch || g.prog.Kernel == KernelHost && !g.hostFront, split: g.prog.Kernel == KernelFront}
 	b.WriteString("\n// ---- the recurrence ----\n")
-	b.WriteString("template <class A>\n__device__ __forceinline__ cell_t dp_rec(const DP_IDX_T i, const DP_IDX_T j, A &a)\n{\n")
-	en0 := g.gridEnv(g.cellRange)
-	condEnv := func(k int) env {
-		en := en0
-		for m := 0; m < k; m++ {
-			en = g.refine(g.p.Cases[m].Cond, false, en)
-		}
-		return en
-	}
-	valEnv := func(k int) env {
-		en := en0
-		if c := g.p.Cases[k].Cond; c != nil {
-			en = g.refine(c, true, en)
-		}
-		for m := 0; m < k; m++ {
-			en = g.refine(g.p.Cases[m].Cond, false, en)
-		}
-		return en
-	}
 	// A floating cell value that is NaN is an error (unless `nan: allow`),
 	// reported with the case that produced it: one site per case.
 	nanSite := -1
@@ -56,11 +40,78 @@ func (g *gen) recurrence(b *strings.Builder) {
 			m.site(SiteNaNCell, c.Value)
 		}
 	}
+	T := g.prog.Tables
+	if T <= 1 {
+		all := make([]int, len(g.p.Cases))
+		for k := range all {
+			all[k] = k
+		}
+		b.WriteString("template <class A>\n__device__ __forceinline__ cell_t dp_rec(const DP_IDX_T i, const DP_IDX_T j, A &a)\n{\n")
+		g.recBody(b, m, g.p.Cases, all, nanSite)
+		return
+	}
+	m.cellJ = true
+	for t := 0; t < T; t++ {
+		cases, idx := g.recCases(t)
+		fmt.Fprintf(b, "template <class A>\n__device__ __forceinline__ cell_t dp_rec%d(const DP_IDX_T i, const DP_IDX_T jc, A &a)\n{\n", t)
+		fmt.Fprintf(b, "\tconst DP_IDX_T j = jc * (DP_IDX_T)%d + (DP_IDX_T)%d; // the flat column of %s[i][jc]\n\t(void)j;\n", T, t, cComment(g.p.Tables[t]))
+		g.recBody(b, m, cases, idx, nanSite)
+	}
+	b.WriteString("template <int TB, class A>\n__device__ __forceinline__ cell_t dp_rec_t(const DP_IDX_T i, const DP_IDX_T jc, A &a)\n{\n")
+	for t := 0; t < T; t++ {
+		fmt.Fprintf(b, "\tif constexpr (TB == %d)\n\t\treturn dp_rec%d(i, jc, a);\n", t, t)
+	}
+	b.WriteString("\treturn (cell_t)0;\n}\n")
+}
+
+// recCases is table t's cases of a recurrence of several tables, each with
+// its own condition (ir.Case.OwnCond: the table test dropped), and their
+// indexes in Problem.Cases. The planner made sure that every case is one
+// table's (plan.TableCases).
+func (g *gen) recCases(t int) (cases []*ir.Case, idx []int) {
+	n := len(g.p.Cases)
+	for k, c := range g.p.Cases {
+		if c.Table != t {
+			continue
+		}
+		own, ok := c.OwnCond(g.prog.Tables, k == n-1)
+		if !ok {
+			g.errs.Add(c.Pos, "codegen: case of table %s without its table test (internal planning error)", g.p.Tables[t])
+		}
+		nc := *c
+		nc.Cond = own
+		cases, idx = append(cases, &nc), append(idx, k)
+	}
+	return cases, idx
+}
+
+// recBody writes the body of a dp_rec function: cases (at idx in
+// Problem.Cases), the first that applies; its value's NaN check at site
+// nanSite + its index, when nanSite >= 0.
+func (g *gen) recBody(b *strings.Builder, m *emitter, cases []*ir.Case, idx []int, nanSite int) {
+	en0 := g.gridEnv(g.cellRange)
+	condEnv := func(k int) env {
+		en := en0
+		for m := 0; m < k; m++ {
+			en = g.refine(cases[m].Cond, false, en)
+		}
+		return en
+	}
+	valEnv := func(k int) env {
+		en := en0
+		if c := cases[k].Cond; c != nil {
+			en = g.refine(c, true, en)
+		}
+		for m := 0; m < k; m++ {
+			en = g.refine(cases[m].Cond, false, en)
+		}
+		return en
+	}
 	ret := func(k int, v string) string {
 		if nanSite < 0 {
 			return "(cell_t)(" + v + ")"
 		}
-		return fmt.Sprintf("dp_cellnan<cell_t>(a.live(), %d, i, j, (cell_t)(%s))", nanSite+k, v)
+		return fmt.Sprintf("dp_cellnan<cell_t>(a.live(), %d, i, j, (cell_t)(%s))", nanSite+idx[k], v)
 	}
 	// Cases before lead branch (an `if` that returns); the cases from
 	// lead on are pure and, in the kernels that stage input values,
@@ -68,15 +119,15 @@ func (g *gen) recurrence(b *strings.Builder) {
 	// branches in the hot loop. Typically every case is pure (lead 0);
 	// a checkpoint band's given rows, read from data at the grid's edge,
 	// branch first.
-	n := len(g.p.Cases)
+	n := len(cases)
 	lead := n
 	if m.invariant {
-		if k := g.selectFrom(m, condEnv, valEnv); k >= 0 {
+		if k := selectFrom(m, cases, condEnv, valEnv); k >= 0 {
 			lead = k
 		}
 	}
 	for k := 0; k < lead; k++ {
-		c := g.p.Cases[k]
+		c := cases[k]
 		if c.Cond == nil { // otherwise: the last case
 			b.WriteString(lineDirective(c.Value.Position()))
 			fmt.Fprintf(b, "\treturn %s;\n}\n", ret(k, m.expr(c.Value, valEnv(k))))
@@ -93,10 +144,10 @@ func (g *gen) recurrence(b *strings.Builder) {
 		b.WriteString(lineReset)
 		return
 	}
-	b.WriteString(lineDirective(g.p.Cases[n-1].Value.Position()))
-	fmt.Fprintf(b, "\tcell_t r = (cell_t)(%s);\n", m.expr(g.p.Cases[n-1].Value, valEnv(n-1)))
+	b.WriteString(lineDirective(cases[n-1].Value.Position()))
+	fmt.Fprintf(b, "\tcell_t r = (cell_t)(%s);\n", m.expr(cases[n-1].Value, valEnv(n-1)))
 	for k := n - 2; k >= lead; k-- {
-		c := g.p.Cases[k]
+		c := cases[k]
 		b.WriteString(lineDirective(c.Cond.Position()))
 		fmt.Fprintf(b, "\tconst bool c%d = %s;\n", k, m.expr(c.Cond, condEnv(k)))
 		b.WriteString(lineDirective(c.Value.Position()))
@@ -108,9 +159,9 @@ func (g *gen) recurrence(b *strings.Builder) {
 		// it is NaN.
 		var which strings.Builder
 		for k := lead; k < n-1; k++ {
-			fmt.Fprintf(&which, "c%d ? %d : ", k, nanSite+k)
+			fmt.Fprintf(&which, "c%d ? %d : ", k, nanSite+idx[k])
 		}
-		fmt.Fprintf(&which, "%d", nanSite+n-1)
+		fmt.Fprintf(&which, "%d", nanSite+idx[n-1])
 		fmt.Fprintf(b, "\tDP_FAIL_IF(r != r, a.live(), DP_E_NAN, %s, i, j, 0, 0);\n", which.String())
 	}
 	b.WriteString("\treturn r;\n}\n")
@@ -133,10 +184,10 @@ func (g *gen) classifyLoads() {
 			}
 			seen[ld] = true
 			switch {
-			case pureIndex(ld, ir.VarI):
+			case pureIndex(ld, ir.VarI, 0):
 				g.rowSlot[ld] = len(g.rowLds)
 				g.rowLds = append(g.rowLds, ld)
-			case pureIndex(ld, ir.VarJ):
+			case pureIndex(ld, ir.VarJ, g.prog.Tables):
 				g.colSlot[ld] = len(g.colLds)
 				g.colLds = append(g.colLds, ld)
 			}
@@ -152,11 +203,19 @@ func (g *gen) classifyLoads() {
 // pureIndex reports whether every index of ld is arithmetic of the index
 // variable v and constants — among them reads of one-element integer
 // inputs (a checkpoint band's base row: data, the same for every cell).
-func pureIndex(ld *ir.Load, v ir.VarKind) bool {
+//
+// With tables > 1 (a program computing the tables of a cell together), the
+// user's column J / T counts as the column variable: such reads are staged
+// per cell column (pureExpr's x is the cell column).
+func pureIndex(ld *ir.Load, v ir.VarKind, tables int) bool {
 	uses := false
 	for _, x := range ld.Index {
 		ok := true
 		ir.Walk(x, func(e ir.Expr) bool {
+			if b, isBin := e.(*ir.Binary); isBin && tables > 1 && v == ir.VarJ && isCellJ(b, tables) {
+				uses = true
+				return false
+			}
 			switch n := e.(type) {
 			case *ir.Var:
 				if n.Kind != v {
@@ -229,6 +288,9 @@ func (g *gen) pureExpr(e ir.Expr, arg string) string {
 	case *ir.Unary:
 		return "(0LL - " + g.pureExpr(n.X, arg) + ")"
 	case *ir.Binary:
+		if g.prog.Tables > 1 && isCellJ(n, g.prog.Tables) {
+			return "x" // a cell column (pureIndex)
+		}
 		return "(" + g.pureExpr(n.X, arg) + " " + n.Op.String() + " " + g.pureExpr(n.Y, arg) + ")"
 	case *ir.Convert:
 		return g.pureExpr(n.X, arg)
@@ -304,14 +366,14 @@ func (g *gen) slotDecl(b *strings.Builder, side string, s int, ld *ir.Load, host
 // selectFrom is the first case from which every case's condition and
 // value are pure (see emitter.pure), the last being `otherwise`: those
 // cases are computed without branches. -1 when there is none.
-func (g *gen) selectFrom(m *emitter, condEnv, valEnv func(int) env) int {
-	n := len(g.p.Cases)
-	if n == 0 || g.p.Cases[n-1].Cond != nil {
+func selectFrom(m *emitter, cases []*ir.Case, condEnv, valEnv func(int) env) int {
+	n := len(cases)
+	if n == 0 || cases[n-1].Cond != nil {
 		return -1
 	}
 	lead := n
 	for k := n - 1; k >= 0; k-- {
-		c := g.p.Cases[k]
+		c := cases[k]
 		if (c.Cond != nil && !m.pure(c.Cond, condEnv(k))) || !m.pure(c.Value, valEnv(k)) {
 			break
 		}

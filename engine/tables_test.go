@@ -119,9 +119,20 @@ func TestTablesPlan(t *testing.T) {
 		}
 	}
 	// H[i-1][j] read by Y, a later table one row up, is (1, -1) in the
-	// flat grid: no v1 sweep applies, the hyperplane t = 2i + J does.
-	if pl.Schedule == plan.Wavefront || pl.T != (plan.Hyperplane{A: 2, B: 1}) {
-		t.Errorf("schedule %v %v, want the hyperplane t = 2*i + J", pl.Schedule, pl.T)
+	// flat grid: no v1 sweep applies; in cells it is the wavefront, the
+	// fronts t = 3i + J (plan.Plan.Cells).
+	if pl.Schedule != plan.Hyperplanar || pl.T != (plan.Hyperplane{A: 3, B: 1}) || pl.Cells != 3 {
+		t.Errorf("schedule %v %v, %d tables a cell, want the cells' wavefront t = 3*i + J of 3", pl.Schedule, pl.T, pl.Cells)
+	}
+	// A file that gives prev keeps the hyperplane the planner finds for
+	// the flat grid (t = 2i + J reads 5 fronts back; the cells' 6).
+	withPrev := strings.Replace(contractGotoh, "(len(A)+1) x (len(B)+1)", "(len(A)+1) x (len(B)+1)\nprev: 5", 1)
+	if withPrev == contractGotoh {
+		t.Fatal("the test's gotoh changed: no grid line")
+	}
+	_, pp := dptest.Load(t, "gotoh.dp", withPrev)
+	if pp.Cells != 0 || pp.T != (plan.Hyperplane{A: 2, B: 1}) {
+		t.Errorf("with prev: 5: schedule %v %v, %d tables a cell, want the flat grid's t = 2*i + J", pp.Schedule, pp.T, pp.Cells)
 	}
 	if got := p.CellText(4, 5*3+2); got != "H[4][5]" {
 		t.Errorf("CellText = %s", got)

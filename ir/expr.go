@@ -97,6 +97,8 @@ type CellRef struct {
 	// cells as the user does (H[2][3]); Table is the table it reads.
 	Tables []string
 	Table  int
+	// From is the table whose case holds the reference (0 for one table).
+	From int
 }
 
 // Op is an operator.

@@ -97,6 +97,13 @@ type Case struct {
 	Cond  Expr
 	Value Expr
 	Emit  Expr
+	// Table is the table whose recurrence the case belongs to (a
+	// recurrence of several tables, Problem.Tables; 0 otherwise). Its
+	// Cond starts with the test J % T == Table that the lowering puts
+	// before the condition as written (except the last table's
+	// `otherwise`); an executor that computes the tables of a cell
+	// together (plan.Plan.Cells) runs each table's cases alone.
+	Table int
 }
 
 // Problem is a checked problem, ready to be planned and run.
@@ -298,4 +305,36 @@ func (p *Problem) GridText() string {
 		return fmt.Sprintf("%dx%dx%d grid", p.Rows, p.Mid, p.Inner)
 	}
 	return fmt.Sprintf("%dx%d grid", p.Rows, p.Cols)
+}
+
+// OwnCond is c's condition as its table's recurrence wrote it, without the
+// test J % T == c.Table that the lowering of T tables puts before it (nil:
+// the table's `otherwise`); ok is false where c.Cond does not start with
+// that test (the last table's `otherwise` has none: ok, nil), e.g. a case
+// a later stage added for every table.
+func (c *Case) OwnCond(tables int, last bool) (own Expr, ok bool) {
+	isTest := func(e Expr) bool {
+		eq, ok := e.(*Binary)
+		if !ok || eq.Op != OpEq {
+			return false
+		}
+		rem, ok1 := eq.X.(*Binary)
+		t, ok2 := eq.Y.(*Const)
+		if !ok1 || !ok2 || rem.Op != OpRem || t.V.I != int64(c.Table) {
+			return false
+		}
+		v, ok1 := rem.X.(*Var)
+		n, ok2 := rem.Y.(*Const)
+		return ok1 && ok2 && v.Kind == VarJ && v.Reduce == nil && n.V.I == int64(tables)
+	}
+	switch {
+	case c.Cond == nil:
+		return nil, last && c.Table == tables-1
+	case isTest(c.Cond):
+		return nil, true
+	}
+	if and, ok := c.Cond.(*Binary); ok && and.Op == OpAnd && isTest(and.X) {
+		return and.Y, true
+	}
+	return nil, false
 }

@@ -45,6 +45,7 @@ func Analyze(p *ir.Problem) (*Plan, error) {
 	if err := choose(p, pl); err != nil {
 		return nil, err
 	}
+	cellWavefront(p, pl)
 	if err := setPrev(p, pl); err != nil {
 		return nil, err
 	}

@@ -151,6 +151,7 @@ const (
 // threads workers (0: one per core), keeping the whole grid when keep is
 // set (maintain, --grid, --traceback).
 func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
+	keepIn := keep
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
@@ -177,6 +178,27 @@ func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
 			m.Device += GridBytes(p)
 		}
 		keep = true
+		if pl.Cells > 0 {
+			// The cells' wavefront: the GPU's strip kernel keeps the
+			// bottom rows of a strip for the next, twice; the CPU's scan
+			// DP_PI+1 rows padded by DP_PJ (backend/native's Bytes).
+			// Only runs that keep the grid keep it.
+			var pi, pj int64
+			for _, d := range pl.Deps {
+				pi, pj = max(pi, *d.DI), max(pj, *d.DJ)
+			}
+			m.Device = 2*max(pi, 1)*p.Cols*cell + m.Inputs
+			keep = keepIn
+			m.Threads = threads
+			m.Baseline = BaselineBytes
+			m.HostInputs = InputHostBytes(p)
+			m.Work = int64(threads)*RegisterBytes + (pi+1)*(pj+p.Cols)*cell + 8*4*(p.Cols+2*1024)
+			if keep {
+				m.Grid = GridBytes(p)
+			}
+			m.Host = m.Baseline + m.HostInputs + m.Work + m.Grid
+			return m
+		}
 	}
 	m.Threads = threads
 	m.Baseline = BaselineBytes

@@ -97,6 +97,11 @@ type Plan struct {
 	Deps         []Dependency
 	Memory       Memory
 	Answer       AnswerSpec
+	// Cells is T where the schedule is the wavefront of the cells of a
+	// recurrence of T tables (Hyperplanar, T = (Cells, 1): see cells.go):
+	// executors that know it compute a cell's tables together and keep a
+	// window instead of the grid; 0 otherwise.
+	Cells int64
 	// DataBound: the input values bounded a reference's reach (a
 	// knapsack's cell[i-1][j-w[i-1]] reaches back as far as the heaviest
 	// item), so the plan is its instance's; otherwise it is that of every

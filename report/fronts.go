@@ -92,6 +92,10 @@ func fronts(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	}
 	fmt.Fprintf(w, "fronts     %s: %s fronts (t = %d..%d), at most %s %s each, computed in parallel\n",
 		hyperplaneText(p, pl), Count(pl.Fronts), f.first, f.last, Count(f.widest), cells)
+	if pl.Cells > 0 {
+		fmt.Fprintf(w, "prev       %s; swept as the cells' anti-diagonals keeping a window (GPU: the strip kernel; CPU: row by row), the whole grid only where a run keeps it\n", reachText(pl))
+		return
+	}
 	fmt.Fprintf(w, "prev       the whole grid stays in memory: %s\n", reachText(pl))
 }
 

@@ -176,6 +176,9 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 		if pl.Transposed {
 			kept = "the whole grid and its transposed copy"
 		}
+		if pl.Cells > 0 {
+			kept = "a strip's bottom rows, twice"
+		}
 	}
 	fmt.Fprintf(w, "memory     device %s (%s + %s of inputs)\n", Bytes(m.Device), kept, Bytes(m.Inputs))
 	fmt.Fprintf(w, "           host %s at most for solve -b cpu with %d threads: %s working buffers, %s inputs, %s runtime",
@@ -517,9 +520,12 @@ func PathText(path [][2]int64) string {
 func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *backend.Result, tree *traceback.Node, solution string) {
 	problemLine(w, p)
 	gridLine(w, p)
-	if pl.Schedule.Generic() {
+	switch {
+	case pl.Cells > 0 && r.Grid == nil:
+		fmt.Fprintf(w, "schedule   %s (%s), %s, the cells' anti-diagonals (%d tables a cell), a window kept\n", pl.Schedule, hyperplaneText(p, pl), pl.Direction, pl.Cells)
+	case pl.Schedule.Generic():
 		fmt.Fprintf(w, "schedule   %s (%s), %s, the whole grid kept\n", pl.Schedule, hyperplaneText(p, pl), pl.Direction)
-	} else {
+	default:
 		fmt.Fprintf(w, "schedule   %s, %s, prev %d\n", pl.Schedule, pl.Direction, pl.Prev)
 	}
 	if r.Special != nil {

@@ -135,6 +135,7 @@ func (c *checker) checkTables() {
 			continue
 		}
 		for _, kc := range ks {
+			kc.Table = k
 			if T > 1 && (k < len(c.tables)-1 || kc.Cond != nil) {
 				test := c.tableTest(k, kc.Pos)
 				if kc.Cond == nil {
@@ -247,7 +248,7 @@ func (c *checker) lowerTableRef(ix *dsl.Index, t int, sc *scope) ir.Expr {
 		}
 		return nil
 	}
-	ref := &ir.CellRef{Node: ir.Node{T: c.cellType, Pos: ix.Pos}, ID: -1, Text: c.sourceText(ix), Tables: c.p.Tables, Table: t}
+	ref := &ir.CellRef{Node: ir.Node{T: c.cellType, Pos: ix.Pos}, ID: -1, Text: c.sourceText(ix), Tables: c.p.Tables, Table: t, From: max(c.table, 0)}
 	if sc.mode == modeRecur && !sc.argEmit {
 		ref.ID = len(c.p.CellRefs)
 		c.p.CellRefs = append(c.p.CellRefs, ref)

@@ -52,6 +52,20 @@
 #define DP_PI1 (DP_PI > 0 ? DP_PI : 1)
 #define DP_NREF DP_NREFS_REAL
 
+#ifndef DP_T
+#define DP_T 1
+#endif
+#if DP_T > 1
+// Several tables computed together (codegen Program.Tables, the scan
+// only): table TB of the cell at row i, cell column jc.
+template <bool R, int TB, class A> static __forceinline__ cell_t dp_rec_tm(const DP_IDX_T i, const DP_IDX_T jc, A &a)
+{
+	if constexpr (R)
+		return dp_slow::dp_rec_t<TB>(i, jc, a);
+	else
+		return dp_fast::dp_rec_t<TB>(i, jc, a);
+}
+#else
 template <bool R, class A> static __forceinline__ cell_t dp_rec_m(const DP_IDX_T i, const DP_IDX_T j, A &a)
 {
 	if constexpr (R)
@@ -59,6 +73,7 @@ template <bool R, class A> static __forceinline__ cell_t dp_rec_m(const DP_IDX_T
 	else
 		return dp_fast::dp_rec(i, j, a);
 }
+#endif
 
 template <bool R> static __forceinline__ void dp_check(dp_lv &l, bool bad, int code, int site, long long ci, long long cj, long long x, long long y)
 {
@@ -513,6 +528,25 @@ template <bool R> struct dp_scan_acc {
 	template <int S> __forceinline__ auto cv(long long) const { return cc->template get<S>(c); }
 };
 
+#if DP_T > 1
+// dp_scan_tables computes tables TB.. of the cell at row ri, cell column
+// jc, into the row's flat columns jc*DP_T + TB; column values are per cell
+// column.
+template <bool R, int TB>
+static __forceinline__ void dp_scan_tables(dp_run *run, cell_t **rows, const dp_rowvals *rv, long long ri, int jc, dp_host_ctl *note,
+	cell_t *out, int &bad)
+{
+	if constexpr (TB < DP_T) {
+		const int sj = jc * DP_T + TB;
+		dp_scan_acc<R> a{&run->in, rows, rv, &run->cc, run->ccOff + jc, sj, {1, 0, note}};
+		out[sj] = dp_rec_tm<R, TB>((DP_IDX_T)ri, (DP_IDX_T)jc, a);
+		if constexpr (!R)
+			bad |= a.l.bad;
+		dp_scan_tables<R, TB + 1>(run, rows, rv, ri, jc, note, out, bad);
+	}
+}
+#endif
+
 template <bool R> static int dp_scan_row(dp_run *run, dp_host_ctl *note, long long si, cell_t **rows)
 {
 	const long long ri = DP_BACK ? DP_ROWS - 1 - si : si;
@@ -522,6 +556,11 @@ template <bool R> static int dp_scan_row(dp_run *run, dp_host_ctl *note, long lo
 	rv.fill(&run->in, ri);
 	cell_t *out = rows[0];
 	int bad = 0;
+#if DP_T > 1
+	// A cell's tables in file order (forward only: the planner's cells).
+	for (int jc = 0; jc < (int)(DP_COLS / DP_T); ++jc)
+		dp_scan_tables<R, 0>(run, rows, &rv, ri, jc, note, out, bad);
+#else
 	for (int sj = 0; sj < (int)DP_COLS; ++sj) {
 		const int rj = DP_BACK ? (int)DP_COLS - 1 - sj : sj;
 		dp_scan_acc<R> a{&run->in, rows, &rv, &run->cc, run->ccOff + sj, sj, {1, 0, note}};
@@ -530,6 +569,7 @@ template <bool R> static int dp_scan_row(dp_run *run, dp_host_ctl *note, long lo
 		if constexpr (!R)
 			bad |= a.l.bad;
 	}
+#endif
 	return bad;
 }
 

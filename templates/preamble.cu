@@ -100,6 +100,26 @@ template <class T> __device__ __forceinline__ T dp_max(T x, T y) { return (y > x
 __device__ __forceinline__ bool dp_iinf(int x) { return x == DP_IPOS || x == DP_INEG; }
 __device__ __forceinline__ bool dp_linf(long long x) { return x == DP_LPOS || x == DP_LNEG; }
 
+// dp_xadd and dp_xsub are x + y and x - y for an x that may be inf and a
+// finite y, where codegen proved that no finite result overflows
+// (emitter.satFinite): inf stays inf, nothing can fail, no check. Computed
+// unsigned (x's sentinel plus y, never selected, is no signed overflow).
+template <class T> struct dp_uns;
+template <> struct dp_uns<int> { typedef unsigned int type; };
+template <> struct dp_uns<long long> { typedef unsigned long long type; };
+__device__ __forceinline__ bool dp_isinf_any(int x) { return dp_iinf(x); }
+__device__ __forceinline__ bool dp_isinf_any(long long x) { return dp_linf(x); }
+template <class T> __device__ __forceinline__ T dp_xadd(T x, T y)
+{
+	typedef typename dp_uns<T>::type U;
+	return dp_isinf_any(x) ? x : (T)((U)x + (U)y);
+}
+template <class T> __device__ __forceinline__ T dp_xsub(T x, T y)
+{
+	typedef typename dp_uns<T>::type U;
+	return dp_isinf_any(x) ? x : (T)((U)x - (U)y);
+}
+
 // Negation and abs map inf and -inf onto each other (2^31-1 and -(2^31-1)),
 // and no finite value leaves the range: no check. The unsigned arithmetic
 // only keeps a value that already failed elsewhere free of undefined behaviour.

@@ -69,8 +69,20 @@
 #endif
 
 typedef DP_JT dp_j_t;
-// The column count in the type of column indices (comparisons stay 32-bit).
-#define DP_CJ ((dp_j_t)DP_COLS)
+// DP_T > 1: the tables of a cell computed together (codegen's
+// Program.Tables): the kernel sweeps cell columns, a step computing a
+// lane's rows' DP_T tables in file order (dp_rec_t), and everything a
+// column carries (the window, the rows passed between lanes, warps and
+// strips) holds DP_T flat columns, table t of cell column c at flat column
+// c*DP_T + t; the window's current cell is its columns DP_T-1 (table 0) ..
+// 0 (the last table). Forward sweeps of one GPU launch only.
+#ifndef DP_T
+#define DP_T 1
+#endif
+static_assert(DP_T == 1 || !(DP_BACK || DP_KEEP || DP_KEEPROWS || DP_SLABS), "tables computed together: forward, nothing kept, one launch");
+// The column count (cell columns) in the type of column indices
+// (comparisons stay 32-bit).
+#define DP_CJ ((dp_j_t)(DP_COLS / DP_T))
 
 // dp_slab is the column slab a launch sweeps (DP_SLABS) and its borders.
 struct dp_slab {
@@ -152,12 +164,36 @@ __device__ __forceinline__ bool dp_wait_shared(volatile int *p, int need)
 
 // Shared state of a block: the rings between its warps and the counters.
 struct dp_strip_shared {
-	cell_t xr[DP_STRIP_WARPS][DP_PI1][DP_RING]; // warp w's bottom rows, for warp w+1
+	cell_t xr[DP_STRIP_WARPS][DP_PI1][DP_RING * DP_T]; // warp w's bottom rows, for warp w+1
 	int made[DP_STRIP_WARPS];                   // columns warp w has put in xr[w]
 	int used[DP_STRIP_WARPS];                   // columns warp w has taken from xr[w-1]
 	int ticket;
 	int stop;
 };
+
+#if DP_T > 1
+// dp_strip_tables computes tables TB.. of row K's cell at cell column j,
+// in file order, each into its window column (DP_T-1-TB).
+template <bool CHK, int K, int TB>
+__device__ __forceinline__ void dp_strip_tables(cell_t (&w)[DP_NW][DP_NC], dp_win_acc<CHK, K> &a, const DP_IDX_T i, const DP_IDX_T j,
+	dp_part_t &acc)
+{
+	if constexpr (TB < DP_T) {
+		const cell_t v = dp_rec_t<TB>(i, j, a);
+		w[DP_PI + K][DP_T - 1 - TB] = v;
+		const long long jf = (long long)j * DP_T + TB; // the flat column
+#if DP_ANS_KIND == 2
+		if (a.live() && DP_IN_REGION_T(i, j, TB))
+			dp_part_add(acc, v, (long long)i * DP_COLS + jf);
+#elif DP_ANS_KIND == 3
+		if (a.live())
+			DP_CAPTURE(i, jf, v);
+#endif
+		(void)jf, (void)acc;
+		dp_strip_tables<CHK, K, TB + 1>(w, a, i, j, acc);
+	}
+}
+#endif
 
 template <bool CHK, int K>
 __device__ __forceinline__ void dp_strip_cells(cell_t (&w)[DP_NW][DP_NC], const dp_rowvals (&rv)[DP_RPT], const dp_colvals &cv,
@@ -165,6 +201,9 @@ __device__ __forceinline__ void dp_strip_cells(cell_t (&w)[DP_NW][DP_NC], const 
 {
 	if constexpr (K < DP_RPT) {
 		dp_win_acc<CHK, K> a{w, rv[K], cv, rlive[K] && clive};
+#if DP_T > 1
+		dp_strip_tables<CHK, K, 0>(w, a, ri[K], j, acc);
+#else
 		const cell_t v = dp_rec(ri[K], j, a);
 		w[DP_PI + K][0] = v;
 #if DP_ANS_KIND == 2
@@ -173,6 +212,7 @@ __device__ __forceinline__ void dp_strip_cells(cell_t (&w)[DP_NW][DP_NC], const 
 #elif DP_ANS_KIND == 3
 		if (a.live())
 			DP_CAPTURE(ri[K], j, v);
+#endif
 #endif
 		dp_strip_cells<CHK, K + 1>(w, rv, cv, ri, rlive, clive, j, acc);
 	}
@@ -242,20 +282,22 @@ __device__ __forceinline__ cell_t dp_slab_left(const dp_strip_warp &sw, long lon
 // into registers before its steps; false when stopped.
 template <bool CHK>
 __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_warp &sw, cell_t (&w)[DP_NW][DP_NC],
-	const cell_t (&topc)[DP_PI1], const dp_rowvals (&rv)[DP_RPT], const DP_IDX_T (&ri)[DP_RPT], const bool (&rlive)[DP_RPT],
+	const cell_t (&topc)[DP_PI1][DP_T], const dp_rowvals (&rv)[DP_RPT], const DP_IDX_T (&ri)[DP_RPT], const bool (&rlive)[DP_RPT],
 	dp_part_t &acc)
 {
 	const int lane = sw.lane;
 	for (int u0 = 0; u0 < 32; u0 += DP_SYNC) {
 		const dp_j_t G = g0 + u0;
 #if DP_PI > 0
-		cell_t tvs[DP_SYNC][DP_PI1];
+		cell_t tvs[DP_SYNC][DP_PI1][DP_T];
 		if (sw.first) {
 #pragma unroll
 			for (int u = 0; u < DP_SYNC; ++u)
 #pragma unroll
 				for (int p = 0; p < DP_PI; ++p)
-					tvs[u][p] = __shfl_sync(DP_FULL, topc[p], u0 + u);
+#pragma unroll
+					for (int t = 0; t < DP_T; ++t)
+						tvs[u][p][t] = __shfl_sync(DP_FULL, topc[p][t], u0 + u);
 		} else {
 			if (G < DP_LW(sw)) {
 				const dp_j_t need = G + DP_SYNC < DP_LW(sw) ? G + DP_SYNC : DP_LW(sw);
@@ -268,7 +310,9 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 			for (int u = 0; u < DP_SYNC; ++u)
 #pragma unroll
 				for (int p = 0; p < DP_PI; ++p)
-					tvs[u][p] = ((volatile cell_t *)sw.sh->xr[sw.wib - 1][p])[(G + u) & (DP_RING - 1)];
+#pragma unroll
+					for (int t = 0; t < DP_T; ++t)
+						tvs[u][p][t] = ((volatile cell_t *)sw.sh->xr[sw.wib - 1][p])[((G + u) & (DP_RING - 1)) * DP_T + t];
 		}
 		const dp_j_t jlo = G - 31; // lane 31's first column in this group
 		if (!sw.last && jlo + DP_SYNC > 0 && jlo < DP_LW(sw)) {
@@ -290,15 +334,19 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 #pragma unroll
 		for (int u = 0; u < DP_SYNC; ++u) {
 			const dp_j_t j = G + u - lane;
-			cell_t up[DP_PI1] = {};
+			cell_t up[DP_T][DP_PI1] = {};
 #if DP_PI > 0
 #pragma unroll
-			for (int p = 0; p < DP_PI; ++p) {
-				const cell_t x = __shfl_up_sync(DP_FULL, w[DP_RPT + p][0], 1);
-				up[p] = lane == 0 ? tvs[u][p] : x;
-			}
+			for (int p = 0; p < DP_PI; ++p)
+#pragma unroll
+				for (int t = 0; t < DP_T; ++t) {
+					const cell_t x = __shfl_up_sync(DP_FULL, w[DP_RPT + p][DP_T - 1 - t], 1);
+					up[t][p] = lane == 0 ? tvs[u][p][t] : x;
+				}
 #endif
-			dp_win_shift(w, up);
+#pragma unroll
+			for (int t = 0; t < DP_T; ++t)
+				dp_win_shift(w, up[t]);
 			bool clive = true;
 			dp_j_t jc = j;
 			if (CHK) {
@@ -330,11 +378,11 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 			}
 #endif
 #if DP_ANS_KIND == 1
-			if (sw.kAns >= 0 && rj == DP_ANS_J && clive) {
+			if (sw.kAns >= 0 && rj == DP_ANS_J / DP_T && clive) {
 #pragma unroll
 				for (int k = 0; k < DP_RPT; ++k)
 					if (k == sw.kAns)
-						dp_ans = w[DP_PI + k][0];
+						dp_ans = w[DP_PI + k][DP_T - 1 - DP_ANS_J % DP_T];
 			}
 #endif
 #if DP_KEEP
@@ -354,11 +402,15 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 				if (sw.last) {
 #pragma unroll
 					for (int p = 0; p < DP_PI; ++p)
-						sw.out[p * (long long)DP_LW(sw) + j] = w[DP_RPT + p][0];
+#pragma unroll
+						for (int t = 0; t < DP_T; ++t)
+							sw.out[(p * (long long)DP_LW(sw) + j) * DP_T + t] = w[DP_RPT + p][DP_T - 1 - t];
 				} else {
 #pragma unroll
 					for (int p = 0; p < DP_PI; ++p)
-						((volatile cell_t *)sw.sh->xr[sw.wib][p])[j & (DP_RING - 1)] = w[DP_RPT + p][0];
+#pragma unroll
+						for (int t = 0; t < DP_T; ++t)
+							((volatile cell_t *)sw.sh->xr[sw.wib][p])[(j & (DP_RING - 1)) * DP_T + t] = w[DP_RPT + p][DP_T - 1 - t];
 				}
 			}
 #endif
@@ -421,12 +473,14 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, cell_t *bn
 				w[r][c] = dp_slab_left(sw, sw.row0 - DP_PI + r, -(long long)lane - 1 - c);
 	}
 #endif
-	cell_t topc[DP_PI1], topn[DP_PI1];
+	cell_t topc[DP_PI1][DP_T], topn[DP_PI1][DP_T];
 #pragma unroll
 	for (int p = 0; p < DP_PI1; ++p)
-		topc[p] = topn[p] = (cell_t)0;
+#pragma unroll
+		for (int t = 0; t < DP_T; ++t)
+			topc[p][t] = topn[p][t] = (cell_t)0;
 #if DP_PI > 0
-	const cell_t *top = bnd + ((s + 1) & 1) * (long long)DP_PI * DP_LW(sw);
+	const cell_t *top = bnd + ((s + 1) & 1) * (long long)DP_PI * DP_LW(sw) * DP_T;
 	const int *above = sw.prog + (s > 0 ? s - 1 : 0);
 	int known = 0;
 	const bool fromGlobal = sw.first && s > 0;
@@ -435,13 +489,17 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, cell_t *bn
 			return false;
 #pragma unroll
 		for (int p = 0; p < DP_PI; ++p)
-			topn[p] = lane < DP_LW(sw) ? __ldcg(top + p * (long long)DP_LW(sw) + lane) : (cell_t)0;
+#pragma unroll
+			for (int t = 0; t < DP_T; ++t)
+				topn[p][t] = lane < DP_LW(sw) ? __ldcg(top + (p * (long long)DP_LW(sw) + lane) * DP_T + t) : (cell_t)0;
 	}
 #endif
 	for (dp_j_t g0 = 0; g0 < DP_LW(sw) + 31; g0 += 32) {
 #pragma unroll
 		for (int p = 0; p < DP_PI1; ++p)
-			topc[p] = topn[p];
+#pragma unroll
+			for (int t = 0; t < DP_T; ++t)
+				topc[p][t] = topn[p][t];
 #if DP_PI > 0
 		if (fromGlobal && g0 + 32 < DP_LW(sw)) {
 			const dp_j_t need = g0 + 64 < DP_LW(sw) ? g0 + 64 : DP_LW(sw);
@@ -450,7 +508,9 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, cell_t *bn
 			const dp_j_t jn = g0 + 32 + lane;
 #pragma unroll
 			for (int p = 0; p < DP_PI; ++p)
-				topn[p] = jn < DP_LW(sw) ? __ldcg(top + p * (long long)DP_LW(sw) + jn) : (cell_t)0;
+#pragma unroll
+				for (int t = 0; t < DP_T; ++t)
+					topn[p][t] = jn < DP_LW(sw) ? __ldcg(top + (p * (long long)DP_LW(sw) + jn) * DP_T + t) : (cell_t)0;
 		}
 #endif
 #if DP_NCOLV > 0

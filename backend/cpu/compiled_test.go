@@ -385,3 +385,50 @@ func TestCompiledFrontsEnumerate(t *testing.T) {
 		t.Errorf("%d runs of a generic schedule, want 30 or more", generic)
 	}
 }
+
+// TestCompiledTables: recurrences of several tables, whose plan is the
+// wavefront of cells (plan.Plan.Cells), run compiled as the scan (a cell's
+// tables in file order, DP_PI+1 rows kept, not the grid) and equal Gotoh's
+// plain matrices and the Go evaluator (which sweeps the generic fronts),
+// global, local and semi-global, at awkward sizes; the answer of a table
+// other than the last too.
+func TestCompiledTables(t *testing.T) {
+	c := withCompiler(t)
+	r := dptest.Rand(t)
+	for _, n := range [][2]int{{1, 1}, {0, 5}, {17, 40}, {64, 33}, {130, 7}} {
+		a, b := dptest.DNA(r, n[0]), dptest.DNA(r, n[1])
+		for _, mode := range []string{"global", "local", "semi", "globalY"} {
+			name := fmt.Sprintf("%s %dx%d", mode, n[0], n[1])
+			p, pl := dptest.Load(t, "affine.dp", dptest.Affine(a, b, 5, 2, mode))
+			if pl.Cells != 3 {
+				t.Fatalf("%s: plan of %d tables a cell, want 3", name, pl.Cells)
+			}
+			res, err := solveCompiled(t, c, p, pl, backend.Options{Threads: 2})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !strings.Contains(res.Device, "compiled by") {
+				t.Fatalf("%s: not compiled: %s", name, res.Device)
+			}
+			ref, err := solveGo(t, p, pl, backend.Options{Threads: 1})
+			if err != nil {
+				t.Fatalf("%s: Go evaluator: %v", name, err)
+			}
+			want := ref.Answer.I
+			switch mode {
+			case "global":
+				want = dptest.GotohScore(a, b, 5, 2)
+			case "local":
+				want = dptest.GotohLocalScore(a, b, 5, 2, dptest.DNAPair)
+			case "semi":
+				want = dptest.SemiGlobalScore(a, b, 5, 2, dptest.DNAPair)
+			}
+			if res.Answer.I != want || ref.Answer.I != want {
+				t.Errorf("%s: compiled %d, evaluator %d, want %d", name, res.Answer.I, ref.Answer.I, want)
+			}
+			if res.AnswerIsCell != ref.AnswerIsCell || res.AnswerI != ref.AnswerI || res.AnswerJ != ref.AnswerJ {
+				t.Errorf("%s: answer cell [%d][%d], evaluator's [%d][%d]", name, res.AnswerI, res.AnswerJ, ref.AnswerI, ref.AnswerJ)
+			}
+		}
+	}
+}

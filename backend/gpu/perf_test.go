@@ -324,3 +324,36 @@ func TestPerfProfile(t *testing.T) {
 		t.Logf("run %d: %.2f ms, %.1f GCUPS", k, res.Stats.ComputeSeconds*1e3, float64(res.Stats.Cells)/res.Stats.ComputeSeconds/1e9)
 	}
 }
+
+// TestPerfTables: Gotoh's three tables on the strip kernel's cells
+// (plan.Plan.Cells) at 65,536^2 over its shapes, then the best and the
+// default at 262,144^2 beside LCS's and Needleman-Wunsch's default.
+func TestPerfTables(t *testing.T) {
+	scale := perfScale(t)
+	e := executor(t)
+	r := dptest.Rand(t)
+	n := int(65536 / scale)
+	a, b := dptest.DNA(r, n), dptest.DNA(r, n)
+	p, pl := dptest.Load(t, "gotoh.dp", dptest.Gotoh(a, b, 5, 2))
+	var rows []perfRow
+	best := perfRow{compute: 1e9}
+	var bestCG codegen.Options
+	for _, rpt := range []int{1, 2, 4} {
+		for _, warps := range []int{4, 8} {
+			cg := codegen.Options{RowsPerThread: rpt, StripWarps: warps}
+			row := measure(t, e, fmt.Sprintf("gotoh %d^2 cells rpt%d w%d", n, rpt, warps), p, pl, cg, backend.Options{}, 3)
+			rows = append(rows, row)
+			if row.compute < best.compute {
+				best, bestCG = row, cg
+			}
+		}
+	}
+	big := int(262144 / scale)
+	a, b = dptest.DNA(r, big), dptest.DNA(r, big)
+	p, pl = dptest.Load(t, "gotoh.dp", dptest.Gotoh(a, b, 5, 2))
+	rows = append(rows, measure(t, e, fmt.Sprintf("gotoh %d^2 cells rpt%d w%d", big, bestCG.RowsPerThread, bestCG.StripWarps), p, pl, bestCG, backend.Options{}, 3))
+	rows = append(rows, measure(t, e, fmt.Sprintf("gotoh %d^2 cells default", big), p, pl, codegen.Options{}, backend.Options{}, 3))
+	lp, lpl := lcsProblem(t, int64(big), int64(big))
+	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 strip default", big), lp, lpl, codegen.Options{}, backend.Options{NoSpecial: true}, 3))
+	printTable(t, rows)
+}

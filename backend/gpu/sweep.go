@@ -381,7 +381,7 @@ func (r *run) strips() error {
 			for _, c := range flags[:pr.Strips] {
 				cols += int64(c)
 			}
-			r.progress(cols * pr.StripRows())
+			r.progress(cols * pr.StripRows() * int64(max(pr.Tables, 1))) // flags count cell columns
 			return nil
 		}
 		if err := r.awaitKernel(tm.end, tick, func() { stop() }); err != nil {

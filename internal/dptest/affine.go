@@ -1,5 +1,7 @@
 package dptest
 
+import "fmt"
+
 // Local and semi-global alignment with affine gaps, in plain matrices: the
 // references of the gotoh-local and semiglobal built-ins.
 
@@ -69,4 +71,29 @@ func affine(a, b string, o, e int64, pair func(x, y byte) int64, h func(i, j int
 			H[i][j] = h(i, j, diag, X[i][j], Y[i][j])
 		}
 	}
+}
+
+// Affine is a recurrence of Gotoh's three tables over a and b (match 2,
+// mismatch -3, a gap of length L costing o + e*L) in the natural form of
+// contract v2 §7.2, for mode "global" (Gotoh), "local" (GotohLocalScore),
+// "semi" (SemiGlobalScore) or "globalY" (global, answering Y at the last
+// cell: a table other than the last).
+func Affine(a, b string, o, e int64, mode string) string {
+	h := map[string]string{
+		"global":  "H[i][j] = 0 when i == 0 && j == 0\n        | -o - e*j when i == 0\n        | -o - e*i when j == 0\n        | max(H[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -3), X[i][j], Y[i][j]) otherwise\n",
+		"local":   "H[i][j] = 0 when i == 0 || j == 0\n        | max(0, H[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -3), X[i][j], Y[i][j]) otherwise\nanswer: max(i in 0..len(A): max(j in 0..len(B): H[i][j]))\n",
+		"semi":    "H[i][j] = 0 when i == 0\n        | -o - e*i when j == 0\n        | max(H[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -3), X[i][j], Y[i][j]) otherwise\nanswer: max(j in 0..len(B): H[len(A)][j])\n",
+		"globalY": "H[i][j] = 0 when i == 0 && j == 0\n        | -o - e*j when i == 0\n        | -o - e*i when j == 0\n        | max(H[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -3), X[i][j], Y[i][j]) otherwise\nanswer: Y[len(A)][len(B)]\n",
+	}[mode]
+	return fmt.Sprintf(`problem affine
+char 1x? A = %q
+char 1x? B = %q
+int o = %d
+int e = %d
+(len(A)+1) x (len(B)+1)
+X[i][j] = -inf when j == 0
+        | max(X[i][j-1] - e, H[i][j-1] - o - e) otherwise
+Y[i][j] = -inf when i == 0
+        | max(Y[i-1][j] - e, H[i-1][j] - o - e) otherwise
+%s`, a, b, o, e, h)
 }

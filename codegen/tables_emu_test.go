@@ -1,0 +1,161 @@
+package codegen
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/internal/dptest"
+)
+
+// The strip kernel sweeping the cells of several tables (Program.Tables):
+// global, local and semi-global alignment with Gotoh's affine gaps against
+// plain three-matrix references, at sizes around a warp's and a strip's
+// rows, 1 to 4 rows a lane.
+
+// affineRef is Gotoh's three matrices over a and b (match 2, mismatch -3,
+// a gap of length L costing o + e*L); mode "global", "local" or "semi".
+// It returns the answer and, for local and semi-global, the flat cell
+// [i][j*3 + 2] of the first best H in row-major order (the kernels' tie
+// rule).
+func affineRef(a, b string, o, e int64, mode string) (ans int64, best [2]int64) {
+	const negInf = int64(-1) << 40
+	n, m := len(a), len(b)
+	H, X, Y := make([][]int64, n+1), make([][]int64, n+1), make([][]int64, n+1)
+	first := true
+	for i := 0; i <= n; i++ {
+		H[i], X[i], Y[i] = make([]int64, m+1), make([]int64, m+1), make([]int64, m+1)
+		for j := 0; j <= m; j++ {
+			X[i][j], Y[i][j] = negInf, negInf
+			if j > 0 {
+				X[i][j] = max(X[i][j-1]-e, H[i][j-1]-o-e)
+			}
+			if i > 0 {
+				Y[i][j] = max(Y[i-1][j]-e, H[i-1][j]-o-e)
+			}
+			var h int64
+			switch {
+			case mode == "local" && (i == 0 || j == 0):
+			case mode == "globalY" && i == 0 && j == 0:
+			case mode == "globalY" && (i == 0 || j == 0):
+				h = -o - e*int64(i+j)
+			case mode == "semi" && i == 0:
+			case i == 0 && j == 0:
+			case i == 0:
+				h = -o - e*int64(j)
+			case j == 0:
+				h = -o - e*int64(i)
+			default:
+				d := dptest.DNAPair(a[i-1], b[j-1])
+				h = max(H[i-1][j-1]+d, X[i][j], Y[i][j])
+				if mode == "local" {
+					h = max(h, 0)
+				}
+			}
+			H[i][j] = h
+			if (mode == "local" || mode == "semi" && i == n) && (first || h > ans) {
+				ans, best, first = h, [2]int64{int64(i), int64(j)*3 + 2}, false
+			}
+		}
+	}
+	switch mode {
+	case "global":
+		ans = H[n][m]
+	case "globalY":
+		ans = Y[n][m] // table 1 of 3: not the window's column 0
+	}
+	return ans, best
+}
+
+func affineCase(a, b string, mode string, rpt, warps int) emuCase {
+	ans, best := affineRef(a, b, 5, 2, mode)
+	return emuCase{
+		name: fmt.Sprintf("%s-%dx%d-rpt%d-w%d", mode, len(a), len(b), rpt, warps),
+		src:  dptest.Affine(a, b, 5, 2, mode),
+		opt:  Options{RowsPerThread: rpt, StripWarps: warps},
+		kern: KernelStrip, ans: float64(ans), best: best,
+	}
+}
+
+func TestEmulatedTables(t *testing.T) {
+	emuCompiler(t)
+	a, b := randSeq(70, 11), randSeq(45, 12)
+	long := randSeq(300, 13)
+	near := []byte(long)
+	for k := 0; k < len(near); k += 7 {
+		near[k] = "ACGT"[(k/7)%4]
+	}
+	cases := []emuCase{
+		affineCase("A", "A", "global", 1, 2),
+		affineCase("", "ACG", "global", 1, 2),
+		affineCase("ACGTT", "", "semi", 1, 2),
+		affineCase(a, b, "global", 1, 2),
+		affineCase(a, b, "local", 1, 2),
+		affineCase(b, a, "global", 2, 2),
+		affineCase(a, b[:40], "globalY", 2, 2),
+		affineCase(a[:17], b, "semi", 1, 2),
+		affineCase(long, string(near[:230]), "global", 4, 2), // several strips of 256 rows
+		affineCase(long, string(near[:33]), "local", 1, 4),
+		affineCase(string(near[:257]), long, "semi", 2, 4),
+	}
+	if os.Getenv("DPGPU_EMU_ALL") == "" {
+		// Each case compiles a C++ program (seconds): by default the
+		// cases that cover one and several strips, a region in each
+		// table position, an empty sequence and 1..4 rows a lane;
+		// DPGPU_EMU_ALL=1 runs them all.
+		var some []emuCase
+		for k, c := range cases {
+			if k%2 == 0 || k == len(cases)-1 {
+				some = append(some, c)
+			}
+		}
+		cases = some
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			prog := generate(t, c.name+".dp", c.src, c.opt)
+			if prog.Tables != 3 {
+				t.Fatalf("a %s program of %d tables, want the cells' strip kernel of 3", prog.Kernel, prog.Tables)
+			}
+			c.run(t)
+		})
+	}
+}
+
+// TestCellStripChoice: the cells' wavefront runs on the strip kernel
+// where nothing is kept, and on the generic fronts where the grid, rows or
+// slabs are (they keep the whole grid).
+func TestCellStripChoice(t *testing.T) {
+	src := dptest.Affine(randSeq(40, 1), randSeq(30, 2), 5, 2, "global")
+	for _, c := range []struct {
+		name   string
+		opt    Options
+		kern   KernelKind
+		tables int
+	}{
+		{"plain", Options{}, KernelStrip, 3},
+		{"maintain", Options{Maintain: true}, KernelFront, 0},
+		{"front", Options{Kernel: KernelFront}, KernelFront, 0},
+		{"slabs", Options{Slabs: true}, KernelFront, 0},
+	} {
+		prog := generate(t, c.name+".dp", src, c.opt)
+		if prog.Kernel != c.kern || prog.Tables != c.tables {
+			t.Errorf("%s: kernel %s of %d tables, want %s of %d", c.name, prog.Kernel, prog.Tables, c.kern, c.tables)
+		}
+	}
+}
+
+// TestEmulatedInfOverflow: where cells may be inf and their finite values
+// grow past int, the + that may see inf keeps its check (satFinite proves
+// nothing) and reports the first cell that overflows.
+func TestEmulatedInfOverflow(t *testing.T) {
+	emuCompiler(t)
+	c := emuCase{name: "inf-overflow", kern: KernelStrip, opt: Options{RowsPerThread: 1, StripWarps: 2}, src: `problem grow
+2 x 5
+cell[i][j] = -inf                                            when j == 0
+           | 1                                               when i == 0
+           | max(cell[i][j-1], cell[i-1][j]) + 1000000000    otherwise
+`, err: [2]int64{ErrOverflow, -1}, errKind: SiteInf, errAt: [2]int64{1, 3}}
+	c.run(t)
+}
