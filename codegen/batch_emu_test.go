@@ -192,6 +192,21 @@ func TestEmulatedBatch(t *testing.T) {
 		family("backward-40x300", 2, Options{}, nil, func(k int) emuCase { return backwardCase(40, 300, KernelStrip) }),
 		family("wide-67x41", 3, Options{}, []string{"W"}, func(k int) emuCase { return wideCase(67, 41, uint64(900+k)) }),
 		family("wide-300x20", 2, Options{}, []string{"W"}, func(k int) emuCase { return wideCase(300, 20, uint64(950+k)) }),
+		// Gotoh's three tables a cell (Program.Tables): a cell answer, one
+		// in a table other than the last, regions of one table; one strip
+		// and two (rows over 128: at most 4 a lane).
+		family("gotoh-45x70", 9, Options{}, ab, func(k int) emuCase {
+			return affineCase(randSeq(45, uint64(1000+k)), randSeq(70, uint64(1100+k)), "global", 0, 0)
+		}),
+		family("gotohY-200x33", 3, Options{}, ab, func(k int) emuCase {
+			return affineCase(randSeq(200, uint64(1200+k)), randSeq(33, uint64(1300+k)), "globalY", 0, 0)
+		}),
+		family("gotoh-local-150x60", 5, Options{}, ab, func(k int) emuCase {
+			return affineCase(randSeq(150, uint64(1400+k)), randSeq(60, uint64(1500+k)), "local", 0, 0)
+		}),
+		family("semiglobal-30x90", 4, Options{}, ab, func(k int) emuCase {
+			return affineCase(randSeq(30, uint64(1600+k)), randSeq(90, uint64(1700+k)), "semi", 0, 0)
+		}),
 	}
 	cases[0].rpt, cases[3].rpt, cases[4].rpt = 2, 5, 7
 	// A division by an input value: the instances whose divisor is 0
@@ -255,7 +270,19 @@ cell[i][j] = max((i > 0 ? cell[i-1][j] : 0) + 1000 / D[i], j > 0 ? cell[i][j-1] 
 		tallCols.srcs, tallCols.ans = append(tallCols.srcs, lcsText(a, b)), append(tallCols.ans, refLCS(a, b)[300][m])
 	}
 	tallCols.widest = 2
+	// Several tables (three flat columns a cell): a cell answer, a
+	// region of one table, one strip and two.
+	var tableCols []batchCase
+	for _, mode := range []string{"global", "local", "semi", "globalY"} {
+		c := batchCase{name: mode + "-tables-columns", opt: Options{BatchColumns: true}, vary: ab}
+		for k, m := range []int{90, 1, 31, 32, 33, 64, 0} {
+			e := affineCase(randSeq(150, uint64(2100+k)), randSeq(m, uint64(2200+k)), mode, 0, 0)
+			c.srcs, c.ans = append(c.srcs, e.src), append(c.ans, e.ans)
+		}
+		tableCols = append(tableCols, c)
+	}
 	cases = append(cases, cols, swCols, tallCols)
+	cases = append(cases, tableCols...)
 	// A region min (the last row's least cell): its value (a batch
 	// program's region answer, Program.BatchValueOnly).
 	lastMin := batchCase{name: "edit-lastrow-min", opt: Options{BatchColumns: true}, vary: ab}

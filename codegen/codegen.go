@@ -562,6 +562,12 @@ func (g *gen) layout() error {
 			}
 		}
 	case plan.Interval, plan.Hyperplanar:
+		if opt.Batch && pl.Cells > 1 {
+			// A batch of the wavefront of cells: batchLayout below.
+			prog.Tables = int(pl.Cells)
+			prog.PI, prog.PJ = cellReach(pl)
+			break
+		}
 		if g.cellStrip() {
 			prog.Tables = int(pl.Cells)
 			prog.PI, prog.PJ = cellReach(pl)
@@ -577,7 +583,7 @@ func (g *gen) layout() error {
 	default:
 		return fmt.Errorf("codegen: unknown schedule %q", pl.Schedule)
 	}
-	if opt.Batch && pl.Schedule != plan.Wavefront {
+	if opt.Batch && pl.Schedule != plan.Wavefront && prog.Tables < 2 {
 		return fmt.Errorf("%w: the %s schedule has none (only wavefronts do)", ErrNotBatchable, pl.Schedule)
 	}
 	switch pl.Answer.Kind {
@@ -621,14 +627,20 @@ func (g *gen) batchLayout() error {
 		why = "the run keeps the grid"
 	case opt.BatchColumns && prog.Backward:
 		why = "it sweeps backward: instances of fewer columns cannot share a program"
-	case opt.BatchColumns && prog.Answer == AnswerRegion && (pl.Answer.J0 != 0 || pl.Answer.J1 != p.Cols-1 || pl.Answer.JStep > 1):
+	case opt.BatchColumns && prog.Answer == AnswerRegion && !pl.Answer.EveryColumn(p.Cols, int64(max(prog.Tables, 1))):
 		why = "its answer region does not span every column: instances of fewer columns cannot share a program"
 	}
 	if why != "" {
 		return fmt.Errorf("%w: %s", ErrNotBatchable, why)
 	}
-	// The fewest strips of at most 8 rows a lane, the rows spread evenly.
-	strips := (p.Rows + 255) / 256
+	// The fewest strips of at most 8 rows a lane (4 for a cell's several
+	// tables: their window is that many columns wider), the rows spread
+	// evenly.
+	maxRPT := int64(8)
+	if prog.Tables > 1 {
+		maxRPT = 4
+	}
+	strips := (p.Rows + 32*maxRPT - 1) / (32 * maxRPT)
 	rpt := int((p.Rows + 32*strips - 1) / (32 * strips))
 	if opt.BatchRowsPerThread > 0 {
 		rpt = opt.BatchRowsPerThread
@@ -1249,6 +1261,7 @@ func (g *gen) defines() string {
 		}
 	case KernelBatch:
 		def("DP_BATCH", 1)
+		def("DP_T", max(prog.Tables, 1))
 		def("DP_PI", prog.PI)
 		def("DP_PJ", prog.PJ)
 		def("DP_RPT", prog.RowsPerThread)
@@ -1410,7 +1423,7 @@ func (g *gen) refTable() string {
 		if k < len(g.pl.Deps) {
 			d := g.pl.Deps[k]
 			switch {
-			case g.prog.Tables > 1 && g.prog.Kernel == KernelStrip:
+			case g.prog.Tables > 1 && (g.prog.Kernel == KernelStrip || g.prog.Kernel == KernelBatch):
 				di, dj = cellRef(g.pl, d)
 			case g.prog.Schedule == plan.Rows:
 				di = *d.DI * sign

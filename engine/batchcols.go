@@ -33,16 +33,21 @@ func columnBucket(c int64) int64 {
 // where no argument gives the columns or the recurrence changes with them.
 func (b *batch) columnTemplate(items []batchItem, l *Loaded) *Loaded {
 	p := l.Problem
-	want := columnBucket(p.Cols)
+	// A recurrence of T tables planned as its cells' wavefront
+	// (plan.Plan.Cells) has T flat columns a cell: the template pads the
+	// cells, T flat columns each.
+	T := max(l.Plan.Cells, 1)
+	want := columnBucket(p.Cols/T) * T
 	if want == p.Cols {
 		return l
 	}
+	extra := int((want - p.Cols) / T)
 	for k := len(items) - 1; k >= 0; k-- {
 		t := items[k].data
 		if t == nil || t.Rows > 1 || len(t.F) > 0 || len(t.I) == 0 {
 			continue
 		}
-		pad := &formats.Table{Rows: t.Rows, Cols: t.Cols + int(want-p.Cols), I: make([]int64, len(t.I)+int(want-p.Cols))}
+		pad := &formats.Table{Rows: t.Rows, Cols: t.Cols + extra, I: make([]int64, len(t.I)+extra)}
 		copy(pad.I, t.I)
 		for x := len(t.I); x < len(pad.I); x++ {
 			pad.I[x] = t.I[0] // a letter the data has: no new data bits
@@ -62,7 +67,7 @@ func (b *batch) columnTemplate(items []batchItem, l *Loaded) *Loaded {
 			continue
 		}
 		ql, err := loadChecked(b.src, b.file, q)
-		if err != nil || ql.Plan == nil || ql.Plan.Schedule != plan.Wavefront || ql.Plan.Schedule != l.Plan.Schedule ||
+		if err != nil || ql.Plan == nil || (ql.Plan.Schedule != plan.Wavefront && ql.Plan.Cells < 2) || ql.Plan.Schedule != l.Plan.Schedule || ql.Plan.Cells != l.Plan.Cells ||
 			ql.Plan.Direction != l.Plan.Direction || ql.Plan.Answer.Kind != l.Plan.Answer.Kind {
 			return nil
 		}
@@ -83,8 +88,8 @@ func sameAnswer(l, t *Loaded) bool {
 	case plan.AnswerCell:
 		return a.I == b.I
 	case plan.AnswerRegion:
-		full := func(x plan.AnswerSpec, cols int64) bool { return x.J0 == 0 && x.J1 == cols-1 && x.JStep <= 1 }
-		return a.Op == b.Op && a.I0 == b.I0 && a.I1 == b.I1 && full(a, l.Problem.Cols) && full(b, t.Problem.Cols)
+		T := max(l.Plan.Cells, 1)
+		return a.Op == b.Op && a.I0 == b.I0 && a.I1 == b.I1 && a.J0 == b.J0 && a.EveryColumn(l.Problem.Cols, T) && b.EveryColumn(t.Problem.Cols, T)
 	}
 	return false
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/dpgpu/dpgpu/internal/dptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,6 +70,10 @@ answer: cell[min(len(B), 7)][len(B)]
 		{"len(B)", bound, "ACGTTGCA", 0},
 		{"COLS", cols, "ACGTTGCA", 0},
 		{"answer row", ansRow, "ACGT", 0},
+		// Three tables a cell: the template pads cells (64 of them, 192
+		// flat columns), the region is one table's every column.
+		{"tables-local", dptest.Affine("ACGT", "ACGT", 5, 2, "local"), "ACGTTGCA", 192},
+		{"tables-global", dptest.Affine("ACGT", "ACGT", 5, 2, "global"), "ACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACG", 384},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, err := dsl.Parse(c.name+".dp", []byte(c.src))

@@ -220,3 +220,14 @@ type AnswerSpec struct {
 	Expr  ir.Expr    // AnswerExpr (and the original expression for the others, nil for the default)
 	Cells [][2]int64 // AnswerExpr: the cells Expr reads, sorted, without duplicates
 }
+
+// EveryColumn reports whether a region answer covers every column of a
+// grid of cols flat columns: all of them (tables 1), or every cell of one
+// table of a recurrence of that many tables (J0 the table, step tables).
+// Instances of fewer columns answer their own columns' region then.
+func (a AnswerSpec) EveryColumn(cols, tables int64) bool {
+	if tables <= 1 {
+		return a.J0 == 0 && a.J1 == cols-1 && a.JStep <= 1
+	}
+	return a.JStep == tables && a.J0 >= 0 && a.J0 < tables && a.J1 == cols-tables+a.J0
+}

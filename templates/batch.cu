@@ -31,6 +31,15 @@
 // codegen Program.BatchValueOnly). An instance that fails has its first
 // error code in dp_berr[inst] (preamble.cu), and its answer is not used.
 
+// DP_T > 1: a cell holds several tables (codegen Program.Tables), computed
+// in file order at each step as in strip.cu; the warp sweeps cell columns,
+// and the rows between strips and the window hold DP_T flat columns a cell
+// (column c's table t at c*DP_T + t). With DP_BGEN, cols[inst] and
+// ansj[inst] are flat, as the host has them.
+#ifndef DP_T
+#define DP_T 1
+#endif
+static_assert(DP_T == 1 || !DP_BACK, "several tables: forward sweeps");
 #define DP_NSTRIPS ((DP_ROWS + DP_SH - 1) / DP_SH)
 #define DP_BCOLS (DP_NSTRIPS > 1 ? DP_COLS : 1)
 // DP_BREG (codegen: Program.BatchValueOnly, a region min or max of integer
@@ -41,6 +50,36 @@
 // left out. The best starts at DP_BREG_INIT, the cell type's least
 // (greatest) value, which a row of such cells keeps.
 
+#if DP_T > 1
+// dp_batch_tables computes tables TB.. of row K's cell at cell column j,
+// each into its window column (DP_T-1-TB); cj counts cell columns.
+template <bool CHK, int K, int TB>
+__device__ __forceinline__ void dp_batch_tables(cell_t (&w)[DP_NW][DP_NC], dp_win_acc<CHK, K> &a, const DP_IDX_T i, const DP_IDX_T j,
+	const int cj, dp_part_t &acc, cell_t (&bv)[DP_RPT])
+{
+	if constexpr (TB < DP_T) {
+		const cell_t v = dp_rec_t<TB>(i, j, a);
+		w[DP_PI + K][DP_T - 1 - TB] = v;
+#if DP_BREG
+		{
+			const bool in = a.live() && DP_IN_REGION_T(i, j, TB);
+			cell_t &b = bv[K];
+#if DP_REG_OP == 0
+			b = in && v < b ? v : b;
+#else
+			b = in && v > b ? v : b;
+#endif
+		}
+#elif DP_ANS_KIND == 2
+		if (a.live() && DP_IN_REGION_T(i, j, TB))
+			dp_part_add(acc, v, (long long)i * cj * DP_T + (long long)j * DP_T + TB);
+#endif
+		(void)acc, (void)bv, (void)cj;
+		dp_batch_tables<CHK, K, TB + 1>(w, a, i, j, cj, acc, bv);
+	}
+}
+#endif
+
 // dp_batch_cells computes this lane's rows K.. at column j.
 template <bool CHK, int K>
 __device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const dp_rowvals (&rv)[DP_RPT], const dp_colvals &cv,
@@ -49,6 +88,9 @@ __device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const 
 {
 	if constexpr (K < DP_RPT) {
 		dp_win_acc<CHK, K> a{w, rv[K], cv, rlive[K] && clive, &pv};
+#if DP_T > 1
+		dp_batch_tables<CHK, K, 0>(w, a, ri[K], j, cj, acc, bv);
+#else
 		const cell_t v = dp_rec(ri[K], j, a);
 		w[DP_PI + K][0] = v;
 #if DP_BREG
@@ -64,6 +106,7 @@ __device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const 
 #elif DP_ANS_KIND == 2
 		if (a.live() && DP_IN_REGION(ri[K], j))
 			dp_part_add(acc, v, (long long)ri[K] * cj + j);
+#endif
 #endif
 		dp_batch_cells<CHK, K + 1>(w, rv, cv, ri, rlive, clive, j, cj, acc, bv, pv);
 	}
@@ -81,18 +124,22 @@ __device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, con
 #pragma unroll 4
 	for (int u = 0; u < 32; ++u) {
 		const int j = g0 + u - lane;
-		cell_t up[DP_PI1] = {};
+		cell_t up[DP_T][DP_PI1] = {};
 #pragma unroll
-		for (int p = 0; p < DP_PI; ++p) {
-			const cell_t x = __shfl_up_sync(DP_FULL, w[DP_RPT + p][0], 1);
-			// Lane 0's column g0+u: the previous strip's bottom rows
-			// (none above the first strip: never read there).
-			cell_t t = (cell_t)0;
-			if (lane == 0 && top && j < cj)
-				t = top[p * DP_BCOLS + j];
-			up[p] = lane == 0 ? t : x;
-		}
-		dp_win_shift(w, up);
+		for (int p = 0; p < DP_PI; ++p)
+#pragma unroll
+			for (int tb = 0; tb < DP_T; ++tb) {
+				const cell_t x = __shfl_up_sync(DP_FULL, w[DP_RPT + p][DP_T - 1 - tb], 1);
+				// Lane 0's column g0+u: the previous strip's bottom rows
+				// (none above the first strip: never read there).
+				cell_t t = (cell_t)0;
+				if (lane == 0 && top && j < cj)
+					t = top[p * DP_BCOLS + j * DP_T + tb];
+				up[tb][p] = lane == 0 ? t : x;
+			}
+#pragma unroll
+		for (int tb = 0; tb < DP_T; ++tb)
+			dp_win_shift(w, up[tb]);
 		bool clive = true;
 		int jc = j;
 		if (CHK) {
@@ -113,11 +160,11 @@ __device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, con
 #endif
 		dp_batch_cells<CHK, 0>(w, rv, cv, ri, rlive, clive, rj, cj, acc, bv, pv);
 #if DP_ANS_KIND == 1
-		if (kAns >= 0 && rj == aj && clive) {
+		if (kAns >= 0 && rj == aj / DP_T && clive) {
 #pragma unroll
 			for (int k = 0; k < DP_RPT; ++k)
 				if (k == kAns)
-					ansv = w[DP_PI + k][0];
+					ansv = w[DP_PI + k][DP_T - 1 - aj % DP_T];
 			gotAns = true;
 		}
 #endif
@@ -125,7 +172,9 @@ __device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, con
 		if (out && lane == 31 && clive) {
 #pragma unroll
 			for (int p = 0; p < DP_PI; ++p)
-				out[p * DP_BCOLS + j] = w[DP_RPT + p][0];
+#pragma unroll
+				for (int tb = 0; tb < DP_T; ++tb)
+					out[p * DP_BCOLS + j * DP_T + tb] = w[DP_RPT + p][DP_T - 1 - tb];
 		}
 #endif
 	}
@@ -154,7 +203,7 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 	if (inst >= n)
 		return;
 #if DP_BGEN
-	const int cj = cols[inst];
+	const int cj = cols[inst] / DP_T; // cell columns (cols: flat)
 #if DP_ANS_KIND == 1
 	const long long aj = ansj[inst];
 #else
@@ -162,7 +211,7 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 	(void)ansj;
 #endif
 #else
-	const int cj = (int)DP_COLS;
+	const int cj = (int)(DP_COLS / DP_T); // cell columns
 #if DP_ANS_KIND == 1
 	const long long aj = DP_ANS_J;
 #else
@@ -235,7 +284,7 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 #if DP_BREG
 #pragma unroll
 		for (int k = 0; k < DP_RPT; ++k)
-			if (rlive[k] && DP_ROW_IN_REGION(ri[k], cj))
+			if (rlive[k] && DP_ROW_IN_REGION(ri[k], cj * DP_T))
 				dp_part_add(acc, bv[k], (long long)ri[k] * cj);
 #endif
 		__syncwarp(); // out, before the next strip reads it

@@ -90,6 +90,7 @@ char 1x? A = %q
 char 1x? B = %q
 int o = %d
 int e = %d
+args: A, B
 (len(A)+1) x (len(B)+1)
 X[i][j] = -inf when j == 0
         | max(X[i][j-1] - e, H[i][j-1] - o - e) otherwise
