@@ -87,7 +87,9 @@ func (g *gen) classifyProfiles() {
 	// against 1,464 at 8, two strips), rather than the 8 of the layout.
 	prog := g.prog
 	old := prog.RowsPerThread
-	if g.opt.BatchRowsPerThread == 0 {
+	if g.opt.BatchRowsPerThread == 0 && prog.Tables < 2 {
+		// (Not for a cell's several tables: their window is Tables times
+		// wider, and the layout's 4 rows a lane stay.)
 		strips := (g.p.Rows + 511) / 512
 		if rpt := int((g.p.Rows + 32*strips - 1) / (32 * strips)); rpt > old {
 			prog.RowsPerThread = rpt
