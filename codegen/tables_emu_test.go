@@ -13,62 +13,9 @@ import (
 // plain three-matrix references, at sizes around a warp's and a strip's
 // rows, 1 to 4 rows a lane.
 
-// affineRef is Gotoh's three matrices over a and b (match 2, mismatch -3,
-// a gap of length L costing o + e*L); mode "global", "local" or "semi".
-// It returns the answer and, for local and semi-global, the flat cell
-// [i][j*3 + 2] of the first best H in row-major order (the kernels' tie
-// rule).
-func affineRef(a, b string, o, e int64, mode string) (ans int64, best [2]int64) {
-	const negInf = int64(-1) << 40
-	n, m := len(a), len(b)
-	H, X, Y := make([][]int64, n+1), make([][]int64, n+1), make([][]int64, n+1)
-	first := true
-	for i := 0; i <= n; i++ {
-		H[i], X[i], Y[i] = make([]int64, m+1), make([]int64, m+1), make([]int64, m+1)
-		for j := 0; j <= m; j++ {
-			X[i][j], Y[i][j] = negInf, negInf
-			if j > 0 {
-				X[i][j] = max(X[i][j-1]-e, H[i][j-1]-o-e)
-			}
-			if i > 0 {
-				Y[i][j] = max(Y[i-1][j]-e, H[i-1][j]-o-e)
-			}
-			var h int64
-			switch {
-			case mode == "local" && (i == 0 || j == 0):
-			case mode == "globalY" && i == 0 && j == 0:
-			case mode == "globalY" && (i == 0 || j == 0):
-				h = -o - e*int64(i+j)
-			case mode == "semi" && i == 0:
-			case i == 0 && j == 0:
-			case i == 0:
-				h = -o - e*int64(j)
-			case j == 0:
-				h = -o - e*int64(i)
-			default:
-				d := dptest.DNAPair(a[i-1], b[j-1])
-				h = max(H[i-1][j-1]+d, X[i][j], Y[i][j])
-				if mode == "local" {
-					h = max(h, 0)
-				}
-			}
-			H[i][j] = h
-			if (mode == "local" || mode == "semi" && i == n) && (first || h > ans) {
-				ans, best, first = h, [2]int64{int64(i), int64(j)*3 + 2}, false
-			}
-		}
-	}
-	switch mode {
-	case "global":
-		ans = H[n][m]
-	case "globalY":
-		ans = Y[n][m] // table 1 of 3: not the window's column 0
-	}
-	return ans, best
-}
-
 func affineCase(a, b string, mode string, rpt, warps int) emuCase {
-	ans, best := affineRef(a, b, 5, 2, mode)
+	ans, bi, bj := dptest.AffineAnswer(a, b, 5, 2, mode)
+	best := [2]int64{int64(bi), int64(bj)*3 + 2} // the flat cell of H[bi][bj]
 	return emuCase{
 		name: fmt.Sprintf("%s-%dx%d-rpt%d-w%d", mode, len(a), len(b), rpt, warps),
 		src:  dptest.Affine(a, b, 5, 2, mode),

@@ -50,6 +50,17 @@ static_assert(DP_T == 1 || !DP_BACK, "several tables: forward sweeps");
 // left out. The best starts at DP_BREG_INIT, the cell type's least
 // (greatest) value, which a row of such cells keeps.
 
+// dp_batch_best folds v, a cell in the region where in, into its row's
+// best (DP_BREG).
+__device__ __forceinline__ void dp_batch_best(cell_t &b, const cell_t v, const bool in)
+{
+#if DP_REG_OP == 0
+	b = in && v < b ? v : b;
+#else
+	b = in && v > b ? v : b;
+#endif
+}
+
 #if DP_T > 1
 // dp_batch_tables computes tables TB.. of row K's cell at cell column j,
 // each into its window column (DP_T-1-TB); cj counts cell columns.
@@ -61,15 +72,7 @@ __device__ __forceinline__ void dp_batch_tables(cell_t (&w)[DP_NW][DP_NC], dp_wi
 		const cell_t v = dp_rec_t<TB>(i, j, a);
 		w[DP_PI + K][DP_T - 1 - TB] = v;
 #if DP_BREG
-		{
-			const bool in = a.live() && DP_IN_REGION_T(i, j, TB);
-			cell_t &b = bv[K];
-#if DP_REG_OP == 0
-			b = in && v < b ? v : b;
-#else
-			b = in && v > b ? v : b;
-#endif
-		}
+		dp_batch_best(bv[K], v, a.live() && DP_IN_REGION_T(i, j, TB));
 #elif DP_ANS_KIND == 2
 		if (a.live() && DP_IN_REGION_T(i, j, TB))
 			dp_part_add(acc, v, (long long)i * cj * DP_T + (long long)j * DP_T + TB);
@@ -94,15 +97,7 @@ __device__ __forceinline__ void dp_batch_cells(cell_t (&w)[DP_NW][DP_NC], const 
 		const cell_t v = dp_rec(ri[K], j, a);
 		w[DP_PI + K][0] = v;
 #if DP_BREG
-		{
-			const bool in = a.live() && DP_IN_REGION(ri[K], j);
-			cell_t &b = bv[K];
-#if DP_REG_OP == 0
-			b = in && v < b ? v : b;
-#else
-			b = in && v > b ? v : b;
-#endif
-		}
+		dp_batch_best(bv[K], v, a.live() && DP_IN_REGION(ri[K], j));
 #elif DP_ANS_KIND == 2
 		if (a.live() && DP_IN_REGION(ri[K], j))
 			dp_part_add(acc, v, (long long)ri[K] * cj + j);

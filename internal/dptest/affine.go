@@ -98,3 +98,32 @@ Y[i][j] = -inf when i == 0
         | max(Y[i-1][j] - e, H[i-1][j] - o - e) otherwise
 %s`, a, b, o, e, h)
 }
+
+// AffineAnswer is the answer of Affine(a, b, o, e, mode) and, for "local"
+// and "semi", the first cell in row-major order that holds it (i, j of
+// the user's grid): a region answer's winner.
+func AffineAnswer(a, b string, o, e int64, mode string) (ans int64, bi, bj int) {
+	n, m := len(a), len(b)
+	first := true
+	affine(a, b, o, e, DNAPair, func(i, j int, diag, x, y int64) int64 {
+		var h int64
+		switch {
+		case mode == "local" && (i == 0 || j == 0):
+		case mode == "local":
+			h = max(0, diag, x, y)
+		case mode == "semi" && i == 0:
+		default:
+			h = globalH(i, j, diag, x, y, o, e)
+		}
+		switch {
+		case (mode == "local" || mode == "semi" && i == n) && (first || h > ans):
+			ans, bi, bj, first = h, i, j, false
+		case mode == "global" && i == n && j == m:
+			ans = h
+		case mode == "globalY" && i == n && j == m:
+			ans = y
+		}
+		return h
+	})
+	return ans, bi, bj
+}

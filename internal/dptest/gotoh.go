@@ -46,18 +46,8 @@ func DNAPair(x, y byte) int64 {
 func GotohScoreWith(a, b string, o, e int64, pair func(x, y byte) int64) int64 {
 	var last int64
 	affine(a, b, o, e, pair, func(i, j int, diag, x, y int64) int64 {
-		var h int64
-		switch {
-		case i == 0 && j == 0:
-		case i == 0:
-			h = -o - e*int64(j)
-		case j == 0:
-			h = -o - e*int64(i)
-		default:
-			h = max(diag, x, y)
-		}
-		last = h
-		return h
+		last = globalH(i, j, diag, x, y, o, e)
+		return last
 	})
 	return last
 }
@@ -109,4 +99,18 @@ func GotohAlignmentScoreWith(a, b string, o, e int64, pair func(x, y byte) int64
 		return 0, fmt.Errorf("the alignment ends at [%d][%d], not [%d][%d]", i, j, len(a), len(b))
 	}
 	return score, nil
+}
+
+// globalH is H[i][j] of global alignment with Gotoh's gaps: the gap along
+// the first row or column, else the best of the diagonal, X and Y.
+func globalH(i, j int, diag, x, y, o, e int64) int64 {
+	switch {
+	case i == 0 && j == 0:
+		return 0
+	case i == 0:
+		return -o - e*int64(j)
+	case j == 0:
+		return -o - e*int64(i)
+	}
+	return max(diag, x, y)
 }
