@@ -108,6 +108,13 @@ func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
 		ntr, ntc := (p.Rows+th-1)/th, (p.Cols+tw-1)/tw
 		return edges + tiles + 8*(ntr+ntc-1) + regs
 	}
+	if pl.Cells > 0 {
+		// The scan of the cells' wavefront (backend/native's Bytes): DP_PI+1
+		// rows padded by DP_PJ, and the column caches (up to 4 slots of 8
+		// bytes a column, padded by at most CPULanes each side: a bound).
+		pi, pj := cellReach(pl)
+		return regs + (pi+1)*(pj+p.Cols)*int64(p.CellType.Size()) + 8*4*(p.Cols+2*CPULanes)
+	}
 	// Generic schedules work in the grid itself, and in its transposed
 	// copy when they keep one.
 	if pl.Transposed {
@@ -181,23 +188,10 @@ func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
 		if pl.Cells > 0 {
 			// The cells' wavefront: the GPU's strip kernel keeps the
 			// bottom rows of a strip for the next, twice; the CPU's scan
-			// DP_PI+1 rows padded by DP_PJ (backend/native's Bytes).
-			// Only runs that keep the grid keep it.
-			var pi, pj int64
-			for _, d := range pl.Deps {
-				pi, pj = max(pi, *d.DI), max(pj, *d.DJ)
-			}
+			// a few rows (CPUWork). Only runs that keep the grid keep it.
+			pi, _ := cellReach(pl)
 			m.Device = 2*max(pi, 1)*p.Cols*cell + m.Inputs
 			keep = keepIn
-			m.Threads = threads
-			m.Baseline = BaselineBytes
-			m.HostInputs = InputHostBytes(p)
-			m.Work = int64(threads)*RegisterBytes + (pi+1)*(pj+p.Cols)*cell + 8*4*(p.Cols+2*1024)
-			if keep {
-				m.Grid = GridBytes(p)
-			}
-			m.Host = m.Baseline + m.HostInputs + m.Work + m.Grid
-			return m
 		}
 	}
 	m.Threads = threads
@@ -215,4 +209,13 @@ func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
 // when the problem says maintain: 1.
 func memory(p *ir.Problem, pl *Plan) Memory {
 	return CPUMemory(p, pl, 0, p.Maintain)
+}
+
+// cellReach is how many rows and flat columns back the references of a
+// cells' wavefront read (Plan.Cells).
+func cellReach(pl *Plan) (pi, pj int64) {
+	for _, d := range pl.Deps {
+		pi, pj = max(pi, *d.DI), max(pj, *d.DJ)
+	}
+	return pi, pj
 }
