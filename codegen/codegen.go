@@ -966,11 +966,9 @@ func (g *gen) finitePart() analysis.Range {
 			ir.Walk(e, func(x ir.Expr) bool {
 				switch n := x.(type) {
 				case *ir.Binary:
-					if n.Saturate && n.Op != ir.OpAdd && n.Op != ir.OpSub {
-						ok = false
-					}
+					ok = ok && (!n.Saturate || n.Op == ir.OpAdd || n.Op == ir.OpSub)
 				case *ir.Call:
-					ok = n.Fn == ir.FnMin || n.Fn == ir.FnMax
+					ok = ok && (n.Fn == ir.FnMin || n.Fn == ir.FnMax)
 				case *ir.Convert:
 					ok = ok && n.T.IsInteger() && n.X.Type().IsInteger()
 				}

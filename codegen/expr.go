@@ -360,11 +360,11 @@ func (m *emitter) satFinite(n *ir.Binary, en env, x, y string) (string, string, 
 	// a's finite values: with the cells at their finite values, in a run
 	// that stops at its first failure (a finite operation of a that
 	// fails stops it).
-	pa := m.g.rangeFail(a, en.WithCells(m.g.finCells), analysis.Stops).Meet(analysis.Span(lo, hi))
-	pb := m.g.finiteRangeOf(b, en)
-	if pa.IsFull() {
+	raw := m.g.rangeFail(a, en.WithCells(m.g.finCells), analysis.Stops)
+	if raw.IsFull() || raw.IsEmpty() {
 		return "", "", false
 	}
+	pa, pb := raw.Meet(analysis.Span(lo, hi)), m.g.finiteRangeOf(b, en)
 	r := pa.Add(pb)
 	if n.Op == ir.OpSub {
 		r = pa.Sub(pb)
