@@ -131,12 +131,16 @@ type FrontsJSON struct {
 	// the grid bounds it. The whole grid stays in memory (a generic schedule).
 	Reach   *int64 `json:"reach"`
 	KeepAll bool   `json:"keep_all"`
+	// Cells is the tables of a cell where the fronts are the wavefront of
+	// the cells of several tables (plan.Plan.Cells: a window is kept, not
+	// the grid; KeepAll false); omitted otherwise.
+	Cells int64 `json:"cells,omitempty"`
 }
 
 func frontsObject(p *ir.Problem, pl *plan.Plan) *FrontsJSON {
 	f := frontsOf(p, pl)
 	o := &FrontsJSON{Hyperplane: hyperplaneText(p, pl), A: pl.T.A, B: pl.T.B, Count: pl.Fronts,
-		First: f.first, Last: f.last, Widest: f.widest, KeepAll: pl.Schedule.Generic()}
+		First: f.first, Last: f.last, Widest: f.widest, KeepAll: pl.Schedule.Generic() && pl.Cells == 0, Cells: pl.Cells}
 	if pl.ReachBounded {
 		r := pl.Reach
 		o.Reach = &r

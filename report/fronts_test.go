@@ -57,6 +57,20 @@ func TestCheckGeneric(t *testing.T) {
 			t.Errorf("JSON: no %s in %s", w, out)
 		}
 	}
+	// Several tables swept as their cells' wavefront (plan.Plan.Cells):
+	// a window, not the whole grid.
+	p, pl = dptest.Load(t, "gotoh.dp", dptest.Gotoh("GATTACA", "GCATGCU", 5, 2))
+	var gb strings.Builder
+	Check(&gb, p, pl)
+	out, _ = json.Marshal(CheckObject(p, pl))
+	for _, w := range []string{"the 3 tables of a cell are computed together", "swept as the cells' anti-diagonals keeping a window", "a strip's bottom rows, twice"} {
+		if !strings.Contains(gb.String(), w) {
+			t.Errorf("gotoh: no %q in\n%s", w, gb.String())
+		}
+	}
+	if !strings.Contains(string(out), `"keep_all":false,"cells":3`) {
+		t.Errorf("gotoh JSON: no keep_all false and 3 cells in %s", out)
+	}
 	// A v1 plan keeps its output: no ranges, no fronts.
 	p, pl = dptest.Load(t, "t.dp", dptest.LCS("ACGT", "AGT"))
 	var b strings.Builder
