@@ -721,6 +721,23 @@ func (g *gen) cellStrip() bool {
 	return stripFits(g.pl, pi, pj)
 }
 
+// scanAhead is how far right of its own column (in sweep order) a cell of
+// the host scan reads in a row above: how far ahead of a row the row above
+// must be (templates/host.cu, DP_SCAN_AHEAD).
+func (g *gen) scanAhead() int64 {
+	sign := int64(1)
+	if g.pl.Direction == plan.Backward {
+		sign = -1
+	}
+	var ahead int64
+	for _, d := range g.pl.Deps {
+		if d.DI != nil && d.DJ != nil && *d.DI*sign >= 1 {
+			ahead = max(ahead, -*d.DJ*sign)
+		}
+	}
+	return ahead
+}
+
 // cellReach is how many rows (pi) and flat columns (pj) back the window of
 // a cells' wavefront (plan.Plan.Cells = T) holds: a cell's T tables are
 // computed at one step, so that, counted from the last table's column of
@@ -1277,6 +1294,9 @@ func (g *gen) defines() string {
 		def("DP_HOST_SCAN", b2i(g.hostScan))
 		def("DP_HOST_FRONT", b2i(g.hostFront))
 		def("DP_T", max(prog.Tables, 1))
+		if g.hostScan {
+			def("DP_SCAN_AHEAD", g.scanAhead())
+		}
 		if g.hostFront {
 			def("DP_TA", fmt.Sprintf("%dLL", prog.Front.A))
 			def("DP_TB", fmt.Sprintf("%dLL", prog.Front.B))

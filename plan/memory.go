@@ -109,11 +109,12 @@ func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
 		return edges + tiles + 8*(ntr+ntc-1) + regs
 	}
 	if pl.Cells > 0 {
-		// The scan of the cells' wavefront (backend/native's Bytes): DP_PI+1
-		// rows padded by DP_PJ, and the column caches (up to 4 slots of 8
-		// bytes a column, padded by at most CPULanes each side: a bound).
+		// The scan of the cells' wavefront (backend/native's Bytes): a
+		// ring of threads+DP_PI+1 rows padded by DP_PJ, and a progress
+		// line each, and the column caches (up to 4 slots of 8 bytes a
+		// column, padded by at most CPULanes each side: a bound).
 		pi, pj := cellReach(pl)
-		return regs + (pi+1)*(pj+p.Cols)*int64(p.CellType.Size()) + 8*4*(p.Cols+2*CPULanes)
+		return regs + (threads+pi+1)*((pj+p.Cols)*int64(p.CellType.Size())+64) + 8*4*(p.Cols+2*CPULanes)
 	}
 	// Generic schedules work in the grid itself, and in its transposed
 	// copy when they keep one.

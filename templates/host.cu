@@ -188,6 +188,7 @@ struct dp_run {
 	cell_t *ring;
 	long long ringW, nc, chunk;
 	long long ticket, doneChunks;
+	long long *rprog; // scan, several workers: each row's progress (dp_scan_prog)
 	// wavefront
 	long long nstrips, nedges;
 	cell_t *edges;
@@ -505,9 +506,23 @@ static void *dp_work(void *arg)
 #elif DP_HOST_SCAN
 
 // The scan: a wavefront whose cells read inputs at (i, j) (a 2-D table of
-// weights), which a strip's diagonal would gather lane by lane, runs row
-// after row on one thread, each row left to right in sweep order, as a
-// plain C loop does; rows live in a ring of DP_PI+1 padded by DP_PJ.
+// weights), which a strip's diagonal would gather lane by lane, or the
+// cells of several tables (DP_T > 1), runs row after row, each row left to
+// right in sweep order, as a plain C loop does. Several workers take rows
+// in order from a ticket and pipeline them: a row computes a block of
+// DP_SCAN_BLOCK units (cell columns, or columns) once the row above has
+// published its progress past the block and the DP_SCAN_AHEAD columns it
+// may read to the right of its own (dp_scan_prog). Rows finish in order, so
+// at most run->threads rows are in flight, and they live in a ring of
+// threads+DP_PI+1 rows padded by DP_PJ. A row whose fast pass raised a
+// flag waits until the row above is complete (an error above comes first)
+// and is computed again with dp_slow: the error is the first in row-major
+// order, whatever the threads.
+#ifndef DP_SCAN_AHEAD
+#define DP_SCAN_AHEAD 0
+#endif
+#define DP_SCAN_UNITS (DP_COLS / DP_T)
+#define DP_SCAN_BLOCK 512
 
 template <bool R> struct dp_scan_acc {
 	const dp_inputs *in;
@@ -547,23 +562,22 @@ static __forceinline__ void dp_scan_tables(dp_run *run, cell_t **rows, const dp_
 }
 #endif
 
-template <bool R> static int dp_scan_row(dp_run *run, dp_host_ctl *note, long long si, cell_t **rows)
+// dp_scan_part computes units u0 .. u1-1 of row si (rows: its ring rows);
+// nonzero when a fast pass raised a flag.
+template <bool R>
+static int dp_scan_part(dp_run *run, dp_host_ctl *note, long long si, cell_t **rows, const dp_rowvals *rv, long long u0, long long u1)
 {
 	const long long ri = DP_BACK ? DP_ROWS - 1 - si : si;
-	for (int d = 0; d <= DP_PI; ++d)
-		rows[d] = run->ring + ((si - d) % (DP_PI + 1) + DP_PI + 1) % (DP_PI + 1) * run->ringW + DP_PJ;
-	dp_rowvals rv;
-	rv.fill(&run->in, ri);
 	cell_t *out = rows[0];
 	int bad = 0;
 #if DP_T > 1
 	// A cell's tables in file order (forward only: the planner's cells).
-	for (int jc = 0; jc < (int)(DP_COLS / DP_T); ++jc)
-		dp_scan_tables<R, 0>(run, rows, &rv, ri, jc, note, out, bad);
+	for (int jc = (int)u0; jc < (int)u1; ++jc)
+		dp_scan_tables<R, 0>(run, rows, rv, ri, jc, note, out, bad);
 #else
-	for (int sj = 0; sj < (int)DP_COLS; ++sj) {
+	for (int sj = (int)u0; sj < (int)u1; ++sj) {
 		const int rj = DP_BACK ? (int)DP_COLS - 1 - sj : sj;
-		dp_scan_acc<R> a{&run->in, rows, &rv, &run->cc, run->ccOff + sj, sj, {1, 0, note}};
+		dp_scan_acc<R> a{&run->in, rows, rv, &run->cc, run->ccOff + sj, sj, {1, 0, note}};
 		const cell_t v = dp_rec_m<R>((DP_IDX_T)ri, (DP_IDX_T)rj, a);
 		out[sj] = v;
 		if constexpr (!R)
@@ -573,19 +587,65 @@ template <bool R> static int dp_scan_row(dp_run *run, dp_host_ctl *note, long lo
 	return bad;
 }
 
+// dp_scan_prog is where row si publishes its progress: one 64-byte line a
+// row in flight (threads+DP_PI+1 of them, reused in turn: no false
+// sharing between the rows), holding si*(DP_COLS+1) + the sweep columns
+// done, which grows from each row to the next that takes the line.
+static inline long long *dp_scan_prog(dp_run *run, long long si)
+{
+	return run->rprog + (si % (run->threads + DP_PI + 1)) * 8;
+}
+#define DP_SCAN_AT(si, cols) ((si) * (DP_COLS + 1) + (cols))
+
+// dp_scan_row computes row si, block by block after the row above: false
+// when the run stopped (an error, here or above, or Ctrl-C).
+static bool dp_scan_row(dp_worker *w, long long si, cell_t **rows)
+{
+	dp_run *run = w->run;
+	const long long ri = DP_BACK ? DP_ROWS - 1 - si : si;
+	const long long nr = run->threads + DP_PI + 1;
+	for (int d = 0; d <= DP_PI; ++d)
+		rows[d] = run->ring + ((si - d) % nr + nr) % nr * run->ringW + DP_PJ;
+	dp_rowvals rv;
+	rv.fill(&run->in, ri);
+	const bool wait = run->threads > 1 && si > 0;
+	const long long *above = wait ? dp_scan_prog(run, si - 1) : 0;
+	long long *mine = run->rprog ? dp_scan_prog(run, si) : 0;
+	int bad = 0;
+	for (long long u0 = 0; u0 < DP_SCAN_UNITS && !bad; u0 += DP_SCAN_BLOCK) {
+		const long long u1 = u0 + DP_SCAN_BLOCK < DP_SCAN_UNITS ? u0 + DP_SCAN_BLOCK : DP_SCAN_UNITS;
+		if (wait) {
+			const long long need = u1 * DP_T + DP_SCAN_AHEAD;
+			if (!dp_wait_ge(above, DP_SCAN_AT(si - 1, need < DP_COLS ? need : DP_COLS), run->ctl, &run->slept))
+				return false;
+		}
+		bad = dp_scan_part<false>(run, &w->err, si, rows, &rv, u0, u1);
+		if (!bad && mine)
+			__atomic_store_n(mine, DP_SCAN_AT(si, u1 * DP_T), __ATOMIC_RELEASE);
+	}
+	if (bad) {
+		if (wait && !dp_wait_ge(above, DP_SCAN_AT(si - 1, DP_COLS), run->ctl, &run->slept))
+			return false;
+		dp_scan_part<true>(run, &w->err, si, rows, &rv, 0, DP_SCAN_UNITS);
+		if (w->err.code > 0) {
+			dp_publish(run->ctl, &w->err);
+			return false;
+		}
+		if (mine)
+			__atomic_store_n(mine, DP_SCAN_AT(si, DP_COLS), __ATOMIC_RELEASE);
+	}
+	return true;
+}
+
 static void *dp_work(void *arg)
 {
 	dp_worker *w = (dp_worker *)arg;
 	dp_run *run = w->run;
 	cell_t *rows[DP_PI + 1];
-	for (long long si = 0; si < DP_ROWS && !dp_aborted(run->ctl); ++si) {
-		if (dp_scan_row<false>(run, &w->err, si, rows)) {
-			dp_scan_row<true>(run, &w->err, si, rows);
-			if (w->err.code > 0) {
-				dp_publish(run->ctl, &w->err);
-				break;
-			}
-		}
+	while (!dp_aborted(run->ctl)) {
+		const long long si = __atomic_fetch_add(&run->ticket, 1, __ATOMIC_RELAXED);
+		if (si >= DP_ROWS || !dp_scan_row(w, si, rows))
+			break;
 		const long long ri = DP_BACK ? DP_ROWS - 1 - si : si;
 		const cell_t *out = rows[0];
 		if (run->grid || run->keepSlot)
@@ -606,7 +666,8 @@ static void *dp_work(void *arg)
 			int any = 0;
 			dp_fsum_add(rs, any, out, DP_COLS, ri, 0, DP_BACK ? DP_COLS - 1 : 0, DP_BACK ? -1 : 1, 0);
 			run->fslot[ri] = rs;
-			run->fanyAll |= any;
+			if (any)
+				__atomic_store_n(&run->fanyAll, 1, __ATOMIC_RELAXED);
 		}
 #elif DP_ANS_KIND == 2
 		dp_region(w, out, DP_COLS, ri, 0, DP_BACK ? DP_COLS - 1 : 0, DP_BACK ? -1 : 1, 0);
@@ -1216,13 +1277,21 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	const long long flBytes = 1;
 	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem) && (!DP_FSUM || run.fslot);
 #elif DP_HOST_SCAN
-	threads = 1;
+	// (A worker for every DP_SCAN_BLOCK units of a row at most: more
+	// would only wait.)
+	if (threads > 1 && (long long)threads > DP_ROWS)
+		threads = (int)DP_ROWS;
+	if (threads > 1 && (long long)threads * DP_SCAN_BLOCK > DP_SCAN_UNITS)
+		threads = (int)(DP_SCAN_UNITS / DP_SCAN_BLOCK > 1 ? DP_SCAN_UNITS / DP_SCAN_BLOCK : 1);
+	run.threads = threads;
 	run.ringW = DP_PJ + DP_COLS;
-	run.ring = (cell_t *)calloc((size_t)((DP_PI + 1) * run.ringW), sizeof(cell_t));
+	run.ring = (cell_t *)calloc((size_t)((threads + DP_PI + 1) * run.ringW), sizeof(cell_t));
+	if (threads > 1)
+		run.rprog = (long long *)calloc((size_t)((threads + DP_PI + 1) * 8), sizeof(long long));
 	if (DP_FSUM)
 		run.fslot = (double *)calloc((size_t)DP_ROWS, sizeof(double));
 	const long long flBytes = 1;
-	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem) && (!DP_FSUM || run.fslot);
+	bool ok = ws && run.ring && (threads == 1 || run.rprog) && (dp_colcache::slots == 0 || run.ccMem) && (!DP_FSUM || run.fslot);
 #else
 	run.nstrips = (DP_ROWS + DP_HL - 1) / DP_HL;
 	run.nedges = threads + 1;
@@ -1325,6 +1394,7 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	free(run.fany);
 #if DP_HOST_ROWS || DP_HOST_SCAN
 	free(run.ring);
+	free(run.rprog);
 #else
 	free(run.edges);
 	free(run.prog);

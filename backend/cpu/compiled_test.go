@@ -432,3 +432,82 @@ func TestCompiledTables(t *testing.T) {
 		}
 	}
 }
+
+// TestCompiledScanThreads: the host scan pipelines rows over several
+// workers (a block of 256 units of a row after the row above has passed
+// it): Gotoh's tables on rows wide enough for 1..5 workers equal the plain
+// matrices, and an overflow is reported at the same cell and site whatever
+// the workers (the first in row-major order).
+func TestCompiledScanThreads(t *testing.T) {
+	c := withCompiler(t)
+	r := dptest.Rand(t)
+	a, b := dptest.DNA(r, 37), dptest.DNA(r, 1500)
+	for _, mode := range []string{"global", "local"} {
+		p, pl := dptest.Load(t, "affine.dp", dptest.Affine(a, b, 5, 2, mode))
+		want, _, _ := dptest.AffineAnswer(a, b, 5, 2, mode)
+		for _, threads := range []int{1, 2, 3, 5} {
+			res, err := solveCompiled(t, c, p, pl, backend.Options{Threads: threads})
+			if err != nil {
+				t.Fatalf("%s, %d threads: %v", mode, threads, err)
+			}
+			if res.Answer.I != want {
+				t.Errorf("%s, %d threads: %d, want %d", mode, threads, res.Answer.I, want)
+			}
+		}
+	}
+	// Two rows fail, the lower one at an earlier column: the upper one's
+	// error is the first in row-major order, whatever the workers (a
+	// worker whose row failed waits for the rows above to finish).
+	w := make([][]int64, 4)
+	for i := range w {
+		w[i] = make([]int64, 1200)
+		for j := range w[i] {
+			w[i][j] = 1
+		}
+	}
+	w[1][900], w[2][100] = 0, 0
+	src := fmt.Sprintf(`problem two
+int 4x1200 W = %s
+4 x 1200
+X[i][j] = 0 when j == 0
+        | max(X[i][j-1], i > 0 ? H[i-1][j] - H[i-1][j] : 0) + 1 otherwise
+H[i][j] = 0 when i == 0
+        | H[i-1][j] + X[i][j] + 100 / W[i][j] otherwise
+`, dptest.JoinMatrix(w))
+	p2, pl2 := dptest.Load(t, "two.dp", src)
+	if pl2.Cells != 2 {
+		t.Fatalf("two tables: plan of %d tables a cell, want 2", pl2.Cells)
+	}
+	for _, threads := range []int{1, 2, 3, 4} {
+		_, err := solveCompiled(t, c, p2, pl2, backend.Options{Threads: threads})
+		if err == nil || !strings.Contains(err.Error(), "H[1][900]") {
+			t.Errorf("%d threads: %v, want the division by zero at H[1][900]", threads, err)
+		}
+	}
+	// e = 2,000,000: row 0 passes int's range near column 1,074; every
+	// worker count reports the Go evaluator's cell.
+	p, pl := dptest.Load(t, "affine.dp", dptest.Affine(a, b, 5, 2000000, "global"))
+	_, errGo := solveGo(t, p, pl, backend.Options{Threads: 1})
+	if errGo == nil {
+		t.Fatal("no overflow on the Go evaluator")
+	}
+	cellOf := func(e error) string {
+		s := e.Error()
+		if k := strings.Index(s, "computing "); k >= 0 {
+			s = s[k:]
+			if end := strings.Index(s, ":"); end >= 0 {
+				return s[:end]
+			}
+		}
+		return s
+	}
+	for _, threads := range []int{1, 2, 3, 5} {
+		_, err := solveCompiled(t, c, p, pl, backend.Options{Threads: threads})
+		if err == nil {
+			t.Fatalf("%d threads: no overflow", threads)
+		}
+		if cellOf(err) != cellOf(errGo) {
+			t.Errorf("%d threads: %v; the Go evaluator: %v", threads, err, errGo)
+		}
+	}
+}

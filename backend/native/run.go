@@ -96,7 +96,9 @@ func (l *Library) Bytes(r Run) int64 {
 		return b + int64(hp.Reach+1)*(r.Before+hp.Cols+r.After)*cs + 16*(hp.Cols/4096+1)
 	}
 	if hp.Scan {
-		return b + int64(hp.PI+1)*(int64(hp.PJ)+hp.Cols)*cs
+		// The ring of threads+DP_PI+1 rows, and each row's progress
+		// (templates/host.cu's scan).
+		return b + (threads+int64(hp.PI)+1)*((int64(hp.PJ)+hp.Cols)*cs+64)
 	}
 	strips := (hp.Rows + lanes - 1) / lanes
 	b += (threads + 1) * int64(max(hp.PI, 1)) * hp.Cols * cs
