@@ -642,7 +642,9 @@ static void *dp_work(void *arg)
 	dp_worker *w = (dp_worker *)arg;
 	dp_run *run = w->run;
 	cell_t *rows[DP_PI + 1];
-	while (!dp_aborted(run->ctl)) {
+	// (A worker that waited too much, beside a busy core, retires between
+	// rows: dp_retire.)
+	while (!dp_aborted(run->ctl) && !dp_retire(w)) {
 		const long long si = __atomic_fetch_add(&run->ticket, 1, __ATOMIC_RELAXED);
 		if (si >= DP_ROWS || !dp_scan_row(w, si, rows))
 			break;
