@@ -597,6 +597,18 @@ static inline long long *dp_scan_prog(dp_run *run, long long si)
 }
 #define DP_SCAN_AT(si, cols) ((si) * (DP_COLS + 1) + (cols))
 
+// dp_scan_wait waits until the row above has passed need: a wait that
+// slept over 2 ms (the worker of the row above was descheduled, not one
+// block behind) counts towards shedding a worker (dp_retire).
+static inline bool dp_scan_wait(dp_run *run, const long long *above, long long need)
+{
+	long long slept = 0;
+	const bool ok = dp_wait_ge(above, need, run->ctl, &slept);
+	if (slept > 2000000)
+		__atomic_fetch_add(&run->slept, slept, __ATOMIC_RELAXED);
+	return ok;
+}
+
 // dp_scan_row computes row si, block by block after the row above: false
 // when the run stopped (an error, here or above, or Ctrl-C).
 static bool dp_scan_row(dp_worker *w, long long si, cell_t **rows)
@@ -616,7 +628,7 @@ static bool dp_scan_row(dp_worker *w, long long si, cell_t **rows)
 		const long long u1 = u0 + DP_SCAN_BLOCK < DP_SCAN_UNITS ? u0 + DP_SCAN_BLOCK : DP_SCAN_UNITS;
 		if (wait) {
 			const long long need = u1 * DP_T + DP_SCAN_AHEAD;
-			if (!dp_wait_ge(above, DP_SCAN_AT(si - 1, need < DP_COLS ? need : DP_COLS), run->ctl, &run->slept))
+			if (!dp_scan_wait(run, above, DP_SCAN_AT(si - 1, need < DP_COLS ? need : DP_COLS)))
 				return false;
 		}
 		bad = dp_scan_part<false>(run, &w->err, si, rows, &rv, u0, u1);
@@ -624,7 +636,7 @@ static bool dp_scan_row(dp_worker *w, long long si, cell_t **rows)
 			__atomic_store_n(mine, DP_SCAN_AT(si, u1 * DP_T), __ATOMIC_RELEASE);
 	}
 	if (bad) {
-		if (wait && !dp_wait_ge(above, DP_SCAN_AT(si - 1, DP_COLS), run->ctl, &run->slept))
+		if (wait && !dp_scan_wait(run, above, DP_SCAN_AT(si - 1, DP_COLS)))
 			return false;
 		dp_scan_part<true>(run, &w->err, si, rows, &rv, 0, DP_SCAN_UNITS);
 		if (w->err.code > 0) {
