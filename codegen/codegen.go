@@ -433,8 +433,8 @@ func Generate(p *ir.Problem, pl *plan.Plan, opt Options) (*Program, error) {
 		if pl.Cells > 1 {
 			// A cell's tables are several cells' work a row: 2 rows a
 			// lane ran Gotoh's three tables fastest on the H100 (312 ms
-			// at 262,144^2 against 334 with 4 and 1.3-1.5 s less
-			// NVRTC time; backend/gpu TestPerfTables).
+			// at 262,144^2 against 334 with 4, and NVRTC 0.83 s
+			// against 1.27-1.50; backend/gpu TestPerfTables).
 			opt.RowsPerThread = 2
 		}
 	}
@@ -562,23 +562,22 @@ func (g *gen) layout() error {
 			}
 		}
 	case plan.Interval, plan.Hyperplanar:
-		if opt.Batch && pl.Cells > 1 {
+		switch {
+		case opt.Batch && pl.Cells > 1:
 			// A batch of the wavefront of cells: batchLayout below.
 			prog.Tables = int(pl.Cells)
 			prog.PI, prog.PJ = cellReach(pl)
-			break
-		}
-		if g.cellStrip() {
+		case g.cellStrip():
 			prog.Tables = int(pl.Cells)
 			prog.PI, prog.PJ = cellReach(pl)
 			prog.Kernel = KernelStrip
 			prog.RowsPerThread = max(opt.RowsPerThread, prog.PI)
 			prog.StripWarps = opt.StripWarps
 			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
-			break
-		}
-		if err := g.frontLayout(); err != nil {
-			return err
+		default:
+			if err := g.frontLayout(); err != nil {
+				return err
+			}
 		}
 	default:
 		return fmt.Errorf("codegen: unknown schedule %q", pl.Schedule)

@@ -184,10 +184,8 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 		// whole grid. Offsets are flat columns: PJ the farthest back.
 		g.hostFront = false
 		prog.Tables = int(pl.Cells)
-		prog.PI, prog.PJ = 0, 0
-		for _, d := range pl.Deps {
-			prog.PI, prog.PJ = max(prog.PI, int(*d.DI)), max(prog.PJ, int(*d.DJ))
-		}
+		pi, pj := pl.FlatReach()
+		prog.PI, prog.PJ = int(pi), int(pj)
 	}
 	prog.Kernel = KernelHost
 	answerRows := prog.Answer == AnswerCapture && len(prog.Captures) > MaxHostCaptures

@@ -237,6 +237,17 @@ type Reduce struct {
 // Walk calls f for e and then, if f returns true, for each child in order.
 // The emits of a Call's arguments are not its children: they are no part
 // of its value (Call.Emits).
+// Any reports whether e or a node under it satisfies f (a Walk that stops
+// at the first).
+func Any(e Expr, f func(Expr) bool) bool {
+	found := false
+	Walk(e, func(x Expr) bool {
+		found = found || f(x)
+		return !found
+	})
+	return found
+}
+
 func Walk(e Expr, f func(Expr) bool) {
 	if e == nil || !f(e) {
 		return

@@ -522,14 +522,7 @@ func collectCells(p *ir.Problem, e ir.Expr, env map[*ir.Var]int64, set map[[2]in
 }
 
 func refsCells(e ir.Expr) bool {
-	found := false
-	ir.Walk(e, func(x ir.Expr) bool {
-		if _, ok := x.(*ir.CellRef); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return ir.Any(e, func(x ir.Expr) bool { _, ok := x.(*ir.CellRef); return ok })
 }
 
 func children(e ir.Expr) []ir.Expr {

@@ -113,7 +113,7 @@ func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
 		// ring of threads+DP_PI+1 rows padded by DP_PJ, and a progress
 		// line each, and the column caches (up to 4 slots of 8 bytes a
 		// column, padded by at most CPULanes each side: a bound).
-		pi, pj := cellReach(pl)
+		pi, pj := pl.FlatReach()
 		return regs + (threads+pi+1)*((pj+p.Cols)*int64(p.CellType.Size())+64) + 8*4*(p.Cols+2*CPULanes)
 	}
 	// Generic schedules work in the grid itself, and in its transposed
@@ -190,7 +190,7 @@ func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
 			// The cells' wavefront: the GPU's strip kernel keeps the
 			// bottom rows of a strip for the next, twice; the CPU's scan
 			// a few rows (CPUWork). Only runs that keep the grid keep it.
-			pi, _ := cellReach(pl)
+			pi, _ := pl.FlatReach()
 			m.Device = 2*max(pi, 1)*p.Cols*cell + m.Inputs
 			keep = keepIn
 		}
@@ -212,9 +212,9 @@ func memory(p *ir.Problem, pl *Plan) Memory {
 	return CPUMemory(p, pl, 0, p.Maintain)
 }
 
-// cellReach is how many rows and flat columns back the references of a
-// cells' wavefront read (Plan.Cells).
-func cellReach(pl *Plan) (pi, pj int64) {
+// FlatReach is how many rows and flat columns back the references of a
+// cells' wavefront read (Plan.Cells; every offset is constant there).
+func (pl *Plan) FlatReach() (pi, pj int64) {
 	for _, d := range pl.Deps {
 		pi, pj = max(pi, *d.DI), max(pj, *d.DJ)
 	}

@@ -142,14 +142,7 @@ func Rebind(pl *Plan, p *ir.Problem) (q *Plan, ok bool) {
 // ReadsInput reports whether e reads an input: an answer expression that
 // does cannot serve another instance (its reads are of its own inputs).
 func ReadsInput(e ir.Expr) bool {
-	found := false
-	ir.Walk(e, func(x ir.Expr) bool {
-		if _, ok := x.(*ir.Load); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return ir.Any(e, func(x ir.Expr) bool { _, ok := x.(*ir.Load); return ok })
 }
 
 // Memory is the estimate of what a run needs, in bytes. Executors check
