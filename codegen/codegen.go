@@ -162,6 +162,12 @@ type Options struct {
 	// (DP_SLABS: one grid over several GPUs, or several slabs on one). Not
 	// with Maintain or KeepRows; other kernels ignore it.
 	Slabs bool
+	// Bands asks for a strip kernel whose launch is one of several that
+	// share the strips in row bands dealt round-robin, given at launch,
+	// each band's last strip passing its rows to the next launch (DP_BANDS:
+	// one grid over several GPUs, or several launches on one). Not with
+	// Maintain, KeepRows or Slabs; other kernels ignore it.
+	Bands bool
 	// Mem overrides the problem's `mem:` (MemFromProblem keeps it).
 	Mem MemChoice
 	// ConstantBytes is the room for inputs in __constant__ memory
@@ -302,6 +308,9 @@ type Program struct {
 	// Slabs: the strip kernel sweeps the column slab of its launch
 	// arguments (Options.Slabs).
 	Slabs bool
+	// Bands: the strip kernel sweeps the row bands of its launch
+	// arguments (Options.Bands).
+	Bands bool
 
 	// Front kernel (generic schedules): the plan's front function; Mirror
 	// is set when a transposed copy of the grid (Cols x Rows, cell (i, j)
@@ -556,6 +565,7 @@ func (g *gen) layout() error {
 			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
 			prog.KeepRows = opt.KeepRows && !opt.Maintain
 			prog.Slabs = opt.Slabs && !opt.Maintain && !opt.KeepRows
+			prog.Bands = opt.Bands && !opt.Slabs && !opt.Maintain && !opt.KeepRows
 			if opt.Maintain {
 				prog.Keep = true
 				prog.StripSharedBytes = prog.StripWarps * 32 * prog.RowsPerThread * stripSync * p.CellType.Size()
@@ -574,6 +584,7 @@ func (g *gen) layout() error {
 			prog.RowsPerThread = max(opt.RowsPerThread, prog.PI)
 			prog.StripWarps = opt.StripWarps
 			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
+			prog.Bands = opt.Bands
 		default:
 			if err := g.frontLayout(); err != nil {
 				return err
@@ -1261,6 +1272,7 @@ func (g *gen) defines() string {
 		def("DP_KEEP", b2i(prog.Keep))
 		def("DP_KEEPROWS", b2i(prog.KeepRows))
 		def("DP_SLABS", b2i(prog.Slabs))
+		def("DP_BANDS", b2i(prog.Bands))
 		def("DP_NROWV", len(g.rowLds))
 		def("DP_NCOLV", len(g.colLds))
 		if prog.Answer == AnswerCapture {

@@ -183,7 +183,7 @@ func harnessRest(prog *Program) string {
 			__atomic_store_n(&freed, (int)(s + 1), __ATOMIC_RELEASE);
 		}
 	});
-	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, keep.data(), nslots, &freed, done.data(), 0, 0, 0, 0, 0, 0, 0, 0); });
+	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, keep.data(), nslots, &freed, done.data(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0); });
 	host.join();
 	haveGrid = true;
 #elif DP_KEEPROWS
@@ -192,7 +192,7 @@ func harnessRest(prog *Program) string {
 	for (long long i = 0; i < R; ++i)
 		slot[i] = (int)(R - 1 - i);
 	std::vector<cell_t> rows(R * C);
-	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0, slot.data(), rows.data(), 0, 0, 0, 0, 0, 0); });
+	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0, slot.data(), rows.data(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0); });
 	for (long long i = 0; i < R; ++i)
 		memcpy(&grid[i * C], &rows[slot[i] * C], C * sizeof(cell_t));
 	haveGrid = true;
@@ -218,11 +218,33 @@ func harnessRest(prog *Program) string {
 			emu_launch(2, DP_STRIP_WARPS * 32, [&] {
 				dp_strip(bnds[k].data(), progs[k].data(), progs[k].data() + DP_NSTRIPS + 1, parts + 64 * k, 0, 0, 0, 0, 0, 0, c0[k],
 					c0[k + 1] - c0[k], k > 0 ? lin[k].data() : 0, k > 0 ? flags[k].data() : 0, k < NS - 1 ? lin[k + 1].data() : 0,
-					k < NS - 1 ? flags[k + 1].data() : 0);
+					k < NS - 1 ? flags[k + 1].data() : 0, 0, 0, 0, 0, 0, 0, 0);
+			});
+	}
+#elif DP_BANDS
+	// EMU_BANDS launches sharing the strips in bands of EMU_CHUNK strips
+	// (one launch), or in one band each (several launches, run in order:
+	// as with slabs, the emulation cannot overlap launches, and a second
+	// round of bands would wait for a later launch).
+	{
+		const int NB = EMU_BANDS;
+		const long long chunk = NB == 1 ? EMU_CHUNK : (DP_NSTRIPS + NB - 1) / NB;
+		std::vector<std::vector<cell_t>> bnds(NB), lbnds(NB);
+		std::vector<std::vector<int>> progs(NB), lprogs(NB);
+		for (int k = 0; k < NB; ++k) {
+			bnds[k].resize(2 * (DP_PI + 1) * C);
+			lbnds[k].resize(2 * (DP_PI + 1) * C);
+			progs[k].resize(DP_NSTRIPS + 2);
+			lprogs[k].resize(DP_NSTRIPS + 1);
+		}
+		for (int k = 0; k < NB; ++k)
+			emu_launch(2, DP_STRIP_WARPS * 32, [&] {
+				dp_strip(bnds[k].data(), progs[k].data(), progs[k].data() + DP_NSTRIPS + 1, parts + 64 * k, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+					0, 0, 0, chunk, NB, k, lbnds[k].data(), lprogs[k].data(), lbnds[(k + 1) % NB].data(), lprogs[(k + 1) % NB].data());
 			});
 	}
 #else
-	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0); });
+	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0); });
 #endif
 	printf("CAP");
 	for (int k = 0; k < 4; ++k)
@@ -465,6 +487,8 @@ type emuCase struct {
 	errAt   [2]int64 // the cell being computed when it failed
 	errKind SiteKind
 	slabs   int // the strip kernel over this many column slabs (Options.Slabs)
+	bands   int // the strip kernel as this many launches of row bands (Options.Bands)
+	chunk   int // with bands == 1: strips a band
 }
 
 func ints(vals []int64) string {
@@ -711,6 +735,11 @@ func (c emuCase) run(t *testing.T) {
 			t.Fatalf("a %s program without slabs", prog.Kernel)
 		}
 		res = parseEmu(t, runEmu(t, prog.Name, fmt.Sprintf("#define EMU_SLABS %d\n", c.slabs)+prog.Source+harness(prog)))
+	} else if c.bands > 0 {
+		if !prog.Bands {
+			t.Fatalf("a %s program without bands", prog.Kernel)
+		}
+		res = parseEmu(t, runEmu(t, prog.Name, fmt.Sprintf("#define EMU_BANDS %d\n#define EMU_CHUNK %d\n", c.bands, max(c.chunk, 1))+prog.Source+harness(prog)))
 	} else {
 		res = emulate(t, prog)
 	}
@@ -762,6 +791,16 @@ func (c emuCase) slabbed(n int) emuCase {
 	c.name += fmt.Sprintf("/slabs%d", n)
 	c.opt.Slabs = true
 	c.slabs = n
+	return c
+}
+
+// banded is c swept by n launches of row bands (Options.Bands): one band
+// each, or with n == 1 bands of chunk strips whose links the launch writes
+// to itself.
+func (c emuCase) banded(n, chunk int) emuCase {
+	c.name += fmt.Sprintf("/bands%dx%d", n, chunk)
+	c.opt.Bands = true
+	c.bands, c.chunk = n, chunk
 	return c
 }
 
@@ -943,6 +982,44 @@ cell[i][j] = W[i][j] + max(i >= 2 && j >= 1 ? cell[i-2][j-1] + 1 : 0, i >= 1 && 
 answer: cell[ROWS-1][COLS-1]
 `, n, m, strings.Join(rows, " & "), n, m)
 	return emuCase{name: fmt.Sprintf("wide-%dx%d", n, m), src: src, opt: Options{Kernel: KernelStrip, RowsPerThread: 2, StripWarps: 2}, kern: KernelStrip, want: g, ans: g[n-1][m-1]}
+}
+
+// TestEmulatedBands sweeps grids as launches of row bands: one launch
+// whose bands of 1 or 2 strips link to itself (every strip, or every
+// second, reads its top rows through the link), and 2 or 3 launches of one
+// band each, every answer kind, backward, borders of two rows, floating
+// cells, several tables, and an error in a later band's strip.
+func TestEmulatedBands(t *testing.T) {
+	emuCompiler(t)
+	long, b := randSeq(300, 21), randSeq(45, 22)
+	lcs := emuCase{name: "lcs-rpt4", src: lcsText(randSeq(601, 13), randSeq(97, 14)), opt: Options{Kernel: KernelStrip, RowsPerThread: 4, StripWarps: 2}, kern: KernelStrip,
+		ans: refLCS(randSeq(601, 13), randSeq(97, 14))[601][97]}
+	cases := []emuCase{
+		lcs.banded(1, 1),
+		lcs.banded(2, 0),
+		editCase(long, b, KernelStrip).banded(3, 0),
+		editCase(long, b, KernelStrip).banded(1, 2),
+		swCase(long, b, KernelStrip).banded(2, 0),
+		backwardCase(300, 45, KernelStrip).banded(3, 0),
+		wideCase(200, 41, 3).banded(2, 0),
+		manhattanCase(200, 37, "double", KernelStrip, 3).banded(1, 3),
+		affineCase(long, b, "global", 1, 2).banded(3, 0),
+		affineCase(long, b, "local", 1, 2).banded(1, 1),
+		// An overflow in the third strip, in the second launch's band: the
+		// error names its cell.
+		emuCase{name: "overflow-band", kern: KernelStrip, opt: Options{Kernel: KernelStrip, RowsPerThread: 1, StripWarps: 2}, src: `problem big
+300 x 50
+cell[i][j] = cell[i-1][j] * 4000000000000000000  when i == 130 && j == 7
+           | max(cell[i-1][j], cell[i][j-1])     when i > 0 && j > 0
+           | 1                                   otherwise
+`, err: [2]int64{ErrOverflow, -1}, errKind: SiteOverflow, errAt: [2]int64{130, 7}}.banded(3, 0),
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.run(t)
+		})
+	}
 }
 
 // TestEmulatedSlabs sweeps grids in 2 and 3 column slabs, each a launch on

@@ -48,6 +48,20 @@
 // GPUs (backend/gpu/slabs.go); without DP_SLABS, c0 = 0 and cw = COLS at
 // compile time and the kernel is the one-GPU kernel.
 //
+// With DP_BANDS, the launch is part bd.part of bd.parts launches (on one
+// GPU or several) that share the strips in bands of bd.chunk strips dealt
+// round-robin: its ticket t is strip (q*parts + part)*chunk + r for
+// q = t / chunk, r = t % chunk. A band's first strip follows the last strip
+// of the band above, which another launch sweeps: that strip writes its
+// bottom rows and progress, as it would into bnd and prog, into this
+// launch's link (bd.lbnd, bd.lprog; bd.nbnd, bd.nprog of the launch above:
+// device memory of this launch's GPU, written through peer access or by
+// itself, or mapped host memory) with system-scope releases, and this
+// launch's band's first strip reads them with system-scope acquires. All
+// launches thus sweep at once, one wavefront of strips across the GPUs,
+// instead of each column slab waiting a strip sweep for the slab on its
+// left.
+//
 // Deadlock freedom: a block waits only for the strip before its own, which
 // a running block took from the ticket earlier; inside a block, a warp
 // waits for the warp above to produce and (the ring being much longer than
@@ -67,6 +81,10 @@
 #ifndef DP_SLABS
 #define DP_SLABS 0
 #endif
+#ifndef DP_BANDS
+#define DP_BANDS 0
+#endif
+static_assert(!(DP_BANDS && (DP_SLABS || DP_KEEP || DP_KEEPROWS)), "row bands: score only, not with column slabs");
 
 typedef DP_JT dp_j_t;
 // DP_T > 1: the tables of a cell computed together (codegen's
@@ -92,6 +110,23 @@ struct dp_slab {
 	cell_t *lout;       // this slab's last DP_PJ columns for the right slab; 0 for the last
 	int *rflag;         // per strip: lout holds the strip's rows
 };
+// dp_band is a launch's share of the strips (DP_BANDS).
+struct dp_band {
+	long long chunk; // strips a band
+	int parts, part; // launches sharing the strips, this one
+	const cell_t *lbnd; // the link from the band above: its last strip's bottom rows, as in bnd
+	const int *lprog;   // and its progress, as in prog
+	cell_t *nbnd;       // the link of the launch of the next band (its lbnd)
+	int *nprog;         // (its lprog)
+};
+
+// dp_band_strip is the strip of the launch's ticket t (DP_BANDS).
+__device__ __forceinline__ long long dp_band_strip(const dp_band &b, long long t)
+{
+	const long long q = t / b.chunk;
+	return (q * b.parts + b.part) * b.chunk + (t - q * b.chunk);
+}
+
 // DP_LW(sw) is the width of the columns a launch sweeps.
 #if DP_SLABS
 #define DP_LW(sw) ((dp_j_t)(sw).sl.cw)
@@ -225,7 +260,11 @@ struct dp_strip_warp {
 	bool first, last; // first / last warp of the block
 	int kAns;         // DP_ANS_KIND 1: this lane's row k holding the answer cell, else -1
 	cell_t *out;      // last warp: bottom rows for the next strip
-	int *prog;
+	int *prog;        // progress of the strips, this strip's at s (DP_BANDS: the next band's launch's for a band's last strip)
+	const int *above; // progress of the strip above, at s-1
+	const cell_t *in; // the strip above's bottom rows (bnd, or DP_BANDS: the link)
+	bool linkOut;     // DP_BANDS: a band's last strip (out and prog in the next launch's memory)
+	bool linkIn;      // DP_BANDS: a band's first strip (the strip above written by another launch)
 	dp_strip_shared *sh;
 	const dp_colvals *ring;
 	cell_t *keep;     // DP_KEEP: the strip's slot
@@ -275,6 +314,26 @@ __device__ __forceinline__ cell_t dp_slab_left(const dp_strip_warp &sw, long lon
 	return __ldcg(sw.sl.lin + r * DP_PJ + (DP_PJ + j));
 }
 #endif
+
+// dp_wait_strip waits until the strip above has published column need,
+// at system scope where another launch sweeps it (DP_BANDS).
+__device__ __forceinline__ bool dp_wait_strip(const dp_strip_warp &sw, const int *above, int need, int &known)
+{
+#if DP_BANDS
+	if (sw.linkIn) {
+		while (known < need) {
+			known = dp_ld_acquire_sys(above);
+			if (known >= need)
+				break;
+			if (dp_aborted())
+				return false;
+			__nanosleep(64);
+		}
+		return true;
+	}
+#endif
+	return dp_wait(above, need, known);
+}
 
 // dp_strip_chunk runs steps g0 .. g0+31 of a strip, in groups of DP_SYNC
 // steps: the waits and the progress counters are per group, and a group's
@@ -426,8 +485,12 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 		if (jhi > 0 && jlo < DP_LW(sw) && lane == 31) {
 			if (sw.last) {
 				// Every DP_PUB columns (a release is costly), and at the end.
-				if (jhi == DP_LW(sw) || jhi / DP_PUB != (jhi - DP_SYNC) / DP_PUB)
-					dp_st_release(sw.prog + sw.s, (int)jhi);
+				if (jhi == DP_LW(sw) || jhi / DP_PUB != (jhi - DP_SYNC) / DP_PUB) {
+					if (DP_BANDS && sw.linkOut)
+						dp_st_release_sys(sw.prog + sw.s, (int)jhi);
+					else
+						dp_st_release(sw.prog + sw.s, (int)jhi);
+				}
 			} else {
 				__threadfence_block();
 				*(volatile int *)&sw.sh->made[sw.wib] = (int)jhi;
@@ -480,12 +543,12 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, cell_t *bn
 		for (int t = 0; t < DP_T; ++t)
 			topc[p][t] = topn[p][t] = (cell_t)0;
 #if DP_PI > 0
-	const cell_t *top = bnd + ((s + 1) & 1) * (long long)DP_PI * DP_LW(sw) * DP_T;
-	const int *above = sw.prog + (s > 0 ? s - 1 : 0);
+	const cell_t *top = sw.in + ((s + 1) & 1) * (long long)DP_PI * DP_LW(sw) * DP_T;
+	const int *above = sw.above;
 	int known = 0;
 	const bool fromGlobal = sw.first && s > 0;
 	if (fromGlobal) {
-		if (!dp_wait(above, (int)(DP_LW(sw) < 32 ? DP_LW(sw) : 32), known))
+		if (!dp_wait_strip(sw, above, (int)(DP_LW(sw) < 32 ? DP_LW(sw) : 32), known))
 			return false;
 #pragma unroll
 		for (int p = 0; p < DP_PI; ++p)
@@ -503,7 +566,7 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, cell_t *bn
 #if DP_PI > 0
 		if (fromGlobal && g0 + 32 < DP_LW(sw)) {
 			const dp_j_t need = g0 + 64 < DP_LW(sw) ? g0 + 64 : DP_LW(sw);
-			if (!dp_wait(above, (int)need, known))
+			if (!dp_wait_strip(sw, above, (int)need, known))
 				return false;
 			const dp_j_t jn = g0 + 32 + lane;
 #pragma unroll
@@ -547,11 +610,15 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, cell_t *bn
 extern "C" __global__ void __launch_bounds__(DP_STRIP_WARPS * 32, DP_STRIP_MINB)
 dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, long long nslots, const int *freed, int *done,
 	const int *keepSlot, cell_t *keepRows, long long c0, long long cw, const cell_t *lin, const int *lflag, cell_t *lout,
-	int *rflag)
+	int *rflag, long long bchunk, int bparts, int bpart, const cell_t *lbnd, const int *lprog, cell_t *nbnd, int *nprog)
 {
 	const dp_slab sl{c0, cw, lin, lflag, lout, rflag};
 #if !DP_SLABS
 	(void)sl;
+#endif
+	const dp_band bd{bchunk, bparts, bpart, lbnd, lprog, nbnd, nprog};
+#if !DP_BANDS
+	(void)bd;
 #endif
 #if !DP_KEEPROWS
 	(void)keepSlot, (void)keepRows;
@@ -583,6 +650,12 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, lon
 		__syncthreads(); // every warp is done with the previous strip
 		if (threadIdx.x == 0) {
 			sh.ticket = sh.stop ? (int)DP_NSTRIPS : atomicAdd(ticket, 1);
+#if DP_BANDS
+			if (sh.ticket < DP_NSTRIPS) {
+				const long long bs = dp_band_strip(bd, sh.ticket);
+				sh.ticket = bs < DP_NSTRIPS ? (int)bs : (int)DP_NSTRIPS;
+			}
+#endif
 			if (dp_aborted())
 				sh.ticket = (int)DP_NSTRIPS;
 #if DP_SLABS
@@ -626,6 +699,24 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, lon
 		sw.sl = dp_slab{0, DP_COLS, 0, 0, 0, 0};
 #endif
 		sw.prog = prog;
+		sw.above = prog + (s > 0 ? s - 1 : 0);
+		sw.in = bnd;
+		sw.linkOut = sw.linkIn = false;
+#if DP_BANDS
+		{
+			const long long r = s % bd.chunk;
+			if (r == 0 && s > 0) {
+				sw.linkIn = true;
+				sw.in = bd.lbnd;
+				sw.above = bd.lprog + (s - 1);
+			}
+			if (r == bd.chunk - 1) {
+				sw.linkOut = true;
+				sw.out = bd.nbnd + (s & 1) * (long long)DP_PI * DP_COLS;
+				sw.prog = bd.nprog;
+			}
+		}
+#endif
 		sw.sh = &sh;
 		sw.ring = ring;
 		sw.kAns = -1;

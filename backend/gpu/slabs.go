@@ -8,17 +8,17 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
-	"github.com/dpgpu/dpgpu/backend/genrun"
 	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/codegen"
-	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
 
-// One grid over several GPUs (issue #15): the wavefront's columns, in sweep
+// One grid over several GPUs (issue #15). By default the strip kernel's
+// strips are dealt to the launches in row bands (stripbands.go); with
+// SlabOptions.Columns, kept to compare, the wavefront's columns, in sweep
 // order, are cut into slabs, one strip-kernel launch each (DP_SLABS in
 // templates/strip.cu), all running at once. A slab waits, strip by strip,
 // for the slab on its left, which writes the strip's rows of its last PJ
@@ -29,8 +29,8 @@ import (
 // one strip later than its left neighbour: the pipeline fills in a strip's
 // time per slab, like CUDAlign's and MASA's column split.
 //
-// A problem the bit-parallel kernel takes is split into row bands instead
-// (bitparbands.go).
+// A problem the bit-parallel kernel takes is split into row bands of its
+// own (bitparbands.go).
 //
 // Several slabs may share one GPU (each its own stream and share of the
 // multiprocessors: all blocks of all its slabs are resident together, so
@@ -40,30 +40,40 @@ import (
 
 // SlabOptions says how RunSlabs splits a grid.
 type SlabOptions struct {
-	// PerGPU is the number of slabs on each GPU (default 1).
+	// PerGPU is the number of launches (bands' launches or slabs) on each
+	// GPU (default 1).
 	PerGPU int
 	// HostBorders makes the borders go through mapped host memory even
 	// where peer access (or one device) would serve: the fallback path, for
 	// tests.
 	HostBorders bool
-	// Always runs the slab kernel even for one slab (the whole grid): to
-	// measure what the slab kernel costs against the plain one.
+	// Always runs the split kernel even for one part (the whole grid): to
+	// measure what it costs against the plain one.
 	Always bool
+	// Columns splits the strip kernel's grid into column slabs, each
+	// waiting a strip sweep for its left neighbour, instead of row bands
+	// dealt round-robin (the default; stripbands.go): kept to compare.
+	Columns bool
+	// Chunk is the strips a row band (0: chosen from the GPUs' resident
+	// blocks); tests set it to deal many small bands.
+	Chunk int64
 }
 
 // minSlabCols is the narrowest slab: narrower ones do not pay for their
 // pipeline delay.
 const minSlabCols = 64
 
-// slabsWhyNot is why p as planned cannot be split into column slabs on the
-// GPUs ("" when it can): only a wavefront on the strip kernel is, score
-// only (no kept grid or rows), and not a floating sum (whose value would
-// depend on the split).
-func (e *Executor) slabsWhyNot(p *ir.Problem, pl *plan.Plan, opt backend.Options) string {
+// splitWhyNot is why p as planned cannot be split over the GPUs on the
+// strip kernel ("" when it can): only a wavefront on the strip kernel is
+// (in row bands also the wavefront of several tables' cells), score only
+// (no kept grid or rows), and not a floating sum (whose value would depend
+// on the split).
+func (e *Executor) splitWhyNot(p *ir.Problem, pl *plan.Plan, opt backend.Options, columns bool) string {
+	cells := pl.Cells > 1 && !columns
 	switch {
-	case pl.Schedule != plan.Wavefront:
+	case pl.Schedule != plan.Wavefront && !cells:
 		return fmt.Sprintf("its %s schedule is not split (only wavefronts are)", pl.Schedule)
-	case !codegen.StripFits(pl) || e.cfg.codegen.Kernel == codegen.KernelTile:
+	case (!cells && !codegen.StripFits(pl)) || e.cfg.codegen.Kernel == codegen.KernelTile:
 		return "its wavefront reads too far back for the strip kernel, the one that is split"
 	case opt.KeepGrid(p) || len(opt.KeepRows) > 0 || opt.KeepOnDevice:
 		return "it keeps the grid (traceback, --grid, maintain), which one GPU does"
@@ -112,7 +122,7 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 		}
 		return runBitparBands(ctx, exs, p, pl, opt, so, job)
 	}
-	if why := exs[0].slabsWhyNot(p, pl, opt); why != "" {
+	if why := exs[0].splitWhyNot(p, pl, opt, so.Columns); why != "" {
 		return one(why)
 	}
 	start := time.Now()
@@ -122,17 +132,20 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 	compileStart := time.Now()
 	trace := phases.Start(p.Name)
 	o := exs[0].codegenOptions(p, opt)
-	o.Slabs = true
+	o.Slabs, o.Bands = so.Columns, !so.Columns
 	prog, err := codegen.Generate(p, pl, o)
 	if err != nil {
 		return nil, err
 	}
-	if prog.Kernel != codegen.KernelStrip || !prog.Slabs {
+	if prog.Kernel != codegen.KernelStrip || !(prog.Slabs || prog.Bands) {
 		return one(fmt.Sprintf("the %s kernel is not split", prog.Kernel))
 	}
 	pj := int64(max(prog.PJ, 1))
-	if len(slabBounds(exs, per, p.Cols, pj)) < 3 && !so.Always {
+	if so.Columns && len(slabBounds(exs, per, p.Cols, pj)) < 3 && !so.Always {
 		return one(fmt.Sprintf("%d columns are too few to split", p.Cols))
+	}
+	if !so.Columns && prog.Strips < 2 && !so.Always {
+		return one(fmt.Sprintf("%d rows are one strip of the strip kernel (%d rows), too few to split", p.Rows, prog.StripRows()))
 	}
 	trace.Mark("generate")
 	unlock, err := lockAll(exs)
@@ -160,6 +173,21 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 	var stats backend.Stats
 	stats.CompileSeconds = time.Since(compileStart).Seconds()
 	stats.CompileCached = cached
+	if !so.Columns {
+		b := &bandRun{ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, runs: runs, so: so, abort: map[*run]*cuda.HostBuffer{}}
+		defer b.close()
+		res, err := b.run()
+		if err != nil {
+			return nil, err
+		}
+		trace.Mark("sweep+answer")
+		addRunStats(&stats, runs)
+		stats.ComputeSeconds = b.compute
+		stats.Cells = p.Cells()
+		stats.Seconds = time.Since(start).Seconds()
+		res.Stats = stats
+		return res, nil
+	}
 	s := &slabRun{ctx: ctx, p: p, pl: pl, prog: prog, runs: runs, so: so, abort: map[*run]*cuda.HostBuffer{}}
 	defer s.close()
 	bounds := slabBounds(exs, per, p.Cols, pj)
@@ -329,7 +357,8 @@ func (s *slabRun) sweep() error {
 		}
 		if err := r.e.ctx.Launch(fnOf(r), [3]uint32{uint32(sp.blocks), 1, 1}, [3]uint32{threads, 1, 1}, uint32(pr.StripSharedBytes), sp.stream,
 			sp.bnd, sp.prog, sp.prog+cuda.DevicePtr(4*pr.Strips), sp.partials, cuda.DevicePtr(0), int64(0), cuda.DevicePtr(0), cuda.DevicePtr(0),
-			cuda.DevicePtr(0), cuda.DevicePtr(0), sp.c0, sp.cw, sp.lin, sp.lflag, sp.lout, sp.rfl); err != nil {
+			cuda.DevicePtr(0), cuda.DevicePtr(0), sp.c0, sp.cw, sp.lin, sp.lflag, sp.lout, sp.rfl,
+			int64(0), int32(0), int32(0), cuda.DevicePtr(0), cuda.DevicePtr(0), cuda.DevicePtr(0), cuda.DevicePtr(0)); err != nil {
 			return err
 		}
 		if err := sp.end.Record(sp.stream); err != nil {
@@ -396,49 +425,11 @@ func (s *slabRun) owner(j int64) *run {
 	return s.runs[0]
 }
 
-// answer assembles the answer from the slabs: the answer cell from the GPU
-// whose slab holds it, a region's partials from all, captured cells each
-// from the GPU that computed it.
+// answer assembles the answer from the slabs.
 func (s *slabRun) answer(res *backend.Result) error {
-	pr, p, a := s.prog, s.p, s.pl.Answer
-	switch pr.Answer {
-	case codegen.AnswerCell:
-		return s.owner(a.J).answer(res)
-	case codegen.AnswerRegion:
-		var acc genrun.Part
-		for _, sp := range s.parts {
-			raw, err := sp.r.readDevice(sp.partials, int64(sp.nPartials)*codegen.PartBytes)
-			if err != nil {
-				return err
-			}
-			for k := 0; k < sp.nPartials; k++ {
-				acc = genrun.Fold(a.Op, p.CellType.IsFloat(), acc, genrun.DecodePart(raw[k*codegen.PartBytes:]))
-			}
-		}
-		if err := genrun.RegionAnswer(p, a, acc, res); err != nil {
-			return err
-		}
-		return eval.CheckAnswer(p, res.Answer)
+	var parts []partialsOn
+	for _, sp := range s.parts {
+		parts = append(parts, partialsOn{sp.r, sp.partials, sp.nPartials})
 	}
-	cs := int64(p.CellType.Size())
-	raws := map[*run][]byte{}
-	got := map[[2]int64]ir.Value{}
-	for k, c := range pr.Captures {
-		r := s.owner(c[1])
-		raw, ok := raws[r]
-		if !ok {
-			var err error
-			if raw, err = r.readDevice(r.mod.globals[codegen.SymCapture], int64(len(pr.Captures))*cs); err != nil {
-				return err
-			}
-			raws[r] = raw
-		}
-		got[c] = r.value(raw[int64(k)*cs:])
-	}
-	v, err := eval.Eval(a.Expr, backend.Captured(p, got))
-	if err != nil {
-		return err
-	}
-	res.Answer = v
-	return eval.CheckAnswer(p, v)
+	return splitAnswer(s.p, s.pl, s.prog, res, func(_, j int64) *run { return s.owner(j) }, parts)
 }

@@ -116,26 +116,49 @@ cell[i][j] = 0.5                                                   when i == 0 &
            | max(cell[i-1][j] + 0.125 * B[j], cell[i][j-1] + 0.25 * A[i])   otherwise
 answer: cell[ROWS-1][COLS-1]
 `, map[string]string{"a.txt": a, "b.txt": b})
+	// Several tables (the cells' wavefront): split in row bands only.
+	for _, mode := range []string{"global", "local"} {
+		src := dptest.Affine(dptest.DNA(r, 1500), dptest.DNA(r, 1301), 5, 2, mode)
+		add("gotoh-"+mode, src, nil)
+	}
 	return out
 }
 
-// TestSlabs: the grid split into 2 and 3 column slabs on one GPU, the
-// borders through device memory and through mapped host memory, gives the
-// CPU's answer (and the answer's cell) on every problem; what cannot be
-// split runs whole and says why.
+// TestSlabs: the grid split on one GPU — into launches of row bands (2 and
+// 3 launches, bands of 1, 2 or as many strips as a launch holds, one
+// launch linked to itself; strips of 1,024 and of 64 rows), and into 2 and
+// 3 column slabs — the links and borders through device memory and
+// through mapped host memory, gives the CPU's answer (and the answer's
+// cell) on every problem; what cannot be split runs whole and says why.
 func TestSlabs(t *testing.T) {
 	e := executor(t)
+	small, err := New(WithCacheDir(shared.dir), WithStageMB(4), WithCodegen(codegen.Options{RowsPerThread: 1, StripWarps: 2}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close()
+	variants := []struct {
+		name string
+		e    *Executor
+		so   SlabOptions
+	}{
+		{"2-bands", e, SlabOptions{PerGPU: 2}},
+		{"3-bands/host", e, SlabOptions{PerGPU: 3, HostBorders: true}},
+		{"64-row-strips/3-bands", small, SlabOptions{PerGPU: 3}},
+		{"64-row-strips/2-bands-of-1", small, SlabOptions{PerGPU: 2, Chunk: 1}},
+		{"64-row-strips/3-bands-of-2/host", small, SlabOptions{PerGPU: 3, Chunk: 2, HostBorders: true}},
+		{"64-row-strips/1-launch-bands-of-1", small, SlabOptions{Always: true, Chunk: 1}},
+		{"2-slabs", e, SlabOptions{PerGPU: 2, Columns: true}},
+		{"3-slabs/host", e, SlabOptions{PerGPU: 3, Columns: true, HostBorders: true}},
+	}
 	for _, c := range slabProblems(t) {
 		ref := againstCPU(t, c.p, c.pl)
-		for _, so := range []SlabOptions{{PerGPU: 2}, {PerGPU: 3}, {PerGPU: 3, HostBorders: true}} {
-			name := fmt.Sprintf("%s/%d-slabs", c.name, so.PerGPU)
-			if so.HostBorders {
-				name += "/host"
-			}
-			t.Run(name, func(t *testing.T) {
+		for _, v := range variants {
+			t.Run(c.name+"/"+v.name, func(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
-				res, err := RunSlabs(ctx, []*Executor{e}, c.p, c.pl, backend.Options{NoSpecial: true}, so)
+				opt := backend.Options{NoSpecial: true}
+				res, err := RunSlabs(ctx, []*Executor{v.e}, c.p, c.pl, opt, v.so)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -145,8 +168,19 @@ func TestSlabs(t *testing.T) {
 				if res.AnswerIsCell != ref.AnswerIsCell || res.AnswerI != ref.AnswerI || res.AnswerJ != ref.AnswerJ {
 					t.Errorf("answer cell (%v %d %d), CPU (%v %d %d)", res.AnswerIsCell, res.AnswerI, res.AnswerJ, ref.AnswerIsCell, ref.AnswerI, ref.AnswerJ)
 				}
-				split := c.p.Cols >= 2*minSlabCols && codegen.StripFits(c.pl)
-				if got := strings.Contains(res.Device, "column slabs"); got != split {
+				var split bool
+				what := "column slabs"
+				if v.so.Columns {
+					split = c.p.Cols >= 2*minSlabCols && codegen.StripFits(c.pl)
+				} else {
+					what = "row bands"
+					prog, err := codegen.Generate(c.p, c.pl, v.e.codegenOptions(c.p, opt))
+					if err != nil {
+						t.Fatal(err)
+					}
+					split = prog.Kernel == codegen.KernelStrip && (prog.Strips >= 2 || v.so.Always)
+				}
+				if got := strings.Contains(res.Device, what); got != split {
 					t.Errorf("device %q: split %v, want %v", res.Device, got, split)
 				}
 			})
@@ -231,7 +265,7 @@ func TestSlabsSeveralGPUs(t *testing.T) {
 	}
 	for _, c := range slabProblems(t) {
 		ref := againstCPU(t, c.p, c.pl)
-		for _, so := range []SlabOptions{{PerGPU: 1}, {PerGPU: 2}, {PerGPU: 1, HostBorders: true}} {
+		for _, so := range []SlabOptions{{PerGPU: 1}, {PerGPU: 2}, {PerGPU: 1, HostBorders: true}, {PerGPU: 1, Chunk: 1}, {PerGPU: 1, Columns: true}, {PerGPU: 2, Columns: true}, {PerGPU: 1, Columns: true, HostBorders: true}} {
 			res, err := RunSlabs(context.Background(), exs, c.p, c.pl, backend.Options{NoSpecial: true}, so)
 			if err != nil {
 				t.Fatalf("%s/%+v: %v", c.name, so, err)
@@ -300,14 +334,24 @@ func TestPerfSlabs(t *testing.T) {
 			return RunSlabs(context.Background(), exs[:1], p, pl, opt, SlabOptions{PerGPU: 2})
 		}},
 	}
-	if len(exs) > 1 {
-		vs = append(vs, variant{fmt.Sprintf("%d GPUs", len(exs)), func() (*backend.Result, error) {
-			return RunSlabs(context.Background(), exs, p, pl, opt, SlabOptions{})
+	if opt.NoSpecial {
+		vs = append(vs, variant{"2 slabs, 1 GPU", func() (*backend.Result, error) {
+			return RunSlabs(context.Background(), exs[:1], p, pl, opt, SlabOptions{PerGPU: 2, Columns: true})
 		}})
 	}
-	for _, slabs := range []bool{false, true} {
+	for g := 2; g <= len(exs); g *= 2 {
+		vs = append(vs, variant{fmt.Sprintf("%d GPUs", g), func() (*backend.Result, error) {
+			return RunSlabs(context.Background(), exs[:g], p, pl, opt, SlabOptions{})
+		}})
+		if opt.NoSpecial {
+			vs = append(vs, variant{fmt.Sprintf("%d GPUs, slabs", g), func() (*backend.Result, error) {
+				return RunSlabs(context.Background(), exs[:g], p, pl, opt, SlabOptions{Columns: true})
+			}})
+		}
+	}
+	for _, split := range []string{"none", "slabs", "bands"} {
 		o := e.codegenOptions(p, opt)
-		o.Slabs = slabs
+		o.Slabs, o.Bands = split == "slabs", split == "bands"
 		prog, err := codegen.Generate(p, pl, o)
 		if err != nil {
 			t.Fatal(err)
@@ -319,7 +363,7 @@ func TestPerfSlabs(t *testing.T) {
 		fn := mod.funcs[codegen.FuncStrip]
 		info, _ := fn.Info()
 		occ, _ := fn.MaxActiveBlocksPerSM(32*prog.StripWarps, prog.StripSharedBytes)
-		t.Logf("strip kernel, slabs %v: %d registers, %d blocks of %d threads per SM, %d strips", slabs, info.Regs, occ, 32*prog.StripWarps, prog.Strips)
+		t.Logf("strip kernel, split %s: %d registers, %d blocks of %d threads per SM, %d strips", split, info.Regs, occ, 32*prog.StripWarps, prog.Strips)
 	}
 	var first string
 	for _, v := range vs {

@@ -7,12 +7,17 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/backend/genrun"
 	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/eval"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
 )
 
-// What the two ways of spreading one grid over several GPUs share — column
-// slabs of the strip kernel (slabs.go) and row bands of the bit-parallel
-// kernel (bitparbands.go): holding the executors, cutting by speed, the
+// What the ways of spreading one grid over several GPUs share — row bands
+// (stripbands.go) or column slabs (slabs.go) of the strip kernel, row bands
+// of the bit-parallel kernel (bitparbands.go): holding the executors,
+// cutting by speed, the
 // borders between GPUs, one launch per part on its own stream, waiting,
 // stopping, timing, and the result's device line and statistics.
 
@@ -206,7 +211,7 @@ func kernelSeconds(ps []*part) (float64, error) {
 }
 
 // splitDevice is the result's device line of a run split into n parts
-// (what: "column slabs", "row bands") over exs.
+// (what: "column slabs", "launches of row bands", ...) over exs.
 func splitDevice(exs []*Executor, n int, what string) string {
 	if len(exs) == 1 {
 		return fmt.Sprintf("%s, %d %s", exs[0].Device(), n, what)
@@ -224,4 +229,60 @@ func addRunStats(st *backend.Stats, runs []*run) {
 		st.DeviceBytes += r.devBytes
 		st.PeakHostBytes += r.hostBytes
 	}
+}
+
+// partialsOn is one launch's partial answers (region answers): n slots at
+// ptr on r's GPU.
+type partialsOn struct {
+	r   *run
+	ptr cuda.DevicePtr
+	n   int
+}
+
+// splitAnswer assembles the answer of a split run: the answer cell from
+// the GPU whose part computed it (owner of its real row and column), a
+// region's partials from every part, captured cells each from the GPU that
+// computed it.
+func splitAnswer(p *ir.Problem, pl *plan.Plan, pr *codegen.Program, res *backend.Result, owner func(i, j int64) *run, parts []partialsOn) error {
+	a := pl.Answer
+	switch pr.Answer {
+	case codegen.AnswerCell:
+		return owner(a.I, a.J).answer(res)
+	case codegen.AnswerRegion:
+		var acc genrun.Part
+		for _, pt := range parts {
+			raw, err := pt.r.readDevice(pt.ptr, int64(pt.n)*codegen.PartBytes)
+			if err != nil {
+				return err
+			}
+			for k := 0; k < pt.n; k++ {
+				acc = genrun.Fold(a.Op, p.CellType.IsFloat(), acc, genrun.DecodePart(raw[k*codegen.PartBytes:]))
+			}
+		}
+		if err := genrun.RegionAnswer(p, a, acc, res); err != nil {
+			return err
+		}
+		return eval.CheckAnswer(p, res.Answer)
+	}
+	cs := int64(p.CellType.Size())
+	raws := map[*run][]byte{}
+	got := map[[2]int64]ir.Value{}
+	for k, c := range pr.Captures {
+		r := owner(c[0], c[1])
+		raw, ok := raws[r]
+		if !ok {
+			var err error
+			if raw, err = r.readDevice(r.mod.globals[codegen.SymCapture], int64(len(pr.Captures))*cs); err != nil {
+				return err
+			}
+			raws[r] = raw
+		}
+		got[c] = r.value(raw[int64(k)*cs:])
+	}
+	v, err := eval.Eval(a.Expr, backend.Captured(p, got))
+	if err != nil {
+		return err
+	}
+	res.Answer = v
+	return eval.CheckAnswer(p, v)
 }

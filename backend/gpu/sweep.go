@@ -347,7 +347,7 @@ func (r *run) strips() error {
 			return err
 		}
 	}
-	args := append([]any{bnd, prog, ticket, r.part, keep, nslots, freed, done, keepSlot, keepRows}, noSlab...)
+	args := append([]any{bnd, prog, ticket, r.part, keep, nslots, freed, done, keepSlot, keepRows}, noSplit...)
 	if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(threads), 1, 1}, uint32(pr.StripSharedBytes), e.s1, args...); err != nil {
 		return err
 	}
@@ -409,10 +409,10 @@ func (r *run) strips() error {
 	return nil
 }
 
-// noSlab is the strip kernel's slab arguments where the launch sweeps the
-// whole grid (dp_slab: c0, cw, lin, lflag, lout, rflag; unused without
-// DP_SLABS).
-var noSlab = []any{int64(0), int64(0), cuda.DevicePtr(0), cuda.DevicePtr(0), cuda.DevicePtr(0), cuda.DevicePtr(0)}
+// noSplit is the strip kernel's slab and band arguments where the launch
+// sweeps the whole grid.
+var noSplit = []any{int64(0), int64(0), cuda.DevicePtr(0), cuda.DevicePtr(0), cuda.DevicePtr(0), cuda.DevicePtr(0),
+	int64(0), int32(0), int32(0), cuda.DevicePtr(0), cuda.DevicePtr(0), cuda.DevicePtr(0), cuda.DevicePtr(0)}
 
 // lineOf is the sweep index of the line holding cell (i, j).
 func (r *run) lineOf(i, j int64) (line, pos int64) {

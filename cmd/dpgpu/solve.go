@@ -60,7 +60,7 @@ func newExecutor(c *cli.Context) (backend.Executor, error) {
 
 // solveExecutor is newExecutor, or with --gpus the GPUs it names: all of
 // them, for Held-Karp (each layer spread over them) and for a wavefront
-// (its grid split into column slabs, gpu.RunSlabs); what cannot be split
+// (its grid split into row bands, gpu.RunSlabs); what cannot be split
 // runs on the first, and the report's device line says why.
 func solveExecutor(c *cli.Context, l *engine.Loaded) (backend.Executor, error) {
 	if !c.IsSet("gpus") {
