@@ -30,7 +30,7 @@ func TestArgData(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tab := &formats.Table{Rows: 1, Cols: len(c.a), I: chars(c.a)}
 			p := mustCheck(t, argDataSrc, Config{Args: []string{"x.fa#3", "y.fa#1"},
-				ArgData: map[int]*formats.Table{0: tab, 1: {Rows: 1, Cols: 2, I: chars("TT")}}})
+				ArgData: []*formats.Table{0: tab, 1: {Rows: 1, Cols: 2, I: chars("TT")}}})
 			if in := p.Input("A"); !slices.Equal(in.I, chars(c.a)) || p.Rows != c.rows || p.Cols != 3 {
 				t.Errorf("A = %v, grid %dx%d", in.I, p.Rows, p.Cols)
 			}
@@ -38,7 +38,7 @@ func TestArgData(t *testing.T) {
 	}
 	// Data given twice: as an argument and by --input.
 	list := checkErrs(t, parse(t, "t.dp", argDataSrc), Config{Args: []string{"x.fa#1", "y.fa#1"},
-		ArgData: map[int]*formats.Table{0: {Rows: 1, Cols: 1, I: chars("A")}, 1: {Rows: 1, Cols: 1, I: chars("A")}},
+		ArgData: []*formats.Table{0: {Rows: 1, Cols: 1, I: chars("A")}, 1: {Rows: 1, Cols: 1, I: chars("A")}},
 		Inputs:  []Override{{Name: "A", Value: "CC"}}})
 	if len(list) == 0 {
 		t.Fatal("no error")
@@ -62,7 +62,7 @@ cell[i][j] = i + j
 	for round := range 2 {
 		for k, a := range []string{"GATTACA", "TT"} {
 			cfg := Config{Args: []string{"x.fa#1", "y.fa#1"},
-				ArgData: map[int]*formats.Table{0: {Rows: 1, Cols: len(a), I: chars(a)}, 1: {Rows: 1, Cols: 1, I: chars("C")}}}
+				ArgData: []*formats.Table{0: {Rows: 1, Cols: len(a), I: chars(a)}, 1: {Rows: 1, Cols: 1, I: chars("C")}}}
 			want, err := Check(f, cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -80,7 +80,7 @@ cell[i][j] = i + j
 			}
 		}
 	}
-	cfg := Config{Args: []string{"x.fa#1"}, ArgData: map[int]*formats.Table{0: {Rows: 1, Cols: 1, I: chars("A")}}, Files: fc}
+	cfg := Config{Args: []string{"x.fa#1"}, ArgData: []*formats.Table{0: {Rows: 1, Cols: 1, I: chars("A")}}, Files: fc}
 	if _, err := Check(g, cfg); err == nil {
 		t.Error("one argument of two: no error with the cache")
 	}

@@ -68,7 +68,8 @@ type Config struct {
 	// the file for its record. Args[k] then only names the data in
 	// messages (say "reads.fa#17"). Only an argument that fills one input
 	// or scalar can be given so.
-	ArgData map[int]*formats.Table
+	// The slice is indexed by position; nil (or past its end): not given.
+	ArgData []*formats.Table
 	// BaseDir is the directory that the file's own relative `@"path"`s
 	// are relative to; "" means the directory of dsl.File.Name.
 	BaseDir string
@@ -181,8 +182,6 @@ func Bind(f *dsl.File, cfg Config) *sema.Data {
 		cfg:   cfg,
 		names: names.list,
 		scope: names.scope,
-		files: map[*dsl.InputDecl]*dataFile{},
-		given: map[string]string{},
 		data:  &sema.Data{Inputs: map[*dsl.InputDecl]*sema.Datum{}, Names: names.list},
 	}
 	for _, d := range f.Decls {
@@ -239,7 +238,7 @@ func (b *binder) setInput(in *dsl.InputDecl, d *sema.Datum) {
 // it is read once every override is known (readFiles).
 func (b *binder) setFile(in *dsl.InputDecl, df *dataFile) {
 	delete(b.data.Inputs, in)
-	b.files[in] = df
+	b.setDataFile(in, df)
 }
 
 // setScalar gives s a value.
@@ -247,12 +246,29 @@ func (b *binder) setScalar(s *dsl.ScalarDecl, d *sema.Datum) {
 	b.data.Steps = append(b.data.Steps, sema.Step{Scalar: s, Datum: d})
 }
 
+// setDataFile notes that input in reads df (the map made on first use: a
+// batch's instances mostly read none).
+func (b *binder) setDataFile(in *dsl.InputDecl, df *dataFile) {
+	if b.files == nil {
+		b.files = map[*dsl.InputDecl]*dataFile{}
+	}
+	b.files[in] = df
+}
+
+// give notes who gave name its data (the map made on first use).
+func (b *binder) give(name, who string) {
+	if b.given == nil {
+		b.given = map[string]string{}
+	}
+	b.given[name] = who
+}
+
 // fileSources notes the data files the file names itself.
 func (b *binder) fileSources() {
 	for _, n := range b.names {
 		if in := n.Input; in != nil && in.Source != nil {
-			b.files[in] = &dataFile{path: b.filePath(in.Source.Path), record: in.Source.Record,
-				datum: sema.Datum{Origin: in.Source.Path, Pos: in.Source.Pos}}
+			b.setDataFile(in, &dataFile{path: b.filePath(in.Source.Path), record: in.Source.Record,
+				datum: sema.Datum{Origin: in.Source.Path, Pos: in.Source.Pos}})
 		}
 	}
 }
@@ -325,7 +341,7 @@ func load(d *sema.Datum, typ, path string, rec int, cache *FileCache) {
 }
 
 func table(t *formats.Table) *sema.Table {
-	return &sema.Table{Rows: t.Rows, Cols: t.Cols, I: t.I, F: t.F}
+	return &sema.Table{Rows: t.Rows, Cols: t.Cols, I: t.I, F: t.F, Printable: t.Printable}
 }
 
 // nameList lists the inputs (or scalars) for messages.

@@ -2,6 +2,7 @@ package bind
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dpgpu/dpgpu/dsl"
@@ -62,14 +63,14 @@ func (b *binder) bindArgs() {
 		if !itemOK[k] {
 			continue
 		}
-		who := fmt.Sprintf("argument %d (%s)", k+1, arg)
-		if tab := b.cfg.ArgData[k]; tab != nil {
+		who := "argument " + strconv.Itoa(k+1) + " (" + arg + ")" // (not Sprintf: a batch binds every instance)
+		if tab := argData(b.cfg.ArgData, k); tab != nil {
 			if it.Format != "" {
 				b.errorf(it.Pos, "%s: the group %s is read from a file in the %s format, not given as data", who, argItemText(it), it.Format)
 				continue
 			}
 			n := b.scope[it.Names[0].Name]
-			b.given[n.Name] = who
+			b.give(n.Name, who)
 			d := &sema.Datum{Origin: arg, Pos: it.Pos, Who: who, Table: table(tab)}
 			if n.Input != nil {
 				b.setInput(n.Input, d)
@@ -80,7 +81,7 @@ func (b *binder) bindArgs() {
 		}
 		if it.Format == "" {
 			n := b.scope[it.Names[0].Name]
-			b.given[n.Name] = who
+			b.give(n.Name, who)
 			path, rec := splitRecord(arg)
 			if n.Input != nil {
 				b.setFile(n.Input, &dataFile{path: path, record: rec, datum: sema.Datum{Origin: arg, Pos: it.Pos, Who: who}})
@@ -100,7 +101,7 @@ func (b *binder) bindArgs() {
 		}
 		for m, id := range it.Names {
 			n := b.scope[id.Name]
-			b.given[n.Name] = who
+			b.give(n.Name, who)
 			d := &sema.Datum{Origin: arg, Pos: id.Pos, Who: who, Table: table(tables[m])}
 			if n.Input != nil {
 				b.setInput(n.Input, d)
@@ -168,7 +169,7 @@ func (b *binder) bindInputFlags() {
 		if n == nil {
 			continue
 		}
-		b.given[ov.Name] = "--input"
+		b.give(ov.Name, "--input")
 		d := sema.Datum{Origin: "--input", Pos: b.filePos(), Who: flag}
 		v := strings.TrimSpace(ov.Value)
 		switch {
@@ -206,7 +207,7 @@ func (b *binder) bindValues() {
 		if n == nil {
 			continue
 		}
-		b.given[v.Name] = flag
+		b.give(v.Name, flag)
 		d := &sema.Datum{Origin: "values", Pos: b.filePos(), Who: flag}
 		rows, cols := v.Rows, v.Cols
 		if rows == 0 && cols == 0 {
@@ -236,8 +237,16 @@ func (b *binder) bindSetFlags() {
 		if n == nil {
 			continue
 		}
-		b.given[ov.Name] = "--set"
+		b.give(ov.Name, "--set")
 		text := strings.TrimSpace(ov.Value)
 		b.setScalar(n.Scalar, &sema.Datum{Pos: b.filePos(), Who: flag, Text: &text})
 	}
+}
+
+// argData is data[k], or nil past data's end.
+func argData(data []*formats.Table, k int) *formats.Table {
+	if k < len(data) {
+		return data[k]
+	}
+	return nil
 }

@@ -56,11 +56,22 @@ func BatchKey(p *ir.Problem, pl *plan.Plan, vary []string, cache *KeyCache) stri
 		b = strconv.AppendUint(b, math.Float64bits(sc.Value.F), 16)
 		b = append(b, ';')
 	}
+	return string(AppendInputsKey(b, p, vary, cache))
+}
+
+// AppendInputsKey appends BatchKey's part of p's inputs: each one's name,
+// type and shape, and of its data the bits a program depends on (vary)
+// or a digest (a shared input).
+func AppendInputsKey(b []byte, p *ir.Problem, vary []string, cache *KeyCache) []byte {
 	for _, in := range p.Inputs {
-		str(in.Name)
-		str(in.T.String())
-		num(int64(in.Rows))
-		num(int64(in.Cols))
+		b = append(b, in.Name...)
+		b = append(b, ' ')
+		b = append(b, in.T.String()...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(in.Rows), 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(in.Cols), 10)
+		b = append(b, ' ')
 		if slices.Contains(vary, in.Name) {
 			b = append(b, dataBits(in)...)
 		} else {
@@ -68,17 +79,29 @@ func BatchKey(p *ir.Problem, pl *plan.Plan, vary []string, cache *KeyCache) stri
 		}
 		b = append(b, ';')
 	}
-	return string(b)
+	return b
 }
 
 // dataBits is the key's part of an input's data: the bits a program
-// depends on.
+// depends on (one pass over a char input's values: a batch keys every
+// instance).
 func dataBits(in *ir.Input) string {
-	unsigned := in.T == ir.Char && slices.ContainsFunc(in.I, func(v int64) bool { return v > 127 })
-	ascii := in.T == ir.Char && asciiOnly(in)
+	unsigned, ascii := false, in.T == ir.Char
+	if in.T == ir.Char {
+		for _, v := range in.I {
+			if v < 0 || v > 127 {
+				ascii = false
+				unsigned = unsigned || v > 127
+			}
+		}
+	}
 	inf := in.HoldsInf()
-	return strconv.FormatBool(unsigned) + strconv.FormatBool(inf) + strconv.FormatBool(ascii)
+	return bitsText[b2i(unsigned)<<2|b2i(inf)<<1|b2i(ascii)]
 }
+
+// bitsText spells dataBits' three bits, unsigned, inf and ascii.
+var bitsText = [8]string{"falsefalsefalse", "falsefalsetrue", "falsetruefalse", "falsetruetrue",
+	"truefalsefalse", "truefalsetrue", "truetruefalse", "truetruetrue"}
 
 // sharedPart is the key's part of a shared input's data: its bits and a
 // digest of the values.
@@ -118,6 +141,8 @@ type keyEntry struct {
 	part string
 }
 
+// shared is BatchKey's part of a shared input's data: its digest, found
+// once for an array of 256 values or more.
 func (c *KeyCache) shared(in *ir.Input) string {
 	if c == nil || len(in.I)+len(in.F) < 256 {
 		return sharedPart(in)

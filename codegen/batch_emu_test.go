@@ -30,6 +30,9 @@ type batchCase struct {
 	// widest (with opt.BatchColumns) is the instance whose program runs
 	// them all: the others have as many rows and at most its columns.
 	widest int
+	// globalRows: the program passes the rows between strips through
+	// global memory (Program.BatchRowBytes).
+	globalRows bool
 }
 
 // batchHarness writes main() for the batch program prog over the
@@ -77,7 +80,8 @@ func batchHarness(prog *Program, ps []*ir.Problem, pls []*plan.Plan) string {
 	static dp_part_t part[N];
 	for (long long k = 0; k < N; ++k) dp_part_init(part[k]);
 	bptr[DP_NBPTR - 1] = (unsigned long long)(uintptr_t)berr;
-	emu_launch((unsigned)((N + DP_BW - 1) / DP_BW), DP_BW * 32, [&] { dp_batch(N, ans, part, cols, ansj, bptr); });
+	static cell_t grows[DP_BGLOBAL ? N * 2 * DP_PI1 * DP_BCOLS : 1];
+	emu_launch((unsigned)((N + DP_BW - 1) / DP_BW), DP_BW * 32, [&] { dp_batch(N, ans, part, cols, ansj, bptr, grows); });
 	for (long long k = 0; k < N; ++k) {
 #if DP_ANS_KIND == 1
 		printf("INST %lld %d %.17g\n", k, berr[k], (double)ans[k]);
@@ -117,6 +121,9 @@ func (c batchCase) run(t *testing.T) {
 	}
 	if c.rpt > 0 && prog.RowsPerThread != c.rpt {
 		t.Fatalf("%d rows per thread, want %d", prog.RowsPerThread, c.rpt)
+	}
+	if (prog.BatchRowBytes > 0) != c.globalRows {
+		t.Fatalf("rows between strips in global memory: %v, want %v", prog.BatchRowBytes > 0, c.globalRows)
 	}
 	if prog.BatchProfiles != c.profiles {
 		t.Fatalf("%d profiles, want %d", prog.BatchProfiles, c.profiles)
@@ -283,6 +290,21 @@ cell[i][j] = max((i > 0 ? cell[i-1][j] : 0) + 1000 / D[i], j > 0 ? cell[i][j-1] 
 	}
 	cases = append(cases, cols, swCols, tallCols)
 	cases = append(cases, tableCols...)
+	// The rows between strips in global memory (Program.BatchRowBytes):
+	// forced, and where an instance's rows are too wide for shared memory
+	// (1,800 cells of three tables, 200 rows: two strips).
+	for _, c := range []batchCase{cases[3], tallCols, tableCols[1], cases[10]} {
+		c.name += "/global-rows"
+		c.opt.BatchGlobalRows = true
+		c.globalRows = true
+		cases = append(cases, c)
+	}
+	wideTables := batchCase{name: "gotoh-wide-rows", vary: ab, globalRows: true}
+	for k := range 3 {
+		e := affineCase(randSeq(200, uint64(2300+k)), randSeq(1800, uint64(2400+k)), "global", 0, 0)
+		wideTables.srcs, wideTables.ans = append(wideTables.srcs, e.src), append(wideTables.ans, e.ans)
+	}
+	cases = append(cases, wideTables)
 	// A region min (the last row's least cell): its value (a batch
 	// program's region answer, Program.BatchValueOnly).
 	lastMin := batchCase{name: "edit-lastrow-min", opt: Options{BatchColumns: true}, vary: ab}

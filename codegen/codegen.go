@@ -232,6 +232,10 @@ type Options struct {
 	// rows between strips need the shared memory) and the blocks per
 	// multiprocessor the compiler must leave registers for (default 1).
 	BatchRowsPerThread, BatchWarps, BatchMinBlocks int
+	// BatchGlobalRows puts the rows a batch program's strips pass each
+	// other in global memory even where shared memory would hold them
+	// (for tests and tuning).
+	BatchGlobalRows bool
 }
 
 // ErrNotBatchable is Generate's error (wrapped, with the reason) for
@@ -342,6 +346,11 @@ type Program struct {
 	// Cols) and answer column are launch arguments (Options.BatchColumns).
 	BatchWarps, BatchMinBlocks int
 	BatchColumns               bool
+	// BatchRowBytes is what a batch launch gives each instance in global
+	// memory for the rows its strips pass each other (batch.cu's grows,
+	// DP_BGLOBAL), where they are too wide for shared memory; 0 where
+	// they fit there.
+	BatchRowBytes int64
 	// BatchProfiles is how many of a batch program's input reads come from
 	// profiles in shared memory (codegen/profile.go).
 	BatchProfiles int
@@ -680,19 +689,22 @@ func (g *gen) batchStripBytes() int64 {
 
 // batchWarps sets a batch program's warps a block for its rows a lane:
 // Options.BatchWarps or 8, fewer where the rows its strips pass each
-// other would not fit the block's shared memory.
+// other would not fit the block's shared memory; where they do not fit
+// one warp's share, they go to global memory (BatchRowBytes an instance)
+// and the block keeps its warps.
 func (g *gen) batchWarps() error {
-	p := g.p
 	perWarp := g.batchStripBytes()
 	warps := 8
 	if g.opt.BatchWarps > 0 {
 		warps = min(g.opt.BatchWarps, 32)
 	}
+	if perWarp > batchSharedBytes || g.opt.BatchGlobalRows {
+		g.prog.BatchWarps = warps
+		g.prog.BatchRowBytes = perWarp
+		return nil
+	}
 	for warps > 1 && perWarp*int64(warps) > batchSharedBytes {
 		warps /= 2
-	}
-	if perWarp*int64(warps) > batchSharedBytes {
-		return fmt.Errorf("%w: %d columns are too wide for the batch kernel's shared memory", ErrNotBatchable, p.Cols)
 	}
 	g.prog.BatchWarps = warps
 	return nil
@@ -1293,6 +1305,7 @@ func (g *gen) defines() string {
 		def("DP_RPT", prog.RowsPerThread)
 		def("DP_BW", prog.BatchWarps)
 		def("DP_BMINB", prog.BatchMinBlocks)
+		def("DP_BGLOBAL", b2i(prog.BatchRowBytes > 0))
 		def("DP_BGEN", b2i(prog.BatchColumns))
 		def("DP_NBPTR", len(p.Inputs)+1)
 		def("DP_NROWV", len(g.rowLds))

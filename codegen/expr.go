@@ -176,6 +176,11 @@ type emitter struct {
 	// hoisted names the C variables that hold cell reads a split loop
 	// issued ahead of the iterations that use them (splitLoop).
 	hoisted map[ir.Expr]string
+	// nseq numbers the temporaries of sequenced operands (binary);
+	// fallible counts the checks emitted that may report an error (ck, a
+	// cell read not proved inside the grid), so that binary knows which
+	// operands may.
+	nseq, fallible int
 	// cellJ (a dp_rec_t of a program computing a cell's tables together):
 	// the user's column, J / T, is the function's jc.
 	cellJ bool
@@ -189,6 +194,7 @@ func (m *emitter) site(kind SiteKind, n ir.Expr) int {
 // ck is the argument list that every checking helper takes first: whether
 // the cell is live (padding cells never report), the site and the cell.
 func (m *emitter) ck(site int) string {
+	m.fallible++
 	return fmt.Sprintf("a.live(), %d, i, j", site)
 }
 
@@ -227,7 +233,11 @@ func (m *emitter) expr(e ir.Expr, en env) string {
 		ci := m.expr(n.I, en)
 		cj := m.expr(n.J, en)
 		if n.ID >= 0 && n.ID < len(m.g.refSafe) {
-			m.g.refSafe[n.ID] = m.g.rangeOf(n.I, en).Within(0, m.g.p.Rows-1) && m.g.rangeOf(n.J, en).Within(0, m.g.p.Cols-1)
+			safe := m.g.rangeOf(n.I, en).Within(0, m.g.p.Rows-1) && m.g.rangeOf(n.J, en).Within(0, m.g.p.Cols-1)
+			m.g.refSafe[n.ID] = safe
+			if !safe {
+				m.fallible++ // the read may leave the grid
+			}
 		} else {
 			m.g.fail(n, "%s has no reference ID", n.Text)
 		}
@@ -287,8 +297,26 @@ func (m *emitter) binary(n *ir.Binary, en env) string {
 		y := m.expr(n.Y, m.g.refine(n.X, false, en))
 		return "(" + x + " || " + y + ")"
 	}
+	f0 := m.fallible
 	x := m.expr(n.X, en)
+	f1 := m.fallible
 	y := m.expr(n.Y, en)
+	if m.g.prog.Kernel == KernelHost && f1 > f0 && m.fallible > f1 {
+		// Both operands may report an error, and C++ leaves their order
+		// open (g++ took the right one first): in the host programs they
+		// are evaluated into temporaries, left first, so that the error
+		// reported is the evaluator's (a GNU statement expression).
+		m.nseq++
+		l, r := fmt.Sprintf("dp_l%d", m.nseq), fmt.Sprintf("dp_r%d", m.nseq)
+		pre := fmt.Sprintf("({ const auto %s = %s; const auto %s = %s; ", l, x, r, y)
+		return pre + m.binaryOf(n, en, l, r) + "; })"
+	}
+	return m.binaryOf(n, en, x, y)
+}
+
+// binaryOf is the code of n (not && or ||) on operands x and y, emitted.
+func (m *emitter) binaryOf(n *ir.Binary, en env, x, y string) string {
+	t := n.T
 	switch n.Op {
 	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
 		return "(" + x + " " + n.Op.String() + " " + y + ")"
@@ -476,6 +504,15 @@ func (m *emitter) call(n *ir.Call, en env) string {
 		}
 		acc := args[0]
 		for _, a := range args[1:] {
+			if m.g.prog.Kernel == KernelHost {
+				// C++ leaves the order of a call's arguments open (g++
+				// evaluates right to left): where both may fail, the
+				// evaluator reports the left one. A braced list is
+				// evaluated in order.
+				ct := ctype(t)
+				acc = fmt.Sprintf("%sp(dp_pair<%s>{(%s)(%s), (%s)(%s)})", fn, ct, ct, acc, ct, a)
+				continue
+			}
 			acc = fmt.Sprintf("%s<%s>(%s, %s)", fn, ctype(t), acc, a)
 		}
 		if len(args) == 1 {

@@ -109,7 +109,11 @@ func (g *gen) classifyProfiles() {
 	// warps a block where that makes them fit.
 	strips := (g.p.Rows + 32*int64(prog.RowsPerThread) - 1) / (32 * int64(prog.RowsPerThread))
 	fixed := func(warps int) int64 {
-		return int64(warps) * (g.batchStripBytes() + 128*8*int64(max(len(g.colLds), 1)))
+		rows := g.batchStripBytes()
+		if prog.BatchRowBytes > 0 {
+			rows = 0 // in global memory
+		}
+		return int64(warps) * (rows + 128*8*int64(max(len(g.colLds), 1)))
 	}
 	// At least 4 warps a block (or the layout's fewer) beside the
 	// profiles: a block builds them for its warps' instances, and fewer

@@ -71,8 +71,8 @@ func TestEmulatedTables(t *testing.T) {
 }
 
 // TestCellStripChoice: the cells' wavefront runs on the strip kernel
-// where nothing is kept, and on the generic fronts where the grid, rows or
-// slabs are (they keep the whole grid).
+// where nothing is kept (also in row bands), and on the generic fronts
+// where the grid, rows or column slabs are (they keep the whole grid).
 func TestCellStripChoice(t *testing.T) {
 	src := dptest.Affine(randSeq(40, 1), randSeq(30, 2), 5, 2, "global")
 	for _, c := range []struct {
@@ -85,10 +85,14 @@ func TestCellStripChoice(t *testing.T) {
 		{"maintain", Options{Maintain: true}, KernelFront, 0},
 		{"front", Options{Kernel: KernelFront}, KernelFront, 0},
 		{"slabs", Options{Slabs: true}, KernelFront, 0},
+		{"bands", Options{Bands: true}, KernelStrip, 3},
 	} {
 		prog := generate(t, c.name+".dp", src, c.opt)
 		if prog.Kernel != c.kern || prog.Tables != c.tables {
 			t.Errorf("%s: kernel %s of %d tables, want %s of %d", c.name, prog.Kernel, prog.Tables, c.kern, c.tables)
+		}
+		if prog.Bands != c.opt.Bands {
+			t.Errorf("%s: bands %v", c.name, prog.Bands)
 		}
 	}
 }

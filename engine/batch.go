@@ -33,6 +33,7 @@ import (
 	"github.com/dpgpu/dpgpu/problems"
 	"github.com/dpgpu/dpgpu/problems/formats"
 	"github.com/dpgpu/dpgpu/problems/render"
+	"github.com/dpgpu/dpgpu/sema"
 )
 
 // BatchArg is one positional argument of a batch. An argument that holds
@@ -126,6 +127,7 @@ func (a *BatchArg) items() iter.Seq2[batchItem, error] {
 			yield(batchItem{name: a.path, label: a.path}, nil)
 		case argFASTA:
 			k := 0
+			var chars formats.CharArena
 			for r, err := range formats.Records(a.path) {
 				if err != nil {
 					yield(batchItem{}, InputError(err))
@@ -134,7 +136,7 @@ func (a *BatchArg) items() iter.Seq2[batchItem, error] {
 				k++
 				it := batchItem{name: r.Name, label: a.path + "#" + strconv.Itoa(k), err: r.Err}
 				if r.Err == nil {
-					it.data = r.Char()
+					it.data = chars.Char(r)
 				}
 				if !yield(it, nil) {
 					return
@@ -354,37 +356,71 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	b := &batch{src: src, file: f, cfg: cfg, opt: opt, gate: newMemGate(mem)}
+	b := &batch{src: src, file: f, proto: sema.Prepare(f, nil), cfg: cfg, opt: opt, gate: newMemGate(mem)}
 	type job struct {
 		index int64
 		items []batchItem
 	}
-	jobs := make(chan job, 256)
+	// Jobs travel in groups: a million short instances one at a time had
+	// sixteen workers contend for the channel. A group grows only while
+	// the workers are behind (the channel is full), so that a few large
+	// instances still spread over all of them.
+	const maxGroup = 32
+	jobs := make(chan []job, 2*workers)
 	results := make(chan *BatchResult, window)
 	slots := make(chan struct{}, window) // read-ahead and reorder window
 	var readErr error
 	go func() { // the reader
 		defer close(jobs)
+		var group []job
+		send := func() bool {
+			select {
+			case jobs <- group:
+				group = nil
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
 		var n int64
 		mark := time.Now()
 		for items, err := range instances(args, opt.Pairs, &b.parse) {
 			b.read.Add(int64(time.Since(mark)))
 			if err != nil {
 				readErr = err
-				return
+				break
 			}
 			select {
 			case slots <- struct{}{}:
-			case <-ctx.Done():
-				return
+			default:
+				// The window is full: the emitter waits for an
+				// instance, perhaps one held here.
+				if len(group) > 0 && !send() {
+					return
+				}
+				select {
+				case slots <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
 			}
-			select {
-			case jobs <- job{n, items}:
-				n++
-			case <-ctx.Done():
-				return
+			group = append(group, job{n, items})
+			n++
+			if len(group) >= maxGroup {
+				if !send() {
+					return
+				}
+			} else {
+				select {
+				case jobs <- group:
+					group = nil
+				default:
+				}
 			}
 			mark = time.Now()
+		}
+		if len(group) > 0 {
+			send()
 		}
 	}()
 	deliver := func(r *BatchResult) {
@@ -401,9 +437,11 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 		wg.Add(1)
 		go func(ex backend.Executor) {
 			defer wg.Done()
-			for j := range jobs {
-				if r := b.solve(ctx, ex, j.index, j.items); r != nil {
-					deliver(r)
+			for group := range jobs {
+				for _, j := range group {
+					if r := b.solve(ctx, ex, j.index, j.items); r != nil {
+						deliver(r)
+					}
 				}
 			}
 		}(execs[w])
@@ -774,10 +812,13 @@ func zip(args []*BatchArg, srcs []func() iter.Seq2[batchItem, error], busy *atom
 type batch struct {
 	src  *Source
 	file *dsl.File
-	cfg  bind.Config
-	opt  BatchOptions
-	gate *memGate
-	gpu  *gpuBatcher // BatchOptions.Devices
+	// proto is file's declarations checked once (nil where they hold an
+	// error): the instances check only their data and recurrence.
+	proto *sema.Prototype
+	cfg   bind.Config
+	opt   BatchOptions
+	gate  *memGate
+	gpu   *gpuBatcher // BatchOptions.Devices
 
 	bind, plan, run, render atomic.Int64 // nanoseconds
 	// plans: by shapeKey, a plan that serves the shape's instances
@@ -796,7 +837,7 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 	cfg := b.cfg
 	if len(items) > 0 {
 		cfg.Args = make([]string, len(items))
-		cfg.ArgData = map[int]*formats.Table{}
+		cfg.ArgData = make([]*formats.Table, len(items))
 	}
 	for k, it := range items {
 		r.Names[k] = it.name
@@ -815,7 +856,7 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 	if b.gpu != nil {
 		// An instance of a shape already running in batch launches: its
 		// data checked, the shape's recurrence and plan will do.
-		if q, err := bind.CheckData(b.file, cfg); err == nil {
+		if q, err := b.checkData(cfg); err == nil {
 			if p, pl, sh := b.gpu.adopt(q); p != nil {
 				t1 := time.Now()
 				b.bind.Add(int64(t1.Sub(t0)))
@@ -829,7 +870,7 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 			}
 		}
 	}
-	p, err := bind.Check(b.file, cfg)
+	p, err := b.check(cfg)
 	t1 := time.Now()
 	b.bind.Add(int64(t1.Sub(t0)))
 	if err != nil {
@@ -858,6 +899,24 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 		return nil
 	}
 	return b.run1(ctx, ex, r, l, backend.Options{Threads: 1, Traceback: b.opt.Traceback, NoSpecial: b.opt.NoSpecial})
+}
+
+// check is bind.Check(b.file, cfg), through the batch's Prototype where
+// it has one.
+func (b *batch) check(cfg bind.Config) (*ir.Problem, error) {
+	if b.proto == nil {
+		return bind.Check(b.file, cfg)
+	}
+	return b.proto.Check(bind.Bind(b.file, cfg))
+}
+
+// checkData is bind.CheckData(b.file, cfg), through the batch's
+// Prototype where it has one.
+func (b *batch) checkData(cfg bind.Config) (*ir.Problem, error) {
+	if b.proto == nil {
+		return bind.CheckData(b.file, cfg)
+	}
+	return b.proto.CheckData(bind.Bind(b.file, cfg))
 }
 
 // load plans p: with the plan of an earlier instance of the same shape
@@ -906,7 +965,11 @@ func (b *batch) sharedPlan(p *ir.Problem) *plan.Plan {
 // `.dp` file), sizes, scalars, input shapes and whether each input holds
 // inf (which the checker's lowering looks for), never the data otherwise.
 func shapeKey(p *ir.Problem) string {
-	b := make([]byte, 0, 128)
+	return string(appendShapeKey(make([]byte, 0, 128), p))
+}
+
+// appendShapeKey appends shapeKey(p) to b.
+func appendShapeKey(b []byte, p *ir.Problem) []byte {
 	b = strconv.AppendInt(b, p.Rows, 10)
 	b = append(b, 'x')
 	b = strconv.AppendInt(b, p.Cols, 10)
@@ -932,7 +995,7 @@ func shapeKey(p *ir.Problem) string {
 		b = append(b, " inf:"...)
 		b = strconv.AppendBool(b, in.HoldsInf())
 	}
-	return string(b)
+	return b
 }
 
 // run1 runs the bound and planned instance r, l alone on ex.

@@ -3,7 +3,6 @@ package engine
 import (
 	"reflect"
 
-	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems/formats"
@@ -54,7 +53,7 @@ func (b *batch) columnTemplate(items []batchItem, l *Loaded) *Loaded {
 		}
 		cfg := b.cfg
 		cfg.Args = make([]string, len(items))
-		cfg.ArgData = map[int]*formats.Table{}
+		cfg.ArgData = make([]*formats.Table, len(items))
 		for m, it := range items {
 			cfg.Args[m] = it.label
 			if it.data != nil {
@@ -62,7 +61,7 @@ func (b *batch) columnTemplate(items []batchItem, l *Loaded) *Loaded {
 			}
 		}
 		cfg.ArgData[k] = pad
-		q, err := bind.Check(b.file, cfg)
+		q, err := b.check(cfg)
 		if err != nil || q.Rows != p.Rows || q.Cols != want {
 			continue
 		}

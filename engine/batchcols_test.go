@@ -83,7 +83,7 @@ answer: cell[min(len(B), 7)][len(B)]
 			src := &Source{Path: c.name + ".dp", Name: c.name, Text: []byte(c.src)}
 			b := &batch{src: src, file: f}
 			items := []batchItem{{name: "a", label: "a.fa#1", data: chars("GATTACA")}, {name: "b", label: "b.fa#1", data: chars(c.b)}}
-			cfg := bind.Config{Args: []string{"a.fa#1", "b.fa#1"}, ArgData: map[int]*formats.Table{0: items[0].data, 1: items[1].data}}
+			cfg := bind.Config{Args: []string{"a.fa#1", "b.fa#1"}, ArgData: []*formats.Table{0: items[0].data, 1: items[1].data}}
 			p, err := bind.Check(f, cfg)
 			if err != nil {
 				t.Fatal(err)

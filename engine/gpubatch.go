@@ -14,7 +14,6 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/gpu"
-	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
@@ -74,6 +73,9 @@ type gpuBatcher struct {
 	// read by every instance: a sync.Map, so that the workers' reads
 	// (300,000 instances a second on 16 cores) do not queue on mu.
 	shapes sync.Map
+	// adoptions (by adoptKey: *adoption) are what adopt found for a
+	// shape's instances, found again by one key.
+	adoptions sync.Map
 
 	mu     sync.Mutex
 	keys   codegen.KeyCache
@@ -106,6 +108,16 @@ type gpuShape struct {
 	columns bool
 	full    int // instances added checked in full (not adopted)
 	tmpl    *ir.Problem
+	// adoptable is tmpl while group is set: what adopt reads without
+	// the batcher's lock (written under it).
+	adoptable atomic.Pointer[ir.Problem]
+}
+
+// adoption is what an instance of a shape adopts: the shape's plan and its
+// batch program's shape (gpuBatcher.adoptions).
+type adoption struct {
+	pl *plan.Plan
+	sh *gpuShape
 }
 
 // prepare finds sh's program group for its first instance l (items its
@@ -283,6 +295,19 @@ func (g *gpuBatcher) planFor(p *ir.Problem) *plan.Plan {
 // shape runs in batch launches; nil otherwise (the caller checks it in
 // full).
 func (g *gpuBatcher) adopt(q *ir.Problem) (*ir.Problem, *plan.Plan, *gpuShape) {
+	if q.Maintain {
+		return nil, nil, nil
+	}
+	// The instances of a shape find its plan and program by one key and
+	// one lookup (they were two keys, two maps and the batcher's lock).
+	key := adoptKey(q, g.vary, &g.keys)
+	if v, ok := g.adoptions.Load(key); ok {
+		a := v.(*adoption)
+		if tmpl := a.sh.adoptable.Load(); tmpl != nil {
+			return sema.Adopt(q, tmpl), a.pl, a.sh
+		}
+		return nil, nil, nil
+	}
 	pl := g.planFor(q)
 	if pl == nil {
 		return nil, nil, nil
@@ -297,16 +322,19 @@ func (g *gpuBatcher) adopt(q *ir.Problem) (*ir.Problem, *plan.Plan, *gpuShape) {
 	default:
 		return nil, nil, nil
 	}
-	g.mu.Lock()
-	var tmpl *ir.Problem
-	if sh.group != nil {
-		tmpl = sh.tmpl
-	}
-	g.mu.Unlock()
+	tmpl := sh.adoptable.Load()
 	if tmpl == nil {
 		return nil, nil, nil
 	}
+	g.adoptions.Store(key, &adoption{pl: pl, sh: sh})
 	return sema.Adopt(q, tmpl), pl, sh
+}
+
+// adoptKey names what an instance's plan and batch program depend on:
+// its shape (shapeKey: the plan's key) and its inputs as codegen.BatchKey
+// has them (the varying ones' data bits, the shared ones' digests).
+func adoptKey(q *ir.Problem, vary []string, keys *codegen.KeyCache) string {
+	return string(codegen.AppendInputsKey(appendShapeKey(make([]byte, 0, 192), q), q, vary, keys))
 }
 
 // add takes the bound and planned instance r, l for a batch launch; false
@@ -349,12 +377,14 @@ func (g *gpuBatcher) add(r *BatchResult, l *Loaded, how itemKind, items []batchI
 		prog, err := g.devs[0].BatchProgram(p, pl, g.vary, false)
 		if err != nil || prog.Source != sh.group.prog.Source {
 			sh.group = nil
+			sh.adoptable.Store(nil)
 			return false
 		}
 	}
 	grp := sh.group
 	if how != itemAdopted && sh.tmpl == nil {
 		sh.tmpl = p
+		sh.adoptable.Store(p)
 	}
 	g.latest = time.Now()
 	if g.pending == 0 {
@@ -367,10 +397,27 @@ func (g *gpuBatcher) add(r *BatchResult, l *Loaded, how itemKind, items []batchI
 	}
 	grp.items = append(grp.items, it)
 	g.pending++
-	if len(grp.items) >= g.chunk {
+	if len(grp.items) >= launchSize(grp.prog, g.chunk) {
 		g.sendLocked(grp)
 	}
 	return true
+}
+
+// launchRowBytes bounds the global memory a launch gives its instances for
+// the rows their strips pass each other (codegen Program.BatchRowBytes:
+// instances too wide for shared memory, e.g. long proteins against a query
+// of over 128 residues with several tables): 256 MiB, several thousand
+// instances of a few thousand cells.
+const launchRowBytes = 256 << 20
+
+// launchSize is how many instances a launch of prog takes: chunk, fewer
+// where their rows between strips would pass launchRowBytes (at least
+// 1,024, enough to fill a GPU).
+func launchSize(prog *codegen.Program, chunk int) int {
+	if prog.BatchRowBytes <= 0 {
+		return chunk
+	}
+	return int(min(int64(chunk), max(launchRowBytes/prog.BatchRowBytes, 1024)))
 }
 
 // sendLocked queues grp's instances as one launch.
@@ -475,7 +522,7 @@ func (g *gpuBatcher) own(it gpuItem) (*Loaded, error) {
 	case itemAdopted:
 		cfg := g.b.cfg
 		cfg.Args = make([]string, len(it.items))
-		cfg.ArgData = map[int]*formats.Table{}
+		cfg.ArgData = make([]*formats.Table, len(it.items))
 		for k, x := range it.items {
 			cfg.Args[k] = x.label
 			if x.data != nil {
@@ -483,7 +530,7 @@ func (g *gpuBatcher) own(it gpuItem) (*Loaded, error) {
 			}
 		}
 		var err error
-		if p, err = bind.Check(g.b.file, cfg); err != nil {
+		if p, err = g.b.check(cfg); err != nil {
 			return nil, InputError(err)
 		}
 	}

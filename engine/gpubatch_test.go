@@ -11,6 +11,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/gpu"
+	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/internal/gputest"
 )
@@ -198,4 +199,23 @@ cell[i][j] = 0                                                   when i == 0 || 
 			sameResults(t, got, want, one)
 		})
 	})
+}
+
+// TestLaunchSize: a launch takes the chunk, fewer where the instances' rows
+// between strips in global memory would pass launchRowBytes, never fewer
+// than 1,024.
+func TestLaunchSize(t *testing.T) {
+	for _, c := range []struct {
+		rowBytes int64
+		want     int
+	}{
+		{0, BatchChunk},
+		{8 << 10, BatchChunk},
+		{48 << 10, launchRowBytes / (48 << 10)},
+		{1 << 20, 1024},
+	} {
+		if got := launchSize(&codegen.Program{BatchRowBytes: c.rowBytes}, BatchChunk); got != c.want {
+			t.Errorf("launchSize(%d bytes an instance) = %d, want %d", c.rowBytes, got, c.want)
+		}
+	}
 }

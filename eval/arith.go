@@ -70,10 +70,8 @@ func siteIn(p *ir.Problem, i, j int64) site {
 	return site{i: i, j: j, cell: true, p: p}
 }
 
-// addFinite and subFinite are ir.AddFinite and ir.SubFinite, the checked
-// steps of the scalar and scan loops.
+// addFinite is ir.AddFinite, the checked step of the scan loops.
 func addFinite(t ir.Type, x, y int64) (int64, bool) { return ir.AddFinite(t, x, y) }
-func subFinite(t ir.Type, x, y int64) (int64, bool) { return ir.SubFinite(t, x, y) }
 
 // arithInt computes x op y by the rules of section 6.1 (ir.Arith).
 func arithInt(op ir.Op, t ir.Type, sat bool, x, y int64) (int64, fault) {

@@ -224,6 +224,21 @@ func TestCellProgramCases(t *testing.T) {
 		{"inf minus inf", interval(9, "long", "min(k in i..j-1: (A[k] >= 0 ? inf : 1) - (A[k] >= -10 ? inf : 1))"), "inf - inf is undefined computing cell[0][1]"},
 		{"NaN cell", interval(9, "double", "sum(k in i..j-1: sqrt(-1 - A[k] * A[k]))"), "cell[0][1] is NaN"},
 		{"inf stored", interval(9, "int", "max(k in i..j-1: inf)"), ""},
+		// + and - outside reductions (the scalar closures' own checks).
+		{"overflow in a scalar add", interval(9, "int", "2147483646 + (j > i ? 1 : 0)"), "overflow computing cell[0][1]: 2147483646 + 1 does not fit in int"},
+		{"overflow in a scalar subtraction", interval(9, "int", "-2147483646 - (j > i ? 1 : 0)"), "overflow computing cell[0][1]: -2147483646 - 1 does not fit in int"},
+		{"long overflow in a scalar add", interval(9, "long", "9223372036854775806 + (j > i ? A[i] * 0 + 1 : 0)"), "overflow computing cell[0][1]"},
+		{"inf plus and minus a number", interval(9, "int", "((j > i + 1 ? inf : 5) + 1) - ((j > i + 2 ? -inf : 3) - 2)"), ""},
+		{"inf minus inf in a scalar", interval(9, "long", "(j > i ? inf : 1) - (j > i ? inf : 0)"), "inf - inf is undefined computing cell[0][1]"},
+		{"scalar division and remainder", interval(12, "int", "(A[i] * 7 - 3) / (j - i) + (A[j] - 5) % (j - i + 1)"), ""},
+		{"division by zero in a scalar", interval(9, "int", "100 / (j - i - 1)"), "division by zero (computing cell[0][1])"},
+		{"remainder by zero in a scalar", interval(9, "long", "100 % (j - i - 1)"), "by zero (computing cell[0][1])"},
+		// Constant right operands (the closures hold them).
+		{"constant right operands", interval(12, "int", "(A[i] - 7) / 3 + (A[j] - 9) % 4 + (A[i] > 2 ? 1 : 0) + (A[j] <= -3 ? 2 : 0) + (A[i] != 0 ? 4 : 0) + (A[j] >= 5 ? 8 : 0) + (A[i] < -1 ? 16 : 0) + (A[j] == 1 ? 32 : 0)"), ""},
+		{"overflow adding a constant", interval(9, "int", "(j > i ? 2147483640 : 0) + 7"), "overflow computing cell[0][1]: 2147483640 + 7 does not fit in int"},
+		{"overflow subtracting a constant", interval(9, "int", "(j > i ? -2147483640 : 0) - 7"), "overflow computing cell[0][1]: -2147483640 - 7 does not fit in int"},
+		{"inf and a constant", interval(9, "int", "((j > i + 1 ? -inf : 4) - 3) + ((j > i + 2 ? -inf : 1) + 2)"), ""},
+		{"constant inf operand", interval(9, "long", "(j > i + 1 ? A[i] : 4) + (A[j] > 0 ? inf : 1) - inf"), "inf - inf is undefined"},
 	}
 	for _, tc := range cases {
 		st, err := checkModes(t, tc.name+".dp", tc.src)

@@ -250,6 +250,32 @@ func loadFn[T num](c *scomp, n *ir.Load, data []T) func(*frame) T {
 // binaryInt compiles an integer + - * / %, checked by the rules of
 // section 6.1 (arith.go). The common finite + and - get closures of their
 // own; the rest go through arithInt.
+// constInt is e's value where e is an integer constant a closure may hold
+// instead of calling for it (a literal, inf, a scalar); false otherwise,
+// and where the compiler's leaf hook serves e.
+func (c *scomp) constInt(e ir.Expr) (int64, bool) {
+	var v int64
+	switch n := e.(type) {
+	case *ir.Const:
+		v = constValue(n).I
+	case *ir.Inf:
+		v = infValue(e.Type(), n.Neg).I
+	case *ir.ScalarRef:
+		v = n.Scalar.Value.I
+	default:
+		return 0, false
+	}
+	if classOf(e.Type()) != ir.ClassInt {
+		return 0, false
+	}
+	if c.leaf != nil {
+		if f, ok := c.leaf(e).(iFn); ok && f != nil {
+			return 0, false
+		}
+	}
+	return v, true
+}
+
 func (c *scomp) binaryInt(n *ir.Binary) iFn {
 	x, y := c.intFn(n.X), c.intFn(n.Y)
 	t, op, sat := n.T, n.Op, n.Saturate
@@ -262,24 +288,117 @@ func (c *scomp) binaryInt(n *ir.Binary) iFn {
 	fail := func(f *frame, fl fault, a, b int64) {
 		f.fail(arithErr(n.Pos, f.site(), fl, op, t, a, b))
 	}
-	if !sat && op == ir.OpAdd {
+	// + and - (most of a recurrence's arithmetic) with the type's bounds
+	// and sentinels looked up once: ir.AddFinite's and ir.SubFinite's
+	// tests, and ir.Arith's where an operand may be inf (sat).
+	fmax := ir.ArithMax(t)
+	pinf, ninf := ir.ArithSentinels(t)
+	if k, ok := c.constInt(n.Y); ok {
+		// A constant or scalar right operand (X[i][j-1] - e, J / 3, J % 3):
+		// no call for it, its inf test made once.
+		kinf := sat && (k == pinf || k == ninf)
+		slow := func(f *frame, a int64) int64 {
+			v, fl := arithInt(op, t, sat, a, k)
+			if fl != fNone {
+				fail(f, fl, a, k)
+			}
+			return v
+		}
+		switch {
+		case op == ir.OpAdd && !kinf:
+			return func(f *frame) int64 {
+				a := x(f)
+				if sat && (a == pinf || a == ninf) {
+					return slow(f, a)
+				}
+				v, ok := ir.AddWithin(a, k, fmax)
+				if !ok {
+					fail(f, fOverflow, a, k)
+				}
+				return v
+			}
+		case op == ir.OpSub && !kinf:
+			return func(f *frame) int64 {
+				a := x(f)
+				if sat && (a == pinf || a == ninf) {
+					return slow(f, a)
+				}
+				v, ok := ir.SubWithin(a, k, fmax)
+				if !ok {
+					fail(f, fOverflow, a, k)
+				}
+				return v
+			}
+		case !sat && op == ir.OpDiv && k != 0:
+			return func(f *frame) int64 {
+				a := x(f)
+				v := a / k
+				if !ir.IsFinite(v, fmax) {
+					fail(f, fOverflow, a, k)
+				}
+				return v
+			}
+		case !sat && op == ir.OpRem && k != 0:
+			return func(f *frame) int64 { return x(f) % k }
+		}
+		return func(f *frame) int64 { return slow(f, x(f)) }
+	}
+	switch {
+	case op == ir.OpAdd:
 		return func(f *frame) int64 {
 			a, b := x(f), y(f)
-			v, ok := addFinite(t, a, b)
+			if sat && (a == pinf || a == ninf || b == pinf || b == ninf) {
+				v, fl := arithInt(op, t, sat, a, b)
+				if fl != fNone {
+					fail(f, fl, a, b)
+				}
+				return v
+			}
+			v, ok := ir.AddWithin(a, b, fmax)
 			if !ok {
 				fail(f, fOverflow, a, b)
 			}
 			return v
 		}
-	}
-	if !sat && op == ir.OpSub {
+	case op == ir.OpSub:
 		return func(f *frame) int64 {
 			a, b := x(f), y(f)
-			v, ok := subFinite(t, a, b)
+			if sat && (a == pinf || a == ninf || b == pinf || b == ninf) {
+				v, fl := arithInt(op, t, sat, a, b)
+				if fl != fNone {
+					fail(f, fl, a, b)
+				}
+				return v
+			}
+			v, ok := ir.SubWithin(a, b, fmax)
 			if !ok {
 				fail(f, fOverflow, a, b)
 			}
 			return v
+		}
+	case !sat && op == ir.OpDiv:
+		// (A cell of several tables has its table's column as J / T and
+		// its table as J % T: every condition divides.)
+		return func(f *frame) int64 {
+			a, b := x(f), y(f)
+			if b == 0 {
+				fail(f, fDivZero, a, b)
+				return 0
+			}
+			v := a / b
+			if !ir.IsFinite(v, fmax) {
+				fail(f, fOverflow, a, b)
+			}
+			return v
+		}
+	case !sat && op == ir.OpRem:
+		return func(f *frame) int64 {
+			a, b := x(f), y(f)
+			if b == 0 {
+				fail(f, fDivZero, a, b)
+				return 0
+			}
+			return a % b
 		}
 	}
 	return func(f *frame) int64 {
@@ -549,6 +668,22 @@ func (c *scomp) compare(n *ir.Binary) bFn {
 		return func(f *frame) bool { return cmpOp(op, x(f), y(f)) }
 	}
 	x, y := c.intFn(n.X), c.intFn(n.Y)
+	if k, ok := c.constInt(n.Y); ok {
+		// A bound or a case's index (j == 0, J / 3 < 1): no call for k.
+		switch op {
+		case ir.OpEq:
+			return func(f *frame) bool { return x(f) == k }
+		case ir.OpNe:
+			return func(f *frame) bool { return x(f) != k }
+		case ir.OpLt:
+			return func(f *frame) bool { return x(f) < k }
+		case ir.OpLe:
+			return func(f *frame) bool { return x(f) <= k }
+		case ir.OpGt:
+			return func(f *frame) bool { return x(f) > k }
+		}
+		return func(f *frame) bool { return x(f) >= k }
+	}
 	switch op {
 	case ir.OpEq:
 		return func(f *frame) bool { return x(f) == y(f) }

@@ -28,9 +28,9 @@ const (
 // operation reads).
 func ArithMax(t Type) int64 {
 	if t.HasInf() {
-		return t.Info().FiniteHi
+		return t.info().FiniteHi
 	}
-	return Int.Info().FiniteHi
+	return Int.info().FiniteHi
 }
 
 // IsFinite reports whether |v| <= fmax. It is written without branches, in
@@ -45,15 +45,22 @@ func IsFinite(v, fmax int64) bool {
 // AddFinite and SubFinite, MulFinite compute an operation on finite
 // operands of type t, reporting whether the exact result is finite. The
 // sign tests catch a wrapped long; an int never wraps in 64 bits.
-func AddFinite(t Type, x, y int64) (int64, bool) {
-	s := x + y
-	return s, (x^s)&(y^s) >= 0 && IsFinite(s, ArithMax(t))
-}
+func AddFinite(t Type, x, y int64) (int64, bool) { return AddWithin(x, y, ArithMax(t)) }
 
 // SubFinite is x - y on finite operands (see AddFinite).
-func SubFinite(t Type, x, y int64) (int64, bool) {
+func SubFinite(t Type, x, y int64) (int64, bool) { return SubWithin(x, y, ArithMax(t)) }
+
+// AddWithin and SubWithin are AddFinite and SubFinite with the type's
+// bound fmax (ArithMax) given: for loops that look it up once.
+func AddWithin(x, y, fmax int64) (int64, bool) {
+	s := x + y
+	return s, (x^s)&(y^s) >= 0 && IsFinite(s, fmax)
+}
+
+// SubWithin is x - y on finite operands within ±fmax (see AddWithin).
+func SubWithin(x, y, fmax int64) (int64, bool) {
 	s := x - y
-	return s, (x^y)&(x^s) >= 0 && IsFinite(s, ArithMax(t))
+	return s, (x^y)&(x^s) >= 0 && IsFinite(s, fmax)
 }
 
 // MulFinite is x * y on finite operands (see AddFinite).

@@ -117,15 +117,20 @@ func Types() []Type {
 }
 
 // Info returns the description of t (that of Invalid for an unknown t).
-func (t Type) Info() TypeInfo {
+func (t Type) Info() TypeInfo { return *t.info() }
+
+// info is t's entry of the table, not copied: the evaluator asks for a
+// flag or a bound per cell, and copying the whole TypeInfo each time was a
+// quarter of its time on Gotoh's tables.
+func (t Type) info() *TypeInfo {
 	if int(t) < len(types) {
-		return types[t]
+		return &types[t]
 	}
-	return types[Invalid]
+	return &types[Invalid]
 }
 
 // Is reports whether t has all the properties f.
-func (t Type) Is(f TypeFlags) bool { return t.Info().Flags&f == f && f != 0 }
+func (t Type) Is(f TypeFlags) bool { return t.info().Flags&f == f && f != 0 }
 
 func (t Type) String() string {
 	if int(t) < len(types) {
@@ -144,13 +149,13 @@ func (t Type) IsFloat() bool { return t.Is(IsFloat) }
 func (t Type) HasInf() bool { return t.Is(HasInf) }
 
 // Size is the size in bytes of one value of t in memory.
-func (t Type) Size() int { return t.Info().Bytes }
+func (t Type) Size() int { return t.info().Bytes }
 
 // Bits is the size in bits of one value of t.
 func (t Type) Bits() int { return 8 * t.Size() }
 
 // Promoted is the type arithmetic on values of t is done in.
-func (t Type) Promoted() Type { return t.Info().Promote }
+func (t Type) Promoted() Type { return t.info().Promote }
 
 // ParseType maps a `.dp` type name to a Type (Invalid if unknown).
 func ParseType(name string) Type {
@@ -182,7 +187,7 @@ func FiniteRange(t Type) (lo, hi int64) {
 	if !t.IsInteger() {
 		t = Long
 	}
-	in := t.Info()
+	in := t.info()
 	return in.FiniteLo, in.FiniteHi
 }
 
@@ -190,6 +195,6 @@ func FiniteRange(t Type) (lo, hi int64) {
 // type t (TypeInfo.InfPos, InfNeg). Floating types use IEEE infinities and
 // have no sentinel.
 func InfSentinel(t Type) (pos, neg int64) {
-	in := t.Info()
+	in := t.info()
 	return in.InfPos, in.InfNeg
 }

@@ -62,6 +62,9 @@ type Table struct {
 	// sentinels of the input's declared type.
 	I []int64
 	F []float64 // or floating ones (IEEE infinities for inf)
+	// Printable: every value of I is a printable ASCII character (0x21 to
+	// 0x7e: a record of a FASTA file), which every integer type holds.
+	Printable bool
 	// Checked, where not nil, is shared by every Table of the same values
 	// (a data file a batch reads once for all its instances, a scoring
 	// matrix): the integer types the values were found to fit as they
@@ -161,7 +164,7 @@ func (c *checker) checkArgsDecl() {
 	for _, it := range c.args.Items {
 		for _, id := range it.Names {
 			switch {
-			case c.names[id.Name] == nil:
+			case c.entity(id.Name) == nil:
 				c.errorf(id.Pos, "args: %s", c.unknownName(id.Name, nil))
 			case seen[id.Name]:
 				c.errorf(id.Pos, "args: %s is named twice", id.Name)
@@ -401,7 +404,10 @@ func (c *checker) fillTable(info *inputInfo, src *Datum, t *Table) {
 // for it.
 func intsOf(t *Table, typ ir.Type) ([]int64, int, error) {
 	lo, hi := intRange(typ)
-	if t.F == nil && t.Checked.has(typ) {
+	if t.F == nil && (t.Checked.has(typ) || t.Printable && lo <= 0x21 && hi >= 0x7e) {
+		if t.I == nil {
+			return []int64{}, 0, nil
+		}
 		return t.I, 0, nil
 	}
 	if t.F == nil {

@@ -174,3 +174,21 @@ func TestTableTakenWithoutCopy(t *testing.T) {
 		t.Errorf("float input %v, want %v", in.F, want)
 	}
 }
+
+// TestIntsOfPrintable: a table marked Printable (FASTA and text read as
+// characters) is taken unscanned, with the values and errors a scan
+// gives: printable characters fit every integer type, and the mark is
+// honoured only where the type's range holds them.
+func TestIntsOfPrintable(t *testing.T) {
+	vals := []int64{'!', 'A', 'z', '~'}
+	for _, typ := range []ir.Type{ir.Char, ir.Int, ir.Long} {
+		scanned, _, err1 := intsOf(&Table{Rows: 1, Cols: 4, I: vals}, typ)
+		taken, _, err2 := intsOf(&Table{Rows: 1, Cols: 4, I: vals, Printable: true}, typ)
+		if err1 != nil || err2 != nil || !slices.Equal(scanned, taken) || &taken[0] != &vals[0] {
+			t.Errorf("%v: scanned %v (%v), taken %v (%v); want the same values, the table's own array", typ, scanned, err1, taken, err2)
+		}
+	}
+	if got, _, err := intsOf(&Table{Rows: 1, Printable: true}, ir.Char); err != nil || got == nil || len(got) != 0 {
+		t.Errorf("an empty printable table: %v, %v; want an empty input, not none", got, err)
+	}
+}

@@ -372,7 +372,7 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 		}
 		return &ir.Var{Node: ir.Node{T: c.idxType, Pos: id.Pos}, Kind: kind, Name: name}
 	}
-	if name == "DIM2" && c.dims == 3 && c.names[name] == nil {
+	if name == "DIM2" && c.dims == 3 && c.entity(name) == nil {
 		if sc.mode == modeConst {
 			c.errorf(id.Pos, "%s cannot use %s: the grid size is not known when %s is evaluated", sc.what, name, sc.what)
 			return nil
@@ -382,7 +382,7 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 		}
 		return intConst(c.inner, id.Pos)
 	}
-	if c.tableIndex(name) >= 0 && c.names[name] == nil {
+	if c.tableIndex(name) >= 0 && c.entity(name) == nil {
 		c.errorf(id.Pos, "%s is a table: it needs two subscripts, %s[i][j]", name, name)
 		return nil
 	}
@@ -424,7 +424,7 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 		}
 		return nil
 	case "DIM2":
-		if c.names[name] == nil {
+		if c.entity(name) == nil {
 			c.errorf(id.Pos, "DIM2 is not defined: the grid has %s (DIM2 is the third side of a 3-D grid, K x R x C)", c.dimsText())
 			return nil
 		}
@@ -480,7 +480,7 @@ func (c *checker) indexVar(name string) (ir.VarKind, bool) {
 // here: a derived scalar only uses earlier scalars, and the recurrence only
 // names declared before it. It reports the error and returns nil otherwise.
 func (c *checker) lookup(id *dsl.Ident, sc *scope) *entity {
-	e := c.names[id.Name]
+	e := c.entity(id.Name)
 	if e == nil {
 		if what, ok := reserved[id.Name]; ok && what == "a built-in function" {
 			c.errorf(id.Pos, "%s is a built-in function: call it, %s(...)", id.Name, id.Name)
@@ -506,6 +506,9 @@ func (c *checker) lookup(id *dsl.Ident, sc *scope) *entity {
 		}
 	case sc.mode == modeRecur && e.order > c.recurOrder:
 		if !c.laterReported[e.name] {
+			if c.laterReported == nil {
+				c.laterReported = map[string]bool{}
+			}
 			c.laterReported[e.name] = true
 			c.errorf(id.Pos, "the recurrence uses %s, which is declared after it (line %d); move the declaration of %s above the recurrence", e.name, e.pos.Line, e.name)
 		}
@@ -528,7 +531,7 @@ func (c *checker) scalarCycle(self, to *scalarInfo) []string {
 		}
 		seen[s] = true
 		for _, name := range identNames(s.decl.Expr) {
-			e := c.names[name]
+			e := c.entity(name)
 			if e == nil || e.scalar == nil {
 				continue
 			}
@@ -645,10 +648,10 @@ func (c *checker) lowerIndex(ix *dsl.Index, sc *scope) ir.Expr {
 		return nil
 	}
 	name := ix.Name.Name
-	if t := c.tableIndex(name); t >= 0 && c.names[name] == nil {
+	if t := c.tableIndex(name); t >= 0 && c.entity(name) == nil {
 		return c.lowerTableRef(ix, t, sc)
 	}
-	if c.named() && c.names[name] == nil && (name == "cell" || reserved[name] == "") && !c.isVarName(name, sc) {
+	if c.named() && c.entity(name) == nil && (name == "cell" || reserved[name] == "") && !c.isVarName(name, sc) {
 		msg := fmt.Sprintf("unknown table %s (the tables are %s)", name, c.tableNames())
 		if near := closest(name, c.p.Tables); near != "" {
 			msg = fmt.Sprintf("unknown table %s (did you mean %s? the tables are %s)", name, near, c.tableNames())
@@ -899,7 +902,7 @@ func (c *checker) lowerCall(call *dsl.Call, sc *scope) ir.Expr {
 	want, fixed := arity[name]
 	isMinMax := name == "min" || name == "max"
 	if !fixed && !isMinMax {
-		if e := c.names[name]; e != nil {
+		if e := c.entity(name); e != nil {
 			c.errorf(call.Func.Pos, "%s is %s %s, not a function", name, article(e.kind()), e.kind())
 		} else if near := closest(name, knownFuncs); near != "" {
 			c.errorf(call.Func.Pos, "unknown function %s (did you mean %s?)", name, near)
@@ -1195,7 +1198,7 @@ func (c *checker) shadows(name string, sc *scope) string {
 	if what, ok := reserved[name]; ok {
 		return name + ", " + what
 	}
-	if e := c.names[name]; e != nil {
+	if e := c.entity(name); e != nil {
 		return fmt.Sprintf("the %s %s (line %d)", e.kind(), name, e.pos.Line)
 	}
 	for _, v := range sc.vars {

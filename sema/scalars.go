@@ -16,51 +16,61 @@ import (
 // from it.
 func (c *checker) evalScalars() {
 	for _, s := range c.scalars {
-		if s.t == ir.Invalid {
+		if s.literal && s.overrideBy == "" {
+			s.ok = true // Prepare's value
 			continue
 		}
-		sc := &scope{mode: modeConst, what: "scalar " + s.s.Name, self: s, where: s.decl.Pos}
-		e := c.lower(s.decl.Expr, sc)
-		if s.overrideBy != "" || e == nil {
-			continue // the command line decides, or the error is reported
-		}
-		c.mayInf(e, false) // an element of the data may be inf: saturate on it
-		if r := ir.StripConversions(e); isTyped(r) && !s.t.IsFloat() {
-			// One reduction or element: its exact value, not a double's.
-			v, err := evalTyped(r)
-			if err == nil {
-				v, err = scalarValue(v, s.t)
-			}
-			if err != nil {
-				c.errorf(errPos(err, s.decl.Pos), "scalar %s: %v", s.s.Name, err)
-				continue
-			}
-			s.s.Value, s.ok = v, true
-			continue
-		}
-		if x, ok := intLiteral(s.decl.Expr); ok && !s.t.IsFloat() {
-			// Integer literals are taken exactly, beyond float64's 2^53.
-			v, err := intValue(x, s.t)
-			if err != nil {
-				c.errorf(s.decl.Pos, "scalar %s: %v", s.s.Name, err)
-				continue
-			}
-			s.s.Value, s.ok = v, true
-			continue
-		}
-		f, err := evalHost(e)
-		if err == nil && math.IsInf(f, 0) && !s.t.IsFloat() {
-			err = infScalar(s.t)
-		}
+		c.evalScalar(s)
+	}
+}
+
+// evalScalar sets s's value from its expression, unless the command line
+// gave it one.
+func (c *checker) evalScalar(s *scalarInfo) {
+	if s.t == ir.Invalid {
+		return
+	}
+	sc := &scope{mode: modeConst, what: "scalar " + s.s.Name, self: s, where: s.decl.Pos}
+	e := c.lower(s.decl.Expr, sc)
+	if s.overrideBy != "" || e == nil {
+		return // the command line decides, or the error is reported
+	}
+	c.mayInf(e, false) // an element of the data may be inf: saturate on it
+	if r := ir.StripConversions(e); isTyped(r) && !s.t.IsFloat() {
+		// One reduction or element: its exact value, not a double's.
+		v, err := evalTyped(r)
 		if err == nil {
-			s.s.Value, err = floatValue(f, s.t)
+			v, err = scalarValue(v, s.t)
 		}
 		if err != nil {
 			c.errorf(errPos(err, s.decl.Pos), "scalar %s: %v", s.s.Name, err)
-			continue
+			return
 		}
-		s.ok = true
+		s.s.Value, s.ok = v, true
+		return
 	}
+	if x, ok := intLiteral(s.decl.Expr); ok && !s.t.IsFloat() {
+		// Integer literals are taken exactly, beyond float64's 2^53.
+		v, err := intValue(x, s.t)
+		if err != nil {
+			c.errorf(s.decl.Pos, "scalar %s: %v", s.s.Name, err)
+			return
+		}
+		s.s.Value, s.ok = v, true
+		return
+	}
+	f, err := evalHost(e)
+	if err == nil && math.IsInf(f, 0) && !s.t.IsFloat() {
+		err = infScalar(s.t)
+	}
+	if err == nil {
+		s.s.Value, err = floatValue(f, s.t)
+	}
+	if err != nil {
+		c.errorf(errPos(err, s.decl.Pos), "scalar %s: %v", s.s.Name, err)
+		return
+	}
+	s.ok = true
 }
 
 // isTyped reports whether e is computed by evalTyped: a reduction or an
@@ -321,6 +331,26 @@ func (c *checker) checkGrid() {
 }
 
 func (c *checker) gridSide(e dsl.Expr, which string) (int64, bool) {
+	if c.proto != nil {
+		if m := c.proto.sides[e]; m != nil {
+			v, found, key, keep := m.side(c)
+			if found {
+				return v, true
+			}
+			if keep {
+				v, ok := c.lowerSide(e, which)
+				if ok {
+					m.keep(key, v)
+				}
+				return v, ok
+			}
+		}
+	}
+	return c.lowerSide(e, which)
+}
+
+// lowerSide is gridSide's value of e, lowered and evaluated.
+func (c *checker) lowerSide(e dsl.Expr, which string) (int64, bool) {
 	sc := &scope{mode: modeConst, what: "the grid size", where: c.grid.Pos}
 	x := c.lower(e, sc)
 	if x == nil {

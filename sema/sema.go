@@ -42,6 +42,11 @@ func Check(f *dsl.File, data *Data) (*ir.Problem, error) {
 func run(f *dsl.File, data *Data, steps func(*checker)) (*ir.Problem, error) {
 	c := newChecker(f, data)
 	steps(c)
+	return c.result()
+}
+
+// result is c's problem, named, or every error c found, sorted.
+func (c *checker) result() (*ir.Problem, error) {
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, c.errs
@@ -67,18 +72,23 @@ func (e *entity) kind() string {
 }
 
 type inputInfo struct {
-	decl *dsl.InputDecl
-	in   *ir.Input
-	ok   bool // the data is there and matches the declaration
+	index int // in checker.inputs
+	decl  *dsl.InputDecl
+	in    *ir.Input
+	ok    bool // the data is there and matches the declaration
 }
 
 type scalarInfo struct {
+	index      int // in checker.scalars
 	decl       *dsl.ScalarDecl
 	order      int // index of the declaration in File.Decls
 	s          *ir.Scalar
 	t          ir.Type
 	overrideBy string // who gave the value on the command line ("" if none)
 	ok         bool   // the value is known
+	// literal: the value is the declaration's literal, found once by
+	// Prepare (a binding may still override it).
+	literal bool
 }
 
 type checker struct {
@@ -87,7 +97,8 @@ type checker struct {
 	errs source.ErrorList
 	p    *ir.Problem
 
-	names    map[string]*entity
+	names    map[string]int // the index in ents of each name in scope (shared by clones)
+	ents     []entity
 	inputs   []*inputInfo
 	scalars  []*scalarInfo
 	settings map[string]*dsl.SettingDecl
@@ -115,6 +126,7 @@ type checker struct {
 	laterReported map[string]bool        // names reported as used before their declaration
 	infInputs     map[*ir.Input]bool     // inputInf's answers
 	shared        map[*ir.Input]*Checked // inputs whose values a Table shares with other checks (Table.Checked)
+	proto         *Prototype             // the prototype c was cloned from, if any
 }
 
 func newChecker(f *dsl.File, data *Data) *checker {
@@ -122,20 +134,27 @@ func newChecker(f *dsl.File, data *Data) *checker {
 		f = &dsl.File{}
 	}
 	return &checker{
-		file:          f,
-		data:          data,
-		p:             &ir.Problem{File: f.Name, Src: f.Source, Prev: -1, CellType: ir.Int},
-		names:         map[string]*entity{},
-		settings:      map[string]*dsl.SettingDecl{},
-		cellType:      ir.Int,
-		idxType:       ir.Int,
-		laterReported: map[string]bool{},
-		table:         -1,
+		file:     f,
+		data:     data,
+		p:        &ir.Problem{File: f.Name, Src: f.Source, Prev: -1, CellType: ir.Int},
+		names:    map[string]int{},
+		settings: map[string]*dsl.SettingDecl{},
+		cellType: ir.Int,
+		idxType:  ir.Int,
+		table:    -1,
 	}
 }
 
 // filePos is the position used for errors that come from the command line:
 // the file, no line.
+// entity is the declared name in scope, or nil.
+func (c *checker) entity(name string) *entity {
+	if k, ok := c.names[name]; ok {
+		return &c.ents[k]
+	}
+	return nil
+}
+
 func (c *checker) filePos() source.Pos { return source.Pos{File: c.file.Name} }
 
 func (c *checker) errorf(pos source.Pos, format string, args ...any) {
@@ -147,6 +166,12 @@ func (c *checker) errorf(pos source.Pos, format string, args ...any) {
 
 func (c *checker) check() {
 	c.checkData()
+	c.checkRest()
+}
+
+// checkRest is check after checkData: the recurrence, the schedule and the
+// answer.
+func (c *checker) checkRest() {
 	c.checkHeldKarp()
 	c.checkRecurrence()
 	c.checkSchedule()
@@ -158,10 +183,23 @@ func (c *checker) check() {
 // checks the data and the scalars, and sizes the grid: all of Check that
 // comes before the recurrence (CheckData stops there).
 func (c *checker) checkData() {
+	c.checkDecls()
+	c.checkValues()
+}
+
+// checkDecls is what checkData does without the data: the declarations,
+// settings and the args: line. It depends on the file alone (Prepare
+// keeps its result for a batch's instances).
+func (c *checker) checkDecls() {
 	c.collect()
 	c.setDims()
 	c.checkSettings()
 	c.checkArgsDecl()
+}
+
+// checkValues is the rest of checkData: the bound data and the scalars'
+// values checked, the grid sized.
+func (c *checker) checkValues() {
 	c.bindSteps()
 	c.loadInputs()
 	c.evalScalars()
@@ -224,7 +262,7 @@ func (c *checker) collect() {
 		case *dsl.InputDecl:
 			n := names[next]
 			next++
-			info := &inputInfo{decl: d, in: &ir.Input{Pos: d.Pos, Name: n.Name, Vector: d.Dims.Rows == 1}}
+			info := &inputInfo{index: len(c.inputs), decl: d, in: &ir.Input{Pos: d.Pos, Name: n.Name, Vector: d.Dims.Rows == 1}}
 			info.in.T = ir.ParseType(d.Type)
 			if info.in.T == ir.Invalid {
 				c.errorf(d.Pos, "unknown type %q (types: char, int, long, float, double)", d.Type)
@@ -234,7 +272,7 @@ func (c *checker) collect() {
 		case *dsl.ScalarDecl:
 			n := names[next]
 			next++
-			info := &scalarInfo{decl: d, order: k, s: &ir.Scalar{Pos: d.Pos, Name: d.Name, Derived: !isLiteral(d.Expr)}}
+			info := &scalarInfo{index: len(c.scalars), decl: d, order: k, s: &ir.Scalar{Pos: d.Pos, Name: d.Name, Derived: !isLiteral(d.Expr)}}
 			info.t = ir.ParseType(d.Type)
 			if info.t == ir.Invalid {
 				c.errorf(d.Pos, "unknown type %q (types: char, int, long, float, double)", d.Type)
@@ -255,7 +293,8 @@ func (c *checker) declare(e *entity, n Name) {
 		c.errorf(e.pos, "%s", n.clash)
 		return
 	}
-	c.names[e.name] = e
+	c.names[e.name] = len(c.ents)
+	c.ents = append(c.ents, *e)
 	if e.input != nil {
 		c.p.Inputs = append(c.p.Inputs, e.input.in)
 	} else {
@@ -401,7 +440,7 @@ func (c *checker) checkHeldKarp() {
 	}
 	c.p.Rows, c.p.Cols, c.p.Dims, c.p.Mid, c.p.Inner = 0, 0, 0, 0, 0
 	var dist *inputInfo
-	if e := c.names["dist"]; e != nil && e.input != nil {
+	if e := c.entity("dist"); e != nil && e.input != nil {
 		dist = e.input
 	} else {
 		var mats []*inputInfo

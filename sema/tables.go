@@ -108,7 +108,7 @@ func (c *checker) checkTables() {
 	good := true
 	for k, t := range c.tables {
 		names[k] = t.decl.Target
-		switch e := c.names[names[k]]; {
+		switch e := c.entity(names[k]); {
 		case e != nil:
 			c.errorf(t.decl.Pos, "%s is the %s declared at line %d: a table needs a name of its own", names[k], e.kind(), e.pos.Line)
 			good = false

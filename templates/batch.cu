@@ -12,7 +12,9 @@
 // of an instance taller than one strip (32*DP_RPT rows) are swept strip
 // after strip by the same warp: the strip's last lane leaves its bottom
 // DP_PI rows in the warp's slice of shared memory (two slots, strip s
-// writes slot s&1), where lane 0 of the next strip reads them. Nothing
+// writes slot s&1), where lane 0 of the next strip reads them — or, with
+// DP_BGLOBAL (rows too wide for shared memory), in the instance's slice of
+// grows in global memory (2 x DP_PI1 x DP_BCOLS cells an instance). Nothing
 // waits for another warp, and the register window holds the cells a cell
 // reads (any constant offset within DP_PI rows and DP_PJ columns back).
 // A shared table read at a row's and a column's value (a scoring matrix
@@ -42,6 +44,9 @@
 static_assert(DP_T == 1 || !DP_BACK, "several tables: forward sweeps");
 #define DP_NSTRIPS ((DP_ROWS + DP_SH - 1) / DP_SH)
 #define DP_BCOLS (DP_NSTRIPS > 1 ? DP_COLS : 1)
+#ifndef DP_BGLOBAL
+#define DP_BGLOBAL 0
+#endif
 // DP_BREG (codegen: Program.BatchValueOnly, a region min or max of integer
 // cells): each row of a lane keeps its best value, one max (min) a cell,
 // folded into the partial result at the end of the strip where the row is
@@ -178,9 +183,11 @@ __device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, con
 // dp_batch: n instances; ans has one cell an instance (DP_ANS_KIND 1),
 // part one partial result (2); with DP_BGEN cols and ansj one column
 // count and answer column an instance; bptr the DP_NBPTR pointers of
-// dp_bptr. Blocks of DP_BW*32 threads, (n + DP_BW - 1) / DP_BW of them.
+// dp_bptr; with DP_BGLOBAL grows 2 x DP_PI1 x DP_BCOLS cells an instance
+// (unused without). Blocks of DP_BW*32 threads, (n + DP_BW - 1) / DP_BW of
+// them.
 extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long long n, cell_t *ans, dp_part_t *part, const int *cols,
-	const int *ansj, const unsigned long long *bptr)
+	const int *ansj, const unsigned long long *bptr, cell_t *grows)
 {
 	for (int t = threadIdx.x; t < DP_NBPTR; t += blockDim.x)
 		dp_bptr[t] = bptr[t];
@@ -189,7 +196,10 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 	dp_pf_build(); // from the launch's shared inputs
 	__syncthreads();
 #endif
+#if !DP_BGLOBAL
 	__shared__ cell_t bnd[DP_BW][2][DP_PI1 * DP_BCOLS];
+	(void)grows;
+#endif
 #if DP_NCOLV > 0
 	__shared__ dp_colvals cring[DP_BW][128];
 #endif
@@ -250,8 +260,14 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 #pragma unroll
 			for (int c = 0; c < DP_NC; ++c)
 				w[r][c] = (cell_t)0;
+#if DP_BGLOBAL
+		cell_t *const gb = grows + inst * (2LL * DP_PI1 * DP_BCOLS);
+		const cell_t *top = s > 0 ? gb + ((s + 1) & 1) * (long long)(DP_PI1 * DP_BCOLS) : 0;
+		cell_t *out = s + 1 < DP_NSTRIPS ? gb + (s & 1) * (long long)(DP_PI1 * DP_BCOLS) : 0;
+#else
 		const cell_t *top = s > 0 ? bnd[wib][(s + 1) & 1] : 0;
 		cell_t *out = s + 1 < DP_NSTRIPS ? bnd[wib][s & 1] : 0;
+#endif
 		// Chunks that reach outside the grid check what they read and
 		// where they are: a strip's first rows read rows above the grid
 		// (where a reference is not proved inside), and a strip with rows

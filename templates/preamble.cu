@@ -96,6 +96,17 @@ __device__ __noinline__ void dp_fail(int code, int site, long long i, long long 
 
 template <class T> __device__ __forceinline__ T dp_min(T x, T y) { return (y < x) ? y : x; }
 template <class T> __device__ __forceinline__ T dp_max(T x, T y) { return (y > x) ? y : x; }
+#ifdef DP_HOST
+// dp_pair holds a min's or max's two operands, evaluated left to right (a
+// braced list is; a call's arguments are not): the host programs' min and
+// max, so that where both operands fail the left one is reported, as the
+// evaluator does.
+template <class T> struct dp_pair {
+	T x, y;
+};
+template <class T> __device__ __forceinline__ T dp_minp(dp_pair<T> p) { return dp_min(p.x, p.y); }
+template <class T> __device__ __forceinline__ T dp_maxp(dp_pair<T> p) { return dp_max(p.x, p.y); }
+#endif
 
 __device__ __forceinline__ bool dp_iinf(int x) { return x == DP_IPOS || x == DP_INEG; }
 __device__ __forceinline__ bool dp_linf(long long x) { return x == DP_LPOS || x == DP_LNEG; }

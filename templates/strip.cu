@@ -168,11 +168,13 @@ __device__ __forceinline__ void dp_st_release_sys(int *p, int v)
 
 __device__ __forceinline__ bool dp_aborted() { return *(volatile int *)&dp_abort != 0; }
 
-// dp_wait waits until *p >= need; false when the host asked to stop.
+// dp_wait waits until *p >= need; false when the host asked to stop. SYS:
+// *p is written by another launch (DP_BANDS' links), at system scope.
+template <bool SYS = false>
 __device__ __forceinline__ bool dp_wait(const int *p, int need, int &known)
 {
 	while (known < need) {
-		known = dp_ld_acquire(p);
+		known = SYS ? dp_ld_acquire_sys(p) : dp_ld_acquire(p);
 		if (known >= need)
 			break;
 		if (dp_aborted())
@@ -320,17 +322,8 @@ __device__ __forceinline__ cell_t dp_slab_left(const dp_strip_warp &sw, long lon
 __device__ __forceinline__ bool dp_wait_strip(const dp_strip_warp &sw, const int *above, int need, int &known)
 {
 #if DP_BANDS
-	if (sw.linkIn) {
-		while (known < need) {
-			known = dp_ld_acquire_sys(above);
-			if (known >= need)
-				break;
-			if (dp_aborted())
-				return false;
-			__nanosleep(64);
-		}
-		return true;
-	}
+	if (sw.linkIn)
+		return dp_wait<true>(above, need, known);
 #endif
 	return dp_wait(above, need, known);
 }
@@ -502,7 +495,7 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 }
 
 // dp_strip_one sweeps this warp's rows of strip s; false when stopped.
-__device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, cell_t *bnd, dp_colvals *ring, dp_part_t &acc)
+__device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, dp_colvals *ring, dp_part_t &acc)
 {
 	const long long s = sw.s;
 	const int lane = sw.lane;
@@ -743,7 +736,7 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, lon
 			sw.ks[k] = r < DP_ROWS ? keepSlot[DP_BACK ? DP_ROWS - 1 - r : r] : -1;
 		}
 #endif
-		if (!dp_strip_one(sw, bnd, ring, acc) && lane == 0)
+		if (!dp_strip_one(sw, ring, acc) && lane == 0)
 			*(volatile int *)&sh.stop = 1;
 #if DP_SLABS
 		if (sl.lout) {

@@ -175,6 +175,35 @@ double 1x? A = 1,0,2
 cell[i][j] = 1.0  when i == 0 || j == 0
            | (cell[i-1][j] - cell[i][j-1]) / A[i] + cell[i-1][j-1]  otherwise
 `},
+		{"both arguments of a max overflow", `problem two
+int 1x4 A = 1,2,3,4
+int 1x4 B = 5,6,7,8
+40 x 40
+cell[i][j] = max(A[i % 4] * 1000000000, B[j % 4] * 1000000000)   when i == 2 && j == 1
+           | max(cell[i-1][j], cell[i][j-1]) + 1                 when i > 0 && j > 0
+           | 0                                                   otherwise
+`},
+		{"both operands of a sum overflow", `problem twosum
+int 1x4 A = 1,2,3,4
+40 x 40
+cell[i][j] = A[i % 4] * 1000000000 + A[j % 4] * 1000000000   when i == 2 && j == 1
+           | max(cell[i-1][j], cell[i][j-1]) + 1              when i > 0 && j > 0
+           | 0                                                otherwise
+`},
+		{"both operands of a difference overflow", `problem twodiff
+int 1x4 A = 1,2,3,4
+40 x 40
+cell[i][j] = A[i % 4] * 1000000000 - A[j % 4] * -1000000000 * (i + 1)   when i == 2 && j == 1
+           | max(cell[i-1][j], cell[i][j-1]) + 1              when i > 0 && j > 0
+           | 0                                                otherwise
+`},
+		{"a max and a product overflow", `problem maxprod
+int 1x4 A = 1,2,3,4
+40 x 40
+cell[i][j] = max(A[i % 4] * 1000000000, 7) + A[j % 4] * 1500000000   when i == 2 && j == 1
+           | max(cell[i-1][j], cell[i][j-1]) + 1              when i > 0 && j > 0
+           | 0                                                otherwise
+`},
 		{"float sum", `problem fl
 cell: float
 66 x 70

@@ -255,10 +255,17 @@ func (e *Executor) RunBatch(ctx context.Context, prog *codegen.Program, insts []
 	codesAt := upLen
 	ansAt := round(codesAt + 4*n)
 	devLen := ansAt + outBytes*n
+	// Rows passed between an instance's strips, where shared memory is too
+	// small for them (codegen Program.BatchRowBytes): after the answers,
+	// device memory only.
+	rowsAt := round(devLen)
+	if prog.BatchRowBytes > 0 {
+		devLen = rowsAt + prog.BatchRowBytes*n
+	}
 	if free, _, err := e.ctx.MemInfo(); err == nil && devLen > free*3/4 {
 		return nil, st, hostmem.TooLarge(fmt.Sprintf("a batch launch of %d instances of %s", n, first.P.Name), devLen, free*3/4, "three quarters of the free GPU memory", "")
 	}
-	if err := sl.grow(e, upLen, devLen-codesAt, devLen); err != nil {
+	if err := sl.grow(e, upLen, ansAt+outBytes*n-codesAt, devLen); err != nil {
 		return nil, st, err
 	}
 	host := sl.up.Bytes()
@@ -338,13 +345,17 @@ func (e *Executor) RunBatch(ctx context.Context, prog *codegen.Program, insts []
 		return nil, st, fmt.Errorf("gpu: a batch launch of %d instances is too large", n)
 	}
 	bptr := uint64(sl.dev) + uint64(ptrAt)
-	if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(32 * prog.BatchWarps), 1, 1}, 0, sl.stream, n, ans, part, colsDev, ansjDev, bptr); err != nil {
+	var grows uint64
+	if prog.BatchRowBytes > 0 {
+		grows = uint64(sl.dev) + uint64(rowsAt)
+	}
+	if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(32 * prog.BatchWarps), 1, 1}, 0, sl.stream, n, ans, part, colsDev, ansjDev, bptr, grows); err != nil {
 		return nil, st, fmt.Errorf("launching the batch kernel of %s: %w", first.P.Name, err)
 	}
 	if err := end.Record(sl.stream); err != nil {
 		return nil, st, err
 	}
-	if err := e.ctx.CopyDtoHAsync(sl.dn.Ptr(), sl.dev+cuda.DevicePtr(codesAt), devLen-codesAt, sl.stream); err != nil {
+	if err := e.ctx.CopyDtoHAsync(sl.dn.Ptr(), sl.dev+cuda.DevicePtr(codesAt), ansAt+outBytes*n-codesAt, sl.stream); err != nil {
 		return nil, st, err
 	}
 	if err := sl.stream.Synchronize(); err != nil {

@@ -44,10 +44,27 @@ cell[i][j] = 0                                                   when i == 0 || 
            | max(cell[i-1][j], cell[i][j-1]) + 100 / (A[i-1] - 84)   otherwise
 `
 
+// affineBatchText is local alignment with affine gaps (three tables).
+const affineBatchText = `problem gotoh-local
+char 1x? A = %q
+char 1x? B = %q
+int o = 5
+int e = 2
+(len(A)+1) x (len(B)+1)
+X[i][j] = -inf                                      when j == 0
+        | max(X[i][j-1] - e, H[i][j-1] - o - e)     otherwise
+Y[i][j] = -inf                                      when i == 0
+        | max(Y[i-1][j] - e, H[i-1][j] - o - e)     otherwise
+H[i][j] = 0                                         when i == 0 || j == 0
+        | max(0, H[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -3), X[i][j], Y[i][j])   otherwise
+answer: max(i in 0..len(A): max(j in 0..len(B): H[i][j]))
+`
+
 // TestBatchRun runs instances of one shape in one launch and compares each
 // with the CPU executor: a cell answer, a region answer, two strips of
-// rows (300 rows), one row, and instances that fail among others that do
-// not.
+// rows (300 rows), one row, instances that fail among others that do
+// not, and instances of three tables whose rows between strips are too
+// wide for shared memory (global memory: Program.BatchRowBytes).
 func TestBatchRun(t *testing.T) {
 	e := executor(t)
 	r := dptest.Rand(t)
@@ -69,6 +86,7 @@ func TestBatchRun(t *testing.T) {
 		{"nw-300x61", nwBatchText, 300, 61, 20, false},
 		{"sw-97x131", swBatchText, 97, 131, 33, false},
 		{"div-20", divBatchText, 20, 20, 40, true},
+		{"gotoh-local-200x1800", affineBatchText, 200, 1800, 12, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var insts []BatchInstance
@@ -83,6 +101,9 @@ func TestBatchRun(t *testing.T) {
 					var err error
 					if prog, err = e.BatchProgram(p, pl, []string{"A", "B"}, false); err != nil {
 						t.Fatal(err)
+					}
+					if wide := c.m >= 1800; (prog.BatchRowBytes > 0) != wide {
+						t.Fatalf("rows between strips in global memory: %v, want %v", prog.BatchRowBytes > 0, wide)
 					}
 				}
 				insts = append(insts, BatchInstance{P: p, Plan: pl})

@@ -231,12 +231,7 @@ func runBitparBands(ctx context.Context, exs []*Executor, p *ir.Problem, pl *pla
 	if err := backend.Finish(p, opt, res, bitparAnswer(p, pl, job, last, best, bestJ), traceback.Trace); err != nil {
 		return nil, err
 	}
-	addRunStats(&stats, runs)
-	stats.ComputeSeconds = compute
-	stats.Cells = p.Cells()
-	stats.Seconds = time.Since(start).Seconds()
-	res.Stats = stats
-	return res, nil
+	return splitStats(res, stats, runs, p, compute, start), nil
 }
 
 // bandBounds cuts strips into row bands: per on each GPU, in proportion to

@@ -88,6 +88,7 @@ type Executor struct {
 	s1, s2  *cuda.Stream
 	modules map[string]*module
 	stage   [2]*cuda.HostBuffer // pinned staging of maintain, reused
+	retired []*cuda.HostBuffer  // staging outgrown during a run (freeRetired)
 	bslots  chan *batchSlot     // batch launches' streams and buffers (RunBatch)
 	bclock  *cuda.Event         // batch launches' time origin (batchClock)
 }
@@ -148,6 +149,7 @@ func (e *Executor) Close() error {
 			e.stage[h] = nil
 		}
 	}
+	errs = append(errs, e.freeRetired())
 	if e.bslots != nil {
 		// The slots RunBatch calls have returned (the caller waits for
 		// the calls); their device memory goes with the context.
@@ -247,6 +249,9 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	defer e.mu.Unlock()
 	if e.ctx == nil {
 		return nil, errors.New("gpu: the executor is closed")
+	}
+	if err := e.freeRetired(); err != nil {
+		return nil, err
 	}
 	if job := bitparFor(p, pl, opt); job != nil {
 		// A recognised algorithm (plan.Special) instead of the schedule.

@@ -571,6 +571,29 @@ func TestCancelMaintain(t *testing.T) {
 	}
 }
 
+// TestStagingGrows: a maintain run that needs more pinned staging than an
+// earlier run left runs to the end. The strip kernel waits for the host's
+// copies through two slots while the host pins its buffers; freeing the
+// smaller buffer there waited for the kernel (a deadlock: the test hung).
+func TestStagingGrows(t *testing.T) {
+	e := executor(t)
+	r := dptest.Rand(t)
+	old := e.cfg
+	e.cfg.maxSlots = 2
+	defer func() { e.cfg = old }()
+	for _, n := range []int{40, 3000} {
+		a, b := dptest.DNA(r, n), dptest.DNA(r, n-7)
+		p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": a, "b.txt": b}))
+		res, err := e.Run(context.Background(), p, pl, backend.Options{Maintain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := dptest.LCSGrid(a, b)[n][n-7]; answerOf(res) != want {
+			t.Errorf("%d x %d: %v, want %v", n, n-7, answerOf(res), want)
+		}
+	}
+}
+
 // cancelMidway runs p with opt, cancelling once progress is reported: the
 // run must end with context.Canceled and no result. No clock: a loaded
 // machine is slow, not wrong.

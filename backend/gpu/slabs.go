@@ -144,7 +144,7 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 	if so.Columns && len(slabBounds(exs, per, p.Cols, pj)) < 3 && !so.Always {
 		return one(fmt.Sprintf("%d columns are too few to split", p.Cols))
 	}
-	if !so.Columns && prog.Strips < 2 && !so.Always {
+	if !so.Columns && (prog.Strips < 2 && !so.Always || prog.Strips < 1) {
 		return one(fmt.Sprintf("%d rows are one strip of the strip kernel (%d rows), too few to split", p.Rows, prog.StripRows()))
 	}
 	trace.Mark("generate")
@@ -173,45 +173,42 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 	var stats backend.Stats
 	stats.CompileSeconds = time.Since(compileStart).Seconds()
 	stats.CompileCached = cached
-	if !so.Columns {
-		b := &bandRun{ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, runs: runs, so: so, abort: map[*run]*cuda.HostBuffer{}}
-		defer b.close()
-		res, err := b.run()
-		if err != nil {
-			return nil, err
-		}
-		trace.Mark("sweep+answer")
-		addRunStats(&stats, runs)
-		stats.ComputeSeconds = b.compute
-		stats.Cells = p.Cells()
-		stats.Seconds = time.Since(start).Seconds()
-		res.Stats = stats
-		return res, nil
+	var res *backend.Result
+	var compute float64
+	if so.Columns {
+		sr := &slabRun{ctx: ctx, p: p, pl: pl, prog: prog, runs: runs, so: so, abort: map[*run]*cuda.HostBuffer{}}
+		defer sr.close()
+		res, err = sr.run(exs, slabBounds(exs, per, p.Cols, pj), opt)
+		compute = sr.compute
+	} else {
+		br := &bandRun{ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, runs: runs, so: so, abort: map[*run]*cuda.HostBuffer{}}
+		defer br.close()
+		res, err = br.run()
+		compute = br.compute
 	}
-	s := &slabRun{ctx: ctx, p: p, pl: pl, prog: prog, runs: runs, so: so, abort: map[*run]*cuda.HostBuffer{}}
-	defer s.close()
-	bounds := slabBounds(exs, per, p.Cols, pj)
+	if err != nil {
+		return nil, err
+	}
+	trace.Mark("sweep+answer")
+	return splitStats(res, stats, runs, p, compute, start), nil
+}
+
+// run sweeps the grid in the column slabs of bounds and assembles the
+// result.
+func (s *slabRun) run(exs []*Executor, bounds []int64, opt backend.Options) (*backend.Result, error) {
 	if err := s.prepare(bounds); err != nil {
-		return nil, s.explain(err)
+		return nil, splitError(s.ctx, s.runs, err)
 	}
-	trace.Mark("setup")
 	if err := s.sweep(); err != nil {
-		return nil, s.explain(err)
+		return nil, splitError(s.ctx, s.runs, err)
 	}
-	if err := s.deviceError(); err != nil {
+	if err := runsError(s.runs); err != nil {
 		return nil, err
 	}
-	trace.Mark("sweep")
 	res := &backend.Result{Backend: "cuda", Device: splitDevice(exs, len(s.parts), "column slabs")}
-	if err := backend.Finish(p, opt, res, s.answer, traceback.Trace); err != nil {
+	if err := backend.Finish(s.p, opt, res, s.answer, traceback.Trace); err != nil {
 		return nil, err
 	}
-	trace.Mark("answer")
-	addRunStats(&stats, runs)
-	stats.ComputeSeconds = s.compute
-	stats.Cells = p.Cells()
-	stats.Seconds = time.Since(start).Seconds()
-	res.Stats = stats
 	return res, nil
 }
 
@@ -379,7 +376,7 @@ func (s *slabRun) sweep() error {
 				done += int64(c)
 			}
 		}
-		s.runs[0].progress(done * pr.StripRows())
+		s.runs[0].progress(stripCells(pr, done)) // (without the tables' factor before: a third for Gotoh)
 		return nil
 	}
 	if err := awaitParts(s.launches(), tick, stop); err != nil {
@@ -388,27 +385,6 @@ func (s *slabRun) sweep() error {
 	var err error
 	s.compute, err = kernelSeconds(s.launches())
 	return err
-}
-
-// explain prefers a device error to what followed it.
-func (s *slabRun) explain(err error) error {
-	if derr := s.deviceError(); derr != nil {
-		return derr
-	}
-	if cerr := s.ctx.Err(); cerr != nil {
-		return cerr
-	}
-	return err
-}
-
-// deviceError is the first GPU's error, in slab order.
-func (s *slabRun) deviceError() error {
-	for _, r := range s.runs {
-		if err := r.deviceError(); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // owner is the run whose slab computes real column j.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -227,16 +228,23 @@ answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))
 func TestSlabsCancel(t *testing.T) {
 	e := executor(t)
 	r := dptest.Rand(t)
-	a, b := dptest.DNA(r, 40000), dptest.DNA(r, 40000)
+	// Cancelled once progress shows, not by a clock: with a warm CUBIN cache a
+	// grid of 40,000² finished inside a 20 ms deadline on an H100.
+	a, b := dptest.DNA(r, 300000), dptest.DNA(r, 300000)
 	p, pl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": a, "b.txt": b}))
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err := RunSlabs(ctx, []*Executor{e}, p, pl, backend.Options{NoSpecial: true}, SlabOptions{PerGPU: 3})
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err = %v, want the deadline", err)
+	opt := backend.Options{NoSpecial: true, Progress: func(done, total int64) {
+		if done > 0 && done < total {
+			cancel()
+		}
+	}}
+	res, err := RunSlabs(ctx, []*Executor{e}, p, pl, opt, SlabOptions{PerGPU: 3})
+	if !errors.Is(err, context.Canceled) || res != nil {
+		t.Fatalf("cancelled run: %v, %v; want no result and context.Canceled", res, err)
 	}
 	small, spl := dptest.Load(t, "lcs.dp", dptest.LCSFiles, dptest.Files(map[string]string{"a.txt": a[:300], "b.txt": b[:200]}))
-	res, err := RunSlabs(context.Background(), []*Executor{e}, small, spl, backend.Options{NoSpecial: true}, SlabOptions{PerGPU: 2})
+	res, err = RunSlabs(context.Background(), []*Executor{e}, small, spl, backend.Options{NoSpecial: true}, SlabOptions{PerGPU: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,9 +303,11 @@ func TestSlabsSeveralGPUs(t *testing.T) {
 
 // TestPerfSlabs (DPGPU_PERF=1; DPGPU_SLAB_N, default 1,048,576) times LCS
 // n² with the strip kernel (DPGPU_SLAB_SPECIAL=1: the bit-parallel one):
-// plain, the split kernel as one slab or band (its own cost), 2 on one GPU,
-// and one on every GPU of the machine; medians of 3 runs after a warm-up
-// (DPGPU_SLAB_REPS), kernel time (CUDA events).
+// plain, the split kernel as one part (its own cost), 2 parts (bands,
+// slabs) on one GPU, and one on 2, 4, ... GPUs of the machine (bands,
+// slabs); medians of 3 runs after a warm-up (DPGPU_SLAB_REPS), kernel time
+// (CUDA events). DPGPU_SLAB_RPT sets the strip kernel's rows a thread,
+// DPGPU_SLAB_ONLY (a regular expression) picks variants by name.
 func TestPerfSlabs(t *testing.T) {
 	perfScale(t)
 	e := executor(t)
@@ -312,9 +322,20 @@ func TestPerfSlabs(t *testing.T) {
 	if os.Getenv("DPGPU_SLAB_SPECIAL") != "" {
 		opt.NoSpecial = false // the bit-parallel kernel
 	}
+	// DPGPU_SLAB_RPT: the strip kernel with that many rows a thread.
+	var cg codegen.Options
+	if s := os.Getenv("DPGPU_SLAB_RPT"); s != "" {
+		cg.RowsPerThread, _ = strconv.Atoi(s)
+		x, err := New(WithCacheDir(shared.dir), WithCodegen(cg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer x.Close()
+		e = x
+	}
 	exs := []*Executor{e}
 	for d := 1; d < len(e.drv.Devices()); d++ {
-		x, err := New(WithDevice(d), WithCacheDir(shared.dir))
+		x, err := New(WithDevice(d), WithCacheDir(shared.dir), WithCodegen(cg))
 		if err != nil {
 			t.Fatalf("GPU %d: %v", d, err)
 		}
@@ -366,7 +387,11 @@ func TestPerfSlabs(t *testing.T) {
 		t.Logf("strip kernel, split %s: %d registers, %d blocks of %d threads per SM, %d strips", split, info.Regs, occ, 32*prog.StripWarps, prog.Strips)
 	}
 	var first string
+	only := regexp.MustCompile(os.Getenv("DPGPU_SLAB_ONLY")) // the variants to run
 	for _, v := range vs {
+		if !only.MatchString(v.name) {
+			continue
+		}
 		var ks []float64
 		var dev string
 		reps := 4
@@ -457,6 +482,34 @@ func testBandBounds(t *testing.T) {
 		}
 		if got := bandBounds(exs, c.per, c.strips); fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("bandBounds(%d GPUs x %d, %d strips) = %v, want %v", c.n, c.per, c.strips, got, c.want)
+		}
+	}
+}
+
+// TestBandChunk: bands are at most a launch's resident blocks, cover the
+// strips in as few rounds of n bands as that allows, and are of equal size
+// (the last short); the figures of the 4 x H100 runs among them.
+func TestBandChunk(t *testing.T) {
+	for _, c := range []struct {
+		strips, blocks int64
+		n              int
+		want           int64
+	}{
+		{4097, 396, 4, 342}, // LCS 4,194,304² on four H100s: 3 rounds
+		{4097, 396, 2, 342}, // on two: 6 rounds
+		{1025, 396, 4, 257}, // LCS 1,048,576² on four: one band each
+		{4097, 396, 1, 373},
+		{3, 396, 4, 1},
+		{10, 3, 1, 3},
+		{1, 1, 1, 1},
+	} {
+		got := bandChunk(c.strips, c.blocks, c.n)
+		if got != c.want {
+			t.Errorf("bandChunk(%d strips, %d blocks, %d launches) = %d, want %d", c.strips, c.blocks, c.n, got, c.want)
+		}
+		rounds := (c.strips + int64(c.n)*got - 1) / (int64(c.n) * got)
+		if got > max(c.blocks, 1) || rounds*int64(c.n)*got < c.strips || (rounds > 1 && (rounds-1)*int64(c.n)*max(c.blocks, 1) >= c.strips) {
+			t.Errorf("bandChunk(%d, %d, %d) = %d: %d rounds", c.strips, c.blocks, c.n, got, rounds)
 		}
 	}
 }

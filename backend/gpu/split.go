@@ -1,9 +1,11 @@
 package gpu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
@@ -223,12 +225,19 @@ func splitDevice(exs []*Executor, n int, what string) string {
 	return fmt.Sprintf("%d GPUs, %d %s: %s", len(exs), n, what, strings.Join(names, "; "))
 }
 
-// addRunStats adds the runs' device and host memory to st.
-func addRunStats(st *backend.Stats, runs []*run) {
+// splitStats completes res with stats (the compile's figures already in
+// it) and the split run's: the runs' device and host memory, the kernels'
+// time compute, the cells and the wall time since start.
+func splitStats(res *backend.Result, stats backend.Stats, runs []*run, p *ir.Problem, compute float64, start time.Time) *backend.Result {
 	for _, r := range runs {
-		st.DeviceBytes += r.devBytes
-		st.PeakHostBytes += r.hostBytes
+		stats.DeviceBytes += r.devBytes
+		stats.PeakHostBytes += r.hostBytes
 	}
+	stats.ComputeSeconds = compute
+	stats.Cells = p.Cells()
+	stats.Seconds = time.Since(start).Seconds()
+	res.Stats = stats
+	return res
 }
 
 // partialsOn is one launch's partial answers (region answers): n slots at
@@ -285,4 +294,26 @@ func splitAnswer(p *ir.Problem, pl *plan.Plan, pr *codegen.Program, res *backend
 	}
 	res.Answer = v
 	return eval.CheckAnswer(p, v)
+}
+
+// splitError prefers, to err, a device error of runs (the first, in GPU
+// order) and then the run's cancellation, which err may only follow from.
+func splitError(ctx context.Context, runs []*run, err error) error {
+	if derr := runsError(runs); derr != nil {
+		return derr
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+// runsError is the first device error of runs, in GPU order.
+func runsError(runs []*run) error {
+	for _, r := range runs {
+		if err := r.deviceError(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

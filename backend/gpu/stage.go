@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -53,7 +54,12 @@ func (e *Executor) staging(h int, bytes int64) (*cuda.HostBuffer, error) {
 		return b, nil
 	}
 	if e.stage[h] != nil {
-		e.stage[h].Free()
+		// Not freed now: a kernel may be running that waits for this
+		// run's copies (keepStrips pins its buffers after the launch),
+		// and freeing pinned memory waits for the device: a deadlock
+		// (TestCancelMaintain hung so after another test had left a
+		// smaller buffer). The next run frees it before it launches.
+		e.retired = append(e.retired, e.stage[h])
 		e.stage[h] = nil
 	}
 	b, err := e.ctx.HostAlloc(bytes)
@@ -62,6 +68,17 @@ func (e *Executor) staging(h int, bytes int64) (*cuda.HostBuffer, error) {
 	}
 	e.stage[h] = b
 	return b, nil
+}
+
+// freeRetired frees the staging buffers runs outgrew; called where no
+// kernel of the executor runs (a run's start, Close).
+func (e *Executor) freeRetired() error {
+	var errs []error
+	for _, b := range e.retired {
+		errs = append(errs, b.Free())
+	}
+	e.retired = nil
+	return errors.Join(errs...)
 }
 
 // newStager allocates two pinned buffers of half bytes and, for the tile

@@ -57,12 +57,12 @@ type bandRun struct {
 // run sweeps the grid and assembles the result.
 func (b *bandRun) run() (*backend.Result, error) {
 	if err := b.prepare(); err != nil {
-		return nil, b.explain(err)
+		return nil, splitError(b.ctx, b.runs, err)
 	}
 	if err := b.sweep(); err != nil {
-		return nil, b.explain(err)
+		return nil, splitError(b.ctx, b.runs, err)
 	}
-	if err := b.deviceError(); err != nil {
+	if err := runsError(b.runs); err != nil {
 		return nil, err
 	}
 	var gpus []*Executor
@@ -120,6 +120,13 @@ func (b *bandRun) prepare() error {
 	}
 	occ := map[*run]int{}
 	for _, r := range b.runs {
+		// Every GPU's stop word (stopAll sets them all), also where fewer
+		// launches than GPUs leave one without.
+		h, err := r.hostAlloc(4)
+		if err != nil {
+			return err
+		}
+		b.abort[r] = h
 		if launchesOn[r] == 0 {
 			continue
 		}
@@ -132,11 +139,6 @@ func (b *bandRun) prepare() error {
 			return fmt.Errorf("the strip kernel of %s cannot run a block of %d threads on %s", p.Name, threads, r.e.dev.Name)
 		}
 		occ[r] = o
-		h, err := r.hostAlloc(4)
-		if err != nil {
-			return err
-		}
-		b.abort[r] = h
 		if err := r.zeroStripCaptures(); err != nil {
 			return err
 		}
@@ -236,7 +238,7 @@ func (b *bandRun) sweep() error {
 				}
 			}
 		}
-		b.runs[0].progress(done * pr.StripRows() * int64(max(pr.Tables, 1))) // flags count cell columns
+		b.runs[0].progress(stripCells(pr, done))
 		return nil
 	}
 	if err := awaitParts(b.launches(), tick, stop); err != nil {
@@ -245,27 +247,6 @@ func (b *bandRun) sweep() error {
 	var err error
 	b.compute, err = kernelSeconds(b.launches())
 	return err
-}
-
-// explain prefers a device error to what followed it.
-func (b *bandRun) explain(err error) error {
-	if derr := b.deviceError(); derr != nil {
-		return derr
-	}
-	if cerr := b.ctx.Err(); cerr != nil {
-		return cerr
-	}
-	return err
-}
-
-// deviceError is the first GPU's error, in GPU order.
-func (b *bandRun) deviceError() error {
-	for _, r := range b.runs {
-		if err := r.deviceError(); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // owner is the run whose launch computes real row i.

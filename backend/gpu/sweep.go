@@ -381,7 +381,7 @@ func (r *run) strips() error {
 			for _, c := range flags[:pr.Strips] {
 				cols += int64(c)
 			}
-			r.progress(cols * pr.StripRows() * int64(max(pr.Tables, 1))) // flags count cell columns
+			r.progress(stripCells(pr, cols))
 			return nil
 		}
 		if err := r.awaitKernel(tm.end, tick, func() { stop() }); err != nil {
@@ -425,4 +425,11 @@ func (r *run) lineOf(i, j int64) (line, pos int64) {
 		line = pr.Lines - 1 - line
 	}
 	return line, pos
+}
+
+// stripCells is the progress that strips' flags summing to cols stand for:
+// the flags count cell columns, and a cell of several tables is a column
+// of each (the same rule for one launch, column slabs and row bands).
+func stripCells(pr *codegen.Program, cols int64) int64 {
+	return cols * pr.StripRows() * int64(max(pr.Tables, 1))
 }

@@ -69,7 +69,7 @@ func readFASTA(r io.Reader, name string, size int64, opt Options) (*Table, error
 	case len(seq) == 0:
 		return nil, errAt(name, hline, "record #%d (%q) has an empty sequence", want, header)
 	}
-	return &Table{Rows: 1, Cols: len(seq), I: widen(seq)}, nil
+	return &Table{Rows: 1, Cols: len(seq), I: widen(seq), Printable: true}, nil
 }
 
 func plural(n int) string {

@@ -32,6 +32,9 @@ type Table struct {
 	Rows, Cols int
 	I          []int64
 	F          []float64
+	// Printable: every value of I is a printable ASCII character (0x21 to
+	// 0x7e), as a FASTA record's are; a checker can take them unchecked.
+	Printable bool
 }
 
 // Inf marks inf among integer data (Table.I), and -Inf -inf: the long inf

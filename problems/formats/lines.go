@@ -273,7 +273,19 @@ func appendFloats(dst []float64, line []byte) ([]float64, error) {
 // memory of growing the final array.
 func appendChars(dst, line []byte, upper bool) (out []byte, col int, err error) {
 	dst = grow(dst, len(line))
-	for i, c := range line {
+	// The common line is all kept as it is: find where it stops being
+	// so with one table lookup a byte, and copy that much at once.
+	keep := &keptChars[0]
+	if upper {
+		keep = &keptChars[1]
+	}
+	k := 0
+	for k < len(line) && keep[line[k]] {
+		k++
+	}
+	dst = append(dst, line[:k]...)
+	for i := k; i < len(line); i++ {
+		c := line[i]
 		if spaceTab[c] {
 			continue
 		}
@@ -288,9 +300,21 @@ func appendChars(dst, line []byte, upper bool) (out []byte, col int, err error) 
 	return dst, 0, nil
 }
 
+// keptChars[u][c]: appendChars keeps byte c as it is (printable ASCII;
+// with u, not a lower-case letter).
+var keptChars = func() (t [2][256]bool) {
+	for c := 0x21; c <= 0x7e; c++ {
+		t[0][c] = true
+		t[1][c] = c < 'a' || c > 'z'
+	}
+	return t
+}()
+
 // widen converts characters to the values a Table holds.
-func widen(b []byte) []int64 {
-	v := make([]int64, len(b))
+func widen(b []byte) []int64 { return widenInto(make([]int64, len(b)), b) }
+
+// widenInto sets v[k] to b[k] and returns v (len(v) == len(b)).
+func widenInto(v []int64, b []byte) []int64 {
 	for i, c := range b {
 		v[i] = int64(c)
 	}

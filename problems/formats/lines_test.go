@@ -230,3 +230,42 @@ func TestRowLengthBeforeValues(t *testing.T) {
 		t.Errorf("error %v, want one containing %q", err, want)
 	}
 }
+
+// TestAppendCharsRandom compares appendChars (a fast prefix, then byte by
+// byte) with the rule written plainly, on random lines mixing letters,
+// lower case, whitespace, control bytes and bytes past ASCII at every
+// position.
+func TestAppendCharsRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, uint64(len(t.Name()))))
+	const alphabet = "ACGTNacgtn*-~! \t\r\x01\x7f\x80\xe9"
+	for trial := 0; trial < 20000; trial++ {
+		line := make([]byte, r.IntN(40))
+		for k := range line {
+			if r.IntN(8) == 0 {
+				line[k] = alphabet[r.IntN(len(alphabet))]
+			} else {
+				line[k] = "ACGT"[r.IntN(4)]
+			}
+		}
+		upper := r.IntN(2) == 0
+		var want []byte
+		wantCol := 0
+		for i, c := range line {
+			if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f' {
+				continue
+			}
+			if upper && c >= 'a' && c <= 'z' {
+				c -= 32
+			}
+			if c < 0x21 || c > 0x7e {
+				wantCol = i + 1
+				break
+			}
+			want = append(want, c)
+		}
+		got, col, err := appendChars([]byte("X"), line, upper)
+		if (err != nil) != (wantCol != 0) || col != wantCol || string(got) != "X"+string(want) {
+			t.Fatalf("appendChars(%q, upper %v) = %q, column %d, %v; want %q, column %d", line, upper, got, col, err, "X"+string(want), wantCol)
+		}
+	}
+}

@@ -59,7 +59,11 @@ func Records(path string) iter.Seq2[*Record, error] {
 				if name == "" {
 					name = "#" + strconv.Itoa(n)
 				}
-				cur = &Record{Name: name, Header: header, Line: lr.n}
+				hint := 0 // the last record's length: reads' files hold many of one length
+				if cur != nil {
+					hint = min(len(cur.Seq), 1<<20)
+				}
+				cur = &Record{Name: name, Header: header, Line: lr.n, Seq: make([]byte, 0, hint)}
 				continue
 			}
 			if len(line) > 0 && line[0] == ';' {
@@ -96,7 +100,27 @@ func Records(path string) iter.Seq2[*Record, error] {
 // Char returns the record's sequence as the 1xN char table Load returns for
 // it (1x0 for an empty sequence).
 func (r *Record) Char() *Table {
-	return &Table{Rows: 1, Cols: len(r.Seq), I: widen(r.Seq)}
+	return &Table{Rows: 1, Cols: len(r.Seq), I: widen(r.Seq), Printable: true}
+}
+
+// A CharArena hands out records' char tables (Record.Char's) from large
+// arrays: a million reads were a million small arrays, and allocating them
+// was most of a batch reader's time. An array stays while any of its
+// tables does. The zero value is ready; not safe for concurrent use.
+type CharArena struct{ free []int64 }
+
+// Char is r.Char(), its values in the arena.
+func (a *CharArena) Char(r *Record) *Table {
+	n := len(r.Seq)
+	if n == 0 || n >= 1<<14 {
+		return r.Char()
+	}
+	if n > len(a.free) {
+		a.free = make([]int64, 1<<16)
+	}
+	v := a.free[:n:n]
+	a.free = a.free[n:]
+	return &Table{Rows: 1, Cols: n, I: widenInto(v, r.Seq), Printable: true}
 }
 
 // PathList reads a list of paths, one per line, for `dpgpu batch @list`:

@@ -102,9 +102,9 @@ func readTextChars(lr *lineReader) (*Table, error) {
 		return nil, errAt(lr.name, 0, "holds no characters")
 	}
 	if rows > 1 && uniform {
-		return &Table{Rows: rows, Cols: cols, I: widen(vals)}, nil
+		return &Table{Rows: rows, Cols: cols, I: widen(vals), Printable: true}, nil
 	}
-	return &Table{Rows: 1, Cols: len(vals), I: widen(vals)}, nil
+	return &Table{Rows: 1, Cols: len(vals), I: widen(vals), Printable: true}, nil
 }
 
 // checkChar accepts the printable ASCII characters other than space: the
