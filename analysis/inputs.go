@@ -8,18 +8,15 @@ import "github.com/dpgpu/dpgpu/ir"
 // per problem, then only read (safe for concurrent use).
 type InputBounds map[*ir.Input]Range
 
-// NewInputBounds scans the integer inputs of p once.
+// NewInputBounds bounds the integer inputs of p by their spans.
 func NewInputBounds(p *ir.Problem) InputBounds {
 	b := InputBounds{}
 	for _, in := range p.Inputs {
 		if in.T.IsFloat() || len(in.I) == 0 {
 			continue
 		}
-		lo, hi := in.I[0], in.I[0]
-		for _, v := range in.I {
-			lo, hi = min(lo, v), max(hi, v)
-		}
-		b[in] = Range{lo, hi}
+		sp := in.IntSpan()
+		b[in] = Range{sp.Lo, sp.Hi}
 	}
 	return b
 }

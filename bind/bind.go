@@ -341,7 +341,8 @@ func load(d *sema.Datum, typ, path string, rec int, cache *FileCache) {
 }
 
 func table(t *formats.Table) *sema.Table {
-	return &sema.Table{Rows: t.Rows, Cols: t.Cols, I: t.I, F: t.F, Printable: t.Printable}
+	sp := t.Span
+	return &sema.Table{Rows: t.Rows, Cols: t.Cols, I: t.I, F: t.F, Printable: t.Printable, Span: ir.Span{Lo: sp.Lo, Hi: sp.Hi, Known: sp.Known}}
 }
 
 // nameList lists the inputs (or scalars) for messages.

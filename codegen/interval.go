@@ -137,10 +137,8 @@ func inputRange(in *ir.Input) analysis.Range {
 	if in.T.IsFloat() || len(in.I) == 0 {
 		return analysis.Full()
 	}
-	lo, hi := in.I[0], in.I[0]
-	for _, v := range in.I {
-		lo, hi = min(lo, v), max(hi, v)
-	}
+	sp := in.IntSpan()
+	lo, hi := sp.Lo, sp.Hi
 	if in.T.HasInf() && hasInf(in, []int64{lo, hi}) {
 		// An inf sentinel in the data: no bound that helps.
 		return analysis.Full()

@@ -61,10 +61,55 @@ type Input struct {
 	// one shape runs one program, and the bounds spare its checks).
 	Bounded bool
 	Lo, Hi  int64
+	// Span, where Known, is the least and greatest element of I: found
+	// where the values were read or checked (the loader, sema), so that
+	// the analyses that bound an input (value ranges, the inf test) do
+	// not scan it again; see IntSpan. Whoever changes I clears it.
+	Span Span
+}
+
+// Span is the least and greatest of some integer values. The zero Span is
+// unknown (and so is the span of no values).
+type Span struct {
+	Lo, Hi int64
+	Known  bool
+}
+
+// SpanOf is the span of vs, unknown when vs is empty.
+func SpanOf(vs []int64) Span {
+	if len(vs) == 0 {
+		return Span{}
+	}
+	lo, hi := vs[0], vs[0]
+	for _, v := range vs {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return Span{lo, hi, true}
+}
+
+// Join is the span of s's values and t's.
+func (s Span) Join(t Span) Span {
+	switch {
+	case !s.Known:
+		return t
+	case !t.Known:
+		return s
+	}
+	return Span{min(s.Lo, t.Lo), max(s.Hi, t.Hi), true}
 }
 
 // Len is the number of elements.
 func (in *Input) Len() int { return in.Rows * in.Cols }
+
+// IntSpan is the least and greatest element of I: in.Span where known,
+// else found by a scan (an input made outside sema). Unknown for a
+// floating or empty input.
+func (in *Input) IntSpan() Span {
+	if in.Span.Known || in.T.IsFloat() {
+		return in.Span
+	}
+	return SpanOf(in.I)
+}
 
 // HoldsInf reports whether an element of in is inf or -inf: an IEEE
 // infinity, or a sentinel of its integer type (or beyond one).
@@ -76,7 +121,8 @@ func (in *Input) HoldsInf() bool {
 		return false
 	}
 	pos, neg := InfSentinel(in.T)
-	return slices.ContainsFunc(in.I, func(v int64) bool { return v >= pos || v <= neg })
+	sp := in.IntSpan()
+	return sp.Known && (sp.Hi >= pos || sp.Lo <= neg)
 }
 
 // Scalar is a named constant, evaluated on the host (after command-line

@@ -65,6 +65,11 @@ type Table struct {
 	// Printable: every value of I is a printable ASCII character (0x21 to
 	// 0x7e: a record of a FASTA file), which every integer type holds.
 	Printable bool
+	// Span, where Known, is the least and greatest value of I (the
+	// loader's, formats.Table.Span): values within the declared type's
+	// range are then taken without a pass over them, and the input keeps
+	// the span (ir.Input.Span).
+	Span ir.Span
 	// Checked, where not nil, is shared by every Table of the same values
 	// (a data file a batch reads once for all its instances, a scoring
 	// matrix): the integer types the values were found to fit as they
@@ -374,7 +379,7 @@ func (c *checker) fillTable(info *inputInfo, src *Datum, t *Table) {
 	if in.T.IsFloat() {
 		in.F, k, err = floatsOf(t, in.T)
 	} else {
-		in.I, k, err = intsOf(t, in.T)
+		in.I, in.Span, k, err = intsOf(t, in.T)
 	}
 	if err != nil {
 		c.errorf(src.Pos, "%sinput %s: element %d: %v", src.prefix(), in.Name, k, err)
@@ -399,33 +404,45 @@ func (c *checker) fillTable(info *inputInfo, src *Datum, t *Table) {
 // intsOf converts t's values to integer type typ: the values themselves
 // when they are integers (only checked), else truncated floating values
 // that must be whole. inf and -inf in the data (±dataInf, IEEE
-// infinities) become typ's sentinels. On error it returns the index of the
-// first value that does not fit and the error intValue or floatValue gives
-// for it.
-func intsOf(t *Table, typ ir.Type) ([]int64, int, error) {
+// infinities) become typ's sentinels. It returns the span of what it
+// returns too: the loader's where that shows every value fits typ as it is
+// (no pass over them), else found in the pass that checks them (unknown
+// only where neither looked: taken unchecked as printable or as checked
+// before). On error it returns the index of the first value that does not
+// fit and the error intValue or floatValue gives for it.
+func intsOf(t *Table, typ ir.Type) ([]int64, ir.Span, int, error) {
 	lo, hi := intRange(typ)
-	if t.F == nil && (t.Checked.has(typ) || t.Printable && lo <= 0x21 && hi >= 0x7e) {
+	if t.F == nil && (t.Checked.has(typ) || t.Printable && lo <= 0x21 && hi >= 0x7e ||
+		t.Span.Known && t.Span.Lo >= lo && t.Span.Hi <= hi) {
 		if t.I == nil {
-			return []int64{}, 0, nil
+			return []int64{}, ir.Span{}, 0, nil
 		}
-		return t.I, 0, nil
+		if t.Span.Known {
+			t.Checked.add(typ)
+		}
+		return t.I, t.Span, 0, nil
 	}
 	if t.F == nil {
 		out, copied := t.I, false
+		if len(out) == 0 {
+			return []int64{}, ir.Span{}, 0, nil // an empty table: an empty input, not none
+		}
+		smin, smax := out[0], out[0]
 		for k, x := range t.I {
 			if x >= lo && x <= hi {
 				if copied {
 					out[k] = x
 				}
+				smin, smax = min(smin, x), max(smax, x)
 				continue
 			}
 			if x != dataInf && x != -dataInf {
 				_, err := intValue(x, typ)
-				return nil, k, err
+				return nil, ir.Span{}, k, err
 			}
 			v, err := infData(typ, x < 0)
 			if err != nil {
-				return nil, k, err
+				return nil, ir.Span{}, k, err
 			}
 			if v != x && !copied {
 				// The loader's array stays as it was (a program may
@@ -434,14 +451,12 @@ func intsOf(t *Table, typ ir.Type) ([]int64, int, error) {
 				copy(out, t.I[:k])
 			}
 			out[k] = v
-		}
-		if out == nil {
-			return []int64{}, 0, nil // an empty table: an empty input, not none
+			smin, smax = min(smin, v), max(smax, v)
 		}
 		if !copied {
 			t.Checked.add(typ)
 		}
-		return out, 0, nil
+		return out, ir.Span{Lo: smin, Hi: smax, Known: true}, 0, nil
 	}
 	// float64(hi)+1 is the exclusive bound exactly (see floatValue).
 	flo, fhi := float64(lo), float64(hi)+1
@@ -451,7 +466,7 @@ func intsOf(t *Table, typ ir.Type) ([]int64, int, error) {
 		if math.IsInf(f, 0) {
 			v, err := infData(typ, f < 0)
 			if err != nil {
-				return nil, k, err
+				return nil, ir.Span{}, k, err
 			}
 			out[k] = v
 			continue
@@ -461,11 +476,11 @@ func intsOf(t *Table, typ ir.Type) ([]int64, int, error) {
 			if err == nil {
 				err = fmt.Errorf("%v is not an integer (declare the input float or double)", f)
 			}
-			return nil, k, err
+			return nil, ir.Span{}, k, err
 		}
 		out[k] = int64(tr)
 	}
-	return out, 0, nil
+	return out, ir.SpanOf(out), 0, nil
 }
 
 // floatsOf converts t's values to floating type typ: double takes

@@ -86,7 +86,20 @@ func TestTableConversionMatchesPerValue(t *testing.T) {
 				}
 			} else {
 				var is []int64
-				is, k, err = intsOf(tab, typ)
+				var span ir.Span
+				is, span, k, err = intsOf(tab, typ)
+				if err == nil && span != ir.SpanOf(is) {
+					t.Errorf("%s: span %+v, want %+v", name, span, ir.SpanOf(is))
+				}
+				// Again with the loader's span (formats.Table.Span):
+				// the same values, errors and span.
+				if tab.F == nil {
+					spanned := &Table{Rows: tab.Rows, Cols: tab.Cols, I: tab.I, Span: ir.SpanOf(tab.I)}
+					is3, span3, k3, err3 := intsOf(spanned, typ)
+					if !slices.Equal(is, is3) || span3 != span || k != k3 || fmt.Sprint(err) != fmt.Sprint(err3) {
+						t.Errorf("%s, with the loader's span: %v %+v %d %v, without %v %+v %d %v", name, is3, span3, k3, err3, is, span, k, err)
+					}
+				}
 				// Again, a table shared by checks (Table.Checked): the
 				// first check of a type remembered, the next taken as
 				// done where it found the values fit as they are.
@@ -96,7 +109,7 @@ func TestTableConversionMatchesPerValue(t *testing.T) {
 						intsOf(shared, other)
 					}
 				}
-				is2, k2, err2 := intsOf(shared, typ)
+				is2, _, k2, err2 := intsOf(shared, typ)
 				if !slices.Equal(is, is2) || k != k2 || fmt.Sprint(err) != fmt.Sprint(err2) {
 					t.Errorf("%s, shared: %v %d %v, unshared %v %d %v", name, is2, k2, err2, is, k, err)
 				}
@@ -182,13 +195,13 @@ func TestTableTakenWithoutCopy(t *testing.T) {
 func TestIntsOfPrintable(t *testing.T) {
 	vals := []int64{'!', 'A', 'z', '~'}
 	for _, typ := range []ir.Type{ir.Char, ir.Int, ir.Long} {
-		scanned, _, err1 := intsOf(&Table{Rows: 1, Cols: 4, I: vals}, typ)
-		taken, _, err2 := intsOf(&Table{Rows: 1, Cols: 4, I: vals, Printable: true}, typ)
+		scanned, _, _, err1 := intsOf(&Table{Rows: 1, Cols: 4, I: vals}, typ)
+		taken, _, _, err2 := intsOf(&Table{Rows: 1, Cols: 4, I: vals, Printable: true}, typ)
 		if err1 != nil || err2 != nil || !slices.Equal(scanned, taken) || &taken[0] != &vals[0] {
 			t.Errorf("%v: scanned %v (%v), taken %v (%v); want the same values, the table's own array", typ, scanned, err1, taken, err2)
 		}
 	}
-	if got, _, err := intsOf(&Table{Rows: 1, Printable: true}, ir.Char); err != nil || got == nil || len(got) != 0 {
+	if got, _, _, err := intsOf(&Table{Rows: 1, Printable: true}, ir.Char); err != nil || got == nil || len(got) != 0 {
 		t.Errorf("an empty printable table: %v, %v; want an empty input, not none", got, err)
 	}
 }

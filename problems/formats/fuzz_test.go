@@ -18,6 +18,26 @@ func checkWellFormed(t *testing.T, tab *Table) {
 	if tab.Rows < 0 || tab.Cols < 0 || (tab.I == nil) == (tab.F == nil) || len(tab.I)+len(tab.F) != tab.Rows*tab.Cols {
 		t.Fatalf("malformed table %dx%d with %d ints, %d floats", tab.Rows, tab.Cols, len(tab.I), len(tab.F))
 	}
+	checkSpan(t, tab)
+}
+
+// checkSpan: a table's span, where known, is its integers' least and
+// greatest (a wrong one would let the checker take out-of-range values).
+func checkSpan(t *testing.T, tab *Table) {
+	t.Helper()
+	if !tab.Span.Known {
+		return
+	}
+	if len(tab.I) == 0 {
+		t.Fatalf("a span %+v for no integers", tab.Span)
+	}
+	lo, hi := tab.I[0], tab.I[0]
+	for _, v := range tab.I {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	if tab.Span.Lo != lo || tab.Span.Hi != hi {
+		t.Fatalf("span %d..%d, the values span %d..%d", tab.Span.Lo, tab.Span.Hi, lo, hi)
+	}
 }
 
 func FuzzReadTSPLIB(f *testing.F) {

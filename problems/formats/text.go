@@ -27,6 +27,7 @@ func readText(r io.Reader, name string, size int64, opt Options) (*Table, error)
 		ints   []int64
 		floats []float64
 		sh     shape
+		span   Span
 		err    error
 	)
 	for line := range lr.dataLines() {
@@ -47,6 +48,7 @@ func readText(r io.Reader, name string, size int64, opt Options) (*Table, error)
 		if err := sh.add(name, lr.n, len(ints)+len(floats)-before, "values"); err != nil {
 			return nil, err
 		}
+		span.add(ints[min(before, len(ints)):])
 		if sh.rows == 1 {
 			// Size the array once for the whole file from its first row.
 			want := lr.estimate(len(line), sh.cols)
@@ -58,7 +60,11 @@ func readText(r io.Reader, name string, size int64, opt Options) (*Table, error)
 	if lr.err != nil {
 		return nil, lr.err
 	}
-	return sh.table(name, ints, floats)
+	t, err := sh.table(name, ints, floats)
+	if t != nil {
+		t.Span = span
+	}
+	return t, err
 }
 
 // reserve gives s, if it is not nil, a capacity of at least n, copying it

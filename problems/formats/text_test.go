@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -85,6 +86,7 @@ func checkTable(t *testing.T, got *Table, rows, cols int, ints []int64, floats [
 	if ints != nil && !reflect.DeepEqual(got.I, ints) {
 		t.Errorf("I = %v, want %v", got.I, ints)
 	}
+	checkSpan(t, got)
 	if floats != nil {
 		if len(got.F) != len(floats) {
 			t.Fatalf("F = %v, want %v", got.F, floats)
@@ -243,6 +245,57 @@ func TestLoadMissingFile(t *testing.T) {
 		_, err := Load(p, Options{Char: ext == ".fa"})
 		if err == nil || !strings.Contains(err.Error(), p) {
 			t.Errorf("Load(%s) error %v, want one naming the file", p, err)
+		}
+	}
+}
+
+// TestSpans: the readers that parse integers line by line (text, Manhattan
+// tourist) know their values' span, inf included, on random files of
+// several shapes.
+func TestSpans(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, sh := range [][2]int{{1, 1}, {1, 9}, {9, 1}, {3, 4}, {40, 33}} {
+		r, c := sh[0], sh[1]
+		var b strings.Builder
+		vals := make([]int64, 0, r*c)
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				v := rng.Int64N(1 << uint(1+rng.IntN(62)))
+				if rng.IntN(2) == 0 {
+					v = -v
+				}
+				word := strconv.FormatInt(v, 10)
+				switch rng.IntN(40) {
+				case 0:
+					v, word = Inf, "inf"
+				case 1:
+					v, word = -Inf, "-inf"
+				}
+				vals = append(vals, v)
+				fmt.Fprintf(&b, "%s ", word)
+			}
+			b.WriteString("\n")
+		}
+		got, err := readText(strings.NewReader(b.String()), "s.txt", int64(b.Len()), Options{})
+		if err != nil {
+			t.Fatalf("%dx%d: %v", r, c, err)
+		}
+		if !got.Span.Known {
+			t.Fatalf("%dx%d: no span", r, c)
+		}
+		checkSpan(t, got)
+		if !slices.Equal(got.I, vals) {
+			t.Fatalf("%dx%d: values %v, want %v", r, c, got.I, vals)
+		}
+	}
+	src := "3 4\n1 0 -2 4\n4 6 5 2\n3 2 4\n0 7 3\n3 -3 0\n"
+	tabs, err := readManhattan(strings.NewReader(src), "m.txt", int64(len(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range [][2]int64{{-2, 6}, {-3, 7}} {
+		if sp := tabs[k].Span; !sp.Known || sp.Lo != want[0] || sp.Hi != want[1] {
+			t.Errorf("block %d: span %+v, want %d..%d", k, sp, want[0], want[1])
 		}
 	}
 }
