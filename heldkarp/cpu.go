@@ -101,12 +101,17 @@ type cpuSweep[T value] struct {
 	ct        []T // transposed matrix: ct[i*n+j] = c[j][i], so a state reads one row
 	prev, cur []T
 	args      [][]byte // args[k][rank*k+p]: predecessor city of the state
+	// packed: every value*256 fits an int64 (all of int32's), so that a
+	// state's minimum is one branch-free min over value*256 + city
+	// (subsets): fri26 11.0 s -> 6.3 s on one thread, the branches of a
+	// running minimum being mispredicted.
+	packed bool
 }
 
 func sweepCPU[T value](ctx context.Context, lay *layout, in *instance, threads int, progress func(done, total int64)) (*Result, error) {
 	startSweep := time.Now()
 	n, m := lay.n, lay.m
-	sw := &cpuSweep[T]{lay: lay, n: n}
+	sw := &cpuSweep[T]{lay: lay, n: n, packed: in.bound < 1<<54}
 	sw.ct = make([]T, n*n)
 	for i := range n {
 		for j := range n {
@@ -211,6 +216,7 @@ func (sw *cpuSweep[T]) subsets(k int, r0, r1 int64) {
 	n := sw.n
 	binom := sw.lay.binom
 	prev, cur, arg := sw.prev, sw.cur, sw.args[k]
+	packed := sw.packed
 	var city [64]int       // the subset's cities, ascending (1-based: element e is city e+1)
 	var rankDrop [64]int64 // rank of the subset without its p-th city
 	mask := sw.lay.unrank(r0, k)
@@ -239,6 +245,20 @@ func (sw *cpuSweep[T]) subsets(k int, r0, r1 int64) {
 			crow := sw.ct[i*n:][:n]
 			// Predecessor j: the q-th city of the smaller set, which is
 			// city[q] before p and city[q+1] from p on.
+			if packed {
+				// value*256 + j: one branch-free minimum gives the
+				// least value and, among equal ones, the first j.
+				best := int64(math.MaxInt64)
+				for q := 0; q < p; q++ {
+					best = min(best, int64(row[q]+crow[city[q]])<<8|int64(city[q]))
+				}
+				for q := p; q < k-1; q++ {
+					best = min(best, int64(row[q]+crow[city[q+1]])<<8|int64(city[q+1]))
+				}
+				cur[out+int64(p)] = T(best >> 8)
+				arg[out+int64(p)] = byte(best)
+				continue
+			}
 			var best T
 			bestJ := 0
 			if p > 0 {

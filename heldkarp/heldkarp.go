@@ -222,6 +222,7 @@ type instance struct {
 	n     int
 	dist  []int64
 	width int64
+	bound int64 // n*max|c|: no partial path's length is farther from 0
 }
 
 // check validates the matrix and picks the value width from the bound
@@ -257,7 +258,7 @@ func check(dist []int64, n int) (*instance, error) {
 	if int64(n)*maxAbs <= math.MaxInt32 {
 		width = 4
 	}
-	return &instance{n: n, dist: dist, width: width}, nil
+	return &instance{n: n, dist: dist, width: width, bound: int64(n) * maxAbs}, nil
 }
 
 // tourLength is the length of the closed tour through dist (n x n, row =

@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -512,5 +513,43 @@ func BenchmarkSolveCPU(b *testing.B) {
 			}
 			b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mstates/s")
 		})
+	}
+}
+
+// TestPackedMinimum: values whose 256 multiples fit take a branch-free
+// minimum over value*256 + city (subsets); it must pick what the first
+// strict minimum picks otherwise, ties included (distances of few values,
+// negative ones), in both value widths.
+func TestPackedMinimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct {
+		n      int
+		lo, hi int64
+	}{{3, 0, 1}, {6, 0, 2}, {9, -3, 3}, {12, 0, 4}, {13, -1000, 1000}} {
+		d := randomMatrix(rng, tc.n, false, tc.lo, tc.hi)
+		in, err := check(d, tc.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lay := newLayout(tc.n)
+		unpacked := *in
+		unpacked.bound = math.MaxInt64
+		want, err := sweepCPU[int64](context.Background(), lay, &unpacked, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := sweepCPU[int32](context.Background(), lay, in, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := sweepCPU[int64](context.Background(), lay, in, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, got := range []*Result{a, b} {
+			if got.Length != want.Length || !slices.Equal(got.Tour, want.Tour) {
+				t.Errorf("n=%d, d in %d..%d: packed %d %v, unpacked %d %v", tc.n, tc.lo, tc.hi, got.Length, got.Tour, want.Length, want.Tour)
+			}
+		}
 	}
 }
