@@ -72,7 +72,7 @@ func TestMemoryRefusal(t *testing.T) {
 	}{
 		{"fits", work + grid, backend.Options{Threads: 2, Maintain: true}, ""},
 		{"grid does not fit", work + grid - 1, backend.Options{Threads: 2, Maintain: true},
-			"keeping the whole 1001x1001 grid of int (3.8 MiB) while solving lcs needs 5.4 MiB, but only 5.4 MiB of memory is available; run without maintain, --grid and --traceback, which keep the whole grid"},
+			"keeping the whole 1001x1001 grid of int (3.8 MiB) while solving lcs needs 4.9 MiB, but only 4.9 MiB of memory is available; run without maintain, --grid and --traceback, which keep the whole grid"},
 		// The schedule's buffers (the bit-parallel LCS that runs
 		// without NoSpecial holds a few words per 64 rows).
 		{"buffers do not fit", work - 1, backend.Options{Threads: 2, NoSpecial: true},

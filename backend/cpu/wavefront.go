@@ -63,7 +63,7 @@ func (r *run) wavefront() error {
 		}
 	}
 	r.bytes += 3 * 8 * (w.hD*p.Cols + p.Rows*w.vD)
-	n := r.threads
+	n := r.shape().WaveWorkers(p.Rows, p.Cols)
 	w.bufI = make([][]int64, n)
 	w.bufF = make([][]float64, n)
 	w.lines = make([][]eval.Line, n)
