@@ -689,26 +689,36 @@ func (g *gen) batchStripBytes() int64 {
 
 // batchWarps sets a batch program's warps a block for its rows a lane:
 // Options.BatchWarps or 8, fewer where the rows its strips pass each
-// other would not fit the block's shared memory; where they do not fit
-// one warp's share, they go to global memory (BatchRowBytes an instance)
-// and the block keeps its warps.
+// other would not fit the block's shared memory. Where they would fit
+// only with fewer than batchMinSharedWarps (by default; any fewer than
+// one where BatchWarps is given), they go to global memory (BatchRowBytes
+// an instance) and the block keeps its warps: measured on an H100, the
+// affine protein search (three tables, a 350-residue query against
+// 50,000 proteins up to 1,600) kept 1 or 2 warps a block for its longer
+// proteins at 636-661 GCUPS, and ran at 775-826 with 8 warps and global
+// rows.
 func (g *gen) batchWarps() error {
 	perWarp := g.batchStripBytes()
-	warps := 8
+	warps, least := 8, batchMinSharedWarps
 	if g.opt.BatchWarps > 0 {
-		warps = min(g.opt.BatchWarps, 32)
+		warps, least = min(g.opt.BatchWarps, 32), 1
 	}
-	if perWarp > batchSharedBytes || g.opt.BatchGlobalRows {
+	fit := warps
+	for fit > 1 && perWarp*int64(fit) > batchSharedBytes {
+		fit /= 2
+	}
+	if perWarp*int64(fit) > batchSharedBytes || fit < min(least, warps) || g.opt.BatchGlobalRows {
 		g.prog.BatchWarps = warps
 		g.prog.BatchRowBytes = perWarp
 		return nil
 	}
-	for warps > 1 && perWarp*int64(warps) > batchSharedBytes {
-		warps /= 2
-	}
-	g.prog.BatchWarps = warps
+	g.prog.BatchWarps = fit
 	return nil
 }
+
+// batchMinSharedWarps is the fewest warps a batch block keeps to pass its
+// rows through shared memory (batchWarps).
+const batchMinSharedWarps = 4
 
 // chooseWavefront picks the strip kernel where it applies: small offsets,
 // few captured answer cells.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -28,6 +29,9 @@ import (
 func (e *Executor) BatchProgram(p *ir.Problem, pl *plan.Plan, vary []string, columns bool) (*codegen.Program, error) {
 	o := e.codegenOptions(p, backend.Options{})
 	o.Batch, o.BatchInputs, o.BatchColumns = true, vary, columns
+	// For measurements (docs/performance.md): the rows between strips in
+	// global memory whatever their size.
+	o.BatchGlobalRows = os.Getenv("DPGPU_BATCH_GLOBAL_ROWS") == "1"
 	return codegen.Generate(p, pl, o)
 }
 
