@@ -305,6 +305,20 @@ cell[i][j] = max((i > 0 ? cell[i-1][j] : 0) + 1000 / D[i], j > 0 ? cell[i][j-1] 
 		wideTables.srcs, wideTables.ans = append(wideTables.srcs, e.src), append(wideTables.ans, e.ans)
 	}
 	cases = append(cases, wideTables)
+	// Rows that shared memory holds only for 2 warps a block go to global
+	// memory (batchMinSharedWarps); for 4 warps they stay shared.
+	for _, w := range []struct {
+		name   string
+		cols   int
+		global bool
+	}{{"gotoh-two-warps-rows", 600, true}, {"gotoh-four-warps-rows", 300, false}} {
+		c := batchCase{name: w.name, vary: ab, globalRows: w.global}
+		for k := range 2 {
+			e := affineCase(randSeq(200, uint64(2500+k)), randSeq(w.cols, uint64(2600+k)), "local", 0, 0)
+			c.srcs, c.ans = append(c.srcs, e.src), append(c.ans, e.ans)
+		}
+		cases = append(cases, c)
+	}
 	// A region min (the last row's least cell): its value (a batch
 	// program's region answer, Program.BatchValueOnly).
 	lastMin := batchCase{name: "edit-lastrow-min", opt: Options{BatchColumns: true}, vary: ab}
