@@ -87,17 +87,6 @@ func SpanOf(vs []int64) Span {
 	return Span{lo, hi, true}
 }
 
-// Join is the span of s's values and t's.
-func (s Span) Join(t Span) Span {
-	switch {
-	case !s.Known:
-		return t
-	case !t.Known:
-		return s
-	}
-	return Span{min(s.Lo, t.Lo), max(s.Hi, t.Hi), true}
-}
-
 // Len is the number of elements.
 func (in *Input) Len() int { return in.Rows * in.Cols }
 

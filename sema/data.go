@@ -427,7 +427,7 @@ func intsOf(t *Table, typ ir.Type) ([]int64, ir.Span, int, error) {
 		if len(out) == 0 {
 			return []int64{}, ir.Span{}, 0, nil // an empty table: an empty input, not none
 		}
-		smin, smax := out[0], out[0]
+		smin, smax := int64(math.MaxInt64), int64(math.MinInt64) // of the values returned
 		for k, x := range t.I {
 			if x >= lo && x <= hi {
 				if copied {

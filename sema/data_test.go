@@ -64,7 +64,7 @@ func TestTableConversionMatchesPerValue(t *testing.T) {
 		math.Inf(1), math.Inf(-1), math.NaN()}
 	var tables []*Table
 	for _, x := range ints {
-		tables = append(tables, &Table{Rows: 1, Cols: 3, I: []int64{7, x, -x}})
+		tables = append(tables, &Table{Rows: 1, Cols: 3, I: []int64{7, x, -x}}, &Table{Rows: 1, Cols: 2, I: []int64{x, 7}})
 	}
 	for _, f := range floats {
 		tables = append(tables, &Table{Rows: 1, Cols: 3, F: []float64{7, f, -f}})
