@@ -540,3 +540,19 @@ H[i][j] = 0 when i == 0
 		}
 	}
 }
+
+// TestWorkWeighsTables: a cell of several tables weighs tablesCost cells
+// of one in the choice to compile (the evaluator has no vector form for
+// them), so that gotoh 2,000^2 compiles where lcs 2,000^2 does not.
+func TestWorkWeighsTables(t *testing.T) {
+	r := dptest.Rand(t)
+	a, b := dptest.DNA(r, 2000), dptest.DNA(r, 2000)
+	p, _ := dptest.Load(t, "affine.dp", dptest.Affine(a, b, 5, 2, "global"))
+	if got, want := work(p, nil), tablesCost*p.Cells(); got != want || got < CompileMinCells {
+		t.Errorf("affine 2000x2000: work %d, want %d (at least CompileMinCells %d)", got, want, CompileMinCells)
+	}
+	q, _ := dptest.Load(t, "lcs.dp", dptest.LCS(string(a), string(b)))
+	if got := work(q, nil); got != q.Cells() || got >= CompileMinCells {
+		t.Errorf("lcs 2000x2000: work %d, want its %d cells (under CompileMinCells)", got, q.Cells())
+	}
+}

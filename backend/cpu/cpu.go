@@ -468,9 +468,14 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 // work is what p costs in cells of a sweep, for the choice to compile: a
 // generic schedule's cells run reductions (interval DP, look-back), a
 // third of the longest on average, so a 1000 x 1000 matrix chain costs as
-// much as a 1000 x 333,000 grid of cells without them.
+// much as a 1000 x 333,000 grid of cells without them. A cell of several
+// tables (each table's cell counted) costs tablesCost: the evaluator has
+// no vector form for them.
 func work(p *ir.Problem, hp *codegen.HostProgram) int64 {
 	cells := p.Cells()
+	if len(p.Tables) > 1 {
+		cells = satMul(cells, tablesCost)
+	}
 	if hp == nil || !hp.Fronts {
 		return cells
 	}
@@ -487,11 +492,23 @@ func work(p *ir.Problem, hp *codegen.HostProgram) int64 {
 			}
 		}
 	}
-	if w, ok := ir.Mul64(cells, max(longest/3, 1)); ok {
+	return satMul(cells, max(longest/3, 1))
+}
+
+// satMul is a*b, or math.MaxInt64 where that overflows.
+func satMul(a, b int64) int64 {
+	if w, ok := ir.Mul64(a, b); ok {
 		return w
 	}
 	return math.MaxInt64
 }
+
+// tablesCost is what a cell of several tables costs the Go evaluator in
+// cells of one table, for the choice to compile (work): gotoh 2,000^2
+// (12M cells of its three tables) took the evaluator 0.85-0.97 s on one
+// thread, about what compiling takes (0.3 s) for every 4M of them, where
+// 16M cells of one table take it 10-40 ms.
+const tablesCost = 4
 
 // reductionLength bounds how many values r's variable takes in a cell of
 // p's grid: hi - lo + 1 of its bounds' linear forms at the grid's corners,
