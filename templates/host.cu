@@ -194,6 +194,14 @@ struct dp_run {
 	cell_t *ring;
 	long long ringW, nc, chunk;
 	long long ticket, doneChunks;
+	// The workers' probe (dp_work): lines a phase (0: none), worker 0's
+	// time for the first phase's lines after its first, when the second
+	// began, set when the first is done; the worker left alone (-1: all),
+	// which every ticket reads: on a line of its own, away from the
+	// counters every chunk writes.
+	long long probe, probeA, probeB0, probed, ready, started;
+	alignas(64) int solo;
+	char soloPad[60];
 	long long *rprog; // scan, several workers: each row's progress (dp_scan_prog)
 	// wavefront
 	long long nstrips, nedges;
@@ -486,25 +494,87 @@ static void dp_fsum_row(dp_run *run, long long step)
 #endif
 }
 
+// dp_rows_chunk_at computes chunk c of line s and counts it done: false
+// when the run must stop.
+static bool dp_rows_chunk_at(dp_worker *w, long long s, long long c)
+{
+	dp_run *run = w->run;
+	if (DP_FSUM && c == 0 && s > 0)
+		dp_fsum_row(run, s - 1);
+	const long long q0 = c * run->chunk, q1 = q0 + run->chunk < DP_WIDTH ? q0 + run->chunk : DP_WIDTH;
+	if (!dp_rows_one(w, s, q0, q1))
+		return false;
+	__atomic_fetch_add(&run->doneChunks, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&run->ctl->done, q1 - q0, __ATOMIC_RELAXED);
+	return true;
+}
+
+// dp_work is a worker of the rows sweep. Several workers wait for every
+// chunk of the line before, and a line's chunks move between the cores'
+// caches from one line to the next: where a line costs little (knapsack,
+// 49,878 lanes of an add and a max: 5 us), that cost more than the work
+// shared (2 threads 87 ms, one 51), where lines are costly (a lattice whose
+// cells call pow) the workers win. So a sweep of several workers times
+// itself first (run->probe lines, dp_host_run): worker 0 computes lines 0
+// .. probe-1 alone (the first untimed: its pages are touched first), then
+// every worker lines probe .. 2*probe-1, and the worker that takes the
+// first chunk of the line after them keeps the rest alone (run->solo)
+// unless the workers took less time a line. The chunks and the waits are
+// those of every sweep of several workers: only who takes the tickets
+// changes.
 static void *dp_work(void *arg)
 {
 	dp_worker *w = (dp_worker *)arg;
 	dp_run *run = w->run;
-	const long long nc = run->nc, total = DP_NLINES * nc;
-	while (!dp_aborted(run->ctl) && !dp_retire(w)) {
+	const long long nc = run->nc, total = DP_NLINES * nc, probe = run->probe;
+	if (probe > 0) {
+		if (w->id == 0) {
+			long long t0 = dp_now_ns();
+			bool ok = true;
+			for (long long t = 0; ok && t < probe * nc && !dp_aborted(run->ctl); ++t) {
+				if (t == nc)
+					t0 = dp_now_ns();
+				ok = dp_rows_chunk_at(w, t / nc, t % nc);
+			}
+			run->probeA = dp_now_ns() - t0;
+			// The second phase is timed once every started worker is
+			// ready to take its lines (they spin meanwhile).
+			__atomic_store_n(&run->ticket, probe * nc, __ATOMIC_RELAXED);
+			__atomic_store_n(&run->probed, 1LL, __ATOMIC_RELEASE);
+			long long unslept = 0; // (the probe's waits are no starved worker's: dp_retire)
+			if (ok)
+				dp_wait_ge(&run->ready, run->started - 1, run->ctl, &unslept);
+			run->probeB0 = dp_now_ns();
+			__atomic_store_n(&run->shedT0, run->probeB0, __ATOMIC_RELAXED);
+			__atomic_store_n(&run->probed, 2LL, __ATOMIC_RELEASE);
+			if (!ok)
+				return 0;
+		} else {
+			long long unslept = 0;
+			if (!dp_wait_ge(&run->probed, 1, run->ctl, &unslept))
+				return 0;
+			__atomic_fetch_add(&run->ready, 1, __ATOMIC_RELEASE);
+			if (!dp_wait_ge(&run->probed, 2, run->ctl, &unslept))
+				return 0;
+		}
+	}
+	for (;;) {
+		const int solo = __atomic_load_n(&run->solo, __ATOMIC_ACQUIRE);
+		if (dp_aborted(run->ctl) || (solo >= 0 && solo != w->id) || (solo < 0 && dp_retire(w)))
+			break;
 		const long long t = __atomic_fetch_add(&run->ticket, 1, __ATOMIC_RELAXED);
 		if (t >= total)
 			break;
 		const long long s = t / nc, c = t % nc;
 		if (run->threads > 1 && !dp_wait_ge(&run->doneChunks, s * nc, run->ctl, &run->slept))
 			break;
-		if (DP_FSUM && c == 0 && s > 0)
-			dp_fsum_row(run, s - 1);
-		const long long q0 = c * run->chunk, q1 = q0 + run->chunk < DP_WIDTH ? q0 + run->chunk : DP_WIDTH;
-		if (!dp_rows_one(w, s, q0, q1))
+		if (probe > 0 && s == 2 * probe && c == 0) {
+			const long long b = dp_now_ns() - run->probeB0;
+			if (b * (probe - 1) >= run->probeA * probe)
+				__atomic_store_n(&run->solo, w->id, __ATOMIC_RELEASE);
+		}
+		if (!dp_rows_chunk_at(w, s, c))
 			break;
-		__atomic_fetch_add(&run->doneChunks, 1, __ATOMIC_RELEASE);
-		__atomic_fetch_add(&run->ctl->done, q1 - q0, __ATOMIC_RELAXED);
 	}
 	return 0;
 }
@@ -1295,6 +1365,9 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 		run.chunk = (run.chunk + DP_FSUM_B - 1) / DP_FSUM_B * DP_FSUM_B; // whole blocks
 	run.nc = (DP_WIDTH + run.chunk - 1) / run.chunk;
 	run.nb = (DP_WIDTH + DP_FSUM_B - 1) / DP_FSUM_B;
+	run.solo = -1;
+	if (threads > 1 && DP_NLINES >= 64 * 16)
+		run.probe = DP_NLINES / 64 < 256 ? DP_NLINES / 64 : 256;
 	if (DP_FSUM)
 		run.fslot = (double *)calloc((size_t)(2 * run.nb), sizeof(double));
 	const long long flBytes = 1;
@@ -1374,8 +1447,11 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 #endif
 		}
 		run.threads = threads;
-		for (int k = 1; k < threads; ++k)
+		run.started = 1;
+		for (int k = 1; k < threads; ++k) {
 			ws[k].started = pthread_create(&ws[k].th, 0, dp_work, &ws[k]) == 0;
+			run.started += ws[k].started;
+		}
 		dp_work(&ws[0]);
 		for (int k = 1; k < threads; ++k) {
 			if (ws[k].started) {

@@ -556,3 +556,48 @@ func TestWorkWeighsTables(t *testing.T) {
 		t.Errorf("lcs 2000x2000: work %d, want its %d cells (under CompileMinCells)", got, q.Cells())
 	}
 }
+
+// TestCompiledRowsProbe: a rows sweep of 1,024 lines or more on several
+// workers times one worker against all of them before it goes on with the
+// faster (templates/host.cu dp_work): whatever it picks, every cell (a
+// sum of all of them) and an overflow's cell and text — in the lines one
+// worker probes, in those all of them probe, after the probe — equal the
+// Go evaluator's, on 1 to 3 threads.
+func TestCompiledRowsProbe(t *testing.T) {
+	c := withCompiler(t)
+	r := dptest.Rand(t)
+	const items, capacity = 1100, 9001 // 1,101 lines (a probe of 17), two chunks a line
+	wt, val := make([]int64, items), make([]int64, items)
+	for k := range wt {
+		wt[k], val[k] = 1+r.Int64N(300), r.Int64N(1000)
+	}
+	src := sumAnswer(dptest.Knapsack(wt, val, capacity))
+	p, pl := dptest.Load(t, "knapsack.dp", src)
+	if pl.Schedule != plan.Rows {
+		t.Fatalf("knapsack planned as %v, want rows", pl.Schedule)
+	}
+	for _, threads := range []int{1, 2, 3} {
+		opt := backend.Options{Threads: threads}
+		a, errA := solveCompiled(t, c, p, pl, opt)
+		b, errB := solveGo(t, p, pl, opt)
+		sameOutcome(t, fmt.Sprintf("knapsack, %d threads", threads), a, errA, b, errB)
+	}
+	for _, row := range []int{5, 25, 900} {
+		src := fmt.Sprintf(`problem late
+int 1x? A = 1,2,3
+1100 x 9000
+cell[i][j] = A[j %% 3]                                     when i == 0
+           | cell[i-1][j] + (i == %d && j == 7000 ? 2147483647 : 1)  otherwise
+`, row)
+		p, pl := dptest.Load(t, "late.dp", src)
+		for _, threads := range []int{2, 3} {
+			opt := backend.Options{Threads: threads}
+			a, errA := solveCompiled(t, c, p, pl, opt)
+			b, errB := solveGo(t, p, pl, opt)
+			if errA == nil || errB == nil {
+				t.Fatalf("overflow at row %d, %d threads: compiled %v, evaluator %v; want errors", row, threads, errA, errB)
+			}
+			sameOutcome(t, fmt.Sprintf("overflow at row %d, %d threads", row, threads), a, errA, b, errB)
+		}
+	}
+}
