@@ -253,6 +253,9 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if err != nil {
 		return nil, err
 	}
+	if pl.Schedule == plan.Wavefront && threads > 1 && r.shape().WaveWorkers(p.Rows, p.Cols) == 1 {
+		device += "; one of them ran it (a row of fewer than three tiles: the strips would run one after another)"
+	}
 	computeStart := time.Now()
 	switch pl.Schedule {
 	case plan.Wavefront:

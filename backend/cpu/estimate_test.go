@@ -104,3 +104,26 @@ func TestMemoryRefusal(t *testing.T) {
 		})
 	}
 }
+
+// TestWaveWorkersSaid: a wavefront whose rows hold fewer than three tiles
+// runs on one worker (plan.CPUShape.WaveWorkers), and the result says so;
+// a wider one does not.
+func TestWaveWorkersSaid(t *testing.T) {
+	r := dptest.Rand(t)
+	for _, tc := range []struct {
+		cols int
+		one  bool
+	}{{600, true}, {2000, false}} {
+		p, pl := dptest.Load(t, "lcs.dp", dptest.LCS(string(dptest.DNA(r, 300)), string(dptest.DNA(r, tc.cols))))
+		if pl.Schedule != plan.Wavefront {
+			t.Fatalf("lcs planned as %v", pl.Schedule)
+		}
+		res, err := New(2).WithNative(nil).Run(context.Background(), p, pl, backend.Options{Threads: 2, NoSpecial: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if said := strings.Contains(res.Device, "one of them ran it"); said != tc.one {
+			t.Errorf("300 x %d on 2 threads: %q; want one worker said: %v", tc.cols, res.Device, tc.one)
+		}
+	}
+}
