@@ -1210,7 +1210,7 @@ static void *dp_work(void *arg)
 
 #endif
 
-extern "C" int dp_host_abi(void) { return 5; }
+extern "C" int dp_host_abi(void) { return 6; }
 
 // dp_run_init sets up what every sweep's run starts from: the control
 // block, the inputs, where the answer and the kept rows go.
@@ -1462,6 +1462,11 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 			}
 		}
 		dp_merge_parts(ctl, ws, threads);
+#if DP_HOST_ROWS
+		ctl->ran = run.solo >= 0 ? 1 : (int)run.started;
+#else
+		ctl->ran = (int)run.started;
+#endif
 		if (__atomic_load_n(&ctl->code, __ATOMIC_ACQUIRE) > 0)
 			rc = 1;
 		else if (dp_aborted(ctl))

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/plan"
 )
 
 func TestCompilerName(t *testing.T) {
@@ -72,5 +75,33 @@ func TestPrune(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "compiler-x.txt")); err != nil {
 		t.Error("pruning removed the compiler's memo")
+	}
+}
+
+// TestFewerWorkers: a result says when fewer workers ran than it was given,
+// and why, by the sweep; nothing when all of them ran or the library did
+// not say.
+func TestFewerWorkers(t *testing.T) {
+	rows := &codegen.HostProgram{Schedule: plan.Rows}
+	scan := &codegen.HostProgram{Schedule: plan.Wavefront, Scan: true}
+	strips := &codegen.HostProgram{Schedule: plan.Wavefront}
+	cases := []struct {
+		hp                  *codegen.HostProgram
+		ran, threads, asked int
+		want                string
+	}{
+		{rows, 2, 2, 2, ""},
+		{rows, 0, 2, 2, ""},
+		{rows, 1, 1, 1, ""},
+		{rows, 1, 2, 2, "1 of them ran it (timed on the first rows"},
+		{scan, 3, 8, 8, "3 of them ran it (a worker for every block"},
+		{strips, 1, 2, 2, "1 of them ran it (the others could not start)"},
+		{rows, 1, 4, 1, "1 of them ran it (fronts of a few cells)"},
+	}
+	for _, c := range cases {
+		got := fewerWorkers(c.hp, c.ran, c.threads, c.asked)
+		if (c.want == "") != (got == "") || !strings.HasPrefix(got, c.want) {
+			t.Errorf("ran %d of %d (asked %d): %q, want %q...", c.ran, c.threads, c.asked, got, c.want)
+		}
 	}
 }

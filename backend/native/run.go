@@ -36,10 +36,12 @@ type ctl struct {
 	PFl     int32
 	WinLo   int64
 	WinHi   int64
+	Ran     int32 // the workers that ran (0: not said)
+	_       int32
 }
 
-var _ [104 - unsafe.Sizeof(ctl{})]struct{} // the C layout is 104 bytes
-var _ [unsafe.Sizeof(ctl{}) - 104]struct{}
+var _ [112 - unsafe.Sizeof(ctl{})]struct{} // the C layout is 112 bytes
+var _ [unsafe.Sizeof(ctl{}) - 112]struct{}
 
 // watchCells is the size from which a run is watched (progress, Ctrl-C).
 const watchCells = 1 << 22
@@ -240,7 +242,28 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	default:
 		return nil, fmt.Errorf("internal error: the compiled code returned %d", int32(rc))
 	}
-	return func(res *backend.Result) error { return l.answer(p, pl, c, ans, res) }, nil
+	return func(res *backend.Result) error {
+		if why := fewerWorkers(hp, int(c.Ran), max(r.Threads, 1), int(c.Threads)); why != "" {
+			res.Device += "; " + why
+		}
+		return l.answer(p, pl, c, ans, res)
+	}, nil
+}
+
+// fewerWorkers says why a run of threads workers ran on fewer (ran, as the
+// library said; asked, what Exec asked of it), "" where all of them ran.
+func fewerWorkers(hp *codegen.HostProgram, ran, threads, asked int) string {
+	switch {
+	case asked < threads:
+		return fmt.Sprintf("%d of them ran it (fronts of a few cells)", asked)
+	case ran <= 0 || ran >= threads:
+		return ""
+	case hp.Schedule == plan.Rows:
+		return fmt.Sprintf("%d of them ran it (timed on the first rows, all of them were not faster: a row moves between the cores' caches)", ran)
+	case hp.Scan:
+		return fmt.Sprintf("%d of them ran it (a worker for every block of a row at most)", ran)
+	}
+	return fmt.Sprintf("%d of them ran it (the others could not start)", ran)
 }
 
 // widestFront bounds the cells of one front of a Fronts program: a front
