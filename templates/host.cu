@@ -200,8 +200,12 @@ struct dp_run {
 	// which every ticket reads: on a line of its own, away from the
 	// counters every chunk writes.
 	long long probe, probeA, probeB0, probed, ready, started;
-	alignas(64) int solo;
-	char soloPad[60];
+	int solo;
+	// dp_rows_static: the line from which the workers take tickets
+	// (DP_NLINES: none; written once, read every line).
+	alignas(64) long long switchAt;
+	int switching; // set by the one worker that sets switchAt
+	char switchPad[52];
 	long long *rprog; // scan, several workers: each row's progress (dp_scan_prog)
 	// wavefront
 	long long nstrips, nedges;
@@ -509,25 +513,79 @@ static bool dp_rows_chunk_at(dp_worker *w, long long s, long long c)
 	return true;
 }
 
-// dp_work is a worker of the rows sweep. Several workers wait for every
-// chunk of the line before, and a line's chunks move between the cores'
-// caches from one line to the next: where a line costs little (knapsack,
-// 49,878 lanes of an add and a max: 5 us), that cost more than the work
-// shared (2 threads 87 ms, one 51), where lines are costly (a lattice whose
-// cells call pow) the workers win. So a sweep of several workers times
-// itself first (run->probe lines, dp_host_run): worker 0 computes lines 0
-// .. probe-1 alone (the first untimed: its pages are touched first), then
-// every worker lines probe .. 2*probe-1, and the worker that takes the
-// first chunk of the line after them keeps the rest alone (run->solo)
-// unless the workers took less time a line. The chunks and the waits are
-// those of every sweep of several workers: only who takes the tickets
-// changes.
+// dp_rows_static computes, from line s0 on, chunk c of every line on
+// worker c % threads (a line's chunks, each worker its own columns, stay
+// in its core's cache from one line to the next), each line after every
+// chunk of the line before. A worker that slept waiting (the one waited
+// for was descheduled: another process took its core) sets switchAt two
+// lines on — no worker has begun that line — from which every worker
+// takes tickets instead (dp_rows_tickets; a starved worker is shed there).
+// Returns 1 when the lines are done, 0 at switchAt, -1 when stopped.
+static int dp_rows_static(dp_worker *w, long long s0)
+{
+	dp_run *run = w->run;
+	const long long nc = run->nc;
+	for (long long s = s0; s < DP_NLINES; ++s) {
+		if (s >= __atomic_load_n(&run->switchAt, __ATOMIC_ACQUIRE))
+			return 0;
+		long long slept = 0;
+		if (!dp_wait_ge(&run->doneChunks, s * nc, run->ctl, &slept))
+			return -1;
+		int no = 0;
+		if (slept > 0 && __atomic_compare_exchange_n(&run->switching, &no, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			// The tickets first: a worker reads switchAt before it
+			// takes one.
+			__atomic_store_n(&run->ticket, (s + 2) * nc, __ATOMIC_RELAXED);
+			__atomic_store_n(&run->switchAt, s + 2, __ATOMIC_RELEASE);
+		}
+		if (s >= __atomic_load_n(&run->switchAt, __ATOMIC_ACQUIRE))
+			return 0;
+		for (long long c = w->id; c < nc; c += run->threads)
+			if (!dp_rows_chunk_at(w, s, c))
+				return -1;
+	}
+	return 1;
+}
+
+// dp_rows_tickets takes the chunks of the lines in order from one ticket
+// counter, each after every chunk of the line before: a worker that is
+// slower or descheduled takes fewer, and one starved of work retires
+// (dp_retire).
+static void dp_rows_tickets(dp_worker *w)
+{
+	dp_run *run = w->run;
+	const long long nc = run->nc, total = DP_NLINES * nc;
+	while (!dp_aborted(run->ctl) && !dp_retire(w)) {
+		const long long t = __atomic_fetch_add(&run->ticket, 1, __ATOMIC_RELAXED);
+		if (t >= total)
+			break;
+		const long long s = t / nc, c = t % nc;
+		if (run->threads > 1 && !dp_wait_ge(&run->doneChunks, s * nc, run->ctl, &run->slept))
+			break;
+		if (!dp_rows_chunk_at(w, s, c))
+			break;
+	}
+}
+
+// dp_work is a worker of the rows sweep. Handed out by tickets, a line's
+// chunks move between the cores' caches from one line to the next: where
+// a line costs little (knapsack, 49,878 lanes of an add and a max: 5 us),
+// that cost more than the work shared (2 threads 88 ms, one 51). A sweep
+// of several workers of 1,024 lines or more (run->probe lines a phase,
+// dp_host_run; a chunk a worker) therefore times itself: worker 0
+// computes lines 0 .. probe-1 alone (the first untimed: its pages are
+// touched first), then every worker lines probe .. 2*probe-1, each its own
+// chunk (dp_rows_static), and worker 0 keeps the rest alone unless that
+// took less time a line; else they go on so, falling back to tickets where
+// one starves (knapsack: 33 ms on 2 threads, lookback-put N = 30,000 280
+// ms against one's 386). Shorter sweeps take tickets from the start.
 static void *dp_work(void *arg)
 {
 	dp_worker *w = (dp_worker *)arg;
 	dp_run *run = w->run;
-	const long long nc = run->nc, total = DP_NLINES * nc, probe = run->probe;
+	const long long nc = run->nc, probe = run->probe;
 	if (probe > 0) {
+		long long unslept = 0; // (the probe's waits are no starved worker's: dp_retire)
 		if (w->id == 0) {
 			long long t0 = dp_now_ns();
 			bool ok = true;
@@ -537,45 +595,64 @@ static void *dp_work(void *arg)
 				ok = dp_rows_chunk_at(w, t / nc, t % nc);
 			}
 			run->probeA = dp_now_ns() - t0;
-			// The second phase is timed once every started worker is
-			// ready to take its lines (they spin meanwhile).
+			// The second phase is timed once every worker is ready (they
+			// spin meanwhile); where one did not start, tickets.
 			__atomic_store_n(&run->ticket, probe * nc, __ATOMIC_RELAXED);
 			__atomic_store_n(&run->probed, 1LL, __ATOMIC_RELEASE);
-			long long unslept = 0; // (the probe's waits are no starved worker's: dp_retire)
 			if (ok)
 				dp_wait_ge(&run->ready, run->started - 1, run->ctl, &unslept);
 			run->probeB0 = dp_now_ns();
 			__atomic_store_n(&run->shedT0, run->probeB0, __ATOMIC_RELAXED);
+			if (run->started < run->threads)
+				__atomic_store_n(&run->switchAt, probe, __ATOMIC_RELAXED);
 			__atomic_store_n(&run->probed, 2LL, __ATOMIC_RELEASE);
 			if (!ok)
 				return 0;
 		} else {
-			long long unslept = 0;
 			if (!dp_wait_ge(&run->probed, 1, run->ctl, &unslept))
 				return 0;
 			__atomic_fetch_add(&run->ready, 1, __ATOMIC_RELEASE);
 			if (!dp_wait_ge(&run->probed, 2, run->ctl, &unslept))
 				return 0;
 		}
-	}
-	for (;;) {
-		const int solo = __atomic_load_n(&run->solo, __ATOMIC_ACQUIRE);
-		if (dp_aborted(run->ctl) || (solo >= 0 && solo != w->id) || (solo < 0 && dp_retire(w)))
-			break;
-		const long long t = __atomic_fetch_add(&run->ticket, 1, __ATOMIC_RELAXED);
-		if (t >= total)
-			break;
-		const long long s = t / nc, c = t % nc;
-		if (run->threads > 1 && !dp_wait_ge(&run->doneChunks, s * nc, run->ctl, &run->slept))
-			break;
-		if (probe > 0 && s == 2 * probe && c == 0) {
-			const long long b = dp_now_ns() - run->probeB0;
-			if (b * (probe - 1) >= run->probeA * probe)
-				__atomic_store_n(&run->solo, w->id, __ATOMIC_RELEASE);
+		if (__atomic_load_n(&run->switchAt, __ATOMIC_ACQUIRE) > probe) {
+			// The second phase: lines probe .. 2*probe-1, each worker its
+			// chunk, waits not counted as starved.
+			for (long long s = probe; s < 2 * probe; ++s) {
+				if (!dp_wait_ge(&run->doneChunks, s * nc, run->ctl, &unslept))
+					return 0;
+				for (long long c = w->id; c < nc; c += run->threads)
+					if (!dp_rows_chunk_at(w, s, c))
+						return 0;
+			}
+			if (w->id == 0) {
+				if (!dp_wait_ge(&run->doneChunks, 2 * probe * nc, run->ctl, &unslept))
+					return 0;
+				const long long b = dp_now_ns() - run->probeB0;
+				run->solo = b * (probe - 1) >= run->probeA * probe && run->ctl->force == 0 ? 0 : -1;
+				if (run->ctl->force == 2) {
+					__atomic_store_n(&run->switching, 1, __ATOMIC_RELAXED);
+					__atomic_store_n(&run->ticket, 3 * probe * nc, __ATOMIC_RELAXED);
+					__atomic_store_n(&run->switchAt, 3 * probe, __ATOMIC_RELEASE);
+				}
+				__atomic_store_n(&run->shedT0, dp_now_ns(), __ATOMIC_RELAXED);
+				__atomic_store_n(&run->probed, 3LL, __ATOMIC_RELEASE);
+			} else if (!dp_wait_ge(&run->probed, 3, run->ctl, &unslept)) {
+				return 0;
+			}
+			if (run->solo == 0) {
+				if (w->id != 0)
+					return 0;
+				for (long long t = 2 * probe * nc; t < DP_NLINES * nc && !dp_aborted(run->ctl); ++t)
+					if (!dp_rows_chunk_at(w, t / nc, t % nc))
+						return 0;
+				return 0;
+			}
+			if (dp_rows_static(w, 2 * probe) != 0)
+				return 0;
 		}
-		if (!dp_rows_chunk_at(w, s, c))
-			break;
 	}
+	dp_rows_tickets(w);
 	return 0;
 }
 
@@ -1353,7 +1430,11 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	run.ringW = before + DP_WIDTH + after;
 	run.ring = (cell_t *)calloc((size_t)((DP_REACH + 1) * run.ringW), sizeof(cell_t));
 	run.nc = 1;
-	if (threads > 1) {
+	if (threads > 1 && DP_NLINES >= 64 * 16 && DP_WIDTH >= 1024LL * threads) {
+		// The probe (dp_work): a chunk a worker.
+		run.probe = DP_NLINES / 64 < 256 ? DP_NLINES / 64 : 256;
+		run.nc = threads;
+	} else if (threads > 1) {
 		run.nc = DP_WIDTH / 4096;
 		if (run.nc > 8LL * threads)
 			run.nc = 8LL * threads;
@@ -1366,8 +1447,7 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	run.nc = (DP_WIDTH + run.chunk - 1) / run.chunk;
 	run.nb = (DP_WIDTH + DP_FSUM_B - 1) / DP_FSUM_B;
 	run.solo = -1;
-	if (threads > 1 && DP_NLINES >= 64 * 16)
-		run.probe = DP_NLINES / 64 < 256 ? DP_NLINES / 64 : 256;
+	run.switchAt = DP_NLINES;
 	if (DP_FSUM)
 		run.fslot = (double *)calloc((size_t)(2 * run.nb), sizeof(double));
 	const long long flBytes = 1;
@@ -1463,7 +1543,7 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 		}
 		dp_merge_parts(ctl, ws, threads);
 #if DP_HOST_ROWS
-		ctl->ran = run.solo >= 0 ? 1 : (int)run.started;
+		ctl->ran = run.solo == 0 ? 1 : (int)run.started;
 #else
 		ctl->ran = (int)run.started;
 #endif

@@ -60,7 +60,9 @@ struct dp_host_ctl {
 	int pfl;         // integer sum flags
 	long long winLo, winHi; // the kept grid holds columns winLo..winHi-1 (0, 0: all of them);
 	                        // a forward strip sweep stops after column winHi-1
-	int ran, ranPad;        // the workers that ran the sweep (dp_host_run; 0: not said)
+	int ran;                // the workers that ran the sweep (dp_host_run; 0: not said)
+	int force;              // tests: the rows sweep's probe kept all workers (1), and they
+	                        // take tickets from line 3 * probe (2) (dp_work)
 };
 
 // dp_host_fail records the first error of the run and stops it.

@@ -558,11 +558,13 @@ func TestWorkWeighsTables(t *testing.T) {
 }
 
 // TestCompiledRowsProbe: a rows sweep of 1,024 lines or more on several
-// workers times one worker against all of them before it goes on with the
-// faster (templates/host.cu dp_work): whatever it picks, every cell (a
-// sum of all of them) and an overflow's cell and text — in the lines one
-// worker probes, in those all of them probe, after the probe — equal the
-// Go evaluator's, on 1 to 3 threads.
+// workers times one worker against all of them, each its own chunk,
+// before it goes on with the faster, falling back to tickets where a
+// worker starves (templates/host.cu dp_work, dp_rows_static): whatever it
+// picks, every cell (a sum of all of them) and an overflow's cell and text
+// — in the lines one worker probes, in those all of them probe, after the
+// probe — equal the Go evaluator's, on 1 to 3 threads, and on 5 and 8 (more
+// than the cores: workers descheduled, the fallback likely).
 func TestCompiledRowsProbe(t *testing.T) {
 	c := withCompiler(t)
 	r := dptest.Rand(t)
@@ -576,13 +578,24 @@ func TestCompiledRowsProbe(t *testing.T) {
 	if pl.Schedule != plan.Rows {
 		t.Fatalf("knapsack planned as %v, want rows", pl.Schedule)
 	}
-	for _, threads := range []int{1, 2, 3} {
-		opt := backend.Options{Threads: threads}
-		a, errA := solveCompiled(t, c, p, pl, opt)
-		b, errB := solveGo(t, p, pl, opt)
-		sameOutcome(t, fmt.Sprintf("knapsack, %d threads", threads), a, errA, b, errB)
+	// force: as timed; all workers kept; and from line 3*probe tickets.
+	solve := func(p *ir.Problem, pl *plan.Plan, threads, force int) (*backend.Result, error) {
+		e := compiling(New(threads), c)
+		e.forceRows = force
+		return e.Run(context.Background(), p, pl, backend.Options{Threads: threads})
 	}
-	for _, row := range []int{5, 25, 900} {
+	for _, threads := range []int{1, 2, 3, 5, 8} {
+		for force := range 3 {
+			opt := backend.Options{Threads: threads}
+			a, errA := solve(p, pl, threads, force)
+			b, errB := solveGo(t, p, pl, opt)
+			sameOutcome(t, fmt.Sprintf("knapsack, %d threads, force %d", threads, force), a, errA, b, errB)
+			if force > 0 && threads > 1 && errA == nil && strings.Contains(a.Device, "of them ran it") {
+				t.Errorf("knapsack, %d threads, force %d: %s; want every worker", threads, force, a.Device)
+			}
+		}
+	}
+	for _, row := range []int{5, 25, 40, 60, 900} {
 		src := fmt.Sprintf(`problem late
 int 1x? A = 1,2,3
 1100 x 9000
@@ -590,14 +603,16 @@ cell[i][j] = A[j %% 3]                                     when i == 0
            | cell[i-1][j] + (i == %d && j == 7000 ? 2147483647 : 1)  otherwise
 `, row)
 		p, pl := dptest.Load(t, "late.dp", src)
-		for _, threads := range []int{2, 3} {
-			opt := backend.Options{Threads: threads}
-			a, errA := solveCompiled(t, c, p, pl, opt)
-			b, errB := solveGo(t, p, pl, opt)
-			if errA == nil || errB == nil {
-				t.Fatalf("overflow at row %d, %d threads: compiled %v, evaluator %v; want errors", row, threads, errA, errB)
+		for _, threads := range []int{2, 3, 8} {
+			for force := range 3 {
+				opt := backend.Options{Threads: threads}
+				a, errA := solve(p, pl, threads, force)
+				b, errB := solveGo(t, p, pl, opt)
+				if errA == nil || errB == nil {
+					t.Fatalf("overflow at row %d, %d threads, force %d: compiled %v, evaluator %v; want errors", row, threads, force, errA, errB)
+				}
+				sameOutcome(t, fmt.Sprintf("overflow at row %d, %d threads, force %d", row, threads, force), a, errA, b, errB)
 			}
-			sameOutcome(t, fmt.Sprintf("overflow at row %d, %d threads", row, threads), a, errA, b, errB)
 		}
 	}
 }

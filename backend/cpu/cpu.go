@@ -68,6 +68,8 @@ type Executor struct {
 	// (tests) generates every instance's program again and compares.
 	shapes      map[string]*shape
 	checkShapes bool
+	// forceRows (tests): native.Run.ForceRows.
+	forceRows int
 }
 
 // shape is the host program of one shape of a batch's instances: made
@@ -401,7 +403,7 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 		return nil, why, nil
 	}
 	trace.Mark("program")
-	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows}
+	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows, ForceRows: e.forceRows}
 	need, what, advice := lib.Bytes(run), fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
 	keepGrid := opt.KeepGrid(p)
 	if lib.Prog.Fronts {

@@ -37,7 +37,7 @@ type ctl struct {
 	WinLo   int64
 	WinHi   int64
 	Ran     int32 // the workers that ran (0: not said)
-	_       int32
+	Force   int32 // Run.ForceRows
 }
 
 var _ [112 - unsafe.Sizeof(ctl{})]struct{} // the C layout is 112 bytes
@@ -67,10 +67,14 @@ type Run struct {
 	// row (rows x their number; a forward wavefront then stops after
 	// them: backend.Options.KeepCols); Keep, when not nil, the rows of
 	// KeepRows (sorted), one row of Keep each.
-	Grid     *backend.Grid
-	Window   [2]int64
-	KeepRows []int64
-	Keep     *backend.Grid
+	Grid *backend.Grid
+	// ForceRows (tests) makes the rows sweep's probe keep all its
+	// workers (1), which then take tickets from the line after the
+	// probe's second phase as if one starved (2).
+	ForceRows int
+	Window    [2]int64
+	KeepRows  []int64
+	Keep      *backend.Grid
 }
 
 // Bytes is the memory a run takes besides the inputs and the cells it
@@ -165,7 +169,7 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	}
 	nans := max(len(hp.Captures), 1)
 	ans := backend.NewGrid(hp.Cell, 1, int64(nans))
-	c := &ctl{Threads: int32(max(r.Threads, 1))}
+	c := &ctl{Threads: int32(max(r.Threads, 1)), Force: int32(r.ForceRows)}
 	if window {
 		c.WinLo, c.WinHi = r.Window[0], r.Window[1]
 	}
@@ -259,7 +263,7 @@ func fewerWorkers(hp *codegen.HostProgram, ran, threads, asked int) string {
 	case ran <= 0 || ran >= threads:
 		return ""
 	case hp.Schedule == plan.Rows:
-		return fmt.Sprintf("%d of them ran it (timed on the first rows, all of them were not faster: a row moves between the cores' caches)", ran)
+		return fmt.Sprintf("%d of them ran it (timed on the first rows, one was as fast as all of them)", ran)
 	case hp.Scan:
 		return fmt.Sprintf("%d of them ran it (a worker for every block of a row at most)", ran)
 	}
