@@ -341,8 +341,7 @@ func load(d *sema.Datum, typ, path string, rec int, cache *FileCache) {
 }
 
 func table(t *formats.Table) *sema.Table {
-	sp := t.Span
-	return &sema.Table{Rows: t.Rows, Cols: t.Cols, I: t.I, F: t.F, Printable: t.Printable, Span: ir.Span{Lo: sp.Lo, Hi: sp.Hi, Known: sp.Known}}
+	return &sema.Table{Rows: t.Rows, Cols: t.Cols, I: t.I, F: t.F, Printable: t.Printable, Span: t.Span}
 }
 
 // nameList lists the inputs (or scalars) for messages.

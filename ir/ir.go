@@ -76,11 +76,18 @@ type Span struct {
 }
 
 // SpanOf is the span of vs, unknown when vs is empty.
-func SpanOf(vs []int64) Span {
+func SpanOf(vs []int64) Span { return Span{}.Widen(vs) }
+
+// Widen is the span of s's values and vs (a reader widens it line by line,
+// while the values are in the cache).
+func (s Span) Widen(vs []int64) Span {
 	if len(vs) == 0 {
-		return Span{}
+		return s
 	}
 	lo, hi := vs[0], vs[0]
+	if s.Known {
+		lo, hi = s.Lo, s.Hi
+	}
 	for _, v := range vs {
 		lo, hi = min(lo, v), max(hi, v)
 	}

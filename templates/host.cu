@@ -194,17 +194,17 @@ struct dp_run {
 	cell_t *ring;
 	long long ringW, nc, chunk;
 	long long ticket, doneChunks;
-	// The workers' probe (dp_work): lines a phase (0: none), worker 0's
-	// time for the first phase's lines after its first, when the second
-	// began, set when the first is done; the worker left alone (-1: all),
-	// which every ticket reads: on a line of its own, away from the
-	// counters every chunk writes.
+	// The workers' probe (dp_work): lines a phase (0: none); worker 0's
+	// time for the first phase's lines after its first; when the second
+	// began; 2 once the first is done, 3 once decided; the workers ready
+	// for the second; those started; worker 0 goes on alone.
 	long long probe, probeA, probeB0, probed, ready, started;
 	int solo;
-	// dp_rows_static: the line from which the workers take tickets
-	// (DP_NLINES: none; written once, read every line).
+	// dp_rows_switch: the line from which the workers take tickets
+	// (DP_NLINES: none; written once, read every line: on a cache line
+	// of its own, away from the counters every chunk writes).
 	alignas(64) long long switchAt;
-	int switching; // set by the one worker that sets switchAt
+	int switching; // taken by the one caller that sets switchAt
 	char switchPad[52];
 	long long *rprog; // scan, several workers: each row's progress (dp_scan_prog)
 	// wavefront
@@ -513,33 +513,52 @@ static bool dp_rows_chunk_at(dp_worker *w, long long s, long long c)
 	return true;
 }
 
-// dp_rows_static computes, from line s0 on, chunk c of every line on
+// dp_rows_alone computes lines s0 .. s1-1 on w alone, in order: false
+// when the run must stop.
+static bool dp_rows_alone(dp_worker *w, long long s0, long long s1)
+{
+	const long long nc = w->run->nc;
+	for (long long t = s0 * nc; t < s1 * nc; ++t)
+		if (dp_aborted(w->run->ctl) || !dp_rows_chunk_at(w, t / nc, t % nc))
+			return false;
+	return true;
+}
+
+// dp_rows_switch makes the workers take tickets from line s on
+// (switchAt): the first caller only, the tickets set before switchAt,
+// which a worker reads before it takes one.
+static void dp_rows_switch(dp_run *run, long long s)
+{
+	int no = 0;
+	if (!__atomic_compare_exchange_n(&run->switching, &no, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&run->ticket, s * run->nc, __ATOMIC_RELAXED);
+	__atomic_store_n(&run->switchAt, s, __ATOMIC_RELEASE);
+}
+
+// dp_rows_static computes lines s0 .. s1-1, chunk c of every line on
 // worker c % threads (a line's chunks, each worker its own columns, stay
 // in its core's cache from one line to the next), each line after every
-// chunk of the line before. A worker that slept waiting (the one waited
-// for was descheduled: another process took its core) sets switchAt two
-// lines on — no worker has begun that line — from which every worker
-// takes tickets instead (dp_rows_tickets; a starved worker is shed there).
-// Returns 1 when the lines are done, 0 at switchAt, -1 when stopped.
-static int dp_rows_static(dp_worker *w, long long s0)
+// chunk of the line before. With starve, a worker that slept waiting (the
+// one waited for was descheduled: another process took its core) switches
+// the workers to tickets two lines on (dp_rows_switch; no worker has begun
+// that line), where a starved worker is shed (dp_rows_tickets). Returns 1
+// when the lines are done, 0 at switchAt, -1 when stopped.
+static int dp_rows_static(dp_worker *w, long long s0, long long s1, bool starve)
 {
 	dp_run *run = w->run;
 	const long long nc = run->nc;
-	for (long long s = s0; s < DP_NLINES; ++s) {
+	for (long long s = s0; s < s1; ++s) {
 		if (s >= __atomic_load_n(&run->switchAt, __ATOMIC_ACQUIRE))
 			return 0;
 		long long slept = 0;
 		if (!dp_wait_ge(&run->doneChunks, s * nc, run->ctl, &slept))
 			return -1;
-		int no = 0;
-		if (slept > 0 && __atomic_compare_exchange_n(&run->switching, &no, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-			// The tickets first: a worker reads switchAt before it
-			// takes one.
-			__atomic_store_n(&run->ticket, (s + 2) * nc, __ATOMIC_RELAXED);
-			__atomic_store_n(&run->switchAt, s + 2, __ATOMIC_RELEASE);
+		if (starve && slept > 0) {
+			dp_rows_switch(run, s + 2);
+			if (s >= __atomic_load_n(&run->switchAt, __ATOMIC_ACQUIRE))
+				return 0;
 		}
-		if (s >= __atomic_load_n(&run->switchAt, __ATOMIC_ACQUIRE))
-			return 0;
 		for (long long c = w->id; c < nc; c += run->threads)
 			if (!dp_rows_chunk_at(w, s, c))
 				return -1;
@@ -577,78 +596,59 @@ static void dp_rows_tickets(dp_worker *w)
 // touched first), then every worker lines probe .. 2*probe-1, each its own
 // chunk (dp_rows_static), and worker 0 keeps the rest alone unless that
 // took less time a line; else they go on so, falling back to tickets where
-// one starves (knapsack: 33 ms on 2 threads, lookback-put N = 30,000 280
-// ms against one's 386). Shorter sweeps take tickets from the start.
+// one starves (knapsack 32.8 ms on 2 threads against one's 50.8,
+// lookback-put N = 30,000 274 ms against 390). Shorter sweeps take tickets from the
+// start. The probe's waits are not counted as a starved worker's.
 static void *dp_work(void *arg)
 {
 	dp_worker *w = (dp_worker *)arg;
 	dp_run *run = w->run;
-	const long long nc = run->nc, probe = run->probe;
+	const long long probe = run->probe;
 	if (probe > 0) {
-		long long unslept = 0; // (the probe's waits are no starved worker's: dp_retire)
+		long long unslept = 0;
 		if (w->id == 0) {
-			long long t0 = dp_now_ns();
-			bool ok = true;
-			for (long long t = 0; ok && t < probe * nc && !dp_aborted(run->ctl); ++t) {
-				if (t == nc)
-					t0 = dp_now_ns();
-				ok = dp_rows_chunk_at(w, t / nc, t % nc);
-			}
+			bool ok = dp_rows_alone(w, 0, 1);
+			const long long t0 = dp_now_ns();
+			ok = ok && dp_rows_alone(w, 1, probe);
 			run->probeA = dp_now_ns() - t0;
 			// The second phase is timed once every worker is ready (they
 			// spin meanwhile); where one did not start, tickets.
-			__atomic_store_n(&run->ticket, probe * nc, __ATOMIC_RELAXED);
-			__atomic_store_n(&run->probed, 1LL, __ATOMIC_RELEASE);
 			if (ok)
 				dp_wait_ge(&run->ready, run->started - 1, run->ctl, &unslept);
 			run->probeB0 = dp_now_ns();
 			__atomic_store_n(&run->shedT0, run->probeB0, __ATOMIC_RELAXED);
 			if (run->started < run->threads)
-				__atomic_store_n(&run->switchAt, probe, __ATOMIC_RELAXED);
+				dp_rows_switch(run, probe);
 			__atomic_store_n(&run->probed, 2LL, __ATOMIC_RELEASE);
 			if (!ok)
 				return 0;
 		} else {
-			if (!dp_wait_ge(&run->probed, 1, run->ctl, &unslept))
-				return 0;
 			__atomic_fetch_add(&run->ready, 1, __ATOMIC_RELEASE);
 			if (!dp_wait_ge(&run->probed, 2, run->ctl, &unslept))
 				return 0;
 		}
-		if (__atomic_load_n(&run->switchAt, __ATOMIC_ACQUIRE) > probe) {
-			// The second phase: lines probe .. 2*probe-1, each worker its
-			// chunk, waits not counted as starved.
-			for (long long s = probe; s < 2 * probe; ++s) {
-				if (!dp_wait_ge(&run->doneChunks, s * nc, run->ctl, &unslept))
-					return 0;
-				for (long long c = w->id; c < nc; c += run->threads)
-					if (!dp_rows_chunk_at(w, s, c))
-						return 0;
-			}
+		const int second = dp_rows_static(w, probe, 2 * probe, false);
+		if (second < 0)
+			return 0;
+		if (second > 0) {
 			if (w->id == 0) {
-				if (!dp_wait_ge(&run->doneChunks, 2 * probe * nc, run->ctl, &unslept))
+				if (!dp_wait_ge(&run->doneChunks, 2 * probe * run->nc, run->ctl, &unslept))
 					return 0;
 				const long long b = dp_now_ns() - run->probeB0;
-				run->solo = b * (probe - 1) >= run->probeA * probe && run->ctl->force == 0 ? 0 : -1;
-				if (run->ctl->force == 2) {
-					__atomic_store_n(&run->switching, 1, __ATOMIC_RELAXED);
-					__atomic_store_n(&run->ticket, 3 * probe * nc, __ATOMIC_RELAXED);
-					__atomic_store_n(&run->switchAt, 3 * probe, __ATOMIC_RELEASE);
-				}
+				run->solo = b * (probe - 1) >= run->probeA * probe && run->ctl->force == 0;
+				if (run->ctl->force == 2)
+					dp_rows_switch(run, 3 * probe);
 				__atomic_store_n(&run->shedT0, dp_now_ns(), __ATOMIC_RELAXED);
 				__atomic_store_n(&run->probed, 3LL, __ATOMIC_RELEASE);
 			} else if (!dp_wait_ge(&run->probed, 3, run->ctl, &unslept)) {
 				return 0;
 			}
-			if (run->solo == 0) {
-				if (w->id != 0)
-					return 0;
-				for (long long t = 2 * probe * nc; t < DP_NLINES * nc && !dp_aborted(run->ctl); ++t)
-					if (!dp_rows_chunk_at(w, t / nc, t % nc))
-						return 0;
+			if (run->solo) {
+				if (w->id == 0)
+					dp_rows_alone(w, 2 * probe, DP_NLINES);
 				return 0;
 			}
-			if (dp_rows_static(w, 2 * probe) != 0)
+			if (dp_rows_static(w, 2 * probe, DP_NLINES, true) != 0)
 				return 0;
 		}
 	}
@@ -1446,7 +1446,6 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 		run.chunk = (run.chunk + DP_FSUM_B - 1) / DP_FSUM_B * DP_FSUM_B; // whole blocks
 	run.nc = (DP_WIDTH + run.chunk - 1) / run.chunk;
 	run.nb = (DP_WIDTH + DP_FSUM_B - 1) / DP_FSUM_B;
-	run.solo = -1;
 	run.switchAt = DP_NLINES;
 	if (DP_FSUM)
 		run.fslot = (double *)calloc((size_t)(2 * run.nb), sizeof(double));
@@ -1543,7 +1542,7 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 		}
 		dp_merge_parts(ctl, ws, threads);
 #if DP_HOST_ROWS
-		ctl->ran = run.solo == 0 ? 1 : (int)run.started;
+		ctl->ran = run.solo ? 1 : (int)run.started;
 #else
 		ctl->ran = (int)run.started;
 #endif

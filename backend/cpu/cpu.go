@@ -144,8 +144,8 @@ func (e *Executor) OneProblem() *Executor {
 // shapeKey names p's shape as OneProblem groups instances: everything a
 // host program of one `.dp` file depends on.
 func shapeKey(p *ir.Problem, pl *plan.Plan) string {
-	// Appended, not formatted: a batch makes one an instance (fmt was 12%
-	// of a one-vs-many CPU batch).
+	// Appended, not formatted: a batch makes one an instance (formatted,
+	// it was 12% of the profile of a one-vs-many CPU batch).
 	a := pl.Answer
 	b := make([]byte, 0, 160)
 	num := func(v int64, sep byte) {

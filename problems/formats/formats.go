@@ -16,6 +16,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/dpgpu/dpgpu/ir"
 )
 
 // Table is loaded data, row-major: element [r][c] is at r*Cols+c. I holds
@@ -37,31 +39,9 @@ type Table struct {
 	Printable bool
 	// Span, where Known, is the least and greatest value of I, found as
 	// the values were parsed, so that the checks and analyses that bound
-	// the data do not scan it again (ir.Span). Readers that do not track
-	// it leave it unknown.
-	Span Span
-}
-
-// Span is the least and greatest of some integers; the zero Span is
-// unknown.
-type Span struct {
-	Lo, Hi int64
-	Known  bool
-}
-
-// add widens s by vs (values just parsed, still in the cache).
-func (s *Span) add(vs []int64) {
-	if len(vs) == 0 {
-		return
-	}
-	lo, hi := vs[0], vs[0]
-	if s.Known {
-		lo, hi = s.Lo, s.Hi
-	}
-	for _, v := range vs {
-		lo, hi = min(lo, v), max(hi, v)
-	}
-	*s = Span{lo, hi, true}
+	// the data do not scan it again. Readers that do not track it leave it
+	// unknown.
+	Span ir.Span
 }
 
 // Inf marks inf among integer data (Table.I), and -Inf -inf: the long inf

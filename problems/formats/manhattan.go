@@ -64,7 +64,7 @@ func readManhattan(r io.Reader, name string, size int64) ([]*Table, error) {
 			if got := len(t.I) - before; got != cols {
 				return nil, lr.errorf("line %d of the %s weights has %d values, want %d", i+1, what, got, cols)
 			}
-			t.Span.add(t.I[before:])
+			t.Span = t.Span.Widen(t.I[before:])
 		}
 		return t, nil
 	}

@@ -3,6 +3,8 @@ package formats
 import (
 	"fmt"
 	"io"
+
+	"github.com/dpgpu/dpgpu/ir"
 )
 
 // readText reads plain text; size is the file's size when known (a hint,
@@ -27,7 +29,7 @@ func readText(r io.Reader, name string, size int64, opt Options) (*Table, error)
 		ints   []int64
 		floats []float64
 		sh     shape
-		span   Span
+		span   ir.Span
 		err    error
 	)
 	for line := range lr.dataLines() {
@@ -48,7 +50,7 @@ func readText(r io.Reader, name string, size int64, opt Options) (*Table, error)
 		if err := sh.add(name, lr.n, len(ints)+len(floats)-before, "values"); err != nil {
 			return nil, err
 		}
-		span.add(ints[min(before, len(ints)):])
+		span = span.Widen(ints[min(before, len(ints)):])
 		if sh.rows == 1 {
 			// Size the array once for the whole file from its first row.
 			want := lr.estimate(len(line), sh.cols)
