@@ -71,12 +71,15 @@ const stripSync = 8
 
 // Kernel entry points (extern "C", so the names are not mangled).
 const (
-	FuncLine   = "dp_line"
-	FuncLines  = "dp_lines" // a run of lines in one launch, a grid barrier between them
-	FuncGather = "dp_gather"
-	FuncTile   = "dp_tile"
-	FuncStrip  = "dp_strip"
-	FuncBatch  = "dp_batch"
+	FuncLine  = "dp_line"
+	FuncLines = "dp_lines" // a run of lines in one launch, a grid barrier between them
+	// FuncLineTiles: a run of lines in one launch dealt to tiles of
+	// columns, each waiting only for the tiles whose cells it reads.
+	FuncLineTiles = "dp_linetiles"
+	FuncGather    = "dp_gather"
+	FuncTile      = "dp_tile"
+	FuncStrip     = "dp_strip"
+	FuncBatch     = "dp_batch"
 	// The front kernel's entry points, one per Spread, and the reduction
 	// of a region answer over the finished grid.
 	FuncFrontThread = "dp_front_thread"
@@ -284,6 +287,12 @@ type Program struct {
 	Lines, Width int64
 	Reach        int
 	LineThreads  int
+	// LineLeft and LineRight: how far before and after its own position
+	// in the line a cell may read in the earlier lines (over every value
+	// of the data and the reduction variables, as the plan's ranges prove
+	// them); -1 when nothing bounds it. The executor deals the lines of a
+	// run to tiles of columns (dp_linetiles) only where both are bounded.
+	LineLeft, LineRight int64
 
 	// Wavefront: how far back (up, left, in sweep order) cells read.
 	PI, PJ int
@@ -522,6 +531,34 @@ func programName(p *ir.Problem) string {
 	return cIdent(name) + ".cu"
 }
 
+// lineSpread is how far left and right of its own position in the line
+// (column for rows, row for columns) a cell of a line schedule reads in the
+// earlier lines: the widest of the references' offset ranges across the
+// line, -1 for a side nothing bounds.
+func lineSpread(pl *plan.Plan) (left, right int64) {
+	for _, d := range pl.Deps {
+		r := d.RangeJ
+		if pl.Schedule == plan.Cols {
+			r = d.RangeI
+		}
+		if r.Lo > r.Hi {
+			continue // the reference is never read
+		}
+		// An offset o = j - col reads o positions to the left.
+		if r.Hi == math.MaxInt64 || left < 0 {
+			left = -1
+		} else {
+			left = max(left, r.Hi)
+		}
+		if r.Lo == math.MinInt64 || right < 0 {
+			right = -1
+		} else {
+			right = max(right, -r.Lo)
+		}
+	}
+	return left, right
+}
+
 // layout chooses the kernel and its geometry.
 func (g *gen) layout() error {
 	p, pl, prog, opt := g.p, g.pl, g.prog, g.opt
@@ -547,6 +584,7 @@ func (g *gen) layout() error {
 			}
 			prog.Reach = max(prog.Reach, int(*off*sign))
 		}
+		prog.LineLeft, prog.LineRight = lineSpread(pl)
 	case plan.Wavefront:
 		var bad *plan.Dependency
 		if prog.PI, prog.PJ, bad = wavefrontReach(pl); bad != nil {

@@ -100,6 +100,7 @@ func harnessRest(prog *Program) string {
 	b.WriteString("\tconst long long R = DP_ROWS, C = DP_COLS;\n\tstd::vector<cell_t> grid(R * C);\n\tbool haveGrid = false;\n")
 	switch prog.Kernel {
 	case KernelLine:
+		fmt.Fprintf(&b, "#define DP_EMU_LEFT %dLL\n#define DP_EMU_RIGHT %dLL\n", prog.LineLeft, prog.LineRight)
 		b.WriteString(`	std::vector<cell_t> ring(DP_NLINES * DP_WIDTH);
 	const unsigned T = DP_LINE_THREADS, blocks = (unsigned)((DP_WIDTH + T - 1) / T);
 	for (long long L = 0; L < DP_NLINES; ++L)
@@ -126,6 +127,48 @@ func harnessRest(prog *Program) string {
 		if (first.code == 0 && memcmp(ring.data(), ring2.data(), ring.size() * sizeof(cell_t)) != 0) {
 			fprintf(stderr, "dp_lines computed other cells than dp_line\n");
 			return 3;
+		}
+		memcpy((void *)&dp_err, &first, sizeof first);
+	}
+	{
+		// The same lines in runs of 1, 2, 3, ... lines dealt to tiles of
+		// columns (dp_linetiles): every block at once, one a tile (mode
+		// 2), and, where the cells read only one side, two blocks taking
+		// five tiles by tickets (mode 0 or 1); a line at a time and three
+		// (each tile also computing its neighbours' cells that its later
+		// lines read). Every cell equal, or a failure of the same kind.
+		const dp_error_t first = dp_err;
+		auto tiles = [&](int mode, long long tw, unsigned grid, int depth) -> bool {
+			memset((void *)&dp_err, 0, sizeof dp_err);
+			std::vector<cell_t> ring3(DP_NLINES * DP_WIDTH);
+			static dp_part_t parts3[4096];
+			const int nt = (int)((DP_WIDTH + tw - 1) / tw);
+			const int lt = (int)((depth * DP_EMU_LEFT + tw - 1) / tw), rt = (int)((depth * DP_EMU_RIGHT + tw - 1) / tw);
+			std::vector<int> flags(nt + 1);
+			for (long long L = 0, n = 1; L < DP_NLINES; L += n, ++n) {
+				long long end = L + n < DP_NLINES ? L + n : DP_NLINES;
+				std::fill(flags.begin(), flags.end(), 0);
+				emu_launch_coop(mode == 2 ? (unsigned)nt : grid, T, [&] { dp_linetiles(L, end, ring3.data(), (int)DP_NLINES, parts3, flags.data(), flags.data() + nt, tw, nt, lt, rt, mode, depth, DP_EMU_LEFT, DP_EMU_RIGHT); });
+			}
+			if (first.code != dp_err.code) {
+				fprintf(stderr, "dp_linetiles (mode %d, %d tiles, depth %d) failed with code %d, dp_line with %d\n", mode, nt, depth, dp_err.code, first.code);
+				return false;
+			}
+			if (first.code == 0 && memcmp(ring.data(), ring3.data(), ring.size() * sizeof(cell_t)) != 0) {
+				fprintf(stderr, "dp_linetiles (mode %d, %d tiles, depth %d) computed other cells than dp_line\n", mode, nt, depth);
+				return false;
+			}
+			return true;
+		};
+		if (DP_EMU_LEFT >= 0 && DP_EMU_RIGHT >= 0) {
+			for (int depth = 1; depth <= 3; depth += 2) {
+				if (!tiles(2, (DP_WIDTH + 2) / 3, 0, depth))
+					return 3;
+				if (DP_EMU_RIGHT == 0 && !tiles(0, (DP_WIDTH + 4) / 5, 2, depth))
+					return 3;
+				if (DP_EMU_LEFT == 0 && !tiles(1, (DP_WIDTH + 4) / 5, 2, depth))
+					return 3;
+			}
 		}
 		memcpy((void *)&dp_err, &first, sizeof first);
 	}

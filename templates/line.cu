@@ -26,9 +26,11 @@ struct dp_line_acc {
 	template <int S> __device__ __forceinline__ typename dp_colv<S>::type cv(long long k) const { return dp_colv<S>::load(k); }
 };
 
-// dp_line_run computes line `line` into its slot of the ring, folding the
-// answer region's cells into acc.
-__device__ __forceinline__ void dp_line_run(long long line, cell_t *ring, int nslots, dp_part_t &acc)
+// dp_line_span computes the cells q = q0, q0 + step, ... < q1 of line `line`
+// into its slot of the ring, folding the answer region's cells among its own
+// positions o0 .. o1-1 into acc (dp_linetiles also computes its neighbours'
+// cells, which they fold).
+__device__ __forceinline__ void dp_line_span(long long line, cell_t *ring, int nslots, dp_part_t &acc, long long q0, long long q1, long long step, long long o0, long long o1)
 {
 	dp_line_acc a;
 #pragma unroll
@@ -42,9 +44,9 @@ __device__ __forceinline__ void dp_line_run(long long line, cell_t *ring, int ns
 	cell_t *out = ring + (line % nslots) * DP_WIDTH;
 	const long long real = DP_BACK ? DP_NLINES - 1 - line : line;
 #ifdef DP_EMU
-	emu_line_delay(); // block 0 late, so that a missing barrier shows
+	emu_line_delay(); // block 0 late, so that a missing barrier or wait shows
 #endif
-	for (long long q = blockIdx.x * (long long)blockDim.x + threadIdx.x; q < DP_WIDTH; q += (long long)gridDim.x * blockDim.x) {
+	for (long long q = q0; q < q1; q += step) {
 #if DP_SWEEP_ROWS
 		const DP_IDX_T i = (DP_IDX_T)real, j = (DP_IDX_T)q;
 #else
@@ -52,8 +54,15 @@ __device__ __forceinline__ void dp_line_run(long long line, cell_t *ring, int ns
 #endif
 		const cell_t v = dp_rec(i, j, a);
 		out[q] = v;
-		dp_part_cell(acc, i, j, v);
+		if (q >= o0 && q < o1)
+			dp_part_cell(acc, i, j, v);
 	}
+}
+
+// dp_line_run computes line `line`, the launch's threads striding over it.
+__device__ __forceinline__ void dp_line_run(long long line, cell_t *ring, int nslots, dp_part_t &acc)
+{
+	dp_line_span(line, ring, nslots, acc, blockIdx.x * (long long)blockDim.x + threadIdx.x, DP_WIDTH, (long long)gridDim.x * blockDim.x, 0, DP_WIDTH);
 }
 
 extern "C" __global__ void __launch_bounds__(DP_LINE_THREADS)
@@ -66,6 +75,13 @@ dp_line(long long line, cell_t *ring, int nslots, dp_part_t *part)
 	dp_part_block(acc, part + blockIdx.x);
 #endif
 }
+
+// DP_BLOCK_SHARED declares a variable the threads of one block share, as
+// __shared__ does; the emulation (codegen's tests) gives each block its own
+// where blocks run at once.
+#ifndef DP_EMU
+#define DP_BLOCK_SHARED(T, name, slot) __shared__ T name
+#endif
 
 #ifdef DP_EMU
 __device__ __forceinline__ int dp_add_acq_rel(int *p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL); }
@@ -99,7 +115,7 @@ __device__ __forceinline__ void dp_store_release(int *p, int v)
 // stop.
 __device__ __noinline__ bool dp_grid_sync(int *bar, int k)
 {
-	__shared__ int stop;
+	DP_BLOCK_SHARED(int, stop, 0);
 	__syncthreads(); // the block's cells of this line are written
 	if (threadIdx.x == 0) {
 		const bool halt = *(volatile int *)&dp_abort != 0 || *(volatile int *)&dp_err.code != 0;
@@ -144,4 +160,112 @@ extern "C" __global__ void dp_gather(const cell_t *line, const long long *pos, c
 	const int k = blockIdx.x * blockDim.x + threadIdx.x;
 	if (k < n)
 		out[k] = line[pos[k]];
+}
+
+// ---- runs of lines dealt to tiles of columns (dp_linetiles) ----
+//
+// A launch computes lines L0 .. L1-1 (the host gives the ring a slot for each
+// of them and for the DP_REACH lines before: nothing a launch reads is
+// overwritten in it). The line is cut into ntiles tiles of tw positions; a
+// tile computes its positions of every line of the run, `depth` lines at a
+// time: before lines Lb .. Lb+depth-1 it waits for the tiles whose
+// positions those lines read in line Lb-1 and before (from `left` tiles
+// before it to `right` tiles after it), then computes the lines with no
+// wait between them, each over its own positions widened by what the later
+// lines of the step read of it (a cell reads at most reachL positions before
+// its own and reachR after, the plan's offset ranges:
+// codegen.Program.LineLeft/LineRight). The cells of the widening belong to
+// the neighbouring tiles, which compute the same values from the same cells
+// and write them to the same places; only a tile's own cells go into the
+// answer. flags[t] counts the lines tile t has finished in this launch. A run
+// is then bound by the work, not by a launch or a grid barrier a line, and
+// a tile's cells stay in cache from one line to the next.
+//
+// mode 2: block b is tile b, every tile's block resident at once (the host
+// launches no more blocks than the occupancy allows), so a tile may wait for
+// tiles on both sides. mode 0 and 1: blocks take tiles by tickets, in
+// increasing (0) or decreasing (1) order of position, and a tile waits only
+// for tiles that come before it in that order (right == 0 for mode 0, left ==
+// 0 for mode 1): a tile waits for tiles whose blocks took their tickets
+// earlier and are running, so any number of tiles runs on the blocks that fit.
+
+// dp_tiles_wait waits until the tiles t-left .. t+right (t excepted) have
+// finished n lines of the run; true: stop (a failed cell, or the host's
+// abort), which every waiting tile sees. The first warp polls 32 tiles at a
+// time: a knapsack's heaviest item can make a tile read a hundred tiles back.
+__device__ __noinline__ bool dp_tiles_wait(const int *flags, int t, int ntiles, int left, int right, int n)
+{
+	DP_BLOCK_SHARED(int, stop, 1);
+	if (threadIdx.x < 32) {
+		const int lane = threadIdx.x;
+		const int lo = t - left > 0 ? t - left : 0, hi = t + right < ntiles - 1 ? t + right : ntiles - 1;
+		int s = 0;
+		for (int u0 = lo; u0 <= hi && !s; u0 += 32) {
+			const int u = u0 + lane;
+			const bool mine = u <= hi && u != t;
+			for (;;) {
+				const bool failed = *(volatile int *)&dp_abort != 0 || *(volatile int *)&dp_err.code != 0;
+				if (__any_sync(DP_FULL, failed)) {
+					s = 1;
+					break;
+				}
+				if (__all_sync(DP_FULL, !mine || dp_load_acquire(&flags[u]) >= n))
+					break;
+				__nanosleep(32);
+			}
+		}
+		if (lane == 0)
+			stop = s;
+	}
+	__syncthreads();
+	return stop != 0;
+}
+
+extern "C" __global__ void __launch_bounds__(DP_LINE_THREADS)
+dp_linetiles(long long L0, long long L1, cell_t *ring, int nslots, dp_part_t *part, int *flags, int *ticket, long long tw, int ntiles, int left, int right, int mode, int depth, long long reachL, long long reachR)
+{
+	dp_part_t acc;
+	dp_part_init(acc);
+	DP_BLOCK_SHARED(int, taken, 2);
+	for (int round = 0;; ++round) {
+		int t;
+		if (mode == 2) {
+			t = blockIdx.x;
+			if (round > 0 || t >= ntiles)
+				break;
+		} else {
+			if (threadIdx.x == 0)
+				taken = atomicAdd(ticket, 1);
+			__syncthreads();
+			t = taken;
+			__syncthreads(); // every thread has read it before the next ticket
+			if (t >= ntiles)
+				break;
+			if (mode == 1)
+				t = ntiles - 1 - t;
+		}
+		const long long q0 = (long long)t * tw, q1 = q0 + tw < DP_WIDTH ? q0 + tw : DP_WIDTH;
+		bool stop = false;
+		for (long long Lb = L0; Lb < L1; Lb += depth) {
+			if (Lb > L0 && dp_tiles_wait(flags, t, ntiles, left, right, (int)(Lb - L0))) {
+				stop = true;
+				break;
+			}
+			const long long Le = Lb + depth < L1 ? Lb + depth : L1;
+			for (long long L = Lb; L < Le; ++L) {
+				const long long e = Le - 1 - L; // lines of the step after this one
+				const long long lo = q0 - e * reachL > 0 ? q0 - e * reachL : 0;
+				const long long hi = q1 + e * reachR < DP_WIDTH ? q1 + e * reachR : DP_WIDTH;
+				dp_line_span(L, ring, nslots, acc, lo + threadIdx.x, hi, blockDim.x, q0, q1);
+				__syncthreads(); // the block's cells of this line are written
+			}
+			if (threadIdx.x == 0) // a release at gpu scope: cumulative over the block's writes the barrier ordered before it
+				dp_store_release(&flags[t], (int)(Le - L0));
+		}
+		if (stop)
+			break;
+	}
+#if DP_ANS_KIND == 2
+	dp_part_block(acc, part + blockIdx.x);
+#endif
 }

@@ -58,6 +58,12 @@ type config struct {
 	stageMB     int64
 	maxSlots    int64 // strip slots of maintain at most (0: see keepSlots; tests, tuning)
 	copyWorkers int   // CPU workers moving staged rows into the grid (0: see copyWorkers)
+	lineTiles   LineTiles
+	tileCells   int64 // dp_linetiles' cells a thread (0: planLineTiles chooses)
+	tileLines   int64 // dp_linetiles' most lines a launch (0: planLineTiles chooses)
+	tileTickets bool  // dp_linetiles by tickets where the reach allows it (tests)
+	tileWide    bool  // dp_linetiles for wide lines too (tests, measurements)
+	tileDepth   int64 // dp_linetiles' lines between waits (0: planLineTiles chooses)
 }
 
 // WithDevice selects the GPU by ordinal (default 0).
@@ -97,6 +103,7 @@ type Executor struct {
 // cache. Without a usable driver or device the error wraps cuda.ErrNoDriver.
 func New(opts ...Option) (*Executor, error) {
 	cfg := config{stageMB: 32}
+	lineTilesEnv(&cfg)
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -208,6 +208,49 @@ func TestKnapsack(t *testing.T) {
 	}
 }
 
+// TestKnapsackWide: lines wider than the device has multiprocessors for
+// blocks of them, items that reach far back across the line (a fifth of
+// it), through each way of running lines: a launch a line, tiles of every
+// block at once, and tiles by tickets. Against a plain-Go knapsack.
+func TestKnapsackWide(t *testing.T) {
+	e := executor(t)
+	r := dptest.Rand(t)
+	items, capacity := 300, 300_001
+	// Heavy items reach a fifth of the line back; light ones a few tiles
+	// of 32, so that tiles of 32 by tickets have more tiles than blocks.
+	for _, heaviest := range []int64{int64(capacity / 5), 100} {
+		wt, val := make([]int64, items), make([]int64, items)
+		for k := range wt {
+			wt[k], val[k] = 1+r.Int64N(heaviest), 1+r.Int64N(1000)
+		}
+		best := make([]int64, capacity+1)
+		for k := range wt {
+			for c := int64(capacity); c >= wt[k]; c-- {
+				best[c] = max(best[c], best[c-wt[k]]+val[k])
+			}
+		}
+		p, pl := dptest.Load(t, "knapsack.dp", dptest.Knapsack(wt, val, capacity))
+		for _, v := range []variant{
+			{name: "auto"},
+			{name: "launch-a-line", tilesOff: true},
+			{name: "tiles-256x4", tileCells: 4},
+			{name: "tiles-256x4-runs-of-7", tileCells: 4, tileLines: 7},
+			{name: "tickets-256x16", tileCells: 16, tickets: true},
+			{name: "tickets-32x1", cg: codegen.Options{LineThreads: 32}, tileCells: 1, tickets: true},
+			{name: "tiles-256x4-steps-of-2", tileCells: 4, tileDepth: 2},
+			{name: "tickets-32x1-steps-of-5", cg: codegen.Options{LineThreads: 32}, tileCells: 1, tileDepth: 5, tickets: true},
+		} {
+			res, err := runGPU(t, e, p, pl, v)
+			if err != nil {
+				t.Fatalf("heaviest %d, %s: %v", heaviest, v.name, err)
+			}
+			if got := answerOf(res); got != float64(best[capacity]) {
+				t.Errorf("heaviest %d, %s: answer %v, want %d", heaviest, v.name, got, best[capacity])
+			}
+		}
+	}
+}
+
 // TestBoundedKnapsack has a reduction over k in every cell.
 func TestBoundedKnapsack(t *testing.T) {
 	e := executor(t)

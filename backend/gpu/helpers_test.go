@@ -59,6 +59,11 @@ type variant struct {
 	cg       codegen.Options
 	maintain bool
 	slots    int64 // strip kernel with maintain: at most this many slots (0: as many as fit)
+	// Line schedules: tiles off, or their cells a thread, lines a launch,
+	// lines a step and tickets forced (0: planLineTiles chooses).
+	tilesOff                        bool
+	tileCells, tileLines, tileDepth int64
+	tickets                         bool
 }
 
 var wavefrontVariants = []variant{
@@ -74,6 +79,17 @@ var wavefrontVariants = []variant{
 var lineVariants = []variant{
 	{name: "line"},
 	{name: "maintain", maintain: true},
+	{name: "launch-a-line", tilesOff: true},
+	{name: "maintain-launch-a-line", tilesOff: true, maintain: true},
+	// Tiles of 32 positions (a block of 32 threads, a cell each), runs of
+	// 3 lines: many tiles waiting on each other, many launches.
+	{name: "tiles-32x3", cg: codegen.Options{LineThreads: 32}, tileCells: 1, tileLines: 3},
+	{name: "tickets-32x5", cg: codegen.Options{LineThreads: 32}, tileCells: 1, tileLines: 5, tickets: true},
+	// Steps of 3 lines between waits: tiles compute their neighbours'
+	// cells that their later lines read.
+	{name: "tiles-32x7-steps-of-3", cg: codegen.Options{LineThreads: 32}, tileCells: 1, tileLines: 7, tileDepth: 3},
+	{name: "tickets-32x8-steps-of-4", cg: codegen.Options{LineThreads: 32}, tileCells: 1, tileLines: 8, tileDepth: 4, tickets: true},
+	{name: "maintain-tiles-32", cg: codegen.Options{LineThreads: 32}, tileCells: 1, maintain: true},
 }
 
 // run runs p on the GPU with variant v.
@@ -81,6 +97,12 @@ func runGPU(t testing.TB, e *Executor, p *ir.Problem, pl *plan.Plan, v variant) 
 	t.Helper()
 	old := e.cfg
 	e.cfg.codegen, e.cfg.maxSlots = v.cg, v.slots
+	e.cfg.tileCells, e.cfg.tileLines, e.cfg.tileTickets, e.cfg.tileDepth = v.tileCells, v.tileLines, v.tickets, v.tileDepth
+	if v.tilesOff {
+		e.cfg.lineTiles = LineTilesOff
+	}
+	// A variant that shapes the tiles wants them on lines of any width.
+	e.cfg.tileWide = v.tileCells > 0
 	defer func() { e.cfg = old }()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -51,13 +51,31 @@ func (r *run) stopTiming(t *timed) error {
 // lattice N = 30,000 on an H100: 145 ms, 92 ms in runs). Wide lines keep a
 // launch each: a barrier of a thousand blocks cost more than the launch
 // (0/1 knapsack capacity 1,000,000: 145 GCUPS a launch per line, 116 in
-// runs). A run ends at a line whose answer cells must be gathered, at the
+// runs). Where the plan bounds how far across the line a cell reads, runs
+// of lines go to dp_linetiles instead (planLineTiles): each tile of columns
+// waits only for the tiles it reads, so a run costs one launch and no
+// barrier. A run ends at a line whose answer cells must be gathered, at the
 // end of a staging batch, and after linesPerRun(width) lines so that
 // progress and cancellation stay timely.
 func (r *run) lines() error {
 	pr, e := r.prog, r.e
 	cs := r.cellBytes()
+	threads := pr.LineThreads
 	K := r.ringSlots()
+	var slotLimit int64
+	if r.keep {
+		slotLimit = int64(r.batchLines()) // runs end with the staging batches
+	}
+	tl, err := r.planLineTiles(threads, slotLimit)
+	if err != nil {
+		return err
+	}
+	if tl != nil {
+		if !r.keep {
+			K = int(tl.lines) + pr.Reach // nothing a run reads is overwritten in it
+		}
+		r.trace.Mark(fmt.Sprintf("plan: line tiles, mode %d, %d of %d, waits %d+%d, %d lines a launch, %d a step", tl.mode, tl.n, tl.tw, tl.left, tl.right, tl.lines, tl.depth))
+	}
 	ring, err := r.alloc("line buffers", int64(K)*pr.Width*cs)
 	if err != nil {
 		return err
@@ -66,8 +84,13 @@ func (r *run) lines() error {
 	if err != nil {
 		return err
 	}
+	var flags cuda.DevicePtr
+	if tl != nil {
+		if flags, err = r.alloc("line tile flags", 4*int64(tl.n+1)); err != nil {
+			return err
+		}
+	}
 	one, many := r.mod.funcs[codegen.FuncLine], r.mod.funcs[codegen.FuncLines]
-	threads := pr.LineThreads
 	blocks := (pr.Width + int64(threads) - 1) / int64(threads)
 	// dp_lines needs every block resident at once: no more than both
 	// kernels' occupancy allows.
@@ -81,7 +104,11 @@ func (r *run) lines() error {
 		}
 		blocks = min(blocks, int64(occ*e.dev.SMs))
 	}
-	if err := r.setupAnswer(int(blocks)); err != nil {
+	slots := blocks
+	if tl != nil {
+		slots = max(slots, int64(tl.blocks))
+	}
+	if err := r.setupAnswer(int(slots)); err != nil {
 		return err
 	}
 	var st *stager
@@ -106,7 +133,10 @@ func (r *run) lines() error {
 			}
 		}
 		end := L + 1
-		if blocks <= int64(e.dev.SMs) {
+		switch {
+		case tl != nil:
+			end = min(pr.Lines, L+tl.lines)
+		case blocks <= int64(e.dev.SMs):
 			end = min(pr.Lines, L+run)
 		}
 		if st != nil {
@@ -118,10 +148,15 @@ func (r *run) lines() error {
 				break
 			}
 		}
-		if end-L == 1 {
+		switch {
+		case end-L == 1:
 			err = e.ctx.Launch(one, grid, block, 0, e.s1, L, ring, int32(K), r.part)
-		} else if err = e.ctx.Memset32Async(bar, 0, 4, e.s1); err == nil {
-			err = e.ctx.Launch(many, grid, block, 0, e.s1, L, end, ring, int32(K), r.part, bar)
+		case tl != nil:
+			err = tl.launch(r, L, end, ring, K, flags)
+		default:
+			if err = e.ctx.Memset32Async(bar, 0, 4, e.s1); err == nil {
+				err = e.ctx.Launch(many, grid, block, 0, e.s1, L, end, ring, int32(K), r.part, bar)
+			}
 		}
 		if err != nil {
 			return err

@@ -38,8 +38,18 @@ struct emu_warp {
 struct emu_block {
 	std::unique_ptr<std::barrier<>> bar;
 	std::vector<std::unique_ptr<emu_warp>> warps;
+	// Per-block shared variables of kernels whose blocks run at once
+	// (emu_launch_coop), where `__shared__` (a static) would be one for
+	// every block: DP_BLOCK_SHARED's slots.
+	alignas(16) unsigned char vars[8][64] = {};
 };
 thread_local emu_block *emu_cur_block;
+template <class T, int K> T &emu_block_var()
+{
+	static_assert(sizeof(T) <= 64 && K >= 0 && K < 8, "one of emu_block's slots");
+	return *reinterpret_cast<T *>(emu_cur_block->vars[K]);
+}
+#define DP_BLOCK_SHARED(T, name, slot) T &name = emu_block_var<T, slot>()
 thread_local emu_warp *emu_cur_warp;
 
 // emu_launch_fibers runs a block's GPU threads as fibers of one host
@@ -87,6 +97,20 @@ template <class T> T emu_exchange(T v, int src)
 	return out;
 }
 template <class T> T __shfl_sync(unsigned, T v, int src) { return emu_exchange(v, src & 31); }
+// emu_vote: every lane's predicate, and-ed (all) or or-ed (any).
+inline int emu_vote(int p, bool all)
+{
+	emu_warp &w = *emu_cur_warp;
+	w.buf[threadIdx.x & 31] = p != 0;
+	__syncwarp();
+	int r = all ? 1 : 0;
+	for (int l = 0; l < 32; ++l)
+		r = all ? (r & (int)w.buf[l]) : (r | (int)w.buf[l]);
+	__syncwarp();
+	return r;
+}
+inline int __all_sync(unsigned, int p) { return emu_vote(p, true); }
+inline int __any_sync(unsigned, int p) { return emu_vote(p, false); }
 template <class T> T __shfl_up_sync(unsigned, T v, unsigned d)
 {
 	int lane = threadIdx.x & 31;

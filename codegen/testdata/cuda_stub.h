@@ -20,6 +20,8 @@ void __threadfence_system();
 void __syncthreads();
 void __syncwarp(unsigned m = 0xffffffffu);
 void __nanosleep(unsigned);
+int __all_sync(unsigned, int);
+int __any_sync(unsigned, int);
 template <class T> T __shfl_sync(unsigned, T, int);
 template <class T> T __shfl_up_sync(unsigned, T, unsigned);
 template <class T> T __shfl_down_sync(unsigned, T, unsigned);

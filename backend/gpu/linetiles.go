@@ -1,0 +1,195 @@
+package gpu
+
+import (
+	"os"
+	"strconv"
+
+	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// LineTiles says whether the rows and cols schedules may deal a run of lines
+// to tiles of columns (dp_linetiles, templates/line.cu): LineTilesAuto where
+// the plan bounds how far across the line a cell reads, LineTilesOff for a
+// launch a line (or dp_lines' grid barriers) as before.
+type LineTiles int
+
+const (
+	LineTilesAuto LineTiles = iota
+	LineTilesOff
+)
+
+// WithLineTiles sets how line schedules run (tests, measurements;
+// DPGPU_LINE_TILES=off sets LineTilesOff from the environment).
+func WithLineTiles(t LineTiles) Option { return func(c *config) { c.lineTiles = t } }
+
+// lineTiles is how lines() deals the lines of a run to tiles of positions.
+type lineTiles struct {
+	fn          *cuda.Function
+	tw          int64 // positions a tile
+	n           int   // tiles
+	left, right int   // tiles a tile waits for before and after it
+	mode        int32 // 0, 1: tiles by tickets in increasing, decreasing order; 2: a block a tile, all resident
+	blocks      int
+	lines       int64 // most lines a launch
+	depth       int64 // lines a tile computes between waits
+}
+
+// Most tiles a tile may wait for on its two sides together (its first warp
+// polls 32 at a time): past it a tile spends more of a line polling flags
+// than computing.
+const maxTileWaits = 256
+
+// ringBudget bounds the ring of lines a run of dp_linetiles needs (a slot
+// for each line of the run and for the Reach lines before): more lines a
+// launch pay less for the launch, but wide lines would take the device's
+// memory.
+const ringBudget = 256 << 20
+
+// planLineTiles decides whether and how the lines go to dp_linetiles; nil:
+// they do not (the reach is unbounded on a side, a floating sum's order
+// would change, or the lines are too narrow for a run to pay). slotLimit is
+// how many lines a launch may hold when the ring's size is fixed (maintain's
+// staging), 0 when lines() sizes the ring for the run.
+func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
+	pr, e := r.prog, r.e
+	fn := r.mod.funcs[codegen.FuncLineTiles]
+	if e.cfg.lineTiles == LineTilesOff || fn == nil || pr.LineLeft < 0 || pr.LineRight < 0 || pr.Lines < 2 {
+		return nil, nil
+	}
+	if !e.cfg.tileWide && ceilDiv(pr.Width, int64(threads)) > int64(e.dev.SMs) {
+		// Wide lines: a launch a line is faster. Every tile waits for
+		// its neighbours' last line at about the same time, so the
+		// waits are not hidden, and a wide line's cells are a few
+		// microseconds of work (H100, 0/1 knapsack 10,000 x 1,000,000:
+		// 69.5 ms a launch a line, 89.5 ms in tiles of 1,024 waiting on
+		// 98 tiles to their left).
+		return nil, nil
+	}
+	if pr.Answer == codegen.AnswerRegion && pr.RegionOp == ir.ReduceSum {
+		// The region's partial sums would be folded in another order
+		// than a launch a line's.
+		return nil, nil
+	}
+	occ, err := fn.MaxActiveBlocksPerSM(threads, 0)
+	if err != nil {
+		return nil, err
+	}
+	if occ < 1 {
+		return nil, nil
+	}
+	resident := int64(occ * e.dev.SMs)
+	t := &lineTiles{fn: fn}
+	// The fewest cells a thread (1 to 16) that let every tile's block be
+	// resident at once: a tile may then wait on both sides.
+	cells := int64(0)
+	for c := int64(1); c <= 16; c *= 2 {
+		if ceilDiv(pr.Width, int64(threads)*c) <= resident {
+			cells = c
+			break
+		}
+	}
+	if n := e.cfg.tileCells; n > 0 {
+		cells = n
+	}
+	switch {
+	case cells > 0 && !(e.cfg.tileTickets && (pr.LineLeft == 0 || pr.LineRight == 0)) && ceilDiv(pr.Width, int64(threads)*cells) <= resident:
+		t.mode = 2
+	case pr.LineRight == 0:
+		t.mode = 0
+	case pr.LineLeft == 0:
+		t.mode = 1
+	default:
+		return nil, nil
+	}
+	if cells == 0 {
+		cells = 16
+	}
+	t.tw = int64(threads) * cells
+	t.n = int(ceilDiv(pr.Width, t.tw))
+	t.blocks = t.n
+	if t.mode != 2 {
+		t.blocks = int(resident)
+	}
+	line := pr.Width * r.cellBytes()
+	if slotLimit > 0 {
+		t.lines = slotLimit
+	} else {
+		budget := int64(ringBudget)
+		if free, _, err := e.ctx.MemInfo(); err == nil {
+			budget = min(budget, free/4)
+		}
+		t.lines = min(linesPerRun(pr.Width), budget/max(line, 1)-int64(pr.Reach))
+	}
+	if n := e.cfg.tileLines; n > 0 {
+		t.lines = min(t.lines, n)
+	}
+	if t.lines < 2 {
+		return nil, nil
+	}
+	// Lines a step: the widening they add to a tile (what the later lines
+	// of the step read of its neighbours' positions, computed again) at
+	// most about a quarter of the tile, so that a wait every `depth`
+	// lines costs fewer cells than it saves; every line of the run when a
+	// cell reads no other position.
+	spread := pr.LineLeft + pr.LineRight
+	switch {
+	case e.cfg.tileDepth > 0:
+		t.depth = e.cfg.tileDepth
+	case spread == 0:
+		t.depth = t.lines
+	default:
+		t.depth = min(max(t.tw/(4*spread), 1), maxDepth)
+	}
+	t.depth = min(t.depth, t.lines)
+	t.left, t.right = int(ceilDiv(t.depth*pr.LineLeft, t.tw)), int(ceilDiv(t.depth*pr.LineRight, t.tw))
+	if t.left+t.right > maxTileWaits {
+		return nil, nil
+	}
+	return t, nil
+}
+
+// maxDepth bounds the lines of a step of dp_linetiles where cells read
+// other positions: past it the saved waits are a small share.
+const maxDepth = 64
+
+// launch runs lines L .. end-1 (end - L <= t.lines) on the tiles; flags
+// holds t.n + 1 ints.
+func (t *lineTiles) launch(r *run, L, end int64, ring cuda.DevicePtr, slots int, flags cuda.DevicePtr) error {
+	e := r.e
+	if err := e.ctx.Memset32Async(flags, 0, int64(t.n)+1, e.s1); err != nil {
+		return err
+	}
+	grid, block := [3]uint32{uint32(t.blocks), 1, 1}, [3]uint32{uint32(r.prog.LineThreads), 1, 1}
+	return e.ctx.Launch(t.fn, grid, block, 0, e.s1, L, end, ring, int32(slots), r.part, flags, flags+cuda.DevicePtr(4*t.n),
+		t.tw, int32(t.n), int32(t.left), int32(t.right), t.mode, int32(t.depth), r.prog.LineLeft, r.prog.LineRight)
+}
+
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+
+// lineTilesEnv reads the measurement switches of the line tiles:
+// DPGPU_LINE_TILES=off (never) or wide (wide lines too), DPGPU_LINE_TILE_CELLS
+// (cells a thread), DPGPU_LINE_RUN (most lines a launch), DPGPU_LINE_DEPTH
+// (lines between waits), DPGPU_LINE_THREADS
+// (the line kernels' block size).
+func lineTilesEnv(c *config) {
+	if os.Getenv("DPGPU_LINE_TILES") == "off" {
+		c.lineTiles = LineTilesOff
+	}
+	if n, err := strconv.ParseInt(os.Getenv("DPGPU_LINE_TILE_CELLS"), 10, 64); err == nil && n > 0 && n <= 64 {
+		c.tileCells = n
+	}
+	if n, err := strconv.ParseInt(os.Getenv("DPGPU_LINE_RUN"), 10, 64); err == nil && n > 0 {
+		c.tileLines = n
+	}
+	if n, err := strconv.ParseInt(os.Getenv("DPGPU_LINE_DEPTH"), 10, 64); err == nil && n > 0 {
+		c.tileDepth = n
+	}
+	if os.Getenv("DPGPU_LINE_TILES") == "wide" {
+		c.tileWide = true
+	}
+	if n, err := strconv.Atoi(os.Getenv("DPGPU_LINE_THREADS")); err == nil && n >= 32 && n <= 1024 && n%32 == 0 {
+		c.codegen.LineThreads = n
+	}
+}
