@@ -45,7 +45,7 @@ const maxTileWaits = 256
 // for each line of the run and for the Reach lines before): more lines a
 // launch pay less for the launch, but wide lines would take the device's
 // memory.
-const ringBudget = 256 << 20
+const ringBudget = 64 << 20
 
 // planLineTiles decides whether and how the lines go to dp_linetiles; nil:
 // they do not (the reach is unbounded on a side, a floating sum's order
@@ -56,15 +56,6 @@ func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
 	pr, e := r.prog, r.e
 	fn := r.mod.funcs[codegen.FuncLineTiles]
 	if e.cfg.lineTiles == LineTilesOff || fn == nil || pr.LineLeft < 0 || pr.LineRight < 0 || pr.Lines < 2 {
-		return nil, nil
-	}
-	if !e.cfg.tileWide && ceilDiv(pr.Width, int64(threads)) > int64(e.dev.SMs) {
-		// Wide lines: a launch a line is faster. Every tile waits for
-		// its neighbours' last line at about the same time, so the
-		// waits are not hidden, and a wide line's cells are a few
-		// microseconds of work (H100, 0/1 knapsack 10,000 x 1,000,000:
-		// 69.5 ms a launch a line, 89.5 ms in tiles of 1,024 waiting on
-		// 98 tiles to their left).
 		return nil, nil
 	}
 	if pr.Answer == codegen.AnswerRegion && pr.RegionOp == ir.ReduceSum {
@@ -147,8 +138,29 @@ func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
 	if t.left+t.right > maxTileWaits {
 		return nil, nil
 	}
+	if !e.cfg.tileWide && ceilDiv(pr.Width, int64(threads)) > int64(e.dev.SMs) && (t.left+t.right > maxWideWaits || pr.Width > maxTileWidth) {
+		// Wide lines: where a cell reads far across the line, or the
+		// line is very wide, a launch a line is faster (a line of a
+		// million cells is several microseconds of work, and every
+		// tile waits at about the same time). H100, 0/1 knapsack,
+		// 10,000 items: capacity 1,000,000, items up to a tenth of
+		// it, 69.5 ms a launch a line, 89.5 ms in tiles of 1,024
+		// each waiting for 98 tiles; the same with items up to 1,000,
+		// 74.7 ms against 78.4 ms waiting for one; Pisinger's
+		// knapPI_1_10000_1000_1 (capacity 49,877, items up to 1,000),
+		// 54.6 ms against 23.4 ms in 195 tiles waiting for 4.
+		return nil, nil
+	}
 	return t, nil
 }
+
+// A tile of a wide line (more blocks of it than multiprocessors) waits for
+// at most maxWideWaits tiles, and its line is at most maxTileWidth
+// positions wide (see planLineTiles).
+const (
+	maxWideWaits = 8
+	maxTileWidth = 1 << 18
+)
 
 // maxDepth bounds the lines of a step of dp_linetiles where cells read
 // other positions: past it the saved waits are a small share.

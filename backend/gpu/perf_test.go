@@ -200,6 +200,13 @@ func TestPerfKnapsack(t *testing.T) {
 	for _, threads := range []int{128, 256, 512} {
 		rows = append(rows, measure(t, e, fmt.Sprintf("knapsack %dx%d line%d", items, capacity, threads), p, pl, codegen.Options{LineThreads: threads}, backend.Options{}, 5))
 	}
+	// Light items (up to 1,000, as in Pisinger's files): a cell reads a
+	// tile or two back, where the line tiles pay.
+	for k := range wt {
+		wt[k] = 1 + r.Int64N(1000)
+	}
+	p, pl = dptest.Load(t, "knapsack.dp", dptest.Knapsack(wt, val, int(capacity)))
+	rows = append(rows, measure(t, e, fmt.Sprintf("knapsack %dx%d light items", items, capacity), p, pl, codegen.Options{}, backend.Options{}, 5))
 	printTable(t, rows)
 	checkFloors(t, e, scale, rows)
 }
