@@ -40,6 +40,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/backend/mathtab"
 	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
@@ -139,6 +140,20 @@ func New(opts ...Option) (*Executor, error) {
 		return fail(err)
 	}
 	return e, nil
+}
+
+// tableBudget is the most mathtab's tables may take: a quarter of the host's
+// available memory (they are made there) and of the device's free memory
+// (they are uploaded as inputs).
+func (e *Executor) tableBudget() int64 {
+	budget := int64(mathtab.MaxBytes)
+	if avail, ok := hostmem.Available(); ok {
+		budget = min(budget, avail/4)
+	}
+	if free, _, err := e.ctx.MemInfo(); err == nil {
+		budget = min(budget, free/4)
+	}
+	return budget
 }
 
 // Close releases the modules, streams and the context.
@@ -263,6 +278,11 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if job := bitparFor(p, pl, opt); job != nil {
 		// A recognised algorithm (plan.Special) instead of the schedule.
 		return e.runBitpar(ctx, p, pl, opt, job, start)
+	}
+	// Math of one index read from tables (a lattice's pow(u, j) once a
+	// column, not once a cell), as the CPU reads it.
+	if q, ok := mathtab.Tables(p, e.tableBudget()); ok {
+		p = q
 	}
 	compileStart := time.Now()
 	trace := phases.Start(p.Name)

@@ -121,9 +121,12 @@ func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
 	}
 	// Lines a step: the widening they add to a tile (what the later lines
 	// of the step read of its neighbours' positions, computed again) at
-	// most about a quarter of the tile, so that a wait every `depth`
-	// lines costs fewer cells than it saves; every line of the run when a
-	// cell reads no other position.
+	// most half the tile (a quarter on average over the step), so that a
+	// wait every `depth` lines costs fewer cells than it saves; every
+	// line of the run when a cell reads no other position. (Lookback
+	// lattice N = 30,000, tiles of 256, H100: steps of 1, 8, 32 lines
+	// 69.4, 46.4, 43.3 ms calling pow in every cell; with pow(u, j) from a
+	// table, steps of 32 and 64 lines 20.4 and 19.9 ms.)
 	spread := pr.LineLeft + pr.LineRight
 	switch {
 	case e.cfg.tileDepth > 0:
@@ -131,7 +134,7 @@ func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
 	case spread == 0:
 		t.depth = t.lines
 	default:
-		t.depth = min(max(t.tw/(4*spread), 1), maxDepth)
+		t.depth = min(max(t.tw/(2*spread), 1), maxDepth)
 	}
 	t.depth = min(t.depth, t.lines)
 	t.left, t.right = int(ceilDiv(t.depth*pr.LineLeft, t.tw)), int(ceilDiv(t.depth*pr.LineRight, t.tw))
