@@ -938,7 +938,8 @@ cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
 		// few that cover every kernel; DPGPU_EMU_ALL=1 runs them all.
 		quick := map[string]bool{"edit/strip": true, "shifted/strip": true, "rowzero/strip": true, "lcs-4warps": true, "knapsack-9x70": true, "sw/tile": true, "outside/strip": true,
 			"input-outside": true, "manhattan-double-150x37/strip/maintain": true, "backward/strip/maintain": true,
-			"backward/strip/keeprows": true, "lcs-rpt4/keeprows": true}
+			"backward/strip/keeprows": true, "lcs-rpt4/keeprows": true,
+			"cols": true} // line tiles reading both sides
 		var some []emuCase
 		for _, c := range cases {
 			if quick[c.name] {
