@@ -55,7 +55,7 @@ const ringBudget = 64 << 20
 func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
 	pr, e := r.prog, r.e
 	fn := r.mod.funcs[codegen.FuncLineTiles]
-	if e.cfg.lineTiles == LineTilesOff || fn == nil || pr.LineLeft < 0 || pr.LineRight < 0 || pr.Lines < 2 {
+	if e.cfg.lineTiles == LineTilesOff || fn == nil {
 		return nil, nil
 	}
 	if pr.Answer == codegen.AnswerRegion && pr.RegionOp == ir.ReduceSum {
@@ -67,57 +67,85 @@ func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
 	if err != nil {
 		return nil, err
 	}
-	if occ < 1 {
-		return nil, nil
+	budget := int64(ringBudget)
+	if free, _, err := e.ctx.MemInfo(); err == nil {
+		budget = min(budget, free/4)
 	}
-	resident := int64(occ * e.dev.SMs)
-	t := &lineTiles{fn: fn}
+	t := chooseLineTiles(tileFacts{
+		width: pr.Width, lines: pr.Lines, reach: int64(pr.Reach), left: pr.LineLeft, right: pr.LineRight,
+		threads: threads, cellBytes: r.cellBytes(), sms: e.dev.SMs, resident: int64(occ * e.dev.SMs),
+		slotLimit: slotLimit, budget: budget,
+	}, &e.cfg)
+	if t != nil {
+		t.fn = fn
+	}
+	return t, nil
+}
+
+// tileFacts is what chooseLineTiles decides from: the lines (width,
+// lines, the lines back a cell reads, the positions left and right of its
+// own it reads, -1 unbounded), the block size and cell size, the device's
+// multiprocessors and the blocks of dp_linetiles resident on them at once,
+// the ring's fixed lines a launch (0: none) and the bytes it may take.
+type tileFacts struct {
+	width, lines, reach, left, right int64
+	threads                          int
+	cellBytes                        int64
+	sms                              int
+	resident                         int64
+	slotLimit, budget                int64
+}
+
+// chooseLineTiles is planLineTiles' decision, apart from the device so that
+// tests run it anywhere: the tiles' geometry, or nil for a launch a line.
+func chooseLineTiles(f tileFacts, cfg *config) *lineTiles {
+	if f.left < 0 || f.right < 0 || f.lines < 2 || f.resident < 1 {
+		return nil
+	}
+	threads := f.threads
+	t := &lineTiles{}
 	// The fewest cells a thread (1 to 16) that let every tile's block be
 	// resident at once: a tile may then wait on both sides.
 	cells := int64(0)
 	for c := int64(1); c <= 16; c *= 2 {
-		if ceilDiv(pr.Width, int64(threads)*c) <= resident {
+		if ceilDiv(f.width, int64(threads)*c) <= f.resident {
 			cells = c
 			break
 		}
 	}
-	if n := e.cfg.tileCells; n > 0 {
+	if n := cfg.tileCells; n > 0 {
 		cells = n
 	}
 	switch {
-	case cells > 0 && !(e.cfg.tileTickets && (pr.LineLeft == 0 || pr.LineRight == 0)) && ceilDiv(pr.Width, int64(threads)*cells) <= resident:
+	case cells > 0 && !(cfg.tileTickets && (f.left == 0 || f.right == 0)) && ceilDiv(f.width, int64(threads)*cells) <= f.resident:
 		t.mode = 2
-	case pr.LineRight == 0:
+	case f.right == 0:
 		t.mode = 0
-	case pr.LineLeft == 0:
+	case f.left == 0:
 		t.mode = 1
 	default:
-		return nil, nil
+		return nil
 	}
 	if cells == 0 {
 		cells = 16
 	}
 	t.tw = int64(threads) * cells
-	t.n = int(ceilDiv(pr.Width, t.tw))
+	t.n = int(ceilDiv(f.width, t.tw))
 	t.blocks = t.n
 	if t.mode != 2 {
-		t.blocks = int(resident)
+		t.blocks = int(f.resident)
 	}
-	line := pr.Width * r.cellBytes()
-	if slotLimit > 0 {
-		t.lines = slotLimit
+	if f.slotLimit > 0 {
+		t.lines = f.slotLimit
 	} else {
-		budget := int64(ringBudget)
-		if free, _, err := e.ctx.MemInfo(); err == nil {
-			budget = min(budget, free/4)
-		}
-		t.lines = min(linesPerRun(pr.Width), budget/max(line, 1)-int64(pr.Reach))
+		t.lines = min(linesPerRun(f.width), f.budget/max(f.width*f.cellBytes, 1)-f.reach)
 	}
-	if n := e.cfg.tileLines; n > 0 {
+	if n := cfg.tileLines; n > 0 {
 		t.lines = min(t.lines, n)
 	}
+	t.lines = min(t.lines, f.lines) // no ring larger than the grid needs
 	if t.lines < 2 {
-		return nil, nil
+		return nil
 	}
 	// Lines a step: the widening they add to a tile (what the later lines
 	// of the step read of its neighbours' positions, computed again) at
@@ -127,21 +155,21 @@ func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
 	// lattice N = 30,000, tiles of 256, H100: steps of 1, 8, 32 lines
 	// 69.4, 46.4, 43.3 ms calling pow in every cell; with pow(u, j) from a
 	// table, steps of 32 and 64 lines 20.4 and 19.9 ms.)
-	spread := pr.LineLeft + pr.LineRight
+	spread := f.left + f.right
 	switch {
-	case e.cfg.tileDepth > 0:
-		t.depth = e.cfg.tileDepth
+	case cfg.tileDepth > 0:
+		t.depth = cfg.tileDepth
 	case spread == 0:
 		t.depth = t.lines
 	default:
 		t.depth = min(max(t.tw/(2*spread), 1), maxDepth)
 	}
 	t.depth = min(t.depth, t.lines)
-	t.left, t.right = int(ceilDiv(t.depth*pr.LineLeft, t.tw)), int(ceilDiv(t.depth*pr.LineRight, t.tw))
+	t.left, t.right = int(ceilDiv(t.depth*f.left, t.tw)), int(ceilDiv(t.depth*f.right, t.tw))
 	if t.left+t.right > maxTileWaits {
-		return nil, nil
+		return nil
 	}
-	if !e.cfg.tileWide && ceilDiv(pr.Width, int64(threads)) > int64(e.dev.SMs) && (t.left+t.right > maxWideWaits || pr.Width > maxTileWidth) {
+	if !cfg.tileWide && ceilDiv(f.width, int64(threads)) > int64(f.sms) && (t.left+t.right > maxWideWaits || f.width > maxTileWidth) {
 		// Wide lines: where a cell reads far across the line, or the
 		// line is very wide, a launch a line is faster (a line of a
 		// million cells is several microseconds of work, and every
@@ -152,9 +180,9 @@ func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
 		// 74.7 ms against 78.4 ms waiting for one; Pisinger's
 		// knapPI_1_10000_1000_1 (capacity 49,877, items up to 1,000),
 		// 54.6 ms against 23.4 ms in 195 tiles waiting for 4.
-		return nil, nil
+		return nil
 	}
-	return t, nil
+	return t
 }
 
 // A tile of a wide line (more blocks of it than multiprocessors) waits for
