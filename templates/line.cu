@@ -27,10 +27,11 @@ struct dp_line_acc {
 };
 
 // dp_line_span computes the cells q = q0, q0 + step, ... < q1 of line `line`
-// into its slot of the ring, folding the answer region's cells among its own
-// positions o0 .. o1-1 into acc (dp_linetiles also computes its neighbours'
-// cells, which they fold).
-__device__ __forceinline__ void dp_line_span(long long line, cell_t *ring, int nslots, dp_part_t &acc, long long q0, long long q1, long long step, long long o0, long long o1)
+// into its slot of the ring, folding the answer region's cells into acc.
+// (dp_linetiles also computes, and folds, cells of its neighbours: the same
+// values, which a region's min or max takes twice to no effect; the host
+// sends it no sums.)
+__device__ __forceinline__ void dp_line_span(long long line, cell_t *ring, int nslots, dp_part_t &acc, long long q0, long long q1, long long step)
 {
 	dp_line_acc a;
 #pragma unroll
@@ -54,15 +55,14 @@ __device__ __forceinline__ void dp_line_span(long long line, cell_t *ring, int n
 #endif
 		const cell_t v = dp_rec(i, j, a);
 		out[q] = v;
-		if (q >= o0 && q < o1)
-			dp_part_cell(acc, i, j, v);
+		dp_part_cell(acc, i, j, v);
 	}
 }
 
 // dp_line_run computes line `line`, the launch's threads striding over it.
 __device__ __forceinline__ void dp_line_run(long long line, cell_t *ring, int nslots, dp_part_t &acc)
 {
-	dp_line_span(line, ring, nslots, acc, blockIdx.x * (long long)blockDim.x + threadIdx.x, DP_WIDTH, (long long)gridDim.x * blockDim.x, 0, DP_WIDTH);
+	dp_line_span(line, ring, nslots, acc, blockIdx.x * (long long)blockDim.x + threadIdx.x, DP_WIDTH, (long long)gridDim.x * blockDim.x);
 }
 
 extern "C" __global__ void __launch_bounds__(DP_LINE_THREADS)
@@ -176,8 +176,8 @@ extern "C" __global__ void dp_gather(const cell_t *line, const long long *pos, c
 // its own and reachR after, the plan's offset ranges:
 // codegen.Program.LineLeft/LineRight). The cells of the widening belong to
 // the neighbouring tiles, which compute the same values from the same cells
-// and write them to the same places; only a tile's own cells go into the
-// answer. flags[t] counts the lines tile t has finished in this launch. A run
+// and write them to the same places (a region's min or max folds them twice
+// to no effect; sums do not come here: planLineTiles). flags[t] counts the lines tile t has finished in this launch. A run
 // is then bound by the work, not by a launch or a grid barrier a line, and
 // a tile's cells stay in cache from one line to the next.
 //
@@ -256,7 +256,7 @@ dp_linetiles(long long L0, long long L1, cell_t *ring, int nslots, dp_part_t *pa
 				const long long e = Le - 1 - L; // lines of the step after this one
 				const long long lo = q0 - e * reachL > 0 ? q0 - e * reachL : 0;
 				const long long hi = q1 + e * reachR < DP_WIDTH ? q1 + e * reachR : DP_WIDTH;
-				dp_line_span(L, ring, nslots, acc, lo + threadIdx.x, hi, blockDim.x, q0, q1);
+				dp_line_span(L, ring, nslots, acc, lo + threadIdx.x, hi, blockDim.x);
 				__syncthreads(); // the block's cells of this line are written
 			}
 			if (threadIdx.x == 0) // a release at gpu scope: cumulative over the block's writes the barrier ordered before it

@@ -29,11 +29,11 @@ func hostProblem(p *ir.Problem, pl *plan.Plan) (*ir.Problem, error) {
 	return q, nil
 }
 
-// mathTables is mathtab.Tables within a quarter of the memory available.
+// mathTables is mathtab.Tables within the memory available.
 func mathTables(p *ir.Problem) (q *ir.Problem, ok bool) {
-	budget := int64(mathtab.MaxBytes)
+	budget := mathtab.Budget()
 	if avail, ok := available(); ok {
-		budget = min(budget, avail/4)
+		budget = mathtab.Budget(avail)
 	}
 	return mathtab.Tables(p, budget)
 }

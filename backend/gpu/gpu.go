@@ -59,7 +59,7 @@ type config struct {
 	stageMB     int64
 	maxSlots    int64 // strip slots of maintain at most (0: see keepSlots; tests, tuning)
 	copyWorkers int   // CPU workers moving staged rows into the grid (0: see copyWorkers)
-	lineTiles   LineTiles
+	tilesOff    bool  // line schedules a launch a line (or dp_lines), never dp_linetiles
 	tileCells   int64 // dp_linetiles' cells a thread (0: planLineTiles chooses)
 	tileLines   int64 // dp_linetiles' most lines a launch (0: planLineTiles chooses)
 	tileTickets bool  // dp_linetiles by tickets where the reach allows it (tests)
@@ -142,18 +142,17 @@ func New(opts ...Option) (*Executor, error) {
 	return e, nil
 }
 
-// tableBudget is the most mathtab's tables may take: a quarter of the host's
-// available memory (they are made there) and of the device's free memory
-// (they are uploaded as inputs).
+// tableBudget is the most mathtab's tables may take: they are made on the
+// host and uploaded as inputs.
 func (e *Executor) tableBudget() int64 {
-	budget := int64(mathtab.MaxBytes)
+	var room []int64
 	if avail, ok := hostmem.Available(); ok {
-		budget = min(budget, avail/4)
+		room = append(room, avail)
 	}
 	if free, _, err := e.ctx.MemInfo(); err == nil {
-		budget = min(budget, free/4)
+		room = append(room, free)
 	}
-	return budget
+	return mathtab.Budget(room...)
 }
 
 // Close releases the modules, streams and the context.

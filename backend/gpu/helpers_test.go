@@ -99,7 +99,7 @@ func runGPU(t testing.TB, e *Executor, p *ir.Problem, pl *plan.Plan, v variant) 
 	e.cfg.codegen, e.cfg.maxSlots = v.cg, v.slots
 	e.cfg.tileCells, e.cfg.tileLines, e.cfg.tileTickets, e.cfg.tileDepth = v.tileCells, v.tileLines, v.tickets, v.tileDepth
 	if v.tilesOff {
-		e.cfg.lineTiles = LineTilesOff
+		e.cfg.tilesOff = true
 	}
 	// A variant that shapes the tiles wants them on lines of any width.
 	e.cfg.tileWide = v.tileCells > 0

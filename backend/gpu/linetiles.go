@@ -9,21 +9,6 @@ import (
 	"github.com/dpgpu/dpgpu/ir"
 )
 
-// LineTiles says whether the rows and cols schedules may deal a run of lines
-// to tiles of columns (dp_linetiles, templates/line.cu): LineTilesAuto where
-// the plan bounds how far across the line a cell reads, LineTilesOff for a
-// launch a line (or dp_lines' grid barriers) as before.
-type LineTiles int
-
-const (
-	LineTilesAuto LineTiles = iota
-	LineTilesOff
-)
-
-// WithLineTiles sets how line schedules run (tests, measurements;
-// DPGPU_LINE_TILES=off sets LineTilesOff from the environment).
-func WithLineTiles(t LineTiles) Option { return func(c *config) { c.lineTiles = t } }
-
 // lineTiles is how lines() deals the lines of a run to tiles of positions.
 type lineTiles struct {
 	fn          *cuda.Function
@@ -55,7 +40,7 @@ const ringBudget = 64 << 20
 func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
 	pr, e := r.prog, r.e
 	fn := r.mod.funcs[codegen.FuncLineTiles]
-	if e.cfg.lineTiles == LineTilesOff || fn == nil {
+	if e.cfg.tilesOff || fn == nil {
 		return nil, nil
 	}
 	if pr.Answer == codegen.AnswerRegion && pr.RegionOp == ir.ReduceSum {
@@ -217,8 +202,11 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 // (lines between waits), DPGPU_LINE_THREADS
 // (the line kernels' block size).
 func lineTilesEnv(c *config) {
-	if os.Getenv("DPGPU_LINE_TILES") == "off" {
-		c.lineTiles = LineTilesOff
+	switch os.Getenv("DPGPU_LINE_TILES") {
+	case "off":
+		c.tilesOff = true
+	case "wide":
+		c.tileWide = true
 	}
 	if n, err := strconv.ParseInt(os.Getenv("DPGPU_LINE_TILE_CELLS"), 10, 64); err == nil && n > 0 && n <= 64 {
 		c.tileCells = n
@@ -228,9 +216,6 @@ func lineTilesEnv(c *config) {
 	}
 	if n, err := strconv.ParseInt(os.Getenv("DPGPU_LINE_DEPTH"), 10, 64); err == nil && n > 0 {
 		c.tileDepth = n
-	}
-	if os.Getenv("DPGPU_LINE_TILES") == "wide" {
-		c.tileWide = true
 	}
 	if n, err := strconv.Atoi(os.Getenv("DPGPU_LINE_THREADS")); err == nil && n >= 32 && n <= 1024 && n%32 == 0 {
 		c.codegen.LineThreads = n

@@ -91,7 +91,7 @@ func (r *run) lines() error {
 		}
 	}
 	one, many := r.mod.funcs[codegen.FuncLine], r.mod.funcs[codegen.FuncLines]
-	blocks := (pr.Width + int64(threads) - 1) / int64(threads)
+	blocks := ceilDiv(pr.Width, int64(threads))
 	// dp_lines needs every block resident at once: no more than both
 	// kernels' occupancy allows.
 	for _, fn := range []*cuda.Function{one, many} {

@@ -22,6 +22,16 @@ const (
 	MaxBytes = 1 << 28
 )
 
+// Budget is what the tables may take where they will live in memories
+// with the given room: MaxBytes, and no more than a quarter of any.
+func Budget(room ...int64) int64 {
+	b := int64(MaxBytes)
+	for _, r := range room {
+		b = min(b, r/4)
+	}
+	return b
+}
+
 // Tables returns p with every floating subexpression of its cases that
 // calls exp, log or pow and reads nothing but one index (i or j),
 // constants and scalars replaced by a read of a new input: a table of its
@@ -37,7 +47,7 @@ const (
 // q.Inputs. They take at most budget bytes (and MaxBytes), which the caller
 // has checked against the memory they will live in.
 func Tables(p *ir.Problem, budget int64) (q *ir.Problem, ok bool) {
-	t := &tabler{p: p, budget: min(budget, MaxBytes)}
+	t := &tabler{p: p, budget: min(budget, MaxBytes)} // Budget's cap, whatever the caller passed
 	cases := make([]*ir.Case, len(p.Cases))
 	for k, c := range p.Cases {
 		nc := *c
