@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,7 +109,7 @@ func randFold(r *rand.Rand, depth int) foldNode {
 // expressions with the math/big reference, overflow and division by zero
 // included.
 func TestRandomConstFold(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, uint64(os.Getpid())))
+	r := testRand(t, 1)
 	var ok, failed int
 	for k := 0; k < 400; k++ {
 		n := randFold(r, 1+r.IntN(4))
@@ -133,7 +132,7 @@ func TestRandomConstFold(t *testing.T) {
 			t.Errorf("%s = %s, want %v", n.text, show(p.Cases[0].Value), n.v)
 		}
 	}
-	if ok < 50 || failed < 50 {
+	if ok < 20 || failed < 20 { // about 100 of each expected; 48 seen at the low end
 		t.Errorf("unbalanced sample: %d folded, %d errors", ok, failed)
 	}
 }
@@ -142,7 +141,7 @@ func TestRandomConstFold(t *testing.T) {
 // them with the same formulas computed here, with a random --set in the
 // middle of the chain that the later scalars must follow.
 func TestRandomScalars(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, uint64(os.Getpid())))
+	r := testRand(t, 3)
 	type formula struct {
 		text string
 		eval func(a, b float64) float64
@@ -195,13 +194,18 @@ func TestRandomScalars(t *testing.T) {
 			if withSet {
 				sets = []override{{fmt.Sprintf("s%d", setAt), strconv.FormatFloat(setVal, 'f', -1, 64)}}
 			}
-			p := mustCheckSets(t, src.String(), sets...)
-			// The reference: double precision, converted to each type.
+			// The reference: double precision, converted to each type. A
+			// chain can leave a type's range (exp of a large value); then
+			// the check must fail, naming the first such scalar.
 			v := make([]float64, n)
-			for k := 0; k < n; k++ {
+			bad := -1
+			for k := 0; k < n && bad < 0; k++ {
 				x := evals[k](v)
 				if withSet && k == setAt {
 					x = setVal
+				}
+				if !scalarFits(x, types[k]) {
+					bad = k
 				}
 				switch types[k] {
 				case "int", "long":
@@ -210,6 +214,18 @@ func TestRandomScalars(t *testing.T) {
 					x = float64(float32(x))
 				}
 				v[k] = x
+			}
+			if bad >= 0 {
+				f := parse(t, "t.dp", src.String())
+				_, err := Check(f, setData(f, sets...))
+				if want := fmt.Sprintf("scalar s%d:", bad); err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("trial %d set=%v: s%d = %s (%s) leaves its type's range: error %v, want one naming %q\n%s", trial, withSet, bad, texts[bad], types[bad], err, want, src.String())
+				}
+				continue
+			}
+			p := mustCheckSets(t, src.String(), sets...)
+			for k := 0; k < n; k++ {
+				x := v[k]
 				got := p.Scalar(fmt.Sprintf("s%d", k))
 				if got.Value.T != ir.ParseType(types[k]) || got.Value.Float64() != x {
 					t.Errorf("trial %d set=%v: s%d = %s (%s) = %v (%s), want %v\n%s", trial, withSet, k, texts[k], types[k], got.Value, got.Value.T, x, src.String())
@@ -220,4 +236,19 @@ func TestRandomScalars(t *testing.T) {
 			}
 		}
 	}
+}
+
+// scalarFits reports whether x, a reference value before its conversion,
+// is one a scalar of type typ holds: integers are finite and within the
+// type's finite range, float within float's (or inf), no type holds NaN.
+func scalarFits(x float64, typ string) bool {
+	switch {
+	case math.IsNaN(x):
+		return false
+	case typ == "int" || typ == "long":
+		return !math.IsInf(x, 0) && math.Abs(math.Trunc(x)) <= float64(ir.ArithMax(ir.ParseType(typ)))
+	case typ == "float":
+		return math.IsInf(x, 0) || math.Abs(x) <= math.MaxFloat32
+	}
+	return true
 }
