@@ -493,8 +493,11 @@ func (w *Walker) intRange0(e ir.Expr, en Env) Range {
 		} else {
 			r = w.arithStops(n, x, y)
 		}
-		if n.Op == ir.OpSub {
+		switch n.Op {
+		case ir.OpSub:
 			r = w.relRange(n, x, y, r, en)
+		case ir.OpMul:
+			r = w.quotientProduct(n, x, y, r, en)
 		}
 		return r
 	case *ir.Select:
@@ -1222,6 +1225,88 @@ func (w *Walker) diff(x, y ir.Expr, en Env) Range {
 		}
 	}
 	return Full()
+}
+
+// quotientProduct narrows the range r of k * s (n, either order) where k
+// is the variable of a reduction `k in lo..q / s` with lo >= 0 and q and
+// s stable (their values where the bound was evaluated are their values
+// here): then k * s <= max(q, 0). (For s >= 1 and q >= 0, k <= q/s
+// rounds down, so k*s <= q; for q < 0 the quotient is at most 0, so k is
+// 0; for s <= 0, k*s <= 0: a zero divisor stops the run.) It is what keeps the unbounded knapsack's `cell[i-1][w -
+// k*wt[i-1]]`, k in 0..w / wt[i-1], inside its row: intervals alone see
+// k up to the capacity times the heaviest item.
+func (w *Walker) quotientProduct(n *ir.Binary, x, y Range, r Range, en Env) Range {
+	if n.Saturate {
+		return r
+	}
+	for _, side := range [2]struct {
+		k, s   ir.Expr
+		kr, sr Range
+	}{{n.X, n.Y, x, y}, {n.Y, n.X, y, x}} {
+		k, ok := varOf(side.k)
+		if !ok || k.Reduce == nil || side.kr.Lo < 0 || !stable(side.s) {
+			continue
+		}
+		q := quotientBound(k.Reduce.Hi, stripIntConv(side.s))
+		if q == nil {
+			continue
+		}
+		hi := max(w.intRange(q, en).Hi, 0)
+		if m := r.Meet(Span(math.MinInt64, hi)); !m.IsEmpty() {
+			r = m
+		}
+	}
+	return r
+}
+
+// quotientBound is q where the bound hi keeps k * s <= max(q, 0) for
+// every k <= hi (s and q stable): hi is q / s, a min with q / s among
+// its arguments, or `s == 0 ? x : y` (or `s != 0 ? y : x`) where y is
+// one (where s is 0, k * s is 0) — the bounded knapsack's `k in
+// 0..(wt[i-1] == 0 ? cnt[i-1] : min(cnt[i-1], w / wt[i-1]))`. nil
+// otherwise.
+func quotientBound(hi, s ir.Expr) ir.Expr {
+	switch n := stripIntConv(hi).(type) {
+	case *ir.Binary:
+		if n.Op == ir.OpDiv && !n.Saturate && stable(n.X) && sameExpr(stripIntConv(n.Y), s) {
+			return n.X
+		}
+	case *ir.Call:
+		if n.Fn == ir.FnMin {
+			for _, a := range n.Args {
+				if q := quotientBound(a, s); q != nil {
+					return q
+				}
+			}
+		}
+	case *ir.Select:
+		c, ok := n.Cond.(*ir.Binary)
+		if !ok || (c.Op != ir.OpEq && c.Op != ir.OpNe) {
+			return nil
+		}
+		x, y := stripIntConv(c.X), stripIntConv(c.Y)
+		if z, ok := Int(y, nil); !ok || z != 0 || !sameExpr(x, s) {
+			if z, ok := Int(x, nil); !ok || z != 0 || !sameExpr(y, s) {
+				return nil
+			}
+		}
+		if c.Op == ir.OpEq {
+			return quotientBound(n.Else, s)
+		}
+		return quotientBound(n.Then, s)
+	}
+	return nil
+}
+
+// stripIntConv sees through conversions between integer types.
+func stripIntConv(e ir.Expr) ir.Expr {
+	for {
+		c, ok := e.(*ir.Convert)
+		if !ok || !c.T.IsInteger() || !c.X.Type().IsInteger() || c.T == ir.Bool {
+			return e
+		}
+		e = c.X
+	}
 }
 
 // relRange narrows the range r of x - y (n) by a relation of en: sound

@@ -2,9 +2,11 @@ package report
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/internal/dptest"
 )
 
@@ -89,5 +91,27 @@ func TestCheckTables(t *testing.T) {
 	Check(&b, p, pl)
 	if want := "grid       8 x 8, 3 tables (X, Y, H) = 192 cells of int (columns j*3 + table)\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("check output:\n%s\nwant the line %q", b.String(), want)
+	}
+}
+
+// TestOffsetText: a data-dependent offset of a rows, cols or wavefront
+// schedule shows the range the loaded data bound it to, where there is one.
+func TestOffsetText(t *testing.T) {
+	three := int64(3)
+	for _, tc := range []struct {
+		d    *int64
+		r    analysis.Range
+		want string
+	}{
+		{&three, analysis.Point(3), "3"},
+		{nil, analysis.Span(0, 5002), "? (0..5002)"},
+		{nil, analysis.Span(2, 2), "? (2)"},
+		{nil, analysis.Full(), "?"},
+		{nil, analysis.Span(1, math.MaxInt64), "?"},
+		{nil, analysis.Empty(), "?"},
+	} {
+		if got := offsetText(tc.d, tc.r); got != tc.want {
+			t.Errorf("offsetText(%v, %v) = %q, want %q", tc.d, tc.r, got, tc.want)
+		}
 	}
 }

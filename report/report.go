@@ -9,6 +9,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/heldkarp"
@@ -112,6 +113,15 @@ func dimText(d *int64) string {
 	return fmt.Sprint(*d)
 }
 
+// offsetText renders an offset, "?" when data-dependent, followed by its
+// range where that is bounded: "? (0..5002)".
+func offsetText(d *int64, r analysis.Range) string {
+	if d != nil || r.IsEmpty() || r.Lo == math.MinInt64 || r.Hi == math.MaxInt64 {
+		return dimText(d)
+	}
+	return fmt.Sprintf("? (%s)", rangeText(r))
+}
+
 // problemLine writes the first line of every report: the problem's name
 // and its file.
 func problemLine(w io.Writer, p *ir.Problem) {
@@ -149,9 +159,9 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	if len(pl.Deps) > 0 && (generic || p.Dims == 1) {
 		rangeDeps(w, p, pl)
 	} else if len(pl.Deps) > 0 {
-		fmt.Fprintln(w, "dependencies (offset di, dj back from cell[i][j]; ? = data-dependent)")
+		fmt.Fprintln(w, "dependencies (offset di, dj back from cell[i][j]; ? = data-dependent, with its range where the loaded data bound it)")
 		for _, d := range pl.Deps {
-			fmt.Fprintf(w, "  line %-4d %-28s di=%-3s dj=%s\n", d.Ref.Pos.Line, d.Ref.Text, dimText(d.DI), dimText(d.DJ))
+			fmt.Fprintf(w, "  line %-4d %-28s di=%-3s dj=%s\n", d.Ref.Pos.Line, d.Ref.Text, offsetText(d.DI, d.RangeI), offsetText(d.DJ, d.RangeJ))
 		}
 	}
 	fmt.Fprintf(w, "schedule   %s, %s\n", pl.Schedule, pl.Direction)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/ir"
@@ -362,13 +363,18 @@ func (c *checker) lowerSide(e dsl.Expr, which string) (int64, bool) {
 	if err != nil || v < 1 || v > maxSide || v != math.Trunc(v) {
 		text = dsl.ExprString(e) // (for the messages only)
 	}
+	// A literal side is its own value: "but it is 0", not "but 0 is 0".
+	literal := text == strconv.FormatFloat(v, 'g', -1, 64)
 	switch {
 	case err != nil:
 		c.errorf(errPos(err, startPos(e)), "the grid's %s: %v", which, err)
-	case math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v):
+	case math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v) || v < 1:
+		if literal {
+			text = "it"
+		}
 		c.errorf(startPos(e), "the grid's %s must be a positive integer, but %s is %g", which, text, v)
-	case v < 1:
-		c.errorf(startPos(e), "the grid's %s must be a positive integer, but %s is %g", which, text, v)
+	case v > maxSide && literal:
+		c.errorf(startPos(e), "the grid's %s, %s, is too large", which, text)
 	case v > maxSide:
 		c.errorf(startPos(e), "the grid's %s, %s = %g, is too large", which, text, v)
 	default:

@@ -489,9 +489,10 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 }
 
 // work is what p costs in cells of a sweep, for the choice to compile: a
-// generic schedule's cells run reductions (interval DP, look-back), a
-// third of the longest on average, so a 1000 x 1000 matrix chain costs as
-// much as a 1000 x 333,000 grid of cells without them. A cell of several
+// cell that runs a reduction (interval DP, look-back, the unbounded
+// knapsack's copies of an item) runs a third of the longest on average, so
+// a 1000 x 1000 matrix chain costs as much as a 1000 x 333,000 grid of
+// cells without them. A cell of several
 // tables (each table's cell counted) costs tablesCost: the evaluator has
 // no vector form for them.
 func work(p *ir.Problem, hp *codegen.HostProgram) int64 {
@@ -499,7 +500,7 @@ func work(p *ir.Problem, hp *codegen.HostProgram) int64 {
 	if len(p.Tables) > 1 {
 		cells = satMul(cells, tablesCost)
 	}
-	if hp == nil || !hp.Fronts {
+	if hp == nil {
 		return cells
 	}
 	longest := int64(1)
