@@ -122,11 +122,11 @@ func qpEval(e ir.Expr, i, j int64, d *ir.Input) int64 {
 func qpText(e ir.Expr) string {
 	switch n := e.(type) {
 	case *ir.Select:
-		return "(" + relText(n.Cond) + " ? " + qpText(n.Then) + " : " + qpText(n.Else) + ")"
+		return "(" + qpText(n.Cond) + " ? " + qpText(n.Then) + " : " + qpText(n.Else) + ")"
 	case *ir.Call:
 		return "min(" + qpText(n.Args[0]) + ", " + qpText(n.Args[1]) + ")"
 	case *ir.Binary:
-		if n.Op == ir.OpDiv || n.Op == ir.OpMul {
+		if n.Op == ir.OpDiv || n.Op == ir.OpMul || n.Op == ir.OpRem || n.Op >= ir.OpEq && n.Op <= ir.OpGe {
 			return "(" + qpText(n.X) + " " + n.Op.String() + " " + qpText(n.Y) + ")"
 		}
 	case *ir.Var:
@@ -152,4 +152,99 @@ func testRand(t *testing.T) *rand.Rand {
 	}
 	t.Logf("seed %d (set DPGPU_SEED=%d to repeat)", seed, seed)
 	return rand.New(rand.NewPCG(seed, 17))
+}
+
+// TestAssumeRemainder: a condition on v % c (the user's j of a 3-D grid,
+// J % C in sema's lowering) narrows what is known of v % c, so that the
+// guard of cell[k][i][j-1] under `j == 0` false, `J % C - 1 >= 0`, is
+// decided. Brute force: every J of the range where the condition holds has
+// its J % c, and J % c + d, inside the walker's ranges.
+func TestAssumeRemainder(t *testing.T) {
+	r := testRand(t)
+	j := &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarJ, Name: "J"}
+	decided := 0
+	for trial := 0; trial < 2000; trial++ {
+		c := int64(1 + r.IntN(9))
+		lo, hi := int64(r.IntN(20)), int64(r.IntN(60))
+		rem := relBin(ir.OpRem, j, relC(c))
+		ops := []ir.Op{ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe}
+		op, v, truth := ops[r.IntN(len(ops))], int64(r.IntN(int(c)+2))-1, r.IntN(2) == 0
+		cond := relBin(op, rem, relC(v))
+		if r.IntN(2) == 0 {
+			cond = relBin(op, relC(v), rem)
+		}
+		d := int64(r.IntN(5)) - 2
+		shifted := relBin(ir.OpAdd, rem, relC(d))
+		var w Walker
+		en := w.Assume(cond, truth, NewEnv(Span(0, 3), Span(lo, hi)))
+		gotRem, gotShift := w.Range(rem, en), w.Range(shifted, en)
+		guard := relBin(ir.OpGe, shifted, relC(0))
+		decision := w.Decide(guard, en)
+		seen := false
+		for x := lo; x <= hi; x++ {
+			if relEval2(cond, x) != b2i(truth) {
+				continue
+			}
+			seen = true
+			if en.IsEmpty() {
+				t.Fatalf("J in %d..%d, %s == %v: the walker says no J has it; J = %d does", lo, hi, qpText(cond), truth, x)
+			}
+			m := x % c
+			if !gotRem.Has(m) || !gotShift.Has(m+d) {
+				t.Fatalf("J in %d..%d, %s == %v, J = %d: J %% %d = %d, walker %v; + %d: walker %v", lo, hi, qpText(cond), truth, x, c, m, gotRem, d, gotShift)
+			}
+			if (decision == True && m+d < 0) || (decision == False && m+d >= 0) {
+				t.Fatalf("J in %d..%d, %s == %v, J = %d: J %% %d + %d >= 0 decided %v", lo, hi, qpText(cond), truth, x, c, d, decision)
+			}
+		}
+		if seen && decision != Unknown {
+			decided++
+		}
+	}
+	if decided < 200 {
+		t.Errorf("only %d guards decided", decided)
+	}
+	// The 3-D lowering's case: `J % 7 == 0` false decides `J % 7 - 1 >= 0`.
+	var w Walker
+	en := w.Assume(relBin(ir.OpEq, relBin(ir.OpRem, j, relC(7)), relC(0)), false, NewEnv(Span(0, 9), Span(0, 48)))
+	if got := w.Decide(relBin(ir.OpGe, relBin(ir.OpSub, relBin(ir.OpRem, j, relC(7)), relC(1)), relC(0)), en); got != True {
+		t.Errorf("J %% 7 - 1 >= 0 under J %% 7 != 0: %v, want True", got)
+	}
+}
+
+// relEval2 evaluates the test's conditions on J % c (relEval knows no %).
+func relEval2(e ir.Expr, x int64) int64 {
+	var ev func(e ir.Expr) int64
+	ev = func(e ir.Expr) int64 {
+		switch n := e.(type) {
+		case *ir.Const:
+			return n.V.I
+		case *ir.Var:
+			return x
+		case *ir.Binary:
+			a, b := ev(n.X), ev(n.Y)
+			switch n.Op {
+			case ir.OpRem:
+				return a % b
+			case ir.OpAdd:
+				return a + b
+			case ir.OpSub:
+				return a - b
+			case ir.OpEq:
+				return b2i(a == b)
+			case ir.OpNe:
+				return b2i(a != b)
+			case ir.OpLt:
+				return b2i(a < b)
+			case ir.OpLe:
+				return b2i(a <= b)
+			case ir.OpGt:
+				return b2i(a > b)
+			case ir.OpGe:
+				return b2i(a >= b)
+			}
+		}
+		panic(fmt.Sprintf("relEval2: %T", e))
+	}
+	return ev(e)
 }

@@ -111,6 +111,10 @@ type relFact struct {
 	v *ir.Var
 	e ir.Expr
 	r Range
+	// rem, when not 0, makes the fact one of v % rem instead (e nil):
+	// under `j % 7 != 0`, j % 7 - 1 >= 0 — a 3-D grid's j is J % C of
+	// the column variable J (sema's lowering), and its guard reads it.
+	rem int64
 	// holes are values v - e is known not to take (under `i != j`): a
 	// range that reaches one later is cut short of it.
 	holes []int64
@@ -220,10 +224,10 @@ func envHull(a, b Env) Env {
 	}
 	for _, f := range a.rel {
 		for _, g := range b.rel {
-			if !sameVar(f.v, g.v) || !sameExpr(f.e, g.e) {
+			if !sameVar(f.v, g.v) || f.rem != g.rem || f.rem == 0 && !sameExpr(f.e, g.e) {
 				continue
 			}
-			h := relFact{v: f.v, e: f.e, r: f.r.Hull(g.r)}
+			h := relFact{v: f.v, e: f.e, r: f.r.Hull(g.r), rem: f.rem}
 			for _, x := range f.holes {
 				if slices.Contains(g.holes, x) {
 					h.holes = append(h.holes, x)
@@ -240,7 +244,7 @@ func envHull(a, b Env) Env {
 // relOf is what is known of v - e.
 func (e Env) relOf(v *ir.Var, x ir.Expr) (Range, bool) {
 	for _, f := range e.rel {
-		if sameVar(f.v, v) && sameExpr(f.e, x) {
+		if f.rem == 0 && sameVar(f.v, v) && sameExpr(f.e, x) {
 			return f.r, true
 		}
 	}
@@ -252,7 +256,7 @@ func (e Env) withRel(v *ir.Var, x ir.Expr, r Range, holes ...int64) Env {
 	rel := make([]relFact, 0, len(e.rel)+1)
 	nf := relFact{v: v, e: x, r: r, holes: holes}
 	for _, f := range e.rel {
-		if sameVar(f.v, v) && sameExpr(f.e, x) {
+		if f.rem == 0 && sameVar(f.v, v) && sameExpr(f.e, x) {
 			nf.r = nf.r.Meet(f.r)
 			nf.holes = append(slices.Clip(nf.holes), f.holes...)
 			continue
@@ -261,6 +265,38 @@ func (e Env) withRel(v *ir.Var, x ir.Expr, r Range, holes ...int64) Env {
 	}
 	nf = nf.trim()
 	if nf.r.IsEmpty() {
+		e.empty = true
+	}
+	e.rel = append(rel, nf)
+	return e
+}
+
+// remOf is what is known of v % c for v >= 0 and c > 0: within 0..c-1,
+// narrowed by the facts of en and short of their holes.
+func (e Env) remOf(v *ir.Var, c int64) Range {
+	f := relFact{r: Span(0, c-1)}
+	for _, g := range e.rel {
+		if g.rem == c && sameVar(g.v, v) {
+			f.r = f.r.Meet(g.r)
+			f.holes = append(f.holes, g.holes...)
+		}
+	}
+	return f.trim().r
+}
+
+// withRem is e knowing that v % c lies in r (and is none of holes).
+func (e Env) withRem(v *ir.Var, c int64, r Range, holes ...int64) Env {
+	rel := make([]relFact, 0, len(e.rel)+1)
+	nf := relFact{v: v, r: r, holes: holes, rem: c}
+	for _, f := range e.rel {
+		if f.rem == c && sameVar(f.v, v) {
+			nf.r = nf.r.Meet(f.r)
+			nf.holes = append(slices.Clip(nf.holes), f.holes...)
+			continue
+		}
+		rel = append(rel, f)
+	}
+	if (relFact{r: nf.r.Meet(Span(0, c-1)), holes: nf.holes}).trim().r.IsEmpty() {
 		e.empty = true
 	}
 	e.rel = append(rel, nf)
@@ -498,6 +534,12 @@ func (w *Walker) intRange0(e ir.Expr, en Env) Range {
 			r = w.relRange(n, x, y, r, en)
 		case ir.OpMul:
 			r = w.quotientProduct(n, x, y, r, en)
+		case ir.OpRem:
+			if v, c, ok := remainderVar(n); ok && x.Lo >= 0 {
+				if m := r.Meet(en.remOf(v, c)); !m.IsEmpty() {
+					r = m
+				}
+			}
 		}
 		return r
 	case *ir.Select:
@@ -958,6 +1000,14 @@ func (w *Walker) assume(cond ir.Expr, truth bool, en Env) Env {
 			if v, ok := varOf(n.Y); ok {
 				en = compareVar(en, v, mirror(op), w.Range(n.X, en))
 				en = w.compareRel(en, v, n.X, 0, mirror(op), Point(0))
+			}
+			// v % c op y for a constant c > 0 and v >= 0 (the user's j
+			// of a 3-D grid, J % C).
+			if v, c, ok := remainderVar(n.X); ok && en.Lookup(v).Lo >= 0 {
+				en = compareRem(en, v, c, op, w.Range(n.Y, en))
+			}
+			if v, c, ok := remainderVar(n.Y); ok && en.Lookup(v).Lo >= 0 {
+				en = compareRem(en, v, c, mirror(op), w.Range(n.X, en))
 			}
 			// v / c op y for a constant c > 0 and v >= 0 (the user's
 			// column of a recurrence of several tables, J / T).
@@ -1431,6 +1481,36 @@ func quotientVar(x ir.Expr) (*ir.Var, int64, bool) {
 	}
 	v, ok := varOf(n.X)
 	return v, k.V.I, ok
+}
+
+// remainderVar reports whether x is v % c (or an integer conversion of
+// it) for a variable v and a constant c > 0.
+func remainderVar(x ir.Expr) (*ir.Var, int64, bool) {
+	n, ok := stripIntConv(x).(*ir.Binary)
+	if !ok || n.Saturate || n.Op != ir.OpRem {
+		return nil, 0, false
+	}
+	k, ok := n.Y.(*ir.Const)
+	if !ok || k.V.I <= 0 || k.V.T.IsFloat() {
+		return nil, 0, false
+	}
+	v, ok := varOf(n.X)
+	return v, k.V.I, ok
+}
+
+// compareRem records v % c op y (y in other) as a fact of v % c: a range,
+// or for != of one value a hole.
+func compareRem(en Env, v *ir.Var, c int64, op ir.Op, other Range) Env {
+	if op == ir.OpNe {
+		if !other.IsPoint() {
+			return en
+		}
+		return en.withRem(v, c, Full(), other.Lo)
+	}
+	if r := opRange(op, other); !r.IsFull() {
+		return en.withRem(v, c, r)
+	}
+	return en
 }
 
 // compareQuotient narrows v where v / c op y for y in other, v >= 0 and

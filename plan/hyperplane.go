@@ -64,8 +64,9 @@ func reaches(p *ir.Problem, pl *Plan) []reach {
 			}
 			return w.Range(e, en)
 		}
+		col := readColumn(d.Ref, w, en)
 		I, ok1 := analysis.AffineOf(d.Ref.I, opaque)
-		J, ok2 := analysis.AffineOf(d.Ref.J, opaque)
+		J, ok2 := analysis.AffineOf(col, opaque)
 		di, ok3 := analysis.Affine{I: 1, Rest: analysis.Point(0)}.Add(I, -1)
 		dj, ok4 := analysis.Affine{J: 1, Rest: analysis.Point(0)}.Add(J, -1)
 		r.di, r.dj, r.ok = di, dj, ok1 && ok2 && ok3 && ok4
@@ -79,6 +80,20 @@ func reaches(p *ir.Problem, pl *Plan) []reach {
 		}
 	}
 	return out
+}
+
+// readColumn is the column ref reads where en holds: its J, or for a
+// reference of a 3-D grid whose guard (sema's lowering: `b` and `c` of
+// cell[a][b][c] inside their sides, else a column outside the grid that
+// fails the read) holds wherever en does, the column of the guard's true
+// branch — cell[k][i][j-1] under `j == 0` false is J - 1, a constant
+// offset, and the read that fails is never made.
+func readColumn(ref *ir.CellRef, w *analysis.Walker, en analysis.Env) ir.Expr {
+	s, ok := ref.J.(*ir.Select)
+	if !ok || ref.Mid == 0 || w.Decide(s.Cond, en) != analysis.True {
+		return ref.J
+	}
+	return s.Then
 }
 
 // refEnvs maps every cell reference of the recurrence to what is known
