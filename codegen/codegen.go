@@ -405,6 +405,9 @@ type gen struct {
 	hostScan bool
 	// recChecks: the recurrence has a check that may report (source).
 	recChecks bool
+	// hostChain: the host program's recurrence has a chained reduction
+	// (chain.go; DP_CHAIN).
+	hostChain bool
 	// hostFront: a host program runs the fronts of a generic schedule
 	// (HostProgram.Fronts).
 	hostFront bool

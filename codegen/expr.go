@@ -184,6 +184,10 @@ type emitter struct {
 	// cellJ (a dp_rec_t of a program computing a cell's tables together):
 	// the user's column, J / T, is the function's jc.
 	cellJ bool
+	// chain, when set (the host's rows sweep), lets one reduction of the
+	// chain form run from the one before it (chain.go); chained says
+	// that one has.
+	chain, chained bool
 }
 
 func (m *emitter) site(kind SiteKind, n ir.Expr) int {
@@ -547,6 +551,17 @@ func (m *emitter) call(n *ir.Call, en env) string {
 }
 
 func (m *emitter) reduce(n *ir.Reduce, en env) string {
+	if m.chain && !m.chained && len(m.reds) == 0 {
+		if s, v, mul, ok := chainOf(n); ok {
+			m.chained, m.g.hostChain = true, true
+			return m.chainReduce(n, en, s, v, mul)
+		}
+	}
+	return m.reduceLoop(n, en)
+}
+
+// reduceLoop is a reduction's loop over its variable.
+func (m *emitter) reduceLoop(n *ir.Reduce, en env) string {
 	t := n.T
 	ct := ctype(t)
 	m.nred++

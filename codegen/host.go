@@ -44,6 +44,9 @@ type HostProgram struct {
 	// an input at indices of both i and j, which the lanes of a strip's
 	// diagonal would gather one by one).
 	Scan bool
+	// Chain (rows): a reduction runs from the one S columns before it
+	// (chain.go); each worker keeps two longs a column.
+	Chain bool
 
 	Answer   AnswerMode
 	Captures [][2]int64 // AnswerCapture: the cells, sorted (row-major)
@@ -213,7 +216,7 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 		Name: prog.Name, Source: src, Schedule: pl.Schedule, Backward: prog.Backward,
 		Cell: p.CellType, Rows: p.Rows, Cols: p.Cols,
 		Inputs: prog.Inputs, Sites: g.sites, Refs: p.CellRefs,
-		Reach: prog.Reach, PI: prog.PI, PJ: prog.PJ, Lanes: HostLanes, Scan: g.hostScan,
+		Reach: prog.Reach, PI: prog.PI, PJ: prog.PJ, Lanes: HostLanes, Scan: g.hostScan, Chain: g.hostChain,
 		Answer: prog.Answer, Captures: prog.Captures, RegionOp: prog.RegionOp, AnswerRows: answerRows,
 		Fronts: g.hostFront, Front: prog.Front, Mirror: prog.Mirror,
 	}
@@ -239,6 +242,9 @@ func (g *gen) hostSource() (string, error) {
 	// inside the grid (refTable).
 	var rec strings.Builder
 	g.recurrence(&rec)
+	if g.hostChain {
+		b.WriteString("#define DP_CHAIN 1\n")
+	}
 	b.WriteString(g.hostInputDecls())
 	b.WriteString(g.hostInvariantDecls())
 	b.WriteString(g.refTable())

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/source"
 )
 
@@ -30,6 +31,10 @@ func lineDirective(pos source.Pos) string {
 func (g *gen) recurrence(b *strings.Builder) {
 	g.refSafe = make([]bool, len(g.p.CellRefs))
 	m := &emitter{g: g, invariant: g.prog.Kernel == KernelStrip || g.prog.Kernel == KernelBatch || g.prog.Kernel == KernelHost && !g.hostFront, split: g.prog.Kernel == KernelFront}
+	// The host's rows sweep computes a chunk's cells in order, so one
+	// reduction over the copies of an item may take the one before it
+	// (chain.go).
+	m.chain = g.prog.Kernel == KernelHost && g.pl.Schedule == plan.Rows && !g.hostFront && !g.hostScan && g.prog.Tables <= 1
 	b.WriteString("\n// ---- the recurrence ----\n")
 	// A floating cell value that is NaN is an error (unless `nan: allow`),
 	// reported with the case that produced it: one site per case.

@@ -247,6 +247,7 @@ struct dp_worker {
 	cell_t *hist;
 	dp_rowcache rc;
 	char *rcMem;
+	long long *chain; // DP_CHAIN: a chunk's reductions and bounds (dp_rows_acc::chain)
 };
 
 // dp_retire reports whether worker w should stop taking work: the run
@@ -404,6 +405,46 @@ template <bool R> struct dp_rows_acc {
 	}
 	template <int S> __forceinline__ auto rv(long long) const { return rv_->template get<S>(); }
 	template <int S> __forceinline__ auto cv(long long) const { return cc->template get<S>(c); }
+#if DP_CHAIN
+	// The chunk's chained reduction (codegen/chain.go): at column q - q0
+	// of cr its value, of ch its bound H (the least long long: not
+	// computed).
+	long long *cr, *ch;
+	long long q0;
+	// chain is the reduction max (MAX, else min) over k in 0..H of
+	// cell[I][j - k*S] + k*V at column j: loop() runs it, term0() is its
+	// term k = 0; h is H, s and v give S and V. Where column j - S of
+	// this chunk had bound H - 1, its value plus V is every term k >= 1,
+	// when the steps cannot leave the finite range fhi of the sum nor
+	// H*|V| that of k*V, mhi (and the loop would report nothing the chain
+	// misses: codegen/chain.go).
+	template <class T, bool MAX, class S, class V, class L, class Z>
+	__forceinline__ T chain(long long j, long long fhi, long long mhi, long long h, S s, V v, L loop, Z term0)
+	{
+		T r;
+		bool ok = false;
+		if (h >= 1) {
+			const long long st = s(), p = j - st;
+			if (st >= 1 && p >= q0 && ch[p - q0] == h - 1) {
+				const long long vv = v(), before = cr[p - q0];
+				const long long mag = vv < 0 ? -vv : vv;
+				if ((MAX ? vv >= 0 : vv <= 0) && mag <= mhi / h && before >= -fhi && before <= fhi) {
+					long long sum;
+					if (!__builtin_add_overflow(before, vv, &sum) && sum >= -fhi && sum <= fhi) {
+						const T z = term0();
+						r = MAX ? ((T)sum > z ? (T)sum : z) : ((T)sum < z ? (T)sum : z);
+						ok = true;
+					}
+				}
+			}
+		}
+		if (!ok)
+			r = loop();
+		cr[j - q0] = (long long)r;
+		ch[j - q0] = h;
+		return r;
+	}
+#endif
 };
 
 static __forceinline__ cell_t *dp_line_at(dp_run *run, long long step)
@@ -417,7 +458,7 @@ static __forceinline__ cell_t *dp_line_at(dp_run *run, long long step)
 // dp_rows_chunk computes lanes q0..q1-1 of line step; the fast pass
 // returns whether a check failed (the flags of its cells, or-ed in the
 // vector loop).
-template <bool R> static int dp_rows_chunk(dp_run *run, dp_host_ctl *note, long long step, long long q0, long long q1)
+template <bool R> static int dp_rows_chunk(dp_run *run, dp_host_ctl *note, long long *chain, long long step, long long q0, long long q1)
 {
 	const long long real = DP_BACK ? DP_NLINES - 1 - step : step;
 	const cell_t *prev[DP_REACH + 1];
@@ -434,9 +475,19 @@ template <bool R> static int dp_rows_chunk(dp_run *run, dp_host_ctl *note, long 
 	const long long off = run->ccOff;
 	const DP_IDX_T ri = (DP_IDX_T)real, lo = (DP_IDX_T)q0, hi = (DP_IDX_T)q1;
 	int bad = 0;
+#if DP_CHAIN
+	// A column's reduction may take one before it: in order, no ivdep.
+	long long *cr = chain, *ch = chain + (q1 - q0);
+	for (long long k = 0; k < q1 - q0; ++k)
+		ch[k] = std::numeric_limits<long long>::min();
+	for (DP_IDX_T q = lo; q < hi; ++q) {
+		dp_rows_acc<R> a{in, prev, &rv, cc, off + q, {1, 0, note}, cr, ch, q0};
+#else
+	(void)chain;
 #pragma GCC ivdep
 	for (DP_IDX_T q = lo; q < hi; ++q) {
 		dp_rows_acc<R> a{in, prev, &rv, cc, off + q, {1, 0, note}};
+#endif
 		const cell_t v = dp_rec_m<R>(ri, q, a);
 		out[q] = v;
 		if constexpr (!R)
@@ -449,8 +500,8 @@ template <bool R> static int dp_rows_chunk(dp_run *run, dp_host_ctl *note, long 
 static bool dp_rows_one(dp_worker *w, long long step, long long q0, long long q1)
 {
 	dp_run *run = w->run;
-	if (dp_rows_chunk<false>(run, &w->err, step, q0, q1)) {
-		dp_rows_chunk<true>(run, &w->err, step, q0, q1);
+	if (dp_rows_chunk<false>(run, &w->err, w->chain, step, q0, q1)) {
+		dp_rows_chunk<true>(run, &w->err, w->chain, step, q0, q1);
 		if (w->err.code > 0) {
 			dp_publish(run->ctl, &w->err);
 			return false;
@@ -1502,6 +1553,10 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 		w->id = k;
 		dp_fast::dp_part_init(w->part);
 		w->fl = (unsigned char *)calloc((size_t)flBytes, 1);
+#if DP_HOST_ROWS && DP_CHAIN
+		w->chain = (long long *)malloc((size_t)(2 * DP_WIDTH) * sizeof(long long));
+		ok = ok && w->chain;
+#endif
 #if !DP_HOST_ROWS && !DP_HOST_SCAN
 		w->hist = (cell_t *)calloc((size_t)(DP_S * (DP_PI + DP_HL)), sizeof(cell_t));
 		if (dp_rowcache::slots > 0) {
@@ -1570,6 +1625,7 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 		free(ws[k].fl);
 		free(ws[k].hist);
 		free(ws[k].rcMem);
+		free(ws[k].chain);
 	}
 	free(ws);
 	free(run.ccMem);

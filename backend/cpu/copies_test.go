@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,6 +9,8 @@ import (
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
 )
 
 // TestCompiledKnapsackCopies: the unbounded and bounded knapsacks, whose
@@ -65,6 +68,91 @@ cell[i][w] = 0 when i == 0
 			}
 			if res.Answer.I != best[capacity] {
 				t.Errorf("%s: answer %d, want %d\n%s", name, res.Answer.I, best[capacity], src)
+			}
+		}
+	}
+}
+
+// TestCompiledChain: reductions of the chain form (codegen/chain.go) run
+// from the one S columns before, and must give the loop's every cell and
+// first error: the evaluator's, which runs the loop. Random instances of
+// forms the chain serves (max with values >= 0, min with values <= 0, the
+// bounded knapsack's cut-off bound, a reduction in only some columns'
+// case, cells at -inf: an exact-fill knapsack) and forms it must leave to
+// the loop (values of the other sign, zero weights: the loop's division
+// by zero; values whose k*V or sum overflows: the loop's overflow), on 1
+// to 3 threads and the rows sweep's forced modes (chunks of a line by
+// tickets, where a chain restarts at each chunk).
+func TestCompiledChain(t *testing.T) {
+	c := withCompiler(t)
+	r := dptest.Rand(t)
+	type form struct {
+		name, op, hi, term, cond, first string
+		wt, val                         [2]int
+		cellType                        string
+	}
+	forms := []form{
+		{name: "unbounded max", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", wt: [2]int{1, 40}, val: [2]int{0, 60}},
+		{name: "unbounded, V*k, long", op: "max", hi: "w / wt[i-1]", term: "val[i-1]*k", wt: [2]int{1, 9}, val: [2]int{0, 99}, cellType: "long"},
+		{name: "fewest coins (min)", op: "min", hi: "w / wt[i-1]", term: "k*val[i-1]", wt: [2]int{1, 30}, val: [2]int{-5, 0}},
+		{name: "bounded", op: "max", hi: "(wt[i-1] == 0 ? cnt[i-1] : min(cnt[i-1], w / wt[i-1]))", term: "k*val[i-1]", wt: [2]int{0, 20}, val: [2]int{0, 50}},
+		{name: "some columns", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", cond: "w % 3 != 1", wt: [2]int{1, 12}, val: [2]int{0, 9}},
+		{name: "exact fill (-inf)", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", first: "w == 0 ? 0 : -inf", wt: [2]int{2, 15}, val: [2]int{1, 30}},
+		{name: "values of both signs", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", wt: [2]int{1, 10}, val: [2]int{-20, 20}},
+		{name: "zero weights", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", wt: [2]int{0, 3}, val: [2]int{0, 9}},
+		{name: "k*V overflows", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", first: "-2000000000", wt: [2]int{1, 3}, val: [2]int{5000000, 400000000}},
+		{name: "terms overflow downwards", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", first: "-2000000000", wt: [2]int{1, 3}, val: [2]int{-90000000, -1000000}},
+		{name: "sums overflow", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", wt: [2]int{1, 4}, val: [2]int{1000000, 90000000}},
+	}
+	solve := func(p *ir.Problem, pl *plan.Plan, threads, force int) (*backend.Result, error) {
+		e := compiling(New(threads), c)
+		e.forceRows = force
+		return e.Run(context.Background(), p, pl, backend.Options{Threads: threads})
+	}
+	for _, f := range forms {
+		for _, size := range [][2]int{{1, 1}, {3, 17}, {12, 300}, {40, 1500}} {
+			n, capacity := size[0], size[1]
+			wt, val, cnt := dptest.Ints(r, n, f.wt[0], f.wt[1]), dptest.Ints(r, n, f.val[0], f.val[1]), dptest.Ints(r, n, 0, 6)
+			first, cond, ct := f.first, "", f.cellType
+			if first == "" {
+				first = "0"
+			}
+			if f.cond != "" {
+				cond = "           | cell[i-1][w] when !(" + f.cond + ")\n"
+			}
+			if ct == "" {
+				ct = "int"
+			}
+			src := sumAnswer(fmt.Sprintf(`cell: %s
+int 1x? wt = %s
+int 1x? val = %s
+int 1x? cnt = %s
+int cap = %d
+(len(wt)+1) x (cap+1)
+cell[i][w] = %s when i == 0
+%s           | %s(k in 0..%s: cell[i-1][w - k*wt[i-1]] + %s) otherwise
+`, ct, dptest.Join(wt), dptest.Join(val), dptest.Join(cnt), capacity, first, cond, f.op, f.hi, f.term))
+			if strings.Contains(f.name, "inf") {
+				// A sum of every cell would meet inf - inf: the last cell.
+				src = strings.Replace(src, "answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))", "answer: cell[ROWS-1][COLS-1]", 1)
+			}
+			p, pl := dptest.Load(t, "chain.dp", src)
+			hp, err := codegen.GenerateHost(p, pl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !hp.Chain {
+				t.Fatalf("%s: the reduction is not chained\n%s", f.name, src)
+			}
+			b, errB := solveGo(t, p, pl, backend.Options{Threads: 1})
+			for _, threads := range []int{1, 2, 3} {
+				for force := range 3 {
+					a, errA := solve(p, pl, threads, force)
+					if errA == nil && !strings.Contains(a.Device, "compiled by") {
+						t.Fatalf("%s: not compiled: %s", f.name, a.Device)
+					}
+					sameOutcome(t, fmt.Sprintf("%s, %d items, capacity %d, %d threads, force %d\n%s", f.name, n, capacity, threads, force, src), a, errA, b, errB)
+				}
 			}
 		}
 	}

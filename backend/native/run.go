@@ -98,7 +98,11 @@ func (l *Library) Bytes(r Run) int64 {
 		return g + threads*256
 	}
 	if hp.Schedule == plan.Rows {
-		// The ring, and two rows of block sums (a floating sum answer).
+		// The ring, and two rows of block sums (a floating sum answer),
+		// and each worker's chained reductions.
+		if hp.Chain {
+			b += threads * 16 * hp.Cols
+		}
 		return b + int64(hp.Reach+1)*(r.Before+hp.Cols+r.After)*cs + 16*(hp.Cols/4096+1)
 	}
 	if hp.Scan {
