@@ -405,9 +405,9 @@ type gen struct {
 	hostScan bool
 	// recChecks: the recurrence has a check that may report (source).
 	recChecks bool
-	// hostChain: the host program's recurrence has a chained reduction
-	// (chain.go; DP_CHAIN).
-	hostChain bool
+	// hostChain: where the host program's recurrence has a chained
+	// reduction (chain.go; DP_CHAIN), else no position.
+	hostChain source.Pos
 	// hostFront: a host program runs the fronts of a generic schedule
 	// (HostProgram.Fronts).
 	hostFront bool

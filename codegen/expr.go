@@ -553,7 +553,7 @@ func (m *emitter) call(n *ir.Call, en env) string {
 func (m *emitter) reduce(n *ir.Reduce, en env) string {
 	if m.chain && !m.chained && len(m.reds) == 0 {
 		if s, v, mul, ok := chainOf(n); ok {
-			m.chained, m.g.hostChain = true, true
+			m.chained, m.g.hostChain = true, n.Pos
 			return m.chainReduce(n, en, s, v, mul)
 		}
 	}

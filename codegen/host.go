@@ -9,6 +9,7 @@ import (
 	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/source"
 	"github.com/dpgpu/dpgpu/templates"
 )
 
@@ -45,8 +46,10 @@ type HostProgram struct {
 	// diagonal would gather one by one).
 	Scan bool
 	// Chain (rows): a reduction runs from the one S columns before it
-	// (chain.go); each worker keeps two longs a column.
-	Chain bool
+	// (chain.go); each worker keeps two longs a column. ChainPos is the
+	// reduction's position.
+	Chain    bool
+	ChainPos source.Pos
 
 	Answer   AnswerMode
 	Captures [][2]int64 // AnswerCapture: the cells, sorted (row-major)
@@ -216,7 +219,7 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 		Name: prog.Name, Source: src, Schedule: pl.Schedule, Backward: prog.Backward,
 		Cell: p.CellType, Rows: p.Rows, Cols: p.Cols,
 		Inputs: prog.Inputs, Sites: g.sites, Refs: p.CellRefs,
-		Reach: prog.Reach, PI: prog.PI, PJ: prog.PJ, Lanes: HostLanes, Scan: g.hostScan, Chain: g.hostChain,
+		Reach: prog.Reach, PI: prog.PI, PJ: prog.PJ, Lanes: HostLanes, Scan: g.hostScan, Chain: g.hostChain.IsValid(), ChainPos: g.hostChain,
 		Answer: prog.Answer, Captures: prog.Captures, RegionOp: prog.RegionOp, AnswerRows: answerRows,
 		Fronts: g.hostFront, Front: prog.Front, Mirror: prog.Mirror,
 	}
@@ -242,7 +245,7 @@ func (g *gen) hostSource() (string, error) {
 	// inside the grid (refTable).
 	var rec strings.Builder
 	g.recurrence(&rec)
-	if g.hostChain {
+	if g.hostChain.IsValid() {
 		b.WriteString("#define DP_CHAIN 1\n")
 	}
 	b.WriteString(g.hostInputDecls())

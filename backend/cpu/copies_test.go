@@ -151,6 +151,9 @@ cell[i][w] = %s when i == 0
 					if errA == nil && !strings.Contains(a.Device, "compiled by") {
 						t.Fatalf("%s: not compiled: %s", f.name, a.Device)
 					}
+					if errA == nil && !strings.Contains(a.Device, "'s reduction reuses the one a step back") {
+						t.Fatalf("%s: the run does not say the reduction is chained: %s", f.name, a.Device)
+					}
 					sameOutcome(t, fmt.Sprintf("%s, %d items, capacity %d, %d threads, force %d\n%s", f.name, n, capacity, threads, force, src), a, errA, b, errB)
 				}
 			}

@@ -472,7 +472,11 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 	if len(answerRows) > 0 {
 		rows = nil // kept for the answer alone
 	}
-	res = &backend.Result{Backend: "cpu", Device: e.Device() + ", code compiled by " + e.native.String(), Grid: run.Grid, Rows: rows}
+	device := e.Device() + ", code compiled by " + e.native.String()
+	if pos := lib.Prog.ChainPos; pos.IsValid() {
+		device += fmt.Sprintf("; line %d's reduction reuses the one a step back along the row (one term a cell)", pos.Line)
+	}
+	res = &backend.Result{Backend: "cpu", Device: device, Grid: run.Grid, Rows: rows}
 	if run.Window[1] > run.Window[0] {
 		res.Grid, res.Window = nil, run.Grid
 	}
