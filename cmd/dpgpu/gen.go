@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/dpgpu/dpgpu/backend/mathtab"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/engine"
 )
@@ -18,15 +19,21 @@ func genAction(c *cli.Context) error {
 	if l.TSP != nil {
 		return engine.InputError(fmt.Errorf("%s uses the built-in Held-Karp kernel; gen prints generated recurrences only", l.Problem.Name))
 	}
+	// The problem the executors run: math of one index read from tables
+	// (backend/mathtab) where the memory allows, as both executors do.
+	p := l.Problem
+	if q, ok := mathtab.Tables(p, mathtab.Budget()); ok {
+		p = q
+	}
 	if c.Bool("host") {
-		hp, err := codegen.GenerateHost(l.Problem, l.Plan)
+		hp, err := codegen.GenerateHost(p, l.Plan)
 		if err != nil {
 			return engine.InputError(err)
 		}
 		_, err = fmt.Fprint(c.App.Writer, hp.Source)
 		return err
 	}
-	prog, err := codegen.Generate(l.Problem, l.Plan, codegen.Options{Maintain: c.Bool("maintain") || l.Problem.Maintain})
+	prog, err := codegen.Generate(p, l.Plan, codegen.Options{Maintain: c.Bool("maintain") || p.Maintain})
 	if err != nil {
 		return err
 	}

@@ -145,3 +145,18 @@ backend    cpu: `
 		t.Errorf("solve --grid tsp: %d %s", code, errs)
 	}
 }
+
+// TestGenMathTables: `dpgpu gen` prints the program the executors run:
+// the lattice's pow(u, j) is a table read (backend/mathtab), in the CUDA
+// and in the host program, which without the table could not be
+// generated at all (the C library's pow may differ from Go's).
+func TestGenMathTables(t *testing.T) {
+	out, errs, code := dpgpu(t, "gen", "lookback-put", "--set", "N=50")
+	if code != 0 || strings.Contains(out, "pow(") {
+		t.Errorf("gen lookback-put: exit %d %s; pow( in the program: %v", code, errs, strings.Contains(out, "pow("))
+	}
+	out, errs, code = dpgpu(t, "gen", "--host", "lookback-put", "--set", "N=50")
+	if code != 0 || !strings.Contains(out, "host program") {
+		t.Errorf("gen --host lookback-put: exit %d %s", code, errs)
+	}
+}
