@@ -1413,6 +1413,12 @@ func isConst(e ir.Expr) bool {
 
 // sameExpr reports whether the stable expressions a and b are written
 // alike (and so have one value).
+// SameExpr reports whether the stable expressions a and b (constants,
+// scalars, index variables, reads of inputs at such indices and integer
+// arithmetic of those) are written alike, and so have one value wherever
+// they are evaluated with the same index variables.
+func SameExpr(a, b ir.Expr) bool { return sameExpr(a, b) }
+
 func sameExpr(a, b ir.Expr) bool {
 	if a == b {
 		return true

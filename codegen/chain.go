@@ -137,7 +137,11 @@ func (m *emitter) chainReduce(n *ir.Reduce, en env, s, v ir.Expr, mul ir.Type) s
 	m.reds = m.reds[:len(m.reds)-1]
 	_, fhi := finiteRange(n.T)
 	_, mhi := finiteRange(mul)
-	return fmt.Sprintf("a.template chain<%[1]s, %[2]t>(j, %[3]dLL, %[10]dLL, (long long)(%[4]s), [&]() -> long long { return (long long)(%[5]s); }, [&]() -> long long { return (long long)(%[6]s); }, "+
+	// A bound of exactly j / S is one more than the bound S columns
+	// before: the chain need not divide.
+	q, ok := stripIntConv(n.Hi).(*ir.Binary)
+	quotient := ok && q.Op == ir.OpDiv && !q.Saturate && isColumnVar(q.X) && analysis.SameExpr(stripIntConv(q.Y), stripIntConv(s))
+	return fmt.Sprintf("a.template chain<%[1]s, %[2]t, %[11]t>(j, %[3]dLL, %[10]dLL, [&]() -> long long { return (long long)(%[4]s); }, [&]() -> long long { return (long long)(%[5]s); }, [&]() -> long long { return (long long)(%[6]s); }, "+
 		"[&]() -> %[1]s { return %[7]s; }, [&]() -> %[1]s { const long long %[8]s = 0; (void)%[8]s; return (%[1]s)(%[9]s); })",
-		ct, n.Op == ir.ReduceMax, fhi, hi, sc, vc, loop, name, term0, mhi)
+		ct, n.Op == ir.ReduceMax, fhi, hi, sc, vc, loop, name, term0, mhi, quotient)
 }

@@ -413,28 +413,34 @@ template <bool R> struct dp_rows_acc {
 	long long q0;
 	// chain is the reduction max (MAX, else min) over k in 0..H of
 	// cell[I][j - k*S] + k*V at column j: loop() runs it, term0() is its
-	// term k = 0; h is H, s and v give S and V. Where column j - S of
-	// this chunk had bound H - 1, its value plus V is every term k >= 1,
-	// when the steps cannot leave the finite range fhi of the sum nor
-	// H*|V| that of k*V, mhi (and the loop would report nothing the chain
-	// misses: codegen/chain.go).
-	template <class T, bool MAX, class S, class V, class L, class Z>
-	__forceinline__ T chain(long long j, long long fhi, long long mhi, long long h, S s, V v, L loop, Z term0)
+	// term k = 0; h, s and v give H, S and V. Where column j - S of this
+	// chunk had bound H - 1, its value plus V is every term k >= 1, when
+	// the steps cannot leave the finite range fhi of the sum nor H*|V|
+	// that of k*V, mhi (and the loop would report nothing the chain
+	// misses: codegen/chain.go). QJ: H is j / S, one more than at j - S,
+	// which the chain takes without dividing.
+	template <class T, bool MAX, bool QJ, class H, class S, class V, class L, class Z>
+	__forceinline__ T chain(long long j, long long fhi, long long mhi, H hf, S s, V v, L loop, Z term0)
 	{
 		T r;
 		bool ok = false;
-		if (h >= 1) {
-			const long long st = s(), p = j - st;
-			if (st >= 1 && p >= q0 && ch[p - q0] == h - 1) {
-				const long long vv = v(), before = cr[p - q0];
-				const long long mag = vv < 0 ? -vv : vv;
-				if ((MAX ? vv >= 0 : vv <= 0) && mag <= mhi / h && before >= -fhi && before <= fhi) {
-					long long sum;
-					if (!__builtin_add_overflow(before, vv, &sum) && sum >= -fhi && sum <= fhi) {
-						const T z = term0();
-						r = MAX ? ((T)sum > z ? (T)sum : z) : ((T)sum < z ? (T)sum : z);
-						ok = true;
-					}
+		long long h;
+		const long long st = s(), p = j - st;
+		const bool back = st >= 1 && p >= q0;
+		if (QJ && back && ch[p - q0] >= 0)
+			h = ch[p - q0] + 1;
+		else
+			h = hf();
+		if (h >= 1 && back && ch[p - q0] == h - 1) {
+			const long long vv = v(), before = cr[p - q0];
+			const long long mag = vv < 0 ? -vv : vv;
+			long long most; // H*|V|, without a division a cell
+			if ((MAX ? vv >= 0 : vv <= 0) && !__builtin_mul_overflow(mag, h, &most) && most <= mhi && before >= -fhi && before <= fhi) {
+				long long sum;
+				if (!__builtin_add_overflow(before, vv, &sum) && sum >= -fhi && sum <= fhi) {
+					const T z = term0();
+					r = MAX ? ((T)sum > z ? (T)sum : z) : ((T)sum < z ? (T)sum : z);
+					ok = true;
 				}
 			}
 		}
