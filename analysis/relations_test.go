@@ -32,6 +32,14 @@ func TestRelationsAreSound(t *testing.T) {
 			kinds = 2
 		}
 		atom := func() ir.Expr {
+			if r.IntN(6) == 0 {
+				// j % c or i % c: facts of remainders (a 3-D grid's j).
+				v := relJ()
+				if r.IntN(2) == 0 {
+					v = relI()
+				}
+				return relBin(ir.OpRem, v, relC(int64(1+r.IntN(4))))
+			}
 			switch r.IntN(kinds) {
 			case 0:
 				return relI()
@@ -123,6 +131,8 @@ func relEval(e ir.Expr, i, j int64, d *ir.Input) int64 {
 			return x + y
 		case ir.OpSub:
 			return x - y
+		case ir.OpRem:
+			return x % y
 		case ir.OpEq:
 			return b2i(x == y)
 		case ir.OpNe:
