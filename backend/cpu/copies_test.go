@@ -160,3 +160,35 @@ cell[i][w] = %s when i == 0
 		}
 	}
 }
+
+// TestSampledLength: a reduction whose bound reads the data weighs in the
+// choice to compile by its mean length over a sample of cells (the rows
+// where the bound fails, row 0's wt[-1], left out), each term costing the
+// evaluator laneTermCost cells.
+func TestSampledLength(t *testing.T) {
+	wt := make([]int, 12)
+	for k := range wt {
+		wt[k] = 10
+	}
+	src := fmt.Sprintf(`int 1x? wt = %s
+int cap = 999
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0 when i == 0
+           | max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k) otherwise
+`, dptest.Join(wt))
+	p, _ := dptest.Load(t, "copies.dp", src)
+	var red *ir.Reduce
+	ir.Walk(p.Cases[1].Value, func(x ir.Expr) bool {
+		if r, ok := x.(*ir.Reduce); ok {
+			red = r
+		}
+		return red == nil
+	})
+	// Columns w spread over 0..999: w/10 + 1 terms, about 50 on average.
+	if mean, ok := sampledLength(p, red); !ok || mean < 45 || mean > 55 {
+		t.Errorf("sampled length %d (ok %v), want about 50", mean, ok)
+	}
+	if got := work(p, &codegen.HostProgram{}); got < p.Cells()*45*laneTermCost {
+		t.Errorf("work %d, want at least %d", got, p.Cells()*45*laneTermCost)
+	}
+}

@@ -493,10 +493,11 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 }
 
 // work is what p costs in cells of a sweep, for the choice to compile: a
-// cell that runs a reduction (interval DP, look-back, the unbounded
-// knapsack's copies of an item) runs a third of the longest on average, so
-// a 1000 x 1000 matrix chain costs as much as a 1000 x 333,000 grid of
-// cells without them. A cell of several
+// cell that runs a reduction (interval DP, look-back) runs a third of the
+// longest on average, so a 1000 x 1000 matrix chain costs as much as a
+// 1000 x 333,000 grid of cells without them; one whose bounds read the
+// data (the unbounded knapsack's copies of an item, w / wt[i-1]) the mean
+// over a sample of cells, each term laneTermCost. A cell of several
 // tables (each table's cell counted) costs tablesCost: the evaluator has
 // no vector form for them.
 func work(p *ir.Problem, hp *codegen.HostProgram) int64 {
@@ -507,20 +508,72 @@ func work(p *ir.Problem, hp *codegen.HostProgram) int64 {
 	if hp == nil {
 		return cells
 	}
-	longest := int64(1)
+	terms := int64(1)
 	for _, c := range p.Cases {
 		for _, e := range []ir.Expr{c.Cond, c.Value} {
 			if e != nil {
 				ir.Walk(e, func(x ir.Expr) bool {
 					if r, ok := x.(*ir.Reduce); ok {
-						longest = max(longest, reductionLength(p, r))
+						if mean, ok := sampledLength(p, r); ok {
+							terms = max(terms, satMul(mean, laneTermCost))
+						} else {
+							terms = max(terms, reductionLength(p, r)/3)
+						}
 					}
 					return true
 				})
 			}
 		}
 	}
-	return satMul(cells, max(longest/3, 1))
+	return satMul(cells, terms)
+}
+
+// laneTermCost is what a term of a reduction whose bounds differ from cell
+// to cell costs the Go evaluator, in cells of a sweep: it runs such a
+// reduction lane by lane (eval's perLane), about 60 ns a term where a
+// vector pass costs 2-4 ns a cell (the unbounded knapsack, 300 items x
+// 4,321: 0.41 s on the evaluator for 6.5M terms).
+const laneTermCost = 16
+
+// sampledLength is the mean number of values r's variable takes over a
+// sample of p's cells (8 rows of 64 columns, evenly spread), for bounds
+// that read the data (the unbounded knapsack's w / wt[i-1]: from one to
+// the capacity, its mean up to the data): bounds of i, j, inputs and
+// scalars only. ok is false where they read anything else or fail at every
+// sampled cell.
+func sampledLength(p *ir.Problem, r *ir.Reduce) (mean int64, ok bool) {
+	plain := func(e ir.Expr) bool {
+		return !ir.Any(e, func(x ir.Expr) bool {
+			switch x := x.(type) {
+			case *ir.CellRef, *ir.Reduce:
+				return true
+			case *ir.Var:
+				return x.Kind == ir.VarReduce || x.Reduce != nil
+			}
+			return false
+		})
+	}
+	if !plain(r.Lo) || !plain(r.Hi) || !ir.Any(r.Hi, func(x ir.Expr) bool { _, ok := x.(*ir.Load); return ok }) {
+		return 0, false
+	}
+	var total, n int64
+	for a := int64(0); a < 8; a++ {
+		i := min(p.Rows-1, a*p.Rows/8+p.Rows/16)
+		for b := int64(0); b < 64; b++ {
+			j := min(p.Cols-1, b*p.Cols/64+p.Cols/128)
+			lo, err1 := eval.EvalAt(r.Lo, i, j, nil)
+			hi, err2 := eval.EvalAt(r.Hi, i, j, nil)
+			if err1 != nil || err2 != nil {
+				continue // (a bound that fails there: another case's cell)
+			}
+			total += max(hi.I-lo.I+1, 0)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return max(total/n, 1), true
 }
 
 // satMul is a*b, or math.MaxInt64 where that overflows.
