@@ -2,11 +2,9 @@ package analysis
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/internal/testrand"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -18,7 +16,7 @@ import (
 // negative (no narrowing then, but the range must still hold every
 // product), and the narrowing itself where it applies.
 func TestQuotientProduct(t *testing.T) {
-	r := testRand(t)
+	r := testrand.New(t, 17)
 	narrowed := 0
 	for trial := 0; trial < 3000; trial++ {
 		d := &ir.Input{Name: "d", T: ir.Int, Rows: 1, Cols: 8, Vector: true, I: make([]int64, 8)}
@@ -137,30 +135,13 @@ func qpText(e ir.Expr) string {
 	return fmt.Sprint(relText(e))
 }
 
-// testRand is a source seeded afresh each run, or from $DPGPU_SEED to
-// repeat a failure (internal/dptest has the same, but imports this
-// package through the engine).
-func testRand(t *testing.T) *rand.Rand {
-	t.Helper()
-	seed := rand.Uint64()
-	if s := os.Getenv("DPGPU_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("DPGPU_SEED: %v", err)
-		}
-		seed = v
-	}
-	t.Logf("seed %d (set DPGPU_SEED=%d to repeat)", seed, seed)
-	return rand.New(rand.NewPCG(seed, 17))
-}
-
 // TestAssumeRemainder: a condition on v % c (the user's j of a 3-D grid,
 // J % C in sema's lowering) narrows what is known of v % c, so that the
 // guard of cell[k][i][j-1] under `j == 0` false, `J % C - 1 >= 0`, is
 // decided. Brute force: every J of the range where the condition holds has
 // its J % c, and J % c + d, inside the walker's ranges.
 func TestAssumeRemainder(t *testing.T) {
-	r := testRand(t)
+	r := testrand.New(t, 17)
 	j := &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarJ, Name: "J"}
 	decided := 0
 	for trial := 0; trial < 2000; trial++ {
@@ -182,7 +163,7 @@ func TestAssumeRemainder(t *testing.T) {
 		decision := w.Decide(guard, en)
 		seen := false
 		for x := lo; x <= hi; x++ {
-			if relEval2(cond, x) != b2i(truth) {
+			if relEval(cond, 0, x, nil) != b2i(truth) {
 				continue
 			}
 			seen = true
@@ -210,41 +191,4 @@ func TestAssumeRemainder(t *testing.T) {
 	if got := w.Decide(relBin(ir.OpGe, relBin(ir.OpSub, relBin(ir.OpRem, j, relC(7)), relC(1)), relC(0)), en); got != True {
 		t.Errorf("J %% 7 - 1 >= 0 under J %% 7 != 0: %v, want True", got)
 	}
-}
-
-// relEval2 evaluates the test's conditions on J % c (relEval knows no %).
-func relEval2(e ir.Expr, x int64) int64 {
-	var ev func(e ir.Expr) int64
-	ev = func(e ir.Expr) int64 {
-		switch n := e.(type) {
-		case *ir.Const:
-			return n.V.I
-		case *ir.Var:
-			return x
-		case *ir.Binary:
-			a, b := ev(n.X), ev(n.Y)
-			switch n.Op {
-			case ir.OpRem:
-				return a % b
-			case ir.OpAdd:
-				return a + b
-			case ir.OpSub:
-				return a - b
-			case ir.OpEq:
-				return b2i(a == b)
-			case ir.OpNe:
-				return b2i(a != b)
-			case ir.OpLt:
-				return b2i(a < b)
-			case ir.OpLe:
-				return b2i(a <= b)
-			case ir.OpGt:
-				return b2i(a > b)
-			case ir.OpGe:
-				return b2i(a >= b)
-			}
-		}
-		panic(fmt.Sprintf("relEval2: %T", e))
-	}
-	return ev(e)
 }

@@ -1348,7 +1348,9 @@ func quotientBound(hi, s ir.Expr) ir.Expr {
 	return nil
 }
 
-// stripIntConv sees through conversions between integer types.
+// StripIntConv sees through conversions between integer types.
+func StripIntConv(e ir.Expr) ir.Expr { return stripIntConv(e) }
+
 func stripIntConv(e ir.Expr) ir.Expr {
 	for {
 		c, ok := e.(*ir.Convert)
@@ -1469,31 +1471,17 @@ func sameVar(x, y *ir.Var) bool {
 // varOf sees through integer conversions to an index variable.
 // quotientVar reports whether x is v / c (or an integer conversion of
 // it) for a variable v and a constant c > 0.
-func quotientVar(x ir.Expr) (*ir.Var, int64, bool) {
-	for {
-		cv, ok := x.(*ir.Convert)
-		if !ok || !cv.T.IsInteger() || !cv.X.Type().IsInteger() || cv.T == ir.Bool {
-			break
-		}
-		x = cv.X
-	}
-	n, ok := x.(*ir.Binary)
-	if !ok || n.Saturate || n.Op != ir.OpDiv {
-		return nil, 0, false
-	}
-	k, ok := n.Y.(*ir.Const)
-	if !ok || k.V.I <= 0 || k.V.T.IsFloat() {
-		return nil, 0, false
-	}
-	v, ok := varOf(n.X)
-	return v, k.V.I, ok
-}
+func quotientVar(x ir.Expr) (*ir.Var, int64, bool) { return byConst(x, ir.OpDiv) }
 
 // remainderVar reports whether x is v % c (or an integer conversion of
 // it) for a variable v and a constant c > 0.
-func remainderVar(x ir.Expr) (*ir.Var, int64, bool) {
+func remainderVar(x ir.Expr) (*ir.Var, int64, bool) { return byConst(x, ir.OpRem) }
+
+// byConst reports whether x is v op c (or an integer conversion of it)
+// for a variable v and a constant c > 0.
+func byConst(x ir.Expr, op ir.Op) (*ir.Var, int64, bool) {
 	n, ok := stripIntConv(x).(*ir.Binary)
-	if !ok || n.Saturate || n.Op != ir.OpRem {
+	if !ok || n.Saturate || n.Op != op {
 		return nil, 0, false
 	}
 	k, ok := n.Y.(*ir.Const)

@@ -10,12 +10,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dpgpu/dpgpu/internal/testrand"
 )
 
 // TestRandomData loads random vectors and matrices of awkward sizes inline,
 // from files and from --input, and compares them with what was written.
 func TestRandomData(t *testing.T) {
-	r := rand.New(rand.NewPCG(2, uint64(os.Getpid())))
+	r := testrand.New(t, 2)
 	dir := t.TempDir()
 	for _, n := range []int{1, 2, 7, 31, 100, 257, 1000} {
 		ints := make([]int64, n)

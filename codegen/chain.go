@@ -110,15 +110,7 @@ func isColumnVar(e ir.Expr) bool {
 	return ok && v.Kind == ir.VarJ && v.Reduce == nil
 }
 
-func stripIntConv(e ir.Expr) ir.Expr {
-	for {
-		c, ok := e.(*ir.Convert)
-		if !ok || !c.T.IsInteger() || !c.X.Type().IsInteger() || c.T == ir.Bool {
-			return e
-		}
-		e = c.X
-	}
-}
+func stripIntConv(e ir.Expr) ir.Expr { return analysis.StripIntConv(e) }
 
 // chainReduce writes n, of the chain form with step s and increment v,
 // as the accessor's chain: the loop (reduceLoop) where the chain cannot

@@ -2,9 +2,6 @@ package sema
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -287,21 +284,4 @@ func checkProblemTypes(t *testing.T, p *ir.Problem) {
 			return true
 		})
 	}
-}
-
-// testRand is a random source seeded afresh on every run, or from
-// $DPGPU_SEED to repeat a failure; the seed is logged. (internal/dptest has
-// the same helper, but it imports sema.)
-func testRand(t testing.TB, stream uint64) *rand.Rand {
-	t.Helper()
-	seed := rand.Uint64()
-	if s := os.Getenv("DPGPU_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("DPGPU_SEED: %v", err)
-		}
-		seed = v
-	}
-	t.Logf("seed %d (set DPGPU_SEED=%d to repeat)", seed, seed)
-	return rand.New(rand.NewPCG(seed, stream))
 }

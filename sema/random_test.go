@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/internal/testrand"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -109,7 +110,7 @@ func randFold(r *rand.Rand, depth int) foldNode {
 // expressions with the math/big reference, overflow and division by zero
 // included.
 func TestRandomConstFold(t *testing.T) {
-	r := testRand(t, 1)
+	r := testrand.New(t, 1)
 	var ok, failed int
 	for k := 0; k < 400; k++ {
 		n := randFold(r, 1+r.IntN(4))
@@ -141,7 +142,7 @@ func TestRandomConstFold(t *testing.T) {
 // them with the same formulas computed here, with a random --set in the
 // middle of the chain that the later scalars must follow.
 func TestRandomScalars(t *testing.T) {
-	r := testRand(t, 3)
+	r := testrand.New(t, 3)
 	type formula struct {
 		text string
 		eval func(a, b float64) float64

@@ -2,31 +2,23 @@ package dptest
 
 import (
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/dpgpu/dpgpu/internal/testrand"
 )
 
 // SeedVar is the environment variable that fixes the seed of Rand, to
 // repeat a failure: the seed is logged by every test that draws one.
-const SeedVar = "DPGPU_SEED"
+const SeedVar = testrand.SeedVar
 
 // Rand returns a random source seeded from the clock, so that each run
 // tries new instances, or from $DPGPU_SEED. The seed is logged so that a
 // failure can be repeated.
 func Rand(tb testing.TB) *rand.Rand {
 	tb.Helper()
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv(SeedVar); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			tb.Fatalf("%s: %v", SeedVar, err)
-		}
-		seed = v
-	}
-	tb.Logf("seed %d (set %s=%d to repeat)", seed, SeedVar, seed)
+	seed := testrand.Seed(tb)
 	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 }
 
