@@ -184,10 +184,10 @@ type emitter struct {
 	// cellJ (a dp_rec_t of a program computing a cell's tables together):
 	// the user's column, J / T, is the function's jc.
 	cellJ bool
-	// chain, when set (the host's rows sweep), lets one reduction of the
-	// chain form run from the one before it (chain.go); chained says
-	// that one has.
-	chain, chained bool
+	// chain, when not nil (the host's rows sweep), is the reduction that
+	// runs from the one S columns before it (analysis.FirstChain;
+	// chain.go).
+	chain *ir.Reduce
 }
 
 func (m *emitter) site(kind SiteKind, n ir.Expr) int {
@@ -551,10 +551,10 @@ func (m *emitter) call(n *ir.Call, en env) string {
 }
 
 func (m *emitter) reduce(n *ir.Reduce, en env) string {
-	if m.chain && !m.chained && len(m.reds) == 0 {
-		if s, v, mul, ok := chainOf(n); ok {
-			m.chained, m.g.hostChain = true, n.Pos
-			return m.chainReduce(n, en, s, v, mul)
+	if n == m.chain && len(m.reds) == 0 {
+		if ch, ok := analysis.ChainOf(n); ok {
+			m.g.hostChain = n.Pos
+			return m.chainReduce(n, en, ch)
 		}
 	}
 	return m.reduceLoop(n, en)

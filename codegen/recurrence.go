@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/source"
@@ -34,7 +35,9 @@ func (g *gen) recurrence(b *strings.Builder) {
 	// The host's rows sweep computes a chunk's cells in order, so one
 	// reduction over the copies of an item may take the one before it
 	// (chain.go).
-	m.chain = g.prog.Kernel == KernelHost && g.pl.Schedule == plan.Rows && !g.hostFront && !g.hostScan && g.prog.Tables <= 1
+	if g.prog.Kernel == KernelHost && g.pl.Schedule == plan.Rows && !g.hostFront && !g.hostScan && g.prog.Tables <= 1 {
+		m.chain = analysis.FirstChain(g.p)
+	}
 	b.WriteString("\n// ---- the recurrence ----\n")
 	// A floating cell value that is NaN is an error (unless `nan: allow`),
 	// reported with the case that produced it: one site per case.
