@@ -20,8 +20,10 @@ type Chain struct {
 	S, V ir.Expr
 	// Mul is the type k*V is computed in, which bounds H*|V|.
 	Mul ir.Type
-	// Quotient: H is exactly j / S, one more than at column j - S.
+	// Quotient: H is exactly j / S, one more than at column j - S; HiS
+	// is that S, the bound's own node (where the loop reads it first).
 	Quotient bool
+	HiS      ir.Expr
 }
 
 // ChainOf reports whether n has the chain form.
@@ -59,7 +61,11 @@ func ChainOf(n *ir.Reduce) (Chain, bool) {
 		}
 		q, ok := stripIntConv(n.Hi).(*ir.Binary)
 		quotient := ok && q.Op == ir.OpDiv && !q.Saturate && isColumnVar(q.X) && sameExpr(stripIntConv(q.Y), stripIntConv(s))
-		return Chain{S: s, V: v, Mul: prod.Type(), Quotient: quotient}, true
+		ch := Chain{S: s, V: v, Mul: prod.Type(), Quotient: quotient}
+		if quotient {
+			ch.HiS = q.Y
+		}
+		return ch, true
 	}
 	return Chain{}, false
 }

@@ -35,7 +35,13 @@ func (m *emitter) chainReduce(n *ir.Reduce, en env, ch analysis.Chain) string {
 	ct := ctype(n.T)
 	loop := m.reduceLoop(n, en)
 	hi := m.expr(n.Hi, en)
-	sc, vc := m.expr(s, en), m.expr(v, en)
+	// S as the loop reads it first: the bound's divisor where the bound
+	// is j / S (the chain then skips the division), else the term's.
+	sNode := s
+	if ch.Quotient {
+		sNode = ch.HiS
+	}
+	sc, vc := m.expr(sNode, en), m.expr(v, en)
 	// The term k = 0, in the body's env (0 is one of the variable's
 	// values wherever the chain runs it: H >= 1).
 	m.nred++

@@ -422,16 +422,22 @@ template <bool R> struct dp_rows_acc {
 	template <class T, bool MAX, bool QJ, class H, class S, class V, class L, class Z>
 	__forceinline__ T chain(long long j, long long fhi, long long mhi, H hf, S s, V v, L loop, Z term0)
 	{
+		// In the loop's order: the bound, then S (with QJ, S first: it is
+		// the bound's own divisor, read before it divides).
 		T r;
 		bool ok = false;
-		long long h;
-		const long long st = s(), p = j - st;
-		const bool back = st >= 1 && p >= q0;
-		if (QJ && back && ch[p - q0] >= 0)
-			h = ch[p - q0] + 1;
-		else
+		long long h, st = 0;
+		if (QJ) {
+			st = s();
+			const long long p = j - st;
+			h = st >= 1 && p >= q0 && ch[p - q0] >= 0 ? ch[p - q0] + 1 : hf();
+		} else {
 			h = hf();
-		if (h >= 1 && back && ch[p - q0] == h - 1) {
+			if (h >= 1)
+				st = s();
+		}
+		const long long p = j - st;
+		if (h >= 1 && st >= 1 && p >= q0 && ch[p - q0] == h - 1) {
 			const long long vv = v(), before = cr[p - q0];
 			const long long mag = vv < 0 ? -vv : vv;
 			long long most; // H*|V|, without a division a cell

@@ -88,6 +88,7 @@ func TestCompiledChain(t *testing.T) {
 	r := dptest.Rand(t)
 	type form struct {
 		name, op, hi, term, cond, first string
+		rows                            string // the grid's rows: len(wt)+1 by default
 		wt, val                         [2]int
 		cellType                        string
 	}
@@ -102,6 +103,8 @@ func TestCompiledChain(t *testing.T) {
 		{name: "zero weights", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", wt: [2]int{0, 3}, val: [2]int{0, 9}},
 		{name: "k*V overflows", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", first: "-2000000000", wt: [2]int{1, 3}, val: [2]int{5000000, 400000000}},
 		{name: "terms overflow downwards", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", first: "-2000000000", wt: [2]int{1, 3}, val: [2]int{-90000000, -1000000}},
+		{name: "an input too short (quotient bound)", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", rows: "(len(wt)+2)", wt: [2]int{1, 9}, val: [2]int{0, 9}},
+		{name: "an input too short (min bound)", op: "max", hi: "min(cnt[i-1], w / wt[i-1])", term: "k*val[i-1]", rows: "(len(wt)+2)", wt: [2]int{1, 9}, val: [2]int{0, 9}},
 		{name: "sums overflow", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", wt: [2]int{1, 4}, val: [2]int{1000000, 90000000}},
 	}
 	solve := func(p *ir.Problem, pl *plan.Plan, threads, force int) (*backend.Result, error) {
@@ -123,15 +126,19 @@ func TestCompiledChain(t *testing.T) {
 			if ct == "" {
 				ct = "int"
 			}
+			rows := f.rows
+			if rows == "" {
+				rows = "(len(wt)+1)"
+			}
 			src := sumAnswer(fmt.Sprintf(`cell: %s
 int 1x? wt = %s
 int 1x? val = %s
 int 1x? cnt = %s
 int cap = %d
-(len(wt)+1) x (cap+1)
+%s x (cap+1)
 cell[i][w] = %s when i == 0
 %s           | %s(k in 0..%s: cell[i-1][w - k*wt[i-1]] + %s) otherwise
-`, ct, dptest.Join(wt), dptest.Join(val), dptest.Join(cnt), capacity, first, cond, f.op, f.hi, f.term))
+`, ct, dptest.Join(wt), dptest.Join(val), dptest.Join(cnt), capacity, rows, first, cond, f.op, f.hi, f.term))
 			if strings.Contains(f.name, "inf") {
 				// A sum of every cell would meet inf - inf: the last cell.
 				src = strings.Replace(src, "answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: cell[i][j]))", "answer: cell[ROWS-1][COLS-1]", 1)
