@@ -66,6 +66,9 @@ type Recurrence struct {
 	stepOff  map[*ir.CellRef]int64
 	anyCase  []caseFns // scalar closures of every case, for the fallbacks
 	rules    cellRules // what a computed cell may hold
+	// chain (rows): the reduction each machine computes from the one S
+	// columns before it in the same row (analysis.FirstChain; chainFn).
+	chain *ir.Reduce
 
 	mu      sync.Mutex
 	kernels map[string]*Kernel
@@ -111,8 +114,35 @@ func CompilePlan(p *ir.Problem, pl *plan.Plan) (*Recurrence, error) {
 	for n := range pl.Deps {
 		deps[pl.Deps[n].Ref] = &pl.Deps[n]
 	}
-	return compile(p, axis, desc, deps)
+	r, err := compile(p, axis, desc, deps)
+	if err == nil && pl.Schedule == plan.Rows {
+		r.chain = analysis.FirstChain(p)
+	}
+	return r, err
 }
+
+// Chain is the reduction r's machines compute as a chain, nil without one
+// (or without r).
+func (r *Recurrence) Chain() *ir.Reduce {
+	if r == nil {
+		return nil
+	}
+	return r.chain
+}
+
+// ChainBytes is what each machine of r keeps for its chained reduction
+// (three longs a column of the row), 0 without one.
+func (r *Recurrence) ChainBytes() int64 {
+	if r.chain == nil {
+		return 0
+	}
+	return ChainColumnBytes * r.laneN
+}
+
+// ChainColumnBytes is what a machine keeps a column for a chained
+// reduction: its value, its bound and the row they are of (plan's
+// memory estimate counts the same).
+const ChainColumnBytes = 24
 
 // compile is Compile with the offsets of deps where given (nil: derived
 // from the references by the planner's rule, analysis.Offset).
@@ -347,6 +377,9 @@ type Machine struct {
 	bools  bank[bool] // vector registers only: scalar bools are ints
 	cap    int
 	allT   []bool
+	// The chained reduction's value and bound at each column, and the
+	// row + 1 they were computed for (0: none): chainFn.
+	chainV, chainH, chainRow []int64
 }
 
 // elem is the element type of a register: integer values (int, long,
@@ -405,6 +438,9 @@ func (b *bank[T]) get(o opnd, k int) T {
 func (r *Recurrence) NewMachine(maxLanes int) *Machine {
 	maxLanes = max(maxLanes, 1)
 	m := &Machine{rec: r, cap: maxLanes, out: int(-r.dLo)}
+	if r.chain != nil {
+		m.chainV, m.chainH, m.chainRow = make([]int64, r.laneN), make([]int64, r.laneN), make([]int64, r.laneN)
+	}
 	m.fr.vars = make([]int64, len(r.slots))
 	m.fr.m = m
 	m.ints.z = make([]int64, maxLanes)

@@ -45,7 +45,7 @@ type vcomp struct {
 func (r *Recurrence) compileKernel(f *facts) (*Kernel, error) {
 	k := &Kernel{rec: r}
 	sc := &scope{slots: r.slots}
-	c := &vcomp{rec: r, k: k, f: f, sc: sc, s: &scomp{sc: sc}, out: &k.prog, uniRed: map[*ir.Reduce]bool{}}
+	c := &vcomp{rec: r, k: k, f: f, sc: sc, s: &scomp{sc: sc, chain: r.chain}, out: &k.prog, uniRed: map[*ir.Reduce]bool{}}
 	c.cases()
 	c.pickFast()
 	if c.err == nil {

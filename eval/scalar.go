@@ -3,6 +3,7 @@ package eval
 import (
 	"math"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -109,6 +110,9 @@ func assignSlots(e ir.Expr, slots map[*ir.Reduce]int) {
 type scomp struct {
 	sc  *scope
 	err error
+	// chain, when not nil, is the reduction compiled as a chain (the rows
+	// sweep's machines keep its values: chainFn).
+	chain *ir.Reduce
 	// leaf, when set, may compile a node itself (returning an iFn, fFn or
 	// bFn as the node's class says, or nil to let the compiler do it): the
 	// batch kernels use it to read values computed for the whole batch.
@@ -214,7 +218,13 @@ func (c *scomp) intFn(e ir.Expr) iFn {
 			}
 			return s
 		}
-		return reduceFn(c, n, c.intFn, identityInt(n.Op, t), sum)
+		loop := reduceFn(c, n, c.intFn, identityInt(n.Op, t), sum)
+		if n == c.chain {
+			if ch, ok := analysis.ChainOf(n); ok {
+				return chainFn(c, n, ch, loop)
+			}
+		}
+		return loop
 	}
 	c.bad(e, "unexpected integer expression")
 	return func(*frame) int64 { return 0 }
@@ -462,6 +472,88 @@ func reduceFn[T num](c *scomp, n *ir.Reduce, body func(ir.Expr) func(*frame) T, 
 			}
 		}
 		return acc
+	}
+}
+
+// chainFn runs reduction n of the chain form ch (analysis.Chain) from the
+// value the machine computed S columns before in the same row, as the
+// host programs do (codegen/chain.go gives why the guards keep the loop's
+// value and first error): the loop where there is none, where the bound
+// there is not one less, or where the steps could leave the finite
+// range. Lanes are computed in order within a batch and a worker's
+// batches of a row in order, so most columns find the one before.
+func chainFn(c *scomp, n *ir.Reduce, ch analysis.Chain, loop iFn) iFn {
+	hiF := c.intFn(n.Hi)
+	sNode := ch.S
+	if ch.Quotient {
+		sNode = ch.HiS // read first by the loop, in its bound
+	}
+	sF, vF := c.intFn(sNode), c.intFn(ch.V)
+	slot := c.sc.slots[n]
+	c.sc.push(n)
+	body := c.intFn(n.Body)
+	c.sc.pop()
+	fhi, mhi := ir.ArithMax(n.T), ir.ArithMax(ch.Mul)
+	isMax := n.Op == ir.ReduceMax
+	return func(f *frame) int64 {
+		m := f.m
+		if m == nil || m.chainRow == nil || f.j < 0 || f.j >= int64(len(m.chainRow)) {
+			return loop(f)
+		}
+		j, tag := f.j, f.i+1
+		// In the loop's order: the bound, then S (with a bound of
+		// exactly j / S, S first: the bound's own divisor).
+		var h, st int64
+		if ch.Quotient {
+			st = sF(f)
+			if p := j - st; f.err == nil && st >= 1 && p >= 0 && m.chainRow[p] == tag {
+				h = m.chainH[p] + 1
+			} else {
+				h = hiF(f)
+			}
+		} else {
+			h = hiF(f)
+			if h >= 1 && f.err == nil {
+				st = sF(f)
+			}
+		}
+		if f.err != nil {
+			return 0
+		}
+		r, ok := int64(0), false
+		if p := j - st; h >= 1 && st >= 1 && p >= 0 && m.chainRow[p] == tag && m.chainH[p] == h-1 {
+			vv := vF(f)
+			if f.err != nil {
+				return 0
+			}
+			before := m.chainV[p]
+			mag := vv
+			if mag < 0 {
+				mag = -mag
+			}
+			most, okMul := ir.Mul64(mag, h)
+			if (isMax && vv >= 0 || !isMax && vv <= 0) && okMul && most <= mhi && before >= -fhi && before <= fhi {
+				if sum, okAdd := ir.Add64(before, vv); okAdd && sum >= -fhi && sum <= fhi {
+					f.vars[slot] = 0
+					z := body(f)
+					if f.err != nil {
+						return 0
+					}
+					r, ok = z, true
+					if isMax && sum > z || !isMax && sum < z {
+						r = sum
+					}
+				}
+			}
+		}
+		if !ok {
+			r = loop(f)
+			if f.err != nil {
+				return r
+			}
+		}
+		m.chainV[j], m.chainH[j], m.chainRow[j] = r, h, tag
+		return r
 	}
 }
 

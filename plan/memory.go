@@ -3,6 +3,7 @@ package plan
 import (
 	"runtime"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -111,6 +112,12 @@ func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
 			lanes = p.Rows
 		}
 		ring := s.StepHi - s.StepLo + 1
+		if pl.Schedule == Rows && analysis.FirstChain(p) != nil {
+			// Each worker's chained reduction: a value, a bound and a
+			// row a column (eval.ChainColumnBytes; the host program's
+			// two fit within).
+			regs += threads * chainColumnBytes * lanes
+		}
 		return 8*ring*(s.Before+lanes+s.After) + regs
 	case Wavefront:
 		hTop, hBot := max(s.StepHi, 0), max(-s.StepLo, 0)
@@ -136,6 +143,9 @@ func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
 	}
 	return regs
 }
+
+// chainColumnBytes is eval.ChainColumnBytes (eval imports plan).
+const chainColumnBytes = 24
 
 // GridBytes is the size of p's whole grid in its cell type: what keeping
 // it (maintain, --grid, --traceback) costs.

@@ -73,9 +73,10 @@ cell[i][w] = 0 when i == 0
 	}
 }
 
-// TestCompiledChain: reductions of the chain form (codegen/chain.go) run
-// from the one S columns before, and must give the loop's every cell and
-// first error: the evaluator's, which runs the loop. Random instances of
+// TestCompiledChain: reductions of the chain form (analysis.Chain) run
+// from the one S columns before, compiled (codegen/chain.go) and on the
+// Go evaluator (eval's chainFn), and must give the loop's every cell and
+// first error: those of the same recurrence that no executor chains. Random instances of
 // forms the chain serves (max with values >= 0, min with values <= 0, the
 // bounded knapsack's cut-off bound, a reduction in only some columns'
 // case, cells at -inf: an exact-fill knapsack) and forms it must leave to
@@ -97,7 +98,7 @@ func TestCompiledChain(t *testing.T) {
 		{name: "unbounded, V*k, long", op: "max", hi: "w / wt[i-1]", term: "val[i-1]*k", wt: [2]int{1, 9}, val: [2]int{0, 99}, cellType: "long"},
 		{name: "fewest coins (min)", op: "min", hi: "w / wt[i-1]", term: "k*val[i-1]", wt: [2]int{1, 30}, val: [2]int{-5, 0}},
 		{name: "bounded", op: "max", hi: "(wt[i-1] == 0 ? cnt[i-1] : min(cnt[i-1], w / wt[i-1]))", term: "k*val[i-1]", wt: [2]int{0, 20}, val: [2]int{0, 50}},
-		{name: "some columns", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", cond: "w % 3 != 1", wt: [2]int{1, 12}, val: [2]int{0, 9}},
+		{name: "some columns", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", cond: "(w + i) % 3 != 1", wt: [2]int{1, 12}, val: [2]int{0, 9}},
 		{name: "exact fill (-inf)", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", first: "w == 0 ? 0 : -inf", wt: [2]int{2, 15}, val: [2]int{1, 30}},
 		{name: "values of both signs", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", wt: [2]int{1, 10}, val: [2]int{-20, 20}},
 		{name: "zero weights", op: "max", hi: "w / wt[i-1]", term: "k*val[i-1]", wt: [2]int{0, 3}, val: [2]int{0, 9}},
@@ -113,7 +114,9 @@ func TestCompiledChain(t *testing.T) {
 		return e.Run(context.Background(), p, pl, backend.Options{Threads: threads})
 	}
 	for _, f := range forms {
-		for _, size := range [][2]int{{1, 1}, {3, 17}, {12, 300}, {40, 1500}} {
+		// (4 x 4500: rows wide enough for every worker to take columns of
+		// its own, whose chains start where another's columns end.)
+		for _, size := range [][2]int{{1, 1}, {3, 17}, {12, 300}, {40, 1500}, {4, 4500}} {
 			n, capacity := size[0], size[1]
 			wt, val, cnt := dptest.Ints(r, n, f.wt[0], f.wt[1]), dptest.Ints(r, n, f.val[0], f.val[1]), dptest.Ints(r, n, 0, 6)
 			first, cond, ct := f.first, "", f.cellType
@@ -151,17 +154,43 @@ cell[i][w] = %s when i == 0
 			if !hp.Chain {
 				t.Fatalf("%s: the reduction is not chained\n%s", f.name, src)
 			}
-			b, errB := solveGo(t, p, pl, backend.Options{Threads: 1})
+			// The reference: the same recurrence with its term written
+			// k*V + 0, which no executor chains (the loop everywhere),
+			// with every operator where it was, so that errors name the
+			// same places.
+			refSrc := strings.Replace(src, f.term+") otherwise", f.term+"+0) otherwise", 1)
+			rp, rpl := dptest.Load(t, "chain.dp", refSrc)
+			if rhp, err := codegen.GenerateHost(rp, rpl); err != nil || rhp.Chain {
+				t.Fatalf("%s: the reference is chained (%v)\n%s", f.name, err, refSrc)
+			}
+			b, errB := solveGo(t, rp, rpl, backend.Options{Threads: 1})
+			chained := func(name string, a *backend.Result, errA error) {
+				if errA == nil && !strings.Contains(a.Device, "'s reduction reuses the one a step back") {
+					t.Fatalf("%s: %s: the run does not say the reduction is chained: %s", f.name, name, a.Device)
+				}
+			}
+			// Several workers report one of the failing cells, not
+			// necessarily the first (docs/language.md §6.1): with more
+			// than one thread, a failure must be one too.
+			same := func(threads int, what string, a *backend.Result, errA error) {
+				if threads > 1 && errA != nil && errB != nil {
+					return
+				}
+				sameOutcome(t, what, a, errA, b, errB)
+			}
 			for _, threads := range []int{1, 2, 3} {
+				what := fmt.Sprintf("%s, %d items, capacity %d, %d threads", f.name, n, capacity, threads)
+				// The Go evaluator's chain (eval's chainFn).
+				g, errG := solveGo(t, p, pl, backend.Options{Threads: threads})
+				chained("the Go evaluator", g, errG)
+				same(threads, what+", the Go evaluator\n"+src, g, errG)
 				for force := range 3 {
 					a, errA := solve(p, pl, threads, force)
 					if errA == nil && !strings.Contains(a.Device, "compiled by") {
 						t.Fatalf("%s: not compiled: %s", f.name, a.Device)
 					}
-					if errA == nil && !strings.Contains(a.Device, "'s reduction reuses the one a step back") {
-						t.Fatalf("%s: the run does not say the reduction is chained: %s", f.name, a.Device)
-					}
-					sameOutcome(t, fmt.Sprintf("%s, %d items, capacity %d, %d threads, force %d\n%s", f.name, n, capacity, threads, force, src), a, errA, b, errB)
+					chained("compiled", a, errA)
+					same(threads, fmt.Sprintf("%s, force %d\n%s", what, force, src), a, errA)
 				}
 			}
 		}
@@ -197,5 +226,27 @@ cell[i][w] = 0 when i == 0
 	}
 	if got := work(p, &codegen.HostProgram{}); got < p.Cells()*45*laneTermCost {
 		t.Errorf("work %d, want at least %d", got, p.Cells()*45*laneTermCost)
+	}
+}
+
+// TestChainMemory: the Go evaluator's workers keep a row of the chained
+// reduction's values each, and the plan's estimate counts them.
+func TestChainMemory(t *testing.T) {
+	src := dptest.Join([]int{3, 5, 7})
+	p, pl := dptest.Load(t, "copies.dp", fmt.Sprintf(`int 1x? wt = %s
+int cap = 5000
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0 when i == 0
+           | max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k) otherwise
+`, src))
+	for _, threads := range []int{1, 3} {
+		res, err := solveGo(t, p, pl, backend.Options{Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := plan.CPUMemory(p, pl, threads, false)
+		if got := res.Stats.PeakHostBytes; got != m.Work || got < int64(threads)*24*p.Cols {
+			t.Errorf("%d threads: the run allocated %d bytes, the plan estimates %d (the chain alone %d)", threads, got, m.Work, int64(threads)*24*p.Cols)
+		}
 	}
 }

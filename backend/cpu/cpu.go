@@ -50,6 +50,7 @@ import (
 	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // Executor runs problems on the CPU.
@@ -254,6 +255,9 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	r, err := newRun(ctx, q, pl, opt, threads, e.tune)
 	if err != nil {
 		return nil, err
+	}
+	if red := r.rec.Chain(); red != nil {
+		device += chainSaid(red.Pos)
 	}
 	if pl.Schedule == plan.Wavefront && threads > 1 && r.shape().WaveWorkers(p.Rows, p.Cols) == 1 {
 		device += "; one of them ran it (a row of fewer than three tiles: the strips would run one after another)"
@@ -474,7 +478,7 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 	}
 	device := e.Device() + ", code compiled by " + e.native.String()
 	if pos := lib.Prog.ChainPos; pos.IsValid() {
-		device += fmt.Sprintf("; line %d's reduction reuses the one a step back along the row (one term a cell)", pos.Line)
+		device += chainSaid(pos)
 	}
 	res = &backend.Result{Backend: "cpu", Device: device, Grid: run.Grid, Rows: rows}
 	if run.Window[1] > run.Window[0] {
@@ -574,6 +578,11 @@ func sampledLength(p *ir.Problem, r *ir.Reduce) (mean int64, ok bool) {
 		return 0, false
 	}
 	return max(total/n, 1), true
+}
+
+// chainSaid is what a run's backend line says of its chained reduction.
+func chainSaid(pos source.Pos) string {
+	return fmt.Sprintf("; line %d's reduction reuses the one a step back along the row (one term a cell)", pos.Line)
 }
 
 // satMul is a*b, or math.MaxInt64 where that overflows.

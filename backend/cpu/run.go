@@ -147,6 +147,7 @@ func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Optio
 		w.region.init(pl.Answer, p.CellType)
 		r.workers[k] = w
 		r.bytes += plan.RegisterBytes // what the estimate allows; w.m.Bytes() grows with the kernels
+		r.bytes += rec.ChainBytes()
 	}
 	return r, nil
 }
