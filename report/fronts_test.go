@@ -115,3 +115,31 @@ func TestOffsetText(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckChain: `dpgpu check` says which reduction the CPU computes from
+// the one a step back (analysis.FirstChain), with the steps the data
+// allow, in text and JSON; a recurrence without one says nothing of it.
+func TestCheckChain(t *testing.T) {
+	src := `int 1x? wt = 3,7,4
+int 1x? val = 1,2,3
+int cap = 50
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0 when i == 0
+           | max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*val[i-1]) otherwise
+`
+	p, pl := dptest.Load(t, "u.dp", src)
+	var b strings.Builder
+	Check(&b, p, pl)
+	if !strings.Contains(b.String(), "reduction  line 6: from its value S = 3..7 columns back along the row") {
+		t.Errorf("check:\n%s", b.String())
+	}
+	if c := CheckObject(p, pl).Chain; c == nil || c.Line != 6 || c.StepLo != 3 || c.StepHi != 7 {
+		t.Errorf("check --json chain: %+v", c)
+	}
+	q, ql := dptest.Load(t, "k.dp", dptest.Knapsack([]int{3, 7, 4}, []int{1, 2, 3}, 50))
+	b.Reset()
+	Check(&b, q, ql)
+	if strings.Contains(b.String(), "reduction ") || CheckObject(q, ql).Chain != nil {
+		t.Errorf("0/1 knapsack: a chain reported\n%s", b.String())
+	}
+}

@@ -166,6 +166,9 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	}
 	fmt.Fprintf(w, "schedule   %s, %s\n", pl.Schedule, pl.Direction)
 	fmt.Fprintf(w, "           %s\n", pl.Reason)
+	if c := chainLine(p, pl); c != nil {
+		fmt.Fprintf(w, "reduction  line %d: from its value S = %s columns back along the row, one term a cell (the CPU; the GPU runs every term)\n", c.Line, rangeText(analysis.Span(c.StepLo, c.StepHi)))
+	}
 	if s := pl.Special; s != nil {
 		fmt.Fprintf(w, "algorithm  %s for the answer alone (a traceback, a kept grid or --no-special runs the schedule)\n", s.Name)
 		fmt.Fprintf(w, "           %s\n", s.Why)
@@ -299,11 +302,38 @@ type CheckJSON struct {
 	// Special is the algorithm run instead of the schedule for the
 	// answer alone (plan.Special), absent when there is none.
 	Special *SpecialJSON `json:"special,omitempty"`
+	// Chain is the reduction computed from the one a step back along the
+	// row (analysis.FirstChain), absent when there is none.
+	Chain *ChainJSON `json:"chain,omitempty"`
 	// The fronts of a generic schedule (plan.Kind.Generic); absent for
 	// the rows, cols and wavefront sweeps.
 	Fronts *FrontsJSON `json:"fronts,omitempty"`
 	// Traceback is how a traceback would keep the grid (check).
 	Traceback *TraceJSON `json:"traceback,omitempty"`
+}
+
+// ChainJSON is the reduction the CPU computes from the one a step back
+// along the row (analysis.FirstChain), and the steps the data allow.
+type ChainJSON struct {
+	Line   int   `json:"line"`
+	StepLo int64 `json:"step_lo"`
+	StepHi int64 `json:"step_hi"`
+}
+
+// chainLine is the chained reduction of a rows schedule, nil without one.
+// Its steps S are the range the loaded data give them.
+func chainLine(p *ir.Problem, pl *plan.Plan) *ChainJSON {
+	if pl.Schedule != plan.Rows {
+		return nil
+	}
+	r := analysis.FirstChain(p)
+	if r == nil {
+		return nil
+	}
+	ch, _ := analysis.ChainOf(r)
+	w := &analysis.Walker{Config: analysis.Config{Failure: analysis.Stops, Rows: p.Rows, Cols: p.Cols, Input: analysis.NewInputBounds(p).Load}}
+	s := w.Range(ch.S, analysis.NewEnv(analysis.Span(0, p.Rows-1), analysis.Span(0, p.Cols-1)))
+	return &ChainJSON{Line: r.Pos.Line, StepLo: s.Lo, StepHi: s.Hi}
 }
 
 // SpecialJSON is a recognised algorithm (plan.Special).
@@ -376,6 +406,7 @@ func CheckObject(p *ir.Problem, pl *plan.Plan) CheckJSON {
 		HostGridBytes: pl.Memory.Grid, Threads: pl.Memory.Threads}
 	c.Answer = answerText(p, pl.Answer)
 	c.Special = specialJSON(pl.Special)
+	c.Chain = chainLine(p, pl)
 	for _, d := range pl.Deps {
 		dep := DepJSON{Text: d.Ref.Text, Line: d.Ref.Pos.Line, Col: d.Ref.Pos.Col, DI: d.DI, DJ: d.DJ}
 		if pl.Schedule.Generic() {
