@@ -142,4 +142,8 @@ cell[i][w] = 0 when i == 0
 	if strings.Contains(b.String(), "reduction ") || CheckObject(q, ql).Chain != nil {
 		t.Errorf("0/1 knapsack: a chain reported\n%s", b.String())
 	}
+	// The offsets are named in the file's own variables.
+	if !strings.Contains(b.String(), "dependencies (offset di, dj back from cell[i][w];") {
+		t.Errorf("0/1 knapsack: the offsets not named in i and w\n%s", b.String())
+	}
 }

@@ -159,7 +159,14 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	if len(pl.Deps) > 0 && (generic || p.Dims == 1) {
 		rangeDeps(w, p, pl)
 	} else if len(pl.Deps) > 0 {
-		fmt.Fprintln(w, "dependencies (offset di, dj back from cell[i][j]; ? = data-dependent, with its range where the loaded data bound it)")
+		iv, jv := p.IVar, p.JVar // (a 3-D grid's column is the flat (i*C + j))
+		if iv == "" {
+			iv = "i"
+		}
+		if jv == "" {
+			jv = "j"
+		}
+		fmt.Fprintf(w, "dependencies (offset di, dj back from cell[%s][%s]; ? = data-dependent, with its range where the loaded data bound it)\n", iv, jv)
 		for _, d := range pl.Deps {
 			fmt.Fprintf(w, "  line %-4d %-28s di=%-3s dj=%s\n", d.Ref.Pos.Line, d.Ref.Text, offsetText(d.DI, d.RangeI), offsetText(d.DJ, d.RangeJ))
 		}
