@@ -1058,6 +1058,34 @@ static void *dp_front_work(void *arg)
 {
 	dp_worker *w = (dp_worker *)arg;
 	dp_run *run = w->run;
+	if (run->threads <= 1) {
+		// One worker: the fronts one after another, without tickets or
+		// waits (a 1-D look-back's fronts are one cell each).
+		long long done = 0;
+		for (long long f = 0; f < run->nf; ++f) {
+			if ((f & 1023) == 0) {
+				__atomic_fetch_add(&run->ctl->done, done, __ATOMIC_RELAXED);
+				done = 0;
+				if (dp_aborted(run->ctl))
+					return 0;
+			}
+			long long i0, n;
+			dp_front_of(run->tf + f, &i0, &n);
+			if (n == 0)
+				continue;
+			if (dp_front_chunk<false>(run, &w->err, f, i0, 0, n)) {
+				dp_front_chunk<true>(run, &w->err, f, i0, 0, n);
+				if (w->err.code > 0) {
+					__atomic_store_n(&run->failedFront, f, __ATOMIC_RELAXED);
+					__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
+					return 0;
+				}
+			}
+			done += n;
+		}
+		__atomic_fetch_add(&run->ctl->done, done, __ATOMIC_RELAXED);
+		return 0;
+	}
 	const long long per = 4LL * (run->threads > 0 ? run->threads : 1);
 	long long f = 0, base = 0; // the front this worker is on, its first chunk's number
 	long long i0 = 0, n = 0, chunk = 1, nch = 0;

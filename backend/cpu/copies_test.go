@@ -250,3 +250,41 @@ cell[i][w] = 0 when i == 0
 		}
 	}
 }
+
+// TestCompiledFrontsAlone: one worker runs a generic schedule's fronts one
+// after another (a 1-D look-back: one cell a front) without tickets; the
+// cells, and a failure at a chosen cell, are the evaluator's, and a 1-D
+// grid weighs in the choice to compile as the evaluator runs it, a cell
+// at a time.
+func TestCompiledFrontsAlone(t *testing.T) {
+	c := withCompiler(t)
+	for _, fail := range []int{-1, 0, 1, 37, 4999} {
+		src := fmt.Sprintf(`int 1x? c = 1,5,10,25
+int amount = 4999
+(amount+1)
+cell[s] = 0 when s == 0
+        | min(k in 0..len(c)-1: c[k] <= s ? cell[s - c[k]] + 1 : inf) * (s == %d ? 2000000000 : 1) otherwise
+answer: sum(s in 0..amount: cell[s])
+`, fail)
+		p, pl := dptest.Load(t, "coins.dp", src)
+		a, errA := solveCompiled(t, c, p, pl, backend.Options{Threads: 1})
+		b, errB := solveGo(t, p, pl, backend.Options{Threads: 1})
+		if errA == nil && !strings.Contains(a.Device, "compiled by") {
+			t.Fatalf("fail at %d: not compiled: %s", fail, a.Device)
+		}
+		// (37 and 4,999 take more than one coin: their product
+		// overflows; 1 takes one, and the sum of the answer overflows.)
+		if want := fmt.Sprintf("computing cell[%d]", fail); (fail == 37 || fail == 4999) && (errB == nil || !strings.Contains(errB.Error(), want)) {
+			t.Fatalf("fail at %d: evaluator error %v, want one %s", fail, errB, want)
+		}
+		sameOutcome(t, fmt.Sprintf("fail at %d", fail), a, errA, b, errB)
+	}
+	p, pl := dptest.Load(t, "coins.dp", "int 1x? c = 1,5,10,25\nint amount = 2000000\n(amount+1)\ncell[s] = 0 when s == 0\n        | min(k in 0..len(c)-1: c[k] <= s ? cell[s - c[k]] + 1 : inf) otherwise\n")
+	hp, err := codegen.GenerateHost(p, pl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := work(p, hp); got < CompileMinCells {
+		t.Errorf("coin change of 2,000,000: work %d, want at least CompileMinCells (%d)", got, CompileMinCells)
+	}
+}

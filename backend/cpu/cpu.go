@@ -529,6 +529,13 @@ func work(p *ir.Problem, hp *codegen.HostProgram) int64 {
 			}
 		}
 	}
+	if hp.Fronts && p.Dims == 1 {
+		// A 1-D grid's fronts are one cell each (t = s): the evaluator
+		// runs them one by one, every cell at the cost of a lane-by-lane
+		// term per term (coin change, 10M amounts of 4 coins: 1.47 s on
+		// the evaluator, 0.07 s compiled).
+		return satMul(cells, satMul(terms, laneTermCost))
+	}
 	return satMul(cells, terms)
 }
 
