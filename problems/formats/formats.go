@@ -10,6 +10,7 @@
 package formats
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -71,7 +72,8 @@ type Options struct {
 // (case-insensitive): .txt, .csv, .fa/.fasta/.fna, .npy, .tsp/.atsp, and
 // .mat/.ncbi for NCBI scoring matrices (see readMatrix; the built-in
 // matrices are read by name when no such file exists, with or without the
-// extension).
+// extension). A file without an extension is read by its content: FASTA
+// when it begins with '>', .npy by its magic, else text (sniff).
 func Load(path string, opt Options) (*Table, error) {
 	if opt.Char && opt.Float {
 		return nil, fmt.Errorf("%s: an input cannot be both char and floating", path)
@@ -80,6 +82,9 @@ func Load(path string, opt Options) (*Table, error) {
 		return nil, fmt.Errorf("%s: record #%d: records are numbered from 1", path, opt.Record)
 	}
 	ext := strings.ToLower(filepath.Ext(path))
+	if ext == "" {
+		ext = sniff(path)
+	}
 	fasta := ext == ".fa" || ext == ".fasta" || ext == ".fna"
 	if opt.Record != 0 && !fasta {
 		return nil, fmt.Errorf("%s: a record selector (#%d) applies only to FASTA files", path, opt.Record)
@@ -199,3 +204,25 @@ func intToFloat(v int64) (float64, bool) {
 
 // notInteger is the advice given when an integer input meets a fraction.
 const notInteger = "is not an integer (declare the input as float or double to read fractions)"
+
+// sniff is the extension a file without one is read as: ".fa" when its
+// first byte that is not white space is '>', ".npy" when it begins with
+// NumPy's magic, ".txt" otherwise; "" when it cannot be read (a built-in
+// matrix's bare name, or an error Load reports).
+func sniff(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if bytes.HasPrefix(head, []byte("\x93NUMPY")) {
+		return ".npy"
+	}
+	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) > 0 && t[0] == '>' {
+		return ".fa"
+	}
+	return ".txt"
+}

@@ -96,3 +96,33 @@ func TestReadRegularLimit(t *testing.T) {
 		t.Errorf("past the limit: %v", err)
 	}
 }
+
+// TestLoadWithoutExtension: a file without an extension (what `gen-data
+// -o NAME` writes when the name has none) is read by its content: FASTA
+// from '>', .npy by its magic, text otherwise; a FASTA file's record
+// selector works on it, and a file that is not there is still an error.
+func TestLoadWithoutExtension(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	text := write("ints", []byte("3 1 4 1 5\n"))
+	if tb, err := Load(text, Options{}); err != nil || len(tb.I) != 5 || tb.I[2] != 4 {
+		t.Errorf("text without extension: %v %+v", err, tb)
+	}
+	fa := write("seqs", []byte("\n>one\nACGT\n>two\nGG\n"))
+	if tb, err := Load(fa, Options{Char: true, Record: 2}); err != nil || len(tb.I) != 2 || tb.I[0] != 'G' {
+		t.Errorf("FASTA without extension, record 2: %v %+v", err, tb)
+	}
+	npy := write("arr", npyBytes("<i8", false, "(3,)", raw(le, []int64{7, 8, 9})))
+	if tb, err := Load(npy, Options{}); err != nil || len(tb.I) != 3 || tb.I[0] != 7 {
+		t.Errorf(".npy without extension: %v %+v", err, tb)
+	}
+	if _, err := Load(filepath.Join(dir, "missing"), Options{}); err == nil {
+		t.Error("a missing file without extension loaded")
+	}
+}
