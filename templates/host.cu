@@ -1063,7 +1063,9 @@ static void *dp_front_work(void *arg)
 		// waits (a 1-D look-back's fronts are one cell each).
 		long long done = 0;
 		for (long long f = 0; f < run->nf; ++f) {
-			if ((f & 1023) == 0) {
+			// Progress and a stop every 1,024 fronts, or every front
+			// once they are large.
+			if ((f & 1023) == 0 || done >= 4096) {
 				__atomic_fetch_add(&run->ctl->done, done, __ATOMIC_RELAXED);
 				done = 0;
 				if (dp_aborted(run->ctl))
