@@ -136,13 +136,8 @@ func (r *Recurrence) ChainBytes() int64 {
 	if r.chain == nil {
 		return 0
 	}
-	return ChainColumnBytes * r.laneN
+	return plan.ChainColumnBytes * r.laneN
 }
-
-// ChainColumnBytes is what a machine keeps a column for a chained
-// reduction: its value, its bound and the row they are of (plan's
-// memory estimate counts the same).
-const ChainColumnBytes = 24
 
 // compile is Compile with the offsets of deps where given (nil: derived
 // from the references by the planner's rule, analysis.Offset).

@@ -113,10 +113,8 @@ func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
 		}
 		ring := s.StepHi - s.StepLo + 1
 		if pl.Schedule == Rows && analysis.FirstChain(p) != nil {
-			// Each worker's chained reduction: a value, a bound and a
-			// row a column (eval.ChainColumnBytes; the host program's
-			// two fit within).
-			regs += threads * chainColumnBytes * lanes
+			// Each worker's chained reduction (ChainColumnBytes).
+			regs += threads * ChainColumnBytes * lanes
 		}
 		return 8*ring*(s.Before+lanes+s.After) + regs
 	case Wavefront:
@@ -144,8 +142,10 @@ func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
 	return regs
 }
 
-// chainColumnBytes is eval.ChainColumnBytes (eval imports plan).
-const chainColumnBytes = 24
+// ChainColumnBytes is what a CPU worker keeps a column for a chained
+// reduction (analysis.FirstChain): the Go evaluator's value, bound and row
+// (eval's chainFn); the host program's value and bound fit within.
+const ChainColumnBytes = 24
 
 // GridBytes is the size of p's whole grid in its cell type: what keeping
 // it (maintain, --grid, --traceback) costs.

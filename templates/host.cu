@@ -1054,6 +1054,24 @@ static bool dp_front_wait(dp_run *run, long long need, long long f)
 // first failing cell in the worker's own block; its front is still
 // finished, and no worker starts the next: dp_host_fronts reports the
 // first noted cell in row-major order, whatever the threads did.
+// dp_front_cells computes cells q0..q1-1 of front f (first row i0): the
+// fast pass, and where its flags were raised the slow pass, which notes
+// the first failing cell in w's own block and marks the front failed.
+// False when it failed.
+static bool dp_front_cells(dp_worker *w, long long f, long long i0, long long q0, long long q1)
+{
+	dp_run *run = w->run;
+	if (!dp_front_chunk<false>(run, &w->err, f, i0, q0, q1))
+		return true;
+	dp_front_chunk<true>(run, &w->err, f, i0, q0, q1);
+	if (w->err.code <= 0)
+		return true;
+	// Only one front can fail: the next starts after it.
+	__atomic_store_n(&run->failedFront, f, __ATOMIC_RELAXED);
+	__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
+	return false;
+}
+
 static void *dp_front_work(void *arg)
 {
 	dp_worker *w = (dp_worker *)arg;
@@ -1075,25 +1093,19 @@ static void *dp_front_work(void *arg)
 			dp_front_of(run->tf + f, &i0, &n);
 			if (n == 0)
 				continue;
-			if (dp_front_chunk<false>(run, &w->err, f, i0, 0, n)) {
-				dp_front_chunk<true>(run, &w->err, f, i0, 0, n);
-				if (w->err.code > 0) {
-					__atomic_store_n(&run->failedFront, f, __ATOMIC_RELAXED);
-					__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
-					return 0;
-				}
-			}
+			if (!dp_front_cells(w, f, i0, 0, n))
+				return 0;
 			done += n;
 		}
 		__atomic_fetch_add(&run->ctl->done, done, __ATOMIC_RELAXED);
 		return 0;
 	}
-	const long long per = 4LL * (run->threads > 0 ? run->threads : 1);
+	const long long per = 4LL * run->threads;
 	long long f = 0, base = 0; // the front this worker is on, its first chunk's number
 	long long i0 = 0, n = 0, chunk = 1, nch = 0;
 	auto load = [&]() {
 		dp_front_of(run->tf + f, &i0, &n);
-		chunk = run->threads > 1 ? (n + per - 1) / per : n;
+		chunk = (n + per - 1) / per;
 		if (chunk < 1)
 			chunk = 1;
 		nch = n > 0 ? (n + chunk - 1) / chunk : 0;
@@ -1111,19 +1123,10 @@ static void *dp_front_work(void *arg)
 		}
 		if (f >= run->nf)
 			return 0;
-		if (run->threads > 1 && !dp_front_wait(run, base, f))
-			return 0;
-		if (dp_front_after_failure(run, f))
+		if (!dp_front_wait(run, base, f) || dp_front_after_failure(run, f))
 			return 0;
 		const long long q0 = (c - base) * chunk, q1 = q0 + chunk < n ? q0 + chunk : n;
-		if (dp_front_chunk<false>(run, &w->err, f, i0, q0, q1)) {
-			dp_front_chunk<true>(run, &w->err, f, i0, q0, q1);
-			if (w->err.code > 0) {
-				// Only one front can fail: the next starts after it.
-				__atomic_store_n(&run->failedFront, f, __ATOMIC_RELAXED);
-				__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
-			}
-		}
+		dp_front_cells(w, f, i0, q0, q1); // (a failed front is still finished)
 		__atomic_fetch_add(&run->ctl->done, q1 - q0, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&run->doneChunks, 1, __ATOMIC_RELEASE);
 	}
