@@ -224,7 +224,7 @@ func envHull(a, b Env) Env {
 	}
 	for _, f := range a.rel {
 		for _, g := range b.rel {
-			if !sameVar(f.v, g.v) || f.rem != g.rem || f.rem == 0 && !sameExpr(f.e, g.e) {
+			if !f.sameKey(g) {
 				continue
 			}
 			h := relFact{v: f.v, e: f.e, r: f.r.Hull(g.r), rem: f.rem}
@@ -244,19 +244,33 @@ func envHull(a, b Env) Env {
 // relOf is what is known of v - e.
 func (e Env) relOf(v *ir.Var, x ir.Expr) (Range, bool) {
 	for _, f := range e.rel {
-		if f.rem == 0 && sameVar(f.v, v) && sameExpr(f.e, x) {
+		if f.sameKey(relFact{v: v, e: x}) {
 			return f.r, true
 		}
 	}
 	return Full(), false
 }
 
-// withRel is e knowing that v - x lies in r as well.
-func (e Env) withRel(v *ir.Var, x ir.Expr, r Range, holes ...int64) Env {
+// sameKey reports whether f and g are facts of one quantity (v - e, or
+// v % rem).
+func (f relFact) sameKey(g relFact) bool {
+	return f.rem == g.rem && sameVar(f.v, g.v) && (f.rem != 0 || sameExpr(f.e, g.e))
+}
+
+// values is what f allows its quantity: its range short of its holes,
+// within 0..rem-1 for a remainder.
+func (f relFact) values() Range {
+	if f.rem != 0 {
+		f.r = f.r.Meet(Span(0, f.rem-1))
+	}
+	return f.trim().r
+}
+
+// with is e knowing nf as well, merged with what e knew of its quantity.
+func (e Env) with(nf relFact) Env {
 	rel := make([]relFact, 0, len(e.rel)+1)
-	nf := relFact{v: v, e: x, r: r, holes: holes}
 	for _, f := range e.rel {
-		if f.rem == 0 && sameVar(f.v, v) && sameExpr(f.e, x) {
+		if f.sameKey(nf) {
 			nf.r = nf.r.Meet(f.r)
 			nf.holes = append(slices.Clip(nf.holes), f.holes...)
 			continue
@@ -264,43 +278,32 @@ func (e Env) withRel(v *ir.Var, x ir.Expr, r Range, holes ...int64) Env {
 		rel = append(rel, f)
 	}
 	nf = nf.trim()
-	if nf.r.IsEmpty() {
+	if nf.values().IsEmpty() {
 		e.empty = true
 	}
 	e.rel = append(rel, nf)
 	return e
+}
+
+// withRel is e knowing that v - x lies in r as well.
+func (e Env) withRel(v *ir.Var, x ir.Expr, r Range, holes ...int64) Env {
+	return e.with(relFact{v: v, e: x, r: r, holes: holes})
+}
+
+// withRem is e knowing that v % c lies in r (and is none of holes).
+func (e Env) withRem(v *ir.Var, c int64, r Range, holes ...int64) Env {
+	return e.with(relFact{v: v, r: r, holes: holes, rem: c})
 }
 
 // remOf is what is known of v % c for v >= 0 and c > 0: within 0..c-1,
 // narrowed by the facts of en and short of their holes.
 func (e Env) remOf(v *ir.Var, c int64) Range {
-	f := relFact{r: Span(0, c-1)}
-	for _, g := range e.rel {
-		if g.rem == c && sameVar(g.v, v) {
-			f.r = f.r.Meet(g.r)
-			f.holes = append(f.holes, g.holes...)
-		}
-	}
-	return f.trim().r
-}
-
-// withRem is e knowing that v % c lies in r (and is none of holes).
-func (e Env) withRem(v *ir.Var, c int64, r Range, holes ...int64) Env {
-	rel := make([]relFact, 0, len(e.rel)+1)
-	nf := relFact{v: v, r: r, holes: holes, rem: c}
 	for _, f := range e.rel {
-		if f.rem == c && sameVar(f.v, v) {
-			nf.r = nf.r.Meet(f.r)
-			nf.holes = append(slices.Clip(nf.holes), f.holes...)
-			continue
+		if f.sameKey(relFact{v: v, rem: c}) {
+			return f.values()
 		}
-		rel = append(rel, f)
 	}
-	if (relFact{r: nf.r.Meet(Span(0, c-1)), holes: nf.holes}).trim().r.IsEmpty() {
-		e.empty = true
-	}
-	e.rel = append(rel, nf)
-	return e
+	return Span(0, c-1)
 }
 
 // Walker runs the range analysis. It is not safe for concurrent use; the
