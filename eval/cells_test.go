@@ -220,6 +220,11 @@ func TestCellProgramCases(t *testing.T) {
 		{"division by zero", interval(9, "int", "sum(k in i..j-1: 10 / (A[k] - A[k]))"), "division by zero (computing cell[0][1])"},
 		{"overflow in a product", interval(9, "int", "max(k in i..j-1: A[k] * 1000000000 + cell[i][k])"), "overflow computing cell[0][2]: 4 * 1000000000 does not fit in int"},
 		{"overflow in the middle of a sum", interval(9, "int", "sum(k in i..j-1: k % 4 < 2 ? 2000000000 : -2000000000)"), "overflow computing cell[0][2]: 2000000000 + 2000000000 does not fit in int"},
+		// A long sum whose addition wraps around int64 to a finite value
+		// (the Catalan numbers past C(35) once did so, silently).
+		{"long sum wrapping upwards", interval(9, "long", "sum(k in i..j-1: k % 4 < 2 ? 6000000000000000000 : -6000000000000000000)"), "overflow computing cell[0][2]: 6000000000000000000 + 6000000000000000000 does not fit in long"},
+		{"long sum wrapping downwards", interval(9, "long", "sum(k in i..j-1: k % 4 < 2 ? -6000000000000000000 : 6000000000000000000)"), "overflow computing cell[0][2]: -6000000000000000000 + -6000000000000000000 does not fit in long"},
+		{"long sum of products wrapping", "cell: long\n37\ncell[m] = 1 when m == 0\n        | sum(k in 0..m-1: cell[k] * cell[m-1-k]) otherwise\n", "overflow computing cell[36]: 8843512890953152230 + 3116285494907301262 does not fit in long"},
 		{"overflow in a fused sum", interval(9, "int", "max(k in i..j-1: cell[i][k] + 2000000000 + A[k] * 100000000)"), "overflow computing cell["},
 		{"inf minus inf", interval(9, "long", "min(k in i..j-1: (A[k] >= 0 ? inf : 1) - (A[k] >= -10 ? inf : 1))"), "inf - inf is undefined computing cell[0][1]"},
 		{"NaN cell", interval(9, "double", "sum(k in i..j-1: sqrt(-1 - A[k] * A[k]))"), "cell[0][1] is NaN"},

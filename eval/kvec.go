@@ -789,8 +789,11 @@ func (r *kred[T]) add(acc T, vals []T) (T, bool) {
 		fmax := finiteMax(t)
 		s := *a
 		for _, v := range any(vals).([]int64) {
+			// The fast path only where s + v did not wrap around int64
+			// (a long sum may: both operands of one sign, the result of
+			// the other) and every value is finite.
 			x := s + v
-			if isFinite(s, fmax) && isFinite(v, fmax) && isFinite(x, fmax) {
+			if (s^x)&(v^x) >= 0 && isFinite(s, fmax) && isFinite(v, fmax) && isFinite(x, fmax) {
 				s = x
 				continue
 			}
