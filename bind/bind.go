@@ -341,7 +341,7 @@ func load(d *sema.Datum, typ, path string, rec int, cache *FileCache) {
 }
 
 func table(t *formats.Table) *sema.Table {
-	return &sema.Table{Rows: t.Rows, Cols: t.Cols, I: t.I, F: t.F, Printable: t.Printable, Span: t.Span}
+	return &sema.Table{Rows: t.Rows, Cols: t.Cols, I: t.I, F: t.F, Printable: t.Printable, Span: t.Span, Column: t.Column}
 }
 
 // nameList lists the inputs (or scalars) for messages.

@@ -49,6 +49,14 @@ func TestInputFiles(t *testing.T) {
 		{`long ?x1 A = @"one.txt"`, 1, 1, []int64{42}, nil, "one.txt"},
 		{`double ?x1 A = @"floats.txt"`, 3, 1, nil, []float64{1.5, 2.25, -3}, "floats.txt"}, // a line of values is a column when declared so
 		{`double 3x1 A = @"floats.txt"`, 3, 1, nil, []float64{1.5, 2.25, -3}, "floats.txt"},
+		// One value a line: the list it usually is, or, where the
+		// declaration leaves the columns to the data, the column of three
+		// rows the file holds (one line a matrix row).
+		{`int 1x? A = @"column.txt"`, 1, 3, []int64{7, -2, 5}, nil, "column.txt"},
+		{`int ?x? A = @"column.txt"`, 3, 1, []int64{7, -2, 5}, nil, "column.txt"},
+		{`int 3x? A = @"column.txt"`, 3, 1, []int64{7, -2, 5}, nil, "column.txt"},
+		{`int ?x3 A = @"column.txt"`, 1, 3, []int64{7, -2, 5}, nil, "column.txt"},
+		{`double ?x? A = @"floats.txt"`, 1, 3, nil, []float64{1.5, 2.25, -3}, "floats.txt"},
 		{`int 4x4 A = @"dist.txt"`, 4, 4, []int64{0, 3, 4, 2, 3, 0, 5, 7, 4, 5, 0, 1, 2, 7, 1, 0}, nil, "dist.txt"},
 	}
 	for _, tc := range tests {

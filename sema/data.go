@@ -70,6 +70,9 @@ type Table struct {
 	// range are then taken without a pass over them, and the input keeps
 	// the span (ir.Input.Span).
 	Span ir.Span
+	// Column: the values came one a line, a column the Rows x Cols of 1
+	// x N gives as a list (formats.Table.Column).
+	Column bool
 	// Checked, where not nil, is shared by every Table of the same values
 	// (a data file a batch reads once for all its instances, a scoring
 	// matrix): the integer types the values were found to fit as they
@@ -393,9 +396,12 @@ func (c *checker) fillTable(info *inputInfo, src *Datum, t *Table) {
 		c.shared[in] = t.Checked // its values, not a copy: inputInf may ask it
 	}
 	rows, cols := t.Rows, t.Cols
-	if d := info.decl.Dims; !in.Vector && rows == 1 && cols != 1 && d.Cols == 1 && (d.Rows < 0 || d.Rows == cols) {
+	if d := info.decl.Dims; !in.Vector && rows == 1 && cols != 1 && (d.Rows < 0 || d.Rows == cols) &&
+		(d.Cols == 1 || d.Cols < 0 && t.Column) {
 		// One value per line reads as a 1xN list; a matrix declared with
-		// one column takes it as the column it is.
+		// one column, or with ? columns from a file of one value a line
+		// (formats.Table.Column: one line a row), takes it as the column
+		// it is.
 		rows, cols = cols, 1
 	}
 	c.setShape(info, src, rows, cols)

@@ -43,6 +43,12 @@ type Table struct {
 	// the data do not scan it again. Readers that do not track it leave it
 	// unknown.
 	Span ir.Span
+	// Column: the file held one value a line (a single column of
+	// several rows), which Rows and Cols give as the 1xN list that most
+	// such files are; a matrix declared with an unknown number of
+	// columns takes it as the Nx1 column it is (the text formats: one
+	// line a matrix row).
+	Column bool
 }
 
 // Inf marks inf among integer data (Table.I), and -Inf -inf: the long inf

@@ -349,6 +349,7 @@ func (s *shape) table(name string, ints []int64, floats []float64) (*Table, erro
 	}
 	t := &Table{Rows: s.rows, Cols: s.cols, I: ints, F: floats}
 	if s.rows == 1 || s.cols == 1 {
+		t.Column = s.cols == 1 && s.rows > 1
 		t.Rows, t.Cols = 1, s.rows*s.cols
 	}
 	return t, nil
