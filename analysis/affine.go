@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"math"
 	"sort"
 
 	"github.com/dpgpu/dpgpu/ir"
@@ -32,8 +33,62 @@ type Opaque func(e ir.Expr) Range
 // coefficient would overflow; a Rest of Full() says e is not known to be
 // linear at all.
 func AffineOf(e ir.Expr, opaque Opaque) (Affine, bool) {
+	return AffineIn(e, opaque, Columns{})
+}
+
+// Columns is how the cases of one table of a recurrence of several tables
+// see the flat column J of sema's lowering (J = j*T + t holds table t's
+// cell [i][j]; inside table t's cases the user's j is J / T, and J % T ==
+// t holds): J is T*u + Table for the user's column u, J / T is u and J % T
+// is Table. In those terms the offsets of a table's references are linear
+// (`T[i][k]` with k in i..j-1 reads J - (k*T + t') >= T + t - t'), where
+// over J they go through the quotient J / T. The zero value (T of 0 or 1)
+// is the flat column itself.
+type Columns struct{ T, Table int64 }
+
+// Tabled reports whether c maps the flat column to the user's.
+func (c Columns) Tabled() bool { return c.T > 1 }
+
+// User is the range of the user's column u over the flat columns r of
+// table Table (those J in r with J % T == Table).
+func (c Columns) User(r Range) Range {
+	if !c.Tabled() || r.IsEmpty() || r.IsFull() {
+		return r
+	}
+	// (J - Table) / T, rounded inwards; an open side stays open.
+	lo, hi := r.Lo, r.Hi
+	if lo > math.MinInt64/2 {
+		lo = ceilDivInt(r.Lo-c.Table, c.T)
+	}
+	if hi < math.MaxInt64/2 {
+		hi = floorDivInt(r.Hi-c.Table, c.T)
+	}
+	return Span(lo, hi)
+}
+
+// Cell is the flat column of the cell being computed, T*u + Table (J
+// itself where c is the identity).
+func (c Columns) Cell() Affine {
+	if !c.Tabled() {
+		return Affine{J: 1, Rest: Point(0)}
+	}
+	return Affine{J: c.T, K: c.Table, Rest: Point(0)}
+}
+
+func floorDivInt(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+func ceilDivInt(a, b int64) int64 { return -floorDivInt(-a, b) }
+
+// AffineIn is AffineOf with the column seen through cols (Columns).
+func AffineIn(e ir.Expr, opaque Opaque, cols Columns) (Affine, bool) {
 	var b affineBuilder
-	b.opaque = opaque
+	b.opaque, b.cols = opaque, cols
 	a := b.of(e)
 	return a, !b.overflow
 }
@@ -97,7 +152,14 @@ func (a Affine) Without(v *ir.Var) Affine {
 
 type affineBuilder struct {
 	opaque   Opaque
+	cols     Columns
 	overflow bool
+}
+
+// flatJ reports whether e is the flat column variable J.
+func flatJ(e ir.Expr) bool {
+	v, ok := stripIntConv(e).(*ir.Var)
+	return ok && v.Kind == ir.VarJ && v.Reduce == nil
 }
 
 func (b *affineBuilder) rest(e ir.Expr) Affine {
@@ -118,7 +180,7 @@ func (b *affineBuilder) of(e ir.Expr) Affine {
 		case ir.VarI:
 			return Affine{I: 1, Rest: Point(0)}
 		case ir.VarJ:
-			return Affine{J: 1, Rest: Point(0)}
+			return b.cols.Cell()
 		}
 	case *ir.Const:
 		if v, ok := constInt(n); ok {
@@ -139,6 +201,17 @@ func (b *affineBuilder) of(e ir.Expr) Affine {
 	case *ir.Binary:
 		if n.Saturate {
 			break
+		}
+		if b.cols.Tabled() && (n.Op == ir.OpDiv || n.Op == ir.OpRem) && flatJ(n.X) {
+			// J / T and J % T in table Table's cases (Columns).
+			if k, ok := stripIntConv(n.Y).(*ir.Const); ok {
+				if v, ok := constInt(k); ok && v == b.cols.T {
+					if n.Op == ir.OpDiv {
+						return Affine{J: 1, Rest: Point(0)}
+					}
+					return Affine{K: b.cols.Table, Rest: Point(0)}
+				}
+			}
 		}
 		switch n.Op {
 		case ir.OpAdd:

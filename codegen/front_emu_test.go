@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -349,13 +350,22 @@ func TestEmulatedFronts(t *testing.T) {
 	emuCompiler(t)
 	all := os.Getenv("DPGPU_EMU_ALL") != ""
 	quick := map[string]bool{"matrixchain-1": true, "matrixchain-17": true, "matrixchain-100": true, "nussinov-2": true, "nussinov-100": true,
-		"rows-3": true, "rows-17": true, "lis-17": true, "coins-2": true, "matrixchain-double-40": true}
+		"rows-3": true, "rows-17": true, "lis-17": true, "coins-2": true, "matrixchain-double-40": true,
+		"boolparen-17": true, "tableschain-17": true}
 	var cases []frontCase
 	for k, n := range []int{1, 2, 3, 17, 100} {
 		seed := uint64(k + 1)
 		cases = append(cases, matrixChainCase(n, seed), nussinovCase(n, seed), rowsCase(n, seed), lisCase(n, seed), coinCase(n, seed))
 	}
 	cases = append(cases, matrixChainTyped(40, 9, "double"), matrixChainTyped(100, 12, "double"))
+	// Interval DP over several tables (flat fronts t = J - T*i).
+	for _, n := range []int{1, 17} {
+		r := rand.New(rand.NewPCG(uint64(n), 5))
+		src, g, ans := dptest.BoolParen(r, n)
+		cases = append(cases, frontCase{name: fmt.Sprintf("boolparen-%d", n), src: src, want: g, ans: ans})
+		src, g, ans = dptest.TablesChain(r, n, 4)
+		cases = append(cases, frontCase{name: fmt.Sprintf("tableschain-%d", n), src: src, want: g, ans: ans})
+	}
 	if !all {
 		var some []frontCase
 		for _, c := range cases {

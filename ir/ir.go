@@ -355,28 +355,48 @@ func (p *Problem) GridText() string {
 // that test (the last table's `otherwise` has none: ok, nil), e.g. a case
 // a later stage added for every table.
 func (c *Case) OwnCond(tables int, last bool) (own Expr, ok bool) {
-	isTest := func(e Expr) bool {
+	t, own, ok := SplitTableTest(c.Cond, tables, last)
+	if !ok || t != c.Table {
+		return nil, false
+	}
+	return own, true
+}
+
+// SplitTableTest finds, in a condition of the flat list of cases of T
+// tables, the test J % T == t that the lowering puts first in every case
+// of table t: it returns t and the rest of the condition (nil where the
+// test is all of it). A case without condition is the last table's
+// `otherwise` when it is the last case (last). ok is false for any other
+// condition: a case that no one table owns.
+func SplitTableTest(cond Expr, tables int, last bool) (t int, own Expr, ok bool) {
+	test := func(e Expr) (int, bool) {
 		eq, ok := e.(*Binary)
 		if !ok || eq.Op != OpEq {
-			return false
+			return 0, false
 		}
 		rem, ok1 := eq.X.(*Binary)
-		t, ok2 := eq.Y.(*Const)
-		if !ok1 || !ok2 || rem.Op != OpRem || t.V.I != int64(c.Table) {
-			return false
+		k, ok2 := eq.Y.(*Const)
+		if !ok1 || !ok2 || rem.Op != OpRem || k.V.I < 0 || k.V.I >= int64(tables) {
+			return 0, false
 		}
 		v, ok1 := rem.X.(*Var)
 		n, ok2 := rem.Y.(*Const)
-		return ok1 && ok2 && v.Kind == VarJ && v.Reduce == nil && n.V.I == int64(tables)
+		if !ok1 || !ok2 || v.Kind != VarJ || v.Reduce != nil || n.V.I != int64(tables) {
+			return 0, false
+		}
+		return int(k.V.I), true
 	}
 	switch {
-	case c.Cond == nil:
-		return nil, last && c.Table == tables-1
-	case isTest(c.Cond):
-		return nil, true
+	case cond == nil:
+		return tables - 1, nil, last
 	}
-	if and, ok := c.Cond.(*Binary); ok && and.Op == OpAnd && isTest(and.X) {
-		return and.Y, true
+	if t, ok := test(cond); ok {
+		return t, nil, true
 	}
-	return nil, false
+	if and, ok := cond.(*Binary); ok && and.Op == OpAnd {
+		if t, ok := test(and.X); ok {
+			return t, and.Y, true
+		}
+	}
+	return 0, nil, false
 }

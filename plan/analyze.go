@@ -160,10 +160,25 @@ func choose(p *ir.Problem, pl *Plan) error {
 func forcedHyperplane(p *ir.Problem) (*Hyperplane, string, error) {
 	switch Kind(p.Schedule) {
 	case Interval:
+		if T := int64(len(p.Tables)); T > 1 {
+			// Over the flat columns of several tables (candidates).
+			return &Hyperplane{-T, 1}, "interval", nil
+		}
 		return &Hyperplane{-1, 1}, "interval", nil
 	case scheduleExpr:
 		var errs source.ErrorList
-		f, ok := analysis.Linear(p.ScheduleExpr)
+		// With several tables EXPR is in the user's j (J / T): a*i + b*j
+		// orders the flat columns as T*a*i + b*J, the user's fronts times
+		// T, a cell's tables apart by b (candidates).
+		T := int64(len(p.Tables))
+		a, ok := analysis.AffineIn(p.ScheduleExpr, nil, analysis.Columns{T: T})
+		f, fok := a.Form()
+		ok = ok && fok
+		if ok && T > 1 {
+			var ok1 bool
+			f.I, ok1 = ir.Mul64(f.I, T)
+			ok = ok && ok1
+		}
 		if !ok || (f.I == 0 && f.J == 0) {
 			errs.Add(p.ScheduleExpr.Position(), "schedule: t = EXPR must be linear in the index variables with constant integer coefficients, e.g. `t = j - i`")
 			return nil, "", errs

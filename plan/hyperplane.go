@@ -53,7 +53,8 @@ func reaches(p *ir.Problem, pl *Plan) []reach {
 			r.never, r.ok = true, true
 			continue
 		}
-		r.i, r.j, r.planes = en.I, en.J, at.planes
+		// Over a table's cases the column is the user's (refAt.cols).
+		r.i, r.j, r.planes = en.I, at.cols.User(en.J), at.planes
 		if _, ok := polygonExtremum(0, 0, r.i, r.j, r.planes, false); !ok {
 			r.never, r.ok = true, true
 			continue
@@ -65,17 +66,17 @@ func reaches(p *ir.Problem, pl *Plan) []reach {
 			return w.Range(e, en)
 		}
 		col := readColumn(d.Ref, w, en)
-		I, ok1 := analysis.AffineOf(d.Ref.I, opaque)
-		J, ok2 := analysis.AffineOf(col, opaque)
+		I, ok1 := analysis.AffineIn(d.Ref.I, opaque, at.cols)
+		J, ok2 := analysis.AffineIn(col, opaque, at.cols)
 		di, ok3 := analysis.Affine{I: 1, Rest: analysis.Point(0)}.Add(I, -1)
-		dj, ok4 := analysis.Affine{J: 1, Rest: analysis.Point(0)}.Add(J, -1)
+		dj, ok4 := at.cols.Cell().Add(J, -1)
 		r.di, r.dj, r.ok = di, dj, ok1 && ok2 && ok3 && ok4
 		r.bound = func(v *ir.Var) (lo, hi analysis.Affine, ok bool) {
 			if v.Reduce == nil {
 				return lo, hi, false
 			}
-			lo, ok1 := analysis.AffineOf(v.Reduce.Lo, opaque)
-			hi, ok2 := analysis.AffineOf(v.Reduce.Hi, opaque)
+			lo, ok1 := analysis.AffineIn(v.Reduce.Lo, opaque, at.cols)
+			hi, ok2 := analysis.AffineIn(v.Reduce.Hi, opaque, at.cols)
 			return lo, hi, ok1 && ok2
 		}
 	}
@@ -113,7 +114,7 @@ func refEnvs(p *ir.Problem, w *analysis.Walker) map[*ir.CellRef]refAt {
 		case *ir.CellRef:
 			if old, ok := out[n]; ok {
 				// One node is reached once; this only keeps the map safe.
-				at = refAt{hullEnv(old.en, at.en), nil}
+				at = refAt{hullEnv(old.en, at.en), nil, at.cols}
 			}
 			out[n] = at
 			visit(n.I, at)
@@ -122,23 +123,23 @@ func refEnvs(p *ir.Problem, w *analysis.Walker) map[*ir.CellRef]refAt {
 		case *ir.Reduce:
 			visit(n.Lo, at)
 			visit(n.Hi, at)
-			in := refAt{w.BodyEnv(n, at.en), at.planes}
-			if h, ok := reductionPlane(n); ok {
+			in := refAt{w.BodyEnv(n, at.en), at.planes, at.cols}
+			if h, ok := reductionPlane(n, at.cols); ok {
 				in.planes = with(at.planes, h)
 			}
 			visit(n.Body, in)
 			return
 		case *ir.Select:
 			visit(n.Cond, at)
-			visit(n.Then, refAt{w.Assume(n.Cond, true, at.en), with(at.planes, conditionPlanes(n.Cond, true)...)})
-			visit(n.Else, refAt{w.Assume(n.Cond, false, at.en), with(at.planes, conditionPlanes(n.Cond, false)...)})
+			visit(n.Then, refAt{w.Assume(n.Cond, true, at.en), with(at.planes, conditionPlanes(n.Cond, true, at.cols)...), at.cols})
+			visit(n.Else, refAt{w.Assume(n.Cond, false, at.en), with(at.planes, conditionPlanes(n.Cond, false, at.cols)...), at.cols})
 			return
 		case *ir.Binary:
 			switch n.Op {
 			case ir.OpAnd, ir.OpOr:
 				visit(n.X, at)
 				truth := n.Op == ir.OpAnd
-				visit(n.Y, refAt{w.Assume(n.X, truth, at.en), with(at.planes, conditionPlanes(n.X, truth)...)})
+				visit(n.Y, refAt{w.Assume(n.X, truth, at.en), with(at.planes, conditionPlanes(n.X, truth, at.cols)...), at.cols})
 				return
 			}
 		}
@@ -147,12 +148,59 @@ func refEnvs(p *ir.Problem, w *analysis.Walker) map[*ir.CellRef]refAt {
 		}
 	}
 	at := refAt{en: analysis.NewEnv(analysis.Span(0, p.Rows-1), analysis.Span(0, p.Cols-1))}
+	if T := int64(len(p.Tables)); T > 1 {
+		// Several tables: a case of table t (its condition starts with
+		// the lowering's J % T == t test, ir.SplitTableTest) sees the
+		// user's column (analysis.Columns), and its planes come from its
+		// own condition and those of the table's earlier cases. A case no
+		// one table owns (a later stage's, for every table) sees the flat
+		// column, with the planes of every earlier case as one table
+		// would; what its condition being false says of i alone holds in
+		// every table's terms too. The walker's env follows the flat list
+		// of cases as before.
+		tabled := make([][]halfPlane, T)
+		var flat []halfPlane
+		for k, c := range p.Cases {
+			t, own, owned := ir.SplitTableTest(c.Cond, int(T), k == len(p.Cases)-1)
+			in := refAt{en: at.en}
+			if owned {
+				in.cols = analysis.Columns{T: T, Table: int64(t)}
+				in.planes = tabled[t]
+			} else {
+				in.planes = flat
+			}
+			if c.Cond != nil {
+				visit(c.Cond, in)
+				in.en = w.Assume(c.Cond, true, at.en)
+				at.en = w.Assume(c.Cond, false, at.en)
+				if owned {
+					if own != nil {
+						in.planes = with(tabled[t], conditionPlanes(own, true, in.cols)...)
+						tabled[t] = with(tabled[t], conditionPlanes(own, false, in.cols)...)
+					}
+				} else {
+					in.planes = with(flat, conditionPlanes(c.Cond, true, in.cols)...)
+					for _, h := range conditionPlanes(c.Cond, false, in.cols) {
+						if h.J == 0 {
+							for x := range tabled {
+								tabled[x] = with(tabled[x], h)
+							}
+						}
+					}
+				}
+				flat = with(flat, conditionPlanes(c.Cond, false, analysis.Columns{})...)
+			}
+			visit(c.Value, in)
+			visit(c.Emit, in)
+		}
+		return out
+	}
 	for _, c := range p.Cases {
 		in := at
 		if c.Cond != nil {
 			visit(c.Cond, at)
-			in = refAt{w.Assume(c.Cond, true, at.en), with(at.planes, conditionPlanes(c.Cond, true)...)}
-			at = refAt{w.Assume(c.Cond, false, at.en), with(at.planes, conditionPlanes(c.Cond, false)...)}
+			in = refAt{w.Assume(c.Cond, true, at.en), with(at.planes, conditionPlanes(c.Cond, true, at.cols)...), at.cols}
+			at = refAt{w.Assume(c.Cond, false, at.en), with(at.planes, conditionPlanes(c.Cond, false, at.cols)...), at.cols}
 		}
 		visit(c.Value, in)
 		visit(c.Emit, in)
@@ -160,10 +208,13 @@ func refEnvs(p *ir.Problem, w *analysis.Walker) map[*ir.CellRef]refAt {
 	return out
 }
 
-// refAt is what is known where a reference is read.
+// refAt is what is known where a reference is read. The planes are over
+// i and the column cols sees: the user's column in a case of one of
+// several tables (analysis.Columns), whose offsets are linear in it.
 type refAt struct {
 	en     analysis.Env
 	planes []halfPlane
+	cols   analysis.Columns
 }
 
 // hullEnv is what holds at a reference reached in a and in b (a
@@ -305,16 +356,27 @@ func (r *reach) offsetRange(f analysis.Affine) (lo, hi int64, loOK, hiOK bool) {
 
 // candidates are the hyperplanes the planner tries: small coprime
 // coefficients, fewest fronts first (more cells per front), then the
-// named schedules, then a fixed order.
-func candidates(rows, cols int64) []Hyperplane {
+// named schedules, then a fixed order. With T > 1 tables (flat columns J =
+// j*T + t) it adds t = T*a*i + b*J for b = ±1, the user's a*i + b*j times
+// T plus b times the table: the user's interval order is t = J - T*i,
+// which takes the tables of a cell in file order.
+func candidates(rows, cols, tables int64) []Hyperplane {
 	var hs []Hyperplane
 	for a := int64(-3); a <= 3; a++ {
 		for b := int64(-3); b <= 3; b++ {
 			if (a == 0 && b == 0) || gcd(abs64(a), abs64(b)) != 1 {
 				continue
 			}
-
 			hs = append(hs, Hyperplane{a, b})
+		}
+	}
+	if tables > 1 {
+		for a := int64(-3); a <= 3; a++ {
+			for _, b := range []int64{-1, 1} {
+				if h := (Hyperplane{tables * a, b}); abs64(h.A) > 3 {
+					hs = append(hs, h)
+				}
+			}
 		}
 	}
 	fronts := func(h Hyperplane) int64 {
@@ -327,6 +389,9 @@ func candidates(rows, cols int64) []Hyperplane {
 		switch {
 		case rows == 1 && h == Hyperplane{0, 1}, cols == 1 && h == Hyperplane{1, 0}:
 			return -1
+		}
+		if tables > 1 && h == (Hyperplane{-tables, 1}) {
+			return 0
 		}
 		switch h {
 		case Hyperplane{-1, 1}:
@@ -433,7 +498,7 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 		pl.Reason = fmt.Sprintf("forced by `schedule: %s`: fronts %s, every reference reads an earlier front", forcedText, forced.In(p))
 		return nil
 	}
-	hs := candidates(p.Rows, p.Cols)
+	hs := candidates(p.Rows, p.Cols, int64(len(p.Tables)))
 	for _, checks := range []bool{false, true} {
 		for _, h := range hs {
 			ok, far, bounded, checked, _ := hyperplaneFits(rs, h, checks)
@@ -513,7 +578,7 @@ func (r *reach) offsetText() string {
 // hyperplane can order by itself, else two that no hyperplane orders
 // together.
 func noSchedule(rs []reach, p *ir.Problem) error {
-	hs := candidates(p.Rows, p.Cols)
+	hs := candidates(p.Rows, p.Cols, int64(len(p.Tables)))
 	fits := make([][]bool, len(rs))
 	for n := range rs {
 		fits[n] = make([]bool, len(hs))

@@ -38,6 +38,41 @@ cell[i][s] = 0 when s == 0
 `
 }
 
+// twoTables is an interval DP of two tables that read each other over
+// ranges of shorter intervals, after the header lines head.
+func twoTables(head string) string {
+	return head + `int 1x? v = 1,2,3,4,5,6
+len(v) x len(v)
+cell: long
+T[i][j] = 1   when i == j
+        | 0   when i > j
+        | sum(k in i..j-1: T[i][k] + F[k+1][j])  otherwise
+F[i][j] = 1   when i == j
+        | 0   when i > j
+        | sum(k in i..j-1: T[i][k] + F[k+1][j]) + T[i][j]  otherwise
+answer: T[0][COLS-1]
+`
+}
+
+// fourTables needs fronts t = J - 4*i, beyond the one-table candidates.
+const fourTables = `int 1x? A = 3,-1,4,1,5
+len(A) x len(A)
+cell: long
+X0[i][j] = A[i]   when i == j
+         | 0   when i > j
+         | min(k in i..j-1: X0[i][k] + X3[k+1][j]) + 1   otherwise
+X1[i][j] = A[i] + 1   when i == j
+         | 0   when i > j
+         | min(k in i..j-1: X1[i][k] + X0[k+1][j]) + X0[i][j] % 5   otherwise
+X2[i][j] = A[i] + 2   when i == j
+         | 0   when i > j
+         | min(k in i..j-1: X2[i][k] + X1[k+1][j]) + X1[i][j] % 5   otherwise
+X3[i][j] = A[i] + 3   when i == j
+         | 0   when i > j
+         | min(k in i..j-1: X3[i][k] + X2[k+1][j]) + X2[i][j] % 5   otherwise
+answer: X3[0][COLS-1]
+`
+
 func TestHyperplaneChoice(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -67,6 +102,12 @@ func TestHyperplaneChoice(t *testing.T) {
 			plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, 1, 0, 4, 9, "forced"},
 		{"forced rows over a range", "schedule: rows\n4x5\ncell[i][j] = 1 when i == 0\n | max(k in 0..i-1: cell[k][j]) otherwise\n",
 			plan.Hyperplanar, plan.Hyperplane{A: 1, B: 0}, true, 3, 3, 4, 4, "forced"},
+		// Several tables: fronts over the flat columns J = j*T + t.
+		{"interval over two tables", twoTables(""), plan.Hyperplanar, plan.Hyperplane{A: -2, B: 1}, true, 11, 0, 10, 22, "t = (j*2 + table) - 2*i"},
+		{"forced interval over two tables", twoTables("schedule: interval\n"), plan.Hyperplanar, plan.Hyperplane{A: -2, B: 1}, true, 11, 0, 10, 22, "forced"},
+		{"t = j - i over two tables", twoTables("schedule: t = j - i\n"), plan.Hyperplanar, plan.Hyperplane{A: -2, B: 1}, true, 11, 0, 10, 22, "forced"},
+		{"t = 2*j - 3*i over two tables", twoTables("schedule: t = 2*j - 3*i\n"), plan.Hyperplanar, plan.Hyperplane{A: -3, B: 1}, true, 15, 0, 10, 27, "forced"},
+		{"interval over four tables", fourTables, plan.Hyperplanar, plan.Hyperplane{A: -4, B: 1}, true, 17, 0, 19, 36, "t = (j*4 + table) - 4*i"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,24 +15,25 @@ type halfPlane struct{ I, J, K int64 }
 
 // conditionPlanes is what cond evaluating to truth says of i and j, as far
 // as it is linear comparisons of i and j joined by &&, || and !; anything
-// else says nothing (no planes), which only makes the planner safer.
-func conditionPlanes(cond ir.Expr, truth bool) []halfPlane {
+// else says nothing (no planes), which only makes the planner safer. The
+// column is the one cols sees (the user's j in a table's cases).
+func conditionPlanes(cond ir.Expr, truth bool, cols analysis.Columns) []halfPlane {
 	switch n := ir.StripConversions(cond).(type) {
 	case *ir.Unary:
 		if n.Op == ir.OpNot {
-			return conditionPlanes(n.X, !truth)
+			return conditionPlanes(n.X, !truth, cols)
 		}
 	case *ir.Binary:
 		switch n.Op {
 		case ir.OpAnd, ir.OpOr:
 			// a && b true, a || b false: both sides hold (negated).
 			if (n.Op == ir.OpAnd) == truth {
-				return append(conditionPlanes(n.X, truth), conditionPlanes(n.Y, truth)...)
+				return append(conditionPlanes(n.X, truth, cols), conditionPlanes(n.Y, truth, cols)...)
 			}
 			return nil
 		case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
-			x, ok1 := linearIJ(n.X)
-			y, ok2 := linearIJ(n.Y)
+			x, ok1 := linearIJ(n.X, cols)
+			y, ok2 := linearIJ(n.Y, cols)
 			if !ok1 || !ok2 {
 				return nil
 			}
@@ -62,8 +63,12 @@ func conditionPlanes(cond ir.Expr, truth bool) []halfPlane {
 
 // linearIJ is e as a linear form in i and j with small coefficients (so
 // that the planes' arithmetic cannot overflow).
-func linearIJ(e ir.Expr) (analysis.Form, bool) {
-	f, ok := analysis.Linear(e)
+func linearIJ(e ir.Expr, cols analysis.Columns) (analysis.Form, bool) {
+	a, ok := analysis.AffineIn(e, nil, cols)
+	if !ok {
+		return analysis.Form{}, false
+	}
+	f, ok := a.Form()
 	const big = 1 << 40
 	if !ok || f.I > big || f.I < -big || f.J > big || f.J < -big || f.K > big || f.K < -big {
 		return analysis.Form{}, false
@@ -73,9 +78,9 @@ func linearIJ(e ir.Expr) (analysis.Form, bool) {
 
 // reductionPlane says that a reduction reads anything only when its range
 // is not empty: Hi - Lo >= 0, where both bounds are linear in i and j.
-func reductionPlane(r *ir.Reduce) (halfPlane, bool) {
-	lo, ok1 := linearIJ(r.Lo)
-	hi, ok2 := linearIJ(r.Hi)
+func reductionPlane(r *ir.Reduce, cols analysis.Columns) (halfPlane, bool) {
+	lo, ok1 := linearIJ(r.Lo, cols)
+	hi, ok2 := linearIJ(r.Hi, cols)
 	if !ok1 || !ok2 {
 		return halfPlane{}, false
 	}

@@ -79,3 +79,66 @@ func TestPlannerIsSound(t *testing.T) {
 	}
 	t.Logf("%d accepted", accepted)
 }
+
+// The same over several tables (fronts over the flat columns J = j*T +
+// t, the reads seen through the user's column: analysis.Columns): each
+// table reads a random table over a range and another at a constant
+// offset, the earlier tables also at its own cell.
+func TestPlannerIsSoundOverTables(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	accepted, tried := 0, 1500
+	type table struct {
+		cond, lo, hi, ri, rj affineText
+		over, near           int   // the tables read over the range and at the offset
+		di, dj               int64 // the offset
+	}
+	for n := 0; n < tried; n++ {
+		rows, cols := int64(1+r.Intn(6)), int64(1+r.Intn(6))
+		T := 2 + r.Intn(3)
+		tabs := make([]table, T)
+		src := fmt.Sprintf("%d x %d\ncell: long\n", rows, cols)
+		for x := range tabs {
+			tb := &tabs[x]
+			tb.cond, tb.lo, tb.hi = randAffine(r, false), randAffine(r, false), randAffine(r, false)
+			tb.ri, tb.rj = randAffine(r, true), randAffine(r, true)
+			tb.over, tb.near = r.Intn(T), r.Intn(T)
+			tb.di, tb.dj = int64(r.Intn(3))-1, int64(r.Intn(3))-1
+			if tb.di == 0 && tb.dj == 0 && tb.near >= x {
+				tb.dj = 1 // a table reads only earlier ones at its own cell
+			}
+			src += fmt.Sprintf("X%d[i][j] = 0 when %s >= 0\n | min(k in %s..%s: X%d[%s][%s]) + X%d[i-(%d)][j-(%d)] otherwise\n",
+				x, tb.cond, tb.lo, tb.hi, tb.over, tb.ri, tb.rj, tb.near, tb.di, tb.dj)
+		}
+		pl, err := analyze(t, src)
+		if err != nil {
+			continue
+		}
+		accepted++
+		tOf := func(i, j int64, x int) int64 { return pl.T.T(i, j*int64(T)+int64(x)) }
+		for i := int64(0); i < rows; i++ {
+			for j := int64(0); j < cols; j++ {
+				for x, tb := range tabs {
+					if tb.cond.at(i, j, 0) >= 0 {
+						continue
+					}
+					check := func(a, b int64, y int, what string) {
+						if a < 0 || a >= rows || b < 0 || b >= cols {
+							return
+						}
+						if tOf(a, b, y) >= tOf(i, j, x) {
+							t.Fatalf("%s\nplan %s %s: X%d[%d][%d] reads %s X%d[%d][%d], not on an earlier front", src, pl.Schedule, pl.T, x, i, j, what, y, a, b)
+						}
+					}
+					check(i-tb.di, j-tb.dj, tb.near, "through the constant reference")
+					for k := tb.lo.at(i, j, 0); k <= tb.hi.at(i, j, 0); k++ {
+						check(tb.ri.at(i, j, k), tb.rj.at(i, j, k), tb.over, fmt.Sprintf("at k = %d", k))
+					}
+				}
+			}
+		}
+	}
+	if accepted < 100 {
+		t.Fatalf("only %d of %d random recurrences were accepted: the test checks too little", accepted, tried)
+	}
+	t.Logf("%d accepted", accepted)
+}

@@ -168,10 +168,6 @@ func (c *checker) checkSchedule() {
 	if s == nil || c.recur == nil || c.arityReported {
 		return // without index variables EXPR cannot be read
 	}
-	if c.tableCount() > 1 {
-		c.errorf(s.ValuePos, "schedule: t = EXPR is not supported yet with several tables: leave schedule: out (the engine finds the order), or use rows, cols or wavefront")
-		return
-	}
 	if c.dims == 3 {
 		c.errorf(s.ValuePos, "schedule: t = EXPR is not supported yet on a 3-D grid: leave schedule: out (the engine finds the order), or use rows (by k-planes), cols, wavefront or interval")
 		return

@@ -134,9 +134,6 @@ func TestTablesErrors(t *testing.T) {
 		{"constant reference outside",
 			"3x3\nX[i][j] = 0\nH[i][j] = X[1][3]\n",
 			"3:11: X[1][3] is outside the 3x3 grid"},
-		{"schedule expression",
-			"schedule: t = i + j\n3x3\nX[i][j] = 0\nH[i][j] = 1\n",
-			"1:11: schedule: t = EXPR is not supported yet with several tables"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Check(parse(t, "t.dp", tc.src), nil)

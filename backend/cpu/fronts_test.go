@@ -36,6 +36,25 @@ var genericProblems = []struct {
 	{"interval-double", intervalFloatCase("double")},
 	{"interval-float", intervalFloatCase("float")},
 	{"rows-over-ranges", rowsRangeCase},
+	{"boolparen-2-tables", boolParenCase},
+	{"chain-3-tables", tablesChainCase(3)},
+	{"chain-4-tables", tablesChainCase(4)},
+}
+
+// boolParenCase: interval DP over two tables that read each other over
+// ranges (dptest.BoolParen), at most 30 symbols (the counts stay finite).
+func boolParenCase(r *rand.Rand, n int) refCase {
+	n = min(n, 30)
+	src, g, ans := dptest.BoolParen(r, n)
+	return refCase{src: src, grid: g, answer: ans, ansI: 0, ansJ: int64(2 * (n - 1)), ansIsCell: true}
+}
+
+// tablesChainCase: interval DP over T tables (dptest.TablesChain).
+func tablesChainCase(tables int) func(r *rand.Rand, n int) refCase {
+	return func(r *rand.Rand, n int) refCase {
+		src, g, ans := dptest.TablesChain(r, n, tables)
+		return refCase{src: src, grid: g, answer: ans, ansI: 0, ansJ: int64(tables*(n-1) + tables - 1), ansIsCell: true}
+	}
 }
 
 // TestGenericAgainstReferences runs every generic problem at awkward sizes

@@ -225,16 +225,31 @@ func rowsProblem(r *rand.Rand, n int) frontProblem {
 	return frontProblem{name: "rows", src: src, files: map[string]string{"w.txt": joinInts(w)}, want: g, ans: g[n-1][cols-1]}
 }
 
+// boolParenProblem: interval DP over two tables (dptest.BoolParen), at
+// most 30 symbols (the counts stay finite).
+func boolParenProblem(r *rand.Rand, n int) frontProblem {
+	src, g, ans := dptest.BoolParen(r, min(n, 30))
+	return frontProblem{name: "boolparen", src: src, want: g, ans: ans}
+}
+
+// tablesChainProblem: interval DP over four tables (dptest.TablesChain),
+// whose fronts t = J - 4*i no one-table candidate gives.
+func tablesChainProblem(r *rand.Rand, n int) frontProblem {
+	src, g, ans := dptest.TablesChain(r, n, 4)
+	return frontProblem{name: "tableschain", src: src, want: g, ans: ans}
+}
+
 // TestFronts runs every generic problem at every size with every variant.
 func TestFronts(t *testing.T) {
 	e := executor(t)
 	r := dptest.Rand(t)
-	makers := []func(*rand.Rand, int) frontProblem{matrixChainProblem, nussinovProblem, lisProblem, lis1DProblem, coinsProblem, waysProblem, rowsProblem}
+	makers := []func(*rand.Rand, int) frontProblem{matrixChainProblem, nussinovProblem, lisProblem, lis1DProblem, coinsProblem, waysProblem, rowsProblem,
+		boolParenProblem, tablesChainProblem}
 	for _, n := range frontSizes {
 		for _, mk := range makers {
 			fp := mk(r, n)
-			if fp.name == "rows" && n == 1000 {
-				continue // a 1000 x 1003 grid of O(n) reductions: covered at 100
+			if (fp.name == "rows" || fp.name == "tableschain") && n == 1000 {
+				continue // a 1000 x 1003 (x 4) grid of O(n) reductions: covered at 100
 			}
 			p, pl, err := dptest.TryLoad(t, fp.name+".dp", fp.src, dptest.Files(fp.files))
 			if err != nil && fp.name == "lis1d" {
