@@ -52,13 +52,10 @@ func TestSourcesMatchReferences(t *testing.T) {
 		if got := dptest.LCSLength(a, b); float64(got) != last(want) {
 			t.Errorf("LCSLength(%q, %q) = %d, LCSGrid %v", a, b, got, last(want))
 		}
-		// An empty data file is refused ("holds no characters"): the
-		// file form needs at least one character on each side.
-		if a != "" && b != "" {
-			files := dptest.Files(map[string]string{"a.txt": a, "b.txt": b})
-			if got := answer(t, "lcs.dp", dptest.LCSFiles, files); got != last(want) {
-				t.Errorf("LCSFiles(%q, %q) = %v, reference %v", a, b, got, last(want))
-			}
+		// An empty data file is the empty sequence, as "" inline is.
+		files := dptest.Files(map[string]string{"a.txt": a, "b.txt": b})
+		if got := answer(t, "lcs.dp", dptest.LCSFiles, files); got != last(want) {
+			t.Errorf("LCSFiles(%q, %q) = %v, reference %v", a, b, got, last(want))
 		}
 		ins, del, sub := 1+r.IntN(3), 1+r.IntN(3), 1+r.IntN(4)
 		if got, want := answer(t, "edit.dp", dptest.EditDistance(a, b, ins, del, sub)), last(dptest.EditDistanceGrid(a, b, ins, del, sub)); got != want {

@@ -23,7 +23,9 @@ func TestLoadFASTA(t *testing.T) {
 		{name: "not char", file: "m.fa", content: multi, errs: []string{"FASTA holds characters; declare the input as char"}},
 		{name: "data before header", file: "d.fa", content: "ACGT\n>x\nA\n", opt: Options{Char: true}, errs: []string{"d.fa:1:", "before the first '>'"}},
 		{name: "no records", file: "n.fa", content: "\n\n", opt: Options{Char: true}, errs: []string{"no FASTA record"}},
-		{name: "empty record", file: "e.fa", content: ">a\n>b\nAC\n", opt: Options{Char: true}, errs: []string{"e.fa:1:", `record #1 ("a") has an empty sequence`}},
+		// An empty record is the empty sequence, as "" in a .dp file.
+		{name: "empty record", file: "e.fa", content: ">a\n>b\nAC\n", opt: Options{Char: true}, rows: 1, cols: 0, ints: []int64{}},
+		{name: "empty last record", file: "e.fa", content: ">a\nAC\n>b\n\n", opt: Options{Char: true, Record: 2}, rows: 1, cols: 0, ints: []int64{}},
 		{name: "non-ASCII", file: "u.fa", content: ">a\nAC\nGÅ\n", opt: Options{Char: true}, errs: []string{"u.fa:3:", "column 2", "not ASCII"}},
 	})
 }

@@ -107,7 +107,9 @@ func readTextChars(lr *lineReader) (*Table, error) {
 		return nil, lr.err
 	}
 	if len(vals) == 0 {
-		return nil, errAt(lr.name, 0, "holds no characters")
+		// No characters: the empty sequence (a 1x0 input), as "" in the
+		// .dp file is.
+		return &Table{Rows: 1, Cols: 0, I: []int64{}, Printable: true}, nil
 	}
 	if rows > 1 && uniform {
 		return &Table{Rows: rows, Cols: cols, I: widen(vals), Printable: true}, nil
