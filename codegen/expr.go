@@ -581,6 +581,16 @@ func (m *emitter) reduceLoop(n *ir.Reduce, en env) string {
 	}
 	var body, recheck string
 	wide := ""
+	// laneSum: a split int or long sum whose lanes add without reporting
+	// (flagging a partial sum that leaves the finite range), so that the
+	// overflows it reports are the CPU's (orderedSum).
+	laneSum := split && n.Op == ir.ReduceSum && (t == ir.Int || t == ir.Long)
+	if laneSum {
+		saved := m.hoisted
+		m.hoisted = nil
+		recheck = m.expr(n.Body, bodyEnv)
+		m.hoisted = saved
+	}
 	if split {
 		if x, y, ok := m.deferredAdd(n, en, bodyEnv); ok {
 			// See deferredAdd: the sums in unsigned arithmetic, where
@@ -636,6 +646,10 @@ func (m *emitter) reduceLoop(n *ir.Reduce, en env) string {
 		// cannot overflow.
 		fold := fmt.Sprintf("return a.fold(acc, [&](const %s x_, const %s y_) -> %s { return %s; });", ct, ct, ct, fold)
 		acc := ct // the accumulator's type
+		pre := "" // declarations after the accumulator's
+		if laneSum {
+			pre, step, fold = m.orderedSum(n, t, ct, ctype(vt), name, recheck, step)
+		}
 		if wide != "" {
 			// A sum above the finite range is an overflow: the maximum
 			// shows one, and the checked sums, in order, report the
@@ -647,14 +661,14 @@ func (m *emitter) reduceLoop(n *ir.Reduce, en env) string {
 			acc, id, step = wide, "("+wide+")0", "acc = (v > acc) ? v : acc;"
 		}
 		if n.Lo.Type().Size() <= 4 && n.Hi.Type().Size() <= 4 {
-			return fmt.Sprintf("([&]() -> %s { %s acc = %s; const long long lo_ = %s, hi_ = %s; %s %s }())",
-				ct, acc, id, lo, hi, splitLoop(ctype(vt), name, acc, body, step, loads, m.g.prog.SplitUnroll), fold)
+			return fmt.Sprintf("([&]() -> %s { %s acc = %s; %s const long long lo_ = %s, hi_ = %s; %s %s }())",
+				ct, acc, id, pre, lo, hi, splitLoop(ctype(vt), name, acc, body, step, loads, m.g.prog.SplitUnroll), fold)
 		}
-		return fmt.Sprintf("([&]() -> %s { %s acc = %s; const long long lo_ = %s, hi_ = %s; "+
+		return fmt.Sprintf("([&]() -> %s { %s acc = %s; %s const long long lo_ = %s, hi_ = %s; "+
 			"if (lo_ <= hi_) { const unsigned long long n_ = (unsigned long long)hi_ - (unsigned long long)lo_; "+
 			"for (unsigned long long o_ = a.lane(); o_ <= n_; o_ += a.lanes()) { const %s %s = (%s)(long long)((unsigned long long)lo_ + o_); const %s v = %s; %s if (n_ - o_ < a.lanes()) break; } } "+
 			"%s }())",
-			ct, acc, id, lo, hi, ctype(vt), name, ctype(vt), acc, body, step, fold)
+			ct, acc, id, pre, lo, hi, ctype(vt), name, ctype(vt), acc, body, step, fold)
 	}
 	if n.Lo.Type().Size() <= 4 && n.Hi.Type().Size() <= 4 {
 		// Bounds of 32 bits: the long long variable cannot overflow past
@@ -675,6 +689,36 @@ func (m *emitter) reduceLoop(n *ir.Reduce, en env) string {
 	return fmt.Sprintf("([&]() -> %s { %s acc = %s; const long long lo_ = %s, hi_ = %s; "+
 		"for (long long k_ = lo_; k_ <= hi_; ++k_) { const %s %s = (%s)k_; const %s v = %s; %s if (k_ == hi_) break; } return acc; }())",
 		ct, ct, id, lo, hi, ctype(vt), name, ctype(vt), ct, body, step)
+}
+
+// orderedSum is the split form of an int or long sum (t, C type ct; the
+// variable name of C type vt, body the term without hoisted reads, seq the
+// checked step of the sequential sum, "acc = dp_sadd.(..., acc, v);"): the
+// lanes add their terms unchecked while every partial sum stays finite,
+// flagging one that does not (an inf term, a sum beyond the finite range)
+// and noting the largest |partial| they held. Where no lane flagged and
+// those largest partials add up within the finite range, no prefix of the
+// sum in order leaves it either (each is a sum of one partial per lane), so
+// the fold of the partials, in plain arithmetic, is exact and the CPU's
+// value. Otherwise every lane sums again in order with the checks: the
+// overflow or the inf - inf it reports is the CPU's, and a running total
+// that leaves the range and comes back is the CPU's overflow too, which
+// the lanes' own orders would miss (or report where the CPU has none).
+func (m *emitter) orderedSum(n *ir.Reduce, t ir.Type, ct, vt, name, body, seq string) (pre, step, fold string) {
+	_, fhi := finiteRange(t)
+	pre = "int fl_ = 0; unsigned long long mx_ = 0;"
+	step = fmt.Sprintf("{ const long long v_ = (long long)v, a_ = (long long)acc; "+
+		"const long long s_ = (long long)((unsigned long long)a_ + (unsigned long long)v_); "+
+		"if (fl_ | (v_ > %[1]dLL) | (v_ < -%[1]dLL) | (((a_ ^ s_) & (v_ ^ s_)) < 0) | (s_ > %[1]dLL) | (s_ < -%[1]dLL)) { fl_ = 1; } "+
+		"else { acc = (%[2]s)s_; const unsigned long long m_ = s_ < 0 ? 0ULL - (unsigned long long)s_ : (unsigned long long)s_; mx_ = m_ > mx_ ? m_ : mx_; } }", fhi, ct)
+	inOrder := strings.Replace(seq, "acc", "s_", -1)
+	fold = fmt.Sprintf("const int f_ = a.fold(fl_, [&](const int x_, const int y_) -> int { return x_ | y_; }); "+
+		"const unsigned long long m_ = a.fold(mx_, [&](const unsigned long long x_, const unsigned long long y_) -> unsigned long long { return x_ > ~0ULL - y_ ? ~0ULL : x_ + y_; }); "+
+		"if (f_ | (m_ > (unsigned long long)%[1]dLL)) { %[2]s s_ = (%[2]s)0; "+
+		"for (long long k_ = lo_; k_ <= hi_; ++k_) { const %[3]s %[4]s = (%[3]s)k_; const %[2]s v = %[5]s; %[6]s if (k_ == hi_) break; } return s_; } "+
+		"return a.fold(acc, [&](const %[2]s x_, const %[2]s y_) -> %[2]s { return (%[2]s)((long long)x_ + (long long)y_); });",
+		fhi, ct, vt, name, body, inOrder)
+	return pre, step, fold
 }
 
 // deferredAdd recognises a split max reduction whose body is a checked

@@ -386,6 +386,28 @@ func TestEmulatedFronts(t *testing.T) {
 	}
 }
 
+// sumReturns is the grid of the sum-returns case below: cell j > 0 is the
+// sum of j terms +2e9, -2e9, ... (2e9 for odd j), plus 1 where an earlier
+// cell is above 5.
+func sumReturns(n int) [][]float64 {
+	g := grid(1, n)
+	for j := 1; j < n; j++ {
+		v := 0.0
+		if j%2 == 1 {
+			v = 2e9
+		}
+		best := math.Inf(-1)
+		for q := 0; q < j; q++ {
+			best = math.Max(best, g[0][q])
+		}
+		if best > 5 {
+			v++
+		}
+		g[0][j] = v
+	}
+	return g
+}
+
 // TestEmulatedFrontErrors: an overflow inside a reduction split over the
 // lanes, a read outside the grid inside one, and a read that the planner
 // could not prove to be of an earlier front, are reported with the cell
@@ -415,6 +437,27 @@ cell[i][j] = 300000000                                                        wh
            | 0                                                                when i > j
            | max(cell[i][j-1], max(k in i..j-1: cell[i][k] + cell[k+1][j]))  otherwise
 `, err: [2]int64{ErrOverflow, -1}, errKind: SiteOverflow, errAt: [2]int64{0, 7},
+		},
+		{
+			// Terms of both signs, +2e9 then -2e9 in turn: in order the sum
+			// never leaves int, but a warp's lane 0 takes k = 0, 32, 64,
+			// ... (all +2e9): the lanes add unchecked and the sum is the
+			// CPU's value, not an overflow (orderedSum).
+			name: "sum-returns", src: `problem sumret
+1 x 80
+cell[i][j] = 0                                                                   when j == 0
+           | sum(k in 0..j-1: k % 2 == 0 ? 2000000000 : -2000000000) + (max(q in 0..j-1: cell[i][q]) > 5 ? 1 : 0)   otherwise
+answer: cell[0][COLS-1]
+`, want: sumReturns(80), ans: sumReturns(80)[0][79],
+		},
+		{
+			// +2e9, +2e9, -2e9, -2e9, ...: in order the second term
+			// overflows (cell 2 on), whatever order the lanes add in.
+			name: "sum-leaves", src: `problem sumleave
+1 x 80
+cell[i][j] = 0                                                                   when j == 0
+           | sum(k in 0..j-1: k % 4 < 2 ? 2000000000 : -2000000000) + (max(q in 0..j-1: cell[i][q]) > 5 ? 1 : 0)   otherwise
+`, err: [2]int64{ErrOverflow, -1}, errKind: SiteInf, errAt: [2]int64{0, 2},
 		},
 		{
 			// No guard: cell 1 reads before the first cell.
