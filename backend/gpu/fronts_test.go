@@ -326,6 +326,13 @@ cell[i][j] = 300000000                                                        wh
            | 0                                                                when i > j
            | max(cell[i][j-1], max(k in i..j-1: cell[i][k] + cell[k+1][j]))  otherwise
 `, []string{"split.dp:6:", "overflow computing cell[", "]: 300000000 + 2100000000 does not fit in int"}},
+		// +2e9, +2e9, -2e9, -2e9, ...: the second term overflows in
+		// order, whatever order the lanes add in (codegen orderedSum).
+		{"sumleaves", `problem sumleaves
+1 x 80
+cell[i][j] = 0                                                                   when j == 0
+           | sum(k in 0..j-1: k % 4 < 2 ? 2000000000 : -2000000000) + (max(q in 0..j-1: cell[i][q]) > 5 ? 1 : 0)   otherwise
+`, []string{"sumleaves.dp:4:", "overflow computing cell[0][2]: 2000000000 + 2000000000 does not fit in int"}},
 		{"coins", `problem coins
 int 1x? c = 3,5
 1 x 12
@@ -360,9 +367,23 @@ cell[j] = 1                      when j == 0
 			checkDeviceError(t, c.name+"/"+v.name, err, c.want)
 		}
 	}
+	// +2e9 and -2e9 in turn never leave int in order, though a warp's
+	// lane 0 takes only the +2e9 terms: the CPU's value, no overflow.
+	p, pl := dptest.Load(t, "sumreturns.dp", `problem sumreturns
+1 x 80
+cell[i][j] = 0                                                                   when j == 0
+           | sum(k in 0..j-1: k % 2 == 0 ? 2000000000 : -2000000000) + (max(q in 0..j-1: cell[i][q]) > 5 ? 1 : 0)   otherwise
+answer: cell[0][COLS-1]
+`)
+	for _, v := range frontVariants {
+		res, err := runGPU(t, e, p, pl, v)
+		if err != nil || answerOf(res) != 2000000001 {
+			t.Errorf("sumreturns/%s: %v, %v (want 2000000001)", v.name, res, err)
+		}
+	}
 	// The executor keeps working after a device error.
 	fp := nussinovProblem(dptest.Rand(t), 50)
-	p, pl := dptest.Load(t, "nussinov.dp", fp.src, dptest.Files(fp.files))
+	p, pl = dptest.Load(t, "nussinov.dp", fp.src, dptest.Files(fp.files))
 	if res, err := e.Run(context.Background(), p, pl, backend.Options{}); err != nil || answerOf(res) != fp.ans {
 		t.Errorf("after the errors: %v, %v (want %v)", res, err, fp.ans)
 	}
