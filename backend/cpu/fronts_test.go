@@ -39,6 +39,13 @@ var genericProblems = []struct {
 	{"boolparen-2-tables", boolParenCase},
 	{"chain-3-tables", tablesChainCase(3)},
 	{"chain-4-tables", tablesChainCase(4)},
+	{"updown-2-tables", upDownCase},
+}
+
+// upDownCase: a 1-D look-back over two tables (dptest.UpDown).
+func upDownCase(r *rand.Rand, n int) refCase {
+	src, g, ans := dptest.UpDown(r, n)
+	return refCase{src: src, grid: g, answer: ans}
 }
 
 // boolParenCase: interval DP over two tables that read each other over

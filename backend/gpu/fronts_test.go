@@ -239,12 +239,18 @@ func tablesChainProblem(r *rand.Rand, n int) frontProblem {
 	return frontProblem{name: "tableschain", src: src, want: g, ans: ans}
 }
 
+// upDownProblem: a 1-D look-back over two tables (dptest.UpDown).
+func upDownProblem(r *rand.Rand, n int) frontProblem {
+	src, g, ans := dptest.UpDown(r, n)
+	return frontProblem{name: "updown", src: src, want: g, ans: ans}
+}
+
 // TestFronts runs every generic problem at every size with every variant.
 func TestFronts(t *testing.T) {
 	e := executor(t)
 	r := dptest.Rand(t)
 	makers := []func(*rand.Rand, int) frontProblem{matrixChainProblem, nussinovProblem, lisProblem, lis1DProblem, coinsProblem, waysProblem, rowsProblem,
-		boolParenProblem, tablesChainProblem}
+		boolParenProblem, tablesChainProblem, upDownProblem}
 	for _, n := range frontSizes {
 		for _, mk := range makers {
 			fp := mk(r, n)

@@ -137,3 +137,38 @@ func TablesChain(r *rand.Rand, n, tables int) (src string, flat [][]float64, ans
 	fmt.Fprintf(&b, "answer: X%d[0][COLS-1]\n", tables-1)
 	return b.String(), flat, float64(g[tables-1][0][n-1])
 }
+
+// UpDown is a 1-D look-back over two tables on a 1 x n grid: U[0][j] is the
+// longest strictly increasing subsequence of a ending at a[j], D[0][j] the
+// longest that ends at a[j] going down after going up (a[k] > a[j], from
+// either table). Both read every earlier cell of both tables. The answer is
+// the longest of all, a region's maximum.
+func UpDown(r *rand.Rand, n int) (src string, flat [][]float64, answer float64) {
+	a := Ints(r, n, 0, 20)
+	u, d := make([]float64, n), make([]float64, n)
+	for j := range n {
+		bu, bd := 0.0, 0.0
+		for k := range j {
+			if a[k] < a[j] {
+				bu = max(bu, u[k])
+			}
+			if a[k] > a[j] {
+				bd = max(bd, d[k], u[k])
+			}
+		}
+		u[j], d[j] = 1+bu, 1+bd
+		answer = max(answer, u[j], d[j])
+	}
+	flat = NewGrid(1, 2*n)
+	for j := range n {
+		flat[0][2*j], flat[0][2*j+1] = u[j], d[j]
+	}
+	src = fmt.Sprintf(`problem updown
+int 1x? a = %s
+1 x len(a)
+U[i][j] = 1 + max(0, max(k in 0..j-1: a[k] < a[j] ? U[i][k] : 0))
+D[i][j] = 1 + max(0, max(k in 0..j-1: a[k] > a[j] ? max(D[i][k], U[i][k]) : 0))
+answer: max(j in 0..COLS-1: max(U[0][j], D[0][j]))
+`, Join(a))
+	return src, flat, answer
+}
