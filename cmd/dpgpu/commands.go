@@ -33,7 +33,7 @@ func commands() []*cli.Command {
 				traceMemoryFlag,
 				deviceMemoryFlag,
 				&cli.StringFlag{Name: "gpus", Usage: "the GPUs to use: all, or device numbers such as 0,1; Held-Karp spreads over all of them, a wavefront (also several tables) is split into row bands of strips dealt round-robin to the GPUs; other grid problems run on the first"},
-				&cli.StringFlag{Name: "grid", Usage: "write the whole grid to `FILE` (.npy or .csv); keeps the grid"},
+				&cli.StringFlag{Name: "grid", Usage: "write the whole grid to `FILE` (.npy, .csv, or .npz: one array per table; several tables in .npy or .csv go to one file per table, FILE.NAME.npy); keeps the grid"},
 				&cli.BoolFlag{Name: "maintain", Usage: "keep the whole grid, as `maintain: 1` does"},
 				&cli.BoolFlag{Name: "no-special", Usage: "run the schedule even where the planner recognised a better algorithm (bit-parallel LCS, edit distance): for comparisons"},
 				&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},

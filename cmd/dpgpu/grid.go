@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bufio"
 	"context"
 	"encoding/binary"
@@ -34,6 +35,9 @@ const chunkCells = 1 << 16
 type gridOutput struct {
 	path string   // the target
 	tmp  *os.File // the hidden partial file beside it
+	// written lists the files the grid went to: path, or for several
+	// tables in .npy or .csv one file per table (tableFile).
+	written []string
 }
 
 // openGrid checks a --grid path and creates its temporary file before any
@@ -42,9 +46,9 @@ type gridOutput struct {
 // solving. Stale partial files of the same target are removed.
 func openGrid(path string) (*gridOutput, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
-	case ".npy", ".csv":
+	case ".npy", ".csv", ".npz":
 	default:
-		return nil, usageErr("--grid %s: the file must end in .npy or .csv", path)
+		return nil, usageErr("--grid %s: the file must end in .npy, .csv or .npz", path)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, usageErr("--grid %s is a directory; name a file in it", path)
@@ -118,33 +122,81 @@ func (o *gridOutput) abort() {
 	dropTemp(o.tmp.Name())
 }
 
-// write writes g to the partial file, a chunk at a time straight from the
-// grid (no second copy of it, whatever its size), checking ctx between
-// chunks, and renames it onto the target once it is complete and closed.
-// On any error or interruption the partial file is removed.
-func (o *gridOutput) write(ctx context.Context, g *backend.Grid) (err error) {
+// write writes the grid g of p to the partial file, a chunk at a time
+// straight from the grid (no second copy of it, whatever its size),
+// checking ctx between chunks, and renames it onto the target once it is
+// complete and closed. On any error or interruption the partial files are
+// removed.
+//
+// Each table is written in its own shape: (N) for a 1-D grid, (K, R, C)
+// for a 3-D one in .npy (.csv stacks the planes' rows), the user's R x C
+// for each of several tables (the grid's flat column j*T + t read back
+// as table t's [i][j]). Several tables go to one .npz archive (a member
+// NAME.npy per table, what numpy.load reads), or in .npy and .csv to one
+// file per table beside the target, BASE.NAME.npy (tableFiles).
+func (o *gridOutput) write(ctx context.Context, p *ir.Problem, g *backend.Grid) (err error) {
+	views := gridViews(p, g)
+	ext := strings.ToLower(filepath.Ext(o.path))
+	type part struct {
+		tmp    *os.File
+		target string
+	}
+	parts := []part{{o.tmp, o.path}}
 	defer func() {
 		if err != nil {
+			for _, pt := range parts[1:] {
+				pt.tmp.Close()
+				os.Remove(pt.tmp.Name())
+				dropTemp(pt.tmp.Name())
+			}
 			o.abort()
 		}
 	}()
-	w := bufio.NewWriterSize(o.tmp, 1<<20)
-	if strings.EqualFold(filepath.Ext(o.path), ".npy") {
-		err = writeNPY(ctx, w, g)
-	} else {
-		err = writeCSV(ctx, w, g)
+	if ext != ".npz" && len(views) > 1 {
+		// One file per table: the first in the partial file opened
+		// before the run, the others beside it.
+		parts[0].target = tableFile(o.path, views[0].name)
+		for _, v := range views[1:] {
+			target := tableFile(o.path, v.name)
+			tmp, err := os.CreateTemp(filepath.Dir(o.path), partialPrefix(target)+strconv.Itoa(os.Getpid())+"-*")
+			if err != nil {
+				return fmt.Errorf("writing grid %s: %w", target, unwrapPath(err))
+			}
+			addTemp(tmp.Name())
+			parts = append(parts, part{tmp, target})
+			if err := tmp.Chmod(0o644); err != nil {
+				return fmt.Errorf("writing grid %s: %w", target, err)
+			}
+		}
 	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = o.tmp.Close()
+	for k, pt := range parts {
+		w := bufio.NewWriterSize(pt.tmp, 1<<20)
+		switch ext {
+		case ".npz":
+			err = writeNPZ(ctx, w, views)
+		case ".npy":
+			err = writeNPY(ctx, w, views[k])
+		default:
+			err = writeCSV(ctx, w, views[k])
+		}
+		if err == nil {
+			err = w.Flush()
+		}
+		if err == nil {
+			err = pt.tmp.Close()
+		}
+		if err != nil {
+			break
+		}
 	}
 	if err == nil {
 		err = ctx.Err()
 	}
-	if err == nil {
-		err = os.Rename(o.tmp.Name(), o.path)
+	for _, pt := range parts {
+		if err != nil {
+			break
+		}
+		err = os.Rename(pt.tmp.Name(), pt.target)
 	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -152,24 +204,96 @@ func (o *gridOutput) write(ctx context.Context, g *backend.Grid) (err error) {
 		}
 		return fmt.Errorf("writing grid %s: %w", o.path, unwrapPath(err))
 	}
-	dropTemp(o.tmp.Name())
+	o.written = nil
+	for _, pt := range parts {
+		dropTemp(pt.tmp.Name())
+		o.written = append(o.written, pt.target)
+	}
 	return nil
 }
+
+// tableFile is the file of table name beside path: BASE.NAME.EXT.
+func tableFile(path, name string) string {
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "." + name + ext
+}
+
+// gridView is one table of a grid as the user indexes it: shape (the
+// sides, 1 to 3 of them), and its cells in C order, cell n at flat index
+// row n/cols, column (n%cols)*stride + offset of the grid (stride T and
+// offset t for table t of several tables, 1 and 0 otherwise).
+type gridView struct {
+	name           string
+	shape          []int64
+	g              *backend.Grid
+	cols           int64 // the view's cells per grid row
+	stride, offset int64
+}
+
+// gridViews are the tables of p's grid g.
+func gridViews(p *ir.Problem, g *backend.Grid) []gridView {
+	T := int64(len(p.Tables))
+	if T <= 1 || p.Dims != 2 {
+		name := "cell"
+		if T == 1 {
+			name = p.Tables[0]
+		}
+		shape := []int64{g.Rows, g.Cols}
+		switch {
+		case p.Dims == 1 && g.Rows == 1:
+			shape = []int64{g.Cols}
+		case p.Dims == 3 && p.Mid*p.Inner == g.Cols:
+			shape = []int64{g.Rows, p.Mid, p.Inner}
+		}
+		return []gridView{{name: name, shape: shape, g: g, cols: g.Cols, stride: 1}}
+	}
+	var out []gridView
+	for t, name := range p.Tables {
+		out = append(out, gridView{name: name, shape: []int64{g.Rows, g.Cols / T}, g: g, cols: g.Cols / T, stride: T, offset: int64(t)})
+	}
+	return out
+}
+
+// contiguous reports whether the view is the grid's memory as it is.
+func (v gridView) contiguous() bool { return v.stride == 1 }
+
+// rowCells is the number of cells a row of the text form holds: the last
+// side.
+func (v gridView) rowCells() int64 { return v.shape[len(v.shape)-1] }
+
+// cell is the view's cell n (C order) as a value.
+func (v gridView) cell(n int64) ir.Value {
+	i, j := n/v.cols, n%v.cols
+	return v.g.At(i, j*v.stride+v.offset)
+}
+
+// cells is the number of cells of the view.
+func (v gridView) cells() int64 { return v.g.Rows * v.cols }
 
 // littleEndian is whether this machine stores numbers as .npy files do, so
 // that the grid's memory can be written as it is.
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
-// writeNPY writes a NumPy .npy file (format version 1.0): magic, a header
-// dictionary padded so the data starts on a 64-byte boundary, then the
-// little-endian C-order data. Integer inf and -inf are the sentinels of
-// docs/language.md section 6.1 (2^31-1 and -(2^31-1) for int).
-func writeNPY(ctx context.Context, w io.Writer, g *backend.Grid) error {
+// writeNPY writes a NumPy .npy file (format version 1.0) of one view:
+// magic, a header dictionary padded so the data starts on a 64-byte
+// boundary, then the little-endian C-order data. Integer inf and -inf are
+// the sentinels of docs/language.md section 6.1 (2^31-1 and -(2^31-1) for
+// int).
+func writeNPY(ctx context.Context, w io.Writer, v gridView) error {
+	g := v.g
 	descr := fmt.Sprintf("<i%d", g.T.Size())
 	if g.T.IsFloat() {
 		descr = fmt.Sprintf("<f%d", g.T.Size())
 	}
-	header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }", descr, g.Rows, g.Cols)
+	sides := make([]string, len(v.shape))
+	for k, n := range v.shape {
+		sides[k] = strconv.FormatInt(n, 10)
+	}
+	shape := strings.Join(sides, ", ")
+	if len(sides) == 1 {
+		shape += ","
+	}
+	header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, shape)
 	total := 10 + len(header) + 1
 	header += strings.Repeat(" ", (64-total%64)%64) + "\n"
 	if len(header) > 65535 {
@@ -182,9 +306,13 @@ func writeNPY(ctx context.Context, w io.Writer, g *backend.Grid) error {
 	if _, err := io.WriteString(w, header); err != nil {
 		return err
 	}
+	size := int64(g.T.Size())
+	if !v.contiguous() {
+		return gatherChunks(ctx, w, v, size)
+	}
 	if littleEndian {
 		raw := g.Bytes()
-		step := chunkCells * int(g.T.Size())
+		step := chunkCells * int(size)
 		for off := 0; off < len(raw); off += step {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -195,7 +323,55 @@ func writeNPY(ctx context.Context, w io.Writer, g *backend.Grid) error {
 		}
 		return nil
 	}
-	return swapChunks(ctx, w, g.Bytes(), g.T.Size())
+	return swapChunks(ctx, w, g.Bytes(), int(size))
+}
+
+// gatherChunks writes the cells of a view that is not the grid's memory as
+// it is (one of several tables), little-endian, through one buffer of
+// chunkCells cells.
+func gatherChunks(ctx context.Context, w io.Writer, v gridView, size int64) error {
+	raw := v.g.Bytes()
+	buf := make([]byte, 0, chunkCells*size)
+	n := v.cells()
+	for k := int64(0); k < n; k++ {
+		i, j := k/v.cols, k%v.cols
+		at := (i*v.g.Cols + j*v.stride + v.offset) * size
+		cell := raw[at : at+size]
+		if littleEndian {
+			buf = append(buf, cell...)
+		} else {
+			for b := size - 1; b >= 0; b-- {
+				buf = append(buf, cell[b])
+			}
+		}
+		if int64(len(buf)) == chunkCells*size {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+// writeNPZ writes the views as a NumPy .npz archive: a zip of NAME.npy
+// members, stored (numpy.savez's layout; numpy.load reads it).
+func writeNPZ(ctx context.Context, w io.Writer, views []gridView) error {
+	z := zip.NewWriter(w)
+	for _, v := range views {
+		m, err := z.CreateHeader(&zip.FileHeader{Name: v.name + ".npy", Method: zip.Store})
+		if err != nil {
+			return err
+		}
+		if err := writeNPY(ctx, m, v); err != nil {
+			return err
+		}
+	}
+	return z.Close()
 }
 
 // swapChunks writes raw, cells of size bytes in the machine's byte order,
@@ -220,38 +396,41 @@ func swapChunks(ctx context.Context, w io.Writer, raw []byte, size int) error {
 	return nil
 }
 
-// writeCSV writes one line per row. Infinite cells are written inf and
-// -inf (integer sentinels included), NaN as nan, as in the text report, so
-// that a reader never takes 2147483647 for a number; numpy.loadtxt and
-// Python's float() read all three. A row is written in pieces of about
-// 64 KiB, so a row of a hundred million cells needs no row-sized buffer.
-func writeCSV(ctx context.Context, w io.Writer, g *backend.Grid) error {
+// writeCSV writes one line per row of the view (a 3-D grid's planes one
+// after another). Infinite cells are written inf and -inf (integer
+// sentinels included), NaN as nan, as in the text report, so that a reader
+// never takes 2147483647 for a number; numpy.loadtxt and Python's float()
+// read all three. A row is written in pieces of about 64 KiB, so a row of a
+// hundred million cells needs no row-sized buffer.
+func writeCSV(ctx context.Context, w io.Writer, v gridView) error {
+	g := v.g
 	buf := make([]byte, 0, 72<<10)
 	var pos, neg int64
 	if g.T.IsInteger() {
 		pos, neg = ir.InfSentinel(g.T)
 	}
-	for i := int64(0); i < g.Rows; i++ {
-		for j := int64(0); j < g.Cols; j++ {
-			if j > 0 {
-				buf = append(buf, ',')
-			}
-			if v := g.At(i, j); g.T.IsFloat() {
-				buf = appendFloat(buf, v.F, g.T.Bits())
-			} else {
-				buf = appendInt(buf, v.I, pos, neg)
-			}
-			if len(buf) >= 64<<10 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if _, err := w.Write(buf); err != nil {
-					return err
-				}
-				buf = buf[:0]
-			}
+	n, per := v.cells(), v.rowCells()
+	for k := int64(0); k < n; k++ {
+		if k%per != 0 {
+			buf = append(buf, ',')
 		}
-		buf = append(buf, '\n')
+		if c := v.cell(k); g.T.IsFloat() {
+			buf = appendFloat(buf, c.F, g.T.Bits())
+		} else {
+			buf = appendInt(buf, c.I, pos, neg)
+		}
+		if k%per == per-1 {
+			buf = append(buf, '\n')
+		}
+		if len(buf) >= 64<<10 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return err

@@ -183,7 +183,7 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		{"missing file", []string{"solve", "nosuch.dp"}, 2, []string{"nosuch.dp"}},
 		{"unknown builtin", []string{"solve", "nosuchproblem"}, 2, []string{"built-in"}},
 		{"bad backend", []string{"solve", "--backend", "tpu", "knapsack"}, 2, []string{"unknown backend"}},
-		{"bad grid extension", []string{"solve", "--grid", "x.png", "knapsack"}, 2, []string{".npy or .csv"}},
+		{"bad grid extension", []string{"solve", "--grid", "x.png", "knapsack"}, 2, []string{".npy, .csv or .npz"}},
 		{"bad override", []string{"solve", "--set", "cap", "knapsack"}, 2, []string{"NAME=VALUE"}},
 		{"unknown flag", []string{"solve", "--frobnicate", "knapsack"}, 2, nil},
 		{"no problem", []string{"check"}, 2, []string{"name a .dp file"}},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -146,7 +147,7 @@ func solveAction(c *cli.Context) (err error) {
 		if res.Grid == nil || res.Grid.Grid == nil {
 			return fmt.Errorf("the %s backend returned no grid", res.Backend)
 		}
-		if err := out.write(c.Context, res.Grid.Grid); err != nil {
+		if err := out.write(c.Context, l.Problem, res.Grid.Grid); err != nil {
 			return err
 		}
 	}
@@ -195,7 +196,7 @@ func solveAction(c *cli.Context) (err error) {
 		report.Trace(c.App.Writer, *res.Trace, res.Recomputed)
 	}
 	if out != nil {
-		fmt.Fprintf(c.App.Writer, "grid       written to %s\n", out.path)
+		fmt.Fprintf(c.App.Writer, "grid       written to %s\n", strings.Join(out.written, ", "))
 	}
 	return nil
 }
