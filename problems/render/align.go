@@ -52,6 +52,18 @@ func sequences(p *ir.Problem) (aName, bName string, a, b []byte, ok bool) {
 	return found[0].Name, found[1].Name, seqs[0], seqs[1], true
 }
 
+// prefixGrid reports whether p's grid is that of an alignment of a and b:
+// their prefixes, (len(a)+1) x (len(b)+1) cells (each table's, for
+// several). Two char inputs of another grid (a parenthesization over a
+// string and its operators) are no alignment.
+func prefixGrid(p *ir.Problem, a, b []byte) bool {
+	cols := p.Cols
+	if T := int64(len(p.Tables)); T > 1 {
+		cols /= T
+	}
+	return p.Dims != 1 && p.Dims != 3 && p.Rows == int64(len(a))+1 && cols == int64(len(b))+1
+}
+
 // alignColumns turns a path through the grid of a (rows) against b
 // (columns) into the alignment's columns. A step into cell (i, j) is
 // diagonal: a[i-1] over b[j-1]; down: a[i-1] over a gap; right: a gap over

@@ -44,7 +44,7 @@ func (r Record) Identity() float64 {
 // (down, right, diagonal).
 func AlignmentRecord(p *ir.Problem, path [][2]int64, leadGap bool) (Record, bool) {
 	aName, bName, a, b, ok := sequences(p)
-	if !ok || len(path) == 0 {
+	if !ok || len(path) == 0 || !prefixGrid(p, a, b) {
 		return Record{}, false
 	}
 	path = userCells(p, path)

@@ -664,3 +664,30 @@ func BenchmarkAlignment2k(b *testing.B) {
 		}
 	}
 }
+
+// TestAlignmentRecordNeedsPrefixGrid: a record (CIGAR, PAF, SAM) is made
+// only where the grid is the two sequences' prefixes; two char inputs of
+// another grid (a parenthesization of a string by its operators, a 1-D or
+// 3-D grid) are no alignment.
+func TestAlignmentRecordNeedsPrefixGrid(t *testing.T) {
+	path := [][2]int64{{0, 0}, {1, 1}, {2, 2}}
+	ok := alignProblem("mine", "AC", "AG")
+	ok.Dims = 2
+	if _, got := AlignmentRecord(ok, path, false); !got {
+		t.Errorf("3 x 3 grid of AC against AG: no record")
+	}
+	tables := *ok
+	tables.Cols, tables.Tables = 9, []string{"X", "Y", "H"}
+	if _, got := AlignmentRecord(&tables, path, false); !got {
+		t.Errorf("3 tables of 3 x 3: no record")
+	}
+	for _, p := range []*ir.Problem{
+		{Name: "paren", Dims: 2, Rows: 2, Cols: 2, Inputs: []*ir.Input{charInput("s", "TF"), charInput("o", "&|^&|^")}},
+		{Name: "square", Dims: 2, Rows: 3, Cols: 3, Inputs: []*ir.Input{charInput("A", "AC"), charInput("B", "ACGT")}},
+		{Name: "oned", Dims: 1, Rows: 1, Cols: 3, Inputs: []*ir.Input{charInput("A", ""), charInput("B", "AC")}},
+	} {
+		if r, got := AlignmentRecord(p, path[:1], false); got {
+			t.Errorf("%s: record %+v", p.Name, r)
+		}
+	}
+}
