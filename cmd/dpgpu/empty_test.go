@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,13 +10,7 @@ import (
 // record: LCS 0, a global alignment all gaps.
 func TestEmptySequences(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, content string) string { return writeIn(t, dir, name, content) }
 	empty, emptyTxt, acgt := write("e.fa", ">empty\n"), write("e.txt", "\n"), write("a.fa", ">a\nACGT\n")
 	for _, tc := range []struct {
 		args []string

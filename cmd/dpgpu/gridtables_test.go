@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,13 +39,7 @@ func npyShape(t *testing.T, data []byte) (shape string, cells []int32) {
 // one — and the answer is the cell the tables' recurrence says.
 func TestGridTables(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, content string) string { return writeIn(t, dir, name, content) }
 	a, b := write("a.fa", ">a\nACGTTGCA\n"), write("b.fa", ">b\nACGGTCA\n")
 	// gotoh: X, Y, H over 9 x 8 cells; H's last cell is the answer.
 	out, errs, code := dpgpu(t, "solve", "-b", "cpu", "--json", "--grid", filepath.Join(dir, "g.npz"), "gotoh", a, b)
@@ -93,7 +88,7 @@ func TestGridTables(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, cells := npyShape(t, data)
-		if want := members[name+".npy"]; !equalInts(cells, want) {
+		if want := members[name+".npy"]; !slices.Equal(cells, want) {
 			t.Errorf("g.%s.npy differs from the .npz member", name)
 		}
 	}
@@ -129,16 +124,4 @@ func TestGridTables(t *testing.T) {
 			t.Errorf("%s: shape (%s), want (%s)", c.file, shape, c.shape)
 		}
 	}
-}
-
-func equalInts(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
 }

@@ -172,6 +172,16 @@ func TestGridFiles(t *testing.T) {
 
 func itoa(v int) string { return strconv.Itoa(v) }
 
+// writeIn writes content to the file name in dir and returns its path.
+func writeIn(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func TestErrorsAndExitCodes(t *testing.T) {
 	tests := []struct {
 		name string
