@@ -58,10 +58,10 @@ func (c Columns) User(r Range) Range {
 	// (J - Table) / T, rounded inwards; an open side stays open.
 	lo, hi := r.Lo, r.Hi
 	if lo > math.MinInt64/2 {
-		lo = ceilDivInt(r.Lo-c.Table, c.T)
+		lo = CeilDiv(r.Lo-c.Table, c.T)
 	}
 	if hi < math.MaxInt64/2 {
-		hi = floorDivInt(r.Hi-c.Table, c.T)
+		hi = FloorDiv(r.Hi-c.Table, c.T)
 	}
 	return Span(lo, hi)
 }
@@ -75,7 +75,8 @@ func (c Columns) Cell() Affine {
 	return Affine{J: c.T, K: c.Table, Rest: Point(0)}
 }
 
-func floorDivInt(a, b int64) int64 {
+// FloorDiv is a / b rounded down (b != 0).
+func FloorDiv(a, b int64) int64 {
 	q := a / b
 	if a%b != 0 && (a < 0) != (b < 0) {
 		q--
@@ -83,7 +84,8 @@ func floorDivInt(a, b int64) int64 {
 	return q
 }
 
-func ceilDivInt(a, b int64) int64 { return -floorDivInt(-a, b) }
+// CeilDiv is a / b rounded up (b != 0).
+func CeilDiv(a, b int64) int64 { return -FloorDiv(-a, b) }
 
 // AffineIn is AffineOf with the column seen through cols (Columns).
 func AffineIn(e ir.Expr, opaque Opaque, cols Columns) (Affine, bool) {

@@ -3,6 +3,8 @@ package plan
 import (
 	"fmt"
 
+	"github.com/dpgpu/dpgpu/analysis"
+
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -153,12 +155,6 @@ func (f Front) Cell(n int64) (i, j int64) {
 	return i, (f.t - f.h.A*i) / f.h.B
 }
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
+func floorDiv(a, b int64) int64 { return analysis.FloorDiv(a, b) }
 
-func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
+func ceilDiv(a, b int64) int64 { return analysis.CeilDiv(a, b) }
