@@ -34,6 +34,7 @@ import (
 	"github.com/dpgpu/dpgpu/problems/formats"
 	"github.com/dpgpu/dpgpu/problems/render"
 	"github.com/dpgpu/dpgpu/sema"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // BatchArg is one positional argument of a batch. An argument that holds
@@ -195,6 +196,9 @@ type BatchOptions struct {
 	// (one line each, at most once): a batch whose instances compile many
 	// GPU programs.
 	Notice io.Writer
+	// Notes, where not nil, takes the checker's notes on the recurrence
+	// (ir.Problem.Notes), once for the batch.
+	Notes func(source.ErrorList)
 	// Pairs pairs the multi-instance arguments record by record; otherwise
 	// every record of each is run against every record of the others (the
 	// first argument outermost).
@@ -815,6 +819,7 @@ type batch struct {
 	// proto is file's declarations checked once (nil where they hold an
 	// error): the instances check only their data and recurrence.
 	proto *sema.Prototype
+	noted sync.Once // the checker's notes printed (check)
 	cfg   bind.Config
 	opt   BatchOptions
 	gate  *memGate
@@ -903,11 +908,18 @@ func (b *batch) solve(ctx context.Context, ex backend.Executor, index int64, ite
 
 // check is bind.Check(b.file, cfg), through the batch's Prototype where
 // it has one.
-func (b *batch) check(cfg bind.Config) (*ir.Problem, error) {
+func (b *batch) check(cfg bind.Config) (p *ir.Problem, err error) {
 	if b.proto == nil {
-		return bind.Check(b.file, cfg)
+		p, err = bind.Check(b.file, cfg)
+	} else {
+		p, err = b.proto.Check(bind.Bind(b.file, cfg))
 	}
-	return b.proto.Check(bind.Bind(b.file, cfg))
+	if p != nil && len(p.Notes) > 0 && b.opt.Notes != nil {
+		// The checker's notes are the recurrence's, the same for every
+		// instance: said once.
+		b.noted.Do(func() { b.opt.Notes(p.Notes) })
+	}
+	return p, err
 }
 
 // checkData is bind.CheckData(b.file, cfg), through the batch's

@@ -235,6 +235,11 @@ type Problem struct {
 	// so that a band of few rows and many columns runs, on a GPU, as
 	// many rows.
 	Swapped bool
+
+	// Notes are remarks on what the file may not mean, which are no
+	// errors (a fraction dropped into integer cells): the command line
+	// prints them before it runs.
+	Notes source.ErrorList
 }
 
 // Input returns the input with the given name, or nil.

@@ -196,7 +196,15 @@ func (c *checker) lowerCase(cs *dsl.Case) *ir.Case {
 	k := &ir.Case{Pos: cs.Pos}
 	// Source order: value, condition, emit, so that cell references are
 	// numbered as they are written.
-	k.Value = c.conv(c.lower(cs.Value, sc), c.cellType)
+	v := c.lower(cs.Value, sc)
+	if v != nil && c.cellType.IsInteger() && v.Type().IsFloat() && !integral(v) {
+		// C's conversion, as documented; but a fraction dropped into
+		// integer cells is rarely what a file means (a distance of
+		// doubles in the default int cells).
+		c.p.Notes.Add(startPos(cs.Value), "this value is %s, stored in %s cells: its fraction is dropped (rounded toward zero); declare `cell: double` to keep it, or write floor(...) or ceil(...) to say which whole number",
+			v.Type(), c.cellType)
+	}
+	k.Value = c.conv(v, c.cellType)
 	if cs.Cond != nil {
 		k.Cond = c.toBool(c.lower(cs.Cond, noEmits(sc, "a case's condition")))
 	}
@@ -360,4 +368,40 @@ func (c *checker) lhsExample(vars []*dsl.Ident) string {
 		}
 	}
 	return "cell[" + strings.Join(names, "][") + "]"
+}
+
+// integral reports whether floating e is a whole number wherever it is
+// defined: floor, ceil, a whole constant, inf, an integer converted, and
+// ?:, min, max, abs, negation, sums and products of such.
+func integral(e ir.Expr) bool {
+	switch n := e.(type) {
+	case *ir.Inf:
+		return true
+	case *ir.Const:
+		return !n.T.IsFloat() || n.V.F == math.Trunc(n.V.F) || math.IsInf(n.V.F, 0)
+	case *ir.Convert:
+		return !n.X.Type().IsFloat() || integral(n.X)
+	case *ir.Select:
+		return integral(n.Then) && integral(n.Else)
+	case *ir.Unary:
+		return n.Op == ir.OpNeg && integral(n.X)
+	case *ir.Binary:
+		switch n.Op {
+		case ir.OpAdd, ir.OpSub, ir.OpMul:
+			return integral(n.X) && integral(n.Y)
+		}
+	case *ir.Call:
+		switch n.Fn {
+		case ir.FnFloor, ir.FnCeil:
+			return true
+		case ir.FnMin, ir.FnMax, ir.FnAbs:
+			for _, a := range n.Args {
+				if !integral(a) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return !e.Type().IsFloat()
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/report"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // batchDescription is `dpgpu batch --help`'s text.
@@ -136,6 +137,7 @@ func batchAction(c *cli.Context) (err error) {
 		FailFast:  c.Bool("fail-fast"),
 		NoSpecial: c.Bool("no-special"),
 		Notice:    c.App.ErrWriter,
+		Notes:     func(notes source.ErrorList) { printNotes(c.App.ErrWriter, notes, src) },
 	}
 	gpus, err := engine.GPUs(c.String("gpus"))
 	if err != nil {

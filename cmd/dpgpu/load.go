@@ -1,12 +1,14 @@
 package main
 
 import (
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/engine"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // inputFlags are the flags that feed the checker: --input and --set.
@@ -54,5 +56,15 @@ func loadProblem(c *cli.Context) (*engine.Loaded, error) {
 	if err != nil {
 		return nil, withSource(err, src)
 	}
+	printNotes(c.App.ErrWriter, l.Problem.Notes, src)
 	return l, nil
+}
+
+// printNotes prints the checker's notes (ir.Problem.Notes) on stderr as
+// errors are printed, with their line and caret, marked as notes: they
+// stop nothing.
+func printNotes(w io.Writer, notes source.ErrorList, src *engine.Source) {
+	for _, n := range notes {
+		printError(w, withSource(&source.Error{Pos: n.Pos, Msg: "note: " + n.Msg}, src))
+	}
 }
