@@ -466,7 +466,7 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 			rs[n].dep.Checked = true
 		}
 		pl.Schedule = Hyperplanar
-		if h == (Hyperplane{-1, 1}) {
+		if isInterval(p, h) {
 			pl.Schedule = Interval
 		}
 		pl.T, pl.Direction = h, Forward
@@ -507,8 +507,11 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 			}
 			accept(h, far, bounded, checked)
 			pl.Reason = fmt.Sprintf("some reference reaches over a range of cells; the fronts %s are the first hyperplane that puts every reference on an earlier front: the cells of one front are independent, and the whole grid stays in memory", h.In(p))
-			if h == (Hyperplane{-1, 1}) {
+			if isInterval(p, h) {
 				pl.Reason = "some reference reaches over a range of cells; interval order (t = j - i, by increasing interval length) puts every reference on an earlier front: the cells of one front are independent, and the whole grid stays in memory"
+				if T := len(p.Tables); T > 1 {
+					pl.Reason = fmt.Sprintf("some reference reaches over a range of cells; interval order (by increasing interval length j - i, the %d tables of a cell in file order: %s) puts every reference on an earlier front: the cells of one front are independent, and the whole grid stays in memory", T, h.In(p))
+				}
 			}
 			if len(checked) > 0 {
 				var names []string
@@ -521,6 +524,13 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 		}
 	}
 	return noSchedule(rs, p)
+}
+
+// isInterval reports whether h is interval order: t = j - i, or over
+// the flat columns of T tables t = J - T*i (candidates).
+func isInterval(p *ir.Problem, h Hyperplane) bool {
+	T := int64(len(p.Tables))
+	return h == (Hyperplane{-1, 1}) || (T > 1 && h == Hyperplane{-T, 1})
 }
 
 // why says why the reference breaks h.
