@@ -1040,6 +1040,8 @@ func (b *batch) run1(ctx context.Context, ex backend.Executor, r *BatchResult, l
 	if b.opt.Traceback && res.Grid != nil {
 		if s, ok := problems.Solution(p.Name, p, res.Grid, res.Tree); ok {
 			r.Solution = s
+		} else if res.Tree != nil {
+			r.Solution = res.Tree.Outline(p.CellText)
 		}
 		r.Path, r.Emitted = res.Grid.Path, res.Grid.Emitted
 		if a, ok := render.AlignmentRecord(p, r.Path, render.LeadGap(res.Tree)); ok {

@@ -20,6 +20,7 @@ package traceback
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/eval"
@@ -521,4 +522,41 @@ func readsCell(e ir.Expr) bool {
 		}
 	}
 	return false
+}
+
+// Outline writes the tree on one line, each cell as name gives it followed
+// by its children in parentheses: "cell[0][3](cell[0][1](cell[0][0]
+// cell[1][1]) cell[2][3])". It is the solution of a tree traceback where
+// nothing renders it (a batch's solution column).
+func (n *Node) Outline(name func(i, j int64) string) string {
+	var b strings.Builder
+	// An explicit stack (a tree may be as deep as the grid is long): a
+	// node is entered, then its children, then closed.
+	type item struct {
+		m     *Node
+		close bool
+		first bool
+	}
+	stack := []item{{m: n, first: true}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.close {
+			b.WriteByte(')')
+			continue
+		}
+		if !it.first {
+			b.WriteByte(' ')
+		}
+		b.WriteString(name(it.m.I, it.m.J))
+		if len(it.m.Children) == 0 {
+			continue
+		}
+		b.WriteByte('(')
+		stack = append(stack, item{m: it.m, close: true})
+		for k := len(it.m.Children) - 1; k >= 0; k-- {
+			stack = append(stack, item{m: it.m.Children[k], first: k == 0})
+		}
+	}
+	return b.String()
 }

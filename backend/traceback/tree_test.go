@@ -272,3 +272,29 @@ func countNodes(n *traceback.Node) int {
 	n.Walk(func(*traceback.Node, int) { c++ })
 	return c
 }
+
+// TestOutline: a tree on one line, children in parentheses in the order
+// the recurrence reads them; a chain as deep as a long grid needs no
+// recursion.
+func TestOutline(t *testing.T) {
+	leaf := func(i, j int64) *traceback.Node { return &traceback.Node{I: i, J: j} }
+	tree := &traceback.Node{I: 0, J: 3, Children: []*traceback.Node{
+		{I: 0, J: 1, Children: []*traceback.Node{leaf(0, 0), leaf(1, 1)}},
+		leaf(2, 3),
+	}}
+	name := func(i, j int64) string { return fmt.Sprintf("c[%d][%d]", i, j) }
+	if got, want := tree.Outline(name), "c[0][3](c[0][1](c[0][0] c[1][1]) c[2][3])"; got != want {
+		t.Errorf("outline %q, want %q", got, want)
+	}
+	if got := leaf(4, 5).Outline(name); got != "c[4][5]" {
+		t.Errorf("a leaf: %q", got)
+	}
+	deep := leaf(0, 0)
+	for k := int64(1); k <= 1_000_000; k++ {
+		deep = &traceback.Node{I: 0, J: k, Children: []*traceback.Node{deep}}
+	}
+	got := deep.Outline(func(i, j int64) string { return "x" })
+	if len(got) != 1_000_001+2*1_000_000 || !strings.HasPrefix(got, "x(x(") || !strings.HasSuffix(got, "x)))") {
+		t.Errorf("deep chain: %d bytes", len(got))
+	}
+}
