@@ -312,11 +312,21 @@ type CheckJSON struct {
 	// Chain is the reduction computed from the one a step back along the
 	// row (analysis.FirstChain), absent when there is none.
 	Chain *ChainJSON `json:"chain,omitempty"`
+	// Notes are the checker's notes (ir.Problem.Notes), which stop
+	// nothing: a fraction dropped into integer cells.
+	Notes []NoteJSON `json:"notes,omitempty"`
 	// The fronts of a generic schedule (plan.Kind.Generic); absent for
 	// the rows, cols and wavefront sweeps.
 	Fronts *FrontsJSON `json:"fronts,omitempty"`
 	// Traceback is how a traceback would keep the grid (check).
 	Traceback *TraceJSON `json:"traceback,omitempty"`
+}
+
+// NoteJSON is one of the checker's notes, with its place in the file.
+type NoteJSON struct {
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
 }
 
 // ChainJSON is the reduction the CPU computes from the one a step back
@@ -414,6 +424,9 @@ func CheckObject(p *ir.Problem, pl *plan.Plan) CheckJSON {
 	c.Answer = answerText(p, pl.Answer)
 	c.Special = specialJSON(pl.Special)
 	c.Chain = chainLine(p, pl)
+	for _, n := range p.Notes {
+		c.Notes = append(c.Notes, NoteJSON{Line: n.Pos.Line, Col: n.Pos.Col, Message: n.Msg})
+	}
 	for _, d := range pl.Deps {
 		dep := DepJSON{Text: d.Ref.Text, Line: d.Ref.Pos.Line, Col: d.Ref.Pos.Col, DI: d.DI, DJ: d.DJ}
 		if pl.Schedule.Generic() {

@@ -22,6 +22,9 @@ func TestFractionNote(t *testing.T) {
 			t.Errorf("%v: exit %d\n%s\n%s", args, code, errs, out)
 		}
 	}
+	if out, _, _ := dpgpu(t, "check", "--json", noted); !strings.Contains(out, `"notes": [`) || !strings.Contains(out, `"line": 4,`) {
+		t.Errorf("check --json has no note:\n%s", out)
+	}
 	if out, _, _ := dpgpu(t, "solve", "-b", "cpu", noted); !strings.Contains(out, "answer     10") { // 0 + 1.5 -> 1, 1 + 3.75 -> 4, 4 + 6 -> 10
 		t.Errorf("answer:\n%s", out)
 	}
