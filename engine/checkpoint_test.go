@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -112,10 +113,21 @@ func (h hostOnly) KeepsRows(pl *plan.Plan) bool {
 
 func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 	r := dptest.Rand(t)
-	onDevice, nested := 0, 0
+	onDevice, nested, spilled := 0, 0, 0
+	// The checkpoint rows of a spilled layout go to a temporary file
+	// (plan.TraceLayout.Spill): here, where the test can see that none
+	// is left behind.
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	defer func() {
 		if (mode == hostBands || mode == smallDevice) && nested == 0 && !t.Failed() {
 			t.Errorf("no traceback used two levels of checkpoints")
+		}
+		if mode == hostBands && spilled == 0 && !t.Failed() {
+			t.Errorf("no traceback kept its checkpoint rows in a temporary file")
+		}
+		if left, _ := os.ReadDir(tmp); len(left) > 0 {
+			t.Errorf("temporary files left behind: %v", left)
 		}
 		if mode != hostBands && onDevice == 0 && !t.Failed() {
 			t.Errorf("no traceback kept its grid, or its bands, on the device")
@@ -181,6 +193,9 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 					banded++
 					if lay.Nested {
 						nested++
+					}
+					if got.Trace.Spill {
+						spilled++
 					}
 					what := fmt.Sprintf("n = %d, bands of %d rows (%d bands, reach %d, narrow %v)", n, lay.Band, lay.Bands, lay.Reach, lay.Narrow)
 					if got.Answer() != whole.Answer() {

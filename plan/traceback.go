@@ -61,6 +61,12 @@ type TraceLayout struct {
 	// one band with its given rows, as cells, plus the boundary input
 	// (8 bytes a value) of the band being run.
 	Bytes int64
+	// Spill: the checkpoint rows go to a temporary file (os.TempDir(),
+	// SpillBytes of them) and are read back as the walk enters their
+	// bands; the memory holds one band (Bytes). The last resort, where
+	// neither one level nor two of checkpoints fit the memory.
+	Spill      bool
+	SpillBytes int64
 	// Recompute is how many cells the run computes, at most, over the
 	// grid's: 1 for a whole grid, up to 2 + Reach/Band with bands (every
 	// band once more, with its given rows, when the walk crosses it), 3 +
@@ -105,7 +111,10 @@ func Traceback(p *ir.Problem, pl *Plan, budget int64) (TraceLayout, error) {
 		}); ok {
 			return two, nil
 		}
-		return TraceLayout{}, fmt.Errorf("a traceback of the %s needs %s in linear memory (checkpoints every %d rows and one band; two levels need more too), more than the traceback memory (%s): raise --traceback-memory", p.GridText(), hostmem.Bytes(cost(lo)), lo, hostmem.Bytes(budget))
+		if sp, ok := spilled(p, reach, narrow, budget); ok {
+			return sp, nil
+		}
+		return TraceLayout{}, fmt.Errorf("a traceback of the %s needs %s in linear memory (checkpoints every %d rows and one band; two levels need more too, and so does one band with the checkpoints in a temporary file), more than the traceback memory (%s): raise --traceback-memory", p.GridText(), hostmem.Bytes(cost(lo)), lo, hostmem.Bytes(budget))
 	}
 	hi := n
 	for lo < hi {
@@ -127,6 +136,32 @@ func Traceback(p *ir.Problem, pl *Plan, budget int64) (TraceLayout, error) {
 		Bytes:     cost(k),
 		Recompute: bandsRecompute(reach, k, narrow),
 	}, nil
+}
+
+// spilled is the layout of last resort (TraceLayout.Spill): the
+// checkpoint rows in a temporary file, the memory holding the tallest band
+// (with its given rows and their input) that fits budget; false where not
+// even a band of one row does.
+func spilled(p *ir.Problem, reach int64, narrow bool, budget int64) (TraceLayout, bool) {
+	row := p.Cols * int64(p.CellType.Size())
+	band := func(k int64) int64 { return (k+reach)*row + reach*p.Cols*8 }
+	if band(1) > budget {
+		return TraceLayout{}, false
+	}
+	k := min((budget-reach*p.Cols*8)/row-reach, p.Rows)
+	bands := bandCount(p.Rows, k, reach)
+	disk := (bands - 1) * reach * row
+	return TraceLayout{
+		Why:        fmt.Sprintf("the whole grid (%s) is over the traceback memory (%s), and so are one and two levels of checkpoints: checkpoints every %d rows in a temporary file (%s), one band in memory", hostmem.Bytes(GridBytes(p)), hostmem.Bytes(budget), k, hostmem.Bytes(disk)),
+		Band:       k,
+		Reach:      reach,
+		Bands:      bands,
+		Narrow:     narrow,
+		Bytes:      band(k),
+		Spill:      true,
+		SpillBytes: disk,
+		Recompute:  bandsRecompute(reach, k, narrow),
+	}, true
 }
 
 // bandsRecompute is TraceLayout.Recompute of bands of k rows kept on the

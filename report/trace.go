@@ -28,6 +28,9 @@ type TraceJSON struct {
 	// is 2 where each band is traced back from checkpoints of its own,
 	// Transposed where that second level runs the band transposed.
 	OnDevice   bool `json:"bands_on_device,omitempty"`
+	// SpillBytes is what the checkpoint rows take in a temporary file
+	// (plan.TraceLayout.Spill), 0 where they stay in memory.
+	SpillBytes int64 `json:"spill_bytes,omitempty"`
 	Levels     int  `json:"levels,omitempty"`
 	Transposed bool `json:"second_level_transposed,omitempty"`
 }
@@ -41,7 +44,7 @@ func TraceObject(lay plan.TraceLayout, recomputed int) *TraceJSON {
 		t.Layout = "device"
 	case !lay.Whole:
 		t.Layout, t.BandRows, t.Bands, t.Reach = "checkpoints", lay.Band, lay.Bands, lay.Reach
-		t.OnDevice, t.Levels = lay.DeviceBands, 1
+		t.OnDevice, t.Levels, t.SpillBytes = lay.DeviceBands, 1, lay.SpillBytes
 		if lay.Nested {
 			t.Levels, t.Transposed = 2, lay.SubSwapped
 		}
@@ -74,11 +77,15 @@ func Trace(w io.Writer, lay plan.TraceLayout, recomputed int) {
 	case lay.Nested:
 		where += ", each traced back from checkpoints of its own (two levels)"
 	}
+	kept := "the last %d row(s) of each kept"
+	if lay.Spill {
+		kept = "the last %d row(s) of each kept in a temporary file (" + Bytes(lay.SpillBytes) + ")"
+	}
 	walk := "the walk recomputes the bands it crosses"
 	if lay.Narrow {
 		walk += " up to the column it enters at, keeping the columns near its path"
 	}
-	fmt.Fprintf(w, "traceback  linear memory, %s: %d bands of %d rows%s, the last %d row(s) of each kept; %s (at most %.2fx the grid's cells)\n",
+	fmt.Fprintf(w, "traceback  linear memory, %s: %d bands of %d rows%s, "+kept+"; %s (at most %.2fx the grid's cells)\n",
 		Bytes(lay.Bytes), lay.Bands, lay.Band, where, lay.Reach, walk, lay.Recompute)
 	if recomputed >= 0 {
 		fmt.Fprintf(w, "           %d band(s) recomputed\n", recomputed)

@@ -39,8 +39,10 @@ type Grid struct {
 	lay plan.TraceLayout
 
 	// tops[b] holds the Reach rows above band b (b >= 1), full width:
-	// rows b*Band - Reach .. b*Band - 1 of p's grid.
-	tops []*backend.Grid
+	// rows b*Band - Reach .. b*Band - 1 of p's grid; in spill instead
+	// where the layout keeps them in a temporary file (lay.Spill).
+	tops  []*backend.Grid
+	spill *spillFile
 
 	// The band in memory: band cur, computed for p's rows base ..
 	// base+height-1 (its given rows first), columns 0 .. cols-1, its grid
@@ -116,7 +118,14 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	case lay.Nested:
 		// Each band is a Grid of its own (load).
 	}
-	if keepsRows(ex, pl) {
+	if lay.Spill {
+		sp, err := newSpill(p, lay)
+		if err != nil {
+			return nil, nil, err
+		}
+		g.spill = sp
+	} else if keepsRows(ex, pl) {
+		// (An executor keeping the rows holds them all at once.)
 		return g.keptRows(pl, opt, start)
 	}
 	ans := newAnswer(pl.Answer)
@@ -134,7 +143,10 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 		r0, rows := g.bandRows(b)
 		ans.take(g.at, r0, r0+rows, p.Cols)
 		if b+1 < lay.Bands {
-			g.tops[b+1] = g.rows(r0+rows-lay.Reach, lay.Reach)
+			if err := g.putTop(b+1, g.rows(r0+rows-lay.Reach, lay.Reach)); err != nil {
+				g.Close()
+				return nil, nil, err
+			}
 		}
 		if err := g.Err(); err != nil {
 			g.Close()
@@ -225,12 +237,16 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 		return nil, err
 	}
 	r0, rows := g.bandRows(b)
-	bp, err := band(g.p, r0, rows, cols, g.lay.Reach, g.tops[b], g.cells)
+	g.g = nil // the band in memory goes before the next one is allocated
+	if err := g.freeBand(); err != nil {
+		return nil, err
+	}
+	top, err := g.top(b)
 	if err != nil {
 		return nil, err
 	}
-	g.g = nil // the band in memory goes before the next one is allocated
-	if err := g.Close(); err != nil {
+	bp, err := band(g.p, r0, rows, cols, g.lay.Reach, top, g.cells)
+	if err != nil {
 		return nil, err
 	}
 	// A band of fewer rows than columns runs transposed: a GPU sweeps
@@ -534,8 +550,38 @@ func (g *Grid) Err() error {
 	return nil
 }
 
-// Close frees the band kept in the GPU's memory, if one is.
+// Close frees the band kept in the GPU's memory, if one is, and the
+// temporary file of the checkpoint rows.
 func (g *Grid) Close() error {
+	err := g.freeBand()
+	if g.spill != nil {
+		if e := g.spill.close(); err == nil {
+			err = e
+		}
+		g.spill = nil
+	}
+	return err
+}
+
+// putTop keeps the given rows of band b.
+func (g *Grid) putTop(b int64, rows *backend.Grid) error {
+	if g.spill != nil {
+		return g.spill.put(b, rows)
+	}
+	g.tops[b] = rows
+	return nil
+}
+
+// top is the given rows of band b (nil for the first).
+func (g *Grid) top(b int64) (*backend.Grid, error) {
+	if g.spill != nil && b > 0 {
+		return g.spill.get(b)
+	}
+	return g.tops[b], nil
+}
+
+// freeBand frees the band kept in the GPU's memory, if one is.
+func (g *Grid) freeBand() error {
 	var err error
 	if g.dev != nil {
 		err = g.dev.Close()
