@@ -27,12 +27,12 @@ type TraceJSON struct {
 	// OnDevice: the bands are kept in GPU memory, one at a time. Levels
 	// is 2 where each band is traced back from checkpoints of its own,
 	// Transposed where that second level runs the band transposed.
-	OnDevice   bool `json:"bands_on_device,omitempty"`
+	OnDevice bool `json:"bands_on_device,omitempty"`
 	// SpillBytes is what the checkpoint rows take in a temporary file
 	// (plan.TraceLayout.Spill), 0 where they stay in memory.
 	SpillBytes int64 `json:"spill_bytes,omitempty"`
-	Levels     int  `json:"levels,omitempty"`
-	Transposed bool `json:"second_level_transposed,omitempty"`
+	Levels     int   `json:"levels,omitempty"`
+	Transposed bool  `json:"second_level_transposed,omitempty"`
 }
 
 // TraceObject is lay for JSON; recomputed < 0 leaves out the count of
