@@ -411,3 +411,52 @@ func TestCheckpointWindows(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckpointDeviceBandsSpill: bands kept on the device one at a time,
+// the rows between them in a temporary file where even two levels of them
+// are over the traceback memory: the same path as the whole grid, and no
+// file left behind.
+func TestCheckpointDeviceBandsSpill(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	r := dptest.Rand(t)
+	src := dptest.LCS(dptest.DNA(r, 300), dptest.DNA(r, 280))
+	s := &engine.Source{Name: "lcs.dp", Path: "lcs.dp", Text: []byte(src)}
+	l, err := engine.Load(s, bind.Config{BaseDir: "."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := fakeDevice{cpu.New(2), false}
+	whole, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: 1 << 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	device := max(plan.GridBytes(l.Problem)/16, 1)
+	var budget int64
+	for b := plan.GridBytes(l.Problem); b > 0; b = b * 5 / 6 {
+		lay, err := plan.DeviceBands(l.Problem, l.Plan, device, b)
+		if err != nil {
+			break
+		}
+		if lay.Spill {
+			budget = b
+			break
+		}
+	}
+	if budget == 0 {
+		t.Fatal("no budget gives bands on the device with the rows between them in a file")
+	}
+	got, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: budget, DeviceBudget: device})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Trace == nil || !got.Trace.DeviceBands || !got.Trace.Spill {
+		t.Fatalf("layout %+v, want bands on the device and the rows between them in a file", got.Trace)
+	}
+	if got.Answer() != whole.Answer() || fmt.Sprint(got.Grid.Path) != fmt.Sprint(whole.Grid.Path) {
+		t.Fatalf("answer %v path %v, whole grid %v %v", got.Answer(), got.Grid.Path, whole.Answer(), whole.Grid.Path)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}

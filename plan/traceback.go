@@ -299,7 +299,23 @@ func DeviceBands(p *ir.Problem, pl *Plan, deviceFree, budget int64) (TraceLayout
 			two.Why += fmt.Sprintf(", in GPU memory (%s free)", hostmem.Bytes(deviceFree))
 			return two, nil
 		}
-		return TraceLayout{}, fmt.Errorf("a traceback of the %s in bands of %d rows on the GPU keeps %s of rows between them on the host, more than the traceback memory (%s), even in two levels: raise --traceback-memory", p.GridText(), k, hostmem.Bytes(host), hostmem.Bytes(budget))
+		if input := reach * p.Cols * 8; input <= budget {
+			// The rows between the bands in a temporary file; the host
+			// holds a band's given rows as it runs.
+			return TraceLayout{
+				Why:         fmt.Sprintf("the whole grid (%s) is over the GPU's free memory (%s): %d bands of %d rows, one at a time in GPU memory, the rows between them (%s) in a temporary file: over the traceback memory (%s) even in two levels", hostmem.Bytes(GridBytes(p)), hostmem.Bytes(deviceFree), bands, k, hostmem.Bytes(host-input), hostmem.Bytes(budget)),
+				Band:        k,
+				Reach:       reach,
+				Bands:       bands,
+				Narrow:      readsNoColumnRight(p, pl),
+				Bytes:       input + reach*row,
+				Recompute:   2 + float64(reach)/float64(k),
+				DeviceBands: true,
+				Spill:       true,
+				SpillBytes:  host - input,
+			}, nil
+		}
+		return TraceLayout{}, fmt.Errorf("a traceback of the %s in bands of %d rows on the GPU keeps %s of rows between them on the host, more than the traceback memory (%s), even in two levels or in a temporary file: raise --traceback-memory", p.GridText(), k, hostmem.Bytes(host), hostmem.Bytes(budget))
 	}
 	return TraceLayout{
 		Why:         fmt.Sprintf("the whole grid (%s) is over the GPU's free memory (%s): %d bands of %d rows, one at a time in GPU memory", hostmem.Bytes(GridBytes(p)), hostmem.Bytes(deviceFree), bands, k),
