@@ -103,11 +103,11 @@ func TestHyperplaneChoice(t *testing.T) {
 		{"forced rows over a range", "schedule: rows\n4x5\ncell[i][j] = 1 when i == 0\n | max(k in 0..i-1: cell[k][j]) otherwise\n",
 			plan.Hyperplanar, plan.Hyperplane{A: 1, B: 0}, true, 3, 3, 4, 4, "forced"},
 		// Several tables: fronts over the flat columns J = j*T + t.
-		{"interval over two tables", twoTables(""), plan.Interval, plan.Hyperplane{A: -2, B: 1}, true, 11, 0, 10, 22, "interval order (by increasing interval length j - i, the 2 tables of a cell in file order: t = (j*2 + table) - 2*i)"},
+		{"interval over two tables", twoTables(""), plan.Interval, plan.Hyperplane{A: -2, B: 1}, true, 11, 0, 10, 22, "interval order (by increasing interval length j - i, the 2 tables of a cell in file order: t = 2*(j - i) + table)"},
 		{"forced interval over two tables", twoTables("schedule: interval\n"), plan.Interval, plan.Hyperplane{A: -2, B: 1}, true, 11, 0, 10, 22, "forced"},
 		{"t = j - i over two tables", twoTables("schedule: t = j - i\n"), plan.Interval, plan.Hyperplane{A: -2, B: 1}, true, 11, 0, 10, 22, "forced"},
 		{"t = 2*j - 3*i over two tables", twoTables("schedule: t = 2*j - 3*i\n"), plan.Hyperplanar, plan.Hyperplane{A: -3, B: 1}, true, 15, 0, 10, 27, "forced"},
-		{"interval over four tables", fourTables, plan.Interval, plan.Hyperplane{A: -4, B: 1}, true, 17, 0, 19, 36, "t = (j*4 + table) - 4*i"},
+		{"interval over four tables", fourTables, plan.Interval, plan.Hyperplane{A: -4, B: 1}, true, 17, 0, 19, 36, "t = 4*(j - i) + table"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
