@@ -344,28 +344,7 @@ func NotYet(p *ir.Problem, h plan.Hyperplane, n *ir.CellRef, ci, cj, i, j int64,
 // e.g. "t = j - i", or "t = n" for a 1-D grid indexed by n.
 func (c *CellProgram) frontText() string { return frontText(c.p, c.h) }
 
-func frontText(p *ir.Problem, h plan.Hyperplane) string {
-	s := h.String()
-	iv, jv := p.IVar, p.JVar
-	if iv == "" {
-		iv = "i"
-	}
-	if jv == "" {
-		jv = "j"
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case 'i':
-			b.WriteString(iv)
-		case 'j':
-			b.WriteString(jv)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func frontText(p *ir.Problem, h plan.Hyperplane) string { return h.In(p) }
 
 // CellMachine is one worker's state for computing cells: the scalar frame
 // and the registers of the vectorised reductions.
