@@ -159,13 +159,16 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 				}
 				// Budgets from just under the whole grid down to the
 				// least that works: band heights from large to 1.
+				spilledHere := false
 				for budget := plan.GridBytes(l.Problem) - 1; budget > 0; budget = budget * 5 / 6 {
 					lay, err := plan.Traceback(l.Problem, l.Plan, budget)
-					if err != nil || (lay.Spill && mode != hostBands) {
+					if err != nil || (lay.Spill && (mode != hostBands || spilledHere)) {
 						// (The temporary file of the checkpoint rows is
-						// the host's: the device modes stop before it.)
+						// the host's: the device modes stop before it, and
+						// one spilled run a size is enough.)
 						break
 					}
+					spilledHere = spilledHere || lay.Spill
 					opt := backend.Options{Traceback: true, TraceMemory: budget}
 					switch mode {
 					case bandsOnDevice:
