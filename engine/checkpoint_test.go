@@ -117,8 +117,7 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 	// The checkpoint rows of a spilled layout go to a temporary file
 	// (plan.TraceLayout.Spill): here, where the test can see that none
 	// is left behind.
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
+	tmp := spillDir(t)
 	defer func() {
 		if (mode == hostBands || mode == smallDevice) && nested == 0 && !t.Failed() {
 			t.Errorf("no traceback used two levels of checkpoints")
@@ -126,7 +125,7 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 		if mode == hostBands && spilled == 0 && !t.Failed() {
 			t.Errorf("no traceback kept its checkpoint rows in a temporary file")
 		}
-		if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		if left := spillLeft(tmp); len(left) > 0 {
 			t.Errorf("temporary files left behind: %v", left)
 		}
 		if mode != hostBands && onDevice == 0 && !t.Failed() {
@@ -420,8 +419,7 @@ func TestCheckpointWindows(t *testing.T) {
 // are over the traceback memory: the same path as the whole grid, and no
 // file left behind.
 func TestCheckpointDeviceBandsSpill(t *testing.T) {
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
+	tmp := spillDir(t)
 	r := dptest.Rand(t)
 	src := dptest.LCS(dptest.DNA(r, 300), dptest.DNA(r, 280))
 	s := &engine.Source{Name: "lcs.dp", Path: "lcs.dp", Text: []byte(src)}
@@ -459,7 +457,34 @@ func TestCheckpointDeviceBandsSpill(t *testing.T) {
 	if got.Answer() != whole.Answer() || fmt.Sprint(got.Grid.Path) != fmt.Sprint(whole.Grid.Path) {
 		t.Fatalf("answer %v path %v, whole grid %v %v", got.Answer(), got.Grid.Path, whole.Answer(), whole.Grid.Path)
 	}
-	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+	if left := spillLeft(tmp); len(left) > 0 {
 		t.Errorf("left behind: %v", left)
 	}
+}
+
+// spillDir makes TMPDIR a fresh directory for the test, where the
+// checkpoint rows' temporary files go. (Not t.TempDir: a subtest's name
+// may hold '=', in which the C compiler the compiled CPU path runs leaves
+// its own temporary files behind.)
+func spillDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "dpgpu-spill-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Setenv("TMPDIR", dir)
+	return dir
+}
+
+// spillLeft lists the checkpoint files (dpgpu-checkpoints-*) left in dir.
+func spillLeft(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var left []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "dpgpu-checkpoints-") {
+			left = append(left, e.Name())
+		}
+	}
+	return left
 }
