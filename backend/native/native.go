@@ -301,6 +301,10 @@ func (c *Compiler) compile(hp *codegen.HostProgram, path string) error {
 	so := filepath.Join(tmp, "out.so")
 	args := append(append([]string{}, Flags...), "-o", so, src)
 	cmd := exec.Command(c.path, args...)
+	// The compiler's own temporary files go to the build directory,
+	// removed with it: none in the user's TMPDIR (gcc 12 leaves its
+	// linker resolution files, cc*.res, in a TMPDIR whose path holds '=').
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

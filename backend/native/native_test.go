@@ -105,3 +105,26 @@ func TestFewerWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileLeavesNothingInTMPDIR: the compiler's own temporary files go
+// to the build directory, not the user's TMPDIR, even one whose path
+// holds '=' (where gcc 12 leaves cc*.res files of its own).
+func TestCompileLeavesNothingInTMPDIR(t *testing.T) {
+	c, err := Find()
+	if err != nil {
+		t.Skipf("no compiler: %v", err)
+	}
+	tmp := filepath.Join(t.TempDir(), "a=b")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	c.dir = t.TempDir()
+	hp := &codegen.HostProgram{Name: "t.cc", Source: `extern "C" int dp_test_f() { return 1; }` + "\n"}
+	if err := c.compile(hp, filepath.Join(c.dir, "t.so")); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in TMPDIR: %v", left)
+	}
+}
