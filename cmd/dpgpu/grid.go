@@ -133,7 +133,7 @@ func (o *gridOutput) abort() {
 // for each of several tables (the grid's flat column j*T + t read back
 // as table t's [i][j]). Several tables go to one .npz archive (a member
 // NAME.npy per table, what numpy.load reads), or in .npy and .csv to one
-// file per table beside the target, BASE.NAME.npy (tableFiles).
+// file per table beside the target, BASE.NAME.npy (tableFile).
 func (o *gridOutput) write(ctx context.Context, p *ir.Problem, g *backend.Grid) (err error) {
 	views := gridViews(p, g)
 	ext := strings.ToLower(filepath.Ext(o.path))
@@ -307,28 +307,26 @@ func writeNPY(ctx context.Context, w io.Writer, v gridView) error {
 		return err
 	}
 	size := int64(g.T.Size())
-	if !v.contiguous() {
+	if !v.contiguous() || !littleEndian {
 		return gatherChunks(ctx, w, v, size)
 	}
-	if littleEndian {
-		raw := g.Bytes()
-		step := chunkCells * int(size)
-		for off := 0; off < len(raw); off += step {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if _, err := w.Write(raw[off:min(off+step, len(raw))]); err != nil {
-				return err
-			}
+	raw := g.Bytes()
+	step := chunkCells * int(size)
+	for off := 0; off < len(raw); off += step {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		return nil
+		if _, err := w.Write(raw[off:min(off+step, len(raw))]); err != nil {
+			return err
+		}
 	}
-	return swapChunks(ctx, w, g.Bytes(), int(size))
+	return nil
 }
 
 // gatherChunks writes the cells of a view that is not the grid's memory as
-// it is (one of several tables), little-endian, through one buffer of
-// chunkCells cells.
+// it is (one of several tables, or any grid on a machine whose byte order
+// is not little-endian), little-endian, through one buffer of chunkCells
+// cells.
 func gatherChunks(ctx context.Context, w io.Writer, v gridView, size int64) error {
 	raw := v.g.Bytes()
 	buf := make([]byte, 0, chunkCells*size)
@@ -372,28 +370,6 @@ func writeNPZ(ctx context.Context, w io.Writer, views []gridView) error {
 		}
 	}
 	return z.Close()
-}
-
-// swapChunks writes raw, cells of size bytes in the machine's byte order,
-// little-endian through one buffer of chunkCells cells, for machines whose
-// own byte order is not little-endian.
-func swapChunks(ctx context.Context, w io.Writer, raw []byte, size int) error {
-	buf := make([]byte, chunkCells*size)
-	for off := 0; off < len(raw); off += len(buf) {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		part := raw[off:min(off+len(buf), len(raw))]
-		for k := 0; k < len(part); k += size {
-			for b := 0; b < size; b++ {
-				buf[k+b] = part[k+size-1-b]
-			}
-		}
-		if _, err := w.Write(buf[:len(part)]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // writeCSV writes one line per row of the view (a 3-D grid's planes one
