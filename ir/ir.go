@@ -189,6 +189,9 @@ type Problem struct {
 	Tables     []string
 	CellType   Type
 	IVar, JVar string // names of the index variables (`i`, `j`; `j` alone in 1-D)
+	// TableJVar is the user's column variable of a recurrence of several
+	// tables, whose JVar names the flat column, `(j*T + table)`.
+	TableJVar string
 
 	// Header settings; *Pos is zero when the line is absent.
 	Prev     int // declared `prev:`, -1 when absent (the planner infers it)

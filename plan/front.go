@@ -38,10 +38,10 @@ func (h Hyperplane) In(p *ir.Problem) string {
 		h.A = 0
 	}
 	if T := int64(len(p.Tables)); T > 1 && h.A%T == 0 && (h.B == 1 || h.B == -1) {
-		// Over the flat columns J = j*T + table (sema's JVar is
-		// "(j*T + table)"): T times the user's order, the tables of a cell
-		// apart by ±1 — "t = 2*(j - i) + table".
-		if name, _, ok := strings.Cut(strings.TrimPrefix(jv, "("), "*"); ok && name != "" {
+		// Over the flat columns J = j*T + table: T times the user's
+		// order, the tables of a cell apart by ±1 — "t = 2*(j - i) +
+		// table".
+		if name := p.TableJVar; name != "" {
 			user := strings.TrimPrefix(Hyperplane{h.A / T, h.B}.Format(iv, name), "t = ")
 			sign := " + "
 			if h.B < 0 {

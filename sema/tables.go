@@ -154,6 +154,7 @@ func (c *checker) checkTables() {
 		if T > 1 {
 			// How the planner's report words the flat column.
 			c.p.JVar = fmt.Sprintf("(%s*%d + table)", first, T)
+			c.p.TableJVar = first
 		}
 	}
 	if good {
