@@ -333,18 +333,12 @@ func NotYet(p *ir.Problem, h plan.Hyperplane, n *ir.CellRef, ci, cj, i, j int64,
 		via = " (" + strings.Join(loads, ", ") + ")"
 	}
 	t, tr := h.T(ci, cj), h.T(i, j)
-	front := frontText(p, h)
+	front := h.In(p)
 	if tr == t {
 		return errAt(n.Pos, "%s reads %s%s, which is not computed yet: both are on front %s = %d, whose cells are computed at the same time", self, read, via, front, t)
 	}
 	return errAt(n.Pos, "%s reads %s%s, which is not computed yet: it is on front %s = %d, after the front of %s (%d); fronts are computed in increasing order", self, read, via, front, tr, self, t)
 }
-
-// frontText writes the front function with the problem's index names,
-// e.g. "t = j - i", or "t = n" for a 1-D grid indexed by n.
-func (c *CellProgram) frontText() string { return frontText(c.p, c.h) }
-
-func frontText(p *ir.Problem, h plan.Hyperplane) string { return h.In(p) }
 
 // CellMachine is one worker's state for computing cells: the scalar frame
 // and the registers of the vectorised reductions.
