@@ -17,8 +17,12 @@ import (
 // Rest: -range(wt)}.
 type Affine struct {
 	I, J, K int64
-	Red     map[*ir.Var]int64 // coefficients of reduction variables (no zeros)
-	Rest    Range             // the non-linear part; Point(0) when there is none
+	// M is the coefficient of a 3-D grid's middle index variable i (the
+	// user's cell[k][i][j], seen through Columns with Inner set: I is then
+	// k's and J the user's j's); 0 elsewhere.
+	M    int64
+	Red  map[*ir.Var]int64 // coefficients of reduction variables (no zeros)
+	Rest Range             // the non-linear part; Point(0) when there is none
 	// Data: some part of the expression is not linear (Rest stands for
 	// it), even where what is known of it is one value.
 	Data bool
@@ -44,7 +48,13 @@ func AffineOf(e ir.Expr, opaque Opaque) (Affine, bool) {
 // (`T[i][k]` with k in i..j-1 reads J - (k*T + t') >= T + t - t'), where
 // over J they go through the quotient J / T. The zero value (T of 0 or 1)
 // is the flat column itself.
-type Columns struct{ T, Table int64 }
+//
+// Inner, when not 0, is C of a 3-D grid K x R x C instead (T is then 0):
+// sema's flat column J = i*C + j holds the user's cell[k][i][j], the user's
+// i is J / C (the Affine's M) and j is J % C (its J), so that a
+// reference's offsets along each of the three axes are linear in the
+// user's variables.
+type Columns struct{ T, Table, Inner int64 }
 
 // Tabled reports whether c maps the flat column to the user's.
 func (c Columns) Tabled() bool { return c.T > 1 }
@@ -69,6 +79,9 @@ func (c Columns) User(r Range) Range {
 // Cell is the flat column of the cell being computed, T*u + Table (J
 // itself where c is the identity).
 func (c Columns) Cell() Affine {
+	if c.Inner > 0 {
+		return Affine{M: c.Inner, J: 1, Rest: Point(0)}
+	}
 	if !c.Tabled() {
 		return Affine{J: 1, Rest: Point(0)}
 	}
@@ -120,7 +133,7 @@ func (a Affine) Vars() []*ir.Var {
 // Form is a's linear form in i and j when a has neither reduction
 // variables nor a non-linear part.
 func (a Affine) Form() (Form, bool) {
-	if len(a.Red) != 0 || !a.IsLinear() {
+	if len(a.Red) != 0 || !a.IsLinear() || a.M != 0 {
 		return Form{}, false
 	}
 	return Form{I: a.I, J: a.J, K: a.K}, true
@@ -204,6 +217,17 @@ func (b *affineBuilder) of(e ir.Expr) Affine {
 		if n.Saturate {
 			break
 		}
+		if b.cols.Inner > 0 && (n.Op == ir.OpDiv || n.Op == ir.OpRem) && flatJ(n.X) {
+			// J / C and J % C: a 3-D grid's i and j (Columns).
+			if k, ok := stripIntConv(n.Y).(*ir.Const); ok {
+				if v, ok := constInt(k); ok && v == b.cols.Inner {
+					if n.Op == ir.OpDiv {
+						return Affine{M: 1, Rest: Point(0)}
+					}
+					return Affine{J: 1, Rest: Point(0)}
+				}
+			}
+		}
 		if b.cols.Tabled() && (n.Op == ir.OpDiv || n.Op == ir.OpRem) && flatJ(n.X) {
 			// J / T and J % T in table Table's cases (Columns).
 			if k, ok := stripIntConv(n.Y).(*ir.Const); ok {
@@ -242,7 +266,7 @@ func canonVar(v *ir.Var) *ir.Var {
 }
 
 func (a Affine) isConst() bool {
-	return a.I == 0 && a.J == 0 && len(a.Red) == 0 && a.IsLinear()
+	return a.I == 0 && a.J == 0 && a.M == 0 && len(a.Red) == 0 && a.IsLinear()
 }
 
 func (b *affineBuilder) mul(x, y int64) int64 {
@@ -262,7 +286,7 @@ func (b *affineBuilder) plus(x, y int64) int64 {
 }
 
 func (b *affineBuilder) scale(a Affine, c int64) Affine {
-	r := Affine{I: b.mul(a.I, c), J: b.mul(a.J, c), K: b.mul(a.K, c), Rest: a.Rest.Mul(Point(c)), Data: a.Data && c != 0}
+	r := Affine{I: b.mul(a.I, c), J: b.mul(a.J, c), K: b.mul(a.K, c), M: b.mul(a.M, c), Rest: a.Rest.Mul(Point(c)), Data: a.Data && c != 0}
 	for v, k := range a.Red {
 		if m := b.mul(k, c); m != 0 {
 			if r.Red == nil {
@@ -276,7 +300,7 @@ func (b *affineBuilder) scale(a Affine, c int64) Affine {
 
 func (b *affineBuilder) add(x, y Affine, s int64) Affine {
 	y = b.scale(y, s)
-	r := Affine{I: b.plus(x.I, y.I), J: b.plus(x.J, y.J), K: b.plus(x.K, y.K), Rest: x.Rest.Add(y.Rest), Data: x.Data || y.Data}
+	r := Affine{I: b.plus(x.I, y.I), J: b.plus(x.J, y.J), K: b.plus(x.K, y.K), M: b.plus(x.M, y.M), Rest: x.Rest.Add(y.Rest), Data: x.Data || y.Data}
 	for _, m := range []map[*ir.Var]int64{x.Red, y.Red} {
 		for v, k := range m {
 			if r.Red == nil {

@@ -1373,9 +1373,7 @@ func (g *gen) defines() string {
 			def("DP_SCAN_AHEAD", g.scanAhead())
 		}
 		if g.hostFront {
-			def("DP_TA", fmt.Sprintf("%dLL", prog.Front.A))
-			def("DP_TB", fmt.Sprintf("%dLL", prog.Front.B))
-			def("DP_TSTEP", fmt.Sprintf("%dLL", max(prog.Front.B, -prog.Front.B)))
+			frontDefines(def, prog.Front, p.Cols)
 			def("DP_MIRROR", b2i(prog.Mirror))
 		}
 		def("DP_NLINES", fmt.Sprintf("%dLL", prog.Lines))
@@ -1386,13 +1384,7 @@ func (g *gen) defines() string {
 		def("DP_HL", HostLanes)
 		def("DP_NREFS_REAL", len(p.CellRefs))
 	case KernelFront:
-		def("DP_TA", fmt.Sprintf("%dLL", prog.Front.A))
-		def("DP_TB", fmt.Sprintf("%dLL", prog.Front.B))
-		step := prog.Front.B
-		if step < 0 {
-			step = -step
-		}
-		def("DP_TSTEP", fmt.Sprintf("%dLL", step))
+		frontDefines(def, prog.Front, p.Cols)
 		def("DP_MIRROR", b2i(prog.Mirror))
 		def("DP_FRONT_THREADS", prog.FrontThreads)
 		def("DP_WARP_THREADS", prog.WarpThreads)
@@ -1548,4 +1540,43 @@ func CellRange(p *ir.Problem, pl *plan.Plan) (lo, hi int64, ok bool) {
 		return 0, 0, false
 	}
 	return r.Lo, r.Hi, true
+}
+
+// frontDefines writes the front function h of a grid of cols flat columns
+// for templates/front.cu and host.cu: t = DP_TA*i + DP_TB*j, a front's cells
+// every DP_TSTEP rows; or with DP_T3 the 3-D hyperplane t = DP_TA*k +
+// DP_TM*i + DP_TB*j over DP_TMID x DP_TINNER planes, whose line in one
+// k-plane is DP_LA*i + DP_LB*j == u / DP_LG (the whole plane with
+// DP_LWHOLE), at most DP_TW cells (plan.Hyperplane.Line, LineWidth).
+func frontDefines(def func(string, any), h plan.Hyperplane, cols int64) {
+	def("DP_TA", fmt.Sprintf("%dLL", h.A))
+	def("DP_TB", fmt.Sprintf("%dLL", h.B))
+	def("DP_TSTEP", fmt.Sprintf("%dLL", max(h.B, -h.B)))
+	def("DP_T3", b2i(h.Three()))
+	if !h.Three() {
+		return
+	}
+	mid := cols / h.Inner
+	def("DP_TM", fmt.Sprintf("%dLL", h.M))
+	def("DP_TMID", fmt.Sprintf("%dLL", mid))
+	def("DP_TINNER", fmt.Sprintf("%dLL", h.Inner))
+	whole := h.M == 0 && h.B == 0
+	g := int64(1)
+	if !whole {
+		g = gcdAbs(h.M, h.B)
+	}
+	def("DP_LWHOLE", b2i(whole))
+	def("DP_LG", fmt.Sprintf("%dLL", g))
+	def("DP_LA", fmt.Sprintf("%dLL", h.M/g))
+	def("DP_LB", fmt.Sprintf("%dLL", h.B/g))
+	def("DP_TW", fmt.Sprintf("%dLL", h.LineWidth(mid, h.Inner)))
+}
+
+// gcdAbs is the greatest common divisor of |a| and |b| (not both 0).
+func gcdAbs(a, b int64) int64 {
+	a, b = max(a, -a), max(b, -b)
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }

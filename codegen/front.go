@@ -128,7 +128,7 @@ func usesVar(e ir.Expr, r *ir.Reduce) bool {
 // of bench/peers do by mirroring the triangle.
 func (g *gen) frontLayout() error {
 	p, pl, prog, opt := g.p, g.pl, g.prog, g.opt
-	if pl.T.A == 0 && pl.T.B == 0 {
+	if pl.T.A == 0 && pl.T.B == 0 && pl.T.M == 0 {
 		return fmt.Errorf("codegen: the %s schedule has no front function (internal planning error)", pl.Schedule)
 	}
 	if opt.WarpThreads%32 != 0 || opt.BlockThreads%32 != 0 || opt.BlockThreads > 1024 || opt.WarpThreads > 1024 || opt.FrontThreads > 1024 {
@@ -411,9 +411,12 @@ type FrontLaunch struct {
 	Spread    Spread
 	Range     bool
 	T, T1, I0 int64
-	Cells     int64
-	Blocks    int64
-	Threads   int
+	// Cells is the launch's count of cells: of a 3-D hyperplane's front,
+	// its slots (a line's width for each k-plane from I0); Computed is how
+	// many of them are cells of the grid, for progress.
+	Cells, Computed int64
+	Blocks          int64
+	Threads         int
 }
 
 // rangeMin is how much of the grid a run of fronts that read no cell must
@@ -430,6 +433,9 @@ func (p *Program) FrontLaunches(sms int, f func(FrontLaunch) error) error {
 	h := p.Front
 	first, last := h.Range(p.Rows, p.Cols)
 	grid := p.Rows * p.Cols
+	if h.Three() {
+		return p.frontLaunches3(sms, f)
+	}
 	// Runs of fronts that read nothing, and how many cells each holds.
 	type run struct{ t0, t1, cells int64 }
 	var runs []run
@@ -470,7 +476,7 @@ func (p *Program) FrontLaunches(sms int, f func(FrontLaunch) error) error {
 	threads := int64(p.FrontThreads)
 	for _, r := range big {
 		blocks := min((grid+threads-1)/threads, int64(max(sms, 1))*32)
-		if err := f(FrontLaunch{Func: FuncFrontRange, Spread: SpreadThread, Range: true, T: r.t0, T1: r.t1, Cells: r.cells, Blocks: blocks, Threads: p.FrontThreads}); err != nil {
+		if err := f(FrontLaunch{Func: FuncFrontRange, Spread: SpreadThread, Range: true, T: r.t0, T1: r.t1, Cells: r.cells, Computed: r.cells, Blocks: blocks, Threads: p.FrontThreads}); err != nil {
 			return err
 		}
 	}
@@ -488,7 +494,47 @@ func (p *Program) FrontLaunches(sms int, f func(FrontLaunch) error) error {
 		terms := max(p.ReductionLength(i0, j0), p.ReductionLength(i1, j1))
 		sp, lanes := p.FrontSpread(n, terms, sms)
 		blocks, th := p.FrontGrid(sp, lanes, n)
-		if err := f(FrontLaunch{Func: sp.Func(), Spread: sp, T: t, T1: t, I0: i0, Cells: n, Blocks: blocks, Threads: th}); err != nil {
+		if err := f(FrontLaunch{Func: sp.Func(), Spread: sp, T: t, T1: t, I0: i0, Cells: n, Computed: n, Blocks: blocks, Threads: th}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// frontLaunches3 is FrontLaunches for a 3-D hyperplane over the grid's
+// three axes: front t is launched as LineWidth slots for each k-plane it
+// may cross (plan.Hyperplane.Planes; templates/front.cu dp_front_cell), a
+// slot past its plane's line computing nothing, so that the host finds a
+// launch in O(1) instead of enumerating the front. Computed shares the
+// grid's cells out in proportion to the slots, for progress.
+func (p *Program) frontLaunches3(sms int, f func(FrontLaunch) error) error {
+	h := p.Front
+	first, last := h.Range(p.Rows, p.Cols)
+	width := h.LineWidth(p.Cols/h.Inner, h.Inner)
+	var slots int64
+	for t := first; t <= last; t++ {
+		if k0, k1 := h.Planes(t, p.Rows, p.Cols); k0 <= k1 {
+			slots += (k1 - k0 + 1) * width
+		}
+	}
+	grid := p.Rows * p.Cols
+	var done, slotsDone int64
+	for t := first; t <= last; t++ {
+		k0, k1 := h.Planes(t, p.Rows, p.Cols)
+		if k0 > k1 {
+			continue
+		}
+		n := (k1 - k0 + 1) * width
+		slotsDone += n
+		computed := int64(float64(slotsDone)/float64(max(slots, 1))*float64(grid)) - done
+		if slotsDone == slots {
+			computed = grid - done
+		}
+		done += computed
+		terms := max(p.ReductionLength(k0, 0), p.ReductionLength(k1, p.Cols-1))
+		sp, lanes := p.FrontSpread(n, terms, sms)
+		blocks, th := p.FrontGrid(sp, lanes, n)
+		if err := f(FrontLaunch{Func: sp.Func(), Spread: sp, T: t, T1: t, I0: k0, Cells: n, Computed: computed, Blocks: blocks, Threads: th}); err != nil {
 			return err
 		}
 	}

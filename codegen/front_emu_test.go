@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
 
@@ -518,4 +519,44 @@ answer: max(j in 0..len(a)-1: cell[j])
 		best = math.Max(best, v)
 	}
 	frontCase{name: "lis1d", src: src, want: g, ans: best}.run(t)
+}
+
+// TestEmulatedFronts3: the front kernel runs 3-D grids on hyperplanes over
+// the three axes (dptest.Hyper3Cases: a front launched as a line's width
+// of slots for each k-plane, lines with a gcd, of one row, the whole
+// plane, negative coefficients), with every spread, and gives the plain
+// loops' whole grid.
+func TestEmulatedFronts3(t *testing.T) {
+	emuCompiler(t)
+	inf, _ := ir.ArithSentinels(ir.Long)
+	var cases []frontCase
+	for _, n := range []int{2, 5} {
+		r := rand.New(rand.NewPCG(uint64(n), 33))
+		for _, hc := range dptest.Hyper3Cases(r, n) {
+			_, pl := dptest.Load(t, "h3.dp", hc.Src)
+			flat := hc.Flat()
+			want := grid(len(flat), len(flat[0]))
+			for k, row := range flat {
+				for J, v := range row {
+					if v == dptest.NoEdge {
+						v = inf
+					}
+					want[k][J] = float64(v)
+				}
+			}
+			if pl.Answer.Kind != plan.AnswerCell {
+				t.Fatalf("%s: answer %v, want the last cell", hc.Name, pl.Answer.Kind)
+			}
+			cases = append(cases, frontCase{name: fmt.Sprintf("%s-%d", strings.ReplaceAll(hc.Name, " ", "_"), n), src: hc.Src, want: want, ans: want[pl.Answer.I][pl.Answer.J]})
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			prog := c.run(t)
+			if !prog.Front.Three() {
+				t.Errorf("fronts %+v, not over the three axes", prog.Front)
+			}
+		})
+	}
 }

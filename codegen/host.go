@@ -117,7 +117,7 @@ func HostSupports(p *ir.Problem, pl *plan.Plan) error {
 	case plan.Interval, plan.Hyperplanar:
 		// Fronts of the plan's hyperplane, the whole grid in memory
 		// (templates/host.cu, DP_HOST_FRONT).
-		if pl.T.A == 0 && pl.T.B == 0 {
+		if pl.T.A == 0 && pl.T.B == 0 && pl.T.M == 0 {
 			return fmt.Errorf("the %s schedule has no front function", pl.Schedule)
 		}
 	case plan.Wavefront:

@@ -92,6 +92,12 @@ type CellRef struct {
 	// 0..C-1, J is OutsideColumn3 of the cell being computed, outside the
 	// grid. Messages built from the reference alone read them.
 	Mid, Inner int64
+	// Sub3 (recurrence of a 3-D grid) is the reference's second and third
+	// subscripts b and c as written, over the lowered index variables (the
+	// user's i is J / C, j is J % C): the planner reads a 3-D reference's
+	// offsets along the user's three axes from I and Sub3, where J has
+	// folded b and c into one column.
+	Sub3 [2]Expr
 	// Tables is Problem.Tables of a recurrence of several tables (nil
 	// otherwise), so that messages built from the reference alone name
 	// cells as the user does (H[2][3]); Table is the table it reads.

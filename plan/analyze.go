@@ -42,6 +42,11 @@ func Analyze(p *ir.Problem) (*Plan, error) {
 		r.dep.RangeJ = r.axisRange(r.dj)
 		r.dep.Column = r.walksColumn()
 	}
+	if p.Dims == 3 && p.Inner > 0 {
+		for _, r := range reaches3(p, pl) {
+			r.dep.Range3 = [3]analysis.Range{r.axisRange(r.di), r.axisRange(r.dm), r.axisRange(r.dj)}
+		}
+	}
 	if err := choose(p, pl); err != nil {
 		return nil, err
 	}
@@ -136,11 +141,11 @@ func v1Hyperplane(k Kind, d Direction) Hyperplane {
 	}
 	switch k {
 	case Rows:
-		return Hyperplane{s, 0}
+		return Hyperplane{A: s, B: 0}
 	case Cols:
-		return Hyperplane{0, s}
+		return Hyperplane{A: 0, B: s}
 	}
-	return Hyperplane{s, s}
+	return Hyperplane{A: s, B: s}
 }
 
 func choose(p *ir.Problem, pl *Plan) error {
@@ -160,13 +165,28 @@ func choose(p *ir.Problem, pl *Plan) error {
 func forcedHyperplane(p *ir.Problem) (*Hyperplane, string, error) {
 	switch Kind(p.Schedule) {
 	case Interval:
+		if p.Dims == 3 && p.Inner > 0 {
+			// Interval order in every k-plane: t = j - i.
+			return &Hyperplane{A: 0, M: -1, B: 1, Inner: p.Inner}, "interval", nil
+		}
 		if T := int64(len(p.Tables)); T > 1 {
 			// Over the flat columns of several tables (candidates).
-			return &Hyperplane{-T, 1}, "interval", nil
+			return &Hyperplane{A: -T, B: 1}, "interval", nil
 		}
-		return &Hyperplane{-1, 1}, "interval", nil
+		return &Hyperplane{A: -1, B: 1}, "interval", nil
 	case scheduleExpr:
 		var errs source.ErrorList
+		if p.Dims == 3 && p.Inner > 0 {
+			// Over the user's k, i and j (J / C and J % C).
+			a, ok := analysis.AffineIn(p.ScheduleExpr, nil, analysis.Columns{Inner: p.Inner})
+			if !ok || len(a.Red) != 0 || !a.IsLinear() || (a.I == 0 && a.M == 0 && a.J == 0) {
+				errs.Add(p.ScheduleExpr.Position(), "schedule: t = EXPR must be linear in the index variables with constant integer coefficients, e.g. `t = k + i + j`")
+				return nil, "", errs
+			}
+			g := gcd(gcd(abs64(a.I), abs64(a.M)), abs64(a.J))
+			h := Hyperplane{A: a.I / g, M: a.M / g, B: a.J / g, Inner: p.Inner}
+			return &h, h.In(p), nil
+		}
 		// With several tables EXPR is in the user's j (J / T): a*i + b*j
 		// orders the flat columns as T*a*i + b*J, the user's fronts times
 		// T, a cell's tables apart by b (candidates).
@@ -188,7 +208,7 @@ func forcedHyperplane(p *ir.Problem) (*Hyperplane, string, error) {
 			return nil, "", errs
 		}
 		g := gcd(abs64(f.I), abs64(f.J))
-		h := Hyperplane{f.I / g, f.J / g}
+		h := Hyperplane{A: f.I / g, B: f.J / g}
 		return &h, h.In(p), nil
 	}
 	return nil, "", nil

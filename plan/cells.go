@@ -48,7 +48,7 @@ func cellWavefront(p *ir.Problem, pl *Plan) {
 			return
 		}
 	}
-	h := Hyperplane{T, 1}
+	h := Hyperplane{A: T, B: 1}
 	ok, far, bounded, checked, _ := hyperplaneFits(reaches(p, pl), h, false)
 	if !ok || !bounded || len(checked) > 0 {
 		return

@@ -26,12 +26,27 @@ type reach struct {
 	bound  func(v *ir.Var) (lo, hi analysis.Affine, ok bool)
 	rows   int64
 	cols   int64
+	// three: the reach over a 3-D grid's own axes (reaches3): di is the
+	// offset along k, dm along the user's i, dj along the user's j; i, m
+	// and j are their ranges, a box (planes are not used).
+	three bool
+	dm    analysis.Affine
+	m     analysis.Range
 }
 
 // reaches derives the reach of every reference of pl.Deps in p, noting in
 // pl.DataBound where the input values bound one (now or when a reach is
 // asked later).
-func reaches(p *ir.Problem, pl *Plan) []reach {
+func reaches(p *ir.Problem, pl *Plan) []reach { return reachesIn(p, pl, false) }
+
+// reaches3 is reaches over a 3-D grid's three axes k, i, j (the user's,
+// from each reference's I and CellRef.Sub3), for the 3-D hyperplanes t =
+// a*k + b*i + c*j. Where the flat column J = i*C + j is one axis, a read of
+// cell[k][i-1][j] is C columns back; over the three axes it is one step
+// back along i.
+func reaches3(p *ir.Problem, pl *Plan) []reach { return reachesIn(p, pl, true) }
+
+func reachesIn(p *ir.Problem, pl *Plan, three bool) []reach {
 	deps := pl.Deps
 	bounds := analysis.NewInputBounds(p)
 	w := &analysis.Walker{Config: analysis.Config{
@@ -48,14 +63,8 @@ func reaches(p *ir.Problem, pl *Plan) []reach {
 		at, seen := envs[d.Ref]
 		en := at.en
 		r := &out[n]
-		r.dep, r.rows, r.cols = d, p.Rows, p.Cols
+		r.dep, r.rows, r.cols, r.three = d, p.Rows, p.Cols, three
 		if !seen || en.IsEmpty() {
-			r.never, r.ok = true, true
-			continue
-		}
-		// Over a table's cases the column is the user's (refAt.cols).
-		r.i, r.j, r.planes = en.I, at.cols.User(en.J), at.planes
-		if _, ok := polygonExtremum(0, 0, r.i, r.j, r.planes, false); !ok {
 			r.never, r.ok = true, true
 			continue
 		}
@@ -64,6 +73,16 @@ func reaches(p *ir.Problem, pl *Plan) []reach {
 				return analysis.Full()
 			}
 			return w.Range(e, en)
+		}
+		if three {
+			r.reach3(d.Ref, en, p.Mid, p.Inner, opaque)
+			continue
+		}
+		// Over a table's cases the column is the user's (refAt.cols).
+		r.i, r.j, r.planes = en.I, at.cols.User(en.J), at.planes
+		if _, ok := polygonExtremum(0, 0, r.i, r.j, r.planes, false); !ok {
+			r.never, r.ok = true, true
+			continue
 		}
 		col := readColumn(d.Ref, w, en)
 		I, ok1 := analysis.AffineIn(d.Ref.I, opaque, at.cols)
@@ -81,6 +100,44 @@ func reaches(p *ir.Problem, pl *Plan) []reach {
 		}
 	}
 	return out
+}
+
+// reach3 fills r over a 3-D grid's axes: k's range is en's rows, i's and
+// j's those of the flat columns en allows (J / C, and J % C where J stays
+// within one plane row; every j otherwise).
+func (r *reach) reach3(ref *ir.CellRef, en analysis.Env, mid, inner int64, opaque analysis.Opaque) {
+	r.three = true
+	cols := analysis.Columns{Inner: inner}
+	lo, hi := max(en.J.Lo, 0), min(en.J.Hi, mid*inner-1)
+	if lo > hi || en.I.IsEmpty() {
+		r.never, r.ok = true, true
+		return
+	}
+	r.i = en.I
+	r.m = analysis.Span(lo/inner, hi/inner)
+	r.j = analysis.Span(0, inner-1)
+	if lo/inner == hi/inner {
+		r.j = analysis.Span(lo%inner, hi%inner)
+	}
+	if ref.Sub3[0] == nil || ref.Sub3[1] == nil {
+		return // r.ok stays false: nothing is known of the reference
+	}
+	K, ok1 := analysis.AffineIn(ref.I, opaque, cols)
+	I, ok2 := analysis.AffineIn(ref.Sub3[0], opaque, cols)
+	J, ok3 := analysis.AffineIn(ref.Sub3[1], opaque, cols)
+	dk, ok4 := analysis.Affine{I: 1, Rest: analysis.Point(0)}.Add(K, -1)
+	dm, ok5 := analysis.Affine{M: 1, Rest: analysis.Point(0)}.Add(I, -1)
+	dj, ok6 := analysis.Affine{J: 1, Rest: analysis.Point(0)}.Add(J, -1)
+	r.di, r.dm, r.dj = dk, dm, dj
+	r.ok = ok1 && ok2 && ok3 && ok4 && ok5 && ok6
+	r.bound = func(v *ir.Var) (lo, hi analysis.Affine, ok bool) {
+		if v.Reduce == nil {
+			return lo, hi, false
+		}
+		lo, ok1 := analysis.AffineIn(v.Reduce.Lo, opaque, cols)
+		hi, ok2 := analysis.AffineIn(v.Reduce.Hi, opaque, cols)
+		return lo, hi, ok1 && ok2
+	}
 }
 
 // readColumn is the column ref reads where en holds: its J, or for a
@@ -274,6 +331,19 @@ func (r *reach) extremum(f analysis.Affine, most bool) (int64, bool) {
 		return 0, false
 	}
 	ij, feasible := polygonExtremum(f.I, f.J, r.i, r.j, r.planes, most)
+	if feasible && r.three && f.M != 0 {
+		// The middle axis: the box's side that extremises it.
+		x := r.m.Lo
+		if (f.M > 0) == most {
+			x = r.m.Hi
+		}
+		mx, ok1 := ir.Mul64(f.M, x)
+		sum, ok2 := ir.Add64(ij, mx)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		ij = sum
+	}
 	if !feasible {
 		if most {
 			return 0, true
@@ -326,10 +396,18 @@ func (r *reach) innermost(f analysis.Affine) *ir.Var {
 
 // step is t(cell) - t(referenced cell) for hyperplane h, as an affine form.
 func (r *reach) step(h Hyperplane) (analysis.Affine, bool) {
+	if r.three != h.Three() {
+		return analysis.Affine{}, false // the reach of the other axes
+	}
 	a, ok1 := r.di.Scale(h.A)
 	b, ok2 := r.dj.Scale(h.B)
 	s, ok3 := a.Add(b, 1)
-	return s, ok1 && ok2 && ok3
+	if !r.three {
+		return s, ok1 && ok2 && ok3
+	}
+	m, ok4 := r.dm.Scale(h.M)
+	s, ok5 := s.Add(m, 1)
+	return s, ok1 && ok2 && ok3 && ok4 && ok5
 }
 
 // earlier reports whether the reference always reads a cell of an earlier
@@ -367,13 +445,13 @@ func candidates(rows, cols, tables int64) []Hyperplane {
 			if (a == 0 && b == 0) || gcd(abs64(a), abs64(b)) != 1 {
 				continue
 			}
-			hs = append(hs, Hyperplane{a, b})
+			hs = append(hs, Hyperplane{A: a, B: b})
 		}
 	}
 	if tables > 1 {
 		for a := int64(-3); a <= 3; a++ {
 			for _, b := range []int64{-1, 1} {
-				if h := (Hyperplane{tables * a, b}); abs64(h.A) > 3 {
+				if h := (Hyperplane{A: tables * a, B: b}); abs64(h.A) > 3 {
 					hs = append(hs, h)
 				}
 			}
@@ -387,18 +465,18 @@ func candidates(rows, cols, tables int64) []Hyperplane {
 		// An axis of one cell has no order to give: a coefficient on it
 		// would only rename the same fronts (a 1 x N grid's t = j).
 		switch {
-		case rows == 1 && h == Hyperplane{0, 1}, cols == 1 && h == Hyperplane{1, 0}:
+		case rows == 1 && h == Hyperplane{A: 0, B: 1}, cols == 1 && h == Hyperplane{A: 1, B: 0}:
 			return -1
 		}
-		if tables > 1 && h == (Hyperplane{-tables, 1}) {
+		if tables > 1 && h == (Hyperplane{A: -tables, B: 1}) {
 			return 0
 		}
 		switch h {
-		case Hyperplane{-1, 1}:
+		case Hyperplane{A: -1, B: 1}:
 			return 0
-		case Hyperplane{1, 0}, Hyperplane{0, 1}:
+		case Hyperplane{A: 1, B: 0}, Hyperplane{A: 0, B: 1}:
 			return 1
-		case Hyperplane{1, 1}:
+		case Hyperplane{A: 1, B: 1}:
 			return 2
 		}
 		return 3 + int(abs64(h.A)+abs64(h.B))
@@ -411,6 +489,91 @@ func candidates(rows, cols, tables int64) []Hyperplane {
 		return rank(hs[x]) < rank(hs[y])
 	})
 	return hs
+}
+
+// candidates3 are the 3-D hyperplanes t = a*k + b*i + c*j of a K x R x C
+// grid (sema's rows x cols flat grid, cols = R*C) the planner tries, with
+// small coprime coefficients, fewest fronts first; on a tie the k-planes
+// (1, 0, 0), in-plane interval order (0, -1, 1), then the smaller
+// coefficients.
+func candidates3(rows, cols, inner int64) []Hyperplane {
+	var hs []Hyperplane
+	for a := int64(-3); a <= 3; a++ {
+		for m := int64(-3); m <= 3; m++ {
+			for b := int64(-3); b <= 3; b++ {
+				if gcd(gcd(abs64(a), abs64(m)), abs64(b)) != 1 {
+					continue
+				}
+				hs = append(hs, Hyperplane{A: a, M: m, B: b, Inner: inner})
+			}
+		}
+	}
+	fronts := func(h Hyperplane) int64 {
+		lo, hi := h.Range(rows, cols)
+		return hi - lo + 1
+	}
+	rank := func(h Hyperplane) int {
+		switch {
+		case h.A == 1 && h.M == 0 && h.B == 0:
+			return 0
+		case h.A == 0 && h.M == -1 && h.B == 1:
+			return 1
+		}
+		return 2 + int(abs64(h.A)+abs64(h.M)+abs64(h.B))
+	}
+	sort.SliceStable(hs, func(x, y int) bool {
+		fx, fy := fronts(hs[x]), fronts(hs[y])
+		if fx != fy {
+			return fx < fy
+		}
+		return rank(hs[x]) < rank(hs[y])
+	})
+	return hs
+}
+
+// planeCandidates are every hyperplane the planner tries on p's grid, in
+// order: on a 3-D grid those over the flat column (candidates) merged with
+// those over the three axes (candidates3) by their number of fronts, the
+// flat one first on a tie (the same fronts, enumerated more simply).
+func planeCandidates(p *ir.Problem) []Hyperplane {
+	hs := candidates(p.Rows, p.Cols, int64(len(p.Tables)))
+	if p.Dims != 3 || p.Inner <= 0 {
+		return hs
+	}
+	h3 := candidates3(p.Rows, p.Cols, p.Inner)
+	fronts := func(h Hyperplane) int64 {
+		lo, hi := h.Range(p.Rows, p.Cols)
+		return hi - lo + 1
+	}
+	out := make([]Hyperplane, 0, len(hs)+len(h3))
+	for len(hs) > 0 || len(h3) > 0 {
+		if len(h3) == 0 || len(hs) > 0 && fronts(hs[0]) <= fronts(h3[0]) {
+			out, hs = append(out, hs[0]), hs[1:]
+		} else {
+			out, h3 = append(out, h3[0]), h3[1:]
+		}
+	}
+	return out
+}
+
+// planeReaches holds the reaches of a problem's references over the
+// grid's two axes and, on a 3-D grid, over its three; of picks those a
+// hyperplane is tested against.
+type planeReaches struct{ flat, three []reach }
+
+func newPlaneReaches(p *ir.Problem, pl *Plan) planeReaches {
+	rs := planeReaches{flat: reaches(p, pl)}
+	if p.Dims == 3 && p.Inner > 0 {
+		rs.three = reaches3(p, pl)
+	}
+	return rs
+}
+
+func (rs planeReaches) of(h Hyperplane) []reach {
+	if h.Three() {
+		return rs.three
+	}
+	return rs.flat
 }
 
 func gcd(a, b int64) int64 {
@@ -460,8 +623,10 @@ func (r *reach) checkable(h Hyperplane) bool {
 // runs (a reference over a range of offsets), or the one forced by
 // `schedule: interval` / `schedule: t = EXPR` / a v1 name whose test failed.
 func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText string) error {
-	rs := reaches(p, pl)
+	all := newPlaneReaches(p, pl)
+	rs := all.flat
 	accept := func(h Hyperplane, far int64, bounded bool, checked []int) {
+		rs := all.of(h)
 		for _, n := range checked {
 			rs[n].dep.Checked = true
 		}
@@ -484,7 +649,7 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 		pl.ReachBounded = bounded
 	}
 	if forced != nil {
-		ok, far, bounded, checked, br := hyperplaneFits(rs, *forced, true)
+		ok, far, bounded, checked, br := hyperplaneFits(all.of(*forced), *forced, true)
 		if !ok {
 			var errs source.ErrorList
 			what := forcedText
@@ -498,15 +663,20 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 		pl.Reason = fmt.Sprintf("forced by `schedule: %s`: fronts %s, every reference reads an earlier front", forcedText, forced.In(p))
 		return nil
 	}
-	hs := candidates(p.Rows, p.Cols, int64(len(p.Tables)))
+	hs := planeCandidates(p)
 	for _, checks := range []bool{false, true} {
 		for _, h := range hs {
+			rs := all.of(h)
 			ok, far, bounded, checked, _ := hyperplaneFits(rs, h, checks)
 			if !ok {
 				continue
 			}
 			accept(h, far, bounded, checked)
-			pl.Reason = fmt.Sprintf("some reference reaches over a range of cells; the fronts %s are the first hyperplane that puts every reference on an earlier front: the cells of one front are independent, and the whole grid stays in memory", h.In(p))
+			why := "some reference reaches over a range of cells"
+			if !overRange(rs) {
+				why = "no rotating sweep fits the references' offsets"
+			}
+			pl.Reason = fmt.Sprintf("%s; the fronts %s are the first hyperplane that puts every reference on an earlier front: the cells of one front are independent, and the whole grid stays in memory", why, h.In(p))
 			if isInterval(p, h) {
 				pl.Reason = "some reference reaches over a range of cells; interval order (t = j - i, by increasing interval length) puts every reference on an earlier front: the cells of one front are independent, and the whole grid stays in memory"
 				if T := len(p.Tables); T > 1 {
@@ -523,14 +693,30 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 			return nil
 		}
 	}
-	return noSchedule(rs, p)
+	if all.three != nil {
+		return noSchedule(all.three, candidates3(p.Rows, p.Cols, p.Inner), p)
+	}
+	return noSchedule(rs, candidates(p.Rows, p.Cols, int64(len(p.Tables))), p)
+}
+
+// overRange reports whether some reference of rs reaches over a range.
+func overRange(rs []reach) bool {
+	for n := range rs {
+		if rs[n].overRange() {
+			return true
+		}
+	}
+	return false
 }
 
 // isInterval reports whether h is interval order: t = j - i, or over
 // the flat columns of T tables t = J - T*i (candidates).
 func isInterval(p *ir.Problem, h Hyperplane) bool {
+	if h.Three() {
+		return h.A == 0 && h.M == -1 && h.B == 1
+	}
 	T := int64(len(p.Tables))
-	return h == (Hyperplane{-1, 1}) || (T > 1 && h == Hyperplane{-T, 1})
+	return h == (Hyperplane{A: -1, B: 1}) || (T > 1 && h == Hyperplane{A: -T, B: 1})
 }
 
 // why says why the reference breaks h.
@@ -546,7 +732,11 @@ func (r *reach) why(h Hyperplane) string {
 	if lo == 0 {
 		return fmt.Sprintf("%s may read a cell of its own front (offset %s)", r.dep.Ref.Text, r.offsetText())
 	}
-	return fmt.Sprintf("%s may read a cell %d fronts ahead (offset %s)", r.dep.Ref.Text, -lo, r.offsetText())
+	fronts := "fronts"
+	if lo == -1 {
+		fronts = "front"
+	}
+	return fmt.Sprintf("%s may read a cell %d %s ahead (offset %s)", r.dep.Ref.Text, -lo, fronts, r.offsetText())
 }
 
 // axisRange is offsetRange as an analysis.Range, unbounded sides open.
@@ -578,6 +768,9 @@ func (r *reach) offsetText() string {
 		}
 		return name + " unknown"
 	}
+	if r.three {
+		return one("dk", r.di) + ", " + one("di", r.dm) + ", " + one("dj", r.dj)
+	}
 	if r.rows == 1 {
 		return one("dj", r.dj)
 	}
@@ -587,8 +780,11 @@ func (r *reach) offsetText() string {
 // noSchedule explains why no hyperplane runs the recurrence: a reference no
 // hyperplane can order by itself, else two that no hyperplane orders
 // together.
-func noSchedule(rs []reach, p *ir.Problem) error {
-	hs := candidates(p.Rows, p.Cols, int64(len(p.Tables)))
+func noSchedule(rs []reach, hs []Hyperplane, p *ir.Problem) error {
+	order := "t = a*i + b*j"
+	if p.Dims == 3 {
+		order = "t = a*k + b*i + c*j"
+	}
 	fits := make([][]bool, len(rs))
 	for n := range rs {
 		fits[n] = make([]bool, len(hs))
@@ -612,8 +808,8 @@ func noSchedule(rs []reach, p *ir.Problem) error {
 			}
 			if !both {
 				var errs source.ErrorList
-				errs.Add(rs[b].dep.Ref.Pos, "no schedule can run this recurrence: %s (offset %s) and %s (line %d, offset %s) need the fronts to advance in opposite directions; no order t = a*i + b*j computes both cells before the cell that reads them",
-					rs[b].dep.Ref.Text, rs[b].offsetText(), rs[a].dep.Ref.Text, rs[a].dep.Ref.Pos.Line, rs[a].offsetText())
+				errs.Add(rs[b].dep.Ref.Pos, "no schedule can run this recurrence: %s (offset %s) and %s (line %d, offset %s) need the fronts to advance in opposite directions; no order %s computes both cells before the cell that reads them",
+					rs[b].dep.Ref.Text, rs[b].offsetText(), rs[a].dep.Ref.Text, rs[a].dep.Ref.Pos.Line, rs[a].offsetText(), order)
 				return errs
 			}
 		}
@@ -623,7 +819,7 @@ func noSchedule(rs []reach, p *ir.Problem) error {
 		texts = append(texts, r.dep.Ref.Text+" ("+r.offsetText()+")")
 	}
 	var errs source.ErrorList
-	errs.Add(rs[0].dep.Ref.Pos, "no schedule can run this recurrence: no order t = a*i + b*j (|a|, |b| <= 3) puts all of %s on earlier fronts", strings.Join(texts, ", "))
+	errs.Add(rs[0].dep.Ref.Pos, "no schedule can run this recurrence: no order %s (coefficients -3..3) puts all of %s on earlier fronts", order, strings.Join(texts, ", "))
 	return errs
 }
 

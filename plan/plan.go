@@ -57,6 +57,10 @@ type Dependency struct {
 	// nothing bounds is math.MinInt64 or math.MaxInt64: analysis.Full's);
 	// a constant offset is a point. For `dpgpu check`.
 	RangeI, RangeJ analysis.Range
+	// Range3 (a 3-D grid) is the offsets along the user's three axes k,
+	// i, j (the flat column's RangeJ folds i and j into one), for
+	// `dpgpu check`.
+	Range3 [3]analysis.Range
 	// Column: the reference's row moves with a reduction variable while
 	// its column stays (`cell[k+1][j]`): it walks down a column, which
 	// the executors read from the transposed copy (Plan.Transposed).

@@ -48,16 +48,23 @@ func rangeJSON(r analysis.Range) []*int64 {
 // reference over a reduction variable reaches a range of cells. A 1-D
 // grid has one offset.
 func rangeDeps(w io.Writer, p *ir.Problem, pl *plan.Plan) {
-	if p.Dims == 1 {
+	switch p.Dims {
+	case 1:
 		fmt.Fprintf(w, "dependencies (offset d back from cell[%s], lo..hi over every cell and reduction value; ? = unbounded)\n", p.JVar)
-	} else {
+	case 3:
+		v := p.Vars3
+		fmt.Fprintf(w, "dependencies (offsets dk, di, dj back from cell[%s][%s][%s], lo..hi over every cell and reduction value; ? = unbounded)\n", v[0], v[1], v[2])
+	default:
 		fmt.Fprintf(w, "dependencies (offsets di, dj back from cell[%s][%s], lo..hi over every cell and reduction value; ? = unbounded)\n", p.IVar, p.JVar)
 	}
 	for _, d := range pl.Deps {
 		var off string
-		if p.Dims == 1 {
+		switch p.Dims {
+		case 1:
 			off = "d=" + rangeText(d.RangeJ)
-		} else {
+		case 3:
+			off = fmt.Sprintf("dk=%-5s di=%-5s dj=%s", rangeText(d.Range3[0]), rangeText(d.Range3[1]), rangeText(d.Range3[2]))
+		default:
 			off = fmt.Sprintf("di=%-7s dj=%s", rangeText(d.RangeI), rangeText(d.RangeJ))
 		}
 		if d.Checked {
@@ -77,7 +84,7 @@ func frontsOf(p *ir.Problem, pl *plan.Plan) frontsFacts {
 	f := frontsFacts{}
 	f.first, f.last = pl.T.Range(p.Rows, p.Cols)
 	for t := f.first; t <= f.last; t++ {
-		f.widest = max(f.widest, pl.T.Front(t, p.Rows, p.Cols).Len())
+		f.widest = max(f.widest, pl.T.Count(t, p.Rows, p.Cols))
 	}
 	return f
 }
@@ -121,6 +128,11 @@ type FrontsJSON struct {
 	Hyperplane string `json:"hyperplane"`
 	A          int64  `json:"a"`
 	B          int64  `json:"b"`
+	// Coefficients are the front function's, one per axis of the grid as
+	// the user writes it: [a, b] of t = a*i + b*j, [a, b, c] of t = a*k +
+	// b*i + c*j on a 3-D grid (whose A and B above are then k's and j's),
+	// [b] of t = b*j on a 1-D grid.
+	Coefficients []int64 `json:"coefficients"`
 	// Count is the number of fronts, First and Last their values of t,
 	// Widest the most cells of one front.
 	Count  int64 `json:"count"`
@@ -141,6 +153,14 @@ func frontsObject(p *ir.Problem, pl *plan.Plan) *FrontsJSON {
 	f := frontsOf(p, pl)
 	o := &FrontsJSON{Hyperplane: hyperplaneText(p, pl), A: pl.T.A, B: pl.T.B, Count: pl.Fronts,
 		First: f.first, Last: f.last, Widest: f.widest, KeepAll: pl.Schedule.Generic() && pl.Cells == 0, Cells: pl.Cells}
+	switch h := pl.T; {
+	case h.Three():
+		o.Coefficients = []int64{h.A, h.M, h.B}
+	case p.Dims == 1:
+		o.Coefficients = []int64{h.B}
+	default:
+		o.Coefficients = []int64{h.A, h.B}
+	}
 	if pl.ReachBounded {
 		r := pl.Reach
 		o.Reach = &r

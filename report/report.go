@@ -156,7 +156,7 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	gridLine(w, p)
 	data(w, p)
 	generic := pl.Schedule.Generic()
-	if len(pl.Deps) > 0 && (generic || p.Dims == 1) {
+	if len(pl.Deps) > 0 && (generic || p.Dims == 1 || p.Dims == 3) {
 		rangeDeps(w, p, pl)
 	} else if len(pl.Deps) > 0 {
 		iv, jv := p.IVar, p.JVar // (a 3-D grid's column is the flat (i*C + j))
@@ -395,6 +395,9 @@ type DepJSON struct {
 	// over every cell and reduction value ([lo, hi], a side null when
 	// unbounded), and whether each read is checked at run time because
 	// nothing proves that it reads an earlier front.
+	// DKRange (a 3-D grid) is the offset along k; DIRange and DJRange
+	// are then along the user's i and j.
+	DKRange []*int64 `json:"dk_range,omitempty"`
 	DIRange []*int64 `json:"di_range,omitempty"`
 	DJRange []*int64 `json:"dj_range,omitempty"`
 	Checked bool     `json:"checked,omitempty"`
@@ -431,6 +434,10 @@ func CheckObject(p *ir.Problem, pl *plan.Plan) CheckJSON {
 		dep := DepJSON{Text: d.Ref.Text, Line: d.Ref.Pos.Line, Col: d.Ref.Pos.Col, DI: d.DI, DJ: d.DJ}
 		if pl.Schedule.Generic() {
 			dep.DIRange, dep.DJRange, dep.Checked = rangeJSON(d.RangeI), rangeJSON(d.RangeJ), d.Checked
+		}
+		if p.Dims == 3 {
+			// Along the user's three axes (the flat column folds i and j).
+			dep.DKRange, dep.DIRange, dep.DJRange = rangeJSON(d.Range3[0]), rangeJSON(d.Range3[1]), rangeJSON(d.Range3[2])
 		}
 		c.Dependencies = append(c.Dependencies, dep)
 	}

@@ -361,7 +361,7 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 			c.errorf(id.Pos, "%s is an index variable of the recurrence; in answer: it exists only as the variable of a reduction, e.g. max(%s in 0..%s: ...)", name, name, hi)
 			return nil
 		}
-		if kind == ir.VarJ && (c.table >= 0 || sc.mode == modeSchedule) {
+		if kind == ir.VarJ && c.dims != 3 && (c.table >= 0 || sc.mode == modeSchedule) {
 			return c.tableJ(name, id.Pos) // several tables (tables.go); the user's j in schedule: t = EXPR
 		}
 		if k := c.indexVar3(name); k >= 0 {

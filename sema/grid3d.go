@@ -131,6 +131,7 @@ func (c *checker) lowerCellRef3(ix *dsl.Index, ref *ir.CellRef, sc *scope) bool 
 		}
 	}
 	if allConst {
+		ref.Sub3 = [2]ir.Expr{s[1], s[2]}
 		ref.J = intConst(s[1].(*ir.Const).V.I*c.inner+s[2].(*ir.Const).V.I, ix.Pos)
 		return true
 	}
@@ -140,6 +141,7 @@ func (c *checker) lowerCellRef3(ix *dsl.Index, ref *ir.CellRef, sc *scope) bool 
 		return true
 	}
 	b, cc := c.conv(s[1], t), c.conv(s[2], t)
+	ref.Sub3 = [2]ir.Expr{b, cc}
 	bin := func(op ir.Op, x, y ir.Expr, rt ir.Type) ir.Expr {
 		return &ir.Binary{Node: ir.Node{T: rt, Pos: pos}, Op: op, X: x, Y: y}
 	}

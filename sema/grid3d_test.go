@@ -111,6 +111,11 @@ cell[k][i][j] = 0 when k == 0
 					w := want[n](k, i, j)
 					gi, gj := evalIdx(t, ref.I, k, J, in), evalIdx(t, ref.J, k, J, in)
 					inside := w[1] >= 0 && w[1] < R && w[2] >= 0 && w[2] < C
+					// Sub3 keeps the second and third subscripts as written
+					// (the planner's offsets along i and j).
+					if b, c := evalIdx(t, ref.Sub3[0], k, J, in), evalIdx(t, ref.Sub3[1], k, J, in); b != w[1] || c != w[2] {
+						t.Errorf("%s at cell[%d][%d][%d]: Sub3 %d, %d, want %d, %d", ref.Text, k, i, j, b, c, w[1], w[2])
+					}
 					switch {
 					case gi != w[0]:
 						t.Errorf("%s at cell[%d][%d][%d]: row %d, want %d", ref.Text, k, i, j, gi, w[0])
@@ -126,6 +131,21 @@ cell[k][i][j] = 0 when k == 0
 	// ROWS, COLS keep their meaning for the last two sides; DIM0..2 name all.
 	if got, want := show(p.Cases[1].Value), "+ 300:int):int + 50:int):int + 4:int):int + 3:int):int + 5:int):int"; !contains1(got, want) {
 		t.Errorf("sizes: %s\nwant it to end in %s", got, want)
+	}
+}
+
+// TestGrid3Schedule: `schedule: t = EXPR` on a 3-D grid is lowered over
+// k and the user's i and j (J / C, J % C), for the planner to read.
+func TestGrid3Schedule(t *testing.T) {
+	p := mustCheck(t, "schedule: t = 2*k - i + 3*j\n3 x 4 x 5\ncell[k][i][j] = 0\n", nil)
+	if p.Schedule != "t" || p.ScheduleExpr == nil {
+		t.Fatalf("schedule %q, expression %v", p.Schedule, p.ScheduleExpr)
+	}
+	for _, c := range [][3]int64{{0, 0, 0}, {1, 2, 3}, {2, 3, 4}} {
+		J := c[1]*5 + c[2]
+		if got, want := evalIdx(t, p.ScheduleExpr, c[0], J, nil), 2*c[0]-c[1]+3*c[2]; got != want {
+			t.Errorf("t at cell[%d][%d][%d] = %d, want %d", c[0], c[1], c[2], got, want)
+		}
 	}
 }
 
@@ -148,8 +168,6 @@ func TestGrid3Errors(t *testing.T) {
 			"2:25: cell[0][4][0]: subscript 2 is 4, outside 0..3 (DIM1 = 4): the grid is 3x4x5"},
 		{"constant subscript in the answer", "3 x 4 x 5\ncell[k][i][j] = 0\nanswer: cell[2][0][5]\n",
 			"3:20: cell[2][0][5]: subscript 3 is 5, outside 0..4 (DIM2 = 5): the grid is 3x4x5"},
-		{"schedule t =", "schedule: t = k + i\n3 x 4 x 5\ncell[k][i][j] = 0\n",
-			"1:11: schedule: t = EXPR is not supported yet on a 3-D grid"},
 		{"index variable in the answer", "3 x 4 x 5\ncell[k][i][j] = 0\nanswer: cell[k][0][0]\n",
 			"3:14: k is an index variable of the recurrence; in answer: it exists only as the variable of a reduction, e.g. max(k in 0..DIM0-1: ...)"},
 		{"too large", "3000000000 x 3000000000 x 3000000000\ncell[k][i][j] = 0\n",

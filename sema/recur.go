@@ -168,10 +168,6 @@ func (c *checker) checkSchedule() {
 	if s == nil || c.recur == nil || c.arityReported {
 		return // without index variables EXPR cannot be read
 	}
-	if c.dims == 3 {
-		c.errorf(s.ValuePos, "schedule: t = EXPR is not supported yet on a 3-D grid: leave schedule: out (the engine finds the order), or use rows (by k-planes), cols, wavefront or interval")
-		return
-	}
 	sc := &scope{mode: modeSchedule, what: "schedule: t = EXPR", where: s.ValuePos}
 	e := c.lower(s.Expr, sc)
 	if e == nil {

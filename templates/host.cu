@@ -914,6 +914,29 @@ static void *dp_work(void *arg)
 #define DP_E_ORDER 7 // as templates/front.cu: a read not of an earlier front
 #endif
 
+// dp_floor_div and dp_ceil_div round a quotient down and up.
+static __forceinline__ long long dp_floor_div(long long a, long long b)
+{
+	long long q = a / b;
+	if ((a % b != 0) && ((a < 0) != (b < 0)))
+		--q;
+	return q;
+}
+static __forceinline__ long long dp_ceil_div(long long a, long long b) { return -dp_floor_div(-a, b); }
+
+// dp_tof is the front of cell (i, j) of the flat grid (plan.Hyperplane.T):
+// with DP_T3, t = DP_TA*k + DP_TM*i + DP_TB*j of the 3-D grid's cell
+// [i][j / DP_TINNER][j % DP_TINNER].
+static __forceinline__ long long dp_tof(long long i, long long j)
+{
+#if DP_T3
+	const long long q = dp_floor_div(j, DP_TINNER);
+	return DP_TA * i + DP_TM * q + DP_TB * (j - q * DP_TINNER);
+#else
+	return DP_TA * i + DP_TB * j;
+#endif
+}
+
 // dp_front_hacc reads the grid: every cell of an earlier front is final.
 // A read outside the grid, or (dp_ref::order) of a front not yet computed,
 // raises the cell's flag (reports, in the slow pass) and gives 0.
@@ -931,7 +954,7 @@ template <bool R> struct dp_front_hacc {
 				return (cell_t)0;
 		}
 		if (dp_ref<ID>::order) {
-			const bool late = !(DP_TA * ri + DP_TB * rj < DP_TA * ci + DP_TB * cj);
+			const bool late = !(dp_tof(ri, rj) < dp_tof(ci, cj));
 			dp_check<R>(l, late, DP_E_ORDER, ID, ci, cj, ri, rj);
 			if (late)
 				return (cell_t)0;
@@ -945,55 +968,112 @@ template <bool R> struct dp_front_hacc {
 	template <class T, class F> __forceinline__ T fold(T x, F) const { return x; }
 };
 
-// dp_floor_div and dp_ceil_div round a quotient down and up.
-static __forceinline__ long long dp_floor_div(long long a, long long b)
-{
-	long long q = a / b;
-	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		--q;
-	return q;
-}
-static __forceinline__ long long dp_ceil_div(long long a, long long b) { return -dp_floor_div(-a, b); }
 
-// dp_front_of is front t of the grid as plan.Hyperplane.Front enumerates
-// it: n cells, the first in row i0, then every DP_TSTEP rows (a whole row
-// when DP_TB is 0).
-static void dp_front_of(long long t, long long *i0, long long *n)
+// dp_front2 is front t of the hyperplane A*i + B*j over a rows x cols
+// grid, as plan.Hyperplane.Front enumerates it: n cells, the first in row
+// i0, then every |B| rows (a whole row when B is 0, A then ±1).
+static __forceinline__ void dp_front2(long long t, long long A, long long B, long long rows, long long cols, long long *i0, long long *n)
 {
 	*i0 = 0;
 	*n = 0;
-	if (DP_TB == 0) {
-		const long long i = t * DP_TA; // DP_TA is 1 or -1
+	if (B == 0) {
+		const long long i = t * A; // A is 1 or -1
 		*i0 = i;
-		if (i >= 0 && i < DP_ROWS)
-			*n = DP_COLS;
+		if (i >= 0 && i < rows)
+			*n = cols;
 		return;
 	}
-	const long long B = DP_TB != 0 ? DP_TB : 1;
-	long long lo = 0, hi = DP_ROWS - 1;
-	if (DP_TA != 0) {
-		// j in [0, COLS-1]: A*i between t - B*(COLS-1) and t.
-		const long long x = t, y = t - B * (DP_COLS - 1);
+	long long lo = 0, hi = rows - 1;
+	if (A != 0) {
+		// j in [0, cols-1]: A*i between t - B*(cols-1) and t.
+		const long long x = t, y = t - B * (cols - 1);
 		const long long aLo = x < y ? x : y, aHi = x < y ? y : x;
 		long long iLo, iHi;
-		if (DP_TA > 0) {
-			iLo = dp_ceil_div(aLo, DP_TA);
-			iHi = dp_floor_div(aHi, DP_TA);
+		if (A > 0) {
+			iLo = dp_ceil_div(aLo, A);
+			iHi = dp_floor_div(aHi, A);
 		} else {
-			iLo = dp_ceil_div(aHi, DP_TA);
-			iHi = dp_floor_div(aLo, DP_TA);
+			iLo = dp_ceil_div(aHi, A);
+			iHi = dp_floor_div(aLo, A);
 		}
 		lo = lo > iLo ? lo : iLo;
 		hi = hi < iHi ? hi : iHi;
-	} else if (t % B != 0 || t / B < 0 || t / B >= DP_COLS) {
+	} else if (t % B != 0 || t / B < 0 || t / B >= cols) {
 		return;
 	}
-	while (lo <= hi && (t - DP_TA * lo) % B != 0)
+	while (lo <= hi && (t - A * lo) % B != 0)
 		++lo;
 	if (lo > hi)
 		return;
 	*i0 = lo;
-	*n = (hi - lo) / DP_TSTEP + 1;
+	*n = (hi - lo) / (B < 0 ? -B : B) + 1;
+}
+
+#if DP_T3
+// dp_line is the line of one k-plane in a front of the 3-D hyperplane
+// (plan.Hyperplane.Line): the cells with DP_TM*i + DP_TB*j == u of the
+// DP_TMID x DP_TINNER plane, n of them from row i0 (the line's own
+// hyperplane DP_LA*i + DP_LB*j == u / DP_LG), or the whole plane when DP_TM
+// and DP_TB are both 0 (and u is 0).
+static __forceinline__ void dp_line(long long u, long long *i0, long long *n)
+{
+	*i0 = 0;
+	*n = 0;
+	if (DP_LWHOLE) {
+		if (u == 0)
+			*n = DP_TMID * DP_TINNER;
+		return;
+	}
+	if (u % DP_LG != 0)
+		return;
+	dp_front2(u / DP_LG, DP_LA, DP_LB, DP_TMID, DP_TINNER, i0, n);
+}
+
+// dp_line_cell is cell m of k-plane u's line (its first row i0), as a
+// flat column.
+static __forceinline__ long long dp_line_cell(long long u, long long i0, long long m)
+{
+	if (DP_LWHOLE)
+		return m;
+	if (DP_LB == 0)
+		return i0 * DP_TINNER + m;
+	const long long i = i0 + m * (DP_LB < 0 ? -DP_LB : DP_LB);
+	return i * DP_TINNER + (u / DP_LG - DP_LA * i) / DP_LB;
+}
+#endif
+
+// dp_front_of is front t of the grid as plan.Hyperplane.Front enumerates
+// it: n cells, the first in row i0, then every DP_TSTEP rows (a whole row
+// when DP_TB is 0). A front of a 3-D hyperplane (DP_T3) is the lines of
+// its k-planes one after another (i0 is then 0).
+static void dp_front_of(long long t, long long *i0, long long *n)
+{
+#if DP_T3
+	*i0 = 0;
+	*n = 0;
+	for (long long k = 0; k < DP_ROWS; ++k) {
+		long long l0, ln;
+		dp_line(t - DP_TA * k, &l0, &ln);
+		*n += ln;
+	}
+#else
+	dp_front2(t, DP_TA, DP_TB, DP_ROWS, DP_COLS, i0, n);
+#endif
+}
+
+// dp_front_at computes cell (ii, jj) of the flat grid and stores it; the
+// fast pass returns whether a check failed.
+template <bool R> static __forceinline__ int dp_front_at(dp_run *run, dp_host_ctl *note, long long ii, long long jj)
+{
+	cell_t *G = run->G, *GT = run->GT;
+	dp_front_hacc<R> a{&run->in, G, GT, {1, 0, note}};
+	const cell_t v = dp_rec_m<R>((DP_IDX_T)ii, (DP_IDX_T)jj, a);
+	G[ii * DP_COLS + jj] = v;
+	if (DP_MIRROR)
+		GT[jj * DP_ROWS + ii] = v;
+	if constexpr (!R)
+		return a.l.bad;
+	return 0;
 }
 
 // dp_front_chunk computes cells q0..q1-1 of front number f (t = tf + f,
@@ -1001,23 +1081,31 @@ static void dp_front_of(long long t, long long *i0, long long *n)
 template <bool R> static int dp_front_chunk(dp_run *run, dp_host_ctl *note, long long f, long long i0, long long q0, long long q1)
 {
 	const long long t = run->tf + f;
-	cell_t *G = run->G, *GT = run->GT;
+	int bad = 0;
+#if DP_T3
+	// The lines of the k-planes in order, from the one holding q0.
+	(void)i0;
+	long long q = 0;
+	for (long long k = 0; k < DP_ROWS && q < q1; ++k) {
+		const long long u = t - DP_TA * k;
+		long long l0, ln;
+		dp_line(u, &l0, &ln);
+		const long long from = q0 > q ? q0 - q : 0, to = q1 - q < ln ? q1 - q : ln;
+		for (long long m = from; m < to; ++m)
+			bad |= dp_front_at<R>(run, note, k, dp_line_cell(u, l0, m));
+		q += ln;
+	}
+#else
 	// Along a front i steps by |B| and j by -A*sign(B): the first cell's
 	// column is the only division.
 	const long long B = DP_TB != 0 ? DP_TB : 1, dj = DP_TB > 0 ? -DP_TA : DP_TA;
 	const long long j0 = DP_TB == 0 ? q0 : (t - DP_TA * (i0 + q0 * DP_TSTEP)) / B;
-	int bad = 0;
 	for (long long q = q0; q < q1; ++q) {
 		const long long ii = DP_TB == 0 ? i0 : i0 + q * DP_TSTEP;
 		const long long jj = DP_TB == 0 ? q : j0 + (q - q0) * dj;
-		dp_front_hacc<R> a{&run->in, G, GT, {1, 0, note}};
-		const cell_t v = dp_rec_m<R>((DP_IDX_T)ii, (DP_IDX_T)jj, a);
-		G[ii * DP_COLS + jj] = v;
-		if (DP_MIRROR)
-			GT[jj * DP_ROWS + ii] = v;
-		if constexpr (!R)
-			bad |= a.l.bad;
+		bad |= dp_front_at<R>(run, note, ii, jj);
 	}
+#endif
 	return bad;
 }
 

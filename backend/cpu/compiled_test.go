@@ -616,3 +616,65 @@ cell[i][j] = A[j %% 3]                                     when i == 0
 		}
 	}
 }
+
+// TestCompiledFronts3: 3-D grids on hyperplanes over the three axes
+// (dptest.Hyper3Cases) run compiled, on one worker and on three, and give
+// the plain loops' whole grid; and a grid whose cells read nothing comes
+// back whole under 3-D schedules forced on it (every cell once, as
+// plan.Hyperplane.Front enumerates them: a plane's line with a gcd, of one
+// row, the whole plane, negative coefficients).
+func TestCompiledFronts3(t *testing.T) {
+	c := withCompiler(t)
+	r := rand.New(rand.NewPCG(3, 33))
+	inf, _ := ir.ArithSentinels(ir.Long)
+	for _, n := range []int{1, 2, 5, 17} {
+		for _, hc := range dptest.Hyper3Cases(r, n) {
+			p, pl := dptest.Load(t, "h3.dp", hc.Src)
+			for _, threads := range []int{1, 3} {
+				name := fmt.Sprintf("%s n=%d threads=%d (%s)", hc.Name, n, threads, pl.T.In(p))
+				res, err := solveCompiled(t, c, p, pl, backend.Options{Threads: threads, Maintain: true})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if !strings.Contains(res.Device, "compiled by") {
+					t.Fatalf("%s: not compiled (%s)", name, res.Device)
+				}
+				for k, row := range hc.Flat() {
+					for J, want := range row {
+						if want == dptest.NoEdge {
+							want = inf
+						}
+						if got := res.Grid.At(int64(k), int64(J)).I; got != want {
+							t.Fatalf("%s: flat cell [%d][%d] = %d, want %d\n%s", name, k, J, got, want, hc.Src)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, h := range [][3]int{{1, 1, 1}, {0, -1, 1}, {1, 2, 2}, {-2, 1, 3}, {1, 1, 0}, {1, 0, 0}, {0, 0, -1}, {-1, 3, -2}, {0, 2, 1}} {
+		for _, sz := range [][3]int{{1, 1, 1}, {2, 3, 4}, {5, 1, 3}, {3, 4, 1}} {
+			src := fmt.Sprintf("problem fill\nschedule: t = %d*k + %d*i + %d*j\n%d x %d x %d\ncell[k][i][j] = k * 10000 + i * 100 + j + 1\n", h[0], h[1], h[2], sz[0], sz[1], sz[2])
+			p, pl := dptest.Load(t, "fill.dp", src)
+			if !pl.T.Three() {
+				t.Fatalf("%s: fronts %+v, not over the three axes", src, pl.T)
+			}
+			for _, threads := range []int{1, 3} {
+				res, err := solveCompiled(t, c, p, pl, backend.Options{Threads: threads, Maintain: true})
+				if err != nil || !strings.Contains(res.Device, "compiled by") {
+					t.Fatalf("%s: %v (%v)", src, err, res)
+				}
+				for k := 0; k < sz[0]; k++ {
+					for i := 0; i < sz[1]; i++ {
+						for j := 0; j < sz[2]; j++ {
+							want := int64(k*10000 + i*100 + j + 1)
+							if v := res.Grid.At(int64(k), int64(i*sz[2]+j)); v.I != want {
+								t.Fatalf("%s, %d threads: cell[%d][%d][%d] = %v, want %d", src, threads, k, i, j, v, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -93,7 +93,7 @@ func (r *run) fronts() error {
 		if err != nil {
 			return err
 		}
-		done += l.Cells
+		done += l.Computed
 		launches++
 		if launches%checkEvery == 0 {
 			if err := r.ctx.Err(); err != nil {

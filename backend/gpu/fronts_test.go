@@ -483,3 +483,56 @@ func TestPerfInterval(t *testing.T) {
 		fmt.Println(s)
 	}
 }
+
+// TestFronts3 runs 3-D grids on hyperplanes over the three axes
+// (dptest.Hyper3Cases: the planner's and forced fronts) with every
+// variant against the plain loops' whole grid, and the three-string LCS
+// at 200 (fronts of up to 30,000 cells) against the triple loop.
+func TestFronts3(t *testing.T) {
+	e := executor(t)
+	r := dptest.Rand(t)
+	inf, _ := ir.ArithSentinels(ir.Long)
+	for _, n := range []int{1, 2, 5, 17, 40} {
+		for _, hc := range dptest.Hyper3Cases(r, n) {
+			p, pl := dptest.Load(t, "h3.dp", hc.Src)
+			if n >= 5 && !pl.T.Three() {
+				t.Errorf("%s n=%d: fronts %+v, not over the three axes", hc.Name, n, pl.T)
+			}
+			flat := hc.Flat()
+			want := dptest.NewGrid(len(flat), len(flat[0]))
+			for k, row := range flat {
+				for J, v := range row {
+					if v == dptest.NoEdge {
+						v = inf
+					}
+					want[k][J] = float64(v)
+				}
+			}
+			ans := want[pl.Answer.I][pl.Answer.J]
+			for _, v := range frontVariants {
+				name := fmt.Sprintf("%s-%d/%s", strings.ReplaceAll(hc.Name, " ", "_"), n, v.name)
+				t.Run(name, func(t *testing.T) {
+					res, err := runGPU(t, e, p, pl, v)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := answerOf(res); got != ans {
+						t.Errorf("answer %v, want %v", got, ans)
+					}
+					if v.maintain {
+						checkGrid(t, name, res.Grid, want, 0)
+					}
+				})
+			}
+		}
+	}
+	a, b, c := dptest.String(r, 200, "ACGT"), dptest.String(r, 190, "ACGT"), dptest.String(r, 210, "ACGT")
+	p, pl := dptest.Load(t, "lcs3.dp", dptest.LCS3(a, b, c))
+	res, err := e.Run(context.Background(), p, pl, backend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := answerOf(res), float64(dptest.LCS3Length(a, b, c)); got != want {
+		t.Errorf("lcs3 200 x 190 x 210 (%s): %v, want %v", pl.T.In(p), got, want)
+	}
+}

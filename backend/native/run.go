@@ -278,6 +278,10 @@ func fewerWorkers(hp *codegen.HostProgram, ran, threads, asked int) string {
 // t = A*i + B*j holds at most one cell in every |B|-th row and, where A is
 // not 0, one in every |A|-th column (plan.Hyperplane.Front).
 func widestFront(hp *codegen.HostProgram) int64 {
+	if h := hp.Front; h.Three() {
+		// At most a line of every k-plane.
+		return hp.Rows * h.LineWidth(hp.Cols/h.Inner, h.Inner)
+	}
 	a, b := hp.Front.A, hp.Front.B
 	w := hp.Cols
 	if b != 0 {

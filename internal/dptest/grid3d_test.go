@@ -146,3 +146,35 @@ func TestOutside3CPU(t *testing.T) {
 		}
 	}
 }
+
+// TestHyper3CPU: recurrences of 3-D grids on hyperplanes over the three
+// axes (dptest.Hyper3Cases: the planner's and forced ones) give the plain
+// loops' whole grid on the Go evaluator, on one thread and on three.
+func TestHyper3CPU(t *testing.T) {
+	r := dptest.Rand(t)
+	inf, _ := ir.ArithSentinels(ir.Long)
+	for _, n := range []int{1, 2, 3, 5, 17} {
+		for _, c := range dptest.Hyper3Cases(r, n) {
+			p, pl := dptest.Load(t, "h3.dp", c.Src)
+			if n >= 5 && pl.T.In(p) != c.Front {
+				t.Errorf("%s n=%d: fronts %s, want %s", c.Name, n, pl.T.In(p), c.Front)
+			}
+			for _, threads := range []int{1, 3} {
+				res, err := cpu.New(threads).WithNative(nil).Run(context.Background(), p, pl, backend.Options{Maintain: true, Threads: threads})
+				if err != nil {
+					t.Fatalf("%s n=%d threads=%d: %v", c.Name, n, threads, err)
+				}
+				for k, row := range c.Flat() {
+					for J, want := range row {
+						if want == dptest.NoEdge {
+							want = inf
+						}
+						if got := res.Grid.At(int64(k), int64(J)).I; got != want {
+							t.Fatalf("%s n=%d threads=%d (%s): cell[%d][%d][%d] = %d, want %d\n%s", c.Name, n, threads, pl.T.In(p), k, J/int(p.Inner), J%int(p.Inner), got, want, c.Src)
+						}
+					}
+				}
+			}
+		}
+	}
+}
