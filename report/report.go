@@ -483,7 +483,7 @@ type SolveJSON struct {
 	Emitted        []any        `json:"emitted,omitempty"`
 	EmittedText    string       `json:"emitted_text,omitempty"`
 	Path           int          `json:"path_length,omitempty"`
-	PathCells      [][2]int64   `json:"path,omitempty"`
+	PathCells      [][]int64    `json:"path,omitempty"` // [i, j] of each cell ([k, i, j] on a 3-D grid, [0, j] on a 1-D one)
 	Solution       string       `json:"solution,omitempty"`
 	Tree           []NodeJSON   `json:"tree,omitempty"` // a traceback that branches: its nodes in pre-order
 	Tour           []int        `json:"tour,omitempty"` // Held-Karp: the cities (0-based) in visiting order
@@ -516,9 +516,18 @@ func SolveObject(p *ir.Problem, pl *plan.Plan, r *backend.Result, tree *tracebac
 	}
 	if r.AnswerIsCell {
 		s.AnswerCell = []int64{r.AnswerI, r.AnswerJ}
+		if p.Dims == 3 {
+			s.AnswerCell = userCell(p, r.AnswerI, r.AnswerJ)
+		}
 	}
 	if r.Path != nil {
-		s.PathCells = r.Path
+		s.PathCells = make([][]int64, len(r.Path))
+		for k, c := range r.Path {
+			s.PathCells[k] = []int64{c[0], c[1]}
+			if p.Dims == 3 {
+				s.PathCells[k] = userCell(p, c[0], c[1])
+			}
+		}
 		s.Path = len(r.Path)
 	}
 	if r.Emitted != nil {
@@ -557,13 +566,18 @@ func solveData(p *ir.Problem, backendName, device string, answer ir.Value, st ba
 // pathText is PathText for p's grid: a 1-D grid's cells have one index,
 // "[0] [2] [5]".
 func pathText(p *ir.Problem, path [][2]int64) string {
-	if p.Dims != 1 {
+	if p.Dims != 1 && (p.Dims != 3 || p.Inner <= 0) {
 		return PathText(path)
 	}
 	var b strings.Builder
 	for k, c := range path {
 		if k > 0 {
 			b.WriteByte(' ')
+		}
+		if p.Dims == 3 {
+			// A 3-D grid's flat column is i*C + j.
+			fmt.Fprintf(&b, "[%d][%d][%d]", c[0], c[1]/p.Inner, c[1]%p.Inner)
+			continue
 		}
 		fmt.Fprintf(&b, "[%d]", c[1])
 	}

@@ -114,6 +114,19 @@ func TestPathWithoutEmit(t *testing.T) {
 	if !strings.Contains(string(out), `"path":[[0,0],[1,0],[1,1],[2,2]]`) || !strings.Contains(string(out), `"path_length":4`) {
 		t.Errorf("JSON lacks the path: %s", out)
 	}
+	// A 3-D grid's cells are written [k][i][j] (the flat column i*C + j).
+	p3 := &ir.Problem{Name: "lcs3", Rows: 3, Cols: 12, Dims: 3, Mid: 3, Inner: 4, CellType: ir.Int}
+	res3 := &backend.Result{Answer: ir.Value{T: ir.Int, I: 2}, AnswerIsCell: true, AnswerI: 2, AnswerJ: 11,
+		Path: [][2]int64{{0, 0}, {1, 5}, {2, 11}}, Backend: "cpu"}
+	var b3 strings.Builder
+	Solve(&b3, p3, pl, res3, nil, "")
+	if !strings.Contains(b3.String(), "path       [0][0][0] [1][1][1] [2][2][3] (3 cells)") {
+		t.Errorf("3-D path:\n%s", b3.String())
+	}
+	out3, _ := json.Marshal(SolveObject(p3, pl, res3, nil, ""))
+	if !strings.Contains(string(out3), `"answer_cell":[2,2,3]`) || !strings.Contains(string(out3), `"path":[[0,0,0],[1,1,1],[2,2,3]]`) {
+		t.Errorf("3-D JSON: %s", out3)
+	}
 	// Without a traceback there is no path.
 	res.Path = nil
 	b.Reset()

@@ -59,11 +59,7 @@ func treeObject(p *ir.Problem, tree *traceback.Node) []NodeJSON {
 	var out []NodeJSON
 	tree.Walk(func(n *traceback.Node, _ int) {
 		index[n] = len(out)
-		cell := []int64{n.I, n.J}
-		if p.Dims == 1 {
-			cell = []int64{n.J}
-		}
-		o := NodeJSON{Cell: cell, Text: p.CellText(n.I, n.J), Case: n.Case, Value: JSONValue(n.Value), Children: []int{}}
+		o := NodeJSON{Cell: userCell(p, n.I, n.J), Text: p.CellText(n.I, n.J), Case: n.Case, Value: JSONValue(n.Value), Children: []int{}}
 		if n.Emit != nil {
 			o.Emit = JSONValue(*n.Emit)
 		}
@@ -77,4 +73,17 @@ func treeObject(p *ir.Problem, tree *traceback.Node) []NodeJSON {
 		}
 	})
 	return out
+}
+
+// userCell is cell (i, j) of the lowered grid in the user's coordinates:
+// [j] of a 1-D grid, [k, i, j] of a 3-D one (its flat column i*C + j),
+// [i, j] otherwise.
+func userCell(p *ir.Problem, i, j int64) []int64 {
+	switch {
+	case p.Dims == 1:
+		return []int64{j}
+	case p.Dims == 3 && p.Inner > 0:
+		return []int64{i, j / p.Inner, j % p.Inner}
+	}
+	return []int64{i, j}
 }
