@@ -1389,6 +1389,7 @@ func (g *gen) defines() string {
 		if g.hostFront {
 			frontDefines(def, prog.Front, p.Cols)
 			def("DP_MIRROR", b2i(prog.Mirror))
+			def("DP_SERIAL", b2i(g.pl.Serial))
 		}
 		def("DP_NLINES", fmt.Sprintf("%dLL", prog.Lines))
 		def("DP_WIDTH", fmt.Sprintf("%dLL", prog.Width))

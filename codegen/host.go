@@ -66,6 +66,9 @@ type HostProgram struct {
 	Fronts bool
 	Front  plan.Hyperplane
 	Mirror bool
+	// Serial: the plan's row-major order is legal (plan.Plan.Serial);
+	// one worker runs it (DP_SERIAL) instead of the fronts.
+	Serial bool
 }
 
 // Host entry point and its control block (backend/native mirrors the
@@ -221,7 +224,7 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 		Inputs: prog.Inputs, Sites: g.sites, Refs: p.CellRefs,
 		Reach: prog.Reach, PI: prog.PI, PJ: prog.PJ, Lanes: HostLanes, Scan: g.hostScan, Chain: g.hostChain.IsValid(), ChainPos: g.hostChain,
 		Answer: prog.Answer, Captures: prog.Captures, RegionOp: prog.RegionOp, AnswerRows: answerRows,
-		Fronts: g.hostFront, Front: prog.Front, Mirror: prog.Mirror,
+		Fronts: g.hostFront, Front: prog.Front, Mirror: prog.Mirror, Serial: g.hostFront && pl.Serial,
 	}
 	return hp, nil
 }

@@ -222,3 +222,26 @@ func checkedRef(pl *plan.Plan, text string) bool {
 	}
 	return false
 }
+
+// Plan.Serial: row-major order is legal where every reference reads a
+// cell before its own in it (three-string LCS, a 1-D look-back), not where
+// one reads a later row (interval DP reads the row below) or a later
+// column of its row, nor where a read is checked at run time.
+func TestSerial(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		serial    bool
+	}{
+		{"lcs3", dptest.LCS3("ACGT", "AGT", "CGTA"), true},
+		{"lis", lis1xN, true},
+		{"matrix chain", matrixChain, false},
+		{"next plane", "4 x 3 x 3\ncell[k][i][j] = 1 when i == 0 || k == 3 || j == 2\n | cell[k+1][i-1][j] + cell[k][i-1][j+1] otherwise\n", false},
+		{"interval in planes", "3 x 5 x 5\ncell[k][i][j] = 0 when j <= i\n | min(m in i..j-1: cell[k][i][m] + cell[k][m+1][j]) + 1 otherwise\n", false},
+		{"checked", "int 1x? w = 1, 0, 2, 1, 3, 0\n6 x 6 x 6\ncell[k][i][j] = 1 when k == 0 || i == 0 || j == 0\n | cell[k-1][i][j] + cell[k][i-1][j] + cell[k][i][j-1] + cell[k][i][min(j, w[j] + j - 1)] otherwise\n", false},
+	} {
+		_, pl := dptest.Load(t, "s.dp", c.src)
+		if !pl.Schedule.Generic() || pl.Serial != c.serial {
+			t.Errorf("%s: schedule %s, serial %v, want a generic one, serial %v", c.name, pl.Schedule, pl.Serial, c.serial)
+		}
+	}
+}

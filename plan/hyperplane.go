@@ -641,6 +641,7 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 		}
 		lo, hi := h.Range(p.Rows, p.Cols)
 		pl.Fronts = hi - lo + 1
+		pl.Serial = len(checked) == 0 && serialFits(all.flat, p)
 		if bounded {
 			pl.Reach = far
 		} else {
@@ -697,6 +698,18 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 		return noSchedule(all.three, candidates3(p.Rows, p.Cols, p.Inner), p)
 	}
 	return noSchedule(rs, candidates(p.Rows, p.Cols, int64(len(p.Tables))), p)
+}
+
+// serialFits reports whether the grid's row-major order computes every
+// cell after all the cells it reads (Plan.Serial): the hyperplane t =
+// cols*i + j, whose fronts are single cells in that order, fits without
+// a check at run time.
+func serialFits(rs []reach, p *ir.Problem) bool {
+	if p.Cols <= 0 {
+		return false
+	}
+	ok, _, _, checked, _ := hyperplaneFits(rs, Hyperplane{A: p.Cols, B: 1}, false)
+	return ok && len(checked) == 0
 }
 
 // overRange reports whether some reference of rs reaches over a range.

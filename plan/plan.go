@@ -90,7 +90,15 @@ type Plan struct {
 	// consecutive memory. Memory counts it; an executor without room for
 	// it runs without.
 	Transposed bool
-	Reason     string // why this schedule, for a person
+	// Serial (generic schedules): the grid's row-major order is a legal
+	// order too — every reference reads a cell before its own in that
+	// order, with nothing to check at run time — so one worker may compute
+	// the cells in it instead of front by front. Consecutive cells are then
+	// neighbours in memory, where the cells of a front of a 3-D hyperplane
+	// (or of an anti-diagonal) lie a row apart: three-string LCS runs ten
+	// times faster on one core that way.
+	Serial bool
+	Reason string // why this schedule, for a person
 	// Special, when not nil, is a better algorithm than the schedule for
 	// the answer, which executors run unless asked not to.
 	Special *Special

@@ -99,6 +99,9 @@ func fronts(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	}
 	fmt.Fprintf(w, "fronts     %s: %s fronts (t = %d..%d), at most %s %s each, computed in parallel\n",
 		hyperplaneText(p, pl), Count(pl.Fronts), f.first, f.last, Count(f.widest), cells)
+	if pl.Serial {
+		fmt.Fprintf(w, "           row-major order is legal too: a CPU run on one thread takes it (compiled code on up to 8 threads too, where the fronts' cells lie a row apart: one thread in row-major order is faster)\n")
+	}
 	if pl.Cells > 0 {
 		fmt.Fprintf(w, "prev       %s; swept as the cells' anti-diagonals keeping a window (GPU: the strip kernel; CPU: row by row), the whole grid only where a run keeps it\n", reachText(pl))
 		return
@@ -147,12 +150,15 @@ type FrontsJSON struct {
 	// the cells of several tables (plan.Plan.Cells: a window is kept, not
 	// the grid; KeepAll false); omitted otherwise.
 	Cells int64 `json:"cells,omitempty"`
+	// Serial: row-major order is legal too (plan.Plan.Serial), which one
+	// CPU worker runs instead of the fronts.
+	Serial bool `json:"serial,omitempty"`
 }
 
 func frontsObject(p *ir.Problem, pl *plan.Plan) *FrontsJSON {
 	f := frontsOf(p, pl)
 	o := &FrontsJSON{Hyperplane: hyperplaneText(p, pl), A: pl.T.A, B: pl.T.B, Count: pl.Fronts,
-		First: f.first, Last: f.last, Widest: f.widest, KeepAll: pl.Schedule.Generic() && pl.Cells == 0, Cells: pl.Cells}
+		First: f.first, Last: f.last, Widest: f.widest, KeepAll: pl.Schedule.Generic() && pl.Cells == 0, Cells: pl.Cells, Serial: pl.Serial}
 	switch h := pl.T; {
 	case h.Three():
 		o.Coefficients = []int64{h.A, h.M, h.B}

@@ -64,13 +64,13 @@ func TestCheckGeneric(t *testing.T) {
 	p, pl = dptest.Load(t, "lcs3.dp", dptest.LCS3("ACGT", "AGT", "CGTA"))
 	var b3 strings.Builder
 	Check(&b3, p, pl)
-	for _, w := range []string{"offsets dk, di, dj back from cell[k][i][j]", "cell[k][i-1][j]              dk=0     di=1     dj=0", "fronts     t = k + i + j: 12 fronts"} {
+	for _, w := range []string{"offsets dk, di, dj back from cell[k][i][j]", "cell[k][i-1][j]              dk=0     di=1     dj=0", "fronts     t = k + i + j: 12 fronts", "row-major order is legal too"} {
 		if !strings.Contains(b3.String(), w) {
 			t.Errorf("lcs3: no %q in\n%s", w, b3.String())
 		}
 	}
 	out, _ = json.Marshal(CheckObject(p, pl))
-	for _, w := range []string{`"dk_range":[0,0],"di_range":[1,1],"dj_range":[0,0]`, `"hyperplane":"t = k + i + j","a":1,"b":1,"coefficients":[1,1,1],"count":12`} {
+	for _, w := range []string{`"dk_range":[0,0],"di_range":[1,1],"dj_range":[0,0]`, `"hyperplane":"t = k + i + j","a":1,"b":1,"coefficients":[1,1,1],"count":12`, `"serial":true`} {
 		if !strings.Contains(string(out), w) {
 			t.Errorf("JSON: no %s in %s", w, out)
 		}

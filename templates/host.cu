@@ -1165,6 +1165,34 @@ static void *dp_front_work(void *arg)
 	dp_worker *w = (dp_worker *)arg;
 	dp_run *run = w->run;
 	if (run->threads <= 1) {
+#if DP_SERIAL
+		// One worker and a legal row-major order (plan.Plan.Serial):
+		// neighbouring cells one after another. A failing cell sends the
+		// run back to the fronts from the start, whose first failing cell
+		// is the error every run reports.
+		{
+			long long counted = 0;
+			int bad = 0;
+			// Progress and a stop every 4,096 cells of a row (a 1-D grid
+			// is one row of millions).
+			for (long long i = 0; i < DP_ROWS && !bad; ++i) {
+				for (long long j0 = 0; j0 < DP_COLS && !bad; j0 += 4096) {
+					if (dp_aborted(run->ctl))
+						return 0;
+					const long long j1 = j0 + 4096 < DP_COLS ? j0 + 4096 : DP_COLS;
+					for (long long j = j0; j < j1; ++j)
+						bad |= dp_front_at<false>(run, &w->err, i, j);
+					if (!bad) {
+						__atomic_fetch_add(&run->ctl->done, j1 - j0, __ATOMIC_RELAXED);
+						counted += j1 - j0;
+					}
+				}
+			}
+			if (!bad)
+				return 0;
+			__atomic_fetch_sub(&run->ctl->done, counted, __ATOMIC_RELAXED);
+		}
+#endif
 		// One worker: the fronts one after another, without tickets or
 		// waits (a 1-D look-back's fronts are one cell each).
 		long long done = 0;

@@ -630,7 +630,9 @@ func TestCompiledFronts3(t *testing.T) {
 	for _, n := range []int{1, 2, 5, 17} {
 		for _, hc := range dptest.Hyper3Cases(r, n) {
 			p, pl := dptest.Load(t, "h3.dp", hc.Src)
-			for _, threads := range []int{1, 3} {
+			// One worker and three run a serial plan in row-major order
+			// (TestSerialOrder); nine run its fronts.
+			for _, threads := range []int{1, 3, 9} {
 				name := fmt.Sprintf("%s n=%d threads=%d (%s)", hc.Name, n, threads, pl.T.In(p))
 				res, err := solveCompiled(t, c, p, pl, backend.Options{Threads: threads, Maintain: true})
 				if err != nil {
@@ -674,6 +676,57 @@ func TestCompiledFronts3(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestSerialOrder: one worker computes a plan that allows it in row-major
+// order (plan.Plan.Serial), compiled and on the Go evaluator, and a few
+// workers do too where the fronts' cells lie a row apart (the backend line
+// says so); the values are the fronts'. A failing cell sends the run back
+// to the fronts, so that the error is the front order's first, as on any
+// number of workers: here cell[1][1][1] (front 3), not cell[0][0][5] (front
+// 5), which row-major order meets first.
+func TestSerialOrder(t *testing.T) {
+	c := withCompiler(t)
+	a, b, cc := "ACGTTGCAAC", "AGTTCGAT", "CGTAGCATTA"
+	p, pl := dptest.Load(t, "lcs3.dp", dptest.LCS3(a, b, cc))
+	if !pl.Serial {
+		t.Fatalf("lcs3: not serial (%s)", pl.Reason)
+	}
+	want := int64(dptest.LCS3Length(a, b, cc))
+	for _, threads := range []int{1, 2, 9} {
+		res, err := solveCompiled(t, c, p, pl, backend.Options{Threads: threads})
+		if err != nil || res.Answer.I != want {
+			t.Fatalf("compiled, %d threads: %v %v, want %d", threads, res, err, want)
+		}
+		if serial := strings.Contains(res.Device, "row-major"); serial != (threads == 2) {
+			t.Errorf("compiled, %d threads: %s", threads, res.Device)
+		}
+		res, err = solveGo(t, p, pl, backend.Options{Threads: threads})
+		if err != nil || res.Answer.I != want {
+			t.Fatalf("Go, %d threads: %v %v, want %d", threads, res, err, want)
+		}
+	}
+	src := `int 1x? big = 2147483646
+3 x 4 x 7
+cell[k][i][j] = big[0] + 5 when (k == 0 && i == 0 && j == 5) || (k == 1 && i == 1 && j == 1)
+              | 0 when k == 0 || i == 0 || j == 0
+              | max(cell[k-1][i][j], cell[k][i-1][j], cell[k][i][j-1]) otherwise
+`
+	p, pl = dptest.Load(t, "fail.dp", src)
+	if !pl.Serial || !pl.T.Three() {
+		t.Fatalf("fail.dp: serial %v, fronts %s", pl.Serial, pl.T.In(p))
+	}
+	for _, threads := range []int{1, 2, 3} {
+		for name, run := range map[string]func() (*backend.Result, error){
+			"compiled": func() (*backend.Result, error) { return solveCompiled(t, c, p, pl, backend.Options{Threads: threads}) },
+			"Go":       func() (*backend.Result, error) { return solveGo(t, p, pl, backend.Options{Threads: threads}) },
+		} {
+			_, err := run()
+			if err == nil || !strings.Contains(err.Error(), "cell[1][1][1]") || strings.Contains(err.Error(), "cell[0][0][5]") {
+				t.Errorf("%s, %d threads: %v, want the overflow at cell[1][1][1]", name, threads, err)
 			}
 		}
 	}

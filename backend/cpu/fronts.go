@@ -106,6 +106,20 @@ func (r *run) fronts() error {
 	p, pl := r.p, r.pl
 	r.crew = newCrew(r.threads-1, r.safely)
 	defer r.crew.close()
+	if r.threads == 1 && pl.Serial {
+		// One worker and an order of neighbouring cells (plan.Plan.Serial).
+		// A failing cell sends the run back to the fronts, from the start,
+		// so that the error is the one of the front order, as every other
+		// run reports it.
+		if r.serial() {
+			if err := r.result(); err != nil {
+				return err
+			}
+			r.collect()
+			return nil
+		}
+		r.done.Store(0)
+	}
 	first, last := pl.T.Range(p.Rows, p.Cols)
 	var perCell float64 // nanoseconds per cell, averaged over recent fronts
 	for t := first; t <= last; t++ {
@@ -147,6 +161,40 @@ func (r *run) fronts() error {
 	}
 	r.collect()
 	return nil
+}
+
+// serial computes every cell in row-major order on the first machine
+// (plan.Plan.Serial); done is false where a cell failed or the run was
+// stopped (the caller goes back to the fronts, which stop at once when
+// the run is).
+func (r *run) serial() (done bool) {
+	p := r.p
+	m := r.machines[0]
+	m.Split(1, r.crew.run)
+	failed := false
+	r.safely(func() {
+		// The context and progress every 4,096 cells: a 1-D grid is one
+		// row of millions.
+		var since int64
+		for i := int64(0); i < p.Rows; i++ {
+			for j := int64(0); j < p.Cols; j++ {
+				if since++; since == 4096 {
+					r.progress(since)
+					since = 0
+					if r.stopped() {
+						failed = true
+						return
+					}
+				}
+				if m.Compute(i, j) != nil {
+					failed = true
+					return
+				}
+			}
+		}
+		r.progress(since)
+	})
+	return !failed
 }
 
 // frontSerial computes the cells of front f on the first machine, in
