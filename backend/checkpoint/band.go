@@ -271,6 +271,7 @@ func (c *cloner) expr(e ir.Expr) ir.Expr {
 		m := *n
 		if c.swap {
 			m.I, m.J = c.expr(n.J), c.expr(n.I)
+			m.Sub3 = [2]ir.Expr{} // (only 2-D bands are transposed)
 			c.refs[n] = &m
 			return &m
 		}
@@ -293,6 +294,11 @@ func (c *cloner) expr(e ir.Expr) ir.Expr {
 			m.I = &ir.Binary{Node: node, Op: ir.OpSub, X: c.expr(n.I), Y: c.baseLoad(node)}
 		}
 		m.J = c.expr(n.J)
+		// A 3-D reference's subscripts as written, in the band's terms
+		// too (the planner reads them: ir.CellRef.Sub3).
+		if n.Sub3[0] != nil {
+			m.Sub3 = [2]ir.Expr{c.expr(n.Sub3[0]), c.expr(n.Sub3[1])}
+		}
 		c.refs[n] = &m
 		return &m
 	case *ir.Unary:

@@ -74,3 +74,36 @@ func recurrence(t *testing.T, q *ir.Problem) string {
 	}
 	return src[at : at+end]
 }
+
+// TestBand3Subscripts: a band of a 3-D grid carries its references'
+// subscripts as written (ir.CellRef.Sub3, which the planner reads) in the
+// band's terms: a subscript over k reads the band's base, and a reduction's
+// variable is the band's copy — never the whole grid's expressions.
+func TestBand3Subscripts(t *testing.T) {
+	p, _ := dptest.Load(t, "k3.dp", `6 x 4 x 5
+cell[k][i][j] = 0 when k == 0 || i == 0 || j < 3
+              | max(cell[k-1][i][j], cell[k][i-1][j], cell[k][i][j - 1 - min(k, 2)], max(m in 0..i-1: cell[k][m][j])) otherwise
+`)
+	top := backend.NewGrid(p.CellType, 1, p.Cols)
+	bp, err := band(p, 3, 2, p.Cols, 1, top, cellBounds{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := func(e ir.Expr) bool {
+		return ir.Any(e, func(x ir.Expr) bool { l, ok := x.(*ir.Load); return ok && l.In.Origin == "checkpoint" })
+	}
+	for n, ref := range bp.CellRefs {
+		orig := p.CellRefs[n]
+		if ref.Sub3[0] == nil || ref.Sub3[0] == orig.Sub3[0] || ref.Sub3[1] == orig.Sub3[1] {
+			t.Errorf("%s: the band's Sub3 is the whole grid's (or none)", ref.Text)
+		}
+		if strings.Contains(ref.Text, "min(k, 2)") && !base(ref.Sub3[1]) {
+			t.Errorf("%s: the band's j subscript does not read the band's base", ref.Text)
+		}
+		if strings.Contains(ref.Text, "[m]") {
+			if v, ok := ref.Sub3[0].(*ir.Var); !ok || v.Reduce == orig.Sub3[0].(*ir.Var).Reduce {
+				t.Errorf("%s: the band's i subscript is not the band's reduction variable", ref.Text)
+			}
+		}
+	}
+}
