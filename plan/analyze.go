@@ -255,6 +255,14 @@ func choose1(p *ir.Problem, pl *Plan) error {
 			pl.Reason = fmt.Sprintf("every offset is constant and points %s, but some reference reads the same row or column: cells of one anti-diagonal are independent, swept from the %s corner", map[Direction]string{Forward: "up or left", Backward: "down or right"}[t.dir], from)
 		}
 	}
+	if p.Schedule == string(Wavefront) && p.Dims == 3 && p.Inner > 0 {
+		// A 3-D grid's wavefront is t = k + i + j (the flat grid's
+		// anti-diagonals, k + (i*C + j), hold a cell of each plane at most).
+		h := Hyperplane{A: 1, M: 1, B: 1, Inner: p.Inner}
+		if ok, _, _, _, _ := hyperplaneFits(reaches3(p, pl), h, true); ok {
+			return chooseHyperplane(p, pl, &h, p.Schedule)
+		}
+	}
 	if p.Schedule != "" {
 		for _, t := range tests {
 			if string(t.kind) == p.Schedule && t.ok {

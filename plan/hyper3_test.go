@@ -118,6 +118,11 @@ func TestHyperplane3Choice(t *testing.T) {
 			t.Errorf("lcs3: %s checked at run time", d.Ref.Text)
 		}
 	}
+	// `schedule: wavefront` on a 3-D grid is t = k + i + j where it fits.
+	_, pl = dptest.Load(t, "lcs3w.dp", "schedule: wavefront\n"+dptest.LCS3("ACG", "AC", "GTA"))
+	if pl.T != (plan.Hyperplane{A: 1, M: 1, B: 1, Inner: 4}) {
+		t.Errorf("forced wavefront on a 3-D grid: %s %+v", pl.Schedule, pl.T)
+	}
 	// Interval order in every plane is the interval kind.
 	_, pl = dptest.Load(t, "i3.dp", "schedule: interval\n3 x 5 x 5\ncell[k][i][j] = 0 when j <= i\n | min(m in i..j-1: cell[k][i][m] + cell[k][m+1][j]) + 1 otherwise\n")
 	if pl.Schedule != plan.Interval || pl.T != (plan.Hyperplane{A: 0, M: -1, B: 1, Inner: 5}) {
