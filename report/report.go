@@ -653,7 +653,11 @@ func Solve(w io.Writer, p *ir.Problem, pl *plan.Plan, r *backend.Result, tree *t
 // closed back to the first.
 func SolveTour(w io.Writer, p *ir.Problem, r *heldkarp.Result, backendName, device string) {
 	problemLine(w, p)
-	fmt.Fprintf(w, "instance   %d cities\n", len(r.Tour))
+	noun := "cities"
+	if len(r.Tour) == 1 {
+		noun = "city"
+	}
+	fmt.Fprintf(w, "instance   %d %s\n", len(r.Tour), noun)
 	fmt.Fprintf(w, "schedule   %s, %s\n", heldkarp.Schedule, plan.Forward)
 	fmt.Fprintf(w, "backend    %s: %s\n", backendName, device)
 	fmt.Fprintf(w, "answer     %s\n", ValueText(r.Answer(), p.CellType))

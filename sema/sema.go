@@ -466,8 +466,8 @@ func (c *checker) checkHeldKarp() {
 		c.errorf(in.Pos, "schedule: held-karp needs integer distances: declare %s as int or long, not %s", in.Name, in.T)
 	case dist.ok && in.Rows != in.Cols:
 		c.errorf(in.Pos, "schedule: held-karp needs a square distance matrix, but %s is %dx%d", in.Name, in.Rows, in.Cols)
-	case dist.ok && in.Rows < 2:
-		c.errorf(in.Pos, "schedule: held-karp needs at least 2 cities, but %s is %dx%d", in.Name, in.Rows, in.Cols)
+	case dist.ok && in.Rows < 1:
+		c.errorf(in.Pos, "schedule: held-karp needs at least 1 city, but %s is %dx%d", in.Name, in.Rows, in.Cols)
 	}
 }
 

@@ -67,6 +67,7 @@ func TestExitCodesByClass(t *testing.T) {
 		{"knapsack from lists", []string{"solve", "-b", "cpu", "--input", "wt=2,3,4,5,9", "--input", "val=3,4,5,8,10", "knapsack"}, 0, []string{"answer     26"}, nil},
 		{"traceback without emit prints the path", []string{"solve", "-b", "cpu", "-T", "testdata/noemit.dp"}, 0, []string{"path       [0][1] [1][1]", "[3][3] (6 cells)"}, nil},
 		{"inf answer", []string{"solve", "-b", "cpu", "testdata/inf.dp"}, 0, []string{"answer     inf\n"}, nil},
+		{"a tour of one city", []string{"solve", "-b", "cpu", "tsp", "testdata/one.tsp"}, 0, []string{"instance   1 city\n", "answer     0\n", "tour       1 1\n"}, nil},
 		{"inf answer in JSON", []string{"solve", "-b", "cpu", "--json", "testdata/inf.dp"}, 0, []string{`"answer": "inf"`}, nil},
 	}
 	if err := os.Mkdir(filepath.Join(dir, "d.npy"), 0o755); err != nil {
