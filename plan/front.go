@@ -80,28 +80,26 @@ func (h Hyperplane) In(p *ir.Problem) string {
 
 // Format writes the front function with the index variables named i and j.
 func (h Hyperplane) Format(i, j string) string {
-	if h.A < 0 && h.B > 0 {
-		return "t = " + frontTerm(h.B, j, true) + frontTerm(h.A, i, false)
-	}
-	s := frontTerm(h.A, i, true)
-	s += frontTerm(h.B, j, s == "")
-	if s == "" {
-		s = "0"
-	}
-	return "t = " + s
+	return formatSum([]sumTerm{{h.A, i}, {h.B, j}})
 }
 
-// Format3 writes a 3-D front function with the variables named k, i, j: a
-// positive term first ("t = j - i", "t = k + i + j").
+// Format3 writes a 3-D front function with the variables named k, i, j.
 func (h Hyperplane) Format3(k, i, j string) string {
-	type tv struct {
-		c int64
-		v string
-	}
-	ts := []tv{{h.A, k}, {h.M, i}, {h.B, j}}
+	return formatSum([]sumTerm{{h.A, k}, {h.M, i}, {h.B, j}})
+}
+
+// sumTerm is c*v in a front function.
+type sumTerm struct {
+	c int64
+	v string
+}
+
+// formatSum writes "t = " and the terms, the first positive one first ("t =
+// j - i", "t = k + i + j"), "t = 0" when every coefficient is 0.
+func formatSum(ts []sumTerm) string {
 	for n, x := range ts {
 		if x.c > 0 {
-			ts = append([]tv{x}, append(ts[:n:n], ts[n+1:]...)...)
+			ts = append([]sumTerm{x}, append(ts[:n:n], ts[n+1:]...)...)
 			break
 		}
 	}
