@@ -457,10 +457,6 @@ func candidates(rows, cols, tables int64) []Hyperplane {
 			}
 		}
 	}
-	fronts := func(h Hyperplane) int64 {
-		lo, hi := h.Range(rows, cols)
-		return hi - lo + 1
-	}
 	rank := func(h Hyperplane) int {
 		// An axis of one cell has no order to give: a coefficient on it
 		// would only rename the same fronts (a 1 x N grid's t = j).
@@ -481,13 +477,7 @@ func candidates(rows, cols, tables int64) []Hyperplane {
 		}
 		return 3 + int(abs64(h.A)+abs64(h.B))
 	}
-	sort.SliceStable(hs, func(x, y int) bool {
-		fx, fy := fronts(hs[x]), fronts(hs[y])
-		if fx != fy {
-			return fx < fy
-		}
-		return rank(hs[x]) < rank(hs[y])
-	})
+	sortByFronts(hs, rows, cols, rank)
 	return hs
 }
 
@@ -508,11 +498,7 @@ func candidates3(rows, cols, inner int64) []Hyperplane {
 			}
 		}
 	}
-	fronts := func(h Hyperplane) int64 {
-		lo, hi := h.Range(rows, cols)
-		return hi - lo + 1
-	}
-	rank := func(h Hyperplane) int {
+	sortByFronts(hs, rows, cols, func(h Hyperplane) int {
 		switch {
 		case h.A == 1 && h.M == 0 && h.B == 0:
 			return 0
@@ -520,6 +506,16 @@ func candidates3(rows, cols, inner int64) []Hyperplane {
 			return 1
 		}
 		return 2 + int(abs64(h.A)+abs64(h.M)+abs64(h.B))
+	})
+	return hs
+}
+
+// sortByFronts orders hs by their number of fronts over a rows x cols
+// grid, fewest first (more cells a front), and by rank on a tie.
+func sortByFronts(hs []Hyperplane, rows, cols int64, rank func(Hyperplane) int) {
+	fronts := func(h Hyperplane) int64 {
+		lo, hi := h.Range(rows, cols)
+		return hi - lo + 1
 	}
 	sort.SliceStable(hs, func(x, y int) bool {
 		fx, fy := fronts(hs[x]), fronts(hs[y])
@@ -528,7 +524,6 @@ func candidates3(rows, cols, inner int64) []Hyperplane {
 		}
 		return rank(hs[x]) < rank(hs[y])
 	})
-	return hs
 }
 
 // planeCandidates are every hyperplane the planner tries on p's grid, in

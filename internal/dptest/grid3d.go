@@ -112,23 +112,5 @@ cell[k][i][j] = 0                                  when k == 0 || i == 0 || j ==
 
 // LCS3Length is the reference of LCS3: the three nested loops.
 func LCS3Length(a, b, c string) int {
-	L := make([][][]int, len(a)+1)
-	for k := range L {
-		L[k] = make([][]int, len(b)+1)
-		for i := range L[k] {
-			L[k][i] = make([]int, len(c)+1)
-		}
-	}
-	for k := 1; k <= len(a); k++ {
-		for i := 1; i <= len(b); i++ {
-			for j := 1; j <= len(c); j++ {
-				if a[k-1] == b[i-1] && b[i-1] == c[j-1] {
-					L[k][i][j] = L[k-1][i-1][j-1] + 1
-				} else {
-					L[k][i][j] = max(L[k-1][i][j], L[k][i-1][j], L[k][i][j-1])
-				}
-			}
-		}
-	}
-	return L[len(a)][len(b)][len(c)]
+	return int(lcs3Grid(a, b, c)[len(a)][len(b)][len(c)])
 }

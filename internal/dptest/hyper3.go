@@ -115,7 +115,7 @@ cell: long
 %d x %d x %d
 cell[k][i][j] = 0 when j <= i
               | min(m in i..j-1: cell[k][i][m] + cell[k][m+1][j] + d[i]*d[m+1]*d[j+1] + k)%s otherwise
-`, joinInts(d), K, n, n, extra)
+`, Join(d), K, n, n, extra)
 }
 
 func interval3Grid(d []int64, K int, prev bool) [][][]int64 {
@@ -150,7 +150,7 @@ int 1x? w = %s
 %d x %d x %d
 cell[k][i][j] = (k*7 + i*3 + j) %% 5 when i == 0 || k == DIM0-1 || j == DIM2-1
               | max(cell[k+1][i-1][j], cell[k][i-1][j+1]) + w[(k + i + j) %% len(w)] otherwise
-`, joinInts(w), K, R, C)
+`, Join(w), K, R, C)
 }
 
 func nextPlaneGrid(w []int64, K, R, C int) [][][]int64 {
@@ -190,12 +190,4 @@ func floydGrid(w [][]int64) [][][]int64 {
 		}
 	}
 	return g
-}
-
-func joinInts(v []int64) string {
-	s := make([]string, len(v))
-	for k, x := range v {
-		s[k] = fmt.Sprint(x)
-	}
-	return strings.Join(s, ", ")
 }
