@@ -560,3 +560,34 @@ func TestEmulatedFronts3(t *testing.T) {
 		})
 	}
 }
+
+// TestEmulatedFronts3Enumerate: the front kernel's own line arithmetic
+// (templates/front.cu dp_line) reaches every cell of a 3-D grid once under
+// schedules forced on cells that read nothing — coefficients the recurrences
+// of TestEmulatedFronts3 do not give: a line over j alone (M = 0), negative
+// B, a gcd in a plane's line with negative terms.
+func TestEmulatedFronts3Enumerate(t *testing.T) {
+	emuCompiler(t)
+	var cases []frontCase
+	for _, h := range [][3]int{{1, 0, 1}, {0, 0, -1}, {-1, 3, -2}, {2, -3, 1}, {0, 2, 1}, {1, 2, -2}} {
+		for _, sz := range [][3]int{{2, 3, 4}, {3, 1, 5}} {
+			K, R, C := sz[0], sz[1], sz[2]
+			want := grid(K, R*C)
+			for k := 0; k < K; k++ {
+				for x := 0; x < R*C; x++ {
+					want[k][x] = float64(k*10000 + (x/C)*100 + x%C + 1)
+				}
+			}
+			src := fmt.Sprintf("problem fill\nschedule: t = %d*k + %d*i + %d*j\n%d x %d x %d\ncell[k][i][j] = k * 10000 + i * 100 + j + 1\nanswer: cell[0][0][0]\n", h[0], h[1], h[2], K, R, C)
+			cases = append(cases, frontCase{name: fmt.Sprintf("fill-%d_%d_%d-%dx%dx%d", h[0], h[1], h[2], K, R, C), src: src, want: want, ans: 1})
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if prog := c.run(t); !prog.Front.Three() {
+				t.Errorf("fronts %+v, not over the three axes", prog.Front)
+			}
+		})
+	}
+}
