@@ -1040,7 +1040,10 @@ func (b *batch) run1(ctx context.Context, ex backend.Executor, r *BatchResult, l
 	if b.opt.Traceback && res.Grid != nil {
 		if s, ok := problems.Solution(p.Name, p, res.Grid, res.Tree); ok {
 			r.Solution = s
-		} else if res.Tree != nil {
+		} else if res.Tree != nil && (res.Grid.Path == nil || p.Dims != 2) {
+			// A tree that branches, or a path of a grid that [i][j]
+			// would misname (1-D, 3-D): each cell as the user names it.
+			// A path of a 2-D grid is written as solve writes it.
 			r.Solution = res.Tree.Outline(p.CellText)
 		}
 		r.Path, r.Emitted = res.Grid.Path, res.Grid.Emitted

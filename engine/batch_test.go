@@ -329,6 +329,37 @@ func TestBatchTraceback(t *testing.T) {
 	}
 }
 
+// TestBatchTracebackPath: a traceback that is a path is written as the
+// path (no solution text: the output's path column) on a 2-D grid, and as
+// the cells the user names on a 3-D grid, whose [i][j] would misname them.
+func TestBatchTracebackPath(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.fa")
+	b := filepath.Join(dir, "b.fa")
+	c := filepath.Join(dir, "c.fa")
+	writeFASTA(t, a, []record{{name: "x", seq: "ACGTTG"}})
+	writeFASTA(t, b, []record{{name: "y", seq: "AGTTCG"}})
+	writeFASTA(t, c, []record{{name: "z", seq: "CGTAGCA"}})
+	lcs2 := filepath.Join(dir, "lcs2.dp")
+	lcs3 := filepath.Join(dir, "lcs3.dp")
+	for f, src := range map[string]string{
+		lcs2: "args: A, B\nchar 1x? A = @\"x\"\nchar 1x? B = @\"x\"\n(len(A)+1) x (len(B)+1)\ncell[i][j] = 0 when i == 0 || j == 0\n | cell[i-1][j-1] + 1 when A[i-1] == B[j-1]\n | max(cell[i-1][j], cell[i][j-1]) otherwise\n",
+		lcs3: "args: A, B, C\n" + strings.NewReplacer(`"ACG"`, `@"x"`, `"AGT"`, `@"x"`, `"CGTA"`, `@"x"`).Replace(dptest.LCS3("ACG", "AGT", "CGTA")),
+	} {
+		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _, err := runBatch(t, context.Background(), lcs2, []string{a, b}, BatchOptions{Traceback: true})
+	if err != nil || len(got) != 1 || got[0].Answer.I != 5 || got[0].Solution != "" || len(got[0].Path) != 8 {
+		t.Fatalf("lcs2: %+v %v", got, err)
+	}
+	got, _, err = runBatch(t, context.Background(), lcs3, []string{a, b, c}, BatchOptions{Traceback: true})
+	if err != nil || len(got) != 1 || got[0].Answer.I != int64(dptest.LCS3Length("ACGTTG", "AGTTCG", "CGTAGCA")) || !strings.HasPrefix(got[0].Solution, "cell[6][6][7](") {
+		t.Fatalf("lcs3: %+v %v", got, err)
+	}
+}
+
 // TestBatchNoArguments runs the file's own data once.
 func TestBatchNoArguments(t *testing.T) {
 	got, _, err := runBatch(t, context.Background(), "needleman-wunsch", nil, BatchOptions{})
