@@ -536,3 +536,45 @@ func TestFronts3(t *testing.T) {
 		t.Errorf("lcs3 200 x 190 x 210 (%s): %v, want %v", pl.T.In(p), got, want)
 	}
 }
+
+// TestRandom3DFronts: random recurrences of 3-D grids (dptest.NewRandom3)
+// whose plan is a 3-D hyperplane, on the front kernel with the grid kept
+// (a thread per cell and a warp per cell), against the memoised
+// recursion's grid.
+func TestRandom3DFronts(t *testing.T) {
+	e := executor(t)
+	r := rand.New(rand.NewPCG(7, 3))
+	inf, _ := ir.ArithSentinels(ir.Int)
+	runs := 0
+	for n := 0; n < 400 && runs < 30; n++ {
+		rc := dptest.NewRandom3(r)
+		p, pl, err := dptest.TryLoad(t, "r3.dp", rc.Src)
+		if err != nil || !pl.Schedule.Generic() || !pl.T.Three() || rc.Cyclic {
+			continue
+		}
+		runs++
+		want := dptest.NewGrid(rc.K, rc.R*rc.C)
+		for k, plane := range rc.Want {
+			for x, v := range plane {
+				if v == dptest.NoEdge {
+					v = inf
+				}
+				want[k][x] = float64(v)
+			}
+		}
+		for _, v := range []variant{
+			{name: "maintain", maintain: true},
+			{name: "warp", cg: codegen.Options{Spread: codegen.SpreadWarp}, maintain: true},
+		} {
+			name := fmt.Sprintf("%d-%s", runs, v.name)
+			res, err := runGPU(t, e, p, pl, v)
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", name, err, rc.Src)
+			}
+			checkGrid(t, name+" ("+pl.T.In(p)+")\n"+rc.Src, res.Grid, want, 0)
+		}
+	}
+	if runs < 20 {
+		t.Errorf("only %d random recurrences got a 3-D plan", runs)
+	}
+}
