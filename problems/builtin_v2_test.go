@@ -2,6 +2,8 @@ package problems_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -128,5 +130,52 @@ func TestGeneratedV2(t *testing.T) {
 		if _, res, text := solveBuiltin(t, "optimal-bst", true, ints("p.txt", p), ints("q.txt", q)); res.Answer().I != dptest.OptimalBSTCost(p, q) || !strings.HasSuffix(text, "expected cost "+res.Answer().String()) {
 			t.Errorf("optimal-bst %v %v: %v, want %d\n%s", p, q, res.Answer(), dptest.OptimalBSTCost(p, q), text)
 		}
+	}
+}
+
+// TestLCS3Builtin: the three-string LCS built-in runs on the 3-D
+// hyperplane t = k + i + j; its default answer is the comment's 16, and the
+// emitted characters spell a common subsequence of all three strings of
+// the answer's length — by default and on random strings of awkward
+// lengths (one of them empty), against the triple loop.
+func TestLCS3Builtin(t *testing.T) {
+	isSub := func(s, of string) bool {
+		k := 0
+		for i := 0; i < len(of) && k < len(s); i++ {
+			if of[i] == s[k] {
+				k++
+			}
+		}
+		return k == len(s)
+	}
+	check := func(name string, a, b, c string, args ...string) {
+		t.Helper()
+		l, res, _ := solveBuiltin(t, "lcs3", true, args...)
+		if got := l.Plan.T.In(l.Problem); got != "t = k + i + j" && len(args) == 0 {
+			t.Errorf("%s: fronts %s", name, got)
+		}
+		var s strings.Builder
+		for _, v := range res.Grid.Emitted {
+			s.WriteRune(rune(v.I))
+		}
+		want := int64(dptest.LCS3Length(a, b, c))
+		if res.Answer().I != want || int64(s.Len()) != want || !isSub(s.String(), a) || !isSub(s.String(), b) || !isSub(s.String(), c) {
+			t.Errorf("%s: answer %v, emitted %q; want %d, a common subsequence of %q, %q, %q", name, res.Answer(), s.String(), want, a, b, c)
+		}
+	}
+	check("default", "ACCGGTCGAGTGCGCGGAAGCCGGCCGAA", "GTCGTTCGGAATGCCGTTGCTCTGTAAA", "GCCTAGCGTAAGCTGGCATGACCGTAA")
+	dir := t.TempDir()
+	r := dptest.Rand(t)
+	for _, n := range []int{1, 2, 17, 40} {
+		seqs := []string{dptest.DNA(r, n), dptest.DNA(r, n+3), dptest.DNA(r, max(n-2, 0))}
+		var files []string
+		for k, s := range seqs {
+			f := filepath.Join(dir, fmt.Sprintf("s%d_%d.txt", n, k))
+			if err := os.WriteFile(f, []byte(s+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, f)
+		}
+		check(fmt.Sprintf("n=%d", n), seqs[0], seqs[1], seqs[2], files...)
 	}
 }

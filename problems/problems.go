@@ -96,6 +96,8 @@ func entries() []Builtin {
 		pair("gotoh-local", render.LocalAlignment, "local-affine"),
 		pair("semiglobal", render.LocalAlignment, "semi-global", "glocal"),
 		pair("lcs", render.LCS),
+		// Three strings: a 3-D grid on the hyperplane t = k + i + j.
+		{Name: "lcs3", Aliases: []string{"lcs-3", "three-lcs"}},
 		// Gotoh with BLOSUM62 (built into problems/formats) for proteins.
 		{Name: "protein-align", Aliases: []string{"blosum62-align"}, Generate: gen.ProteinPairInstance, Data: DataProtein, BenchSizes: benchSizes},
 		// Smith-Waterman with BLOSUM62 and linear gaps: database search.

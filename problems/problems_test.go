@@ -8,7 +8,7 @@ import (
 )
 
 var want = []string{
-	"coin-change", "coin-change-ways", "editdistance", "floyd-warshall", "gotoh", "gotoh-local", "knapsack", "knapsack-bounded", "knapsack-unbounded", "lcs",
+	"coin-change", "coin-change-ways", "editdistance", "floyd-warshall", "gotoh", "gotoh-local", "knapsack", "knapsack-bounded", "knapsack-unbounded", "lcs", "lcs3",
 	"lis", "lookback-put", "manhattan", "matrix-chain", "needleman-wunsch", "nussinov", "optimal-bst", "protein-align",
 	"protein-local", "semiglobal", "smith-waterman", "tsp",
 }
