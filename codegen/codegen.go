@@ -1390,6 +1390,14 @@ func (g *gen) defines() string {
 			frontDefines(def, prog.Front, p.Cols)
 			def("DP_MIRROR", b2i(prog.Mirror))
 			def("DP_SERIAL", b2i(g.pl.Serial))
+			// Several workers run the rows of a Serial plan as a pipeline
+			// where a row need not wait for most of the row before.
+			lag := int64(-1)
+			if g.pl.Serial && g.pl.SerialLag >= 0 && g.pl.SerialLag < p.Cols/2 && p.Rows > 1 {
+				lag = g.pl.SerialLag
+			}
+			def("DP_PIPE_LAG", fmt.Sprintf("%dLL", lag))
+			def("DP_PIPE_CHUNK", fmt.Sprintf("%dLL", pipeChunk))
 		}
 		def("DP_NLINES", fmt.Sprintf("%dLL", prog.Lines))
 		def("DP_WIDTH", fmt.Sprintf("%dLL", prog.Width))
@@ -1595,3 +1603,9 @@ func gcdAbs(a, b int64) int64 {
 	}
 	return a
 }
+
+// pipeChunk is how many columns of a row the host pipeline
+// (templates/host.cu dp_front_pipeline) computes between two looks at the
+// row before: enough to amortise the look, few enough that the next row's
+// worker starts soon after.
+const pipeChunk = 2048

@@ -67,8 +67,9 @@ type HostProgram struct {
 	Front  plan.Hyperplane
 	Mirror bool
 	// Serial: the plan's row-major order is legal (plan.Plan.Serial);
-	// one worker runs it (DP_SERIAL) instead of the fronts.
-	Serial bool
+	// one worker runs it (DP_SERIAL) instead of the fronts. Pipeline:
+	// several workers run it too, row after row (DP_PIPE_LAG >= 0).
+	Serial, Pipeline bool
 }
 
 // Host entry point and its control block (backend/native mirrors the
@@ -225,6 +226,7 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 		Reach: prog.Reach, PI: prog.PI, PJ: prog.PJ, Lanes: HostLanes, Scan: g.hostScan, Chain: g.hostChain.IsValid(), ChainPos: g.hostChain,
 		Answer: prog.Answer, Captures: prog.Captures, RegionOp: prog.RegionOp, AnswerRows: answerRows,
 		Fronts: g.hostFront, Front: prog.Front, Mirror: prog.Mirror, Serial: g.hostFront && pl.Serial,
+		Pipeline: g.hostFront && pl.Serial && pl.SerialLag >= 0 && pl.SerialLag < p.Cols/2 && p.Rows > 1,
 	}
 	return hp, nil
 }

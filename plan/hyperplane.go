@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -637,6 +638,7 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 		lo, hi := h.Range(p.Rows, p.Cols)
 		pl.Fronts = hi - lo + 1
 		pl.Serial = len(checked) == 0 && serialFits(all.flat, p)
+		pl.SerialLag = serialLag(pl.Deps)
 		if bounded {
 			pl.Reach = far
 		} else {
@@ -705,6 +707,22 @@ func serialFits(rs []reach, p *ir.Problem) bool {
 	}
 	ok, _, _, checked, _ := hyperplaneFits(rs, Hyperplane{A: p.Cols, B: 1}, false)
 	return ok && len(checked) == 0
+}
+
+// serialLag is Plan.SerialLag: the farthest right of its cell a reference
+// that may read an earlier row reads (-1: unbounded).
+func serialLag(deps []Dependency) int64 {
+	lag := int64(0)
+	for _, d := range deps {
+		if d.RangeI.Hi < 1 {
+			continue // reads its own row only (or nothing)
+		}
+		if d.RangeJ.Lo == math.MinInt64 || d.RangeJ.Lo == math.MinInt64+1 {
+			return -1
+		}
+		lag = max(lag, -d.RangeJ.Lo)
+	}
+	return lag
 }
 
 // overRange reports whether some reference of rs reaches over a range.

@@ -135,7 +135,11 @@ func CPUWork(p *ir.Problem, pl *Plan, s CPUShape) int64 {
 		return regs + (threads+pi+1)*((pj+p.Cols)*int64(p.CellType.Size())+64) + 8*4*(p.Cols+2*CPULanes)
 	}
 	// Generic schedules work in the grid itself, and in its transposed
-	// copy when they keep one.
+	// copy when they keep one; several workers in row-major order keep
+	// each row's progress (Plan.SerialLag).
+	if pl.Serial && pl.SerialLag >= 0 && threads > 1 {
+		regs += 8 * p.Rows
+	}
 	if pl.Transposed {
 		return regs + GridBytes(p)
 	}

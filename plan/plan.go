@@ -98,7 +98,14 @@ type Plan struct {
 	// (or of an anti-diagonal) lie a row apart: three-string LCS runs ten
 	// times faster on one core that way.
 	Serial bool
-	Reason string // why this schedule, for a person
+	// SerialLag (Serial plans) is how many columns to the right of a cell
+	// a reference into an earlier row may read, at least 0; -1 where
+	// nothing bounds it. Several workers may then compute the rows in
+	// row-major order at once, row after row, each a chunk of columns
+	// behind the row before by that much (the compiled host sweep's
+	// pipeline).
+	SerialLag int64
+	Reason    string // why this schedule, for a person
 	// Special, when not nil, is a better algorithm than the schedule for
 	// the answer, which executors run unless asked not to.
 	Special *Special

@@ -99,7 +99,14 @@ func fronts(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	}
 	fmt.Fprintf(w, "fronts     %s: %s fronts (t = %d..%d), at most %s %s each, computed in parallel\n",
 		hyperplaneText(p, pl), Count(pl.Fronts), f.first, f.last, Count(f.widest), cells)
-	if pl.Serial {
+	switch {
+	case pl.Serial && pl.SerialLag >= 0 && pl.SerialLag < p.Cols/2 && p.Rows > 1:
+		rows := "rows"
+		if p.Dims == 3 {
+			rows = "k-planes"
+		}
+		fmt.Fprintf(w, "           row-major order is legal too: a CPU run takes it, compiled code on several threads with its %s pipelined (a cell once the one before has passed its column + %d)\n", rows, pl.SerialLag)
+	case pl.Serial:
 		fmt.Fprintf(w, "           row-major order is legal too: a CPU run on one thread takes it (compiled code on up to 8 threads too, where the fronts' cells lie a row apart: one thread in row-major order is faster)\n")
 	}
 	if pl.Cells > 0 {

@@ -220,6 +220,12 @@ struct dp_run {
 	long long nf, tf;
 	int failed;
 	long long failedFront;
+	// The rows in row-major order on several workers (dp_front_pipeline):
+	// each row's finished columns, the next row to take, the workers that
+	// entered and left, and whether a cell failed (the fronts then run).
+	long long *pipeProg;
+	long long pipeRow, pipeIn, pipeOut;
+	int pipeFailed;
 	// DP_FSUM: the sum so far and whether a cell was in the region; the
 	// rows sweep's block sums of the last two rows (fslot, nb blocks a
 	// row), the wavefront's row sums (fslot) and whether a strip had a
@@ -1160,6 +1166,84 @@ static bool dp_front_cells(dp_worker *w, long long f, long long i0, long long q0
 	return false;
 }
 
+#if DP_SERIAL && DP_PIPE_LAG >= 0
+// dp_pipe_wait waits until row r has finished its first need columns;
+// false when a cell failed or the run was stopped.
+static bool dp_pipe_wait(dp_run *run, long long r, long long need)
+{
+	long long since = 0;
+	for (long long spins = 0;; ++spins) {
+		if (__atomic_load_n(&run->pipeProg[r], __ATOMIC_ACQUIRE) >= need)
+			return true;
+		if (__atomic_load_n(&run->pipeFailed, __ATOMIC_SEQ_CST) || dp_aborted(run->ctl))
+			return false;
+		dp_backoff(spins, &since);
+	}
+}
+
+// dp_front_pipeline computes the grid in row-major order on every worker
+// (plan.Plan.Serial, SerialLag): the workers take the rows in order from
+// a counter and compute each in chunks of DP_PIPE_CHUNK columns, a chunk
+// once the row before has finished the columns up to the chunk's end plus
+// DP_PIPE_LAG (every reference to an earlier row reads no further right;
+// the rows before that one are further on still). A worker retires only
+// between rows. It returns true when the worker is done (the grid computed,
+// or the run stopped); false after a cell failed, once every worker that
+// entered has left: the fronts then compute the grid from the start, so
+// that the error is the front order's first.
+static bool dp_front_pipeline(dp_worker *w)
+{
+	dp_run *run = w->run;
+	__atomic_fetch_add(&run->pipeIn, 1, __ATOMIC_SEQ_CST);
+	long long counted = 0;
+	for (;;) {
+		if (__atomic_load_n(&run->pipeFailed, __ATOMIC_SEQ_CST) || dp_aborted(run->ctl) || dp_retire(w))
+			break;
+		const long long k = __atomic_fetch_add(&run->pipeRow, 1, __ATOMIC_SEQ_CST);
+		if (k >= DP_ROWS)
+			break;
+		bool stop = false;
+		for (long long j0 = 0; j0 < DP_COLS && !stop; j0 += DP_PIPE_CHUNK) {
+			const long long j1 = j0 + DP_PIPE_CHUNK < DP_COLS ? j0 + DP_PIPE_CHUNK : DP_COLS;
+			if (k > 0) {
+				const long long need = j1 + DP_PIPE_LAG < DP_COLS ? j1 + DP_PIPE_LAG : DP_COLS;
+				if (!dp_pipe_wait(run, k - 1, need)) {
+					stop = true;
+					break;
+				}
+			}
+			int bad = 0;
+			for (long long j = j0; j < j1; ++j)
+				bad |= dp_front_at<false>(run, &w->err, k, j);
+			if (bad) {
+				__atomic_store_n(&run->pipeFailed, 1, __ATOMIC_SEQ_CST);
+				stop = true;
+				break;
+			}
+			__atomic_store_n(&run->pipeProg[k], j1, __ATOMIC_RELEASE);
+			__atomic_fetch_add(&run->ctl->done, j1 - j0, __ATOMIC_RELAXED);
+			counted += j1 - j0;
+		}
+		if (stop)
+			break;
+	}
+	__atomic_fetch_add(&run->pipeOut, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&run->pipeFailed, __ATOMIC_SEQ_CST))
+		return true;
+	__atomic_fetch_sub(&run->ctl->done, counted, __ATOMIC_RELAXED);
+	// No worker computes a cell of the pipeline once this passes: one that
+	// enters later sees the failure before taking a row.
+	long long since = 0;
+	for (long long spins = 0;; ++spins) {
+		if (__atomic_load_n(&run->pipeOut, __ATOMIC_SEQ_CST) == __atomic_load_n(&run->pipeIn, __ATOMIC_SEQ_CST))
+			return false;
+		if (dp_aborted(run->ctl))
+			return true;
+		dp_backoff(spins, &since);
+	}
+}
+#endif
+
 static void *dp_front_work(void *arg)
 {
 	dp_worker *w = (dp_worker *)arg;
@@ -1216,6 +1300,10 @@ static void *dp_front_work(void *arg)
 		__atomic_fetch_add(&run->ctl->done, done, __ATOMIC_RELAXED);
 		return 0;
 	}
+#if DP_SERIAL && DP_PIPE_LAG >= 0
+	if (run->pipeProg && dp_front_pipeline(w))
+		return 0;
+#endif
 	const long long per = 4LL * run->threads;
 	long long f = 0, base = 0; // the front this worker is on, its first chunk's number
 	long long i0 = 0, n = 0, chunk = 1, nch = 0;
@@ -1553,8 +1641,16 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 	run.G = grid ? grid : (cell_t *)calloc(cells, sizeof(cell_t));
 	run.GT = DP_MIRROR ? (cell_t *)calloc(cells, sizeof(cell_t)) : 0;
 	dp_worker *ws = (dp_worker *)calloc((size_t)threads, sizeof(dp_worker));
+	run.pipeProg = 0;
+#if DP_SERIAL && DP_PIPE_LAG >= 0
+	if (threads > 1)
+		run.pipeProg = (long long *)calloc((size_t)DP_ROWS, sizeof(long long));
+	const bool pipeOK = threads <= 1 || run.pipeProg;
+#else
+	const bool pipeOK = true;
+#endif
 	int rc = 0;
-	if (!run.G || (DP_MIRROR && !run.GT) || !ws) {
+	if (!run.G || (DP_MIRROR && !run.GT) || !ws || !pipeOK) {
 		rc = 3;
 	} else {
 		run.active = threads;
@@ -1610,6 +1706,7 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 	}
 	free(ws);
 	free(run.GT);
+	free(run.pipeProg);
 	if (run.G != grid)
 		free(run.G);
 	return rc;

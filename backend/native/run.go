@@ -257,6 +257,9 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 		if why := fewerWorkers(hp, int(c.Ran), max(r.Threads, 1), int(c.Threads)); why != "" {
 			res.Device += "; " + why
 		}
+		if hp.Fronts && hp.Pipeline && c.Threads > 1 {
+			res.Device += "; the grid in row-major order, its rows pipelined over the workers"
+		}
 		return l.answer(p, pl, c, ans, res)
 	}, nil
 }
@@ -294,7 +297,7 @@ const serialWorkers = 8
 // walks neighbouring cells.
 func serialWins(hp *codegen.HostProgram, threads int) bool {
 	h := hp.Front
-	return hp.Fronts && hp.Serial && threads > 1 && threads <= serialWorkers && h.Three() && h.M != 0 && h.B != 0
+	return hp.Fronts && hp.Serial && !hp.Pipeline && threads > 1 && threads <= serialWorkers && h.Three() && h.M != 0 && h.B != 0
 }
 
 // widestFront bounds the cells of one front of a Fronts program: a front
