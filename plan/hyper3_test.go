@@ -159,14 +159,7 @@ func TestPlanner3IsSound(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 3))
 	plans := 0
 	for n := 0; n < 300; n++ {
-		type off struct{ k, i, j int }
-		var refs []off
-		var terms []string
-		for x := 0; x < 1+r.IntN(3); x++ {
-			o := off{r.IntN(5) - 2, r.IntN(5) - 2, r.IntN(5) - 2}
-			refs = append(refs, o)
-			terms = append(terms, fmt.Sprintf("cell[k%+d][i%+d][j%+d]", o.k, o.i, o.j))
-		}
+		refs, terms := dptest.RandomRefs3(r)
 		// A range read along one axis: m in the interval between i and j.
 		rng := r.IntN(3)
 		red := ""
@@ -187,9 +180,9 @@ func TestPlanner3IsSound(t *testing.T) {
 		for k := 2; k <= 2; k++ {
 			for i := 2; i <= 3; i++ {
 				for j := 2; j <= 3; j++ {
-					for _, o := range refs {
-						if T(k+o.k, i+o.i, j+o.j) >= T(k, i, j) && !checkedRef(pl, fmt.Sprintf("cell[k%+d][i%+d][j%+d]", o.k, o.i, o.j)) {
-							t.Fatalf("%s\nplan %s: cell[%d][%d][%d] reads cell[%d][%d][%d] of a front not earlier", src, h.In(p), k, i, j, k+o.k, i+o.i, j+o.j)
+					for x, o := range refs {
+						if T(k+o[0], i+o[1], j+o[2]) >= T(k, i, j) && !checkedRef(pl, terms[x]) {
+							t.Fatalf("%s\nplan %s: cell[%d][%d][%d] reads cell[%d][%d][%d] of a front not earlier", src, h.In(p), k, i, j, k+o[0], i+o[1], j+o[2])
 						}
 					}
 					for m := i; m <= j-1 && rng == 1; m++ {

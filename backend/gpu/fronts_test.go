@@ -543,16 +543,10 @@ func TestFronts3(t *testing.T) {
 // recursion's grid.
 func TestRandom3DFronts(t *testing.T) {
 	e := executor(t)
-	r := rand.New(rand.NewPCG(7, 3))
 	inf, _ := ir.ArithSentinels(ir.Int)
-	runs := 0
-	for n := 0; n < 400 && runs < 30; n++ {
-		rc := dptest.NewRandom3(r)
-		p, pl, err := dptest.TryLoad(t, "r3.dp", rc.Src)
-		if err != nil || !pl.Schedule.Generic() || !pl.T.Three() || rc.Cyclic {
-			continue
-		}
-		runs++
+	n := 0
+	dptest.EachRandom3(t, rand.New(rand.NewPCG(7, 3)), 30, func(rc dptest.Random3, p *ir.Problem, pl *plan.Plan) {
+		n++
 		want := dptest.NewGrid(rc.K, rc.R*rc.C)
 		for k, plane := range rc.Want {
 			for x, v := range plane {
@@ -566,15 +560,12 @@ func TestRandom3DFronts(t *testing.T) {
 			{name: "maintain", maintain: true},
 			{name: "warp", cg: codegen.Options{Spread: codegen.SpreadWarp}, maintain: true},
 		} {
-			name := fmt.Sprintf("%d-%s", runs, v.name)
+			name := fmt.Sprintf("%d-%s", n, v.name)
 			res, err := runGPU(t, e, p, pl, v)
 			if err != nil {
 				t.Fatalf("%s: %v\n%s", name, err, rc.Src)
 			}
 			checkGrid(t, name+" ("+pl.T.In(p)+")\n"+rc.Src, res.Grid, want, 0)
 		}
-	}
-	if runs < 20 {
-		t.Errorf("only %d random recurrences got a 3-D plan", runs)
-	}
+	})
 }

@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
 )
 
 // Random3 is a random recurrence of a 3-D grid for differential tests of
@@ -22,17 +26,44 @@ type Random3 struct {
 	Terms   string
 }
 
+// RandomRefs3 is one to three references cell[k+a][i+b][j+c] with a, b, c
+// in -2..2: their offsets and their text.
+func RandomRefs3(r *rand.Rand) (offs [][3]int, terms []string) {
+	for x := 0; x < 1+r.IntN(3); x++ {
+		o := [3]int{r.IntN(5) - 2, r.IntN(5) - 2, r.IntN(5) - 2}
+		offs = append(offs, o)
+		terms = append(terms, fmt.Sprintf("cell[k%+d][i%+d][j%+d]", o[0], o[1], o[2]))
+	}
+	return offs, terms
+}
+
+// EachRandom3 calls f with up to want random recurrences (NewRandom3) whose
+// plan is a 3-D hyperplane, drawn from r (at most 400 draws), and fails t
+// when the plan accepts a cyclic one or fewer than want/2 came.
+func EachRandom3(t testing.TB, r *rand.Rand, want int, f func(rc Random3, p *ir.Problem, pl *plan.Plan)) {
+	t.Helper()
+	runs := 0
+	for n := 0; n < 400 && runs < want; n++ {
+		rc := NewRandom3(r)
+		p, pl, err := TryLoad(t, "r3.dp", rc.Src)
+		if err != nil || !pl.Schedule.Generic() || !pl.T.Three() {
+			continue
+		}
+		if rc.Cyclic {
+			t.Fatalf("the plan %s accepts a cyclic recurrence:\n%s", pl.T.In(p), rc.Src)
+		}
+		runs++
+		f(rc, p, pl)
+	}
+	if runs < want/2 {
+		t.Errorf("only %d random recurrences got a 3-D plan", runs)
+	}
+}
+
 // NewRandom3 draws one with sides 5..9.
 func NewRandom3(r *rand.Rand) Random3 {
 	K, R, C := 5+r.IntN(5), 5+r.IntN(5), 5+r.IntN(5)
-	type off struct{ k, i, j int }
-	var refs []off
-	var terms []string
-	for x := 0; x < 1+r.IntN(3); x++ {
-		o := off{r.IntN(5) - 2, r.IntN(5) - 2, r.IntN(5) - 2}
-		refs = append(refs, o)
-		terms = append(terms, fmt.Sprintf("cell[k%+d][i%+d][j%+d]", o.k, o.i, o.j))
-	}
+	refs, terms := RandomRefs3(r)
 	red := r.IntN(3) // 0 none, 1 a min along i, 2 along j
 	switch red {
 	case 1:
@@ -69,7 +100,7 @@ func NewRandom3(r *rand.Rand) Random3 {
 		memo[x] = busy
 		best := int64(-1)
 		for _, o := range refs {
-			best = max(best, val(k+o.k, i+o.i, j+o.j))
+			best = max(best, val(k+o[0], i+o[1], j+o[2]))
 		}
 		if red != 0 {
 			lim := i
