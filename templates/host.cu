@@ -1643,9 +1643,12 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 	dp_worker *ws = (dp_worker *)calloc((size_t)threads, sizeof(dp_worker));
 	run.pipeProg = 0;
 #if DP_SERIAL && DP_PIPE_LAG >= 0
-	if (threads > 1)
+	// Rows enough that every worker has some (else the fronts share each
+	// front's cells among all of them).
+	const bool pipe = threads > 1 && DP_ROWS >= 2LL * threads;
+	if (pipe)
 		run.pipeProg = (long long *)calloc((size_t)DP_ROWS, sizeof(long long));
-	const bool pipeOK = threads <= 1 || run.pipeProg;
+	const bool pipeOK = !pipe || run.pipeProg;
 #else
 	const bool pipeOK = true;
 #endif

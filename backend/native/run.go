@@ -257,7 +257,7 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 		if why := fewerWorkers(hp, int(c.Ran), max(r.Threads, 1), int(c.Threads)); why != "" {
 			res.Device += "; " + why
 		}
-		if hp.Fronts && hp.Pipeline && c.Threads > 1 {
+		if hp.Fronts && hp.Pipeline && c.Threads > 1 && hp.Rows >= 2*int64(c.Threads) {
 			res.Device += "; the grid in row-major order, its rows pipelined over the workers"
 		}
 		return l.answer(p, pl, c, ans, res)
