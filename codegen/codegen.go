@@ -1391,9 +1391,9 @@ func (g *gen) defines() string {
 			def("DP_MIRROR", b2i(prog.Mirror))
 			def("DP_SERIAL", b2i(g.pl.Serial))
 			// Several workers run the rows of a Serial plan as a pipeline
-			// where a row need not wait for most of the row before.
+			// where it pays (plan.Plan.SerialLag).
 			lag := int64(-1)
-			if g.pl.Serial && g.pl.SerialLag >= 0 && g.pl.SerialLag < p.Cols/2 && p.Rows > 1 {
+			if g.pl.Serial {
 				lag = g.pl.SerialLag
 			}
 			def("DP_PIPE_LAG", fmt.Sprintf("%dLL", lag))

@@ -226,7 +226,7 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 		Reach: prog.Reach, PI: prog.PI, PJ: prog.PJ, Lanes: HostLanes, Scan: g.hostScan, Chain: g.hostChain.IsValid(), ChainPos: g.hostChain,
 		Answer: prog.Answer, Captures: prog.Captures, RegionOp: prog.RegionOp, AnswerRows: answerRows,
 		Fronts: g.hostFront, Front: prog.Front, Mirror: prog.Mirror, Serial: g.hostFront && pl.Serial,
-		Pipeline: g.hostFront && pl.Serial && pl.SerialLag >= 0 && pl.SerialLag < p.Cols/2 && p.Rows > 1,
+		Pipeline: g.hostFront && pl.Serial && pl.SerialLag >= 0,
 	}
 	return hp, nil
 }

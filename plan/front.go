@@ -34,7 +34,8 @@ func (h Hyperplane) Three() bool { return h.Inner > 0 }
 // grid).
 func (h Hyperplane) T(i, j int64) int64 {
 	if h.Inner > 0 {
-		return h.A*i + h.M*floorDiv(j, h.Inner) + h.B*(j-h.Inner*floorDiv(j, h.Inner))
+		q := floorDiv(j, h.Inner)
+		return h.A*i + h.M*q + h.B*(j-h.Inner*q)
 	}
 	return h.A*i + h.B*j
 }

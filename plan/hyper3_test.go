@@ -232,6 +232,8 @@ func TestSerial(t *testing.T) {
 	}{
 		{"lcs3", dptest.LCS3("ACGT", "AGT", "CGTA"), true},
 		{"lis", lis1xN, true},
+		// An earlier row read 2 columns to the right: lag 2.
+		{"lag 2", "5 x 40\ncell[i][j] = 1 when i == 0 || j > 35\n | cell[i-1][j+2] + cell[i][j-1] otherwise\n", true},
 		{"matrix chain", matrixChain, false},
 		{"next plane", "4 x 3 x 3\ncell[k][i][j] = 1 when i == 0 || k == 3 || j == 2\n | cell[k+1][i-1][j] + cell[k][i-1][j+1] otherwise\n", false},
 		{"interval in planes", "3 x 5 x 5\ncell[k][i][j] = 0 when j <= i\n | min(m in i..j-1: cell[k][i][m] + cell[k][m+1][j]) + 1 otherwise\n", false},
@@ -240,6 +242,12 @@ func TestSerial(t *testing.T) {
 		_, pl := dptest.Load(t, "s.dp", c.src)
 		if !pl.Schedule.Generic() || pl.Serial != c.serial {
 			t.Errorf("%s: schedule %s, serial %v, want a generic one, serial %v", c.name, pl.Schedule, pl.Serial, c.serial)
+		}
+		// SerialLag: how far right an earlier row is read; none for one
+		// row (LIS's 1 x N grid).
+		want := map[string]int64{"lcs3": 0, "lis": -1, "lag 2": 2}
+		if w, ok := want[c.name]; ok && pl.SerialLag != w {
+			t.Errorf("%s: serial lag %d, want %d", c.name, pl.SerialLag, w)
 		}
 	}
 }

@@ -638,7 +638,7 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 		lo, hi := h.Range(p.Rows, p.Cols)
 		pl.Fronts = hi - lo + 1
 		pl.Serial = len(checked) == 0 && serialFits(all.flat, p)
-		pl.SerialLag = serialLag(pl.Deps)
+		pl.SerialLag = serialLag(p, pl.Deps)
 		if bounded {
 			pl.Reach = far
 		} else {
@@ -710,8 +710,13 @@ func serialFits(rs []reach, p *ir.Problem) bool {
 }
 
 // serialLag is Plan.SerialLag: the farthest right of its cell a reference
-// that may read an earlier row reads (-1: unbounded).
-func serialLag(deps []Dependency) int64 {
+// that may read an earlier row reads; -1 where that is unbounded, half a
+// row or more (a row would wait for most of the one before), or the grid
+// has one row.
+func serialLag(p *ir.Problem, deps []Dependency) int64 {
+	if p.Rows <= 1 {
+		return -1
+	}
 	lag := int64(0)
 	for _, d := range deps {
 		if d.RangeI.Hi < 1 {
@@ -721,6 +726,9 @@ func serialLag(deps []Dependency) int64 {
 			return -1
 		}
 		lag = max(lag, -d.RangeJ.Lo)
+	}
+	if lag >= p.Cols/2 {
+		return -1
 	}
 	return lag
 }

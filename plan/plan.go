@@ -99,11 +99,11 @@ type Plan struct {
 	// times faster on one core that way.
 	Serial bool
 	// SerialLag (Serial plans) is how many columns to the right of a cell
-	// a reference into an earlier row may read, at least 0; -1 where
-	// nothing bounds it. Several workers may then compute the rows in
-	// row-major order at once, row after row, each a chunk of columns
-	// behind the row before by that much (the compiled host sweep's
-	// pipeline).
+	// a reference into an earlier row may read, at least 0: several
+	// workers may then compute the rows in row-major order at once, each
+	// row that far behind the one before (the compiled host sweep's
+	// pipeline). -1 where no pipeline pays: nothing bounds the lag, it is
+	// half a row or more, or the grid has one row.
 	SerialLag int64
 	Reason    string // why this schedule, for a person
 	// Special, when not nil, is a better algorithm than the schedule for

@@ -100,7 +100,7 @@ func fronts(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	fmt.Fprintf(w, "fronts     %s: %s fronts (t = %d..%d), at most %s %s each, computed in parallel\n",
 		hyperplaneText(p, pl), Count(pl.Fronts), f.first, f.last, Count(f.widest), cells)
 	switch {
-	case pl.Serial && pl.SerialLag >= 0 && pl.SerialLag < p.Cols/2 && p.Rows > 1:
+	case pl.Serial && pl.SerialLag >= 0:
 		rows := "rows"
 		if p.Dims == 3 {
 			rows = "k-planes"

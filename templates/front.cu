@@ -25,18 +25,7 @@
 // (codegen.ErrOrder); site is the reference.
 #define DP_E_ORDER 7
 
-// dp_tof is the front of cell (i, j) of the flat grid (plan.Hyperplane.T):
-// with DP_T3, t = DP_TA*k + DP_TM*i + DP_TB*j of the 3-D grid's cell
-// [i][j / DP_TINNER][j % DP_TINNER] (j is inside the grid here).
-__device__ __forceinline__ long long dp_tof(long long i, long long j)
-{
-#if DP_T3
-	const long long q = j / DP_TINNER;
-	return DP_TA * i + DP_TM * q + DP_TB * (j - q * DP_TINNER);
-#else
-	return DP_TA * i + DP_TB * j;
-#endif
-}
+{{template "frontmath.cu" .}}
 
 // dp_bits moves a partial result of up to 8 bytes through dp_fold_sh.
 template <class T> union dp_bits {
@@ -138,66 +127,6 @@ template <int S> __device__ __forceinline__ void dp_front_at(long long ii, long 
 	}
 }
 
-#if DP_T3
-__device__ __forceinline__ long long dp_fdiv(long long a, long long b)
-{
-	long long q = a / b;
-	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		--q;
-	return q;
-}
-
-// dp_line is the line of k-plane k in front t of the 3-D hyperplane
-// (plan.Hyperplane.Line): n cells of the DP_TMID x DP_TINNER plane with
-// DP_TM*i + DP_TB*j == t - DP_TA*k from row i0 (its own hyperplane
-// DP_LA*i + DP_LB*j == u / DP_LG), or the whole plane (DP_LWHOLE).
-__device__ __forceinline__ void dp_line(long long u, long long *i0, long long *n)
-{
-	*i0 = 0;
-	*n = 0;
-#if DP_LWHOLE
-	if (u == 0)
-		*n = DP_TMID * DP_TINNER;
-#else
-	if (u % DP_LG != 0)
-		return;
-	const long long v = u / DP_LG;
-#if DP_LB == 0
-	const long long i = v * DP_LA; // DP_LA is ±1
-	*i0 = i;
-	if (i >= 0 && i < DP_TMID)
-		*n = DP_TINNER;
-#else
-	long long lo = 0, hi = DP_TMID - 1;
-#if DP_LA != 0
-	const long long x = v, y = v - DP_LB * (DP_TINNER - 1);
-	const long long aLo = x < y ? x : y, aHi = x < y ? y : x;
-	long long iLo, iHi;
-	if (DP_LA > 0) {
-		iLo = -dp_fdiv(-aLo, DP_LA);
-		iHi = dp_fdiv(aHi, DP_LA);
-	} else {
-		iLo = -dp_fdiv(-aHi, DP_LA);
-		iHi = dp_fdiv(aLo, DP_LA);
-	}
-	lo = lo > iLo ? lo : iLo;
-	hi = hi < iHi ? hi : iHi;
-#else
-	if (v % DP_LB != 0 || v / DP_LB < 0 || v / DP_LB >= DP_TINNER)
-		return;
-#endif
-	const long long st = DP_LB < 0 ? -DP_LB : DP_LB;
-	while (lo <= hi && (v - DP_LA * lo) % DP_LB != 0)
-		++lo;
-	if (lo > hi)
-		return;
-	*i0 = lo;
-	*n = (hi - lo) / st + 1;
-#endif
-#endif
-}
-#endif
-
 // dp_front_cell computes cell q of front t, whose first cell is in row i0.
 // A front of a 3-D hyperplane (DP_T3) is launched as DP_TW slots for each
 // k-plane from i0 on: slot q is cell q % DP_TW of plane i0 + q / DP_TW's
@@ -210,14 +139,7 @@ template <int S> __device__ __forceinline__ void dp_front_cell(long long t, long
 	dp_line(u, &l0, &n);
 	if (m >= n)
 		return;
-#if DP_LWHOLE
-	dp_front_at<S>(k, m, G, GT, store);
-#elif DP_LB == 0
-	dp_front_at<S>(k, l0 * DP_TINNER + m, G, GT, store);
-#else
-	const long long i = l0 + m * (DP_LB < 0 ? -DP_LB : DP_LB);
-	dp_front_at<S>(k, i * DP_TINNER + (u / DP_LG - DP_LA * i) / DP_LB, G, GT, store);
-#endif
+	dp_front_at<S>(k, dp_line_cell(u, l0, m), G, GT, store);
 #elif DP_TB == 0
 	dp_front_at<S>(i0, q, G, GT, store);
 #else

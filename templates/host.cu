@@ -920,28 +920,7 @@ static void *dp_work(void *arg)
 #define DP_E_ORDER 7 // as templates/front.cu: a read not of an earlier front
 #endif
 
-// dp_floor_div and dp_ceil_div round a quotient down and up.
-static __forceinline__ long long dp_floor_div(long long a, long long b)
-{
-	long long q = a / b;
-	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		--q;
-	return q;
-}
-static __forceinline__ long long dp_ceil_div(long long a, long long b) { return -dp_floor_div(-a, b); }
-
-// dp_tof is the front of cell (i, j) of the flat grid (plan.Hyperplane.T):
-// with DP_T3, t = DP_TA*k + DP_TM*i + DP_TB*j of the 3-D grid's cell
-// [i][j / DP_TINNER][j % DP_TINNER].
-static __forceinline__ long long dp_tof(long long i, long long j)
-{
-#if DP_T3
-	const long long q = dp_floor_div(j, DP_TINNER);
-	return DP_TA * i + DP_TM * q + DP_TB * (j - q * DP_TINNER);
-#else
-	return DP_TA * i + DP_TB * j;
-#endif
-}
+{{template "frontmath.cu" .}}
 
 // dp_front_hacc reads the grid: every cell of an earlier front is final.
 // A read outside the grid, or (dp_ref::order) of a front not yet computed,
@@ -974,79 +953,6 @@ template <bool R> struct dp_front_hacc {
 	template <class T, class F> __forceinline__ T fold(T x, F) const { return x; }
 };
 
-
-// dp_front2 is front t of the hyperplane A*i + B*j over a rows x cols
-// grid, as plan.Hyperplane.Front enumerates it: n cells, the first in row
-// i0, then every |B| rows (a whole row when B is 0, A then ±1).
-static __forceinline__ void dp_front2(long long t, long long A, long long B, long long rows, long long cols, long long *i0, long long *n)
-{
-	*i0 = 0;
-	*n = 0;
-	if (B == 0) {
-		const long long i = t * A; // A is 1 or -1
-		*i0 = i;
-		if (i >= 0 && i < rows)
-			*n = cols;
-		return;
-	}
-	long long lo = 0, hi = rows - 1;
-	if (A != 0) {
-		// j in [0, cols-1]: A*i between t - B*(cols-1) and t.
-		const long long x = t, y = t - B * (cols - 1);
-		const long long aLo = x < y ? x : y, aHi = x < y ? y : x;
-		long long iLo, iHi;
-		if (A > 0) {
-			iLo = dp_ceil_div(aLo, A);
-			iHi = dp_floor_div(aHi, A);
-		} else {
-			iLo = dp_ceil_div(aHi, A);
-			iHi = dp_floor_div(aLo, A);
-		}
-		lo = lo > iLo ? lo : iLo;
-		hi = hi < iHi ? hi : iHi;
-	} else if (t % B != 0 || t / B < 0 || t / B >= cols) {
-		return;
-	}
-	while (lo <= hi && (t - A * lo) % B != 0)
-		++lo;
-	if (lo > hi)
-		return;
-	*i0 = lo;
-	*n = (hi - lo) / (B < 0 ? -B : B) + 1;
-}
-
-#if DP_T3
-// dp_line is the line of one k-plane in a front of the 3-D hyperplane
-// (plan.Hyperplane.Line): the cells with DP_TM*i + DP_TB*j == u of the
-// DP_TMID x DP_TINNER plane, n of them from row i0 (the line's own
-// hyperplane DP_LA*i + DP_LB*j == u / DP_LG), or the whole plane when DP_TM
-// and DP_TB are both 0 (and u is 0).
-static __forceinline__ void dp_line(long long u, long long *i0, long long *n)
-{
-	*i0 = 0;
-	*n = 0;
-	if (DP_LWHOLE) {
-		if (u == 0)
-			*n = DP_TMID * DP_TINNER;
-		return;
-	}
-	if (u % DP_LG != 0)
-		return;
-	dp_front2(u / DP_LG, DP_LA, DP_LB, DP_TMID, DP_TINNER, i0, n);
-}
-
-// dp_line_cell is cell m of k-plane u's line (its first row i0), as a
-// flat column.
-static __forceinline__ long long dp_line_cell(long long u, long long i0, long long m)
-{
-	if (DP_LWHOLE)
-		return m;
-	if (DP_LB == 0)
-		return i0 * DP_TINNER + m;
-	const long long i = i0 + m * (DP_LB < 0 ? -DP_LB : DP_LB);
-	return i * DP_TINNER + (u / DP_LG - DP_LA * i) / DP_LB;
-}
-#endif
 
 // dp_front_of is front t of the grid as plan.Hyperplane.Front enumerates
 // it: n cells, the first in row i0, then every DP_TSTEP rows (a whole row
@@ -1166,7 +1072,7 @@ static bool dp_front_cells(dp_worker *w, long long f, long long i0, long long q0
 	return false;
 }
 
-#if DP_SERIAL && DP_PIPE_LAG >= 0
+#if DP_SERIAL
 // dp_pipe_wait waits until row r has finished its first need columns;
 // false when a cell failed or the run was stopped.
 static bool dp_pipe_wait(dp_run *run, long long r, long long need)
@@ -1181,13 +1087,14 @@ static bool dp_pipe_wait(dp_run *run, long long r, long long need)
 	}
 }
 
-// dp_front_pipeline computes the grid in row-major order on every worker
-// (plan.Plan.Serial, SerialLag): the workers take the rows in order from
-// a counter and compute each in chunks of DP_PIPE_CHUNK columns, a chunk
-// once the row before has finished the columns up to the chunk's end plus
-// DP_PIPE_LAG (every reference to an earlier row reads no further right;
-// the rows before that one are further on still). A worker retires only
-// between rows. It returns true when the worker is done (the grid computed,
+// dp_front_pipeline computes the grid in row-major order (plan.Plan.Serial)
+// on one worker, or on every worker with the rows pipelined (SerialLag,
+// run->pipeProg): the workers take the rows in order from a counter and
+// compute each in chunks of DP_PIPE_CHUNK columns, a chunk once the row
+// before has finished the columns up to the chunk's end plus DP_PIPE_LAG
+// (every reference to an earlier row reads no further right; the rows
+// before that one are further on still). A worker retires only between
+// rows. It returns true when the worker is done (the grid computed,
 // or the run stopped); false after a cell failed, once every worker that
 // entered has left: the fronts then compute the grid from the start, so
 // that the error is the front order's first.
@@ -1205,7 +1112,7 @@ static bool dp_front_pipeline(dp_worker *w)
 		bool stop = false;
 		for (long long j0 = 0; j0 < DP_COLS && !stop; j0 += DP_PIPE_CHUNK) {
 			const long long j1 = j0 + DP_PIPE_CHUNK < DP_COLS ? j0 + DP_PIPE_CHUNK : DP_COLS;
-			if (k > 0) {
+			if (k > 0 && run->pipeProg) {
 				const long long need = j1 + DP_PIPE_LAG < DP_COLS ? j1 + DP_PIPE_LAG : DP_COLS;
 				if (!dp_pipe_wait(run, k - 1, need)) {
 					stop = true;
@@ -1220,7 +1127,8 @@ static bool dp_front_pipeline(dp_worker *w)
 				stop = true;
 				break;
 			}
-			__atomic_store_n(&run->pipeProg[k], j1, __ATOMIC_RELEASE);
+			if (run->pipeProg)
+				__atomic_store_n(&run->pipeProg[k], j1, __ATOMIC_RELEASE);
 			__atomic_fetch_add(&run->ctl->done, j1 - j0, __ATOMIC_RELAXED);
 			counted += j1 - j0;
 		}
@@ -1251,31 +1159,10 @@ static void *dp_front_work(void *arg)
 	if (run->threads <= 1) {
 #if DP_SERIAL
 		// One worker and a legal row-major order (plan.Plan.Serial):
-		// neighbouring cells one after another. A failing cell sends the
-		// run back to the fronts from the start, whose first failing cell
-		// is the error every run reports.
-		{
-			long long counted = 0;
-			int bad = 0;
-			// Progress and a stop every 4,096 cells of a row (a 1-D grid
-			// is one row of millions).
-			for (long long i = 0; i < DP_ROWS && !bad; ++i) {
-				for (long long j0 = 0; j0 < DP_COLS && !bad; j0 += 4096) {
-					if (dp_aborted(run->ctl))
-						return 0;
-					const long long j1 = j0 + 4096 < DP_COLS ? j0 + 4096 : DP_COLS;
-					for (long long j = j0; j < j1; ++j)
-						bad |= dp_front_at<false>(run, &w->err, i, j);
-					if (!bad) {
-						__atomic_fetch_add(&run->ctl->done, j1 - j0, __ATOMIC_RELAXED);
-						counted += j1 - j0;
-					}
-				}
-			}
-			if (!bad)
-				return 0;
-			__atomic_fetch_sub(&run->ctl->done, counted, __ATOMIC_RELAXED);
-		}
+		// neighbouring cells one after another; the fronts after a
+		// failing cell.
+		if (dp_front_pipeline(w))
+			return 0;
 #endif
 		// One worker: the fronts one after another, without tickets or
 		// waits (a 1-D look-back's fronts are one cell each).
@@ -1300,7 +1187,7 @@ static void *dp_front_work(void *arg)
 		__atomic_fetch_add(&run->ctl->done, done, __ATOMIC_RELAXED);
 		return 0;
 	}
-#if DP_SERIAL && DP_PIPE_LAG >= 0
+#if DP_SERIAL
 	if (run->pipeProg && dp_front_pipeline(w))
 		return 0;
 #endif
