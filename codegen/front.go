@@ -431,11 +431,11 @@ const rangeMin = 8
 // others runs after every front they may read.
 func (p *Program) FrontLaunches(sms int, f func(FrontLaunch) error) error {
 	h := p.Front
-	first, last := h.Range(p.Rows, p.Cols)
-	grid := p.Rows * p.Cols
 	if h.Three() {
 		return p.frontLaunches3(sms, f)
 	}
+	first, last := h.Range(p.Rows, p.Cols)
+	grid := p.Rows * p.Cols
 	// Runs of fronts that read nothing, and how many cells each holds.
 	type run struct{ t0, t1, cells int64 }
 	var runs []run

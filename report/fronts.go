@@ -107,7 +107,7 @@ func fronts(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 		}
 		fmt.Fprintf(w, "           row-major order is legal too: a CPU run takes it, compiled code on several threads with its %s pipelined (a cell once the one before has passed its column + %d)\n", rows, pl.SerialLag)
 	case pl.Serial:
-		fmt.Fprintf(w, "           row-major order is legal too: a CPU run on one thread takes it (compiled code on up to 8 threads too, where the fronts' cells lie a row apart: one thread in row-major order is faster)\n")
+		fmt.Fprintf(w, "           row-major order is legal too: a CPU run on one thread takes it\n")
 	}
 	if pl.Cells > 0 {
 		fmt.Fprintf(w, "prev       %s; swept as the cells' anti-diagonals keeping a window (GPU: the strip kernel; CPU: row by row), the whole grid only where a run keeps it\n", reachText(pl))

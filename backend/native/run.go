@@ -183,9 +183,6 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 		// next (measured: 10x slower on two threads).
 		c.Threads = 1
 	}
-	if serialWins(hp, int(c.Threads)) {
-		c.Threads = 1
-	}
 
 	// Watch for Ctrl-C and report progress while the library runs: not for
 	// a small run (well under a millisecond), where the watcher's start and
@@ -268,8 +265,6 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 // library said; asked, what Exec asked of it), "" where all of them ran.
 func fewerWorkers(hp *codegen.HostProgram, ran, threads, asked int) string {
 	switch {
-	case asked < threads && serialWins(hp, threads):
-		return fmt.Sprintf("%d of them ran it (the grid in row-major order, which is legal here: faster than fronts whose cells lie a row apart on up to %d workers)", asked, serialWorkers)
 	case asked < threads:
 		return fmt.Sprintf("%d of them ran it (fronts of a few cells)", asked)
 	case ran <= 0 || ran >= threads:
@@ -280,24 +275,6 @@ func fewerWorkers(hp *codegen.HostProgram, ran, threads, asked int) string {
 		return fmt.Sprintf("%d of them ran it (a worker for every block of a row at most)", ran)
 	}
 	return fmt.Sprintf("%d of them ran it (the others could not start)", ran)
-}
-
-// serialWorkers is how many workers the fronts of a 3-D hyperplane whose
-// cells lie a plane row apart need to beat one worker in row-major order
-// (measured on three-string LCS: one worker 0.09 s against fronts on 2
-// workers 0.21-0.24 s at 300³ on a 2-core VM; fronts on 16 cores 0.35 s
-// at 500³, about one worker's time).
-const serialWorkers = 8
-
-// serialWins reports whether one worker in the row-major order the plan
-// allows (codegen.HostProgram.Serial, DP_SERIAL) should run a Fronts
-// program that threads workers would run by fronts: the fronts of a 3-D
-// hyperplane along both i and j put consecutive cells a plane row apart,
-// each a cache line of its own, and take many workers to match one that
-// walks neighbouring cells.
-func serialWins(hp *codegen.HostProgram, threads int) bool {
-	h := hp.Front
-	return hp.Fronts && hp.Serial && !hp.Pipeline && threads > 1 && threads <= serialWorkers && h.Three() && h.M != 0 && h.B != 0
 }
 
 // widestFront bounds the cells of one front of a Fronts program: a front
