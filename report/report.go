@@ -563,23 +563,18 @@ func solveData(p *ir.Problem, backendName, device string, answer ir.Value, st ba
 	}
 }
 
-// pathText is PathText for p's grid: a 1-D grid's cells have one index,
-// "[0] [2] [5]".
+// pathText is PathText in p's user coordinates (userCell): "[0] [2] [5]"
+// on a 1-D grid, "[0][0][3] [1][1][4]" on a 3-D one.
 func pathText(p *ir.Problem, path [][2]int64) string {
-	if p.Dims != 1 && (p.Dims != 3 || p.Inner <= 0) {
-		return PathText(path)
-	}
 	var b strings.Builder
 	for k, c := range path {
 		if k > 0 {
 			b.WriteByte(' ')
 		}
-		if p.Dims == 3 {
-			// A 3-D grid's flat column is i*C + j.
-			fmt.Fprintf(&b, "[%d][%d][%d]", c[0], c[1]/p.Inner, c[1]%p.Inner)
-			continue
+		// The user's coordinates: [j] of a 1-D grid, [k][i][j] of a 3-D one.
+		for _, x := range userCell(p, c[0], c[1]) {
+			fmt.Fprintf(&b, "[%d]", x)
 		}
-		fmt.Fprintf(&b, "[%d]", c[1])
 	}
 	return b.String()
 }
