@@ -95,8 +95,8 @@ type Plan struct {
 	// order, with nothing to check at run time — so one worker may compute
 	// the cells in it instead of front by front. Consecutive cells are then
 	// neighbours in memory, where the cells of a front of a 3-D hyperplane
-	// (or of an anti-diagonal) lie a row apart: three-string LCS runs ten
-	// times faster on one core that way.
+	// (or of an anti-diagonal) lie a row apart: three-string LCS at 300³
+	// took 0.09 s on one core that way, 0.37 s by fronts (a 2-core VM).
 	Serial bool
 	// SerialLag (Serial plans) is how many columns to the right of a cell
 	// a reference into an earlier row may read, at least 0: several
