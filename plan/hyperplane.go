@@ -692,9 +692,73 @@ func chooseHyperplane(p *ir.Problem, pl *Plan, forced *Hyperplane, forcedText st
 		}
 	}
 	if all.three != nil {
-		return noSchedule(all.three, candidates3(p.Rows, p.Cols, p.Inner), p)
+		return noSchedule(all.three, candidates3(p.Rows, p.Cols, p.Inner), p, fmt.Sprintf("coefficients -%d..%d", maxSmallCoefficient, maxSmallCoefficient))
 	}
-	return noSchedule(rs, candidates(p.Rows, p.Cols, int64(len(p.Tables))), p)
+	// Coefficients past 3 (cell[i-1][j+4] beside cell[i][j-1] needs t =
+	// 5*i + j): tried only where no small one fits, so that they never
+	// replace a plan the small ones give.
+	far := stretched(p, pl)
+	for _, checks := range []bool{false, true} {
+		for _, h := range far {
+			ok, reach, bounded, checked, _ := hyperplaneFits(all.of(h), h, checks)
+			if !ok {
+				continue
+			}
+			accept(h, reach, bounded, checked)
+			pl.Reason = fmt.Sprintf("a reference reads %d or more cells across the order of the small coefficients; the fronts %s are the first hyperplane that puts every reference on an earlier front: the cells of one front are independent, and the whole grid stays in memory", maxSmallCoefficient+1, h.In(p))
+			if len(checked) > 0 {
+				pl.Reason += "; some reads are checked at run time"
+			}
+			return nil
+		}
+	}
+	tried := fmt.Sprintf("coefficients -%d..%d", maxSmallCoefficient, maxSmallCoefficient)
+	if len(far) > 0 {
+		top := abs64(far[len(far)-1].A) + abs64(far[len(far)-1].B) - 1
+		tried += fmt.Sprintf(", or one of them +-1 and the other up to +-%d", top)
+	}
+	return noSchedule(rs, append(candidates(p.Rows, p.Cols, int64(len(p.Tables))), far...), p, tried)
+}
+
+// maxSmallCoefficient bounds the coefficients of the hyperplanes the
+// planner tries first (candidates).
+const maxSmallCoefficient = 3
+
+// maxStretch bounds the larger coefficient of the hyperplanes tried after
+// the small ones (stretched).
+const maxStretch = 1024
+
+// stretched are the 2-D hyperplanes t = a*i + b*j with one coefficient
+// +-1 and the other past maxSmallCoefficient, up to one more than the
+// farthest constant offset of pl's references (at most maxStretch): a
+// reference k columns ahead in the row above needs a >= k+1 with b = 1.
+// Fewest fronts first.
+func stretched(p *ir.Problem, pl *Plan) []Hyperplane {
+	far := int64(0)
+	for _, d := range pl.Deps {
+		for _, r := range []analysis.Range{d.RangeI, d.RangeJ} {
+			if r.IsEmpty() {
+				continue
+			}
+			if r.Lo > math.MinInt64 {
+				far = max(far, abs64(r.Lo))
+			}
+			if r.Hi < math.MaxInt64 {
+				far = max(far, abs64(r.Hi))
+			}
+		}
+	}
+	top := min(far+1, maxStretch)
+	var hs []Hyperplane
+	for m := int64(maxSmallCoefficient + 1); m <= top; m++ {
+		for _, s := range []int64{1, -1} {
+			for _, u := range []int64{1, -1} {
+				hs = append(hs, Hyperplane{A: s * m, B: u}, Hyperplane{A: u, B: s * m})
+			}
+		}
+	}
+	sortByFronts(hs, p.Rows, p.Cols, func(h Hyperplane) int { return int(abs64(h.A) + abs64(h.B)) })
+	return hs
 }
 
 // serialFits reports whether the grid's row-major order computes every
@@ -814,7 +878,7 @@ func (r *reach) offsetText() string {
 // noSchedule explains why no hyperplane runs the recurrence: a reference no
 // hyperplane can order by itself, else two that no hyperplane orders
 // together.
-func noSchedule(rs []reach, hs []Hyperplane, p *ir.Problem) error {
+func noSchedule(rs []reach, hs []Hyperplane, p *ir.Problem, tried string) error {
 	order := "t = a*i + b*j"
 	if p.Dims == 3 {
 		order = "t = a*k + b*i + c*j"
@@ -853,7 +917,7 @@ func noSchedule(rs []reach, hs []Hyperplane, p *ir.Problem) error {
 		texts = append(texts, r.dep.Ref.Text+" ("+r.offsetText()+")")
 	}
 	var errs source.ErrorList
-	errs.Add(rs[0].dep.Ref.Pos, "no schedule can run this recurrence: no order %s (coefficients -3..3) puts all of %s on earlier fronts", order, strings.Join(texts, ", "))
+	errs.Add(rs[0].dep.Ref.Pos, "no schedule can run this recurrence: no order %s (%s) puts all of %s on earlier fronts", order, tried, strings.Join(texts, ", "))
 	return errs
 }
 

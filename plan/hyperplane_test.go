@@ -96,6 +96,13 @@ func TestHyperplaneChoice(t *testing.T) {
 			plan.Hyperplanar, plan.Hyperplane{A: 1, B: -1}, true, 1, 3, 0, 7, "t = i - j"},
 		{"anti-diagonal neighbour", "4x4\ncell[i][j] = 0 when i == 0 || j == 0 || j == 3\n | cell[i-1][j+1] + cell[i][j-1] otherwise\n",
 			plan.Hyperplanar, plan.Hyperplane{A: 2, B: 1}, true, 1, 3, 3, 10, "t = 2*i + j"},
+		// Past the small coefficients (plan.stretched): a read four
+		// columns ahead in the row above needs t = 5*i + j; a read seven
+		// rows ahead in the column to the left t = i + 8*j.
+		{"four ahead in the row above", "4x9\ncell[i][j] = 0 when i == 0 || j == 0 || j >= 5\n | cell[i-1][j+4] + cell[i][j-1] otherwise\n",
+			plan.Hyperplanar, plan.Hyperplane{A: 5, B: 1}, true, 1, 3, 8, 24, "t = 5*i + j"},
+		{"seven ahead in the column to the left", "9x4\ncell[i][j] = 0 when j == 0 || i == 0 || i >= 2\n | cell[i+7][j-1] + cell[i-1][j] otherwise\n",
+			plan.Hyperplanar, plan.Hyperplane{A: 1, B: 8}, true, 1, 8, 3, 33, "t = i + 8*j"},
 		{"diagonal reads under i < j", "6x6\ncell[i][j] = 1 when i >= j\n | min(k in i..j: cell[k][k]) + 1 otherwise\n",
 			plan.Interval, plan.Hyperplane{A: -1, B: 1}, true, 5, 0, 5, 11, "interval"},
 		{"forced interval", "schedule: interval\n" + "5x5\ncell[i][j] = 0 when i >= j\n | cell[i+1][j] + cell[i][j-1] otherwise\n",
@@ -147,6 +154,10 @@ func TestHyperplaneRejections(t *testing.T) {
 		{"forced interval on LCS", "schedule: interval\n" + lcs, 7, 14, []string{"schedule: interval", "cell[i-1][j-1]", "own front"}},
 		{"forced wavefront on matrix chain", "schedule: wavefront\n" + matrixChain, 6, 44, []string{"schedule: wavefront (t = i + j)", "cell[k+1][j]", "di in -5..-1"}},
 		{"prev too small", "prev: 3\n" + matrixChain, 1, 1, []string{"prev: 3 is too small", "reads 5 fronts back", "prev: 5"}},
+		// Far reads that no order puts first: the stretched coefficients
+		// are tried too, and the message says so.
+		{"no order, far reads", "5x9\ncell[i][j] = 0 when i == 0 || i == 4 || j < 5\n | cell[i-1][j-5] + cell[i+1][j-5] + cell[i][j-1] + cell[i][j+1] otherwise\n", 3, 53,
+			[]string{"no schedule", "opposite directions"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkRejection(t, tt.src, tt.line, tt.col, tt.contains) })

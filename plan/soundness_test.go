@@ -80,6 +80,60 @@ func TestPlannerIsSound(t *testing.T) {
 	t.Logf("%d accepted", accepted)
 }
 
+// TestPlannerIsSoundFarReads: the same with two constant references up to
+// eight cells away in any direction, where the hyperplanes past the small
+// coefficients (plan.stretched) are often the only order; each accepted
+// plan must put every read on an earlier front, and the ones with a
+// large coefficient must be tried only when no small one fits.
+func TestPlannerIsSoundFarReads(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	accepted, far := 0, 0
+	for n := 0; n < 1500; n++ {
+		rows, cols := int64(17+r.Intn(8)), int64(17+r.Intn(8))
+		off := func() int64 { return int64(r.Intn(17)) - 8 }
+		d := [2][2]int64{{off(), off()}, {off(), off()}}
+		if n%2 == 0 {
+			// One near and one far axis: the reads a small coefficient
+			// cannot order with the other reference's.
+			near, farOff := int64(r.Intn(3))-1, int64(4+r.Intn(5))*int64(1-2*r.Intn(2))
+			d[1] = [2]int64{near, farOff}
+			if r.Intn(2) == 0 {
+				d[1] = [2]int64{farOff, near}
+			}
+		}
+		src := fmt.Sprintf("%d x %d\ncell[i][j] = 0 when i < 8 || j < 8 || i >= ROWS - 8 || j >= COLS - 8\n | cell[i-(%d)][j-(%d)] + cell[i-(%d)][j-(%d)] otherwise\n",
+			rows, cols, d[0][0], d[0][1], d[1][0], d[1][1])
+		pl, err := analyze(t, src)
+		if err != nil {
+			continue
+		}
+		accepted++
+		if max(abs(pl.T.A), abs(pl.T.B)) > 3 {
+			far++
+		}
+		for i := int64(8); i < rows-8; i++ {
+			for j := int64(8); j < cols-8; j++ {
+				for _, dd := range d {
+					if pl.T.T(i-dd[0], j-dd[1]) >= pl.T.T(i, j) {
+						t.Fatalf("%s\nplan %s %s: cell[%d][%d] reads cell[%d][%d], not on an earlier front", src, pl.Schedule, pl.T, i, j, i-dd[0], j-dd[1])
+					}
+				}
+			}
+		}
+	}
+	if far < 50 {
+		t.Fatalf("%d of %d accepted plans have a coefficient past 3: the test checks too little of them", far, accepted)
+	}
+	t.Logf("%d accepted, %d with a coefficient past 3", accepted, far)
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
 // The same over several tables (fronts over the flat columns J = j*T +
 // t, the reads seen through the user's column: analysis.Columns): each
 // table reads a random table over a range and another at a constant
