@@ -995,7 +995,7 @@ func (g *gen) iterateCells(full analysis.Range, f analysis.Failure, keep analysi
 			ir.Walk(c.Cond, func(ir.Expr) bool { nodes++; return true })
 		}
 	}
-	const budget = 20_000_000
+	const budget = 2_000_000
 	slope1 := slopeOne(g.p)
 	en0 := g.gridEnv(analysis.Full())
 	x := analysis.Empty()

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -352,7 +353,7 @@ func TestEmulatedFronts(t *testing.T) {
 	all := os.Getenv("DPGPU_EMU_ALL") != ""
 	quick := map[string]bool{"matrixchain-1": true, "matrixchain-17": true, "matrixchain-100": true, "nussinov-2": true, "nussinov-100": true,
 		"rows-3": true, "rows-17": true, "lis-17": true, "coins-2": true, "matrixchain-double-40": true,
-		"boolparen-17": true, "tableschain-17": true}
+		"boolparen-17": true, "tableschain-17": true, "far-17": true, "nlis-17": true}
 	var cases []frontCase
 	for k, n := range []int{1, 2, 3, 17, 100} {
 		seed := uint64(k + 1)
@@ -366,6 +367,17 @@ func TestEmulatedFronts(t *testing.T) {
 		cases = append(cases, frontCase{name: fmt.Sprintf("boolparen-%d", n), src: src, want: g, ans: ans})
 		src, g, ans = dptest.TablesChain(r, n, 4)
 		cases = append(cases, frontCase{name: fmt.Sprintf("tableschain-%d", n), src: src, want: g, ans: ans})
+	}
+	// Reads past the small coefficients (t = (k+1)*i + j), and a 1-D grid
+	// of two tables.
+	for _, n := range []int{2, 17} {
+		r := rand.New(rand.NewPCG(uint64(n), 7))
+		src, g, ans := dptest.FarReads(r, max(n/2, 1), n+3)
+		cases = append(cases, frontCase{name: fmt.Sprintf("far-%d", n), src: src, want: g, ans: ans})
+		// The harness checks an answer of one cell: the last count.
+		tc := dptest.NumberOfLIS(r, n)
+		src = regexp.MustCompile(`(?m)^answer:.*$`).ReplaceAllString(tc.Src, "answer: N[len(a)-1]")
+		cases = append(cases, frontCase{name: fmt.Sprintf("nlis-%d", n), src: src, want: tc.Flat, ans: tc.Flat[0][2*n-1]})
 	}
 	if !all {
 		var some []frontCase

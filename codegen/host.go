@@ -124,6 +124,13 @@ func HostSupports(p *ir.Problem, pl *plan.Plan) error {
 		if pl.T.A == 0 && pl.T.B == 0 && pl.T.M == 0 {
 			return fmt.Errorf("the %s schedule has no front function", pl.Schedule)
 		}
+	case plan.Cols:
+		// A grid of one row: its columns are fronts of one cell (the
+		// plan's t = j), run as the generic schedules' fronts are
+		// (hostColsAsFronts). Taller grids have no host sweep by columns.
+		if p.Rows != 1 {
+			return fmt.Errorf("the %s schedule", pl.Schedule)
+		}
 	case plan.Wavefront:
 		for _, d := range pl.Deps {
 			if d.DI == nil || d.DJ == nil || *d.DI*sign < 0 || *d.DJ*sign < 0 {
@@ -162,6 +169,14 @@ func HostSupports(p *ir.Problem, pl *plan.Plan) error {
 	return nil
 }
 
+// hostColsAsFronts reports whether the host program runs p's cols
+// schedule as the fronts of its front function t = j (one cell each on a
+// grid of one row), in the row-major order where the plan says it is
+// Serial: the generic schedules' compiled sweep, not a sweep of its own.
+func hostColsAsFronts(p *ir.Problem, pl *plan.Plan) bool {
+	return pl.Schedule == plan.Cols && p.Rows == 1
+}
+
 // GenerateHost writes the host program for p as planned by pl.
 func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 	if err := HostSupports(p, pl); err != nil {
@@ -185,6 +200,11 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 	g.prog = prog
 	if err := g.layout(); err != nil {
 		return nil, err
+	}
+	if hostColsAsFronts(p, pl) {
+		if err := g.frontLayout(); err != nil {
+			return nil, err
+		}
 	}
 	g.hostFront = prog.Kernel == KernelFront
 	if pl.Cells > 1 {

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -137,4 +138,105 @@ func TestTablesPlan(t *testing.T) {
 	if got := p.CellText(4, 5*3+2); got != "H[4][5]" {
 		t.Errorf("CellText = %s", got)
 	}
+}
+
+func TestTables1DCPU(t *testing.T) { runTables1D(t, cpu.New(3)) }
+
+func TestTables1DGPU(t *testing.T) { withGPU(t, runTables1D) }
+
+// stockTrades is dptest.StockCooldown's problem with emits: a buy emits
+// its day, a sale minus its day, and the answer is one cell (best), so
+// that the traceback gives the trades.
+const stockTrades = `problem stocktrades
+int 1x? p = %s
+len(p)
+hold[i] = -p[0]                                         when i == 0   emit i
+        | max(hold[i-1], rest[i-1] - p[i] emit i)        otherwise
+sold[i] = -inf                                          when i == 0
+        | hold[i-1] + p[i]                              otherwise     emit -i-1
+rest[i] = 0                                             when i == 0
+        | max(rest[i-1], sold[i-1])                     otherwise
+best[i] = max(sold[i], rest[i])
+answer: best[len(p)-1]
+`
+
+// runTables1D solves the 1-D problems of several tables through the
+// engine (dptest.Tables1DCases: answers against plain Go), and traces the
+// stock's trades back through its four tables: the trades, replayed on the
+// prices, must alternate buy and sell, keep a day of cooldown after each
+// sale and earn the answer, which is the plain-Go optimum.
+func runTables1D(t *testing.T, ex backend.Executor) {
+	r := dptest.Rand(t)
+	for _, n := range v2Sizes {
+		for _, tc := range dptest.Tables1DCases(r, n) {
+			name := fmt.Sprintf("%s-%d.dp", tc.Name, n)
+			_, res := solveV2(t, ex, name, tc.Src, false)
+			if res == nil {
+				continue
+			}
+			got := res.Answer().Float64()
+			if tc.Tol > 0 && math.Abs(got-tc.Answer) > tc.Tol*math.Max(1, math.Abs(tc.Answer)) || tc.Tol == 0 && got != tc.Answer {
+				t.Errorf("%s on %s: answer %v, want %v", name, ex.Name(), got, tc.Answer)
+			}
+		}
+		p := dptest.Ints(r, n, 0, 30)
+		prices := make([]float64, n)
+		for k, v := range p {
+			prices[k] = float64(v)
+		}
+		want := stockBest(prices)
+		name := fmt.Sprintf("stocktrades-%d.dp", n)
+		_, res := solveV2(t, ex, name, fmt.Sprintf(stockTrades, dptest.Join(p)), true)
+		if res == nil {
+			continue
+		}
+		if got := float64(res.Answer().I); got != want {
+			t.Errorf("%s on %s: answer %v, want %v", name, ex.Name(), got, want)
+		}
+		profit, holding, lastSale := 0, false, -2
+		for _, v := range res.Grid.Emitted {
+			switch day := int(v.I); {
+			case day >= 0 && !holding && day >= lastSale+2:
+				profit -= p[day]
+				holding = true
+			case day < 0 && holding:
+				lastSale = -day - 1
+				profit += p[lastSale]
+				holding = false
+			default:
+				t.Fatalf("%s on %s: trades %v break the rules at %d", name, ex.Name(), res.Grid.Emitted, day)
+			}
+		}
+		if holding || float64(profit) != want {
+			t.Errorf("%s on %s: trades %v earn %d (holding at the end: %v), the answer is %v", name, ex.Name(), res.Grid.Emitted, profit, holding, want)
+		}
+	}
+}
+
+// stockBest is the best profit with a day of cooldown after each sale, by
+// the recursion over days and whether the stock is held (no tables).
+func stockBest(p []float64) float64 {
+	memo := map[[2]int]float64{}
+	var best func(day int, holding bool) float64
+	best = func(day int, holding bool) float64 {
+		if day >= len(p) {
+			return 0
+		}
+		key := [2]int{day, 0}
+		if holding {
+			key[1] = 1
+		}
+		if v, ok := memo[key]; ok {
+			return v
+		}
+		v := best(day+1, holding) // wait
+		if holding {
+			v = max(v, p[day]+best(day+2, false)) // sell, then a day of cooldown
+		} else {
+			v = max(v, -p[day]+best(day+1, true)) // buy
+		}
+		memo[key] = v
+		return v
+	}
+	return best(0, false)
 }

@@ -282,8 +282,11 @@ func (p *Problem) CellText(i, j int64) string {
 		}
 		return p.Of.CellText(i+p.RowBase, j+p.ColBase)
 	}
-	if len(p.Tables) > 0 && p.Dims == 2 {
+	if len(p.Tables) > 0 && (p.Dims == 2 || p.Dims == 1) {
 		t, jj := TableOf(j, len(p.Tables))
+		if p.Dims == 1 {
+			return p.Tables[t] + "[" + strconv.FormatInt(jj, 10) + "]"
+		}
 		return p.Tables[t] + "[" + strconv.FormatInt(i, 10) + "][" + strconv.FormatInt(jj, 10) + "]"
 	}
 	switch p.Dims {
@@ -347,6 +350,9 @@ func (p *Problem) GridText() string {
 	}
 	if len(p.Tables) > 1 && p.Dims == 2 {
 		return fmt.Sprintf("%dx%d grid", p.Rows, p.Cols/int64(len(p.Tables)))
+	}
+	if len(p.Tables) > 1 && p.Dims == 1 {
+		return fmt.Sprintf("1-D grid of %d cells", p.Cols/int64(len(p.Tables)))
 	}
 	switch p.Dims {
 	case 1:

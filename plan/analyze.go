@@ -156,6 +156,10 @@ func choose(p *ir.Problem, pl *Plan) error {
 		pl.T = v1Hyperplane(pl.Schedule, pl.Direction)
 		lo, hi := pl.T.Range(p.Rows, p.Cols)
 		pl.Fronts = hi - lo + 1
+		// A grid of one row (a 1-D grid) by columns is its cells left to
+		// right: the row-major order.
+		pl.Serial = pl.Schedule == Cols && pl.Direction == Forward && p.Rows == 1
+		pl.SerialLag = -1
 	}
 	return nil
 }

@@ -141,6 +141,12 @@ func gridLine(w io.Writer, p *ir.Problem) {
 			Count(p.Cells()), p.CellType, Count(p.Rows), Count(p.Cols))
 		return
 	}
+	if t := int64(len(p.Tables)); t > 1 && p.Dims == 1 {
+		// A 1-D grid of several tables is the one flat row, cell j*T + table.
+		fmt.Fprintf(w, "grid       %s cells (1-D), %d tables (%s) = %s cells of %s (cell j*%d + table of one row)\n", Count(p.Cols/t),
+			t, strings.Join(p.Tables, ", "), Count(p.Cells()), p.CellType, t)
+		return
+	}
 	if t := int64(len(p.Tables)); t > 1 {
 		// Several tables run as one flat grid, column j*T + table.
 		fmt.Fprintf(w, "grid       %s x %s, %d tables (%s) = %s cells of %s (columns j*%d + table)\n", Count(p.Rows), Count(p.Cols/t),

@@ -383,7 +383,11 @@ func (c *checker) lowerIdent(id *dsl.Ident, sc *scope) ir.Expr {
 		return intConst(c.inner, id.Pos)
 	}
 	if c.tableIndex(name) >= 0 && c.entity(name) == nil {
-		c.errorf(id.Pos, "%s is a table: it needs two subscripts, %s[i][j]", name, name)
+		if c.dims == 1 {
+			c.errorf(id.Pos, "%s is a table: it needs a subscript, %s[k]", name, name)
+		} else {
+			c.errorf(id.Pos, "%s is a table: it needs two subscripts, %s[i][j]", name, name)
+		}
 		return nil
 	}
 	switch name {

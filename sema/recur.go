@@ -26,9 +26,9 @@ func (c *checker) checkRecurrence() {
 		}
 		return
 	}
-	if len(c.tables) > 1 && c.dims != 2 && c.dims != 0 {
-		c.errorf(c.tables[1].decl.Pos, "several tables are not supported yet on a %s grid (%s): only on a 2-D grid, R x C",
-			[4]string{"", "1-D", "", "3-D"}[c.dims], c.tableNames())
+	if len(c.tables) > 1 && c.dims == 3 {
+		c.errorf(c.tables[1].decl.Pos, "several tables are not supported yet on a 3-D grid (%s): only on 1-D and 2-D grids",
+			c.tableNames())
 		return
 	}
 	if c.named() {

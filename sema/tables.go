@@ -61,9 +61,11 @@ func (c *checker) addTable(d *dsl.RecurrenceDecl, order int) {
 }
 
 // named reports whether the recurrence is lowered as tables: several of
-// them, or one not called cell, on a 2-D grid.
+// them, or one not called cell, on a 1-D or 2-D grid (a 1-D grid of N
+// cells is the 1 x N grid, so that table t's cell [j] is the flat cell
+// [0][j*T + t]).
 func (c *checker) named() bool {
-	if c.dims != 2 || len(c.tables) == 0 {
+	if (c.dims != 2 && c.dims != 1) || len(c.tables) == 0 {
 		return false
 	}
 	return len(c.tables) > 1 || c.tables[0].decl.Target != "cell"
@@ -149,7 +151,9 @@ func (c *checker) checkTables() {
 	}
 	c.recur, c.recurOrder, c.table = c.tables[0].decl, c.tables[0].order, -1
 	if first != "" {
-		c.p.IVar = c.tables[0].decl.Vars[0].Name
+		if c.dims == 2 {
+			c.p.IVar = c.tables[0].decl.Vars[0].Name
+		}
 		c.p.JVar = first
 		if T > 1 {
 			// How the planner's report words the flat column.
@@ -243,27 +247,38 @@ func (c *checker) lowerTableRef(ix *dsl.Index, t int, sc *scope) ir.Expr {
 		c.errorf(ix.Pos, "%s cannot read the grid", sc.what)
 		return nil
 	}
-	if len(ix.Indices) != 2 {
+	oneD := c.dims == 1
+	if want := c.subscripts(); len(ix.Indices) != want {
 		if !c.arityReported {
-			c.errorf(ix.Pos, "%s needs two subscripts, %s[i][j], not %d: the grid is 2-D", name, name, len(ix.Indices))
+			if oneD {
+				c.errorf(ix.Pos, "%s takes one subscript, %s[k], not %d: the grid is 1-D", name, name, len(ix.Indices))
+			} else {
+				c.errorf(ix.Pos, "%s needs two subscripts, %s[i][j], not %d: the grid is 2-D", name, name, len(ix.Indices))
+			}
 		}
 		return nil
 	}
-	ref := &ir.CellRef{Node: ir.Node{T: c.cellType, Pos: ix.Pos}, ID: -1, Text: c.sourceText(ix), Tables: c.p.Tables, Table: t, From: max(c.table, 0)}
+	ref := &ir.CellRef{Node: ir.Node{T: c.cellType, Pos: ix.Pos}, ID: -1, Text: c.sourceText(ix), Tables: c.p.Tables, Table: t, From: max(c.table, 0), OneD: oneD}
 	if sc.mode == modeRecur && !sc.argEmit {
 		ref.ID = len(c.p.CellRefs)
 		c.p.CellRefs = append(c.p.CellRefs, ref)
 	}
 	sub := noEmits(sc, "a subscript")
-	a := c.index(c.lower(ix.Indices[0], sub), ix.Indices[0])
-	b := c.index(c.lower(ix.Indices[1], sub), ix.Indices[1])
+	var a, b ir.Expr
+	if oneD {
+		a = intConst(0, ix.Pos)
+		b = c.index(c.lower(ix.Indices[0], sub), ix.Indices[0])
+	} else {
+		a = c.index(c.lower(ix.Indices[0], sub), ix.Indices[0])
+		b = c.index(c.lower(ix.Indices[1], sub), ix.Indices[1])
+	}
 	if a == nil || b == nil || !c.gridOK {
 		return nil
 	}
 	ref.I = a
 	T := c.tableCount()
 	pos := ix.Pos
-	if sc.mode == modeRecur && c.table >= 0 && t > c.table && isTableI(a) {
+	if sc.mode == modeRecur && c.table >= 0 && t > c.table && (oneD || isTableI(a)) {
 		if d, ok := c.tableOffset(b); ok && d == 0 {
 			c.errorf(pos, "%s reads table %s at the same cell, but %s (line %d) comes after %s (line %d): the tables of a cell are computed in file order, so a table reads only earlier ones at its own cell",
 				ref.Text, name, name, c.tables[t].decl.Pos.Line, c.tables[c.table].decl.Target, c.tables[c.table].decl.Pos.Line)

@@ -55,6 +55,36 @@ func TestTablesLowering(t *testing.T) {
 	}
 }
 
+// TestTables1DLowering: a 1-D grid of N cells and T tables is the one
+// flat row of N*T cells, table t's cell [j] at column j*T + t; references
+// are marked OneD and named as written.
+func TestTables1DLowering(t *testing.T) {
+	p := mustCheck(t, `int 1x? p = 3,1,4,1,5
+len(p)
+hold[i] = -p[0] when i == 0
+        | max(hold[i-1], rest[i-1] - p[i]) otherwise
+rest[i] = hold[i] + 1 when i == 0
+        | max(rest[i-1], hold[i-1] + p[i]) otherwise
+answer: rest[len(p)-1] + hold[2]
+`, nil)
+	if p.Dims != 1 || p.Rows != 1 || p.Cols != 10 || strings.Join(p.Tables, ",") != "hold,rest" || p.IVar != "" {
+		t.Fatalf("dims %d grid %dx%d tables %v IVar %q, want a 1-D 1x10 hold,rest", p.Dims, p.Rows, p.Cols, p.Tables, p.IVar)
+	}
+	want := []string{"hold[i-1]", "rest[i-1]", "hold[i]", "rest[i-1]", "hold[i-1]"}
+	wantJ := []string{"J - 2", "J - 1", "J - 1", "J - 2", "J - 3"}
+	if len(p.CellRefs) != len(want) {
+		t.Fatalf("%d refs", len(p.CellRefs))
+	}
+	for k, r := range p.CellRefs {
+		if r.Text != want[k] || !r.OneD || flatText(r.I) != "0" || flatText(r.J) != wantJ[k] {
+			t.Errorf("ref %d: %s (OneD %v) at [%s][%s], want %s at [0][%s]", k, r.Text, r.OneD, flatText(r.I), flatText(r.J), want[k], wantJ[k])
+		}
+	}
+	if p.CellText(0, 7) != "rest[3]" || p.CellText(0, -1) != "rest[-1]" || p.GridText() != "1-D grid of 5 cells" {
+		t.Errorf("CellText %s %s, GridText %s", p.CellText(0, 7), p.CellText(0, -1), p.GridText())
+	}
+}
+
 // flatText writes J's lowering in a small notation.
 func flatText(e ir.Expr) string {
 	switch n := e.(type) {
@@ -116,9 +146,18 @@ func TestTablesErrors(t *testing.T) {
 		{"a table without subscripts",
 			"3x3\nX[i][j] = 0\nH[i][j] = X\n",
 			"3:11: X is a table: it needs two subscripts"},
-		{"1-D grid",
-			"4\nX[i] = 0\nH[i] = 1\n",
-			"3:1: several tables are not supported yet on a 1-D grid (X, H)"},
+		{"1-D grid, same cell, later table",
+			"4\nX[i] = H[i] + 1\nH[i] = 0\n",
+			"2:8: H[i] reads table H at the same cell, but H (line 3) comes after X (line 2)"},
+		{"1-D grid, arity",
+			"4\nX[i] = 0\nH[i] = X[i][0]\n",
+			"3:8: X takes one subscript, X[k], not 2: the grid is 1-D"},
+		{"1-D grid, a table without subscripts",
+			"4\nX[i] = 0\nH[i] = X\n",
+			"3:8: X is a table: it needs a subscript, X[k]"},
+		{"1-D grid, outside",
+			"4\nX[i] = 0\nH[i] = X[4]\n",
+			"3:8: X[4] is outside the 1-D grid of 4 cells"},
 		{"3-D grid",
 			"2x2x2\nX[k][i][j] = 0\nH[k][i][j] = 1\n",
 			"3:1: several tables are not supported yet on a 3-D grid"},

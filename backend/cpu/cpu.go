@@ -410,7 +410,7 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows, ForceRows: e.forceRows}
 	need, what, advice := lib.Bytes(run), fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
 	keepGrid := opt.KeepGrid(p)
-	if lib.Prog.Fronts {
+	if lib.Prog.Fronts && pl.Schedule.Generic() {
 		// What the plan says the generic schedules take (the whole grid,
 		// the transposed copy, the workers), less a grid the caller holds.
 		// Where it does not fit, the Go evaluator runs: it can do without
@@ -425,7 +425,7 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 		}
 	}
 	if keepGrid && !opt.Grid.Fits(p.CellType, p.Rows, p.Cols) {
-		if !lib.Prog.Fronts { // counted above
+		if !lib.Prog.Fronts { // counted above (lib.Bytes counts the fronts' grid)
 			need += plan.GridBytes(p)
 		}
 		what = fmt.Sprintf("keeping the whole %dx%d grid of %s (%s) while solving %s", p.Rows, p.Cols, p.CellType, hostmem.Bytes(plan.GridBytes(p)), p.Name)

@@ -40,6 +40,14 @@ var genericProblems = []struct {
 	{"chain-3-tables", tablesChainCase(3)},
 	{"chain-4-tables", tablesChainCase(4)},
 	{"updown-2-tables", upDownCase},
+	{"far-reads", farReadsCase},
+}
+
+// farReadsCase: reads k = 4..7 columns ahead in the row above
+// (dptest.FarReads), ordered by t = (k+1)*i + j.
+func farReadsCase(r *rand.Rand, n int) refCase {
+	src, g, ans := dptest.FarReads(r, max(n/2, 1), n+3)
+	return refCase{src: src, grid: g, answer: ans, ansI: int64(len(g) - 1), ansJ: int64(n + 2), ansIsCell: true}
 }
 
 // upDownCase: a 1-D look-back over two tables (dptest.UpDown).
@@ -664,6 +672,46 @@ func TestGenericTraceback(t *testing.T) {
 			fmt.Sscan(a[res.Path[k][1]], &y)
 			if x >= y {
 				t.Fatalf("n=%d: path %v is not increasing in a = %v", n, res.Path, a)
+			}
+		}
+	}
+}
+
+// TestTables1D runs the 1-D problems of several tables (dptest.Tables1DCases)
+// at awkward sizes on the Go evaluator (1 and 4 threads, the grid kept and
+// not) and compiled where a compiler exists: the answer and, kept, every
+// table's every cell equal the plain-Go references.
+func TestTables1D(t *testing.T) {
+	r := dptest.Rand(t)
+	c, cerr := compiler()
+	for _, n := range []int{1, 2, 3, 17, 100} {
+		for _, tc := range dptest.Tables1DCases(r, n) {
+			p, pl := dptest.Load(t, tc.Name+".dp", tc.Src)
+			if p.Dims != 1 || len(p.Tables) < 2 {
+				t.Fatalf("%s: %d dimensions, tables %v: want a 1-D grid of several tables", tc.Name, p.Dims, p.Tables)
+			}
+			rc := refCase{src: tc.Src, grid: tc.Flat, answer: tc.Answer, tol: tc.Tol}
+			for _, threads := range []int{1, 4} {
+				for _, keep := range []bool{false, true} {
+					name := fmt.Sprintf("%s n=%d threads=%d keep=%v (%s)", tc.Name, n, threads, keep, pl.Schedule)
+					run := solveGo
+					if keep {
+						run = solveTiny
+					}
+					res, err := run(t, p, pl, backend.Options{Threads: threads, Maintain: keep})
+					if err != nil {
+						t.Fatalf("%s: %v\n%s", name, err, tc.Src)
+					}
+					checkResult(t, name, tc.Src, rc, res, keep)
+					if cerr != nil {
+						continue
+					}
+					res, err = solveCompiled(t, c, p, pl, backend.Options{Threads: threads, Maintain: keep})
+					if err != nil {
+						t.Fatalf("%s compiled: %v\n%s", name, err, tc.Src)
+					}
+					checkResult(t, name+" compiled", tc.Src, rc, res, keep)
+				}
 			}
 		}
 	}

@@ -245,12 +245,19 @@ func upDownProblem(r *rand.Rand, n int) frontProblem {
 	return frontProblem{name: "updown", src: src, want: g, ans: ans}
 }
 
+// farReadsProblem: reads 4..7 columns ahead in the row above
+// (dptest.FarReads), ordered by t = (k+1)*i + j.
+func farReadsProblem(r *rand.Rand, n int) frontProblem {
+	src, g, ans := dptest.FarReads(r, max(n/2, 1), n+3)
+	return frontProblem{name: "far", src: src, want: g, ans: ans}
+}
+
 // TestFronts runs every generic problem at every size with every variant.
 func TestFronts(t *testing.T) {
 	e := executor(t)
 	r := dptest.Rand(t)
 	makers := []func(*rand.Rand, int) frontProblem{matrixChainProblem, nussinovProblem, lisProblem, lis1DProblem, coinsProblem, waysProblem, rowsProblem,
-		boolParenProblem, tablesChainProblem, upDownProblem}
+		boolParenProblem, tablesChainProblem, upDownProblem, farReadsProblem}
 	for _, n := range frontSizes {
 		for _, mk := range makers {
 			fp := mk(r, n)

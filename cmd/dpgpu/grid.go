@@ -233,7 +233,7 @@ type gridView struct {
 // gridViews are the tables of p's grid g.
 func gridViews(p *ir.Problem, g *backend.Grid) []gridView {
 	T := int64(len(p.Tables))
-	if T <= 1 || p.Dims != 2 {
+	if T <= 1 || (p.Dims != 2 && p.Dims != 1) {
 		name := "cell"
 		if T == 1 {
 			name = p.Tables[0]
@@ -249,7 +249,11 @@ func gridViews(p *ir.Problem, g *backend.Grid) []gridView {
 	}
 	var out []gridView
 	for t, name := range p.Tables {
-		out = append(out, gridView{name: name, shape: []int64{g.Rows, g.Cols / T}, g: g, cols: g.Cols / T, stride: T, offset: int64(t)})
+		shape := []int64{g.Rows, g.Cols / T}
+		if p.Dims == 1 && g.Rows == 1 {
+			shape = shape[1:]
+		}
+		out = append(out, gridView{name: name, shape: shape, g: g, cols: g.Cols / T, stride: T, offset: int64(t)})
 	}
 	return out
 }
