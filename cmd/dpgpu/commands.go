@@ -27,7 +27,7 @@ func commands() []*cli.Command {
 			Name: "solve", Usage: "solve a problem and print the answer, the solution and the speed",
 			ArgsUsage: problemArgs, Action: solveAction,
 			Flags: append(inputFlags(),
-				&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "auto", Usage: "auto (GPU if present, else CPU), cpu or cuda"},
+				&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "auto", Usage: "auto (GPU if present, else CPU; the CPU for a recurrence computed one cell after another), cpu or cuda"},
 				&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "CPU worker threads (default: one per core)"},
 				&cli.BoolFlag{Name: "traceback", Aliases: []string{"T"}, Usage: "follow the solution back from the answer and print it (keeps the grid, or checkpoints of it: --traceback-memory)"},
 				traceMemoryFlag,

@@ -65,6 +65,12 @@ func newExecutor(c *cli.Context) (backend.Executor, error) {
 // runs on the first, and the report's device line says why.
 func solveExecutor(c *cli.Context, l *engine.Loaded) (backend.Executor, error) {
 	if !c.IsSet("gpus") {
+		if b := c.String("backend"); (b == "" || b == "auto") && l.Plan != nil {
+			if why := engine.OneAtATime(l.Problem, l.Plan); why != "" {
+				fmt.Fprintf(c.App.ErrWriter, "dpgpu: %s; running on the CPU (--backend cuda runs it on the GPU)\n", why)
+				return engine.NewCPU(c.Int("threads"))
+			}
+		}
 		return newExecutor(c)
 	}
 	gpus, err := engine.GPUs(c.String("gpus"))
