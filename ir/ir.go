@@ -185,7 +185,9 @@ type Problem struct {
 	// J / T, and a reference to table t' at [a][b] reads the flat cell
 	// [a][b*T + t'] (J + (d*T + t' - t) where b is j + d). A reference
 	// outside the user's grid lands outside the flat grid by construction.
-	// CellText names cells as the user does: H[3][5].
+	// CellText names cells as the user does: H[3][5]. A 1-D grid of N
+	// cells (Dims 1) is the 1 x N grid, so its T tables are the one flat
+	// row of N*T cells, table t's cell [j] at J = j*T + t (hold[4]).
 	Tables     []string
 	CellType   Type
 	IVar, JVar string // names of the index variables (`i`, `j`; `j` alone in 1-D)
