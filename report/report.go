@@ -570,12 +570,18 @@ func solveData(p *ir.Problem, backendName, device string, answer ir.Value, st ba
 }
 
 // pathText is PathText in p's user coordinates (userCell): "[0] [2] [5]"
-// on a 1-D grid, "[0][0][3] [1][1][4]" on a 3-D one.
+// on a 1-D grid, "[0][0][3] [1][1][4]" on a 3-D one, "hold[0] sold[1]"
+// (ir.Problem.CellText) with several tables.
 func pathText(p *ir.Problem, path [][2]int64) string {
 	var b strings.Builder
 	for k, c := range path {
 		if k > 0 {
 			b.WriteByte(' ')
+		}
+		if len(p.Tables) > 1 {
+			// Several tables: the cell as the user names it, hold[3].
+			b.WriteString(p.CellText(c[0], c[1]))
+			continue
 		}
 		// The user's coordinates: [j] of a 1-D grid, [k][i][j] of a 3-D one.
 		for _, x := range userCell(p, c[0], c[1]) {

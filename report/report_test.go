@@ -127,6 +127,25 @@ func TestPathWithoutEmit(t *testing.T) {
 	if !strings.Contains(string(out3), `"answer_cell":[2,2,3]`) || !strings.Contains(string(out3), `"path":[[0,0,0],[1,1,1],[2,2,3]]`) {
 		t.Errorf("3-D JSON: %s", out3)
 	}
+	// Several tables: the cells as the user names them, on a 1-D grid and
+	// a 2-D one (flat columns J = j*T + t).
+	for _, tc := range []struct {
+		p    *ir.Problem
+		path [][2]int64
+		want string
+	}{
+		{&ir.Problem{Name: "stock", Rows: 1, Cols: 6, Dims: 1, Tables: []string{"hold", "sold"}, CellType: ir.Int},
+			[][2]int64{{0, 0}, {0, 3}, {0, 4}}, "path       hold[0] sold[1] hold[2] (3 cells)"},
+		{&ir.Problem{Name: "gotoh", Rows: 2, Cols: 6, Dims: 2, Tables: []string{"X", "Y", "H"}, CellType: ir.Int},
+			[][2]int64{{0, 2}, {1, 3}, {1, 5}}, "path       H[0][0] X[1][1] H[1][1] (3 cells)"},
+	} {
+		rt := &backend.Result{Answer: ir.Value{T: ir.Int, I: 1}, AnswerIsCell: true, AnswerI: tc.path[2][0], AnswerJ: tc.path[2][1], Path: tc.path, Backend: "cpu"}
+		var bt strings.Builder
+		Solve(&bt, tc.p, pl, rt, nil, "")
+		if !strings.Contains(bt.String(), tc.want) {
+			t.Errorf("%s: want %q in\n%s", tc.p.Name, tc.want, bt.String())
+		}
+	}
 	// Without a traceback there is no path.
 	res.Path = nil
 	b.Reset()
