@@ -226,11 +226,6 @@ func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
 	m.Baseline = BaselineBytes
 	m.HostInputs = InputHostBytes(p)
 	m.Work = CPUWork(p, pl, CPUShapeOf(p, pl, threads))
-	if pl.Schedule == Cols && p.Rows == 1 {
-		// The compiled code runs a grid of one row by columns as the
-		// fronts' sweep, which holds the row: the grid.
-		keep = true
-	}
 	if keep {
 		m.Grid = GridBytes(p)
 	}

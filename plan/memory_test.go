@@ -81,16 +81,3 @@ func ones(n int) string {
 	}
 	return s
 }
-
-// TestCPUMemoryOneRowByColumns: a grid of one row by columns is compiled
-// as the fronts' sweep, which holds the row: the estimate counts the grid
-// though the run keeps nothing.
-func TestCPUMemoryOneRowByColumns(t *testing.T) {
-	p, pl := problem(t, "int n = 1000000\nn\ncell: long\ncell[j] = j when j < 2\n        | (cell[j-1] + cell[j-2]) % 1000000007 otherwise\n")
-	if pl.Schedule != plan.Cols || !pl.Serial {
-		t.Fatalf("schedule %s serial %v, want cols in row-major order", pl.Schedule, pl.Serial)
-	}
-	if m := plan.CPUMemory(p, pl, 2, false); m.Grid != 8_000_000 {
-		t.Errorf("grid %d, want the row's 8,000,000 bytes", m.Grid)
-	}
-}

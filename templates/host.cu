@@ -831,6 +831,19 @@ static inline bool dp_scan_wait(dp_run *run, const long long *above, long long n
 	return ok;
 }
 
+// dp_scan_release says that row si's worker has done with its ring row
+// (copied it to the grid, taken the answer from it): the row nr later,
+// which takes the same ring row and progress line, waits for it before it
+// writes (dp_scan_row). Rows are computed in order but left in any order:
+// without it, a worker still copying a row out (descheduled, or a long
+// copy to a kept grid) saw it overwritten by a row several tickets on — a
+// wrong grid, a wrong sum, a traceback through cells that were not there.
+static inline void dp_scan_release(dp_run *run, long long si)
+{
+	if (run->rprog)
+		__atomic_store_n(dp_scan_prog(run, si) + 1, si + 1, __ATOMIC_RELEASE);
+}
+
 // dp_scan_row computes row si, block by block after the row above: false
 // when the run stopped (an error, here or above, or Ctrl-C).
 static bool dp_scan_row(dp_worker *w, long long si, cell_t **rows)
@@ -845,6 +858,8 @@ static bool dp_scan_row(dp_worker *w, long long si, cell_t **rows)
 	const bool wait = run->threads > 1 && si > 0;
 	const long long *above = wait ? dp_scan_prog(run, si - 1) : 0;
 	long long *mine = run->rprog ? dp_scan_prog(run, si) : 0;
+	if (mine && si >= nr && !dp_scan_wait(run, mine + 1, si - nr + 1))
+		return false; // the row before in this ring slot is still being read (dp_scan_release)
 	int bad = 0;
 	for (long long u0 = 0; u0 < DP_SCAN_UNITS && !bad; u0 += DP_SCAN_BLOCK) {
 		const long long u1 = u0 + DP_SCAN_BLOCK < DP_SCAN_UNITS ? u0 + DP_SCAN_BLOCK : DP_SCAN_UNITS;
@@ -882,6 +897,12 @@ static void *dp_work(void *arg)
 		const long long si = __atomic_fetch_add(&run->ticket, 1, __ATOMIC_RELAXED);
 		if (si >= DP_ROWS || !dp_scan_row(w, si, rows))
 			break;
+		if (run->ctl->force == 3 && si % 16 == 0) {
+			// Tests: a worker late to leave its row (descheduled), while
+			// the others go on (dp_scan_release).
+			struct timespec ts = {0, 2000000};
+			nanosleep(&ts, 0);
+		}
 		const long long ri = DP_BACK ? DP_ROWS - 1 - si : si;
 		const cell_t *out = rows[0];
 		if (run->grid || run->keepSlot)
@@ -909,6 +930,7 @@ static void *dp_work(void *arg)
 		dp_region(w, out, DP_COLS, ri, 0, DP_BACK ? DP_COLS - 1 : 0, DP_BACK ? -1 : 1, 0);
 #endif
 #undef DP_SWEEPJ
+		dp_scan_release(run, si);
 		__atomic_fetch_add(&run->ctl->done, DP_COLS, __ATOMIC_RELAXED);
 	}
 	return 0;

@@ -62,7 +62,8 @@ struct dp_host_ctl {
 	                        // a forward strip sweep stops after column winHi-1
 	int ran;                // the workers that ran the sweep (dp_host_run; 0: not said)
 	int force;              // tests: the rows sweep's probe kept all workers (1), and they
-	                        // take tickets from line 3 * probe (2) (dp_work)
+	                        // take tickets from line 3 * probe (2) (dp_work); the scan's
+	                        // workers stall 2 ms before leaving every 16th row (3)
 };
 
 // dp_host_fail records the first error of the run and stops it.

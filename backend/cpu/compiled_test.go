@@ -462,6 +462,67 @@ func TestCompiledTables(t *testing.T) {
 	}
 }
 
+// TestCompiledScanLateRows: a scan's worker that leaves its row late
+// (stalled 2 ms on every 16th row, as a descheduled worker is: ForceRows
+// 3) while the others go on must still find its ring row intact, and the
+// next row of that ring slot must wait for it: the kept grid of Gotoh's
+// tables and the sum of every cell equal the evaluator's on 2 to 5
+// workers. Without the wait (dp_scan_release) rows several tickets on
+// overwrote rows still being copied out: wrong cells, a wrong sum.
+func TestCompiledScanLateRows(t *testing.T) {
+	c := withCompiler(t)
+	r := dptest.Rand(t)
+	// Rows of 2,601 cells: the scan gives a worker a block of 512 cells
+	// of a row at least, so up to five workers run.
+	a, b := dptest.DNA(r, 70), dptest.DNA(r, 2600)
+	src := dptest.Affine(a, b, 5, 2, "global")
+	p, pl := dptest.Load(t, "affine.dp", src)
+	if pl.Cells != 3 {
+		t.Fatalf("plan of %d tables a cell, want 3", pl.Cells)
+	}
+	ref, err := solveGo(t, p, pl, backend.Options{Threads: 1, Maintain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, threads := range []int{2, 3, 5} {
+		e := compiling(New(threads), c)
+		e.forceRows = 3
+		res, err := e.Run(context.Background(), p, pl, backend.Options{Threads: threads, Maintain: true})
+		if err != nil {
+			t.Fatalf("%d threads: %v", threads, err)
+		}
+		if !strings.Contains(res.Device, "compiled by") || strings.Contains(res.Device, "of them ran it") {
+			t.Fatalf("not compiled on every worker: %s", res.Device)
+		}
+		bad := 0
+		for i := int64(0); i < p.Rows; i++ {
+			for j := int64(0); j < p.Cols; j++ {
+				if res.Grid.At(i, j) != ref.Grid.At(i, j) {
+					if bad == 0 {
+						t.Errorf("%d threads: %s = %v, the evaluator's %v", threads, p.CellText(i, j), res.Grid.At(i, j), ref.Grid.At(i, j))
+					}
+					bad++
+				}
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%d threads: %d cells differ", threads, bad)
+		}
+	}
+	sum, sumPl := dptest.Load(t, "affine.dp", regexp.MustCompile(`(?m)^answer:.*$`).ReplaceAllString(src, "")+
+		"answer: sum(i in 0..ROWS-1: sum(j in 0..COLS-1: H[i][j]))\n")
+	want, err := solveGo(t, sum, sumPl, backend.Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, threads := range []int{2, 4} {
+		e := compiling(New(threads), c)
+		e.forceRows = 3
+		got, err := e.Run(context.Background(), sum, sumPl, backend.Options{Threads: threads})
+		sameOutcome(t, fmt.Sprintf("sum of H, %d threads", threads), got, err, want, nil)
+	}
+}
+
 // TestCompiledScanThreads: the host scan pipelines rows over several
 // workers (a block of 256 units of a row after the row above has passed
 // it): Gotoh's tables on rows wide enough for 1..5 workers equal the plain

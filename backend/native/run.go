@@ -70,7 +70,9 @@ type Run struct {
 	Grid *backend.Grid
 	// ForceRows (tests) makes the rows sweep's probe keep all its
 	// workers (1), which then take tickets from the line after the
-	// probe's second phase as if one starved (2).
+	// probe's second phase as if one starved (2); the scan's workers
+	// stall 2 ms before leaving every 16th row (3), as a descheduled
+	// worker would.
 	ForceRows int
 	Window    [2]int64
 	KeepRows  []int64
