@@ -483,24 +483,29 @@ type SolveJSON struct {
 	Device  string `json:"device"`
 	// Algorithm is the algorithm that ran instead of the schedule
 	// (backend.Result.Special), absent when the schedule ran.
-	Algorithm      *SpecialJSON `json:"algorithm,omitempty"`
-	Answer         any          `json:"answer"`
-	AnswerCell     []int64      `json:"answer_cell,omitempty"`
-	Emitted        []any        `json:"emitted,omitempty"`
-	EmittedText    string       `json:"emitted_text,omitempty"`
-	Path           int          `json:"path_length,omitempty"`
-	PathCells      [][]int64    `json:"path,omitempty"` // [i, j] of each cell ([k, i, j] on a 3-D grid, [0, j] on a 1-D one)
-	Solution       string       `json:"solution,omitempty"`
-	Tree           []NodeJSON   `json:"tree,omitempty"` // a traceback that branches: its nodes in pre-order
-	Tour           []int        `json:"tour,omitempty"` // Held-Karp: the cities (0-based) in visiting order
-	Cells          int64        `json:"cells"`
-	Seconds        float64      `json:"seconds"`
-	ComputeSeconds float64      `json:"compute_seconds"`
-	CompileSeconds float64      `json:"compile_seconds"`
-	CompileCached  bool         `json:"compile_cached"`
-	CellsPerSecond float64      `json:"cells_per_second"`
-	PeakHostBytes  int64        `json:"peak_host_bytes"`
-	DeviceBytes    int64        `json:"device_bytes"`
+	Algorithm   *SpecialJSON `json:"algorithm,omitempty"`
+	Answer      any          `json:"answer"`
+	AnswerCell  []int64      `json:"answer_cell,omitempty"`
+	Emitted     []any        `json:"emitted,omitempty"`
+	EmittedText string       `json:"emitted_text,omitempty"`
+	Path        int          `json:"path_length,omitempty"`
+	PathCells   [][]int64    `json:"path,omitempty"` // [i, j] of each cell ([k, i, j] on a 3-D grid, [0, j] on a 1-D one; flat columns j*T + table with several tables)
+	// AnswerText and PathText name the cells of a recurrence of several
+	// tables as the user does, H[3][5] (absent for one table, whose
+	// answer_cell and path are the user's coordinates already).
+	AnswerText     string     `json:"answer_cell_text,omitempty"`
+	PathText       []string   `json:"path_text,omitempty"`
+	Solution       string     `json:"solution,omitempty"`
+	Tree           []NodeJSON `json:"tree,omitempty"` // a traceback that branches: its nodes in pre-order
+	Tour           []int      `json:"tour,omitempty"` // Held-Karp: the cities (0-based) in visiting order
+	Cells          int64      `json:"cells"`
+	Seconds        float64    `json:"seconds"`
+	ComputeSeconds float64    `json:"compute_seconds"`
+	CompileSeconds float64    `json:"compile_seconds"`
+	CompileCached  bool       `json:"compile_cached"`
+	CellsPerSecond float64    `json:"cells_per_second"`
+	PeakHostBytes  int64      `json:"peak_host_bytes"`
+	DeviceBytes    int64      `json:"device_bytes"`
 	// Traceback is how the traceback kept the grid, when it kept
 	// checkpoints rather than the whole grid.
 	Traceback *TraceJSON `json:"traceback,omitempty"`
@@ -535,6 +540,15 @@ func SolveObject(p *ir.Problem, pl *plan.Plan, r *backend.Result, tree *tracebac
 			}
 		}
 		s.Path = len(r.Path)
+		if len(p.Tables) > 1 {
+			s.PathText = make([]string, len(r.Path))
+			for k, c := range r.Path {
+				s.PathText[k] = p.CellText(c[0], c[1])
+			}
+		}
+	}
+	if r.AnswerIsCell && len(p.Tables) > 1 {
+		s.AnswerText = p.CellText(r.AnswerI, r.AnswerJ)
 	}
 	if r.Emitted != nil {
 		s.Emitted = []any{}

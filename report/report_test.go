@@ -145,6 +145,11 @@ func TestPathWithoutEmit(t *testing.T) {
 		if !strings.Contains(bt.String(), tc.want) {
 			t.Errorf("%s: want %q in\n%s", tc.p.Name, tc.want, bt.String())
 		}
+		js, _ := json.Marshal(SolveObject(tc.p, pl, rt, nil, ""))
+		names := strings.Fields(strings.TrimSuffix(strings.TrimPrefix(tc.want, "path       "), " (3 cells)"))
+		if !strings.Contains(string(js), `"answer_cell_text":"`+names[2]+`"`) || !strings.Contains(string(js), `"path_text":["`+strings.Join(names, `","`)+`"]`) {
+			t.Errorf("%s JSON: %s", tc.p.Name, js)
+		}
 	}
 	// Without a traceback there is no path.
 	res.Path = nil
