@@ -401,8 +401,8 @@ func traceBands(ctx context.Context, l *Loaded, ex backend.Executor, opt backend
 
 // Traceable reports whether a traceback of a problem planned as pl has a
 // cell to start from (contract v2 §7.4): the answer is one cell, a min or
-// max over a region of cells (the winning cell starts it), or an
-// expression of one cell (S0 * cell[0][0]). A sum, or an expression of
+// max over a region of cells or of given cells (the winning cell starts
+// it), or an expression of one cell (S0 * cell[0][0]). A sum, or an expression of
 // several cells, selects none; a problem without a plan (TSP) has nothing
 // to trace back, and its solver returns the tour anyway.
 func Traceable(pl *plan.Plan) bool {
@@ -415,19 +415,36 @@ func Traceable(pl *plan.Plan) bool {
 	case plan.AnswerRegion:
 		return a.Op != ir.ReduceSum
 	case plan.AnswerExpr:
-		return len(a.Cells) == 1
+		return len(a.Cells) == 1 || a.Choices() != nil
 	}
 	return false
 }
 
 // answerCell is the cell a traceback starts from: the one the answer
-// selected, or the one cell an answer expression reads.
-func answerCell(l *Loaded, res *backend.Result) (i, j int64, ok bool) {
+// selected, the one cell an answer expression reads, or the first of a
+// max or min of cells (AnswerSpec.Choices) whose value is the answer,
+// read from src.
+func answerCell(l *Loaded, res *backend.Result, src traceback.Source) (i, j int64, ok bool) {
 	i, j, ok = res.AnswerI, res.AnswerJ, res.AnswerIsCell
 	if a := l.Plan.Answer; !ok && a.Kind == plan.AnswerExpr && len(a.Cells) == 1 {
 		i, j, ok = a.Cells[0][0], a.Cells[0][1], true
 	}
+	if a := l.Plan.Answer; !ok && src != nil {
+		for _, c := range a.Choices() {
+			if v := src.At(c[0], c[1]); sameValue(v, res.Answer) {
+				return c[0], c[1], true
+			}
+		}
+	}
 	return i, j, ok
+}
+
+// sameValue reports whether a cell's value is the answer's.
+func sameValue(a, b ir.Value) bool {
+	if a.T.IsFloat() || b.T.IsFloat() {
+		return a.Float64() == b.Float64()
+	}
+	return a.I == b.I
 }
 
 // walkBack follows the traceback tree from the cell the answer selected
@@ -436,7 +453,11 @@ func answerCell(l *Loaded, res *backend.Result) (i, j int64, ok bool) {
 // read outside the grid, a tree of shared cells) is an input error; one
 // of src (a band that could not be recomputed) is returned as it is.
 func walkBack(l *Loaded, res *backend.Result, src traceback.Source) (*traceback.Node, error) {
-	i, j, ok := answerCell(l, res)
+	cells := src
+	if cells == nil && res.Grid != nil {
+		cells = traceback.GridSource(res.Grid)
+	}
+	i, j, ok := answerCell(l, res, cells)
 	if !ok {
 		return nil, fmt.Errorf("internal error: the %s backend reported no answer cell to trace back from", res.Backend)
 	}

@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -240,5 +241,29 @@ func TestAnalyzeRefusesGridlessSchedule(t *testing.T) {
 	var list source.ErrorList
 	if !errors.As(err, &list) || len(list) != 1 || list[0].Pos.Line != 2 || !strings.Contains(err.Error(), "sweeps no grid") {
 		t.Fatalf("Analyze of a held-karp problem: %v; want one error at line 2 saying it sweeps no grid", err)
+	}
+}
+
+// TestAnswerChoices: only a max or min of cells at constant coordinates
+// selects one of them (AnswerSpec.Choices), in argument order.
+func TestAnswerChoices(t *testing.T) {
+	for _, tc := range []struct {
+		answer string
+		want   [][2]int64
+	}{
+		{"max(cell[2][3], cell[0][1])", [][2]int64{{2, 3}, {0, 1}}},
+		{"min(cell[1][1], cell[2][2], cell[0][3])", [][2]int64{{1, 1}, {2, 2}, {0, 3}}},
+		{"max(cell[2][3] + 1, cell[0][1])", nil},
+		{"cell[2][3] + cell[0][1]", nil},
+		{"cell[2][3]", nil},
+		{"max(j in 0..3: cell[2][j])", nil},
+	} {
+		pl, err := analyze(t, "3x4\ncell[i][j] = i + j\nanswer: "+tc.answer+"\n")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.answer, err)
+		}
+		if got := pl.Answer.Choices(); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: choices %v, want %v", tc.answer, got, tc.want)
+		}
 	}
 }

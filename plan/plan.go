@@ -236,6 +236,46 @@ type AnswerSpec struct {
 	Cells [][2]int64 // AnswerExpr: the cells Expr reads, sorted, without duplicates
 }
 
+// Choices is the cells of an answer that selects one of them: `max(A, B,
+// ...)` or `min(...)` of cells at constant coordinates (`answer:
+// max(sold[N-1], rest[N-1])`), in argument order; nil for any other answer.
+// The winning cell (the first argument whose value is the answer) starts a
+// traceback, as a region's winner does (contract v2 §7.4).
+func (a AnswerSpec) Choices() [][2]int64 {
+	if a.Kind != AnswerExpr || a.Expr == nil {
+		return nil
+	}
+	call, ok := stripConvert(a.Expr).(*ir.Call)
+	if !ok || (call.Fn != ir.FnMax && call.Fn != ir.FnMin) || len(call.Args) < 2 {
+		return nil
+	}
+	var cells [][2]int64
+	for _, arg := range call.Args {
+		ref, ok := stripConvert(arg).(*ir.CellRef)
+		if !ok {
+			return nil
+		}
+		i, ok1 := stripConvert(ref.I).(*ir.Const)
+		j, ok2 := stripConvert(ref.J).(*ir.Const)
+		if !ok1 || !ok2 {
+			return nil
+		}
+		cells = append(cells, [2]int64{i.V.I, j.V.I})
+	}
+	return cells
+}
+
+// stripConvert is e without the conversions around it.
+func stripConvert(e ir.Expr) ir.Expr {
+	for {
+		c, ok := e.(*ir.Convert)
+		if !ok {
+			return e
+		}
+		e = c.X
+	}
+}
+
 // EveryColumn reports whether a region answer covers every column of a
 // grid of cols flat columns: all of them (tables 1), or every cell of one
 // table of a recurrence of that many tables (J0 the table, step tables).

@@ -114,6 +114,9 @@ type Source interface {
 	Err() error
 }
 
+// GridSource is the Source of a kept grid.
+func GridSource(g *backend.Grid) Source { return gridSource{g} }
+
 type gridSource struct{ g *backend.Grid }
 
 func (s gridSource) At(i, j int64) ir.Value { return s.g.At(i, j) }
