@@ -28,7 +28,13 @@ type frame struct {
 }
 
 // site is the cell being evaluated, for messages.
-func (f *frame) site() site { return site{i: f.i, j: f.j, cell: true, p: f.p} }
+func (f *frame) site() site {
+	p := f.p
+	if p == nil && f.m != nil {
+		p = f.m.rec.p // a batch's lane: named as the batch's problem names its cells
+	}
+	return site{i: f.i, j: f.j, cell: true, p: p}
+}
 
 func (f *frame) fail(err error) {
 	if f.err == nil {

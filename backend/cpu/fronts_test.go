@@ -716,3 +716,21 @@ func TestTables1D(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsName1DCells: the Go evaluator's errors name a 1-D grid's cells
+// as written, cell[3], as the compiled code's do (not cell[0][3]).
+func TestErrorsName1DCells(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"int 1x? v = 2,7,0,3\nlen(v)\ncell[i] = 100 when i == 0\n        | cell[i-1] / v[i-1] otherwise\n", "division by zero (computing cell[3])"},
+		{"int n = 60\nn\ncell: long\ncell[i] = 1 when i == 0\n        | cell[i-1] * 3 otherwise\n", "overflow computing cell[40]"},
+		{"int 1x? p = 1,2,0,4\nlen(p)\nA[i] = 1 when i == 0\n     | B[i-1] / p[i-1] otherwise\nB[i] = A[i] + 1\n", "(computing A[3])"},
+	} {
+		p, pl := dptest.Load(t, "e.dp", tc.src)
+		for _, threads := range []int{1, 2} {
+			_, err := solveGo(t, p, pl, backend.Options{Threads: threads})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%d threads: %v, want %q\n%s", threads, err, tc.want, tc.src)
+			}
+		}
+	}
+}

@@ -67,7 +67,7 @@ func solveExecutor(c *cli.Context, l *engine.Loaded) (backend.Executor, error) {
 	if !c.IsSet("gpus") {
 		if b := c.String("backend"); (b == "" || b == "auto") && l.Plan != nil {
 			if why := engine.OneAtATime(l.Problem, l.Plan); why != "" {
-				fmt.Fprintf(c.App.ErrWriter, "dpgpu: %s; running on the CPU (--backend cuda runs it on the GPU)\n", why)
+				fmt.Fprintf(c.App.ErrWriter, "dpgpu: %s; running on the CPU (--backend cuda forces the GPU)\n", why)
 				return engine.NewCPU(c.Int("threads"))
 			}
 		}
