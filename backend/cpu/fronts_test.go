@@ -85,20 +85,7 @@ func TestGenericAgainstReferences(t *testing.T) {
 			if !pl.Schedule.Generic() {
 				t.Fatalf("%s n=%d: planned %s, want a generic schedule", pr.name, n, pl.Schedule)
 			}
-			for _, threads := range []int{1, 4} {
-				for _, keep := range []bool{false, true} {
-					name := fmt.Sprintf("%s n=%d threads=%d keep=%v (%s)", pr.name, n, threads, keep, pl.T)
-					run := solve
-					if keep {
-						run = solveTiny
-					}
-					res, err := run(t, p, pl, backend.Options{Threads: threads, Maintain: keep})
-					if err != nil {
-						t.Fatalf("%s: %v\n%s", name, err, rc.src)
-					}
-					checkResult(t, name, rc.src, rc, res, keep)
-				}
-			}
+			eachThreadsKeep(t, fmt.Sprintf("%s n=%d", pr.name, n), p, pl, rc, solve, nil)
 		}
 	}
 }
@@ -691,27 +678,42 @@ func TestTables1D(t *testing.T) {
 				t.Fatalf("%s: %d dimensions, tables %v: want a 1-D grid of several tables", tc.Name, p.Dims, p.Tables)
 			}
 			rc := refCase{src: tc.Src, grid: tc.Flat, answer: tc.Answer, tol: tc.Tol}
-			for _, threads := range []int{1, 4} {
-				for _, keep := range []bool{false, true} {
-					name := fmt.Sprintf("%s n=%d threads=%d keep=%v (%s)", tc.Name, n, threads, keep, pl.Schedule)
-					run := solveGo
-					if keep {
-						run = solveTiny
-					}
-					res, err := run(t, p, pl, backend.Options{Threads: threads, Maintain: keep})
-					if err != nil {
-						t.Fatalf("%s: %v\n%s", name, err, tc.Src)
-					}
-					checkResult(t, name, tc.Src, rc, res, keep)
-					if cerr != nil {
-						continue
-					}
-					res, err = solveCompiled(t, c, p, pl, backend.Options{Threads: threads, Maintain: keep})
+			var compiled func(string, backend.Options)
+			if cerr == nil {
+				compiled = func(name string, opt backend.Options) {
+					res, err := solveCompiled(t, c, p, pl, opt)
 					if err != nil {
 						t.Fatalf("%s compiled: %v\n%s", name, err, tc.Src)
 					}
-					checkResult(t, name+" compiled", tc.Src, rc, res, keep)
+					checkResult(t, name+" compiled", tc.Src, rc, res, opt.Maintain)
 				}
+			}
+			eachThreadsKeep(t, fmt.Sprintf("%s n=%d", tc.Name, n), p, pl, rc, solveGo, compiled)
+		}
+	}
+}
+
+// eachThreadsKeep runs p on 1 and 4 threads, keeping the grid (the tiny
+// tuning: many tiles and shares) and not (run), and checks each result
+// against rc; more, when not nil, then runs the same options its own way.
+func eachThreadsKeep(t *testing.T, label string, p *ir.Problem, pl *plan.Plan, rc refCase,
+	run func(testing.TB, *ir.Problem, *plan.Plan, backend.Options) (*backend.Result, error), more func(string, backend.Options)) {
+	t.Helper()
+	for _, threads := range []int{1, 4} {
+		for _, keep := range []bool{false, true} {
+			name := fmt.Sprintf("%s threads=%d keep=%v (%s %s)", label, threads, keep, pl.Schedule, pl.T)
+			opt := backend.Options{Threads: threads, Maintain: keep}
+			solveIt := run
+			if keep {
+				solveIt = solveTiny
+			}
+			res, err := solveIt(t, p, pl, opt)
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", name, err, rc.src)
+			}
+			checkResult(t, name, rc.src, rc, res, keep)
+			if more != nil {
+				more(name, opt)
 			}
 		}
 	}
