@@ -537,7 +537,7 @@ func collectCells(p *ir.Problem, e ir.Expr, env map[*ir.Var]int64, set map[[2]in
 		}
 		set[[2]int64{i, j}] = true
 		if len(set) > MaxAnswerCells {
-			errs.Add(n.Pos, "answer reads more than %d cells; write it as a min/max/sum over a rectangle of cells", MaxAnswerCells)
+			errs.Add(n.Pos, "answer reads more than %d cells; write it as a min, max or sum over a rectangle of cells whose body is the cell alone (max(i in ..: max(j in ..: cell[i][j])), not an expression of it), which runs as the cells are computed", MaxAnswerCells)
 			return errs
 		}
 		return nil
