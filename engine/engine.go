@@ -25,6 +25,7 @@ import (
 	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/dsl"
+	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/heldkarp"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/ir"
@@ -415,36 +416,30 @@ func Traceable(pl *plan.Plan) bool {
 	case plan.AnswerRegion:
 		return a.Op != ir.ReduceSum
 	case plan.AnswerExpr:
-		return len(a.Cells) == 1 || a.Choices() != nil
+		cells, _ := a.Choices()
+		return len(a.Cells) == 1 || cells != nil
 	}
 	return false
 }
 
 // answerCell is the cell a traceback starts from: the one the answer
-// selected, the one cell an answer expression reads, or the first of a
-// max or min of cells (AnswerSpec.Choices) whose value is the answer,
-// read from src.
+// selected, the one cell an answer expression reads, or the winner of a
+// max or min of cells (AnswerSpec.Choices) read from src, by the rule
+// the evaluators and the traceback's steps follow (eval.WinningArg).
 func answerCell(l *Loaded, res *backend.Result, src traceback.Source) (i, j int64, ok bool) {
 	i, j, ok = res.AnswerI, res.AnswerJ, res.AnswerIsCell
 	if a := l.Plan.Answer; !ok && a.Kind == plan.AnswerExpr && len(a.Cells) == 1 {
 		i, j, ok = a.Cells[0][0], a.Cells[0][1], true
 	}
-	if a := l.Plan.Answer; !ok && src != nil {
-		for _, c := range a.Choices() {
-			if v := src.At(c[0], c[1]); sameValue(v, res.Answer) {
-				return c[0], c[1], true
-			}
+	if cells, isMin := l.Plan.Answer.Choices(); !ok && src != nil && cells != nil {
+		vals := make([]ir.Value, len(cells))
+		for k, c := range cells {
+			vals[k] = src.At(c[0], c[1])
 		}
+		c := cells[eval.WinningArg(isMin, vals)]
+		return c[0], c[1], true
 	}
 	return i, j, ok
-}
-
-// sameValue reports whether a cell's value is the answer's.
-func sameValue(a, b ir.Value) bool {
-	if a.T.IsFloat() || b.T.IsFloat() {
-		return a.Float64() == b.Float64()
-	}
-	return a.I == b.I
 }
 
 // walkBack follows the traceback tree from the cell the answer selected

@@ -250,20 +250,21 @@ func TestAnswerChoices(t *testing.T) {
 	for _, tc := range []struct {
 		answer string
 		want   [][2]int64
+		isMin  bool
 	}{
-		{"max(cell[2][3], cell[0][1])", [][2]int64{{2, 3}, {0, 1}}},
-		{"min(cell[1][1], cell[2][2], cell[0][3])", [][2]int64{{1, 1}, {2, 2}, {0, 3}}},
-		{"max(cell[2][3] + 1, cell[0][1])", nil},
-		{"cell[2][3] + cell[0][1]", nil},
-		{"cell[2][3]", nil},
-		{"max(j in 0..3: cell[2][j])", nil},
+		{"max(cell[2][3], cell[0][1])", [][2]int64{{2, 3}, {0, 1}}, false},
+		{"min(cell[1][1], cell[2][2], cell[0][3])", [][2]int64{{1, 1}, {2, 2}, {0, 3}}, true},
+		{"max(cell[2][3] + 1, cell[0][1])", nil, false},
+		{"cell[2][3] + cell[0][1]", nil, false},
+		{"cell[2][3]", nil, false},
+		{"max(j in 0..3: cell[2][j])", nil, false},
 	} {
 		pl, err := analyze(t, "3x4\ncell[i][j] = i + j\nanswer: "+tc.answer+"\n")
 		if err != nil {
 			t.Fatalf("%s: %v", tc.answer, err)
 		}
-		if got := pl.Answer.Choices(); fmt.Sprint(got) != fmt.Sprint(tc.want) {
-			t.Errorf("%s: choices %v, want %v", tc.answer, got, tc.want)
+		if got, isMin := pl.Answer.Choices(); fmt.Sprint(got) != fmt.Sprint(tc.want) || isMin != tc.isMin {
+			t.Errorf("%s: choices %v (min %v), want %v (min %v)", tc.answer, got, isMin, tc.want, tc.isMin)
 		}
 	}
 }

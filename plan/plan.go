@@ -237,43 +237,31 @@ type AnswerSpec struct {
 }
 
 // Choices is the cells of an answer that selects one of them: `max(A, B,
-// ...)` or `min(...)` of cells at constant coordinates (`answer:
+// ...)` or `min(...)` (isMin) of cells at constant coordinates (`answer:
 // max(sold[N-1], rest[N-1])`), in argument order; nil for any other answer.
-// The winning cell (the first argument whose value is the answer) starts a
+// The winning cell (eval.WinningArg: the first of equal values) starts a
 // traceback, as a region's winner does (contract v2 §7.4).
-func (a AnswerSpec) Choices() [][2]int64 {
+func (a AnswerSpec) Choices() (cells [][2]int64, isMin bool) {
 	if a.Kind != AnswerExpr || a.Expr == nil {
-		return nil
+		return nil, false
 	}
-	call, ok := stripConvert(a.Expr).(*ir.Call)
+	call, ok := ir.StripConversions(a.Expr).(*ir.Call)
 	if !ok || (call.Fn != ir.FnMax && call.Fn != ir.FnMin) || len(call.Args) < 2 {
-		return nil
+		return nil, false
 	}
-	var cells [][2]int64
 	for _, arg := range call.Args {
-		ref, ok := stripConvert(arg).(*ir.CellRef)
+		ref, ok := ir.StripConversions(arg).(*ir.CellRef)
 		if !ok {
-			return nil
+			return nil, false
 		}
-		i, ok1 := stripConvert(ref.I).(*ir.Const)
-		j, ok2 := stripConvert(ref.J).(*ir.Const)
+		i, ok1 := ir.StripConversions(ref.I).(*ir.Const)
+		j, ok2 := ir.StripConversions(ref.J).(*ir.Const)
 		if !ok1 || !ok2 {
-			return nil
+			return nil, false
 		}
 		cells = append(cells, [2]int64{i.V.I, j.V.I})
 	}
-	return cells
-}
-
-// stripConvert is e without the conversions around it.
-func stripConvert(e ir.Expr) ir.Expr {
-	for {
-		c, ok := e.(*ir.Convert)
-		if !ok {
-			return e
-		}
-		e = c.X
-	}
+	return cells, call.Fn == ir.FnMin
 }
 
 // EveryColumn reports whether a region answer covers every column of a
