@@ -110,6 +110,14 @@ func TestPlannerIsSoundFarReads(t *testing.T) {
 		accepted++
 		if max(abs(pl.T.A), abs(pl.T.B)) > 3 {
 			far++
+			// Only where no small coefficients order both references.
+			for a := int64(-3); a <= 3; a++ {
+				for b := int64(-3); b <= 3; b++ {
+					if (a != 0 || b != 0) && a*d[0][0]+b*d[0][1] >= 1 && a*d[1][0]+b*d[1][1] >= 1 {
+						t.Fatalf("%s\nplan %s, but t = %d*i + %d*j orders both references", src, pl.T, a, b)
+					}
+				}
+			}
 		}
 		for i := int64(8); i < rows-8; i++ {
 			for j := int64(8); j < cols-8; j++ {
