@@ -188,6 +188,10 @@ type Options struct {
 	RowsPerThread int
 	// StripWarps is the strip kernel's warps per block (default 8).
 	StripWarps int
+	// StripMinBlocks, when set, is the strip kernel's __launch_bounds__
+	// blocks per multiprocessor (default 1, 3 for column slabs): fewer
+	// registers a thread, more warps resident.
+	StripMinBlocks int
 
 	// LineThreads is the line kernel's block size (default 256).
 	LineThreads int
@@ -308,6 +312,7 @@ type Program struct {
 	TileSharedBytes int
 	// Strip kernel geometry.
 	RowsPerThread, StripWarps int
+	StripMinBlocks            int // 0: the template's default
 	Strips                    int64
 	// Keep is set when the strip kernel writes every cell out (Maintain):
 	// strip s to slot s % nslots of a buffer of StripRows() x Cols cells per
@@ -401,6 +406,9 @@ type gen struct {
 	// at its first failure, where inf values are possible (finitePart):
 	// what satFinite relies on. Full where nothing is proved.
 	finCells analysis.Range
+	// cellInf: the infinities each table may hold (analysis.TableInfSigns),
+	// for the inf forms that test one sentinel (emitter.satOffset).
+	cellInf analysis.CellSigns
 	// hostScan: a host program's wavefront runs row by row (HostProgram.Scan).
 	hostScan bool
 	// recChecks: the recurrence has a check that may report (source).
@@ -513,7 +521,7 @@ func Generate(p *ir.Problem, pl *plan.Plan, opt Options) (*Program, error) {
 	g.classifyProfiles()
 	prog.BatchProfiles = len(g.profiles)
 	g.cellRange, g.runCells = g.inferCellRange(analysis.Wraps), g.inferCellRange(analysis.Stops)
-	g.finCells = g.finitePart()
+	g.finCells, g.cellInf = g.finitePart(), analysis.TableInfSigns(g.p)
 	src, err := g.source()
 	if err != nil {
 		return nil, err
@@ -611,7 +619,7 @@ func (g *gen) layout() error {
 			prog.TileSharedBytes = (prog.TileH + prog.PI) * (prog.TileW + prog.PJ) * p.CellType.Size()
 		case KernelStrip:
 			prog.RowsPerThread = max(opt.RowsPerThread, prog.PI)
-			prog.StripWarps = opt.StripWarps
+			prog.StripWarps, prog.StripMinBlocks = opt.StripWarps, opt.StripMinBlocks
 			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
 			prog.KeepRows = opt.KeepRows && !opt.Maintain
 			prog.Slabs = opt.Slabs && !opt.Maintain && !opt.KeepRows
@@ -632,7 +640,7 @@ func (g *gen) layout() error {
 			prog.PI, prog.PJ = cellReach(pl)
 			prog.Kernel = KernelStrip
 			prog.RowsPerThread = max(opt.RowsPerThread, prog.PI)
-			prog.StripWarps = opt.StripWarps
+			prog.StripWarps, prog.StripMinBlocks = opt.StripWarps, opt.StripMinBlocks
 			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
 			prog.Bands = opt.Bands
 		default:
@@ -827,6 +835,31 @@ func cellReach(pl *plan.Plan) (pi, pj int) {
 // cellRef is d's offset in the window of a cells' wavefront (cellReach).
 func cellRef(pl *plan.Plan, d plan.Dependency) (di, dj int64) {
 	return *d.DI, *d.DJ + pl.Cells - 1 - int64(d.Ref.From)
+}
+
+// tablesFromAbove is the mask of the tables of a cell that some reference
+// reads in a row above (bit t: table t), for the strip kernel, whose lanes
+// pass a lane below only those (DP_UPT; one shuffle a table and step): an
+// affine-gap alignment reads Y and H from the row above, not X. A
+// reference of table From reading DJ flat columns back reads table
+// (From - DJ) mod T, as the window's column cellRef gives. Every table
+// where the plan is not the cells' wavefront.
+func (g *gen) tablesFromAbove() string {
+	t := int64(max(g.prog.Tables, 1))
+	all := fmt.Sprintf("0x%xULL", uint64(1)<<t-1)
+	if t == 1 || t > 63 || g.pl.Cells != t || len(g.pl.Deps) != len(g.p.CellRefs) {
+		return all
+	}
+	var mask uint64
+	for _, d := range g.pl.Deps {
+		if d.DI == nil || d.DJ == nil || d.Ref == nil {
+			return all
+		}
+		if *d.DI > 0 {
+			mask |= 1 << (((int64(d.Ref.From)-*d.DJ)%t + t) % t)
+		}
+	}
+	return fmt.Sprintf("0x%xULL", mask)
 }
 
 func stripFits(pl *plan.Plan, pi, pj int) bool {
@@ -1343,8 +1376,12 @@ func (g *gen) defines() string {
 		def("DP_PI", prog.PI)
 		def("DP_PJ", prog.PJ)
 		def("DP_T", max(prog.Tables, 1))
+		def("DP_UPT", g.tablesFromAbove())
 		def("DP_RPT", prog.RowsPerThread)
 		def("DP_STRIP_WARPS", prog.StripWarps)
+		if prog.StripMinBlocks > 0 {
+			def("DP_STRIP_MINB", prog.StripMinBlocks)
+		}
 		def("DP_NSTRIPS", fmt.Sprintf("%dLL", prog.Strips))
 		def("DP_KEEP", b2i(prog.Keep))
 		def("DP_KEEPROWS", b2i(prog.KeepRows))

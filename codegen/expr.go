@@ -301,6 +301,9 @@ func (m *emitter) binary(n *ir.Binary, en env) string {
 		y := m.expr(n.Y, m.g.refine(n.X, false, en))
 		return "(" + x + " || " + y + ")"
 	}
+	if s, ok := m.satOffset(n, en); ok {
+		return s
+	}
 	f0 := m.fallible
 	x := m.expr(n.X, en)
 	f1 := m.fallible
@@ -342,9 +345,22 @@ func (m *emitter) binaryOf(n *ir.Binary, en env, x, y string) string {
 	}
 	op := map[ir.Op]string{ir.OpAdd: "add", ir.OpSub: "sub", ir.OpMul: "mul", ir.OpDiv: "div", ir.OpRem: "rem"}[n.Op]
 	if m.mayBeInf(n, en) {
-		if x2, y2, ok := m.satFinite(n, en, x, y); ok {
-			// The inf rules without checks (nothing can fail).
-			return fmt.Sprintf("dp_x%s<%s>(%s, %s)", op, ctype(t), x2, y2)
+		if a, _, swapped, ok := m.satOperands(n, en); ok {
+			// The inf rules without checks (nothing can fail), testing
+			// only the sentinel a may be.
+			if swapped {
+				x, y = y, x
+			}
+			sfx := ""
+			switch s := analysis.InfSignsOf(a, m.g.cellInf.Of); {
+			case !s.Any():
+				return "(" + x + " " + n.Op.String() + " " + y + ")"
+			case !s.Pos:
+				sfx = "n"
+			case !s.Neg:
+				sfx = "p"
+			}
+			return fmt.Sprintf("dp_x%s%s<%s>(%s, %s)", op, sfx, ctype(t), x, y)
 		}
 		// An operand may be inf: always the helper (inf rules and checks).
 		return fmt.Sprintf("dp_s%s%s(%s, %s, %s)", op, sfx, m.ck(m.site(SiteInf, n)), x, y)
@@ -376,32 +392,119 @@ func (m *emitter) mayBeInf(n *ir.Binary, en env) bool {
 // else the exact x op y: templates/preamble.cu's dp_xadd and dp_xsub, with
 // the operands in their order (x the one that may be inf).
 func (m *emitter) satFinite(n *ir.Binary, en env, x, y string) (string, string, bool) {
+	_, _, swapped, ok := m.satOperands(n, en)
+	if swapped {
+		x, y = y, x
+	}
+	return x, y, ok
+}
+
+// satOperands is satFinite's proof: a, the operand that may be inf, and b,
+// the finite one (swapped: a is n.Y, of a +).
+func (m *emitter) satOperands(n *ir.Binary, en env) (a, b ir.Expr, swapped, ok bool) {
 	if m.g.finCells.IsFull() || (n.Op != ir.OpAdd && n.Op != ir.OpSub) {
-		return "", "", false
+		return nil, nil, false, false
 	}
 	lo, hi := finiteRange(n.Type())
 	fin := func(e ir.Expr) bool { return m.g.finiteRangeOf(e, en).Within(lo, hi) }
-	a, b := n.X, n.Y
+	a, b = n.X, n.Y
 	switch {
 	case fin(b):
 	case n.Op == ir.OpAdd && fin(a):
-		a, b, x, y = b, a, y, x
+		a, b, swapped = b, a, true
 	default:
-		return "", "", false
+		return nil, nil, false, false
 	}
 	// a's finite values: with the cells at their finite values, in a run
 	// that stops at its first failure (a finite operation of a that
 	// fails stops it).
 	raw := m.g.rangeFail(a, en.WithCells(m.g.finCells), analysis.Stops)
 	if raw.IsFull() || raw.IsEmpty() {
-		return "", "", false
+		return nil, nil, false, false
 	}
 	pa, pb := raw.Meet(analysis.Span(lo, hi)), m.g.finiteRangeOf(b, en)
 	r := pa.Add(pb)
 	if n.Op == ir.OpSub {
 		r = pa.Sub(pb)
 	}
-	return x, y, r.Within(lo, hi)
+	return a, b, swapped, r.Within(lo, hi)
+}
+
+// satOffset is the code of integer n where n is a + k, k a constant offset
+// (x - 5 is x + -5; a chain ((x - 5) - 2) one offset, -7), every + and -
+// of it proved by satOperands (a may be inf, its finite values plus k
+// stay finite). Where a may be inf of one sign only (analysis.InfSigns:
+// an affine-gap alignment's tables hold -inf, never inf), the forms of
+// templates/preamble.cu that test one sentinel, or, for an offset away
+// from it, clamp without a test (dp_xdown, dp_xup). ok is false where n
+// is no such offset.
+func (m *emitter) satOffset(n *ir.Binary, en env) (string, bool) {
+	a, k, ok := m.offsetOf(n, en)
+	if !ok {
+		return "", false
+	}
+	for {
+		a2, k2, ok := m.offsetOf(a, en)
+		if !ok || (k2 > 0 && k > math.MaxInt64-k2) || (k2 < 0 && k < math.MinInt64-k2) {
+			break
+		}
+		a, k = a2, k+k2
+	}
+	t := n.T
+	x, lit := m.expr(a, en), intLit(k, t)
+	s := analysis.InfSignsOf(a, m.g.cellInf.Of)
+	switch {
+	case k == 0:
+		return x, true
+	case !s.Any():
+		return "(" + x + " + " + lit + ")", true
+	case !s.Pos && k < 0:
+		return fmt.Sprintf("dp_xdown<%s>(%s, %s)", ctype(t), x, lit), true
+	case !s.Neg && k > 0:
+		return fmt.Sprintf("dp_xup<%s>(%s, %s)", ctype(t), x, lit), true
+	case !s.Pos:
+		return fmt.Sprintf("dp_xaddn<%s>(%s, %s)", ctype(t), x, lit), true
+	case !s.Neg:
+		return fmt.Sprintf("dp_xaddp<%s>(%s, %s)", ctype(t), x, lit), true
+	}
+	return fmt.Sprintf("dp_xadd<%s>(%s, %s)", ctype(t), x, lit), true
+}
+
+// offsetOf reports whether e is a + k or a - k (k the offset -k) for a
+// constant k, a + or - that may see inf and that satOperands proves.
+func (m *emitter) offsetOf(e ir.Expr, en env) (a ir.Expr, k int64, ok bool) {
+	n, isBin := e.(*ir.Binary)
+	if !isBin || !n.Saturate || !n.T.IsInteger() || (n.Op != ir.OpAdd && n.Op != ir.OpSub) || !m.mayBeInf(n, en) {
+		return nil, 0, false
+	}
+	a, b, _, ok := m.satOperands(n, en)
+	if !ok || !constOperand(b) {
+		return nil, 0, false
+	}
+	r := m.g.finiteRangeOf(b, en)
+	if !r.IsPoint() || r.Lo == math.MinInt64 {
+		return nil, 0, false
+	}
+	if n.Op == ir.OpSub {
+		return a, -r.Lo, true
+	}
+	return a, r.Lo, true
+}
+
+// constOperand reports whether e is a literal or a scalar, converted or
+// negated: a value that needs no code and reports nothing, so that
+// satOffset may fold it into an offset (a load or an operation of the
+// same value might report an error, which folding would lose).
+func constOperand(e ir.Expr) bool {
+	switch n := e.(type) {
+	case *ir.Const, *ir.ScalarRef:
+		return true
+	case *ir.Convert:
+		return n.X.Type().IsInteger() && constOperand(n.X)
+	case *ir.Unary:
+		return n.Op == ir.OpNeg && constOperand(n.X)
+	}
+	return false
 }
 
 // arithCheck says whether integer + - * / % n of finite operands (not

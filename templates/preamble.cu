@@ -131,6 +131,52 @@ template <class T> __device__ __forceinline__ T dp_xsub(T x, T y)
 	return dp_isinf_any(x) ? x : (T)((U)x - (U)y);
 }
 
+// The same where x may be inf of one sign only (analysis.InfSigns; an
+// affine-gap alignment's tables hold -inf, never inf): one comparison
+// (dp_xaddn, dp_xsubn: x may be -inf; dp_xaddp, dp_xsubp: x may be inf).
+// For a constant offset k away from that infinity (x + k, k < 0, of an x
+// that may be -inf; k > 0 of one that may be inf), dp_xdown and dp_xup
+// clamp instead of testing: max(x, -inf - k) + k is -inf for x = -inf and
+// x + k for a finite x, whose x + k is finite (proved), so x > -inf - k.
+// A max and an add, which Hopper fuses into one instruction.
+template <class T> struct dp_infs;
+template <> struct dp_infs<int> {
+	static constexpr int pos = DP_IPOS, neg = DP_INEG;
+};
+template <> struct dp_infs<long long> {
+	static constexpr long long pos = DP_LPOS, neg = DP_LNEG;
+};
+template <class T> __device__ __forceinline__ T dp_xaddn(T x, T y)
+{
+	typedef typename dp_uns<T>::type U;
+	return x == dp_infs<T>::neg ? x : (T)((U)x + (U)y);
+}
+template <class T> __device__ __forceinline__ T dp_xsubn(T x, T y)
+{
+	typedef typename dp_uns<T>::type U;
+	return x == dp_infs<T>::neg ? x : (T)((U)x - (U)y);
+}
+template <class T> __device__ __forceinline__ T dp_xaddp(T x, T y)
+{
+	typedef typename dp_uns<T>::type U;
+	return x == dp_infs<T>::pos ? x : (T)((U)x + (U)y);
+}
+template <class T> __device__ __forceinline__ T dp_xsubp(T x, T y)
+{
+	typedef typename dp_uns<T>::type U;
+	return x == dp_infs<T>::pos ? x : (T)((U)x - (U)y);
+}
+template <class T> __device__ __forceinline__ T dp_xdown(T x, T k)
+{
+	const T f = dp_infs<T>::neg - k;
+	return (x > f ? x : f) + k;
+}
+template <class T> __device__ __forceinline__ T dp_xup(T x, T k)
+{
+	const T c = dp_infs<T>::pos - k;
+	return (x < c ? x : c) + k;
+}
+
 // Negation and abs map inf and -inf onto each other (2^31-1 and -(2^31-1)),
 // and no finite value leaves the range: no check. The unsigned arithmetic
 // only keeps a value that already failed elsewhere free of undefined behaviour.
