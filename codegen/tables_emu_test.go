@@ -39,6 +39,7 @@ func TestEmulatedTables(t *testing.T) {
 		affineCase(a, b, "global", 1, 2),
 		affineCase(a, b, "local", 1, 2),
 		affineCase(b, a, "global", 2, 2),
+		affineCase(a, b, "local", 3, 2),
 		affineCase(a, b[:40], "globalY", 2, 2),
 		affineCase(a[:17], b, "semi", 1, 2),
 		affineCase(long, string(near[:230]), "global", 4, 2), // several strips of 256 rows

@@ -97,6 +97,12 @@ typedef DP_JT dp_j_t;
 #ifndef DP_T
 #define DP_T 1
 #endif
+// DP_UPT: the mask of the tables some reference reads in a row above
+// (codegen tablesFromAbove); only those pass from lane to lane.
+#ifndef DP_UPT
+#define DP_UPT (~0ULL)
+#endif
+#define DP_UP(t) (((DP_UPT) >> (t)) & 1ULL)
 static_assert(DP_T == 1 || !(DP_BACK || DP_KEEP || DP_KEEPROWS || DP_SLABS), "tables computed together: forward, nothing kept, one launch");
 // The column count (cell columns) in the type of column indices
 // (comparisons stay 32-bit).
@@ -349,7 +355,7 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 				for (int p = 0; p < DP_PI; ++p)
 #pragma unroll
 					for (int t = 0; t < DP_T; ++t)
-						tvs[u][p][t] = __shfl_sync(DP_FULL, topc[p][t], u0 + u);
+						tvs[u][p][t] = DP_UP(t) ? __shfl_sync(DP_FULL, topc[p][t], u0 + u) : (cell_t)0;
 		} else {
 			if (G < DP_LW(sw)) {
 				const dp_j_t need = G + DP_SYNC < DP_LW(sw) ? G + DP_SYNC : DP_LW(sw);
@@ -364,7 +370,7 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 				for (int p = 0; p < DP_PI; ++p)
 #pragma unroll
 					for (int t = 0; t < DP_T; ++t)
-						tvs[u][p][t] = ((volatile cell_t *)sw.sh->xr[sw.wib - 1][p])[((G + u) & (DP_RING - 1)) * DP_T + t];
+						tvs[u][p][t] = DP_UP(t) ? ((volatile cell_t *)sw.sh->xr[sw.wib - 1][p])[((G + u) & (DP_RING - 1)) * DP_T + t] : (cell_t)0;
 		}
 		const dp_j_t jlo = G - 31; // lane 31's first column in this group
 		if (!sw.last && jlo + DP_SYNC > 0 && jlo < DP_LW(sw)) {
@@ -392,6 +398,8 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 			for (int p = 0; p < DP_PI; ++p)
 #pragma unroll
 				for (int t = 0; t < DP_T; ++t) {
+					if (!DP_UP(t))
+						continue; // no reference reads it above: left 0
 					const cell_t x = __shfl_up_sync(DP_FULL, w[DP_RPT + p][DP_T - 1 - t], 1);
 					up[t][p] = lane == 0 ? tvs[u][p][t] : x;
 				}
