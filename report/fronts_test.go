@@ -110,6 +110,17 @@ func TestCheckTables(t *testing.T) {
 	}
 }
 
+// TestCheckOneD: a 1-D grid is named as written, N cells, not the 1 x N
+// row it runs as.
+func TestCheckOneD(t *testing.T) {
+	p, pl := dptest.Load(t, "one.dp", "int 1x? p = 3,1,4\nlen(p)\ncell[i] = p[i] when i == 0\n        | max(cell[i-1], p[i]) otherwise\n")
+	var b strings.Builder
+	Check(&b, p, pl)
+	if want := "grid       3 cells (1-D) of int\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("check output:\n%s\nwant the line %q", b.String(), want)
+	}
+}
+
 // TestOffsetText: a data-dependent offset of a rows, cols or wavefront
 // schedule shows the range the loaded data bound it to, where there is one.
 func TestOffsetText(t *testing.T) {

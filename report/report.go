@@ -153,6 +153,10 @@ func gridLine(w io.Writer, p *ir.Problem) {
 			t, strings.Join(p.Tables, ", "), Count(p.Cells()), p.CellType, t)
 		return
 	}
+	if p.Dims == 1 {
+		fmt.Fprintf(w, "grid       %s cells (1-D) of %s\n", Count(p.Cols), p.CellType)
+		return
+	}
 	fmt.Fprintf(w, "grid       %s x %s = %s cells of %s\n", Count(p.Rows), Count(p.Cols), Count(p.Cells()), p.CellType)
 }
 
