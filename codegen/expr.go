@@ -351,16 +351,11 @@ func (m *emitter) binaryOf(n *ir.Binary, en env, x, y string) string {
 			if swapped {
 				x, y = y, x
 			}
-			sfx := ""
-			switch s := analysis.InfSignsOf(a, m.g.cellInf.Of); {
-			case !s.Any():
+			s := analysis.InfSignsOf(a, m.g.cellInf.Of)
+			if !s.Any() {
 				return "(" + x + " " + n.Op.String() + " " + y + ")"
-			case !s.Pos:
-				sfx = "n"
-			case !s.Neg:
-				sfx = "p"
 			}
-			return fmt.Sprintf("dp_x%s%s<%s>(%s, %s)", op, sfx, ctype(t), x, y)
+			return fmt.Sprintf("dp_x%s<%s%s>(%s, %s)", op, ctype(t), sentinels(s), x, y)
 		}
 		// An operand may be inf: always the helper (inf rules and checks).
 		return fmt.Sprintf("dp_s%s%s(%s, %s, %s)", op, sfx, m.ck(m.site(SiteInf, n)), x, y)
@@ -462,12 +457,21 @@ func (m *emitter) satOffset(n *ir.Binary, en env) (string, bool) {
 		return fmt.Sprintf("dp_xdown<%s>(%s, %s)", ctype(t), x, lit), true
 	case !s.Neg && k > 0:
 		return fmt.Sprintf("dp_xup<%s>(%s, %s)", ctype(t), x, lit), true
-	case !s.Pos:
-		return fmt.Sprintf("dp_xaddn<%s>(%s, %s)", ctype(t), x, lit), true
-	case !s.Neg:
-		return fmt.Sprintf("dp_xaddp<%s>(%s, %s)", ctype(t), x, lit), true
 	}
-	return fmt.Sprintf("dp_xadd<%s>(%s, %s)", ctype(t), x, lit), true
+	return fmt.Sprintf("dp_xadd<%s%s>(%s, %s)", ctype(t), sentinels(s), x, lit), true
+}
+
+// sentinels is the template argument of templates/preamble.cu's dp_xadd
+// and dp_xsub that tests only the infinity s allows (", 1": -inf, ", 2":
+// inf), none where either may be (the default tests both).
+func sentinels(s analysis.InfSigns) string {
+	switch {
+	case !s.Pos:
+		return ", 1"
+	case !s.Neg:
+		return ", 2"
+	}
+	return ""
 }
 
 // offsetOf reports whether e is a + k or a - k (k the offset -k) for a

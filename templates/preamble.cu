@@ -114,31 +114,13 @@ __device__ __forceinline__ bool dp_linf(long long x) { return x == DP_LPOS || x 
 // dp_xadd and dp_xsub are x + y and x - y for an x that may be inf and a
 // finite y, where codegen proved that no finite result overflows
 // (emitter.satFinite): inf stays inf, nothing can fail, no check. Computed
-// unsigned (x's sentinel plus y, never selected, is no signed overflow).
+// unsigned (x's sentinel plus y, never selected, is no signed overflow). S
+// says which sentinels x may be (analysis.InfSigns: 1 -inf, 2 inf, 3
+// either): an affine-gap alignment's tables hold -inf, never inf, and its
+// x - y tests that one sentinel only.
 template <class T> struct dp_uns;
 template <> struct dp_uns<int> { typedef unsigned int type; };
 template <> struct dp_uns<long long> { typedef unsigned long long type; };
-__device__ __forceinline__ bool dp_isinf_any(int x) { return dp_iinf(x); }
-__device__ __forceinline__ bool dp_isinf_any(long long x) { return dp_linf(x); }
-template <class T> __device__ __forceinline__ T dp_xadd(T x, T y)
-{
-	typedef typename dp_uns<T>::type U;
-	return dp_isinf_any(x) ? x : (T)((U)x + (U)y);
-}
-template <class T> __device__ __forceinline__ T dp_xsub(T x, T y)
-{
-	typedef typename dp_uns<T>::type U;
-	return dp_isinf_any(x) ? x : (T)((U)x - (U)y);
-}
-
-// The same where x may be inf of one sign only (analysis.InfSigns; an
-// affine-gap alignment's tables hold -inf, never inf): one comparison
-// (dp_xaddn, dp_xsubn: x may be -inf; dp_xaddp, dp_xsubp: x may be inf).
-// For a constant offset k away from that infinity (x + k, k < 0, of an x
-// that may be -inf; k > 0 of one that may be inf), dp_xdown and dp_xup
-// clamp instead of testing: max(x, -inf - k) + k is -inf for x = -inf and
-// x + k for a finite x, whose x + k is finite (proved), so x > -inf - k.
-// A max and an add, which Hopper fuses into one instruction.
 template <class T> struct dp_infs;
 template <> struct dp_infs<int> {
 	static constexpr int pos = DP_IPOS, neg = DP_INEG;
@@ -146,26 +128,26 @@ template <> struct dp_infs<int> {
 template <> struct dp_infs<long long> {
 	static constexpr long long pos = DP_LPOS, neg = DP_LNEG;
 };
-template <class T> __device__ __forceinline__ T dp_xaddn(T x, T y)
+template <class T, int S> __device__ __forceinline__ bool dp_xisinf(T x)
+{
+	return ((S & 1) && x == dp_infs<T>::neg) || ((S & 2) && x == dp_infs<T>::pos);
+}
+template <class T, int S = 3> __device__ __forceinline__ T dp_xadd(T x, T y)
 {
 	typedef typename dp_uns<T>::type U;
-	return x == dp_infs<T>::neg ? x : (T)((U)x + (U)y);
+	return dp_xisinf<T, S>(x) ? x : (T)((U)x + (U)y);
 }
-template <class T> __device__ __forceinline__ T dp_xsubn(T x, T y)
+template <class T, int S = 3> __device__ __forceinline__ T dp_xsub(T x, T y)
 {
 	typedef typename dp_uns<T>::type U;
-	return x == dp_infs<T>::neg ? x : (T)((U)x - (U)y);
+	return dp_xisinf<T, S>(x) ? x : (T)((U)x - (U)y);
 }
-template <class T> __device__ __forceinline__ T dp_xaddp(T x, T y)
-{
-	typedef typename dp_uns<T>::type U;
-	return x == dp_infs<T>::pos ? x : (T)((U)x + (U)y);
-}
-template <class T> __device__ __forceinline__ T dp_xsubp(T x, T y)
-{
-	typedef typename dp_uns<T>::type U;
-	return x == dp_infs<T>::pos ? x : (T)((U)x - (U)y);
-}
+
+// For a constant offset k away from x's one infinity (x + k, k < 0, of an
+// x that may be -inf; k > 0 of one that may be inf), dp_xdown and dp_xup
+// clamp instead of testing: max(x, -inf - k) + k is -inf for x = -inf and
+// x + k for a finite x, whose x + k is finite (proved), so x > -inf - k.
+// A max and an add, which Hopper fuses into one instruction.
 template <class T> __device__ __forceinline__ T dp_xdown(T x, T k)
 {
 	const T f = dp_infs<T>::neg - k;

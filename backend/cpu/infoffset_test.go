@@ -29,12 +29,12 @@ func TestInfOffsets(t *testing.T) {
            | -inf                          when i == 0 && j % 3 == 1
            | 0                             when i == 0
            | max(cell[i][j-1] - 2, (cell[i-1][j] - 5) - 1, (cell[i-1][j-1] + 5) - 2, cell[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -3))   otherwise`,
-			[]string{"dp_xdown<int>(", "dp_xaddn<int>("}},
+			[]string{"dp_xdown<int>(", "dp_xadd<int, 1>("}},
 		{"inf only", `cell[i][j] = inf                           when j == 0 && i > 0
            | inf                           when i == 0 && j % 4 == 2
            | 0                             when i == 0
            | min(cell[i][j-1] + 2, (cell[i-1][j] + 5) + 1, (cell[i-1][j] - 7) + 3, cell[i-1][j-1] - (A[i-1] == B[j-1] ? 2 : -3))   otherwise`,
-			[]string{"dp_xup<int>(", "dp_xaddp<int>(", "dp_xsubp<int>("}},
+			[]string{"dp_xup<int>(", "dp_xadd<int, 2>(", "dp_xsub<int, 2>("}},
 		{"both", `cell[i][j] = inf                           when j == 0 && i > 0
            | -inf                          when i == 0 && j % 2 == 1
            | j                             when i == 0
