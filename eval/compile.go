@@ -481,9 +481,9 @@ func loadView[T num](c *vcomp, n *ir.Load, data []T, rowFn, colFn iFn, guard boo
 		for k := int64(0); k < nn; k++ {
 			if (k < ka || k >= kb) && m.isActive(mask, int(k)) {
 				if vector {
-					m.fail(outsideInput(n, []int64{c0 + k}))
+					m.fail(outsideInput(n, []int64{c0 + k}, m.site(int(k))))
 				} else {
-					m.fail(outsideInput(n, []int64{row, c0 + k}))
+					m.fail(outsideInput(n, []int64{row, c0 + k}, m.site(int(k))))
 				}
 				return
 			}
@@ -531,13 +531,13 @@ func gatherReg[T num](c *vcomp, n *ir.Load, data []T, idx []opnd, mask int) int 
 			if len(idx) == 1 {
 				flat = m.ints.get(idx[0], k)
 				if flat < 0 || flat >= size {
-					m.fail(outsideInput(n, []int64{flat}))
+					m.fail(outsideInput(n, []int64{flat}, m.site(k)))
 					return
 				}
 			} else {
 				r, cc := m.ints.get(idx[0], k), m.ints.get(idx[1], k)
 				if r < 0 || r >= rows || cc < 0 || cc >= cols {
-					m.fail(outsideInput(n, []int64{r, cc}))
+					m.fail(outsideInput(n, []int64{r, cc}, m.site(k)))
 					return
 				}
 				flat = r*cols + cc

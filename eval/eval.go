@@ -136,7 +136,7 @@ func (w *walker) eval(e ir.Expr) (ir.Value, error) {
 		}
 		flat, ok := loadIndex(n.In, idx)
 		if !ok {
-			return ir.Value{}, outsideInput(n, idx)
+			return ir.Value{}, outsideInput(n, idx, w.site())
 		}
 		if n.In.T.IsFloat() {
 			return floatV(n.In.T, n.In.F[flat]), nil

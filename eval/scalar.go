@@ -245,7 +245,7 @@ func loadFn[T num](c *scomp, n *ir.Load, data []T) func(*frame) T {
 		return func(f *frame) T {
 			k := x(f)
 			if uint64(k) >= uint64(size) {
-				f.fail(outsideInput(n, []int64{k}))
+				f.fail(outsideInput(n, []int64{k}, f.site()))
 				return 0
 			}
 			return data[k]
@@ -256,7 +256,7 @@ func loadFn[T num](c *scomp, n *ir.Load, data []T) func(*frame) T {
 	return func(f *frame) T {
 		a, b := r(f), cc(f)
 		if uint64(a) >= uint64(rows) || uint64(b) >= uint64(cols) {
-			f.fail(outsideInput(n, []int64{a, b}))
+			f.fail(outsideInput(n, []int64{a, b}, f.site()))
 			return 0
 		}
 		return data[a*cols+b]

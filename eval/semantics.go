@@ -207,16 +207,17 @@ func refText(ref *ir.CellRef) string {
 	return "cell[..][..]"
 }
 
-// outsideInput is the error for reading an input outside its bounds.
-func outsideInput(ld *ir.Load, idx []int64) error {
+// outsideInput is the error for reading an input outside its bounds while
+// computing s, worded as the compiled code's (backend/genrun).
+func outsideInput(ld *ir.Load, idx []int64, s site) error {
 	in := ld.In
 	if len(idx) == 1 {
 		if in.Vector || in.Rows == 1 {
-			return errAt(ld.Pos, "%s[%d] is outside %s, which has %d elements (0..%d)", in.Name, idx[0], in.Name, in.Len(), in.Len()-1)
+			return errAt(ld.Pos, "%s[%d] is outside %s, which has %d elements (0..%d) (computing %s)", in.Name, idx[0], in.Name, in.Len(), in.Len()-1, s)
 		}
-		return errAt(ld.Pos, "%s[%d] is outside %s, which has %d elements", in.Name, idx[0], in.Name, in.Len())
+		return errAt(ld.Pos, "%s[%d] is outside %s, which has %d elements (computing %s)", in.Name, idx[0], in.Name, in.Len(), s)
 	}
-	return errAt(ld.Pos, "%s[%d][%d] is outside the %dx%d input %s", in.Name, idx[0], idx[1], in.Rows, in.Cols, in.Name)
+	return errAt(ld.Pos, "%s[%d][%d] is outside the %dx%d input %s (computing %s)", in.Name, idx[0], idx[1], in.Rows, in.Cols, in.Name, s)
 }
 
 // loadIndex returns the flat element index of a load, or ok false when
