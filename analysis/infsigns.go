@@ -24,11 +24,26 @@ func (s InfSigns) swapped() InfSigns { return InfSigns{s.Neg, s.Pos} }
 // Any reports whether either infinity is possible.
 func (s InfSigns) Any() bool { return s.Pos || s.Neg }
 
-// InfSignsOf bounds the infinities of integer expression e, a cell it
-// reads taking those cells gives it. A floating expression, or a node it
-// does not know, may be either. An operation that fails (inf - inf, an
+// SignSource says what the cells and inputs an expression reads may hold.
+type SignSource struct {
+	Cells func(*ir.CellRef) InfSigns
+	// Inputs is InputInfSigns where nil. A program that serves other
+	// data than the input's own (a batch's varying inputs) says less.
+	Inputs func(*ir.Input) InfSigns
+}
+
+func (src SignSource) input(in *ir.Input) InfSigns {
+	if src.Inputs != nil {
+		return src.Inputs(in)
+	}
+	return InputInfSigns(in)
+}
+
+// InfSignsOf bounds the infinities of integer expression e, the cells and
+// inputs it reads holding what src says. A floating expression, or a node
+// it does not know, may be either. An operation that fails (inf - inf, an
 // overflow) stops the run, so what it would leave does not count.
-func InfSignsOf(e ir.Expr, cells func(*ir.CellRef) InfSigns) InfSigns {
+func InfSignsOf(e ir.Expr, src SignSource) InfSigns {
 	t := e.Type()
 	if t.Is(ir.IsBoolean) || (t.IsInteger() && !t.HasInf()) {
 		return InfSigns{}
@@ -46,16 +61,16 @@ func InfSignsOf(e ir.Expr, cells func(*ir.CellRef) InfSigns) InfSigns {
 	case *ir.Var:
 		return InfSigns{}
 	case *ir.CellRef:
-		return cells(n)
+		return src.Cells(n)
 	case *ir.Load:
-		return inputSigns(n.In)
+		return src.input(n.In)
 	case *ir.Unary:
 		if n.Op == ir.OpNeg {
-			return InfSignsOf(n.X, cells).swapped()
+			return InfSignsOf(n.X, src).swapped()
 		}
 		return bothSigns()
 	case *ir.Binary:
-		x, y := InfSignsOf(n.X, cells), InfSignsOf(n.Y, cells)
+		x, y := InfSignsOf(n.X, src), InfSignsOf(n.Y, src)
 		switch {
 		case !n.Saturate && (n.Op == ir.OpAdd || n.Op == ir.OpSub || n.Op == ir.OpMul || n.Op == ir.OpDiv || n.Op == ir.OpRem):
 			// Finite operands (sema): a finite result, or a failure.
@@ -69,7 +84,7 @@ func InfSignsOf(e ir.Expr, cells func(*ir.CellRef) InfSigns) InfSigns {
 		}
 		return bothSigns()
 	case *ir.Select:
-		return InfSignsOf(n.Then, cells).union(InfSignsOf(n.Else, cells))
+		return InfSignsOf(n.Then, src).union(InfSignsOf(n.Else, src))
 	case *ir.Convert:
 		from := n.X.Type()
 		switch {
@@ -78,7 +93,7 @@ func InfSignsOf(e ir.Expr, cells func(*ir.CellRef) InfSigns) InfSigns {
 		case from.IsInteger():
 			// Sentinels map to sentinels; a finite value that does not
 			// fit is an overflow.
-			return InfSignsOf(n.X, cells)
+			return InfSignsOf(n.X, src)
 		}
 		return bothSigns()
 	case *ir.Call:
@@ -88,7 +103,7 @@ func InfSignsOf(e ir.Expr, cells func(*ir.CellRef) InfSigns) InfSigns {
 			// min the other way round.
 			s := InfSigns{Pos: n.Fn == ir.FnMin, Neg: n.Fn == ir.FnMax}
 			for _, a := range n.Args {
-				x := InfSignsOf(a, cells)
+				x := InfSignsOf(a, src)
 				if n.Fn == ir.FnMax {
 					s = InfSigns{Pos: s.Pos || x.Pos, Neg: s.Neg && x.Neg}
 				} else {
@@ -97,14 +112,14 @@ func InfSignsOf(e ir.Expr, cells func(*ir.CellRef) InfSigns) InfSigns {
 			}
 			return s
 		case ir.FnAbs:
-			if InfSignsOf(n.Args[0], cells).Any() {
+			if InfSignsOf(n.Args[0], src).Any() {
 				return InfSigns{Pos: true}
 			}
 			return InfSigns{}
 		}
 		return bothSigns()
 	case *ir.Reduce:
-		s := InfSignsOf(n.Body, cells)
+		s := InfSignsOf(n.Body, src)
 		// An empty range gives the identity: min's inf, max's -inf.
 		switch n.Op {
 		case ir.ReduceMin:
@@ -127,8 +142,8 @@ func constSigns(v ir.Value, t ir.Type) InfSigns {
 	return InfSigns{Pos: v.I >= pos, Neg: v.I <= neg}
 }
 
-// inputSigns is the infinities an input's elements hold.
-func inputSigns(in *ir.Input) InfSigns {
+// InputInfSigns is the infinities an input's elements hold.
+func InputInfSigns(in *ir.Input) InfSigns {
 	if in.T.Is(ir.IsBoolean) || (in.T.IsInteger() && !in.T.HasInf()) {
 		return InfSigns{}
 	}
@@ -200,7 +215,8 @@ func refTable(r *ir.CellRef, n int) (int, bool) {
 // condition starts with the lowering's test J % T == t
 // (ir.SplitTableTest); one that no table owns (a checkpoint band's given
 // rows) counts for every table. Floating cells may hold either infinity.
-func TableInfSigns(p *ir.Problem) CellSigns {
+// inputs, when not nil, says what inputs hold (SignSource.Inputs).
+func TableInfSigns(p *ir.Problem, inputs func(*ir.Input) InfSigns) CellSigns {
 	n := max(1, len(p.Tables))
 	s := make([]InfSigns, n)
 	if !p.CellType.IsInteger() {
@@ -215,7 +231,7 @@ func TableInfSigns(p *ir.Problem) CellSigns {
 	for {
 		cur := CellSigns{append([]InfSigns(nil), s...)}
 		for k, c := range p.Cases {
-			v := InfSignsOf(c.Value, cur.Of)
+			v := InfSignsOf(c.Value, SignSource{Cells: cur.Of, Inputs: inputs})
 			t, _, ok := ir.SplitTableTest(c.Cond, n, k == len(p.Cases)-1)
 			if n == 1 {
 				t, ok = 0, true

@@ -53,7 +53,7 @@ func TestTableInfSigns(t *testing.T) {
 			src = dptest.Affine("GATTACAGAT", "GCATGCA", 5, 2, "global")
 		}
 		p, pl := dptest.Load(t, "signs.dp", src)
-		signs := analysis.TableInfSigns(p)
+		signs := analysis.TableInfSigns(p, nil)
 		if got := signs.All(); got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
 		}

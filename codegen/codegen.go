@@ -521,7 +521,7 @@ func Generate(p *ir.Problem, pl *plan.Plan, opt Options) (*Program, error) {
 	g.classifyProfiles()
 	prog.BatchProfiles = len(g.profiles)
 	g.cellRange, g.runCells = g.inferCellRange(analysis.Wraps), g.inferCellRange(analysis.Stops)
-	g.finCells, g.cellInf = g.finitePart(), analysis.TableInfSigns(g.p)
+	g.finCells, g.cellInf = g.finitePart(), analysis.TableInfSigns(g.p, g.inputInf)
 	src, err := g.source()
 	if err != nil {
 		return nil, err
@@ -835,6 +835,20 @@ func cellReach(pl *plan.Plan) (pi, pj int) {
 // cellRef is d's offset in the window of a cells' wavefront (cellReach).
 func cellRef(pl *plan.Plan, d plan.Dependency) (di, dj int64) {
 	return *d.DI, *d.DJ + pl.Cells - 1 - int64(d.Ref.From)
+}
+
+// inputInf is what an input may hold, for the inf forms that test one
+// sentinel (analysis.SignSource.Inputs): its data's infinities, but of a
+// batch program's varying input only what the batch key says of every
+// instance's (codegen.BatchKey: whether it holds inf, of either sign).
+func (g *gen) inputInf(in *ir.Input) analysis.InfSigns {
+	if g.opt.Batch && g.varies(in) {
+		if in.HoldsInf() {
+			return analysis.InfSigns{Pos: true, Neg: true}
+		}
+		return analysis.InfSigns{}
+	}
+	return analysis.InputInfSigns(in)
 }
 
 // tablesFromAbove is the mask of the tables of a cell that some reference

@@ -351,7 +351,7 @@ func (m *emitter) binaryOf(n *ir.Binary, en env, x, y string) string {
 			if swapped {
 				x, y = y, x
 			}
-			s := analysis.InfSignsOf(a, m.g.cellInf.Of)
+			s := analysis.InfSignsOf(a, analysis.SignSource{Cells: m.g.cellInf.Of, Inputs: m.g.inputInf})
 			if !s.Any() {
 				return "(" + x + " " + n.Op.String() + " " + y + ")"
 			}
@@ -447,7 +447,7 @@ func (m *emitter) satOffset(n *ir.Binary, en env) (string, bool) {
 	}
 	t := n.T
 	x, lit := m.expr(a, en), intLit(k, t)
-	s := analysis.InfSignsOf(a, m.g.cellInf.Of)
+	s := analysis.InfSignsOf(a, analysis.SignSource{Cells: m.g.cellInf.Of, Inputs: m.g.inputInf})
 	switch {
 	case k == 0:
 		return x, true

@@ -231,7 +231,7 @@ func GenerateHost(p *ir.Problem, pl *plan.Plan) (*HostProgram, error) {
 	}
 	g.hostScan = pl.Schedule == plan.Wavefront && g.gathers() || prog.Tables > 1
 	g.cellRange, g.runCells = g.inferCellRange(analysis.Wraps), g.inferCellRange(analysis.Stops)
-	g.finCells, g.cellInf = g.finitePart(), analysis.TableInfSigns(g.p)
+	g.finCells, g.cellInf = g.finitePart(), analysis.TableInfSigns(g.p, g.inputInf)
 	src, err := g.hostSource()
 	if err != nil {
 		return nil, err
