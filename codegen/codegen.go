@@ -852,8 +852,9 @@ func (g *gen) inputInf(in *ir.Input) analysis.InfSigns {
 }
 
 // tablesFromAbove is the mask of the tables of a cell that some reference
-// reads in a row above (bit t: table t), for the strip kernel, whose lanes
-// pass a lane below only those (DP_UPT; one shuffle a table and step): an
+// reads in a row above (bit t: table t), for the strip and batch kernels,
+// whose lanes pass a lane below only those (DP_UPT; one shuffle a table
+// and step): an
 // affine-gap alignment reads Y and H from the row above, not X. A
 // reference of table From reading DJ flat columns back reads table
 // (From - DJ) mod T, as the window's column cellRef gives. Every table
@@ -1416,6 +1417,7 @@ func (g *gen) defines() string {
 	case KernelBatch:
 		def("DP_BATCH", 1)
 		def("DP_T", max(prog.Tables, 1))
+		def("DP_UPT", g.tablesFromAbove())
 		def("DP_PI", prog.PI)
 		def("DP_PJ", prog.PJ)
 		def("DP_RPT", prog.RowsPerThread)

@@ -41,6 +41,12 @@
 #ifndef DP_T
 #define DP_T 1
 #endif
+// DP_UPT: the mask of the tables some reference reads in a row above
+// (codegen tablesFromAbove); only those pass from lane to lane.
+#ifndef DP_UPT
+#define DP_UPT (~0ULL)
+#endif
+#define DP_UP(t) (((DP_UPT) >> (t)) & 1ULL)
 static_assert(DP_T == 1 || !DP_BACK, "several tables: forward sweeps");
 #define DP_NSTRIPS ((DP_ROWS + DP_SH - 1) / DP_SH)
 #define DP_BCOLS (DP_NSTRIPS > 1 ? DP_COLS : 1)
@@ -129,6 +135,8 @@ __device__ __forceinline__ void dp_batch_chunk(const int g0, const int lane, con
 		for (int p = 0; p < DP_PI; ++p)
 #pragma unroll
 			for (int tb = 0; tb < DP_T; ++tb) {
+				if (!DP_UP(tb))
+					continue; // no reference reads it above: left 0
 				const cell_t x = __shfl_up_sync(DP_FULL, w[DP_RPT + p][DP_T - 1 - tb], 1);
 				// Lane 0's column g0+u: the previous strip's bottom rows
 				// (none above the first strip: never read there).
