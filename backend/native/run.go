@@ -114,7 +114,7 @@ func (l *Library) Bytes(r Run) int64 {
 	}
 	strips := (hp.Rows + lanes - 1) / lanes
 	b += (threads + 1) * int64(max(hp.PI, 1)) * hp.Cols * cs
-	b += strips*9 + hp.Rows*8 // progress, and a floating sum answer's row sums
+	b += strips*65 + hp.Rows*8 // progress (a cache line a strip), and a floating sum answer's row sums
 	return b + threads*(int64(hp.PI+hp.PJ+1)*int64(hp.PI+hp.Lanes)*cs+lanes*40)
 }
 
