@@ -23,7 +23,7 @@ func TestTableInfSigns(t *testing.T) {
 		tables    []analysis.InfSigns // of several tables
 	}{
 		{"gotoh: X and Y start at -inf, H's max of them and a finite term is finite", "", neg, []analysis.InfSigns{neg, neg, none}},
-		{"a table of max(-inf, -inf)", "char 1x? A = \"GAT\"\n4 x 4\nX[i][j] = -inf when j == 0\n        | max(X[i][j-1] - 1, H[i][j-1] - 2) otherwise\nH[i][j] = max(X[i][j], -inf) when i == 0\n        | 3 otherwise\n",
+		{"a table of max(-inf, -inf)", "4 x 4\nX[i][j] = -inf when j == 0\n        | max(X[i][j-1] - 1, H[i][j-1] - 2) otherwise\nH[i][j] = max(X[i][j], -inf) when i == 0\n        | 3 otherwise\n",
 			neg, []analysis.InfSigns{neg, neg}},
 		{"min-plus from inf borders", seq + `cell[i][j] = inf when j == 0 && i > 0
            | 0 when i == 0

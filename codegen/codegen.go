@@ -188,10 +188,6 @@ type Options struct {
 	RowsPerThread int
 	// StripWarps is the strip kernel's warps per block (default 8).
 	StripWarps int
-	// StripMinBlocks, when set, is the strip kernel's __launch_bounds__
-	// blocks per multiprocessor (default 1, 3 for column slabs): fewer
-	// registers a thread, more warps resident.
-	StripMinBlocks int
 
 	// LineThreads is the line kernel's block size (default 256).
 	LineThreads int
@@ -312,7 +308,6 @@ type Program struct {
 	TileSharedBytes int
 	// Strip kernel geometry.
 	RowsPerThread, StripWarps int
-	StripMinBlocks            int // 0: the template's default
 	Strips                    int64
 	// Keep is set when the strip kernel writes every cell out (Maintain):
 	// strip s to slot s % nslots of a buffer of StripRows() x Cols cells per
@@ -404,7 +399,7 @@ type gen struct {
 	runCells analysis.Range
 	// finCells bounds the finite values of the cells of a run that stops
 	// at its first failure, where inf values are possible (finitePart):
-	// what satFinite relies on. Full where nothing is proved.
+	// what satOperands relies on. Full where nothing is proved.
 	finCells analysis.Range
 	// cellInf: the infinities each table may hold (analysis.TableInfSigns),
 	// for the inf forms that test one sentinel (emitter.satOffset).
@@ -619,7 +614,7 @@ func (g *gen) layout() error {
 			prog.TileSharedBytes = (prog.TileH + prog.PI) * (prog.TileW + prog.PJ) * p.CellType.Size()
 		case KernelStrip:
 			prog.RowsPerThread = max(opt.RowsPerThread, prog.PI)
-			prog.StripWarps, prog.StripMinBlocks = opt.StripWarps, opt.StripMinBlocks
+			prog.StripWarps = opt.StripWarps
 			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
 			prog.KeepRows = opt.KeepRows && !opt.Maintain
 			prog.Slabs = opt.Slabs && !opt.Maintain && !opt.KeepRows
@@ -640,7 +635,7 @@ func (g *gen) layout() error {
 			prog.PI, prog.PJ = cellReach(pl)
 			prog.Kernel = KernelStrip
 			prog.RowsPerThread = max(opt.RowsPerThread, prog.PI)
-			prog.StripWarps, prog.StripMinBlocks = opt.StripWarps, opt.StripMinBlocks
+			prog.StripWarps = opt.StripWarps
 			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
 			prog.Bands = opt.Bands
 		default:
@@ -1394,9 +1389,6 @@ func (g *gen) defines() string {
 		def("DP_UPT", g.tablesFromAbove())
 		def("DP_RPT", prog.RowsPerThread)
 		def("DP_STRIP_WARPS", prog.StripWarps)
-		if prog.StripMinBlocks > 0 {
-			def("DP_STRIP_MINB", prog.StripMinBlocks)
-		}
 		def("DP_NSTRIPS", fmt.Sprintf("%dLL", prog.Strips))
 		def("DP_KEEP", b2i(prog.Keep))
 		def("DP_KEEPROWS", b2i(prog.KeepRows))

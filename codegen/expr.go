@@ -380,22 +380,12 @@ func (m *emitter) mayBeInf(n *ir.Binary, en env) bool {
 	return !m.g.finiteRangeOf(n.X, en).Within(lo, hi) || !m.g.finiteRangeOf(n.Y, en).Within(lo, hi)
 }
 
-// satFinite reports whether integer + or - n, an operand of which may be
-// inf, cannot fail: one operand, y (x and y swapped for +), is proved
-// finite, and the other's finite values (gen.finCells: cells that may be
-// inf) plus or minus y's stay finite. Then the result is x where x is inf,
-// else the exact x op y: templates/preamble.cu's dp_xadd and dp_xsub, with
-// the operands in their order (x the one that may be inf).
-func (m *emitter) satFinite(n *ir.Binary, en env, x, y string) (string, string, bool) {
-	_, _, swapped, ok := m.satOperands(n, en)
-	if swapped {
-		x, y = y, x
-	}
-	return x, y, ok
-}
-
-// satOperands is satFinite's proof: a, the operand that may be inf, and b,
-// the finite one (swapped: a is n.Y, of a +).
+// satOperands reports whether integer + or - n, an operand of which may be
+// inf, cannot fail: one operand, b, is proved finite, and the other's, a's,
+// finite values (gen.finCells: cells that may be inf) plus or minus b's
+// stay finite (swapped: a is n.Y, of a +). Then the result is a where a is
+// inf, else the exact a op b: templates/preamble.cu's dp_xadd and dp_xsub,
+// a first.
 func (m *emitter) satOperands(n *ir.Binary, en env) (a, b ir.Expr, swapped, ok bool) {
 	if m.g.finCells.IsFull() || (n.Op != ir.OpAdd && n.Op != ir.OpSub) {
 		return nil, nil, false, false
@@ -1098,7 +1088,7 @@ func (m *emitter) pure(e ir.Expr, en env) bool {
 			return true
 		}
 		if m.mayBeInf(n, en) {
-			_, _, ok := m.satFinite(n, en, "", "")
+			_, _, _, ok := m.satOperands(n, en)
 			return ok // the inf rules without a check, or a check
 		}
 		_, plain := m.arithCheck(n, en)

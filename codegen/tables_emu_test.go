@@ -99,7 +99,7 @@ func TestCellStripChoice(t *testing.T) {
 }
 
 // TestEmulatedInfOverflow: where cells may be inf and their finite values
-// grow past int, the + that may see inf keeps its check (satFinite proves
+// grow past int, the + that may see inf keeps its check (satOperands proves
 // nothing) and reports the first cell that overflows.
 func TestEmulatedInfOverflow(t *testing.T) {
 	emuCompiler(t)

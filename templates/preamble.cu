@@ -113,7 +113,7 @@ __device__ __forceinline__ bool dp_linf(long long x) { return x == DP_LPOS || x 
 
 // dp_xadd and dp_xsub are x + y and x - y for an x that may be inf and a
 // finite y, where codegen proved that no finite result overflows
-// (emitter.satFinite): inf stays inf, nothing can fail, no check. Computed
+// (emitter.satOperands): inf stays inf, nothing can fail, no check. Computed
 // unsigned (x's sentinel plus y, never selected, is no signed overflow). S
 // says which sentinels x may be (analysis.InfSigns: 1 -inf, 2 inf, 3
 // either): an affine-gap alignment's tables hold -inf, never inf, and its
@@ -146,8 +146,8 @@ template <class T, int S = 3> __device__ __forceinline__ T dp_xsub(T x, T y)
 // For a constant offset k away from x's one infinity (x + k, k < 0, of an
 // x that may be -inf; k > 0 of one that may be inf), dp_xdown and dp_xup
 // clamp instead of testing: max(x, -inf - k) + k is -inf for x = -inf and
-// x + k for a finite x, whose x + k is finite (proved), so x > -inf - k.
-// A max and an add, which Hopper fuses into one instruction.
+// x + k for a finite x, whose x + k is finite (proved), so x > -inf - k:
+// a max and an add, no comparison with the sentinel and select.
 template <class T> __device__ __forceinline__ T dp_xdown(T x, T k)
 {
 	const T f = dp_infs<T>::neg - k;

@@ -108,31 +108,3 @@ cell[i][j] = -inf                                   when j == 0
 		t.Fatalf("compiled: %v; the evaluator: %v; want both to say %q", got, want, msg)
 	}
 }
-
-// TestInputReadErrorsNameTheCell: a read past an input's end names the
-// cell being computed on the Go evaluator too, in the compiled code's words
-// (it named only the input).
-func TestInputReadErrorsNameTheCell(t *testing.T) {
-	c := withCompiler(t)
-	for _, tc := range []struct{ src, want string }{
-		{"int 1x3 W = 5, 5, 5\n4 x 5\ncell[i][j] = 0 when j == 0 || i == 0\n           | max(cell[i][j-1] - W[j], cell[i-1][j] - 1) otherwise\n",
-			"W[3] is outside W, which has 3 elements (0..2) (computing cell[1][3])"},
-		{"int 2x3 M = 1, 2, 3 & 4, 5, 6\n3 x 4\ncell[i][j] = 0 when i == 0\n           | cell[i-1][j] + M[i-1][j] otherwise\n",
-			"M[0][3] is outside the 2x3 input M (computing cell[1][3])"},
-		{"int 1x3 W = 5, 5, 5\n6\ncell[i] = 0 when i == 0\n        | cell[i-1] + W[i] otherwise\n",
-			"W[3] is outside W, which has 3 elements (0..2) (computing cell[3])"},
-	} {
-		p, pl := dptest.Load(t, "r.dp", tc.src)
-		for _, threads := range []int{1, 2} {
-			opt := backend.Options{Threads: threads}
-			_, goErr := solveGo(t, p, pl, opt)
-			_, cErr := solveCompiled(t, c, p, pl, opt)
-			for _, err := range []error{goErr, cErr} {
-				if err == nil || !strings.Contains(err.Error(), tc.want) {
-					t.Errorf("%d threads: %v (evaluator), %v (compiled); want both to say %q", threads, goErr, cErr, tc.want)
-					break
-				}
-			}
-		}
-	}
-}

@@ -347,20 +347,18 @@ func TestPerfTables(t *testing.T) {
 	var bestCG codegen.Options
 	for _, rpt := range []int{1, 2, 3, 4} {
 		for _, warps := range []int{4, 8} {
-			for _, minb := range []int{0, 65536 / (warps * 32 * 80)} {
-				cg := codegen.Options{RowsPerThread: rpt, StripWarps: warps, StripMinBlocks: minb}
-				row := measure(t, e, fmt.Sprintf("gotoh %d^2 cells rpt%d w%d minb%d", n, rpt, warps, minb), p, pl, cg, backend.Options{}, 3)
-				rows = append(rows, row)
-				if row.compute < best.compute {
-					best, bestCG = row, cg
-				}
+			cg := codegen.Options{RowsPerThread: rpt, StripWarps: warps}
+			row := measure(t, e, fmt.Sprintf("gotoh %d^2 cells rpt%d w%d", n, rpt, warps), p, pl, cg, backend.Options{}, 3)
+			rows = append(rows, row)
+			if row.compute < best.compute {
+				best, bestCG = row, cg
 			}
 		}
 	}
 	big := int(262144 / scale)
 	a, b = dptest.DNA(r, big), dptest.DNA(r, big)
 	p, pl = dptest.Load(t, "gotoh.dp", dptest.Gotoh(a, b, 5, 2))
-	rows = append(rows, measure(t, e, fmt.Sprintf("gotoh %d^2 cells rpt%d w%d minb%d", big, bestCG.RowsPerThread, bestCG.StripWarps, bestCG.StripMinBlocks), p, pl, bestCG, backend.Options{}, 3))
+	rows = append(rows, measure(t, e, fmt.Sprintf("gotoh %d^2 cells rpt%d w%d", big, bestCG.RowsPerThread, bestCG.StripWarps), p, pl, bestCG, backend.Options{}, 3))
 	rows = append(rows, measure(t, e, fmt.Sprintf("gotoh %d^2 cells default", big), p, pl, codegen.Options{}, backend.Options{}, 3))
 	lp, lpl := lcsProblem(t, int64(big), int64(big))
 	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 strip default", big), lp, lpl, codegen.Options{}, backend.Options{NoSpecial: true}, 3))
