@@ -921,6 +921,11 @@ func TestEmulatedProblems(t *testing.T) {
 		manhattanCase(131, 9, "float", KernelStrip, 9).rowsKept(),
 		emuCase{name: "lcs-rpt4", src: lcsText(randSeq(600, 7), randSeq(77, 8)), opt: Options{Kernel: KernelStrip, RowsPerThread: 4, StripWarps: 2}, kern: KernelStrip, want: refLCS(randSeq(600, 7), randSeq(77, 8)), ans: refLCS(randSeq(600, 7), randSeq(77, 8))[600][77]}.rowsKept(),
 		swCase(a, b, KernelStrip).kept(),
+		// The answer at a cell inside the grid: its column in a chunk
+		// that reads nothing outside (the strip kernel looks for the
+		// answer only in checked chunks, which must include its).
+		midCase(lcsText(randSeq(200, 11), randSeq(300, 12)), refLCS(randSeq(200, 11), randSeq(300, 12)), 150, 170, 1),
+		midCase(backwardCase(100, 150, KernelStrip).src, backwardCase(100, 150, KernelStrip).want, 40, 60, 2),
 		{name: "input-outside", kern: KernelLine, opt: Options{LineThreads: 32}, src: `problem bad
 int 1x? A = 1,2,3,4
 (len(A)+1) x 5
@@ -939,7 +944,8 @@ cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
 		quick := map[string]bool{"edit/strip": true, "shifted/strip": true, "rowzero/strip": true, "lcs-4warps": true, "knapsack-9x70": true, "sw/tile": true, "outside/strip": true,
 			"input-outside": true, "manhattan-double-150x37/strip/maintain": true, "backward/strip/maintain": true,
 			"backward/strip/keeprows": true, "lcs-rpt4/keeprows": true,
-			"cols": true} // line tiles reading both sides
+			"cols":            true, // line tiles reading both sides
+			"mid/lcs-150-170": true, "mid/backward-40-60": true}
 		var some []emuCase
 		for _, c := range cases {
 			if quick[c.name] {
@@ -958,6 +964,14 @@ cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
 			c.run(t)
 		})
 	}
+}
+
+// midCase is the strip kernel's answer at cell (i, j) of the problem src
+// (whose grid is want), warps of 32 rows.
+func midCase(src string, want [][]float64, i, j, warps int) emuCase {
+	name := strings.Fields(src)[1]
+	return emuCase{name: fmt.Sprintf("mid/%s-%d-%d", name, i, j), src: src + fmt.Sprintf("answer: cell[%d][%d]\n", i, j),
+		opt: Options{Kernel: KernelStrip, RowsPerThread: 1, StripWarps: warps}, kern: KernelStrip, want: want, ans: want[i][j]}
 }
 
 // outsideCase reads outside the grid at exactly one cell, (2, 3).

@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/internal/dptest"
@@ -65,6 +66,10 @@ func TestEmulatedTables(t *testing.T) {
 			prog := generate(t, c.name+".dp", c.src, c.opt)
 			if prog.Tables != 3 {
 				t.Fatalf("a %s program of %d tables, want the cells' strip kernel of 3", prog.Kernel, prog.Tables)
+			}
+			// max(X - e, H - o - e) as max(X, H - o) - e (emitter.offsetPair).
+			if !strings.Contains(prog.Source, "+ -5)) + -2)") {
+				t.Errorf("the kernel does not write max(X - e, H - o - e) as max(X, H - o) - e")
 			}
 			c.run(t)
 		})

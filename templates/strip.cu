@@ -267,6 +267,7 @@ struct dp_strip_warp {
 	int wib, lane;    // warp in block, lane
 	bool first, last; // first / last warp of the block
 	int kAns;         // DP_ANS_KIND 1: this lane's row k holding the answer cell, else -1
+	dp_j_t ansJ;      // DP_ANS_KIND 1: the answer's column in this launch's sweep (any lane, any warp)
 	cell_t *out;      // last warp: bottom rows for the next strip
 	int *prog;        // progress of the strips, this strip's at s (DP_BANDS: the next band's launch's for a band's last strip)
 	const int *above; // progress of the strip above, at s-1
@@ -344,6 +345,15 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 	dp_part_t &acc)
 {
 	const int lane = sw.lane;
+	if (!CHK) {
+		// A chunk without checks lies inside the grid (dp_strip_one's chk):
+		// its rows at least DP_PI from the sweep's first, its columns at
+		// least DP_PJ from the first. Said to the compiler, the recurrence's
+		// boundary cases (i == 0, j == 0) drop out of the loop.
+#pragma unroll
+		for (int k = 0; k < DP_RPT; ++k)
+			__builtin_assume(DP_BACK ? ri[k] <= DP_ROWS - 1 - DP_PI : ri[k] >= DP_PI);
+	}
 	for (int u0 = 0; u0 < 32; u0 += DP_SYNC) {
 		const dp_j_t G = g0 + u0;
 #if DP_PI > 0
@@ -389,9 +399,18 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 			cvs[u] = sw.ring[jc & 127];
 		}
 #endif
+#if DP_PI > 0
+		cell_t bot[DP_SYNC][DP_PI1][DP_T]; // this lane's bottom rows at the group's steps
+#endif
 #pragma unroll
 		for (int u = 0; u < DP_SYNC; ++u) {
 			const dp_j_t j = G + u - lane;
+			if (!CHK) {
+				// Two facts, not one with &&: an assumption with a branch in
+				// it is lost on the way to the code generator.
+				__builtin_assume(j >= DP_PJ);
+				__builtin_assume(j < DP_LW(sw));
+			}
 			cell_t up[DP_T][DP_PI1] = {};
 #if DP_PI > 0
 #pragma unroll
@@ -438,7 +457,8 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 			}
 #endif
 #if DP_ANS_KIND == 1
-			if (sw.kAns >= 0 && rj == DP_ANS_J / DP_T && clive) {
+			// Only a checked chunk holds the answer's column (dp_strip_one).
+			if (CHK && sw.kAns >= 0 && rj == DP_ANS_J / DP_T && clive) {
 #pragma unroll
 				for (int k = 0; k < DP_RPT; ++k)
 					if (k == sw.kAns)
@@ -457,24 +477,42 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 					sw.krows[(long long)sw.ks[k] * DP_COLS + rj] = w[DP_PI + k][0];
 #endif
 #if DP_PI > 0
-			// Lane 31's bottom rows at column j go to the warp below.
-			if (lane == 31 && (!CHK || (j >= 0 && j < DP_LW(sw)))) {
+#pragma unroll
+			for (int p = 0; p < DP_PI; ++p)
+#pragma unroll
+				for (int t = 0; t < DP_T; ++t)
+					bot[u][p][t] = w[DP_RPT + p][DP_T - 1 - t];
+#endif
+		}
+#if DP_PI > 0
+		// Lane 31's bottom rows at the group's columns go to the warp below
+		// (the last warp's to the strip below): one branch a group, not a
+		// step (the whole warp issues what lane 31 stores).
+		if (lane == 31) {
+#pragma unroll
+			for (int u = 0; u < DP_SYNC; ++u) {
+				const dp_j_t j = G + u - 31;
+				if (CHK && (j < 0 || j >= DP_LW(sw)))
+					continue;
 				if (sw.last) {
 #pragma unroll
 					for (int p = 0; p < DP_PI; ++p)
 #pragma unroll
 						for (int t = 0; t < DP_T; ++t)
-							sw.out[(p * (long long)DP_LW(sw) + j) * DP_T + t] = w[DP_RPT + p][DP_T - 1 - t];
+							sw.out[(p * (long long)DP_LW(sw) + j) * DP_T + t] = bot[u][p][t];
 				} else {
+					// The warp below reads only the tables a reference reads
+					// above (DP_UP); the strip's bottom rows (out) keep all.
 #pragma unroll
 					for (int p = 0; p < DP_PI; ++p)
 #pragma unroll
 						for (int t = 0; t < DP_T; ++t)
-							((volatile cell_t *)sw.sh->xr[sw.wib][p])[(j & (DP_RING - 1)) * DP_T + t] = w[DP_RPT + p][DP_T - 1 - t];
+							if (DP_UP(t))
+								((volatile cell_t *)sw.sh->xr[sw.wib][p])[(j & (DP_RING - 1)) * DP_T + t] = bot[u][p][t];
 				}
 			}
-#endif
 		}
+#endif
 #if DP_KEEP
 		__syncwarp();
 		dp_keep_flush(sw, G);
@@ -585,7 +623,10 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, dp_colvals
 			__syncwarp();
 		}
 #endif
-		const bool chk = rowsChk || g0 < 31 + DP_PJ || g0 + 32 > DP_LW(sw);
+		// A chunk's lanes sweep columns g0-31 .. g0+31: checked where one of
+		// them may be outside the grid, and where one is the answer's.
+		const bool chk = rowsChk || g0 < 31 + DP_PJ || g0 + 32 > DP_LW(sw) ||
+				 (DP_ANS_KIND == 1 && sw.ansJ >= g0 - 31 && sw.ansJ <= g0 + 31);
 		const bool ok = chk ? dp_strip_chunk<true>(g0, sw, w, topc, rv, ri, rlive, acc)
 				    : dp_strip_chunk<false>(g0, sw, w, topc, rv, ri, rlive, acc);
 		if (!ok)
@@ -729,7 +770,15 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, lon
 		sw.keepLo = 0;
 		sw.keep = 0;
 #endif
+		sw.ansJ = -64; // no chunk's columns
 #if DP_ANS_KIND == 1
+		{
+			// The inverse of the step's rj (dp_strip_chunk).
+			const long long js = DP_BACK ? DP_COLS - 1 - (long long)(DP_ANS_J / DP_T) : (long long)(DP_ANS_J / DP_T);
+			const long long ja = DP_SLABS ? js - sw.sl.c0 : js;
+			if (ja >= 0 && ja < (long long)DP_LW(sw))
+				sw.ansJ = (dp_j_t)ja;
+		}
 		for (int k = 0; k < DP_RPT; ++k) {
 			const long long r = s * DP_BH + (long long)wib * DP_SH + (long long)lane * DP_RPT + k;
 			if (r < DP_ROWS && (DP_BACK ? DP_ROWS - 1 - r : r) == DP_ANS_I)

@@ -41,6 +41,27 @@ func TestInfOffsets(t *testing.T) {
            | min(cell[i-1][j] - 2, (cell[i][j-1] + 3) - 1)                     when (i + j) % 2 == 0
            | max(cell[i-1][j-1] - 1, cell[i-1][j] + (A[i-1] == B[j-1] ? 1 : -1), cell[i][j-1] - (A[i-1] == B[j-1] ? 2 : 0))   otherwise`,
 			[]string{"dp_xadd<int>(", "dp_xsub<int>("}},
+		// Two offsets, one of a table never inf: GPU kernels write
+		// max(X - 2, (H - 4) - 3) as max(X, H - 5) - 2 (emitter.offsetPair,
+		// emulated in codegen's TestEmulatedTables), host programs not.
+		{"pair -inf", `X[i][j] = -inf                                  when j == 0 || (i == 2 && j == 1)
+        | max(X[i][j-1] - 2, (H[i][j-1] - 4) - 3)   otherwise
+H[i][j] = i - j                                 when i == 0 || j == 0
+        | max(H[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -3), X[i][j], H[i-1][j] - 6)   otherwise`,
+			[]string{"dp_xdown<int>(a.template ref<0>(i, (j - 2), i, j), -2)"}},
+		{"pair inf", `Y[i][j] = inf                                   when i == 0 || (i == 1 && j == 3)
+        | min(Y[i-1][j] + 3, H[i-1][j] + 1)         otherwise
+H[i][j] = i + j                                 when i == 0 || j == 0
+        | min(H[i-1][j-1] + (A[i-1] == B[j-1] ? 0 : 2), Y[i][j], H[i][j-1] + 4)   otherwise`,
+			[]string{"dp_xup<int>(a.template ref<0>((i - 1), j, i, j), 3)"}},
+		// max(Z - 2, H - 7) where Z may be inf (on the GPU max(Z, H - 5) is
+		// inf where Z is, and the outer - 2 keeps it).
+		{"pair keeps inf", `Z[i][j] = inf                                   when j == 0 && i % 2 == 1
+        | i                                     when j == 0
+        | max(Z[i][j-1] - 2, (H[i][j-1] - 4) - 3)   otherwise
+H[i][j] = i - j                                 when i == 0 || j == 0
+        | max(H[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -3), H[i-1][j] - 6)   otherwise`,
+			[]string{"dp_xadd<int, 2>(a.template ref<0>(i, (j - 2), i, j), -2)"}},
 	} {
 		for _, n := range [][2]int{{1, 1}, {2, 17}, {17, 2}, {33, 70}, {70, 45}} {
 			a, b := dptest.DNA(r, n[0]), dptest.DNA(r, n[1])

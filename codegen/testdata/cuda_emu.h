@@ -23,6 +23,9 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
+// The kernels' assumptions (__builtin_assume, NVRTC's) are checked here: a
+// fact that does not hold stops the emulated kernel.
+#define __builtin_assume(x) ((x) ? (void)0 : (fprintf(stderr, "assumption failed: %s (%s:%d)\n", #x, __FILE__, __LINE__), abort()))
 
 struct dim3 {
 	unsigned x = 1, y = 1, z = 1;

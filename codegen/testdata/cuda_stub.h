@@ -7,6 +7,7 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
+#define __builtin_assume(x) ((void)(x))
 struct dim3s { unsigned x, y, z; };
 extern dim3s threadIdx, blockIdx, blockDim, gridDim;
 int atomicCAS(int *, int, int);
