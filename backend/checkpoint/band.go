@@ -104,7 +104,7 @@ func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid, c
 // the copies of p's references, in p's order.
 func (c *cloner) cases(b, p *ir.Problem) error {
 	for _, k := range p.Cases {
-		n := &ir.Case{Pos: k.Pos}
+		n := &ir.Case{Pos: k.Pos, Table: k.Table}
 		if k.Cond != nil {
 			n.Cond = c.expr(k.Cond)
 		}

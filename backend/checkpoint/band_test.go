@@ -107,3 +107,35 @@ cell[k][i][j] = 0 when k == 0 || i == 0 || j < 3
 		}
 	}
 }
+
+// TestBandCasesKeepTables: the band's copies of a recurrence of several
+// tables keep each case's table (ir.Case.Table), so that OwnCond reads the
+// copies as it reads the whole grid's cases; the given rows' case, added
+// for every table, is nobody's.
+func TestBandCasesKeepTables(t *testing.T) {
+	r := dptest.Rand(t)
+	p, pl := dptest.Load(t, "gotoh.dp", dptest.Gotoh(dptest.DNA(r, 300), dptest.DNA(r, 200), 5, 2))
+	cells := cellBounds{}
+	cells.lo, cells.hi, cells.ok = codegen.CellRange(p, pl)
+	top := backend.NewGrid(p.CellType, 1, p.Cols)
+	bp, err := band(p, 100, 50, p.Cols, 1, top, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	T := len(p.Tables)
+	if T != 3 || len(bp.Cases) != len(p.Cases)+1 {
+		t.Fatalf("%d tables, %d cases in the band for the grid's %d: want 3 tables and the given rows' case first", T, len(bp.Cases), len(p.Cases))
+	}
+	if _, ok := bp.Cases[0].OwnCond(T, false); ok {
+		t.Errorf("the given rows' case is table %d's", bp.Cases[0].Table)
+	}
+	for k, c := range p.Cases {
+		b := bp.Cases[k+1]
+		if b.Table != c.Table {
+			t.Errorf("case %d: table %d in the band, %d in the grid", k, b.Table, c.Table)
+		}
+		if _, ok := b.OwnCond(T, k == len(p.Cases)-1); !ok {
+			t.Errorf("case %d (table %d): the band's copy does not start with its table's test", k, c.Table)
+		}
+	}
+}
