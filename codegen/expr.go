@@ -351,7 +351,7 @@ func (m *emitter) binaryOf(n *ir.Binary, en env, x, y string) string {
 			if swapped {
 				x, y = y, x
 			}
-			s := analysis.InfSignsOf(a, analysis.SignSource{Cells: m.g.cellInf.Of, Inputs: m.g.inputInf})
+			s := m.infSigns(a)
 			if !s.Any() {
 				return "(" + x + " " + n.Op.String() + " " + y + ")"
 			}
@@ -400,19 +400,29 @@ func (m *emitter) satOperands(n *ir.Binary, en env) (a, b ir.Expr, swapped, ok b
 	default:
 		return nil, nil, false, false
 	}
-	// a's finite values: with the cells at their finite values, in a run
-	// that stops at its first failure (a finite operation of a that
-	// fails stops it).
-	raw := m.g.rangeFail(a, en.WithCells(m.g.finCells), analysis.Stops)
-	if raw.IsFull() || raw.IsEmpty() {
+	pa, ok := m.finiteValues(a, en, n.Type())
+	if !ok {
 		return nil, nil, false, false
 	}
-	pa, pb := raw.Meet(analysis.Span(lo, hi)), m.g.finiteRangeOf(b, en)
+	pb := m.g.finiteRangeOf(b, en)
 	r := pa.Add(pb)
 	if n.Op == ir.OpSub {
 		r = pa.Sub(pb)
 	}
 	return a, b, swapped, r.Within(lo, hi)
+}
+
+// finiteValues bounds e's finite values: with the cells at their finite
+// values, in a run that stops at its first failure (a finite operation of
+// e that fails stops it), within the finite range of t (the operation's
+// type); ok is false where nothing bounds them.
+func (m *emitter) finiteValues(e ir.Expr, en env, t ir.Type) (analysis.Range, bool) {
+	raw := m.g.rangeFail(e, en.WithCells(m.g.finCells), analysis.Stops)
+	if raw.IsFull() || raw.IsEmpty() {
+		return raw, false
+	}
+	lo, hi := finiteRange(t)
+	return raw.Meet(analysis.Span(lo, hi)), true
 }
 
 // satOffset is the code of integer n where n is a + k, k a constant offset
@@ -490,8 +500,7 @@ func (m *emitter) offsetPair(n *ir.Call, en env) (string, bool) {
 	}
 	d := kb - ka
 	lo, hi := finiteRange(n.T)
-	raw := m.g.rangeFail(b, en.WithCells(m.g.finCells), analysis.Stops)
-	if raw.IsFull() || raw.IsEmpty() || !raw.Meet(analysis.Span(lo, hi)).Add(analysis.Point(d)).Within(lo, hi) {
+	if rb, ok := m.finiteValues(b, en, n.T); !ok || !rb.Add(analysis.Point(d)).Within(lo, hi) {
 		return "", false
 	}
 	xa := m.expr(a, en)

@@ -116,3 +116,100 @@ cell[i][j] = -inf                                            when j == 0
 `, err: [2]int64{ErrOverflow, -1}, errKind: SiteInf, errAt: [2]int64{1, 3}}
 	c.run(t)
 }
+
+// TestEmulatedOffsetPairs: GPU kernels write min or max of two constant
+// offsets, one of a table never inf, as one offset of the min or max
+// (emitter.offsetPair) — where the other table holds -inf, inf, and inf
+// that the max keeps. The kernels keep the grid (the generic fronts) and
+// every cell of both tables equals a plain-Go reference with the inf
+// rules (x + k is x where x is inf).
+func TestEmulatedOffsetPairs(t *testing.T) {
+	emuCompiler(t)
+	const inf = 1<<31 - 1
+	xadd := func(x, k int64) int64 {
+		if x == inf || x == -inf {
+			return x
+		}
+		return x + k
+	}
+	a, b := randSeq(37, 21), randSeq(45, 22)
+	n, m := len(a)+1, len(b)+1
+	s := func(i, j int, eq, ne int64) int64 {
+		if a[i-1] == b[j-1] {
+			return eq
+		}
+		return ne
+	}
+	for _, c := range []struct {
+		name, body, form string
+		cell             func(t0, t1 [][]int64, i, j int) (int64, int64) // table 0, then table 1, at (i, j)
+	}{
+		{"pair-neg", `X[i][j] = -inf                                  when j == 0 || (i == 2 && j == 1)
+        | max(X[i][j-1] - 2, (H[i][j-1] - 4) - 3)   otherwise
+H[i][j] = i - j                                 when i == 0 || j == 0
+        | max(H[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -3), X[i][j], H[i-1][j] - 6)   otherwise`, "+ -5)) + -2)",
+			func(x, h [][]int64, i, j int) (int64, int64) {
+				xv := int64(-inf)
+				if j != 0 && (i != 2 || j != 1) {
+					xv = max(xadd(x[i][j-1], -2), h[i][j-1]-7)
+				}
+				if i == 0 || j == 0 {
+					return xv, int64(i - j)
+				}
+				return xv, max(h[i-1][j-1]+s(i, j, 2, -3), xv, h[i-1][j]-6)
+			}},
+		{"pair-pos", `Y[i][j] = inf                                   when i == 0 || j == 0 || (i == 1 && j == 3)
+        | min(Y[i-1][j] + 3, H[i-1][j-1] + 1)       otherwise
+H[i][j] = i + j                                 when i == 0 || j == 0
+        | min(H[i-1][j-1] + (A[i-1] == B[j-1] ? 0 : 2), Y[i][j], H[i][j-1] + 4)   otherwise`, "+ -2)) + 3)",
+			func(y, h [][]int64, i, j int) (int64, int64) {
+				yv := int64(inf)
+				if i != 0 && j != 0 && (i != 1 || j != 3) {
+					yv = min(xadd(y[i-1][j], 3), h[i-1][j-1]+1)
+				}
+				if i == 0 || j == 0 {
+					return yv, int64(i + j)
+				}
+				return yv, min(h[i-1][j-1]+s(i, j, 0, 2), yv, h[i][j-1]+4)
+			}},
+		{"pair-keeps-inf", `Z[i][j] = inf                                   when j == 0 && i % 2 == 1
+        | i                                     when j == 0
+        | max(Z[i][j-1] - 2, (H[i][j-1] - 4) - 3)   otherwise
+H[i][j] = i - j                                 when i == 0 || j == 0
+        | max(H[i-1][j-1] + (A[i-1] == B[j-1] ? 2 : -3), H[i-1][j] - 6)   otherwise`, "dp_xadd<int, 2>(dp_max<int>(",
+			func(z, h [][]int64, i, j int) (int64, int64) {
+				var zv int64
+				switch {
+				case j == 0 && i%2 == 1:
+					zv = inf
+				case j == 0:
+					zv = int64(i)
+				default:
+					zv = max(xadd(z[i][j-1], -2), h[i][j-1]-7)
+				}
+				if i == 0 || j == 0 {
+					return zv, int64(i - j)
+				}
+				return zv, max(h[i-1][j-1]+s(i, j, 2, -3), h[i-1][j]-6)
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			t0, t1 := make([][]int64, n), make([][]int64, n)
+			want := grid(n, 2*m)
+			for i := range n {
+				t0[i], t1[i] = make([]int64, m), make([]int64, m)
+				for j := range m {
+					t0[i][j], t1[i][j] = c.cell(t0, t1, i, j)
+					want[i][2*j], want[i][2*j+1] = float64(t0[i][j]), float64(t1[i][j])
+				}
+			}
+			src := fmt.Sprintf("problem %s\nchar 1x? A = %q\nchar 1x? B = %q\n(len(A)+1) x (len(B)+1)\n%s\n", c.name, a, b, c.body)
+			ec := emuCase{name: c.name, src: src, opt: Options{Maintain: true}, want: want, ans: want[n-1][2*m-1]}
+			if prog := generate(t, c.name+".dp", src, ec.opt); !strings.Contains(prog.Source, c.form) {
+				t.Fatalf("the %s kernel has no %s", prog.Kernel, c.form)
+			}
+			ec.run(t)
+		})
+	}
+}

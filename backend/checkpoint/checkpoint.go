@@ -260,11 +260,11 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 	}
 	// A band of several tables stays as it is on a CPU (an executor
 	// that keeps columns), where a short band is no slower: transposed,
-	// its flat columns (j*T + table) become rows, and the tables of a
-	// cell are no longer computed together (plan.Plan.Cells) but as a
-	// grid of single cells, about 8 times slower a cell (gotoh,
-	// SARS-CoV-2 x SARS-CoV, --traceback: 44.5 s against 1.9 s score-only).
-	if _, cpu := g.ex.(backend.ColumnKeeper); cpu && len(bp.Tables) > 1 && !g.lay.Nested {
+	// its flat columns (j*T + table) become rows, a grid of single cells
+	// (gotoh, SARS-CoV-2 x SARS-CoV, --traceback: 44.5 s transposed,
+	// 10.5 s not).
+	ck, cpu := g.ex.(backend.ColumnKeeper)
+	if cpu && len(bp.Tables) > 1 && !g.lay.Nested {
 		swap = false
 	}
 	// A window of the band's columns is kept as it is where the executor
@@ -273,7 +273,7 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 	window := keep.hi > keep.lo && keep.lo >= 0 && keep.hi <= cols && keep.hi-keep.lo < cols && !g.lay.Nested && !g.lay.DeviceBands
 	var bpl *plan.Plan
 	byCols := false
-	if ck, ok := g.ex.(backend.ColumnKeeper); ok && window {
+	if cpu && window {
 		if pl, err := plan.Analyze(bp); err == nil && ck.KeepsCols(pl) {
 			bpl, byCols, swap = pl, true, false
 		}

@@ -43,7 +43,7 @@ func TestInfOffsets(t *testing.T) {
 			[]string{"dp_xadd<int>(", "dp_xsub<int>("}},
 		// Two offsets, one of a table never inf: GPU kernels write
 		// max(X - 2, (H - 4) - 3) as max(X, H - 5) - 2 (emitter.offsetPair,
-		// emulated in codegen's TestEmulatedTables), host programs not.
+		// emulated in codegen's TestEmulatedOffsetPairs), host programs not.
 		{"pair -inf", `X[i][j] = -inf                                  when j == 0 || (i == 2 && j == 1)
         | max(X[i][j-1] - 2, (H[i][j-1] - 4) - 3)   otherwise
 H[i][j] = i - j                                 when i == 0 || j == 0
