@@ -849,9 +849,8 @@ func (g *gen) inputInf(in *ir.Input) analysis.InfSigns {
 // tablesFromAbove is the mask of the tables of a cell that some reference
 // reads in a row above (bit t: table t), for the strip and batch kernels,
 // whose lanes pass a lane below only those (DP_UPT; one shuffle a table
-// and step): an
-// affine-gap alignment reads Y and H from the row above, not X. A
-// reference of table From reading DJ flat columns back reads table
+// and step): an affine-gap alignment reads Y and H from the row above, not
+// X. A reference of table From reading DJ flat columns back reads table
 // (From - DJ) mod T, as the window's column cellRef gives. Every table
 // where the plan is not the cells' wavefront.
 func (g *gen) tablesFromAbove() string {
