@@ -381,7 +381,12 @@ type gen struct {
 
 	sites   []Site
 	refSafe []bool
-	errs    source.ErrorList
+	// refDJ[ID] bounds j minus the column the reference reads, over the
+	// cells that read it (Empty: none; Full: not known), in the ranges
+	// the program is specialised to: where the host's rows sweep may keep
+	// one line (hostInPlace).
+	refDJ []analysis.Range
+	errs  source.ErrorList
 
 	rowSlot map[*ir.Load]int
 	colSlot map[*ir.Load]int

@@ -239,6 +239,7 @@ func (m *emitter) expr(e ir.Expr, en env) string {
 		if n.ID >= 0 && n.ID < len(m.g.refSafe) {
 			safe := m.g.rangeOf(n.I, en).Within(0, m.g.p.Rows-1) && m.g.rangeOf(n.J, en).Within(0, m.g.p.Cols-1)
 			m.g.refSafe[n.ID] = safe
+			m.g.refDJ[n.ID] = m.g.refDJ[n.ID].Hull(m.g.columnOffset(n, en))
 			if !safe {
 				m.fallible++ // the read may leave the grid
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/dpgpu/dpgpu/analysis"
@@ -78,7 +79,7 @@ const (
 	FuncHostRun = "dp_host_run"
 	// HostABI changes whenever dp_host_run's arguments or dp_host_ctl
 	// change; the library reports it through dp_host_abi.
-	HostABI     = 6
+	HostABI     = 7
 	FuncHostABI = "dp_host_abi"
 	// FuncHostFronts runs a Fronts program: dp_host_run's arguments but
 	// the padding, then the first and last front.
@@ -269,10 +270,12 @@ func (g *gen) hostSource() (string, error) {
 	// The recurrence first: writing it finds which references are proved
 	// inside the grid (refTable).
 	var rec strings.Builder
+	sites := len(g.sites)
 	g.recurrence(&rec)
 	if g.hostChain.IsValid() {
 		b.WriteString("#define DP_CHAIN 1\n")
 	}
+	fmt.Fprintf(&b, "#define DP_INPLACE %d\n", g.hostInPlace(len(g.sites) > sites))
 	b.WriteString(g.hostInputDecls())
 	b.WriteString(g.hostInvariantDecls())
 	b.WriteString(g.refTable())
@@ -292,6 +295,60 @@ func (g *gen) hostSource() (string, error) {
 		return "", err
 	}
 	return resetLines(b.String(), prog.Name), nil
+}
+
+// hostInPlace is DP_INPLACE: 1 where every reference reads the row before
+// (one row back in sweep order) at or left of the cell's column, -1 where
+// at or right of it, 0 otherwise; and 0 where a check may report (checks:
+// writing the recurrence made a site; a cell read not proved inside the
+// grid), whose chunk is computed again from the row before to find the
+// first error (dp_rows_one), or where a chained reduction reads the cells
+// to its left in the row being computed. The sides come from refDJ, the
+// ranges the program is specialised to, not from the plan's ranges of this
+// instance's data: a batch's instances of one shape share the program.
+func (g *gen) hostInPlace(checks bool) int {
+	if g.pl.Schedule != plan.Rows || g.hostFront || g.hostScan || g.prog.Tables > 1 || g.hostChain.IsValid() || checks || slices.Contains(g.refSafe, false) {
+		return 0
+	}
+	sign := int64(1)
+	if g.pl.Direction == plan.Backward {
+		sign = -1
+	}
+	left, right := true, true
+	for k, d := range g.pl.Deps {
+		if d.DI == nil || *d.DI*sign != 1 || k >= len(g.refDJ) {
+			return 0
+		}
+		dj := g.refDJ[k]
+		left = left && (dj.IsEmpty() || dj.Lo >= 0)
+		right = right && (dj.IsEmpty() || dj.Hi <= 0)
+	}
+	switch {
+	case left:
+		return 1
+	case right:
+		return -1
+	}
+	return 0
+}
+
+// columnOffset bounds j minus the column n reads, in en: a column j + e
+// where e does not move with j (wt[i-1] of a knapsack, a constant) is e's
+// range negated; anything else is not known (Full). An env no cell is in
+// reads nothing (Empty).
+func (g *gen) columnOffset(n *ir.CellRef, en env) analysis.Range {
+	if en.IsEmpty() {
+		return analysis.Empty()
+	}
+	a, ok := analysis.AffineOf(n.J, func(e ir.Expr) analysis.Range { return g.rangeOf(e, en) })
+	if !ok || a.J != 1 || a.M != 0 || len(a.Red) != 0 || a.Rest.IsFull() {
+		return analysis.Full()
+	}
+	e := analysis.Point(a.K).Add(a.Rest)
+	if a.I != 0 {
+		e = e.Add(analysis.Point(a.I).Mul(en.I))
+	}
+	return e.Neg()
 }
 
 // hostInputDecls declares the run's input table and a reader for each

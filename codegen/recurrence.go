@@ -31,6 +31,10 @@ func lineDirective(pos source.Pos) string {
 // each with its table's cases alone (see recCases).
 func (g *gen) recurrence(b *strings.Builder) {
 	g.refSafe = make([]bool, len(g.p.CellRefs))
+	g.refDJ = make([]analysis.Range, len(g.p.CellRefs))
+	for k := range g.refDJ {
+		g.refDJ[k] = analysis.Empty()
+	}
 	m := &emitter{g: g, invariant: g.prog.Kernel == KernelStrip || g.prog.Kernel == KernelBatch || g.prog.Kernel == KernelHost && !g.hostFront, split: g.prog.Kernel == KernelFront}
 	// The host's rows sweep computes a chunk's cells in order, so one
 	// reduction over the copies of an item may take the one before it

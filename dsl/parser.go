@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
@@ -60,6 +61,7 @@ func Parse(filename string, src []byte) (*File, error) {
 		}
 		groups = append(groups, &group{kind: classify(seg.toks), head: seg})
 	}
+	prebuild(groups)
 	for _, g := range groups {
 		if p.full() {
 			break
@@ -70,6 +72,37 @@ func Parse(filename string, src []byte) (*File, error) {
 	}
 	p.errs.Sort()
 	return f, p.errs.Err()
+}
+
+// prebuild builds the parsers that groups need, each on its own goroutine,
+// before the groups are parsed in order. Building one walks its grammar by
+// reflection: the seven of knapsack.dp took 3.9 ms one after another, a
+// visible part of a whole `dpgpu solve` of a small instance, and they do
+// not depend on each other.
+func prebuild(groups []*group) {
+	var need [kindRecurrence + 1]bool
+	for _, g := range groups {
+		need[g.kind] = true
+	}
+	builders := map[kind][]func(){
+		kindProblem:    {func() { problemParser() }},
+		kindSetting:    {func() { settingParser() }},
+		kindAnswer:     {func() { answerParser() }},
+		kindArgs:       {func() { argsParser() }},
+		kindScalar:     {func() { scalarParser() }},
+		kindInput:      {func() { inputParser() }},
+		kindGrid:       {func() { gridParser() }},
+		kindRecurrence: {func() { recurrenceParser() }, func() { caseLineParser() }},
+	}
+	var wg sync.WaitGroup
+	for k, fs := range builders {
+		if need[k] {
+			for _, f := range fs {
+				wg.Go(f)
+			}
+		}
+	}
+	wg.Wait()
 }
 
 // maxErrors bounds the errors reported for one file: past it, a file is

@@ -207,6 +207,10 @@ struct dp_run {
 	// rows
 	cell_t *ring;
 	long long ringW, nc, chunk;
+	// DP_INPLACE: the one line's memory and its first lane's cell, and the
+	// rows between two moves back (dp_ip_at); 0 where the ring is used.
+	cell_t *ipMem, *ipBase;
+	long long ipK;
 	long long ticket, doneChunks;
 	// The workers' probe (dp_work): lines a phase (0: none); worker 0's
 	// time for the first phase's lines after its first; when the second
@@ -483,12 +487,56 @@ template <bool R> struct dp_rows_acc {
 #endif
 };
 
+// DP_INPLACE (plan.Plan.InPlace, codegen hostInPlace): every reference
+// reads the row before at its own column or on one side of it (1: the
+// left, -1: the right), no check can fail and nothing chains along the
+// row. One worker then keeps one line: row s is written DP_IPB lanes to the
+// right of row s-1 (1; -1: to the left) and computed from the far side in
+// blocks of DP_IPB lanes. Writing lane q destroys lane q + DP_IPB of row
+// s-1 (1), which only lanes right of q + DP_IPB read, and they are done;
+// within a block the lanes read row s-1 left of the lanes it writes, so a
+// block is one vector loop whatever the vectors' width. Every run->ipK rows
+// the line has moved its whole width of slack and row s-1 is moved back
+// (dp_ip_move): the cost of a copy of the row every ipK rows, for one row
+// of memory instead of two (a 0/1 knapsack of 10,000 x 49,878: 54.5 ->
+// see docs/performance.md).
+#define DP_IPB 128
+
+// dp_ip_at is where row step starts in the one line.
+static __forceinline__ cell_t *dp_ip_at(const dp_run *run, long long step)
+{
+	const long long k = step % run->ipK;
+	return run->ipBase + (DP_INPLACE > 0 ? DP_IPB * (1 + k) : DP_IPB * (run->ipK - 1 - k));
+}
+
 static __forceinline__ cell_t *dp_line_at(dp_run *run, long long step)
 {
+#if DP_INPLACE
+	if (run->ipBase)
+		return dp_ip_at(run, step);
+#endif
 	long long s = step % (DP_REACH + 1);
 	if (s < 0)
 		s += DP_REACH + 1;
 	return run->ring + s * run->ringW + run->before;
+}
+
+// dp_ip_prev is where row step - 1 is read from while row step is
+// computed: where dp_ip_at put it, or at a move (step % ipK == 0) the end
+// of the line it is moved to.
+static __forceinline__ const cell_t *dp_ip_prev(const dp_run *run, long long step)
+{
+	if (step % run->ipK != 0)
+		return dp_ip_at(run, step - 1);
+	return run->ipBase + (DP_INPLACE > 0 ? 0 : DP_IPB * run->ipK);
+}
+
+// dp_ip_move moves row step - 1 to dp_ip_prev's place before row step
+// (step > 0) is computed.
+static void dp_ip_move(dp_run *run, long long step)
+{
+	if (step > 0 && step % run->ipK == 0)
+		memmove((void *)dp_ip_prev(run, step), dp_ip_at(run, step - 1), (size_t)DP_WIDTH * sizeof(cell_t));
 }
 
 // dp_rows_chunk computes lanes q0..q1-1 of line step; the fast pass
@@ -501,6 +549,11 @@ template <bool R> static int dp_rows_chunk(dp_run *run, dp_host_ctl *note, long 
 	for (int d = 0; d <= DP_REACH; ++d)
 		prev[d] = dp_line_at(run, step - d);
 	cell_t *out = dp_line_at(run, step);
+#if DP_INPLACE
+	if (run->ipBase)
+		for (int d = 1; d <= DP_REACH; ++d)
+			prev[d] = dp_ip_prev(run, step); // every reference reads row step - 1
+#endif
 	dp_rowvals rv;
 	rv.fill(&run->in, real);
 	// Local copies of the input and cache pointers (see dp_strip).
@@ -511,6 +564,37 @@ template <bool R> static int dp_rows_chunk(dp_run *run, dp_host_ctl *note, long 
 	const long long off = run->ccOff;
 	const DP_IDX_T ri = (DP_IDX_T)real, lo = (DP_IDX_T)q0, hi = (DP_IDX_T)q1;
 	int bad = 0;
+#if DP_INPLACE
+	if (run->ipBase) {
+		// Blocks of DP_IPB lanes (a whole block a loop of constant
+		// length), from the far side: see DP_INPLACE.
+		auto lanes = [&](const DP_IDX_T b0, const DP_IDX_T n) __attribute__((always_inline)) {
+#pragma GCC ivdep
+			for (DP_IDX_T q = b0; q < b0 + n; ++q) {
+				dp_rows_acc<R> a{in, prev, &rv, cc, off + q, {1, 0, note}};
+				out[q] = dp_rec_m<R>(ri, q, a);
+				if constexpr (!R)
+					bad |= a.l.bad;
+			}
+		};
+		DP_IDX_T b0 = DP_INPLACE > 0 ? (hi - 1) / DP_IPB * DP_IPB : lo;
+		if (DP_INPLACE > 0 && hi > lo) {
+			lanes(b0 > lo ? b0 : lo, hi - (b0 > lo ? b0 : lo));
+			for (b0 -= DP_IPB; b0 >= lo; b0 -= DP_IPB)
+				lanes(b0, DP_IPB);
+			if (b0 + DP_IPB > lo)
+				lanes(lo, b0 + DP_IPB - lo);
+		} else if (DP_INPLACE < 0 && hi > lo) {
+			const DP_IDX_T e = (lo / DP_IPB + 1) * DP_IPB < hi ? (lo / DP_IPB + 1) * DP_IPB : hi;
+			lanes(lo, e - lo);
+			for (b0 = e; b0 + DP_IPB <= hi; b0 += DP_IPB)
+				lanes(b0, DP_IPB);
+			if (b0 < hi)
+				lanes(b0, hi - b0);
+		}
+		return bad;
+	}
+#endif
 #if DP_CHAIN
 	// A column's reduction may take one before it: in order, no ivdep.
 	long long *cr = chain, *ch = chain + (q1 - q0);
@@ -536,6 +620,10 @@ template <bool R> static int dp_rows_chunk(dp_run *run, dp_host_ctl *note, long 
 static bool dp_rows_one(dp_worker *w, long long step, long long q0, long long q1)
 {
 	dp_run *run = w->run;
+#if DP_INPLACE
+	if (run->ipBase)
+		dp_ip_move(run, step); // (one chunk a line: one worker)
+#endif
 	if (dp_rows_chunk<false>(run, &w->err, w->chain, step, q0, q1)) {
 		dp_rows_chunk<true>(run, &w->err, w->chain, step, q0, q1);
 		if (w->err.code > 0) {
@@ -1514,7 +1602,7 @@ static void *dp_work(void *arg)
 
 #endif
 
-extern "C" int dp_host_abi(void) { return 6; }
+extern "C" int dp_host_abi(void) { return 7; }
 
 // dp_run_init sets up what every sweep's run starts from: the control
 // block, the inputs, where the answer and the kept rows go.
@@ -1667,7 +1755,22 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 		run.ccMem = (char *)malloc((size_t)(dp_colcache::slots * 8 * ncc));
 #if DP_HOST_ROWS
 	run.ringW = before + DP_WIDTH + after;
-	run.ring = (cell_t *)calloc((size_t)((DP_REACH + 1) * run.ringW), sizeof(cell_t));
+	// One worker of a DP_INPLACE program keeps one line: its slack,
+	// DP_IPB lanes a row for ipK rows, at most the width of the second
+	// line it saves, and at least 8 rows between moves.
+	run.ipK = (DP_WIDTH - 64) / DP_IPB < 128 ? (DP_WIDTH - 64) / DP_IPB : 128;
+	if (DP_INPLACE != 0 && threads == 1 && run.ipK >= 8) {
+		const long long align = 64 / sizeof(cell_t) > 0 ? 64 / sizeof(cell_t) : 1;
+		run.ipMem = (cell_t *)calloc((size_t)(before + align + DP_IPB * run.ipK + DP_WIDTH + after), sizeof(cell_t));
+		if (run.ipMem) {
+			// The rows' first lanes on 64-byte boundaries.
+			const unsigned long long at = (unsigned long long)(run.ipMem + before);
+			run.ipBase = (cell_t *)((at + 63) & ~63ULL);
+			ctl->inplace = DP_INPLACE;
+		}
+	}
+	if (!run.ipBase)
+		run.ring = (cell_t *)calloc((size_t)((DP_REACH + 1) * run.ringW), sizeof(cell_t));
 	run.nc = 1;
 	if (threads > 1 && DP_NLINES >= 64 * 16 && DP_WIDTH >= 1024LL * threads) {
 		// The probe (dp_work): a chunk a worker.
@@ -1689,7 +1792,7 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	if (DP_FSUM)
 		run.fslot = (double *)calloc((size_t)(2 * run.nb), sizeof(double));
 	const long long flBytes = 1;
-	bool ok = ws && run.ring && (dp_colcache::slots == 0 || run.ccMem) && (!DP_FSUM || run.fslot);
+	bool ok = ws && (run.ring || run.ipBase) && (dp_colcache::slots == 0 || run.ccMem) && (!DP_FSUM || run.fslot);
 #elif DP_HOST_SCAN
 	// (A worker for every DP_SCAN_BLOCK units of a row at most: more
 	// would only wait.)
@@ -1821,6 +1924,7 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	free(run.fany);
 #if DP_HOST_ROWS || DP_HOST_SCAN
 	free(run.ring);
+	free(run.ipMem);
 	free(run.rprog);
 #else
 	free(run.edges);

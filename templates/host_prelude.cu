@@ -64,6 +64,8 @@ struct dp_host_ctl {
 	int force;              // tests: the rows sweep's probe kept all workers (1), and they
 	                        // take tickets from line 3 * probe (2) (dp_work); the scan's
 	                        // workers stall 2 ms before leaving every 16th row (3)
+	int inplace;            // the rows sweep kept one line, each row computed over the one
+	                        // before (DP_INPLACE; dp_host_run)
 };
 
 // dp_host_fail records the first error of the run and stops it.

@@ -38,10 +38,11 @@ type ctl struct {
 	WinHi   int64
 	Ran     int32 // the workers that ran (0: not said)
 	Force   int32 // Run.ForceRows
+	InPlace int32 // the rows sweep kept one line (DP_INPLACE)
 }
 
-var _ [112 - unsafe.Sizeof(ctl{})]struct{} // the C layout is 112 bytes
-var _ [unsafe.Sizeof(ctl{}) - 112]struct{}
+var _ [120 - unsafe.Sizeof(ctl{})]struct{} // the C layout is 120 bytes
+var _ [unsafe.Sizeof(ctl{}) - 120]struct{}
 
 // watchCells is the size from which a run is watched (progress, Ctrl-C).
 const watchCells = 1 << 22
@@ -255,6 +256,9 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	return func(res *backend.Result) error {
 		if why := fewerWorkers(hp, int(c.Ran), max(r.Threads, 1), int(c.Threads)); why != "" {
 			res.Device += "; " + why
+		}
+		if c.InPlace != 0 {
+			res.Device += "; one row in memory, each computed over the one before"
 		}
 		if hp.Fronts && hp.Pipeline && c.Threads > 1 && hp.Rows >= 2*int64(c.Threads) {
 			res.Device += "; the grid in row-major order, its rows pipelined over the workers"

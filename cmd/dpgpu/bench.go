@@ -13,17 +13,10 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/report"
 )
-
-// plotFormats are the file types gonum/plot can write, by extension.
-var plotFormats = []string{".png", ".svg", ".pdf", ".eps", ".jpg", ".jpeg", ".tif", ".tiff"}
 
 // benchSpec reads and checks the flags of bench before anything runs.
 func benchSpec(c *cli.Context) (engine.BenchSpec, error) {
@@ -175,25 +168,18 @@ func benchCSV(w io.Writer, rows []engine.BenchRow) error {
 }
 
 func benchPlot(path string, rows []engine.BenchRow) error {
-	p := plot.New()
-	p.Title.Text = "dpgpu bench"
-	p.X.Label.Text = "size"
-	p.Y.Label.Text = "GCUPS (wall)"
-	series := map[string]plotter.XYs{}
-	var order []string
+	c := &chart{Title: "dpgpu bench", XLabel: "size", YLabel: "GCUPS (wall)"}
+	at := map[string]int{}
 	for _, r := range rows {
 		key := r.Problem + " / " + r.Backend
-		if _, ok := series[key]; !ok {
-			order = append(order, key)
+		k, ok := at[key]
+		if !ok {
+			k = len(c.Series)
+			at[key] = k
+			c.Series = append(c.Series, plotSeries{Name: key})
 		}
-		series[key] = append(series[key], plotter.XY{X: float64(r.Size), Y: r.GCUPS})
+		c.Series[k].X = append(c.Series[k].X, float64(r.Size))
+		c.Series[k].Y = append(c.Series[k].Y, r.GCUPS)
 	}
-	var args []any
-	for _, k := range order {
-		args = append(args, k, series[k])
-	}
-	if err := plotutil.AddLinePoints(p, args...); err != nil {
-		return err
-	}
-	return p.Save(8*vg.Inch, 5*vg.Inch, path)
+	return writePlot(path, c)
 }

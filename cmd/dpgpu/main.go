@@ -19,8 +19,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
@@ -38,6 +40,7 @@ import (
 var version = "dev"
 
 func main() {
+	lateGC(64 << 20)
 	if path := os.Getenv("DPGPU_CPUPROFILE"); path != "" {
 		// For developers: a CPU profile of the whole command (go tool pprof).
 		if f, err := os.Create(path); err == nil {
@@ -51,6 +54,26 @@ func main() {
 		}
 	}
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
+
+// lateGC leaves the garbage collector off until the process holds limit
+// bytes, and from its first collection on at the default pacing (GOGC
+// 100, no limit): a finalizer that runs after that collection restores
+// it. A small run (a knapsack of 10,000 items: 8 MB allocated, most of it
+// building the parsers) then never collects, where the default collected
+// twice (2 ms of a 52 ms process); a large one is collected as before
+// once it passes limit. GOGC or GOMEMLIMIT set by the user are left alone.
+func lateGC(limit int64) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	sentinel := new([16]byte)
+	runtime.SetFinalizer(sentinel, func(*[16]byte) {
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(math.MaxInt64)
+	})
+	debug.SetMemoryLimit(limit)
+	debug.SetGCPercent(-1)
 }
 
 // run is main without the exit, so tests can call it. SIGINT and SIGTERM

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"encoding/xml"
+	"image"
+	"image/color"
+	_ "image/jpeg"
+	_ "image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/engine"
+)
+
+// TestBenchPlot: every format `bench --plot` accepts is written, decodes
+// (PNG and JPEG as images of the chart's size with each series' colour
+// drawn, SVG as XML naming each series), and a name with markup stays text.
+func TestBenchPlot(t *testing.T) {
+	rows := []engine.BenchRow{
+		{Problem: "lcs", Backend: "cpu", Size: 1000, GCUPS: 0.5},
+		{Problem: "lcs", Backend: "cpu", Size: 2000, GCUPS: 0.9},
+		{Problem: "lcs", Backend: "cpu", Size: 4000, GCUPS: 1.1},
+		{Problem: "a<b>&c", Backend: "cuda", Size: 1000, GCUPS: 12},
+		{Problem: "a<b>&c", Backend: "cuda", Size: 4000, GCUPS: 250},
+	}
+	dir := t.TempDir()
+	for _, ext := range plotFormats {
+		path := filepath.Join(dir, "p"+ext)
+		if err := benchPlot(path, rows); err != nil {
+			t.Fatalf("%s: %v", ext, err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ext == ".svg" {
+			data, _ := os.ReadFile(path)
+			d := xml.NewDecoder(strings.NewReader(string(data)))
+			var texts []string
+			for {
+				tok, err := d.Token()
+				if err != nil {
+					if err.Error() != "EOF" {
+						t.Fatalf("svg: %v", err)
+					}
+					break
+				}
+				if cd, ok := tok.(xml.CharData); ok {
+					texts = append(texts, string(cd))
+				}
+			}
+			all := strings.Join(texts, "|")
+			for _, want := range []string{"lcs / cpu", "a<b>&c / cuda", "GCUPS (wall)", "250"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("svg: no text %q in %q", want, all)
+				}
+			}
+			f.Close()
+			continue
+		}
+		img, _, err := image.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", ext, err)
+		}
+		if b := img.Bounds(); b.Dx() != plotW || b.Dy() != plotH {
+			t.Fatalf("%s: %v, want %dx%d", ext, b, plotW, plotH)
+		}
+		if ext != ".png" {
+			continue // JPEG's colours are approximate
+		}
+		for k := range 2 {
+			if !hasColor(img, plotColors[k]) {
+				t.Errorf("png: no pixel of series %d's colour %v", k, plotColors[k])
+			}
+		}
+	}
+	if err := benchPlot(filepath.Join(dir, "p.gif"), rows); err == nil {
+		t.Error("a .gif plot was written")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "p.gif")); err == nil {
+		t.Error("a failed plot left its file")
+	}
+}
+
+func hasColor(img image.Image, c color.RGBA) bool {
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bb, _ := img.At(x, y).RGBA()
+			if uint8(r>>8) == c.R && uint8(g>>8) == c.G && uint8(bb>>8) == c.B {
+				return true
+			}
+		}
+	}
+	return false
+}
