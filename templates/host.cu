@@ -12,6 +12,9 @@
 //     chunk are one loop the compiler vectorises; rows live in a ring of
 //     DP_REACH+1 lines padded by the lanes a cell reads before and after
 //     its own (before, after: from the data, eval.Recurrence.LaneReach).
+//     One worker of a program whose cells read the row before on one side
+//     of their column keeps one line instead, two rows a pass where the
+//     reach is bounded (DP_INPLACE, dp_ip_sweep).
 //
 //   - wavefront: strips of DP_HL rows, taken in order; step t of a strip
 //     computes column t - r of its row r for every r at once (one
@@ -487,7 +490,7 @@ template <bool R> struct dp_rows_acc {
 #endif
 };
 
-// DP_INPLACE (plan.Plan.InPlace, codegen hostInPlace): every reference
+// DP_INPLACE (codegen hostInPlace): every reference
 // reads the row before at its own column or on one side of it (1: the
 // left, -1: the right), no check can fail and nothing chains along the
 // row. One worker then keeps one line: row s is written DP_IPB lanes to the
@@ -498,8 +501,9 @@ template <bool R> struct dp_rows_acc {
 // block is one vector loop whatever the vectors' width. Every run->ipK rows
 // the line has moved its whole width of slack and row s-1 is moved back
 // (dp_ip_move): the cost of a copy of the row every ipK rows, for one row
-// of memory instead of two (a 0/1 knapsack of 10,000 x 49,878: 54.5 ->
-// see docs/performance.md).
+// of memory instead of two, which then moves through the cache once a row
+// (a 0/1 knapsack of 10,000 x 49,878, one thread: 54.5 ms in the ring,
+// 38.2 in one line, 30-31 two rows a pass: docs/performance.md).
 #define DP_IPB 128
 
 // dp_ip_at is where row step starts in the one line.
@@ -539,6 +543,49 @@ static void dp_ip_move(dp_run *run, long long step)
 		memmove((void *)dp_ip_prev(run, step), dp_ip_at(run, step - 1), (size_t)DP_WIDTH * sizeof(cell_t));
 }
 
+// dp_ip_blocks is how many blocks of DP_IPB lanes (on multiples of DP_IPB)
+// hold lanes lo .. hi-1; dp_ip_block is block k of them in the order a
+// row computes them, from the far side.
+static __forceinline__ long long dp_ip_blocks(long long lo, long long hi)
+{
+	return hi > lo ? (hi - 1) / DP_IPB - lo / DP_IPB + 1 : 0;
+}
+
+static __forceinline__ void dp_ip_block(DP_IDX_T lo, DP_IDX_T hi, long long k, DP_IDX_T *b0, DP_IDX_T *n)
+{
+	const long long s = DP_INPLACE > 0 ? ((hi - 1) / DP_IPB - k) * DP_IPB : (lo / DP_IPB + k) * DP_IPB;
+	const long long e = s + DP_IPB;
+	*b0 = (DP_IDX_T)(s > lo ? s : lo);
+	*n = (DP_IDX_T)((e < hi ? e : hi) - *b0);
+}
+
+// dp_ip_lanes computes lanes b0 .. b0+n-1 of row ri into out: one vector
+// loop (no lane reads a lane the loop writes: see DP_INPLACE).
+// A whole block is a loop of constant length, which the compiler lays
+// out without the peeling and remainders of a loop of any length (a
+// knapsack's sweep: 47.5 ms with blocks of a length known at run time,
+// 38.2 ms so).
+template <bool R>
+static __forceinline__ int dp_ip_lanes(const dp_inputs *in, const cell_t *const *prev, const dp_rowvals *rv, const dp_colcache *cc, long long off,
+	dp_host_ctl *note, DP_IDX_T ri, cell_t *out, DP_IDX_T b0, DP_IDX_T n)
+{
+	int bad = 0;
+	auto lanes = [&](const DP_IDX_T m) __attribute__((always_inline)) {
+#pragma GCC ivdep
+		for (DP_IDX_T q = b0; q < b0 + m; ++q) {
+			dp_rows_acc<R> a{in, prev, rv, cc, off + q, {1, 0, note}};
+			out[q] = dp_rec_m<R>(ri, q, a);
+			if constexpr (!R)
+				bad |= a.l.bad;
+		}
+	};
+	if (n == DP_IPB)
+		lanes(DP_IPB);
+	else
+		lanes(n);
+	return bad;
+}
+
 // dp_rows_chunk computes lanes q0..q1-1 of line step; the fast pass
 // returns whether a check failed (the flags of its cells, or-ed in the
 // vector loop).
@@ -566,31 +613,10 @@ template <bool R> static int dp_rows_chunk(dp_run *run, dp_host_ctl *note, long 
 	int bad = 0;
 #if DP_INPLACE
 	if (run->ipBase) {
-		// Blocks of DP_IPB lanes (a whole block a loop of constant
-		// length), from the far side: see DP_INPLACE.
-		auto lanes = [&](const DP_IDX_T b0, const DP_IDX_T n) __attribute__((always_inline)) {
-#pragma GCC ivdep
-			for (DP_IDX_T q = b0; q < b0 + n; ++q) {
-				dp_rows_acc<R> a{in, prev, &rv, cc, off + q, {1, 0, note}};
-				out[q] = dp_rec_m<R>(ri, q, a);
-				if constexpr (!R)
-					bad |= a.l.bad;
-			}
-		};
-		DP_IDX_T b0 = DP_INPLACE > 0 ? (hi - 1) / DP_IPB * DP_IPB : lo;
-		if (DP_INPLACE > 0 && hi > lo) {
-			lanes(b0 > lo ? b0 : lo, hi - (b0 > lo ? b0 : lo));
-			for (b0 -= DP_IPB; b0 >= lo; b0 -= DP_IPB)
-				lanes(b0, DP_IPB);
-			if (b0 + DP_IPB > lo)
-				lanes(lo, b0 + DP_IPB - lo);
-		} else if (DP_INPLACE < 0 && hi > lo) {
-			const DP_IDX_T e = (lo / DP_IPB + 1) * DP_IPB < hi ? (lo / DP_IPB + 1) * DP_IPB : hi;
-			lanes(lo, e - lo);
-			for (b0 = e; b0 + DP_IPB <= hi; b0 += DP_IPB)
-				lanes(b0, DP_IPB);
-			if (b0 < hi)
-				lanes(b0, hi - b0);
+		for (long long k = 0; k < dp_ip_blocks(lo, hi); ++k) {
+			DP_IDX_T b0, n;
+			dp_ip_block(lo, hi, k, &b0, &n);
+			bad |= dp_ip_lanes<R>(in, prev, &rv, cc, off, note, ri, out, b0, n);
 		}
 		return bad;
 	}
@@ -688,6 +714,93 @@ static bool dp_rows_chunk_at(dp_worker *w, long long s, long long c)
 	return true;
 }
 
+#if DP_INPLACE
+// dp_ip_pairs: lines s and s+1 may be computed in one pass over the line
+// (dp_ip_pair): the reach is bounded, the pair does not straddle a move,
+// and nothing reads line s once it is done (no kept cells, one answer
+// cell, not in line s).
+static bool dp_ip_pairs(const dp_run *run, long long s)
+{
+	if (DP_IPREACH < 0 || s + 1 >= DP_NLINES || (s + 1) % run->ipK == 0 || run->grid || run->keepSlot)
+		return false;
+#if DP_ANS_KIND == 1 && !DP_FSUM
+	return (DP_BACK ? DP_NLINES - 1 - s : s) != DP_ANS_I;
+#else
+	return false;
+#endif
+}
+
+// dp_ip_pair computes lines s and s+1 in one pass over the line, which
+// then moves through the cache once for two rows: line s+1's block k is
+// computed after line s's block k + lag, so that every column it reads of
+// line s (DP_IPREACH at most from its own) is done: blocks k+1 .. k+lag
+// of line s are whole blocks past block k (the first block may be short,
+// the last is whole: lanes from 0), lag * DP_IPB >= DP_IPREACH lanes. Line s+1 overwrites
+// line s only DP_IPB lanes beyond where it reads (see DP_INPLACE), and
+// line s writes only below where line s+1 has got to.
+static bool dp_ip_pair(dp_worker *w, long long s)
+{
+	dp_run *run = w->run;
+	dp_ip_move(run, s);
+	const long long real0 = DP_BACK ? DP_NLINES - 1 - s : s, real1 = DP_BACK ? real0 - 1 : real0 + 1;
+	const cell_t *prev0[DP_REACH + 1], *prev1[DP_REACH + 1];
+	cell_t *out0 = dp_ip_at(run, s), *out1 = dp_ip_at(run, s + 1);
+	for (int d = 0; d <= DP_REACH; ++d) {
+		prev0[d] = d == 0 ? out0 : dp_ip_prev(run, s);
+		prev1[d] = d == 0 ? out1 : out0;
+	}
+	dp_rowvals rv0, rv1;
+	rv0.fill(&run->in, real0);
+	rv1.fill(&run->in, real1);
+	const dp_inputs inv = run->in;
+	const dp_colcache ccv = run->cc;
+	const long long off = run->ccOff;
+	const long long nb = dp_ip_blocks(0, DP_WIDTH), lag = (DP_IPREACH + DP_IPB - 1) / DP_IPB;
+	int bad = 0;
+	for (long long k = 0; k < nb + lag; ++k) {
+		DP_IDX_T b0, n;
+		if (k < nb) {
+			dp_ip_block(0, DP_WIDTH, k, &b0, &n);
+			bad |= dp_ip_lanes<false>(&inv, prev0, &rv0, &ccv, off, &w->err, (DP_IDX_T)real0, out0, b0, n);
+		}
+		if (k >= lag) {
+			dp_ip_block(0, DP_WIDTH, k - lag, &b0, &n);
+			bad |= dp_ip_lanes<false>(&inv, prev1, &rv1, &ccv, off, &w->err, (DP_IDX_T)real1, out1, b0, n);
+		}
+	}
+	if (bad) {
+		// No check can raise a flag in a DP_INPLACE program.
+		dp_host_fail(run->ctl, DP_E_CELL, -1, real0, 0, 0, 0);
+		return false;
+	}
+#if DP_ANS_KIND == 1
+	if (real1 == DP_ANS_I)
+		run->ans[0] = out1[DP_ANS_J];
+#endif
+	__atomic_fetch_add(&run->doneChunks, 2 * run->nc, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&run->ctl->done, 2 * DP_WIDTH, __ATOMIC_RELAXED);
+	return true;
+}
+
+// dp_ip_sweep computes every line on w, the one worker of a DP_INPLACE
+// run: two at a time where dp_ip_pairs allows.
+static void dp_ip_sweep(dp_worker *w)
+{
+	dp_run *run = w->run;
+	for (long long s = 0; s < DP_NLINES && !dp_aborted(run->ctl);) {
+		if (dp_ip_pairs(run, s)) {
+			if (!dp_ip_pair(w, s))
+				return;
+			s += 2;
+		} else {
+			if (!dp_rows_chunk_at(w, s, 0))
+				return;
+			s++;
+		}
+	}
+}
+#endif
+
 // dp_rows_alone computes lines s0 .. s1-1 on w alone, in order: false
 // when the run must stop.
 static bool dp_rows_alone(dp_worker *w, long long s0, long long s1)
@@ -778,6 +891,12 @@ static void *dp_work(void *arg)
 {
 	dp_worker *w = (dp_worker *)arg;
 	dp_run *run = w->run;
+#if DP_INPLACE
+	if (run->ipBase) {
+		dp_ip_sweep(w);
+		return 0;
+	}
+#endif
 	const long long probe = run->probe;
 	if (probe > 0) {
 		long long unslept = 0;

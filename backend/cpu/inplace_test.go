@@ -103,6 +103,38 @@ func constShift(r *rand.Rand, rows, cols, side int) inPlaceCase {
 	return inPlaceCase{name: fmt.Sprintf("constant offsets %dx%d side %d", rows, cols, side), src: b.String(), grid: g, side: side}
 }
 
+// sumShift mixes the row before at the cell's column, one left of it and
+// reach left of it into every cell, so that one wrong read anywhere
+// reaches the last cell (the answer, which is all a run that keeps no
+// cells checks): two rows computed in one pass (dp_ip_pair) read the
+// first row's columns up to reach from their own, and a lag one block too
+// short leaves some unread.
+func sumShift(rows, cols, reach int) inPlaceCase {
+	const m = 1000003
+	g := dptest.NewGrid(rows, cols)
+	for j := range cols {
+		g[0][j] = float64(j*7919%m + 1)
+	}
+	for i := 1; i < rows; i++ {
+		for j := range cols {
+			v := int64(g[i-1][j]) * 3
+			if j >= 1 {
+				v += int64(g[i-1][j-1])
+			}
+			if j >= reach {
+				v += int64(g[i-1][j-reach]) * 5
+			}
+			g[i][j] = float64(v % m)
+		}
+	}
+	src := fmt.Sprintf(`problem sum
+%d x %d
+cell[i][j] = j * 7919 %% %d + 1                             when i == 0
+           | (cell[i-1][j] * 3 + (j >= 1 ? cell[i-1][j-1] : 0) + (j >= %d ? cell[i-1][j-%d] * 5 : 0)) %% %d  otherwise
+`, rows, cols, m, reach, reach, m)
+	return inPlaceCase{name: fmt.Sprintf("sum %dx%d reach %d", rows, cols, reach), src: src, grid: g, side: 1}
+}
+
 // halfColumn reads the row before at j/2 and at j: offsets that grow
 // with j, every one at or left of the cell's column, which the planner's
 // ranges do not prove (j - j/2 over intervals): not in place.
@@ -143,6 +175,11 @@ func TestCompiledRowsInPlace(t *testing.T) {
 		}
 	}
 	cases = append(cases, halfColumn(33, 1777), shiftKnapsack(r, 20, 1087, 5, 1, false))
+	for _, cols := range []int{1089, 1153, 2047} { // the first block of 65, 1 and 127 lanes
+		for _, reach := range []int{127, 128, 129, 130, 300} {
+			cases = append(cases, sumShift(41, cols, reach))
+		}
+	}
 	for _, tc := range cases {
 		p, pl := dptest.Load(t, "inplace.dp", tc.src)
 		if pl.Schedule != plan.Rows {

@@ -63,7 +63,7 @@ as size "own"). Reports the median, min and max wall time of --reps runs after
 				&cli.BoolFlag{Name: "no-special", Usage: "run the schedule even where the planner recognised a better algorithm (bit-parallel LCS, edit distance): for comparisons"},
 				&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 				&cli.BoolFlag{Name: "csv", Usage: "print CSV"},
-				&cli.StringFlag{Name: "plot", Usage: "write a PNG of GCUPS against size per backend to `FILE`"},
+				&cli.StringFlag{Name: "plot", Usage: "write a chart of GCUPS against size per backend to `FILE` (.png, .svg or .jpg)"},
 			},
 		},
 		{
