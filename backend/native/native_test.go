@@ -88,18 +88,21 @@ func TestFewerWorkers(t *testing.T) {
 	cases := []struct {
 		hp                  *codegen.HostProgram
 		ran, threads, asked int
+		inPlace             bool
 		want                string
 	}{
-		{rows, 2, 2, 2, ""},
-		{rows, 0, 2, 2, ""},
-		{rows, 1, 1, 1, ""},
-		{rows, 1, 2, 2, "1 of them ran it (timed on the first rows"},
-		{scan, 3, 8, 8, "3 of them ran it (a worker for every block"},
-		{strips, 1, 2, 2, "1 of them ran it (the others could not start)"},
-		{rows, 1, 4, 1, "1 of them ran it (fronts of a few cells)"},
+		{rows, 2, 2, 2, false, ""},
+		{rows, 0, 2, 2, false, ""},
+		{rows, 1, 1, 1, false, ""},
+		{rows, 1, 1, 1, true, ""},
+		{rows, 1, 2, 2, false, "1 of them ran it (timed on the first rows"},
+		{rows, 1, 2, 2, true, "1 of them ran it (one worker computing two rows a pass"},
+		{scan, 3, 8, 8, false, "3 of them ran it (a worker for every block"},
+		{strips, 1, 2, 2, false, "1 of them ran it (the others could not start)"},
+		{rows, 1, 4, 1, false, "1 of them ran it (fronts of a few cells)"},
 	}
 	for _, c := range cases {
-		got := fewerWorkers(c.hp, c.ran, c.threads, c.asked)
+		got := fewerWorkers(c.hp, c.ran, c.threads, c.asked, c.inPlace)
 		if (c.want == "") != (got == "") || !strings.HasPrefix(got, c.want) {
 			t.Errorf("ran %d of %d (asked %d): %q, want %q...", c.ran, c.threads, c.asked, got, c.want)
 		}

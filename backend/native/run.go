@@ -254,7 +254,7 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 		return nil, fmt.Errorf("internal error: the compiled code returned %d", int32(rc))
 	}
 	return func(res *backend.Result) error {
-		if why := fewerWorkers(hp, int(c.Ran), max(r.Threads, 1), int(c.Threads)); why != "" {
+		if why := fewerWorkers(hp, int(c.Ran), max(r.Threads, 1), int(c.Threads), c.InPlace != 0); why != "" {
 			res.Device += "; " + why
 		}
 		if c.InPlace != 0 {
@@ -268,13 +268,16 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 }
 
 // fewerWorkers says why a run of threads workers ran on fewer (ran, as the
-// library said; asked, what Exec asked of it), "" where all of them ran.
-func fewerWorkers(hp *codegen.HostProgram, ran, threads, asked int) string {
+// library said; asked, what Exec asked of it; inPlace, the rows sweep kept
+// one line), "" where all of them ran.
+func fewerWorkers(hp *codegen.HostProgram, ran, threads, asked int, inPlace bool) string {
 	switch {
 	case asked < threads:
 		return fmt.Sprintf("%d of them ran it (fronts of a few cells)", asked)
 	case ran <= 0 || ran >= threads:
 		return ""
+	case inPlace:
+		return fmt.Sprintf("%d of them ran it (one worker computing two rows a pass outruns two)", ran)
 	case hp.Schedule == plan.Rows:
 		return fmt.Sprintf("%d of them ran it (timed on the first rows, one was as fast as all of them)", ran)
 	case hp.Scan:
