@@ -320,7 +320,7 @@ func (g *gen) hostSource() (string, error) {
 // reach (DP_IPREACH) is how many columns from its own a cell reads at
 // most, on that side; -1 where nothing bounds it below the grid's width.
 // Two rows may then be computed in one pass over the line, the second
-// that far and a block behind the first.
+// that many columns (in whole blocks) behind the first.
 func (g *gen) hostInPlace(checks bool) (side int, reach int64) {
 	if g.pl.Schedule != plan.Rows || g.hostFront || g.hostScan || g.prog.Tables > 1 || g.hostChain.IsValid() || checks || slices.Contains(g.refSafe, false) {
 		return 0, -1
