@@ -281,7 +281,7 @@ func (g *gen) hostSource() (string, error) {
 	if side != 0 && reach >= 0 {
 		// Rows kept in one line, two a pass: 512-bit vectors where the
 		// machine has them (a knapsack's sweep, 10,000 x 49,878: 36.8 ms
-		// with gcc's default 256-bit, 30.2 ms so; one row a pass gained
+		// with gcc's default 256-bit, 30-31 ms so; one row a pass gained
 		// nothing). For the whole file, so that every function inlined
 		// into the sweep has the same target options.
 		head = "#if defined(__GNUC__) && !defined(__clang__)\n#pragma GCC target(\"prefer-vector-width=512\")\n#endif\n"
