@@ -503,8 +503,10 @@ template <bool R> struct dp_rows_acc {
 // (dp_ip_move): the cost of a copy of the row every ipK rows, for one row
 // of memory instead of two, which then moves through the cache once a row
 // (a 0/1 knapsack of 10,000 x 49,878, one thread: 54.5 ms in the ring,
-// 38.2 in one line, 30-31 two rows a pass: docs/performance.md).
-#define DP_IPB 128
+// 38.2 in one line, 30-31 two rows a pass: docs/performance.md). A block
+// of 256 lanes where a row has room for eight rows' slack of them (the
+// knapsack: 27.8 ms; 128 lanes 31.3, 512 31.8, 1,024 32.1), else 128.
+#define DP_IPB (DP_WIDTH >= 8 * 256 + 64 ? 256 : 128)
 
 // dp_ip_at is where row step starts in the one line.
 static __forceinline__ cell_t *dp_ip_at(const dp_run *run, long long step)

@@ -176,8 +176,10 @@ func TestCompiledRowsInPlace(t *testing.T) {
 		}
 	}
 	cases = append(cases, halfColumn(33, 1777), shiftKnapsack(r, 20, 1087, 5, 1, false))
-	for _, cols := range []int{1089, 1153, 2047} { // the first block of 65, 1 and 127 lanes
-		for _, reach := range []int{127, 128, 129, 130, 300} {
+	// The first block of 65, 1 and 127 lanes of 128, then of 65 and 1 of
+	// 256 (a row of 2,112 lanes or more has blocks of 256).
+	for _, cols := range []int{1089, 1153, 2047, 2113, 2305} {
+		for _, reach := range []int{127, 128, 129, 130, 255, 256, 257, 300} {
 			cases = append(cases, sumShift(41, cols, reach))
 		}
 	}
