@@ -22,10 +22,13 @@ import (
 func benchSpec(c *cli.Context) (engine.BenchSpec, error) {
 	var spec engine.BenchSpec
 	if c.IsSet("size") { // else each problem's own sizes (engine.Bench)
-		for _, s := range strings.Split(c.String("size"), ",") {
+		// (A string slice: `--size 300 --size 600` is both sizes, as
+		// `--size 300,600` is; a string flag kept the last. The app does
+		// not split slice flags: --set values hold commas.)
+		for _, s := range strings.Split(strings.Join(c.StringSlice("size"), ","), ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(s))
 			if err != nil || n < 1 {
-				return spec, usageErr("--size %q: want positive integers separated by commas", c.String("size"))
+				return spec, usageErr("--size %q: want positive integers separated by commas", strings.Join(c.StringSlice("size"), ","))
 			}
 			spec.Sizes = append(spec.Sizes, n)
 		}

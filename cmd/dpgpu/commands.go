@@ -52,7 +52,7 @@ as size "own"). Reports the median, min and max wall time of --reps runs after
 --warmup runs, cells per second (GCUPS) and memory.`,
 			ArgsUsage: "[FILE|BUILTIN...]", Action: benchAction,
 			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "size", Aliases: []string{"n"}, Usage: "comma-separated sizes (default: a built-in's own, else " + sizesText(engine.DefaultBenchSizes()) + ")"},
+				&cli.StringSliceFlag{Name: "size", Aliases: []string{"n"}, Usage: "sizes, separated by commas or given again (default: a built-in's own, else " + sizesText(engine.DefaultBenchSizes()) + ")"},
 				&cli.StringFlag{Name: "backend", Aliases: []string{"b"}, Value: "cpu", Usage: "comma-separated backends: cpu, cuda, auto"},
 				&cli.IntFlag{Name: "reps", Value: 5, Usage: "measured runs per point"},
 				&cli.IntFlag{Name: "warmup", Value: 1, Usage: "unmeasured runs per point first"},

@@ -97,3 +97,22 @@ func hasColor(img image.Image, c color.RGBA) bool {
 	}
 	return false
 }
+
+// TestBenchSizesRepeated: `--size` given again adds sizes, as commas do
+// (it kept only the last one), and a bad one is a usage error.
+func TestBenchSizesRepeated(t *testing.T) {
+	out, errs, code := dpgpu(t, "bench", "-b", "cpu", "-n", "8,9", "--size", "11", "--reps", "1", "--warmup", "0", "--csv", "lcs")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var sizes []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		sizes = append(sizes, strings.Split(line, ",")[1])
+	}
+	if got := strings.Join(sizes, " "); got != "8 9 11" {
+		t.Errorf("sizes %q, want \"8 9 11\"\n%s", got, out)
+	}
+	if _, errs, code := dpgpu(t, "bench", "-b", "cpu", "-n", "8", "--size", "0", "lcs"); code != 2 || !strings.Contains(errs, "--size") {
+		t.Errorf("--size 0: exit %d, %q; want 2 and a word on --size", code, errs)
+	}
+}
