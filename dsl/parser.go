@@ -76,9 +76,9 @@ func Parse(filename string, src []byte) (*File, error) {
 
 // prebuild builds the parsers that groups need, each on its own goroutine,
 // before the groups are parsed in order. Building one walks its grammar by
-// reflection: the seven of knapsack.dp took 3.9 ms one after another, a
-// visible part of a whole `dpgpu solve` of a small instance, and they do
-// not depend on each other.
+// reflection: the seven of knapsack.dp were 7.5% of the perf samples of a
+// whole 52 ms `dpgpu solve` of a Pisinger instance, built one after
+// another, and they do not depend on each other.
 func prebuild(groups []*group) {
 	var need [kindRecurrence + 1]bool
 	for _, g := range groups {

@@ -545,6 +545,17 @@ static void dp_ip_move(dp_run *run, long long step)
 		memmove((void *)dp_ip_prev(run, step), dp_ip_at(run, step - 1), (size_t)DP_WIDTH * sizeof(cell_t));
 }
 
+// dp_ip_lost stops a DP_INPLACE run whose fast pass raised a flag at row
+// real: no check can raise one in such a program, and the row before, which
+// the slow pass would compute the chunk again from, is gone. An internal
+// error (genrun.Describe: an unknown code at an unknown site), never a
+// wrong value. Returns false (the run must stop).
+static bool dp_ip_lost(dp_run *run, long long real)
+{
+	dp_host_fail(run->ctl, 99, -1, real, 0, 0, 0);
+	return false;
+}
+
 // dp_ip_blocks is how many blocks of DP_IPB lanes (on multiples of DP_IPB)
 // hold lanes lo .. hi-1; dp_ip_block is block k of them in the order a
 // row computes them, from the far side.
@@ -615,7 +626,8 @@ template <bool R> static int dp_rows_chunk(dp_run *run, dp_host_ctl *note, long 
 	int bad = 0;
 #if DP_INPLACE
 	if (run->ipBase) {
-		for (long long k = 0; k < dp_ip_blocks(lo, hi); ++k) {
+		const long long nb = dp_ip_blocks(lo, hi);
+		for (long long k = 0; k < nb; ++k) {
 			DP_IDX_T b0, n;
 			dp_ip_block(lo, hi, k, &b0, &n);
 			bad |= dp_ip_lanes<R>(in, prev, &rv, cc, off, note, ri, out, b0, n);
@@ -654,11 +666,8 @@ static bool dp_rows_one(dp_worker *w, long long step, long long q0, long long q1
 #endif
 	if (dp_rows_chunk<false>(run, &w->err, w->chain, step, q0, q1)) {
 #if DP_INPLACE
-		if (run->ipBase) {
-			// As in dp_ip_pair: the row before is gone.
-			dp_host_fail(run->ctl, 99, -1, DP_BACK ? DP_NLINES - 1 - step : step, 0, 0, 0);
-			return false;
-		}
+		if (run->ipBase)
+			return dp_ip_lost(run, DP_BACK ? DP_NLINES - 1 - step : step);
 #endif
 		dp_rows_chunk<true>(run, &w->err, w->chain, step, q0, q1);
 		if (w->err.code > 0) {
@@ -777,13 +786,8 @@ static bool dp_ip_pair(dp_worker *w, long long s)
 			bad |= dp_ip_lanes<false>(&inv, prev1, &rv1, &ccv, off, &w->err, (DP_IDX_T)real1, out1, b0, n);
 		}
 	}
-	if (bad) {
-		// No check can raise a flag in a DP_INPLACE program, and the
-		// rows are gone: an internal error (genrun.Describe: an unknown
-		// code at an unknown site), never a wrong value.
-		dp_host_fail(run->ctl, 99, -1, real0, 0, 0, 0);
-		return false;
-	}
+	if (bad)
+		return dp_ip_lost(run, real0);
 #if DP_ANS_KIND == 1
 	if (real1 == DP_ANS_I)
 		run->ans[0] = out1[DP_ANS_J];

@@ -201,8 +201,7 @@ func TestCompiledRowsInPlace(t *testing.T) {
 				}
 				// Of two workers, one keeping one line where two rows a
 				// pass may run; of three, the ring.
-				pairs := tc.side != 0 && !strings.HasPrefix(tc.name, "half")
-				if got, want := strings.Contains(res.Device, inPlaceNote), wantInPlace && (threads == 1 || threads == 2 && pairs); got != want {
+				if got, want := strings.Contains(res.Device, inPlaceNote), wantInPlace && threads <= 2; got != want {
 					t.Fatalf("%s: in place %v, want %v (%s)", name, got, want, res.Device)
 				}
 				rc := refCase{grid: tc.grid, ansIsCell: true}

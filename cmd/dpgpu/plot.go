@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -105,6 +106,9 @@ func (c *chart) axes() (x, y axis) {
 // writePlot writes c to path in the format its extension names.
 func writePlot(path string, c *chart) (err error) {
 	ext := strings.ToLower(filepath.Ext(path))
+	if !slices.Contains(plotFormats, ext) {
+		return fmt.Errorf("--plot %s: unknown image type %q (want one of %s)", path, ext, strings.Join(plotFormats, " "))
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -123,10 +127,8 @@ func writePlot(path string, c *chart) (err error) {
 		err = c.svg(w)
 	case ".png":
 		err = png.Encode(w, c.raster())
-	case ".jpg", ".jpeg":
+	default: // .jpg, .jpeg
 		err = jpeg.Encode(w, c.raster(), &jpeg.Options{Quality: 95})
-	default:
-		err = fmt.Errorf("--plot %s: unknown image type %q (want one of %s)", path, ext, strings.Join(plotFormats, " "))
 	}
 	if err != nil {
 		return err

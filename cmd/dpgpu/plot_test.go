@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/xml"
+	"errors"
 	"image"
 	"image/color"
 	_ "image/jpeg"
 	_ "image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,7 +44,7 @@ func TestBenchPlot(t *testing.T) {
 			for {
 				tok, err := d.Token()
 				if err != nil {
-					if err.Error() != "EOF" {
+					if !errors.Is(err, io.EOF) {
 						t.Fatalf("svg: %v", err)
 					}
 					break
