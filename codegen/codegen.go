@@ -76,10 +76,13 @@ const (
 	// FuncLineTiles: a run of lines in one launch dealt to tiles of
 	// columns, each waiting only for the tiles whose cells it reads.
 	FuncLineTiles = "dp_linetiles"
-	FuncGather    = "dp_gather"
-	FuncTile      = "dp_tile"
-	FuncStrip     = "dp_strip"
-	FuncBatch     = "dp_batch"
+	// FuncLinePass: a pass of lines in shared memory, each block over its
+	// positions widened by what the pass's later lines read (no waits).
+	FuncLinePass = "dp_linepass"
+	FuncGather   = "dp_gather"
+	FuncTile     = "dp_tile"
+	FuncStrip    = "dp_strip"
+	FuncBatch    = "dp_batch"
 	// The front kernel's entry points, one per Spread, and the reduction
 	// of a region answer over the finished grid.
 	FuncFrontThread = "dp_front_thread"

@@ -131,6 +131,67 @@ func harnessRest(prog *Program) string {
 		memcpy((void *)&dp_err, &first, sizeof first);
 	}
 	{
+		// The same lines on one block of 32 threads: a thread strides
+		// over several cells of a line. Every cell equal, or a failure of
+		// the same kind.
+		const dp_error_t first = dp_err;
+		memset((void *)&dp_err, 0, sizeof dp_err);
+		std::vector<cell_t> ring4(DP_NLINES * DP_WIDTH);
+		static dp_part_t parts4[4096];
+		for (long long L = 0; L < DP_NLINES; ++L)
+			emu_launch(1, 32, [&] { dp_line(L, ring4.data(), (int)DP_NLINES, parts4); });
+		if (first.code != dp_err.code) {
+			fprintf(stderr, "dp_line on one block failed with code %d, on %u with %d\n", dp_err.code, blocks, first.code);
+			return 3;
+		}
+		if (first.code == 0 && memcmp(ring.data(), ring4.data(), ring.size() * sizeof(cell_t)) != 0) {
+			fprintf(stderr, "dp_line on one block computed other cells than on %u\n", blocks);
+			return 3;
+		}
+		memcpy((void *)&dp_err, &first, sizeof first);
+	}
+	if (DP_EMU_LEFT >= 0 && DP_EMU_RIGHT >= 0) {
+		// The same lines in passes of k lines in shared memory
+		// (dp_linepass), tiles of a third and a fifth of the line, passes
+		// of 1, 2, 3, ... lines and of 4 throughout; the ring holds only
+		// the lines the passes write back. Every cell of a pass's last
+		// DP_REACH lines equal (the only ones it writes), or a failure
+		// of the same kind.
+		const dp_error_t first = dp_err;
+		for (int parts = 3; parts <= 5; parts += 2)
+			for (int grow = 0; grow < 2; ++grow) {
+				memset((void *)&dp_err, 0, sizeof dp_err);
+				std::vector<cell_t> ring5(DP_NLINES * DP_WIDTH);
+				static dp_part_t parts5[4096];
+				const long long tw = (DP_WIDTH + parts - 1) / parts;
+				const unsigned nb = (unsigned)((DP_WIDTH + tw - 1) / tw);
+				bool same = true;
+				for (long long L = 0, n = 1; L < DP_NLINES; L += n, n = grow ? n + 1 : 4) {
+					const int k = (int)(L + n < DP_NLINES ? n : DP_NLINES - L);
+					const long long sw = tw + k * (DP_EMU_LEFT + DP_EMU_RIGHT);
+					if ((long long)(DP_REACH + 1) * sw * (long long)sizeof(cell_t) > (long long)sizeof dp_emu_smem) {
+						fprintf(stderr, "a pass of %d lines does not fit the emulated shared memory\n", k);
+						return 3;
+					}
+					emu_launch(nb, T, [&] { dp_linepass(L, k, ring5.data(), (int)DP_NLINES, parts5, tw, sw, DP_EMU_LEFT, DP_EMU_RIGHT); });
+					for (int d = 0; d < DP_REACH && d < k; ++d) {
+						const long long Ld = L + k - 1 - d;
+						if (memcmp(ring.data() + Ld * DP_WIDTH, ring5.data() + Ld * DP_WIDTH, DP_WIDTH * sizeof(cell_t)) != 0)
+							same = false;
+					}
+				}
+				if (first.code != dp_err.code) {
+					fprintf(stderr, "dp_linepass (tiles of %lld, passes %s) failed with code %d, dp_line with %d\n", tw, grow ? "growing" : "of 4", dp_err.code, first.code);
+					return 3;
+				}
+				if (first.code == 0 && !same) {
+					fprintf(stderr, "dp_linepass (tiles of %lld, passes %s) computed other cells than dp_line\n", tw, grow ? "growing" : "of 4");
+					return 3;
+				}
+			}
+		memcpy((void *)&dp_err, &first, sizeof first);
+	}
+	{
 		// The same lines in runs of 1, 2, 3, ... lines dealt to tiles of
 		// columns (dp_linetiles): every block at once, one a tile (mode
 		// 2), and, where the cells read only one side, two blocks taking
@@ -900,6 +961,9 @@ func TestEmulatedProblems(t *testing.T) {
 		manhattanCase(50, 37, "float", KernelStrip, 3),
 		manhattanCase(33, 65, "double", KernelTile, 4),
 		knapsackCase(9, 70, 5),
+		// Lines of 601 cells: on one block of 32 threads (the harness)
+		// each thread computes 18 or 19 cells a line.
+		knapsackCase(12, 600, 15),
 		boundedCase(7, 40, 6),
 		backwardCase(40, 45, KernelStrip),
 		backwardCase(45, 40, KernelTile),
@@ -932,6 +996,19 @@ int 1x? A = 1,2,3,4
 cell[i][j] = (i == ROWS-1 && j == 2 ? A[i] : 0) + cell[i-1][j]   when i > 0
            | 0                                                    otherwise
 `, err: [2]int64{ErrLoad, -1}, errKind: SiteLoad, errAt: [2]int64{4, 2}},
+		// The same failures on wider lines (230 cells, a thread's fourth
+		// cell on one block of 32 threads): a checked reference outside
+		// the grid at one cell, an overflow at one cell.
+		{name: "wide-outside", kern: KernelLine, opt: Options{LineThreads: 32}, src: `problem far
+30 x 230
+cell[i][j] = cell[i-1][j + (i == 17 && j == 100 ? 200 : 0)] + 1   when i > 0
+           | 0                                                     otherwise
+`, err: [2]int64{ErrCell, 0}, errAt: [2]int64{17, 100}},
+		{name: "wide-overflow", kern: KernelLine, opt: Options{LineThreads: 32}, src: `problem big
+30 x 230
+cell[i][j] = cell[i-1][j] * (j == 100 ? 3 : 1) + 1   when i > 0
+           | 1                                        otherwise
+`, err: [2]int64{ErrOverflow, -1}, errKind: SiteOverflow, errAt: [2]int64{20, 100}},
 		{name: "overflow", kern: KernelLine, opt: Options{LineThreads: 32}, src: `problem big
 30 x 1
 cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
@@ -942,7 +1019,8 @@ cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
 		// Each case compiles a C++ program (seconds): by default run a
 		// few that cover every kernel; DPGPU_EMU_ALL=1 runs them all.
 		quick := map[string]bool{"edit/strip": true, "shifted/strip": true, "rowzero/strip": true, "lcs-4warps": true, "knapsack-9x70": true, "sw/tile": true, "outside/strip": true,
-			"input-outside": true, "manhattan-double-150x37/strip/maintain": true, "backward/strip/maintain": true,
+			"input-outside": true, "manhattan-double-150x37/strip/maintain": true,
+			"knapsack-12x600": true, "wide-outside": true, "wide-overflow": true, // several cells a line thread "backward/strip/maintain": true,
 			"backward/strip/keeprows": true, "lcs-rpt4/keeprows": true,
 			"cols":            true, // line tiles reading both sides
 			"mid/lcs-150-170": true, "mid/backward-40-60": true}

@@ -35,7 +35,7 @@ func (g *gen) recurrence(b *strings.Builder) {
 	for k := range g.refDJ {
 		g.refDJ[k] = analysis.Empty()
 	}
-	m := &emitter{g: g, invariant: g.prog.Kernel == KernelStrip || g.prog.Kernel == KernelBatch || g.prog.Kernel == KernelHost && !g.hostFront, split: g.prog.Kernel == KernelFront}
+	m := &emitter{g: g, invariant: g.prog.Kernel == KernelStrip || g.prog.Kernel == KernelBatch || g.prog.Kernel == KernelLine || g.prog.Kernel == KernelHost && !g.hostFront, split: g.prog.Kernel == KernelFront}
 	// The host's rows sweep computes a chunk's cells in order, so one
 	// reduction over the copies of an item may take the one before it
 	// (chain.go).
@@ -183,8 +183,16 @@ func (g *gen) recBody(b *strings.Builder, m *emitter, cases []*ir.Case, idx []in
 // classifyLoads finds, for the strip kernel, the input reads whose index
 // depends on i alone (the same for a thread's row across the whole sweep:
 // kept in registers) or on j alone (staged per column in shared memory).
+// In the line kernels only the reads the same for a whole line are
+// classified (i alone in a rows sweep, j alone in a cols sweep): dp_linepass
+// reads them once a line, not once a cell (a knapsack's wt[i-1] and
+// val[i-1] were four loads on every cell's chain).
 func (g *gen) classifyLoads() {
-	if g.prog.Kernel != KernelStrip && g.prog.Kernel != KernelBatch && g.prog.Kernel != KernelHost {
+	line, lineSide := g.prog.Kernel == KernelLine && g.prog.Tables <= 1, ir.VarI
+	if line && g.pl.Schedule == plan.Cols {
+		lineSide = ir.VarJ
+	}
+	if g.prog.Kernel != KernelStrip && g.prog.Kernel != KernelBatch && g.prog.Kernel != KernelHost && !line {
 		return
 	}
 	seen := map[*ir.Load]bool{}
@@ -196,6 +204,7 @@ func (g *gen) classifyLoads() {
 			}
 			seen[ld] = true
 			switch {
+			case line && !pureIndex(ld, lineSide, 0):
 			case pureIndex(ld, ir.VarI, 0):
 				g.rowSlot[ld] = len(g.rowLds)
 				g.rowLds = append(g.rowLds, ld)

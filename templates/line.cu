@@ -5,8 +5,15 @@
 // reads the lines L-1 .. L-DP_REACH. Data-dependent positions (knapsack's
 // w - wt[i-1]) read anywhere in those lines, from global memory.
 
-struct dp_line_acc {
-	const cell_t *prev[DP_REACH + 1];
+// dp_line_acc reads the lines before; with LV, the line's input values that
+// depend on the line alone (codegen classifyLoads: i alone in a rows sweep,
+// j alone in a cols sweep) come from registers filled once a line, else
+// from memory at each cell. In dp_linepass, whose lines are in shared
+// memory, a knapsack's wt[i-1] and val[i-1] read at each cell took 14% of
+// the time (four loads a cell, on the cell's chain); the kernels that read
+// the lines from global memory were no faster with them in registers (H200).
+template <bool LV> struct dp_line_acc {
+	const cell_t *prev[DP_REACH + 1]; // line L - d at prev[d], indexed by position (dp_linepass: in shared memory)
 	__device__ __forceinline__ bool live() const { return true; }
 	template <int ID> __device__ __forceinline__ cell_t ref(long long ri, long long rj, long long ci, long long cj) const
 	{
@@ -22,9 +29,54 @@ struct dp_line_acc {
 		return prev[dp_ref<ID>::di][ri];
 #endif
 	}
-	template <int S> __device__ __forceinline__ typename dp_rowv<S>::type rv(long long k) const { return dp_rowv<S>::load(k); }
+#if DP_SWEEP_ROWS
+	dp_rowvals lv;
+	template <int S> __device__ __forceinline__ typename dp_rowv<S>::type rv(long long k) const
+	{
+		if constexpr (LV)
+			return lv.template get<S>();
+		else
+			return dp_rowv<S>::load(k);
+	}
 	template <int S> __device__ __forceinline__ typename dp_colv<S>::type cv(long long k) const { return dp_colv<S>::load(k); }
+#else
+	dp_colvals lv;
+	template <int S> __device__ __forceinline__ typename dp_rowv<S>::type rv(long long k) const { return dp_rowv<S>::load(k); }
+	template <int S> __device__ __forceinline__ typename dp_colv<S>::type cv(long long k) const
+	{
+		if constexpr (LV)
+			return lv.template get<S>();
+		else
+			return dp_colv<S>::load(k);
+	}
+#endif
+	__device__ __forceinline__ void fill(long long line)
+	{
+		if constexpr (LV)
+			lv.fill(line);
+	}
 };
+
+#if DP_SWEEP_ROWS
+#define DP_LINE_IJ(q) const DP_IDX_T i = (DP_IDX_T)real, j = (DP_IDX_T)(q)
+#else
+#define DP_LINE_IJ(q) const DP_IDX_T i = (DP_IDX_T)(q), j = (DP_IDX_T)real
+#endif
+
+// dp_line_cells computes the cells q = q0, q0 + step, ... < q1 of the line
+// whose index in the grid is `real` into out, reading the lines before
+// through a (its prev and line values set), and folds the answer region's
+// cells into acc.
+template <bool LV> __device__ __forceinline__ void dp_line_cells(dp_line_acc<LV> &a, cell_t *out, long long real, dp_part_t &acc, long long q0, long long q1, long long step)
+{
+	for (long long q = q0; q < q1; q += step) {
+		DP_LINE_IJ(q);
+		const cell_t v = dp_rec(i, j, a);
+		out[q] = v;
+		dp_part_cell(acc, i, j, v);
+	}
+}
+#undef DP_LINE_IJ
 
 // dp_line_span computes the cells q = q0, q0 + step, ... < q1 of line `line`
 // into its slot of the ring, folding the answer region's cells into acc.
@@ -33,7 +85,7 @@ struct dp_line_acc {
 // sends it no sums.)
 __device__ __forceinline__ void dp_line_span(long long line, cell_t *ring, int nslots, dp_part_t &acc, long long q0, long long q1, long long step)
 {
-	dp_line_acc a;
+	dp_line_acc<false> a;
 #pragma unroll
 	for (int d = 1; d <= DP_REACH; ++d) {
 		long long s = (line - d) % nslots;
@@ -47,16 +99,7 @@ __device__ __forceinline__ void dp_line_span(long long line, cell_t *ring, int n
 #ifdef DP_EMU
 	emu_line_delay(); // block 0 late, so that a missing barrier or wait shows
 #endif
-	for (long long q = q0; q < q1; q += step) {
-#if DP_SWEEP_ROWS
-		const DP_IDX_T i = (DP_IDX_T)real, j = (DP_IDX_T)q;
-#else
-		const DP_IDX_T i = (DP_IDX_T)q, j = (DP_IDX_T)real;
-#endif
-		const cell_t v = dp_rec(i, j, a);
-		out[q] = v;
-		dp_part_cell(acc, i, j, v);
-	}
+	dp_line_cells(a, out, real, acc, q0, q1, step);
 }
 
 // dp_line_run computes line `line`, the launch's threads striding over it.
@@ -264,6 +307,76 @@ dp_linetiles(long long L0, long long L1, cell_t *ring, int nslots, dp_part_t *pa
 		}
 		if (stop)
 			break;
+	}
+#if DP_ANS_KIND == 2
+	dp_part_block(acc, part + blockIdx.x);
+#endif
+}
+
+// ---- passes of lines in shared memory (dp_linepass) ----
+//
+// Temporal blocking: block b owns positions [b*tw, (b+1)*tw) of the line
+// and computes lines L0 .. L0+k-1 in shared memory, each over its own
+// positions widened by what the pass's later lines read of its neighbours'
+// (a cell reads at most reachL positions before its own and reachR after:
+// codegen.Program.LineLeft/LineRight), so that no block waits for another
+// inside a launch. It reads the DP_REACH lines before the pass from the
+// ring over its positions widened by k reaches, and writes back only its own
+// positions of the pass's last DP_REACH lines: a line's cells go through
+// the device's memory once every k lines instead of every line. The host
+// launches it where nothing else needs the lines between (no kept grid, no
+// answer cell inside the pass, no sum over a region: the widened cells are
+// computed by two blocks) and the widening is a small share of a tile.
+// Shared memory: DP_REACH + 1 lines of sw >= tw + k * (reachL + reachR)
+// cells, line L in slot L mod (DP_REACH + 1).
+__device__ __forceinline__ long long dp_pass_slot(long long L)
+{
+	const long long s = L % (DP_REACH + 1);
+	return s < 0 ? s + (DP_REACH + 1) : s;
+}
+
+#ifndef DP_PASS_THREADS
+#define DP_PASS_THREADS 1024 // backend/gpu passThreads: one block a multiprocessor
+#endif
+extern "C" __global__ void __launch_bounds__(DP_PASS_THREADS)
+dp_linepass(long long L0, int k, cell_t *ring, int nslots, dp_part_t *part, long long tw, long long sw, long long reachL, long long reachR)
+{
+#ifdef DP_EMU
+	cell_t *sh = (cell_t *)dp_emu_smem; // blocks run one after another
+#else
+	extern __shared__ unsigned char dp_smem[];
+	cell_t *sh = (cell_t *)dp_smem;
+#endif
+	dp_part_t acc;
+	dp_part_init(acc);
+	const long long q0 = (long long)blockIdx.x * tw, q1 = q0 + tw < DP_WIDTH ? q0 + tw : DP_WIDTH;
+	const long long lo0 = q0 - k * reachL > 0 ? q0 - k * reachL : 0, hi0 = q1 + k * reachR < DP_WIDTH ? q1 + k * reachR : DP_WIDTH;
+	for (int d = 1; d <= DP_REACH && L0 - d >= 0; ++d) {
+		const long long L = L0 - d;
+		const cell_t *src = ring + (L % nslots) * DP_WIDTH;
+		cell_t *dst = sh + dp_pass_slot(L) * sw - lo0;
+		for (long long q = lo0 + threadIdx.x; q < hi0; q += blockDim.x)
+			dst[q] = src[q];
+	}
+	__syncthreads();
+	for (int e = 0; e < k; ++e) {
+		const long long L = L0 + e, w = k - 1 - e; // w: lines of the pass after this one
+		const long long lo = q0 - w * reachL > 0 ? q0 - w * reachL : 0, hi = q1 + w * reachR < DP_WIDTH ? q1 + w * reachR : DP_WIDTH;
+		dp_line_acc<true> a;
+#pragma unroll
+		for (int d = 0; d <= DP_REACH; ++d)
+			a.prev[d] = sh + dp_pass_slot(L - d) * sw - lo0;
+		const long long real = DP_BACK ? DP_NLINES - 1 - L : L;
+		a.fill(real);
+		dp_line_cells(a, sh + dp_pass_slot(L) * sw - lo0, real, acc, lo + threadIdx.x, hi, blockDim.x);
+		__syncthreads(); // the line is written before the next reads it
+	}
+	for (int d = 0; d < DP_REACH && d < k; ++d) {
+		const long long L = L0 + k - 1 - d;
+		const cell_t *src = sh + dp_pass_slot(L) * sw - lo0;
+		cell_t *dst = ring + (L % nslots) * DP_WIDTH;
+		for (long long q = q0 + threadIdx.x; q < q1; q += blockDim.x)
+			dst[q] = src[q];
 	}
 #if DP_ANS_KIND == 2
 	dp_part_block(acc, part + blockIdx.x);

@@ -65,6 +65,9 @@ type config struct {
 	tileTickets bool  // dp_linetiles by tickets where the reach allows it (tests)
 	tileWide    bool  // dp_linetiles for wide lines too (tests, measurements)
 	tileDepth   int64 // dp_linetiles' lines between waits (0: planLineTiles chooses)
+	passOff     bool  // never dp_linepass
+	passLines   int64 // dp_linepass' lines a pass (0: planLinePass chooses)
+	passTile    int64 // dp_linepass' positions a block (0: the line over the multiprocessors; tests)
 }
 
 // WithDevice selects the GPU by ordinal (default 0).
@@ -105,6 +108,7 @@ type Executor struct {
 func New(opts ...Option) (*Executor, error) {
 	cfg := config{stageMB: 32}
 	lineTilesEnv(&cfg)
+	linePassEnv(&cfg)
 	for _, o := range opts {
 		o(&cfg)
 	}

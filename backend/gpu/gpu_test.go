@@ -239,6 +239,10 @@ func TestKnapsackWide(t *testing.T) {
 			{name: "tickets-32x1", cg: codegen.Options{LineThreads: 32}, tileCells: 1, tickets: true},
 			{name: "tiles-256x4-steps-of-2", tileCells: 4, tileDepth: 2},
 			{name: "tickets-32x1-steps-of-5", cg: codegen.Options{LineThreads: 32}, tileCells: 1, tileDepth: 5, tickets: true},
+			// Passes in shared memory (light items only: a heavy item's
+			// reach does not fit one; auto takes them for light items).
+			{name: "passes-of-3", passLines: 3},
+			{name: "passes-16x1000", passLines: 16, passTile: 1000},
 		} {
 			res, err := runGPU(t, e, p, pl, v)
 			if err != nil {

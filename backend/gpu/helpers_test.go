@@ -64,6 +64,10 @@ type variant struct {
 	tilesOff                        bool
 	tileCells, tileLines, tileDepth int64
 	tickets                         bool
+	// Passes of lines in shared memory: off, or their lines and the
+	// positions a block owns forced (0: planLinePass chooses).
+	passOff             bool
+	passLines, passTile int64
 }
 
 var wavefrontVariants = []variant{
@@ -90,6 +94,10 @@ var lineVariants = []variant{
 	{name: "tiles-32x7-steps-of-3", cg: codegen.Options{LineThreads: 32}, tileCells: 1, tileLines: 7, tileDepth: 3},
 	{name: "tickets-32x8-steps-of-4", cg: codegen.Options{LineThreads: 32}, tileCells: 1, tileLines: 8, tileDepth: 4, tickets: true},
 	{name: "maintain-tiles-32", cg: codegen.Options{LineThreads: 32}, tileCells: 1, maintain: true},
+	// Passes of 2 and 5 lines in shared memory, blocks owning 50 and 129
+	// positions (widened by the pass's reach on both sides).
+	{name: "passes-2x50", passLines: 2, passTile: 50},
+	{name: "passes-5x129", passLines: 5, passTile: 129},
 }
 
 // run runs p on the GPU with variant v.
@@ -103,6 +111,8 @@ func runGPU(t testing.TB, e *Executor, p *ir.Problem, pl *plan.Plan, v variant) 
 	}
 	// A variant that shapes the tiles wants them on lines of any width.
 	e.cfg.tileWide = v.tileCells > 0
+	// A variant that names the tiles or a launch a line runs no passes.
+	e.cfg.passOff, e.cfg.passLines, e.cfg.passTile = v.passOff || v.tilesOff || v.tileCells > 0, v.passLines, v.passTile
 	defer func() { e.cfg = old }()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -89,3 +89,81 @@ func TestChooseLineTiles(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseLinePass pins when lines go to passes in shared memory and
+// their shape, on an H100's 132 multiprocessors and 227 KB a block.
+func TestChooseLinePass(t *testing.T) {
+	h100 := func(f passFacts) passFacts {
+		f.sms, f.sharedBlock, f.sharedSM = 132, 227<<10, 228<<10
+		if f.reach == 0 {
+			f.reach = 1
+		}
+		if f.cellBytes == 0 {
+			f.cellBytes = 4
+		}
+		if f.lines == 0 {
+			f.lines = 10001
+		}
+		return f
+	}
+	cases := []struct {
+		name string
+		f    passFacts
+		cfg  config
+		k    int64 // 0: no passes
+		tw   int64
+	}{
+		// Capacity 1,000,000, items up to 1,000: a block owns 7,576
+		// positions; 6 lines widen the first by 5,000.
+		{name: "knapsack 1M light", f: passFacts{width: 1000001, left: 1000}, k: 6, tw: 7576},
+		{name: "knapsack 1M light, 3 forced", f: passFacts{width: 1000001, left: 1000}, cfg: config{passLines: 3}, k: 3, tw: 7576},
+		// Items up to a tenth of the capacity: a pass would widen a
+		// block's positions 13 times over.
+		{name: "knapsack 1M heavy", f: passFacts{width: 1000001, left: 100000}},
+		{name: "knapsack 1M heavy, forced", f: passFacts{width: 1000001, left: 100000}, cfg: config{passLines: 4}},
+		// Pisinger's knapPI_1_10000_1000_1: 378 positions a block.
+		{name: "pisinger 50k", f: passFacts{width: 49878, left: 1000}},
+		{name: "unbounded", f: passFacts{width: 1000001, left: -1}},
+		{name: "off", f: passFacts{width: 1000001, left: 1000}, cfg: config{passOff: true}},
+		{name: "one line", f: passFacts{width: 1000001, left: 1000, lines: 1}},
+		// A cell that reads only its own position: as many lines as the
+		// ring's 64 MiB hold, less the line before.
+		{name: "no spread", f: passFacts{width: 1000001}, k: 15, tw: 7576},
+		// Longs, three lines back: the lines in shared memory bound k.
+		{name: "shared bound", f: passFacts{width: 4000000, left: 10, right: 10, reach: 3, cellBytes: 8}, k: 0},
+		{name: "shared bound, narrower", f: passFacts{width: 800000, left: 10, right: 10, reach: 3, cellBytes: 8}, k: 7, tw: 6061},
+		{name: "shared bound, narrower, more ring", f: passFacts{width: 800000, left: 10, right: 10, reach: 3, cellBytes: 8, budget: 1 << 30}, k: 16, tw: 6061},
+		// Forced tiles (tests): any width.
+		{name: "forced tile", f: passFacts{width: 700, left: 60}, cfg: config{passLines: 5, passTile: 50}, k: 5, tw: 50},
+		{name: "short grid", f: passFacts{width: 1000001, left: 1000, lines: 5}, k: 5, tw: 7576},
+		// The lookback lattice N = 30,000: 228 positions a block, too
+		// few for a block of 1,024 threads (tiles win).
+		{name: "lattice", f: passFacts{width: 30002, left: 1, right: 1}},
+		{name: "lattice, forced lines", f: passFacts{width: 30002, left: 1, right: 1}, cfg: config{passLines: 4}},
+		{name: "just wide enough", f: passFacts{width: 132 * 2048, left: 100}, k: 16, tw: 2048},
+		{name: "just wide enough, far reads", f: passFacts{width: 132 * 2048, left: 100, right: 200}, k: 6, tw: 2048},
+		{name: "just too narrow", f: passFacts{width: 132*2048 - 132, left: 100}},
+		// The ring of lines in global memory: a pass's lines and the
+		// Reach before within the budget.
+		{name: "ring budget", f: passFacts{width: 1000001, left: 1000, budget: 5 * 4000004}, k: 4, tw: 7576},
+		{name: "ring budget too small", f: passFacts{width: 1000001, left: 1000, budget: 2 * 4000004}},
+	}
+	for _, c := range cases {
+		p := chooseLinePass(h100(c.f), &c.cfg)
+		if c.k == 0 {
+			if p != nil {
+				t.Errorf("%s: passes of %d lines, want none", c.name, p.k)
+			}
+			continue
+		}
+		if p == nil {
+			t.Errorf("%s: no passes, want %d lines", c.name, c.k)
+			continue
+		}
+		f := h100(c.f)
+		if p.k != c.k || p.tw != c.tw || p.sw != p.tw+p.k*(f.left+f.right) || int64(p.blocks) != ceilDiv(f.width, p.tw) ||
+			int64(p.shared) != (f.reach+1)*p.sw*f.cellBytes || int64(p.shared) > f.sharedBlock {
+			t.Errorf("%s: %+v, want %d lines, %d positions a block", c.name, *p, c.k, c.tw)
+		}
+	}
+}

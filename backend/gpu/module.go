@@ -74,7 +74,7 @@ func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
 	var names []string
 	switch prog.Kernel {
 	case codegen.KernelLine:
-		names = []string{codegen.FuncLine, codegen.FuncLines, codegen.FuncLineTiles, codegen.FuncGather}
+		names = []string{codegen.FuncLine, codegen.FuncLines, codegen.FuncLineTiles, codegen.FuncLinePass, codegen.FuncGather}
 	case codegen.KernelTile:
 		names = []string{codegen.FuncTile}
 	case codegen.KernelStrip:

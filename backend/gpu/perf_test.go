@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -363,4 +364,64 @@ func TestPerfTables(t *testing.T) {
 	lp, lpl := lcsProblem(t, int64(big), int64(big))
 	rows = append(rows, measure(t, e, fmt.Sprintf("lcs %d^2 strip default", big), lp, lpl, codegen.Options{}, backend.Options{NoSpecial: true}, 3))
 	printTable(t, rows)
+}
+
+// TestPerfLineSweep times the ways of running the lines of 0/1 knapsacks
+// of 10,000 items: a launch a line, dp_linetiles (blocks of 256 and 1,024
+// threads), passes of k lines in shared memory (dp_linepass), and what
+// lines() chooses. DPGPU_PERF_ONLY (a regular expression) picks rows.
+func TestPerfLineSweep(t *testing.T) {
+	scale := perfScale(t)
+	e := executor(t)
+	r := dptest.Rand(t)
+	items := 10000 / scale
+	type inst struct {
+		name     string
+		capacity int64
+		maxWt    int64
+	}
+	old := e.cfg
+	defer func() { e.cfg = old }()
+	var rows []perfRow
+	for _, in := range []inst{{"light 1M", 1000000 / scale, 1000}, {"heavy 1M", 1000000 / scale, 100000 / scale}, {"light 50k", 49877, 1000}} {
+		wt, val := make([]int64, items), make([]int64, items)
+		for k := range wt {
+			wt[k], val[k] = 1+r.Int64N(in.maxWt), 1+r.Int64N(1000)
+		}
+		p, pl := dptest.Load(t, "knapsack.dp", dptest.Knapsack(wt, val, int(in.capacity)))
+		type variant struct {
+			name            string
+			off, wide, pass bool
+			threads         int
+			passLines       int64
+		}
+		vs := []variant{
+			{name: "line", off: true},
+			{name: "tiles", wide: true},
+			{name: "tiles t1024", wide: true, threads: 1024},
+		}
+		vs = append(vs, variant{name: "auto", pass: true})
+		if in.maxWt <= 1000 {
+			for _, k := range []int64{2, 3, 4, 6, 8, 12} {
+				vs = append(vs, variant{name: fmt.Sprintf("pass%d", k), pass: true, passLines: k})
+			}
+		}
+		for _, v := range vs {
+			if only := os.Getenv("DPGPU_PERF_ONLY"); only != "" && !regexp.MustCompile(only).MatchString(in.name+" "+v.name) {
+				continue
+			}
+			e.cfg = old
+			e.cfg.passOff, e.cfg.passLines = !v.pass, v.passLines
+			e.cfg.tilesOff, e.cfg.tileWide = v.off, v.wide
+			rows = append(rows, measure(t, e, in.name+" "+v.name, p, pl, codegen.Options{LineThreads: v.threads}, backend.Options{}, 3))
+		}
+	}
+	printTable(t, rows)
+	for _, row := range rows {
+		for _, o := range rows {
+			if strings.Fields(o.name)[0] == strings.Fields(row.name)[0] && strings.Fields(o.name)[1] == strings.Fields(row.name)[1] && o.answer != row.answer {
+				t.Errorf("%s answers %v, %s %v", row.name, row.answer, o.name, o.answer)
+			}
+		}
+	}
 }

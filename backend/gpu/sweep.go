@@ -54,7 +54,10 @@ func (r *run) stopTiming(t *timed) error {
 // runs). Where the plan bounds how far across the line a cell reads, runs
 // of lines go to dp_linetiles instead (planLineTiles): each tile of columns
 // waits only for the tiles it reads, so a run costs one launch and no
-// barrier. A run ends at a line whose answer cells must be gathered, at the
+// barrier. Wide lines whose reach is a small share of what one
+// multiprocessor owns go to passes of dp_linepass instead (planLinePass):
+// a pass of k lines per launch in shared memory, with no waits at all. A
+// run ends at a line whose answer cells must be gathered, at the
 // end of a staging batch, and after linesPerRun(width) lines so that
 // progress and cancellation stay timely.
 func (r *run) lines() error {
@@ -66,9 +69,18 @@ func (r *run) lines() error {
 	if r.keep {
 		slotLimit = int64(r.batchLines()) // runs end with the staging batches
 	}
-	tl, err := r.planLineTiles(threads, slotLimit)
+	lp, err := r.planLinePass()
 	if err != nil {
 		return err
+	}
+	var tl *lineTiles
+	if lp == nil {
+		if tl, err = r.planLineTiles(threads, slotLimit); err != nil {
+			return err
+		}
+	} else {
+		K = max(K, int(lp.k)+pr.Reach) // nothing a pass reads is overwritten in it
+		r.trace.Mark(fmt.Sprintf("plan: line passes of %d lines, %d blocks owning %d positions, %d bytes of shared memory", lp.k, lp.blocks, lp.tw, lp.shared))
 	}
 	if tl != nil {
 		if !r.keep {
@@ -108,6 +120,9 @@ func (r *run) lines() error {
 	if tl != nil {
 		slots = max(slots, int64(tl.blocks))
 	}
+	if lp != nil {
+		slots = max(slots, int64(lp.blocks))
+	}
 	if err := r.setupAnswer(int(slots)); err != nil {
 		return err
 	}
@@ -134,6 +149,8 @@ func (r *run) lines() error {
 		}
 		end := L + 1
 		switch {
+		case lp != nil:
+			end = min(pr.Lines, L+lp.k)
 		case tl != nil:
 			end = min(pr.Lines, L+tl.lines)
 		case blocks <= int64(e.dev.SMs):
@@ -151,6 +168,8 @@ func (r *run) lines() error {
 		switch {
 		case end-L == 1:
 			err = e.ctx.Launch(one, grid, block, 0, e.s1, L, ring, int32(K), r.part)
+		case lp != nil:
+			err = lp.launch(r, L, end, ring, K)
 		case tl != nil:
 			err = tl.launch(r, L, end, ring, K, flags)
 		default:
