@@ -256,3 +256,30 @@ func TestGenerateErrors(t *testing.T) {
 		t.Error("an empty grid generated")
 	}
 }
+
+// TestLineFlagChecks pins which line programs compute with the checks as a
+// flag first (lineFlagChecks: integer cells, a reference not proved inside
+// the grid, no reduction), and that the switch turns it off.
+func TestLineFlagChecks(t *testing.T) {
+	bounded := dptest.BoundedKnapsack([]int64{2, 3}, []int64{3, 4}, []int64{1, 2}, 10)
+	safe := "problem safe\n30 x 40\ncell[i][j] = cell[i-1][j] + 1   when i > 0\n           | 0                otherwise\n"
+	for _, c := range []struct {
+		name, src string
+		opt       Options
+		want      bool
+	}{
+		{"knapsack", knapSrc, Options{}, true},
+		{"knapsack, inline", knapSrc, Options{LineInlineChecks: true}, false},
+		{"lookback", lookbackSrc, Options{}, false}, // double cells
+		{"bounded", bounded, Options{}, false},      // a reduction
+		{"safe", safe, Options{}, false},            // every reference proved
+	} {
+		prog := generate(t, c.name+".dp", c.src, c.opt)
+		if prog.Kernel != KernelLine {
+			t.Fatalf("%s: kernel %s", c.name, prog.Kernel)
+		}
+		if got := strings.Contains(prog.Source, "namespace dp_fast {"); got != c.want {
+			t.Errorf("%s: the recurrence with its checks as a flag: %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -1009,6 +1009,14 @@ cell[i][j] = cell[i-1][j + (i == 17 && j == 100 ? 200 : 0)] + 1   when i > 0
 cell[i][j] = cell[i-1][j] * (j == 100 ? 3 : 1) + 1   when i > 0
            | 1                                        otherwise
 `, err: [2]int64{ErrOverflow, -1}, errKind: SiteOverflow, errAt: [2]int64{20, 100}},
+		// An overflow where a reference is not proved inside the grid:
+		// the line kernels compute with the checks as a flag first
+		// (lineFlagChecks), then report.
+		{name: "wide-overflow-flagged", kern: KernelLine, opt: Options{LineThreads: 32}, src: `problem bigk
+30 x 230
+cell[i][j] = cell[i-1][j - (j == 100 ? 1 : 0)] * (j == 100 && i == 20 ? 2000000000 : 1) + 1   when i > 0
+           | 1                                                                                  otherwise
+`, err: [2]int64{ErrOverflow, -1}, errKind: SiteOverflow, errAt: [2]int64{20, 100}},
 		{name: "overflow", kern: KernelLine, opt: Options{LineThreads: 32}, src: `problem big
 30 x 1
 cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
@@ -1020,7 +1028,7 @@ cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
 		// few that cover every kernel; DPGPU_EMU_ALL=1 runs them all.
 		quick := map[string]bool{"edit/strip": true, "shifted/strip": true, "rowzero/strip": true, "lcs-4warps": true, "knapsack-9x70": true, "sw/tile": true, "outside/strip": true,
 			"input-outside": true, "manhattan-double-150x37/strip/maintain": true,
-			"knapsack-12x600": true, "wide-outside": true, "wide-overflow": true, // several cells a line thread "backward/strip/maintain": true,
+			"knapsack-12x600": true, "wide-outside": true, "wide-overflow": true, "wide-overflow-flagged": true, // several cells a line thread "backward/strip/maintain": true,
 			"backward/strip/keeprows": true, "lcs-rpt4/keeprows": true,
 			"cols":            true, // line tiles reading both sides
 			"mid/lcs-150-170": true, "mid/backward-40-60": true}

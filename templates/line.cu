@@ -12,22 +12,39 @@
 // memory, a knapsack's wt[i-1] and val[i-1] read at each cell took 14% of
 // the time (four loads a cell, on the cell's chain); the kernels that read
 // the lines from global memory were no faster with them in registers (H200).
-template <bool LV> struct dp_line_acc {
+// With FAST, the recurrence is dp_fast's: a check, a read outside the grid
+// among them, sets flag.bad instead of reporting (the read is made at
+// position `safe`, which every line holds, and its value dropped).
+template <bool LV, bool FAST = false> struct dp_line_acc {
 	const cell_t *prev[DP_REACH + 1]; // line L - d at prev[d], indexed by position (dp_linepass: in shared memory)
-	__device__ __forceinline__ bool live() const { return true; }
+	long long safe = 0;
+	mutable dp_lv flag{1, 0};
+	__device__ __forceinline__ decltype(auto) live() const
+	{
+		if constexpr (FAST)
+			return (flag);
+		else
+			return true;
+	}
 	template <int ID> __device__ __forceinline__ cell_t ref(long long ri, long long rj, long long ci, long long cj) const
 	{
+#if DP_SWEEP_ROWS
+		const long long r = rj;
+#else
+		const long long r = ri;
+#endif
 		if (!dp_ref<ID>::safe) {
-			if (dp_oob(ri, rj)) {
+			const bool bad = dp_oob(ri, rj);
+			if constexpr (FAST) {
+				flag.bad |= (int)bad;
+				const cell_t v = prev[dp_ref<ID>::di][bad ? safe : r];
+				return bad ? (cell_t)0 : v;
+			} else if (bad) {
 				dp_fail(DP_E_CELL, ID, ci, cj, ri, rj);
 				return (cell_t)0;
 			}
 		}
-#if DP_SWEEP_ROWS
-		return prev[dp_ref<ID>::di][rj];
-#else
-		return prev[dp_ref<ID>::di][ri];
-#endif
+		return prev[dp_ref<ID>::di][r];
 	}
 #if DP_SWEEP_ROWS
 	dp_rowvals lv;
@@ -65,10 +82,37 @@ template <bool LV> struct dp_line_acc {
 
 // dp_line_cells computes the cells q = q0, q0 + step, ... < q1 of the line
 // whose index in the grid is `real` into out, reading the lines before
-// through a (its prev and line values set), and folds the answer region's
-// cells into acc.
-template <bool LV> __device__ __forceinline__ void dp_line_cells(dp_line_acc<LV> &a, cell_t *out, long long real, dp_part_t &acc, long long q0, long long q1, long long step)
+// through a (its prev, safe and line values set), and folds the answer
+// region's cells into acc. With FLAG (and DP_LINE_FAST: codegen
+// lineFlagChecks), it computes them with dp_fast's recurrence, whose checks
+// set a flag, no branch around a call between one cell's reads and the
+// next's, and, where one was set, again with the checks that report: the
+// values are the same.
+template <bool FLAG, bool LV> __device__ __forceinline__ void dp_line_cells(dp_line_acc<LV> &a, cell_t *out, long long real, dp_part_t &acc, long long q0, long long q1, long long step)
 {
+#if DP_LINE_FAST
+	if constexpr (FLAG) {
+		dp_line_acc<LV, true> f;
+#pragma unroll
+		for (int d = 0; d <= DP_REACH; ++d)
+			f.prev[d] = a.prev[d];
+		f.safe = a.safe;
+		f.lv = a.lv;
+		for (long long q = q0; q < q1; q += step) {
+			DP_LINE_IJ(q);
+			const cell_t v = dp_fast::dp_rec(i, j, f);
+			out[q] = v;
+			dp_part_cell(acc, i, j, v);
+		}
+		if (f.flag.bad) {
+			for (long long q = q0; q < q1; q += step) {
+				DP_LINE_IJ(q);
+				(void)dp_rec(i, j, a);
+			}
+		}
+		return;
+	}
+#endif
 	for (long long q = q0; q < q1; q += step) {
 		DP_LINE_IJ(q);
 		const cell_t v = dp_rec(i, j, a);
@@ -99,7 +143,7 @@ __device__ __forceinline__ void dp_line_span(long long line, cell_t *ring, int n
 #ifdef DP_EMU
 	emu_line_delay(); // block 0 late, so that a missing barrier or wait shows
 #endif
-	dp_line_cells(a, out, real, acc, q0, q1, step);
+	dp_line_cells<true>(a, out, real, acc, q0, q1, step);
 }
 
 // dp_line_run computes line `line`, the launch's threads striding over it.
@@ -366,9 +410,11 @@ dp_linepass(long long L0, int k, cell_t *ring, int nslots, dp_part_t *part, long
 #pragma unroll
 		for (int d = 0; d <= DP_REACH; ++d)
 			a.prev[d] = sh + dp_pass_slot(L - d) * sw - lo0;
+		a.safe = lo0;
 		const long long real = DP_BACK ? DP_NLINES - 1 - L : L;
 		a.fill(real);
-		dp_line_cells(a, sh + dp_pass_slot(L) * sw - lo0, real, acc, lo + threadIdx.x, hi, blockDim.x);
+		// Checks inline here: the flag made passes slower (codegen lineFlagChecks).
+		dp_line_cells<false>(a, sh + dp_pass_slot(L) * sw - lo0, real, acc, lo + threadIdx.x, hi, blockDim.x);
 		__syncthreads(); // the line is written before the next reads it
 	}
 	for (int d = 0; d < DP_REACH && d < k; ++d) {

@@ -26,7 +26,19 @@ struct dp_error_t {
 	long long a, b; // what it read: cell coordinates, input indices, operands
 };
 
-#ifndef DP_HOST
+#if !defined(DP_HOST) && !defined(DP_AGAIN)
+// (DP_AGAIN: this file compiled a second time, for its helpers, inside a
+// namespace where DP_LIVE_T and DP_FAIL_IF are other: codegen's dp_fast.)
+
+// dp_lv is the liveness a line kernel's recurrence in namespace dp_fast is
+// given: a check sets bad where lv holds, a register, no branch and no call
+// (templates/line.cu).
+struct dp_lv {
+	int lv;
+	int bad;
+	__device__ __forceinline__ operator bool() const { return lv != 0; }
+};
+
 // The first error wins; later ones are dropped.
 __device__ dp_error_t dp_err;
 // Set by the host (on another stream) to stop a persistent kernel.

@@ -200,7 +200,8 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 // DPGPU_LINE_TILES=off (never) or wide (wide lines too), DPGPU_LINE_TILE_CELLS
 // (cells a thread), DPGPU_LINE_RUN (most lines a launch), DPGPU_LINE_DEPTH
 // (lines between waits), DPGPU_LINE_THREADS
-// (the line kernels' block size).
+// (the line kernels' block size), DPGPU_LINE_CHECKS=inline (checks that
+// report where they fail, not a flag first).
 func lineTilesEnv(c *config) {
 	switch os.Getenv("DPGPU_LINE_TILES") {
 	case "off":
@@ -219,5 +220,8 @@ func lineTilesEnv(c *config) {
 	}
 	if n, err := strconv.Atoi(os.Getenv("DPGPU_LINE_THREADS")); err == nil && n >= 32 && n <= 1024 && n%32 == 0 {
 		c.codegen.LineThreads = n
+	}
+	if os.Getenv("DPGPU_LINE_CHECKS") == "inline" {
+		c.codegen.LineInlineChecks = true
 	}
 }

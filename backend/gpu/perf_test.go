@@ -369,7 +369,8 @@ func TestPerfTables(t *testing.T) {
 // TestPerfLineSweep times the ways of running the lines of 0/1 knapsacks
 // of 10,000 items: a launch a line, dp_linetiles (blocks of 256 and 1,024
 // threads), passes of k lines in shared memory (dp_linepass), and what
-// lines() chooses. DPGPU_PERF_ONLY (a regular expression) picks rows.
+// lines() chooses; "inline": the checks report where they fail instead of
+// setting a flag first. DPGPU_PERF_ONLY (a regular expression) picks rows.
 func TestPerfLineSweep(t *testing.T) {
 	scale := perfScale(t)
 	e := executor(t)
@@ -392,15 +393,18 @@ func TestPerfLineSweep(t *testing.T) {
 		type variant struct {
 			name            string
 			off, wide, pass bool
+			inline          bool // checks reporting where they fail (codegen LineInlineChecks)
 			threads         int
 			passLines       int64
 		}
 		vs := []variant{
 			{name: "line", off: true},
+			{name: "line inline", off: true, inline: true},
 			{name: "tiles", wide: true},
+			{name: "tiles inline", wide: true, inline: true},
 			{name: "tiles t1024", wide: true, threads: 1024},
 		}
-		vs = append(vs, variant{name: "auto", pass: true})
+		vs = append(vs, variant{name: "auto", pass: true}, variant{name: "auto inline", pass: true, inline: true})
 		if in.maxWt <= 1000 {
 			for _, k := range []int64{2, 3, 4, 6, 8, 12} {
 				vs = append(vs, variant{name: fmt.Sprintf("pass%d", k), pass: true, passLines: k})
@@ -413,7 +417,7 @@ func TestPerfLineSweep(t *testing.T) {
 			e.cfg = old
 			e.cfg.passOff, e.cfg.passLines = !v.pass, v.passLines
 			e.cfg.tilesOff, e.cfg.tileWide = v.off, v.wide
-			rows = append(rows, measure(t, e, in.name+" "+v.name, p, pl, codegen.Options{LineThreads: v.threads}, backend.Options{}, 3))
+			rows = append(rows, measure(t, e, in.name+" "+v.name, p, pl, codegen.Options{LineThreads: v.threads, LineInlineChecks: v.inline}, backend.Options{}, 3))
 		}
 	}
 	printTable(t, rows)
