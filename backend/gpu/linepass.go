@@ -42,14 +42,14 @@ type passFacts struct {
 }
 
 // Limits of a pass: at most maxPassLines lines (the widening grows with
-// the square of k), the widening of the pass's first line at most
+// the square of k); the widening of the pass's first line at most
 // passWiden of a block's own positions (0/1 knapsack 10,000 x 1,000,000,
 // items up to 1,000, 7,576 positions a block, H200: passes of 3, 4, 6, 8
-// lines 62.3, 60.1, 59.8, 61.9 ms; a launch a line 68.7-72.3 ms), and a
-// block's own positions at
-// least minPassTile (two a thread): narrower lines go to dp_linetiles, whose
-// blocks of 256 threads fit them better (lookback lattice N = 30,000, 228
-// positions a block: 22.0 ms in passes of 16 lines, 20.0 ms in tiles; H200).
+// lines 62.3, 60.1, 59.8, 61.9 ms; a launch a line 68.7-72.3 ms); a block's
+// own positions at least minPassTile, two a thread: narrower lines go to
+// dp_linetiles, whose blocks of 256 threads fit them better (lookback
+// lattice N = 30,000, 228 positions a block: 22.0 ms in passes of 16 lines,
+// 20.0 ms in tiles; H200).
 const (
 	maxPassLines = 16
 	passWiden    = 0.75
@@ -57,8 +57,9 @@ const (
 )
 
 // chooseLinePass decides whether lines() runs passes, and their shape; nil:
-// it does not (a reach unbounded on a side, lines too narrow for a block of
-// every multiprocessor to own more positions than the pass's widening).
+// it does not (a reach unbounded on a side, lines too narrow for a block a
+// multiprocessor to own minPassTile positions, a widening over passWiden of
+// them at two lines, or no two lines' slots in the ring's budget).
 // cfg's passLines forces k (where the shape allows a pass at all, or the
 // tile is forced too), passTile the positions a block owns, passOff turns
 // passes off.
@@ -114,14 +115,10 @@ func (r *run) planLinePass() (*linePass, error) {
 	if fn == nil || r.keep || (pr.Answer == codegen.AnswerRegion && pr.RegionOp == ir.ReduceSum) {
 		return nil, nil
 	}
-	budget := int64(ringBudget)
-	if free, _, err := e.ctx.MemInfo(); err == nil {
-		budget = min(budget, free/4)
-	}
 	p := chooseLinePass(passFacts{
 		width: pr.Width, lines: pr.Lines, reach: int64(pr.Reach), left: pr.LineLeft, right: pr.LineRight,
 		cellBytes: r.cellBytes(), sms: e.dev.SMs, sharedBlock: int64(e.dev.MaxSharedPerBlockOptin), sharedSM: int64(e.dev.MaxSharedPerSM),
-		budget: budget,
+		budget: r.lineRingBudget(),
 	}, &e.cfg)
 	if p == nil {
 		return nil, nil

@@ -52,10 +52,7 @@ func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
 	if err != nil {
 		return nil, err
 	}
-	budget := int64(ringBudget)
-	if free, _, err := e.ctx.MemInfo(); err == nil {
-		budget = min(budget, free/4)
-	}
+	budget := r.lineRingBudget()
 	t := chooseLineTiles(tileFacts{
 		width: pr.Width, lines: pr.Lines, reach: int64(pr.Reach), left: pr.LineLeft, right: pr.LineRight,
 		threads: threads, cellBytes: r.cellBytes(), sms: e.dev.SMs, resident: int64(occ * e.dev.SMs),
@@ -65,6 +62,17 @@ func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
 		t.fn = fn
 	}
 	return t, nil
+}
+
+// lineRingBudget is the bytes the ring of lines of a run of dp_linetiles
+// or a pass of dp_linepass may take: ringBudget, or a quarter of the
+// device's free memory where that is less.
+func (r *run) lineRingBudget() int64 {
+	budget := int64(ringBudget)
+	if free, _, err := r.e.ctx.MemInfo(); err == nil {
+		budget = min(budget, free/4)
+	}
+	return budget
 }
 
 // tileFacts is what chooseLineTiles decides from: the lines (width,
