@@ -158,12 +158,13 @@ func harnessRest(prog *Program) string {
 		// DP_REACH lines equal (the only ones it writes), or a failure
 		// of the same kind.
 		const dp_error_t first = dp_err;
-		for (int parts = 3; parts <= 5; parts += 2)
+		for (int cut = 3; cut <= 5; cut += 2)
 			for (int grow = 0; grow < 2; ++grow) {
 				memset((void *)&dp_err, 0, sizeof dp_err);
 				std::vector<cell_t> ring5(DP_NLINES * DP_WIDTH);
 				static dp_part_t parts5[4096];
-				const long long tw = (DP_WIDTH + parts - 1) / parts;
+				memset(parts5, 0, sizeof parts5);
+				const long long tw = (DP_WIDTH + cut - 1) / cut;
 				const unsigned nb = (unsigned)((DP_WIDTH + tw - 1) / tw);
 				bool same = true;
 				for (long long L = 0, n = 1; L < DP_NLINES; L += n, n = grow ? n + 1 : 4) {
@@ -188,6 +189,24 @@ func harnessRest(prog *Program) string {
 					fprintf(stderr, "dp_linepass (tiles of %lld, passes %s) computed other cells than dp_line\n", tw, grow ? "growing" : "of 4");
 					return 3;
 				}
+#if DP_ANS_KIND == 2 && DP_REG_OP != 2
+				// The region's best over the blocks' partials (which fold
+				// the widened cells too): dp_line's.
+				if (first.code == 0) {
+					dp_part_t want, got;
+					dp_part_init(want);
+					dp_part_init(got);
+					for (int k = 0; k < 4096; ++k) {
+						dp_part_merge(want, parts[k]);
+						dp_part_merge(got, parts5[k]);
+					}
+					if (want.any != got.any || want.idx != got.idx || want.iv != got.iv || want.fv != got.fv) {
+						fprintf(stderr, "dp_linepass (tiles of %lld, passes %s): region best %g at %lld, dp_line's %g at %lld\n", tw, grow ? "growing" : "of 4",
+							(double)DP_PART_V(got), got.idx, (double)DP_PART_V(want), want.idx);
+						return 3;
+					}
+				}
+#endif
 			}
 		memcpy((void *)&dp_err, &first, sizeof first);
 	}
@@ -770,6 +789,47 @@ cell[i][j] = a[i] + b[j]     when i == ROWS-1 || j == COLS-1
 	return emuCase{name: "backward/" + string(kern), src: src, opt: Options{Kernel: kern, RowsPerThread: 1, StripWarps: 1, TileH: 32, TileW: 32}, kern: kern, want: g, ans: g[0][0]}
 }
 
+// passCase is a rows schedule swept backward (cells read rows i+1 and
+// i+2), reading 3 columns left and 2 right, with a region max over row 0:
+// what dp_linepass must widen on both sides, keep two lines of in shared
+// memory and fold into the region's partials.
+func passCase(n, m int) emuCase {
+	r := &rng{21}
+	a := make([]int64, m)
+	for k := range a {
+		a[k] = r.intn(100)
+	}
+	g := grid(n, m)
+	for i := n - 1; i >= 0; i-- {
+		for j := 0; j < m; j++ {
+			if i >= n-2 {
+				g[i][j] = float64(a[j])
+				continue
+			}
+			if j >= 3 && j+2 < m {
+				g[i][j] = math.Max(g[i+1][j], math.Max(g[i+2][j-3], g[i+1][j+2])) + float64(a[j]%5) - 2
+			} else {
+				g[i][j] = g[i+1][j] + float64(a[j]%5) - 2
+			}
+		}
+	}
+	best, bj := g[0][0], 0
+	for j := range g[0] {
+		if g[0][j] > best {
+			best, bj = g[0][j], j
+		}
+	}
+	src := fmt.Sprintf(`problem band2
+int 1x? A = %s
+%d x %d
+cell[i][j] = A[j]                                                          when i >= ROWS-2
+           | max(cell[i+1][j], cell[i+2][j-3], cell[i+1][j+2]) + A[j] %% 5 - 2   when j >= 3 && j + 2 < COLS
+           | cell[i+1][j] + A[j] %% 5 - 2                                          otherwise
+answer: max(j in 0..COLS-1: cell[0][j])
+`, ints(a), n, m)
+	return emuCase{name: "band2", src: src, opt: Options{LineThreads: 32}, kern: KernelLine, want: g, ans: best, best: [2]int64{0, int64(bj)}}
+}
+
 // colsCase needs the cols schedule: every reference reads column j-1 at a
 // row that depends on i.
 func colsCase(n, m int) emuCase {
@@ -964,6 +1024,7 @@ func TestEmulatedProblems(t *testing.T) {
 		// Lines of 601 cells: on one block of 32 threads (the harness)
 		// each thread computes 18 or 19 cells a line.
 		knapsackCase(12, 600, 15),
+		passCase(23, 157),
 		boundedCase(7, 40, 6),
 		backwardCase(40, 45, KernelStrip),
 		backwardCase(45, 40, KernelTile),
@@ -1028,7 +1089,7 @@ cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
 		// few that cover every kernel; DPGPU_EMU_ALL=1 runs them all.
 		quick := map[string]bool{"edit/strip": true, "shifted/strip": true, "rowzero/strip": true, "lcs-4warps": true, "knapsack-9x70": true, "sw/tile": true, "outside/strip": true,
 			"input-outside": true, "manhattan-double-150x37/strip/maintain": true,
-			"knapsack-12x600": true, "wide-outside": true, "wide-overflow": true, "wide-overflow-flagged": true, // several cells a line thread "backward/strip/maintain": true,
+			"knapsack-12x600": true, "band2": true, "wide-outside": true, "wide-overflow": true, "wide-overflow-flagged": true, // several cells a line thread "backward/strip/maintain": true,
 			"backward/strip/keeprows": true, "lcs-rpt4/keeprows": true,
 			"cols":            true, // line tiles reading both sides
 			"mid/lcs-150-170": true, "mid/backward-40-60": true}
@@ -1199,5 +1260,16 @@ cell[i][j] = cell[i-3][j]                        when i == 2 && j == 40
 			t.Parallel()
 			c.run(t)
 		})
+	}
+}
+
+// TestPassCaseShape pins what passCase is there to exercise: a backward
+// line program two lines deep, reading 3 positions left and 2 right, with a
+// region answer.
+func TestPassCaseShape(t *testing.T) {
+	c := passCase(23, 157)
+	prog := generate(t, c.name+".dp", c.src, c.opt)
+	if prog.Kernel != KernelLine || !prog.Backward || prog.Reach != 2 || prog.LineLeft != 3 || prog.LineRight != 2 || prog.Answer != AnswerRegion {
+		t.Errorf("kernel %s, backward %v, reach %d, left %d, right %d, answer %v", prog.Kernel, prog.Backward, prog.Reach, prog.LineLeft, prog.LineRight, prog.Answer)
 	}
 }
