@@ -1250,30 +1250,19 @@ func cellDep(e ir.Expr) (dep, ok bool) {
 // a cell reads a line at a position the plan does not prove inside the grid
 // and its cells are integers, the branches around dp_fail on the cell's
 // chain cost more than the flag and the second copy of the recurrence: 0/1
-// knapsack 10,000 x 1,000,000 in a launch a line 73.4 -> 65.5 ms,
-// knapPI_1_10000_1000_1 22.6 -> 20.9 ms (H200). Elsewhere they did not:
-// the lookback lattice (double cells, reads proved) 19.9 -> 20.7 ms, the
-// bounded knapsack (a reduction in every cell) 6.2 -> 7.7 ms at 1,000 items;
-// and in dp_linepass neither way (its lines in shared memory: 60.1 ms
-// inline, 66.6 with the flag), which always reports inline.
+// knapsack 10,000 x 1,000,000 in a launch a line 73.4 -> 65.5 ms, 10,000
+// items at capacity 49,877 in tiles 22.65 -> 20.85 ms (H200). Elsewhere they
+// did not: the lookback lattice (double cells, reads proved) 19.9 -> 20.7
+// ms, the bounded knapsack (a reduction in every cell) 6.2 -> 7.7 ms at
+// 1,000 items (which vary 5.4-6.6 ms from run to run); and in dp_linepass
+// (its lines in shared memory: 60.1 ms inline, 66.6 with the flag), which
+// always reports inline.
 func (g *gen) lineFlagChecks() bool {
 	if g.prog.Kernel != KernelLine || g.opt.LineInlineChecks || g.p.CellType.IsFloat() || !slices.Contains(g.refSafe, false) {
 		return false
 	}
 	reduces := false
-	for _, c := range g.p.Cases {
-		for _, e := range []ir.Expr{c.Cond, c.Value} {
-			if e == nil {
-				continue
-			}
-			ir.Walk(e, func(x ir.Expr) bool {
-				if _, ok := x.(*ir.Reduce); ok {
-					reduces = true
-				}
-				return !reduces
-			})
-		}
-	}
+	outerReductions(g.p, func(*ir.Reduce) { reduces = true })
 	return !reduces
 }
 
@@ -1308,13 +1297,11 @@ func (g *gen) source() (string, error) {
 		// The recurrence again in namespace dp_fast, its checks setting a
 		// flag (templates/line.cu): the line kernels compute a thread's
 		// cells so and again with the checks that report where one is set.
-		b.WriteString("\n// ==== dp_fast: the recurrence with its checks as a flag ====\n#define DP_AGAIN 1\nnamespace dp_fast {\n#undef DP_LIVE_T\n#undef DP_FAIL_IF\n#define DP_LIVE_T dp_lv &\n")
-		b.WriteString("#define DP_FAIL_IF(cond, live, code, site, ci, cj, a, b) ((live).bad |= (int)(bool)(cond) & (live).lv)\n")
-		if err := templates.Execute(&b, "preamble.cu", data); err != nil {
+		b.WriteString("#define DP_AGAIN 1 // the preamble's helpers only (preamble.cu)\n")
+		if err := checksNamespace(&b, "dp_fast", flagFail, data, rec.String()); err != nil {
 			return "", err
 		}
-		b.WriteString(rec.String())
-		b.WriteString("} // namespace dp_fast\n#undef DP_AGAIN\n#undef DP_LIVE_T\n#undef DP_FAIL_IF\n#define DP_LINE_FAST 1\n")
+		b.WriteString("#undef DP_AGAIN\n#undef DP_LIVE_T\n#undef DP_FAIL_IF\n#define DP_LINE_FAST 1\n")
 	}
 	b.WriteString(g.refTable())
 	if prog.Kernel == KernelStrip || prog.Kernel == KernelBatch {

@@ -630,6 +630,15 @@ func matrixText(m [][]int64) string {
 	return strings.Join(rows, " & ")
 }
 
+// ints returns n values in [0, below) from seed.
+func (r *rng) ints(n int, below int64) []int64 {
+	v := make([]int64, n)
+	for k := range v {
+		v[k] = r.intn(below)
+	}
+	return v
+}
+
 type rng struct{ x uint64 }
 
 func (r *rng) intn(n int64) int64 {
@@ -794,11 +803,7 @@ cell[i][j] = a[i] + b[j]     when i == ROWS-1 || j == COLS-1
 // what dp_linepass must widen on both sides, keep two lines of in shared
 // memory and fold into the region's partials.
 func passCase(n, m int) emuCase {
-	r := &rng{21}
-	a := make([]int64, m)
-	for k := range a {
-		a[k] = r.intn(100)
-	}
+	a := (&rng{21}).ints(m, 100)
 	g := grid(n, m)
 	for i := n - 1; i >= 0; i-- {
 		for j := 0; j < m; j++ {
@@ -833,11 +838,7 @@ answer: max(j in 0..COLS-1: cell[0][j])
 // colsCase needs the cols schedule: every reference reads column j-1 at a
 // row that depends on i.
 func colsCase(n, m int) emuCase {
-	r := &rng{11}
-	w := make([]int64, n)
-	for k := range w {
-		w[k] = r.intn(100)
-	}
+	w := (&rng{11}).ints(n, 100)
 	g := grid(n, m)
 	for j := 0; j < m; j++ {
 		for i := 0; i < n; i++ {
@@ -1151,11 +1152,7 @@ func captureDecls(prog *Program) string {
 // cell[i-1][j-3], cell[i][j-2], cell[i-1][j]): slab borders DP_PJ = 3
 // columns wide.
 func wideCase(n, m int, seed uint64) emuCase {
-	r := &rng{seed}
-	a := make([]int64, n*m)
-	for k := range a {
-		a[k] = r.intn(100)
-	}
+	a := (&rng{seed}).ints(n*m, 100)
 	g := grid(n, m)
 	for i := 0; i < n; i++ {
 		for j := 0; j < m; j++ {

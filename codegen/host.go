@@ -290,21 +290,36 @@ func (g *gen) hostSource() (string, error) {
 	b.WriteString(g.hostInvariantDecls())
 	b.WriteString(g.refTable())
 	b.WriteString(g.hostCaptures())
-	for _, mode := range []struct{ ns, fail string }{
-		{"dp_fast", "((live).bad |= (int)(bool)(cond) & (live).lv)"},
-		{"dp_slow", "do { if ((cond) && (live).lv) dp_host_note((live).ctl, (code), (site), (ci), (cj), (long long)(a), (long long)(b)); } while (0)"},
-	} {
-		fmt.Fprintf(&b, "\n// ==== %s ====\nnamespace %s {\n#undef DP_LIVE_T\n#undef DP_FAIL_IF\n#define DP_LIVE_T dp_lv &\n#define DP_FAIL_IF(cond, live, code, site, ci, cj, a, b) %s\n", mode.ns, mode.ns, mode.fail)
-		if err := templates.Execute(&b, "preamble.cu", data); err != nil {
-			return "", err
-		}
-		b.WriteString(rec.String())
-		fmt.Fprintf(&b, "} // namespace %s\n", mode.ns)
+	if err := checksNamespace(&b, "dp_fast", flagFail, data, rec.String()); err != nil {
+		return "", err
+	}
+	if err := checksNamespace(&b, "dp_slow", "do { if ((cond) && (live).lv) dp_host_note((live).ctl, (code), (site), (ci), (cj), (long long)(a), (long long)(b)); } while (0)", data, rec.String()); err != nil {
+		return "", err
 	}
 	if err := templates.Execute(&b, "host.cu", data); err != nil {
 		return "", err
 	}
 	return resetLines(head+b.String(), prog.Name), nil
+}
+
+// flagFail is DP_FAIL_IF where a failed check only sets the liveness's
+// flag (a dp_lv: host_prelude.cu on the host, preamble.cu on the GPU), no
+// branch and no call; the caller computes the cells again with checks that
+// report where it is set.
+const flagFail = "((live).bad |= (int)(bool)(cond) & (live).lv)"
+
+// checksNamespace writes the preamble's helpers and the recurrence rec
+// again in namespace ns, DP_LIVE_T a dp_lv & and DP_FAIL_IF(cond, live,
+// code, site, ci, cj, a, b) the text fail: the same cells with another
+// way of reporting a failed check.
+func checksNamespace(b *bytes.Buffer, ns, fail string, data templateData, rec string) error {
+	fmt.Fprintf(b, "\n// ==== %s ====\nnamespace %s {\n#undef DP_LIVE_T\n#undef DP_FAIL_IF\n#define DP_LIVE_T dp_lv &\n#define DP_FAIL_IF(cond, live, code, site, ci, cj, a, b) %s\n", ns, ns, fail)
+	if err := templates.Execute(b, "preamble.cu", data); err != nil {
+		return err
+	}
+	b.WriteString(rec)
+	fmt.Fprintf(b, "} // namespace %s\n", ns)
+	return nil
 }
 
 // hostInPlace is DP_INPLACE: 1 where every reference reads the row before

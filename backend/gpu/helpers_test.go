@@ -64,9 +64,8 @@ type variant struct {
 	tilesOff                        bool
 	tileCells, tileLines, tileDepth int64
 	tickets                         bool
-	// Passes of lines in shared memory: off, or their lines and the
-	// positions a block owns forced (0: planLinePass chooses).
-	passOff             bool
+	// Passes of lines in shared memory: their lines and the positions a
+	// block owns forced (0: planLinePass chooses).
 	passLines, passTile int64
 }
 
@@ -112,7 +111,7 @@ func runGPU(t testing.TB, e *Executor, p *ir.Problem, pl *plan.Plan, v variant) 
 	// A variant that shapes the tiles wants them on lines of any width.
 	e.cfg.tileWide = v.tileCells > 0
 	// A variant that names the tiles or a launch a line runs no passes.
-	e.cfg.passOff, e.cfg.passLines, e.cfg.passTile = v.passOff || v.tilesOff || v.tileCells > 0, v.passLines, v.passTile
+	e.cfg.passOff, e.cfg.passLines, e.cfg.passTile = v.tilesOff || v.tileCells > 0, v.passLines, v.passTile
 	defer func() { e.cfg = old }()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
