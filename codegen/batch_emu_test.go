@@ -33,6 +33,9 @@ type batchCase struct {
 	// globalRows: the program passes the rows between strips through
 	// global memory (Program.BatchRowBytes).
 	globalRows bool
+	// packed: the program computes two instances a warp in 16-bit halves
+	// (Program.BatchPacked; codegen/pack16.go), unless opt.BatchNoPack.
+	packed bool
 }
 
 // batchHarness writes main() for the batch program prog over the
@@ -124,6 +127,9 @@ func (c batchCase) run(t *testing.T) {
 	}
 	if (prog.BatchRowBytes > 0) != c.globalRows {
 		t.Fatalf("rows between strips in global memory: %v, want %v", prog.BatchRowBytes > 0, c.globalRows)
+	}
+	if want := c.packed && !opt.BatchNoPack; prog.BatchPacked != want {
+		t.Fatalf("packed %v (%s), want %v", prog.BatchPacked, prog.BatchUnpacked, want)
 	}
 	if prog.BatchProfiles != c.profiles {
 		t.Fatalf("%d profiles, want %d", prog.BatchProfiles, c.profiles)
@@ -449,12 +455,133 @@ cell[i][j] = i == 0 ? D[0] : max(cell[i-1][j] * 3 + 1, j > 0 ? cell[i][j-1] : 0)
 		}
 		cases = append(cases, c)
 	}
+	// Global alignment with negative scores, odd and even counts of
+	// instances (a warp's pair, and the last warp's one), and values at
+	// the edge of 16 bits.
+	for _, n := range []int{1, 2, 7} {
+		c := batchCase{name: fmt.Sprintf("nw-negative-%d", n), vary: ab}
+		for k := range n {
+			e := nwCase(randSeq(70, uint64(3000+k)), randSeq(90, uint64(3100+k)), 2, -3, -4)
+			c.srcs, c.ans = append(c.srcs, e.src), append(c.ans, e.ans)
+		}
+		cases = append(cases, c)
+	}
+	cases = append(cases, edge16Case(t))
+	packed := map[string]bool{"edit-45x70": true, "lcs-300x97": true, "lcs-599x40": true, "sw-60x33": true,
+		"edit-columns": true, "sw-columns": true, "lcs-columns-300rows": true, "edit-lastrow-min": true,
+		"profile-40": true, "profile-255-transposed": true, "profile-600": true, "profile-20": true,
+		"lcs-300x97/global-rows": true, "lcs-columns-300rows/global-rows": true, "edit-1x1": true, "edit-0x5": true,
+		"nw-negative-1": true, "nw-negative-2": true, "nw-negative-7": true, "edge16": true}
+	for k := range cases {
+		cases[k].packed = packed[cases[k].name]
+		if cases[k].packed {
+			// The same instances on the 32-bit program.
+			c := cases[k]
+			c.name += "/32bit"
+			c.opt.BatchNoPack = true
+			cases = append(cases, c)
+		}
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			c.run(t)
 		})
 	}
+}
+
+// nwCase is Needleman-Wunsch of a against b with the given match,
+// mismatch and gap scores, and its plain-Go answer.
+func nwCase(a, b string, match, mismatch, gap int) emuCase {
+	g := grid(len(a)+1, len(b)+1)
+	for i := range g {
+		for j := range g[i] {
+			switch {
+			case i == 0:
+				g[i][j] = float64(j * gap)
+			case j == 0:
+				g[i][j] = float64(i * gap)
+			default:
+				s := mismatch
+				if a[i-1] == b[j-1] {
+					s = match
+				}
+				g[i][j] = max(g[i-1][j-1]+float64(s), g[i-1][j]+float64(gap), g[i][j-1]+float64(gap))
+			}
+		}
+	}
+	src := fmt.Sprintf(`problem nw
+char 1x? A = %q
+char 1x? B = %q
+args: A, B
+(len(A)+1) x (len(B)+1)
+cell[i][j] = i * %d when j == 0
+           | j * %d when i == 0
+           | max(cell[i-1][j-1] + (A[i-1] == B[j-1] ? %d : %d), cell[i-1][j] + %d, cell[i][j-1] + %d) otherwise
+`, a, b, gap, gap, match, mismatch, gap, gap)
+	return emuCase{src: src, ans: g[len(a)][len(b)]}
+}
+
+// edge16Case is a batch whose cells reach close to 32767, the most a
+// packed program's half holds: the greatest step c (each cell the larger
+// of its neighbours above and left plus c, or plus the letters' codes'
+// difference) whose program is still packed, found by generating it.
+func edge16Case(t *testing.T) batchCase {
+	const n = 40
+	text := func(a, b string, c int) string {
+		return fmt.Sprintf(`problem edge16
+char 1x? A = %q
+char 1x? B = %q
+args: A, B
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0 when i == 0 && j == 0
+           | cell[i][j-1] + %d when i == 0
+           | cell[i-1][j] + %d when j == 0
+           | max(cell[i-1][j], cell[i][j-1]) + (A[i-1] == B[j-1] ? %d : %d) otherwise
+`, a, b, c, c, c, c-1)
+	}
+	best := 0
+	for c := 300; c < 500; c++ {
+		p, pl := dptest.Load(t, "edge16.dp", text(randSeq(n, 1), randSeq(n, 2), c))
+		prog, err := Generate(p, pl, Options{Batch: true, BatchInputs: []string{"A", "B"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !prog.BatchPacked {
+			break
+		}
+		best = c
+	}
+	if best == 0 || best == 499 {
+		t.Fatalf("edge16: packed up to step %d", best)
+	}
+	c := batchCase{name: "edge16", vary: []string{"A", "B"}}
+	for k := range 5 {
+		a, b := randSeq(n, uint64(3200+k)), randSeq(n, uint64(3300+k))
+		g := grid(n+1, n+1)
+		for i := range g {
+			for j := range g[i] {
+				switch {
+				case i == 0 && j == 0:
+				case i == 0:
+					g[i][j] = g[i][j-1] + float64(best)
+				case j == 0:
+					g[i][j] = g[i-1][j] + float64(best)
+				default:
+					s := best - 1
+					if a[i-1] == b[j-1] {
+						s = best
+					}
+					g[i][j] = max(g[i-1][j], g[i][j-1]) + float64(s)
+				}
+			}
+		}
+		if g[n][n] < 30000 || g[n][n] > 32767 {
+			t.Fatalf("edge16: the last cell is %v, not close to 32767", g[n][n])
+		}
+		c.srcs, c.ans = append(c.srcs, text(a, b, best)), append(c.ans, g[n][n])
+	}
+	return c
 }
 
 // TestBatchNotBatchable: what no batch program runs says why.

@@ -246,6 +246,10 @@ type Options struct {
 	// other in global memory even where shared memory would hold them
 	// (for tests and tuning).
 	BatchGlobalRows bool
+	// BatchNoPack keeps a batch program to 32-bit cells, one instance a
+	// warp, where two instances in 16-bit halves would serve
+	// (Program.BatchPacked): for comparisons and tests.
+	BatchNoPack bool
 }
 
 // ErrNotBatchable is Generate's error (wrapped, with the reason) for
@@ -374,6 +378,12 @@ type Program struct {
 	// the cell that holds it (a batch reports answers; keeping each row's
 	// best column cost a third of the protein search's kernel).
 	BatchValueOnly bool
+	// BatchPacked: a warp of the batch program computes two instances,
+	// 2p and 2p+1, in the 16-bit halves of its registers (codegen/pack16.go,
+	// templates/batch16.cu); a launch of n instances has (n+1)/2 warps.
+	// BatchUnpacked says why a batch program is not packed.
+	BatchPacked   bool
+	BatchUnpacked string
 }
 
 // StripRows is the height of one strip of the strip kernel (one block's
@@ -1280,10 +1290,19 @@ func (g *gen) source() (string, error) {
 	// harmlessly (a reference not proved inside reports by its own id:
 	// DP_REFS_SAFE).
 	g.recChecks = len(g.sites) > sites
+	var rec16 strings.Builder
+	if prog.Kernel == KernelBatch {
+		prog.BatchUnpacked, prog.BatchPacked = g.recurrence16(&rec16)
+	}
 	b.WriteString(g.defines())
 	data := g.templateData()
 	for _, name := range []string{"preamble.cu"} {
 		if err := templates.Execute(&b, name, data); err != nil {
+			return "", err
+		}
+	}
+	if prog.BatchPacked {
+		if err := templates.Execute(&b, "simd16.cu", data); err != nil {
 			return "", err
 		}
 	}
@@ -1293,6 +1312,9 @@ func (g *gen) source() (string, error) {
 		b.WriteString(g.profileDecls())
 	}
 	b.WriteString(rec.String())
+	if prog.BatchPacked {
+		b.WriteString(rec16.String())
+	}
 	if g.lineFlagChecks() {
 		// The recurrence again in namespace dp_fast, its checks setting a
 		// flag (templates/line.cu): the line kernels compute a thread's
@@ -1310,6 +1332,9 @@ func (g *gen) source() (string, error) {
 		}
 	}
 	kernel := map[KernelKind]string{KernelLine: "line.cu", KernelTile: "tile.cu", KernelStrip: "strip.cu", KernelFront: "front.cu", KernelBatch: "batch.cu"}[prog.Kernel]
+	if prog.BatchPacked {
+		kernel = "batch16.cu"
+	}
 	if err := templates.Execute(&b, kernel, data); err != nil {
 		return "", err
 	}
@@ -1565,6 +1590,15 @@ func (g *gen) inputDecls() string {
 					at = fmt.Sprintf("dp_binst() * %dLL + k", max(in.Len, 1))
 				}
 				fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return __ldg((const %s *)dp_bptr[%d] + %s); }\n", rt, f, et, k, at)
+				if g.prog.BatchPacked {
+					// The reader of a given instance: a packed program's
+					// warp computes two (templates/batch16.cu).
+					at = "k"
+					if in.PerInstance {
+						at = fmt.Sprintf("inst * %dLL + k", max(in.Len, 1))
+					}
+					fmt.Fprintf(&b, "__device__ __forceinline__ %s %s_at(long long inst, long long k) { (void)inst; return __ldg((const %s *)dp_bptr[%d] + %s); }\n", rt, f, et, k, at)
+				}
 				break
 			}
 			fmt.Fprintf(&b, "__constant__ const %s *%s;\n", et, in.Symbol)
@@ -1585,6 +1619,9 @@ func (g *gen) inputDecls() string {
 				fetch = "dp_tex_s64"
 			}
 			fmt.Fprintf(&b, "__device__ __forceinline__ %s %s(long long k) { return %s(%s, (int)k); }\n", rt, f, fetch, in.Symbol)
+		}
+		if g.prog.BatchPacked && in.Place != Global {
+			fmt.Fprintf(&b, "__device__ __forceinline__ %s %s_at(long long inst, long long k) { (void)inst; return %s(k); }\n", rt, f, f)
 		}
 	}
 	return b.String()

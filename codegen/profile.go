@@ -278,7 +278,11 @@ func (g *gen) profileDecls() string {
 	b.WriteString("\n// ---- profiles: shared tables read at a row's and a column's value (codegen/profile.go) ----\n")
 	fmt.Fprintf(&b, "#define DP_NPF %d\n", len(g.profiles))
 	if len(g.profiles) == 0 {
-		b.WriteString("struct dp_pfvals {\n\ttemplate <int P, int K> __device__ __forceinline__ int get() const { return 0; }\n};\n")
+		b.WriteString("struct dp_pfvals {\n\ttemplate <int P, int K> __device__ __forceinline__ int get() const { return 0; }\n")
+		if g.prog.BatchPacked {
+			b.WriteString("\ttemplate <int P, int K> static __device__ __forceinline__ unsigned get2(const dp_pfvals &, const dp_pfvals &) { return 0u; }\n")
+		}
+		b.WriteString("};\n")
 		return b.String()
 	}
 	b.WriteString(`struct alignas(16) dp_pfv16 { unsigned int x, y, z, w; };
@@ -295,7 +299,7 @@ struct dp_pf_acc {
 `)
 	m := &emitter{g: g, invariant: true}
 	en := g.gridEnv(analysis.Full())
-	var build, load, get strings.Builder
+	var build, load, get, get2 strings.Builder
 	for k, pf := range g.profiles {
 		in := &g.prog.Inputs[pf.k]
 		et := "short"
@@ -354,10 +358,13 @@ struct dp_pf_acc {
 		}
 		load.WriteString("\t\t\t(void)i, (void)j;\n\t\t}\n")
 		fmt.Fprintf(&get, "\t\tif constexpr (P == %d)\n", k)
+		fmt.Fprintf(&get2, "\t\tif constexpr (P == %d)\n", k)
 		if pf.esize == 2 {
 			fmt.Fprintf(&get, "\t\t\treturn (%s)(short)(p%d[K >> 1] >> ((K & 1) * 16));\n\t\telse ", rt, k)
+			fmt.Fprintf(&get2, "\t\t\treturn (K & 1) ? dp_h2_hihi(a.p%d[K >> 1], b.p%d[K >> 1]) : dp_h2_lolo(a.p%d[K >> 1], b.p%d[K >> 1]);\n\t\telse ", k, k, k, k)
 		} else {
 			fmt.Fprintf(&get, "\t\t\treturn (%s)(int)p%d[K];\n\t\telse ", rt, k)
+			fmt.Fprintf(&get2, "\t\t\treturn dp_h2_lolo(a.p%d[K], b.p%d[K]);\n\t\telse ", k, k)
 		}
 	}
 	b.WriteString("\n// dp_pf_build copies the profiles into the block's shared memory (all its\n// threads; a barrier follows).\n")
@@ -372,7 +379,16 @@ struct dp_pf_acc {
 	b.WriteString(load.String())
 	b.WriteString("\t}\n\ttemplate <int P, int K> __device__ __forceinline__ auto get() const\n\t{\n")
 	b.WriteString(get.String())
-	b.WriteString("\n\t\t\treturn 0;\n\t}\n};\n")
+	b.WriteString("\n\t\t\treturn 0;\n\t}\n")
+	if g.prog.BatchPacked {
+		// Row K's values of two instances' columns (a and b), as a pair of
+		// 16-bit halves (templates/batch16.cu; codegen/pack16.go proved
+		// them to fit).
+		b.WriteString("\ttemplate <int P, int K> static __device__ __forceinline__ unsigned get2(const dp_pfvals &a, const dp_pfvals &b)\n\t{\n")
+		b.WriteString(get2.String())
+		b.WriteString("\n\t\t\treturn 0u;\n\t}\n")
+	}
+	b.WriteString("};\n")
 	return b.String()
 }
 

@@ -346,6 +346,14 @@ func (g *gen) invariantDecls() string {
 		for s := range side.lds {
 			fmt.Fprintf(&b, "\t\tv%d = dp_%s<%d>::fill(x);\n", s, side.name, s)
 		}
+		if g.prog.BatchPacked {
+			// A given instance's values (templates/batch16.cu: a warp
+			// computes two).
+			b.WriteString("\t}\n\t__device__ __forceinline__ void fill_at(long long inst, long long x)\n\t{\n\t\t(void)inst, (void)x;\n")
+			for s := range side.lds {
+				fmt.Fprintf(&b, "\t\tv%d = dp_%s<%d>::fill_at(inst, x);\n", s, side.name, s)
+			}
+		}
 		b.WriteString("\t}\n\ttemplate <int S> __device__ __forceinline__ auto get() const\n\t{\n\t\t")
 		for s := range side.lds {
 			fmt.Fprintf(&b, "if constexpr (S == %d)\n\t\t\treturn v%d;\n\t\telse ", s, s)
@@ -374,12 +382,19 @@ func (g *gen) slotDecl(b *strings.Builder, side string, s int, ld *ir.Load, host
 	if !host {
 		fmt.Fprintf(b, "\t%s type load(long long k) { return %s(k); }\n", qual, loadFuncName(k))
 	}
-	if len(ld.Index) == 1 {
-		fmt.Fprintf(b, "\t%s type fill(%slong long x) { long long k = %s; if (k < 0 || k >= %dLL) k = 0; return %s(%sk); }\n",
-			qual, param, g.pureExpr(ld.Index[0], arg), in.Len, loadFuncName(k), arg)
-	} else {
-		fmt.Fprintf(b, "\t%s type fill(%slong long x) { long long r = %s, c = %s; if (r < 0 || r >= %dLL) r = 0; if (c < 0 || c >= %dLL) c = 0; return %s(%sr * %dLL + c); }\n",
-			qual, param, g.pureExpr(ld.Index[0], arg), g.pureExpr(ld.Index[1], arg), in.Rows, in.Cols, loadFuncName(k), arg, in.Cols)
+	fills := []struct{ name, param, fn string }{{"fill", param, loadFuncName(k) + "(" + arg}}
+	if !host && g.prog.BatchPacked {
+		// A given instance's (templates/batch16.cu).
+		fills = append(fills, struct{ name, param, fn string }{"fill_at", "long long inst, ", loadFuncName(k) + "_at(inst, "})
+	}
+	for _, f := range fills {
+		if len(ld.Index) == 1 {
+			fmt.Fprintf(b, "\t%s type %s(%slong long x) { long long k = %s; if (k < 0 || k >= %dLL) k = 0; return %sk); }\n",
+				qual, f.name, f.param, g.pureExpr(ld.Index[0], arg), in.Len, f.fn)
+		} else {
+			fmt.Fprintf(b, "\t%s type %s(%slong long x) { long long r = %s, c = %s; if (r < 0 || r >= %dLL) r = 0; if (c < 0 || c >= %dLL) c = 0; return %sr * %dLL + c); }\n",
+				qual, f.name, f.param, g.pureExpr(ld.Index[0], arg), g.pureExpr(ld.Index[1], arg), in.Rows, in.Cols, f.fn, in.Cols)
+		}
 	}
 	b.WriteString("};\n")
 }

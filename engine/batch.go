@@ -272,6 +272,9 @@ type BatchStats struct {
 	// shape, or per column template: batchcols.go); Adopted how many
 	// instances took their shape's recurrence (sema.Adopt).
 	Programs, Adopted int64
+	// Packed is how many of the programs compute two instances a warp in
+	// 16-bit halves (codegen Program.BatchPacked).
+	Packed int64
 	// SharedPlans is how many instances checked in full took the plan of
 	// an earlier instance of their shape (plan.Rebind) instead of
 	// planning.
@@ -506,6 +509,11 @@ func Batch(ctx context.Context, src *Source, args []*BatchArg, opt BatchOptions,
 		st.Launches, st.Batched, st.Compiled, st.Adopted = g.launches.Load(), g.batched.Load(), g.compiled.Load(), g.adopted.Load()
 		g.mu.Lock()
 		st.Programs = int64(len(g.groups))
+		for _, grp := range g.groups {
+			if grp.prog.BatchPacked {
+				st.Packed++
+			}
+		}
 		g.mu.Unlock()
 		st.Busy, st.BatchedCells = g.busy(), g.cells.Load()
 		st.Kernel, st.Copies, st.GPUHost = time.Duration(g.kernel.Load()), time.Duration(g.copies.Load()), time.Duration(g.host.Load())

@@ -1,11 +1,13 @@
 package gpu
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -32,6 +34,8 @@ func (e *Executor) BatchProgram(p *ir.Problem, pl *plan.Plan, vary []string, col
 	// For measurements (docs/performance.md): the rows between strips in
 	// global memory whatever their size.
 	o.BatchGlobalRows = os.Getenv("DPGPU_BATCH_GLOBAL_ROWS") == "1"
+	// And 32-bit cells where 16-bit pairs would serve.
+	o.BatchNoPack = os.Getenv("DPGPU_BATCH16") == "off"
 	return codegen.Generate(p, pl, o)
 }
 
@@ -192,6 +196,34 @@ func (sl *batchSlot) free() {
 // the GPU. It fails as a whole only for the device's reasons (memory, a
 // launch error, ctx); an instance's own error is its outcome.
 func (e *Executor) RunBatch(ctx context.Context, prog *codegen.Program, insts []BatchInstance) ([]BatchOutcome, BatchStats, error) {
+	if !prog.BatchPacked || !prog.BatchColumns || len(insts) < 3 {
+		return e.runBatch(ctx, prog, insts)
+	}
+	// A packed program's warp computes two instances for as many columns
+	// as the wider has (templates/batch16.cu): neighbours in column order
+	// share a warp.
+	order := make([]int, len(insts))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(insts[a].P.Cols, insts[b].P.Cols) })
+	sorted := make([]BatchInstance, len(insts))
+	for s, k := range order {
+		sorted[s] = insts[k]
+	}
+	outs, st, err := e.runBatch(ctx, prog, sorted)
+	if err != nil {
+		return nil, st, err
+	}
+	back := make([]BatchOutcome, len(outs))
+	for s, k := range order {
+		back[k] = outs[s]
+	}
+	return back, st, nil
+}
+
+// runBatch is RunBatch in the order of insts.
+func (e *Executor) runBatch(ctx context.Context, prog *codegen.Program, insts []BatchInstance) ([]BatchOutcome, BatchStats, error) {
 	var st BatchStats
 	if prog.Kernel != codegen.KernelBatch {
 		return nil, st, fmt.Errorf("gpu: RunBatch of a %s program", prog.Kernel)
@@ -344,7 +376,11 @@ func (e *Executor) RunBatch(ctx context.Context, prog *codegen.Program, insts []
 		ans = uint64(sl.dev) + uint64(ansAt)
 	}
 	fn := mod.funcs[codegen.FuncBatch]
-	blocks := (n + int64(prog.BatchWarps) - 1) / int64(prog.BatchWarps)
+	warps := n
+	if prog.BatchPacked {
+		warps = (n + 1) / 2 // two instances a warp (templates/batch16.cu)
+	}
+	blocks := (warps + int64(prog.BatchWarps) - 1) / int64(prog.BatchWarps)
 	if blocks > 1<<31-1 {
 		return nil, st, fmt.Errorf("gpu: a batch launch of %d instances is too large", n)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -256,7 +257,7 @@ func TestPerfBatch(t *testing.T) {
 		name string
 		o    codegen.Options
 	}
-	vs := []variant{{name: "default"}}
+	vs := []variant{{name: "default"}, {name: "32-bit", o: codegen.Options{BatchNoPack: true}}}
 	for _, v := range envList("DPGPU_BATCH_RPT") {
 		vs = append(vs, variant{fmt.Sprintf("rpt %d", v), codegen.Options{BatchRowsPerThread: v}})
 	}
@@ -279,6 +280,7 @@ func TestPerfBatch(t *testing.T) {
 		o := e.codegenOptions(p0, backend.Options{})
 		o.Batch, o.BatchInputs = true, vary
 		o.BatchRowsPerThread, o.BatchWarps, o.BatchMinBlocks = v.o.BatchRowsPerThread, v.o.BatchWarps, v.o.BatchMinBlocks
+		o.BatchNoPack = v.o.BatchNoPack
 		if o.BatchRowsPerThread == 0 {
 			o.BatchRowsPerThread = envInt("DPGPU_BATCH_BASE_RPT", 0) // the other variants' (0: the layout's)
 		}
@@ -307,12 +309,17 @@ func TestPerfBatch(t *testing.T) {
 				walls = append(walls, time.Since(start).Seconds())
 			}
 		}
+		if dir := os.Getenv("DPGPU_CUBIN_DIR"); dir != "" { // for disassembly
+			if cubin, _, _, err := e.cache.Compile(e.nvrtc, prog.Source, prog.Name, e.dev.Arch(), prog.Options); err == nil {
+				os.WriteFile(filepath.Join(dir, strings.ReplaceAll(v.name, " ", "-")+".cubin"), cubin, 0o644)
+			}
+		}
 		mod, _, _ := e.load(prog)
 		info, _ := mod.funcs[codegen.FuncBatch].Info()
 		occ, _ := mod.funcs[codegen.FuncBatch].MaxActiveBlocksPerSM(32*prog.BatchWarps, 0)
 		k := median(ks)
-		t.Logf("%s: %d x %dx%d, rpt %d, %d warps/block, %d regs, %d blocks/SM, %d profiles: kernel %.3f ms (%.0f GCUPS), RunBatch %.1f ms",
-			v.name, n, length+1, cols+1, prog.RowsPerThread, prog.BatchWarps, info.Regs, occ, prog.BatchProfiles, k*1e3, cells/k/1e9, median(walls)*1e3)
+		t.Logf("%s: %d x %dx%d, rpt %d, %d warps/block, %d regs, %d blocks/SM, %d profiles, packed %v: kernel %.3f ms (%.0f GCUPS), RunBatch %.1f ms",
+			v.name, n, length+1, cols+1, prog.RowsPerThread, prog.BatchWarps, info.Regs, occ, prog.BatchProfiles, prog.BatchPacked, k*1e3, cells/k/1e9, median(walls)*1e3)
 	}
 	// A few answers against the CPU, each instance loaded on its own.
 	for k := 0; k < n; k += n/7 + 1 {

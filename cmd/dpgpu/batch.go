@@ -224,8 +224,8 @@ func printBatchSteps(w io.Writer, st *engine.BatchStats) {
 		if st.Busy > 0 {
 			gcups = float64(st.BatchedCells) / st.Busy.Seconds() / 1e9
 		}
-		fmt.Fprintf(w, "GPU batch launches: %d (%d instances, %d of them adopting their shape's recurrence; %d programs, %d compiled): GPU busy %s (%.0f GCUPS), kernels summed %s, copies and waits %s, host packing and answers %s\n",
-			st.Launches, st.Batched, st.Adopted, st.Programs, st.Compiled, st.Busy, gcups, st.Kernel, st.Copies, st.GPUHost)
+		fmt.Fprintf(w, "GPU batch launches: %d (%d instances, %d of them adopting their shape's recurrence; %d programs, %d of them 16-bit pairs, %d compiled): GPU busy %s (%.0f GCUPS), kernels summed %s, copies and waits %s, host packing and answers %s\n",
+			st.Launches, st.Batched, st.Adopted, st.Programs, st.Packed, st.Compiled, st.Busy, gcups, st.Kernel, st.Copies, st.GPUHost)
 	}
 }
 
