@@ -176,6 +176,9 @@ type emitter struct {
 	// hoisted names the C variables that hold cell reads a split loop
 	// issued ahead of the iterations that use them (splitLoop).
 	hoisted map[ir.Expr]string
+	// cse: the subexpressions a branch case's condition and value share
+	// (cse.go), set while the case is written.
+	cse map[ir.Expr]cseEntry
 	// nseq numbers the temporaries of sequenced operands (binary);
 	// fallible counts the checks emitted that may report an error (ck, a
 	// cell read not proved inside the grid), so that binary knows which
@@ -203,6 +206,13 @@ func (m *emitter) ck(site int) string {
 }
 
 func (m *emitter) expr(e ir.Expr, en env) string {
+	if c, ok := m.cse[e]; ok {
+		if !c.assign {
+			return c.name
+		}
+		delete(m.cse, e) // written once, here
+		return fmt.Sprintf("(%s = %s)", c.name, m.expr(e, en))
+	}
 	t := e.Type()
 	switch n := e.(type) {
 	case *ir.Const:

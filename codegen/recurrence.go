@@ -146,10 +146,12 @@ func (g *gen) recBody(b *strings.Builder, m *emitter, cases []*ir.Case, idx []in
 			b.WriteString(lineReset)
 			return
 		}
+		m.cseCase(b, c, k)
 		b.WriteString(lineDirective(c.Cond.Position()))
 		fmt.Fprintf(b, "\tif (%s)\n", m.expr(c.Cond, condEnv(k)))
 		b.WriteString(lineDirective(c.Value.Position()))
 		fmt.Fprintf(b, "\t\treturn %s;\n", ret(k, m.expr(c.Value, valEnv(k))))
+		m.cse = nil
 	}
 	if lead == n { // no otherwise
 		b.WriteString("\treturn (cell_t)0;\n}\n")

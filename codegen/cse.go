@@ -1,0 +1,209 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dpgpu/dpgpu/ir"
+)
+
+// A case written as a branch, `if (cond) return value;`, often computes
+// in value what cond computed already: the knapsack's
+// `cell[i-1][w-wt[i-1]] + val[i-1]` is both the candidate compared and the
+// value returned. Where the subexpression's checks may report (an
+// addition that may overflow, a reference not proved inside the grid), the
+// compiler cannot merge the two copies (each may call dp_fail); the
+// generator does: cond assigns the shared value to a temporary, which the
+// value reads. Only where cond being true means cond computed it (through
+// &&, the operands of operators and calls, indices: not through ||, !, a
+// select's branches or a reduction's body), so the temporary is always set
+// when read.
+
+// cseEntry is one shared subexpression: its temporary, and whether the
+// node is cond's (assign it) or value's (read it).
+type cseEntry struct {
+	name   string
+	assign bool
+}
+
+// cseCase finds the subexpressions c's value shares with c's condition,
+// declares their temporaries in b and records them in m.cse; k numbers
+// the case (the temporaries' names).
+func (m *emitter) cseCase(b *strings.Builder, c *ir.Case, k int) {
+	m.cse = nil
+	if c.Cond == nil {
+		return
+	}
+	var conds []ir.Expr
+	var always func(e ir.Expr)
+	always = func(e ir.Expr) {
+		if cseWorth(e) {
+			conds = append(conds, e)
+		}
+		switch n := e.(type) {
+		case *ir.Binary:
+			if n.Op == ir.OpOr {
+				return
+			}
+			always(n.X)
+			always(n.Y)
+		case *ir.Unary:
+			if n.Op != ir.OpNot {
+				always(n.X)
+			}
+		case *ir.Convert:
+			always(n.X)
+		case *ir.Call:
+			for _, a := range n.Args {
+				always(a)
+			}
+		case *ir.Select:
+			always(n.Cond)
+		case *ir.CellRef:
+			always(n.I)
+			always(n.J)
+		case *ir.Load:
+			for _, x := range n.Index {
+				always(x)
+			}
+		}
+	}
+	always(c.Cond)
+	if len(conds) == 0 {
+		return
+	}
+	n := 0
+	var visit func(e ir.Expr)
+	visit = func(e ir.Expr) {
+		if cseWorth(e) {
+			for _, y := range conds {
+				if _, taken := m.cse[y]; !taken && cseSame(e, y) {
+					name := fmt.Sprintf("dp_cse%d_%d", k, n)
+					n++
+					if m.cse == nil {
+						m.cse = map[ir.Expr]cseEntry{}
+					}
+					m.cse[y] = cseEntry{name: name, assign: true}
+					m.cse[e] = cseEntry{name: name}
+					fmt.Fprintf(b, "\t%s %s;\n", ctype(e.Type()), name)
+					return
+				}
+			}
+		}
+		switch x := e.(type) {
+		case *ir.Binary:
+			visit(x.X)
+			visit(x.Y)
+		case *ir.Unary:
+			visit(x.X)
+		case *ir.Convert:
+			visit(x.X)
+		case *ir.Call:
+			for _, a := range x.Args {
+				visit(a)
+			}
+		case *ir.Select:
+			visit(x.Cond)
+			visit(x.Then)
+			visit(x.Else)
+		}
+	}
+	visit(c.Value)
+}
+
+// cseWorth reports whether sharing e saves work that may report: an
+// arithmetic operation or a call over a cell read (not a read alone, which
+// the kernels serve from registers).
+func cseWorth(e ir.Expr) bool {
+	switch n := e.(type) {
+	case *ir.Binary:
+		if n.Op == ir.OpAnd || n.Op == ir.OpOr || n.T == ir.Bool {
+			return false
+		}
+	case *ir.Call:
+	default:
+		return false
+	}
+	if e.Type().IsFloat() {
+		return false // the evaluators' rounding is per operation anyway; keep the text as written
+	}
+	reads := false
+	ir.Walk(e, func(x ir.Expr) bool {
+		switch x.(type) {
+		case *ir.CellRef:
+			reads = true
+		case *ir.Reduce:
+			reads = false
+			return false
+		}
+		return true
+	})
+	return reads && !hasReduce(e)
+}
+
+// hasReduce reports whether e holds a reduction (whose variables make
+// equal text mean different values).
+func hasReduce(e ir.Expr) bool {
+	found := false
+	ir.Walk(e, func(x ir.Expr) bool {
+		if _, ok := x.(*ir.Reduce); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// cseSame reports whether a and b compute the same value: the same
+// operations on the same cells, inputs, scalars and index variables.
+func cseSame(a, b ir.Expr) bool {
+	if a.Type() != b.Type() {
+		return false
+	}
+	switch x := a.(type) {
+	case *ir.Const:
+		y, ok := b.(*ir.Const)
+		return ok && x.V == y.V
+	case *ir.ScalarRef:
+		y, ok := b.(*ir.ScalarRef)
+		return ok && x.Scalar == y.Scalar
+	case *ir.Var:
+		y, ok := b.(*ir.Var)
+		return ok && x.Kind == y.Kind && x.Kind != ir.VarReduce
+	case *ir.Load:
+		y, ok := b.(*ir.Load)
+		if !ok || x.In != y.In || len(x.Index) != len(y.Index) {
+			return false
+		}
+		for k := range x.Index {
+			if !cseSame(x.Index[k], y.Index[k]) {
+				return false
+			}
+		}
+		return true
+	case *ir.CellRef:
+		y, ok := b.(*ir.CellRef)
+		return ok && x.Table == y.Table && cseSame(x.I, y.I) && cseSame(x.J, y.J)
+	case *ir.Unary:
+		y, ok := b.(*ir.Unary)
+		return ok && x.Op == y.Op && cseSame(x.X, y.X)
+	case *ir.Binary:
+		y, ok := b.(*ir.Binary)
+		return ok && x.Op == y.Op && x.Saturate == y.Saturate && cseSame(x.X, y.X) && cseSame(x.Y, y.Y)
+	case *ir.Convert:
+		y, ok := b.(*ir.Convert)
+		return ok && cseSame(x.X, y.X)
+	case *ir.Call:
+		y, ok := b.(*ir.Call)
+		if !ok || x.Fn != y.Fn || len(x.Args) != len(y.Args) {
+			return false
+		}
+		for k := range x.Args {
+			if !cseSame(x.Args[k], y.Args[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
