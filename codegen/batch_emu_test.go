@@ -467,11 +467,22 @@ cell[i][j] = i == 0 ? D[0] : max(cell[i-1][j] * 3 + 1, j > 0 ? cell[i][j-1] : 0)
 		cases = append(cases, c)
 	}
 	cases = append(cases, edge16Case(t))
+	// A backward sweep (the suffix form of LCS, answer cell[0][0]): one
+	// strip and two.
+	for _, sz := range [][2]int{{40, 70}, {300, 45}} {
+		c := batchCase{name: fmt.Sprintf("lcs-suffix-%dx%d", sz[0], sz[1]), vary: ab}
+		for k := range 5 {
+			e := suffixLCSCase(randSeq(sz[0], uint64(3400+k)), randSeq(sz[1], uint64(3500+k)))
+			c.srcs, c.ans = append(c.srcs, e.src), append(c.ans, e.ans)
+		}
+		cases = append(cases, c)
+	}
 	packed := map[string]bool{"edit-45x70": true, "lcs-300x97": true, "lcs-599x40": true, "sw-60x33": true,
 		"edit-columns": true, "sw-columns": true, "lcs-columns-300rows": true, "edit-lastrow-min": true,
 		"profile-40": true, "profile-255-transposed": true, "profile-600": true, "profile-20": true,
 		"lcs-300x97/global-rows": true, "lcs-columns-300rows/global-rows": true, "edit-1x1": true, "edit-0x5": true,
-		"nw-negative-1": true, "nw-negative-2": true, "nw-negative-7": true, "edge16": true}
+		"nw-negative-1": true, "nw-negative-2": true, "nw-negative-7": true, "edge16": true,
+		"lcs-suffix-40x70": true, "lcs-suffix-300x45": true}
 	for k := range cases {
 		cases[k].packed = packed[cases[k].name]
 		if cases[k].packed {
@@ -520,6 +531,35 @@ cell[i][j] = i * %d when j == 0
            | max(cell[i-1][j-1] + (A[i-1] == B[j-1] ? %d : %d), cell[i-1][j] + %d, cell[i][j-1] + %d) otherwise
 `, a, b, gap, gap, match, mismatch, gap, gap)
 	return emuCase{src: src, ans: g[len(a)][len(b)]}
+}
+
+// suffixLCSCase is the LCS of a and b in its suffix form (a backward
+// sweep from the last cell to cell[0][0]) and its plain-Go answer.
+func suffixLCSCase(a, b string) emuCase {
+	n, m := len(a), len(b)
+	g := grid(n+1, m+1)
+	for i := n; i >= 0; i-- {
+		for j := m; j >= 0; j-- {
+			if i == n || j == m {
+				continue
+			}
+			d := g[i+1][j+1]
+			if a[i] == b[j] {
+				d++
+			}
+			g[i][j] = max(d, g[i+1][j], g[i][j+1])
+		}
+	}
+	src := fmt.Sprintf(`problem lcs_suffix
+char 1x? A = %q
+char 1x? B = %q
+args: A, B
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0 when i == ROWS-1 || j == COLS-1
+           | max(cell[i+1][j+1] + (A[i] == B[j] ? 1 : 0), cell[i+1][j], cell[i][j+1]) otherwise
+answer: cell[0][0]
+`, a, b)
+	return emuCase{src: src, ans: g[0][0]}
 }
 
 // edge16Case is a batch whose cells reach close to 32767, the most a
