@@ -80,6 +80,15 @@ template <bool LV, bool FAST = false> struct dp_line_acc {
 #define DP_LINE_IJ(q) const DP_IDX_T i = (DP_IDX_T)(q), j = (DP_IDX_T)real
 #endif
 
+// dp_pos_t is a position in a line in dp_line_cells' loop: 32 bits where
+// the line and the largest step leave room (fewer instructions a cell than
+// 64: the 0/1 knapsack's cell in passes is some 35).
+#if DP_WIDTH < 0x7f000000LL
+typedef int dp_pos_t;
+#else
+typedef long long dp_pos_t;
+#endif
+
 // dp_line_cells computes the cells q = q0, q0 + step, ... < q1 of the line
 // whose index in the grid is `real` into out, reading the lines before
 // through a (its prev, safe and line values set), and folds the answer
@@ -98,14 +107,14 @@ template <bool FLAG, bool LV> __device__ __forceinline__ void dp_line_cells(dp_l
 			f.prev[d] = a.prev[d];
 		f.safe = a.safe;
 		f.lv = a.lv;
-		for (long long q = q0; q < q1; q += step) {
+		for (dp_pos_t q = (dp_pos_t)q0; q < (dp_pos_t)q1; q += (dp_pos_t)step) {
 			DP_LINE_IJ(q);
 			const cell_t v = dp_fast::dp_rec(i, j, f);
 			out[q] = v;
 			dp_part_cell(acc, i, j, v);
 		}
 		if (f.flag.bad) {
-			for (long long q = q0; q < q1; q += step) {
+			for (dp_pos_t q = (dp_pos_t)q0; q < (dp_pos_t)q1; q += (dp_pos_t)step) {
 				DP_LINE_IJ(q);
 				(void)dp_rec(i, j, a);
 			}
@@ -113,7 +122,22 @@ template <bool FLAG, bool LV> __device__ __forceinline__ void dp_line_cells(dp_l
 		return;
 	}
 #endif
-	for (long long q = q0; q < q1; q += step) {
+#if DP_ANS_KIND == 1
+	// Only one line holds the answer cell: the others skip its test.
+#if DP_SWEEP_ROWS
+	const bool ansLine = real == DP_ANS_I;
+#else
+	const bool ansLine = real == DP_ANS_J;
+#endif
+	if (!ansLine) {
+		for (dp_pos_t q = (dp_pos_t)q0; q < (dp_pos_t)q1; q += (dp_pos_t)step) {
+			DP_LINE_IJ(q);
+			out[q] = dp_rec(i, j, a);
+		}
+		return;
+	}
+#endif
+	for (dp_pos_t q = (dp_pos_t)q0; q < (dp_pos_t)q1; q += (dp_pos_t)step) {
 		DP_LINE_IJ(q);
 		const cell_t v = dp_rec(i, j, a);
 		out[q] = v;
