@@ -174,7 +174,7 @@ func harnessRest(prog *Program) string {
 						fprintf(stderr, "a pass of %d lines does not fit the emulated shared memory\n", k);
 						return 3;
 					}
-					emu_launch(nb, T, [&] { dp_linepass(L, k, ring5.data(), (int)DP_NLINES, parts5, tw, sw, DP_EMU_LEFT, DP_EMU_RIGHT); });
+					emu_launch(nb, T, [&] { dp_linepass(L, k, ring5.data(), (int)DP_NLINES, parts5, tw, sw, DP_EMU_LEFT, DP_EMU_RIGHT, 0LL, (long long)DP_WIDTH); });
 					for (int d = 0; d < DP_REACH && d < k; ++d) {
 						const long long Ld = L + k - 1 - d;
 						if (memcmp(ring.data() + Ld * DP_WIDTH, ring5.data() + Ld * DP_WIDTH, DP_WIDTH * sizeof(cell_t)) != 0)
@@ -208,6 +208,51 @@ func harnessRest(prog *Program) string {
 				}
 #endif
 			}
+		// Slabs (backend/gpu/lineslabs.go): the line cut into 2 and 3
+		// slabs, each with a ring of its own and launches over its own
+		// positions (qb .. qe-1), the positions a slab's next pass reads
+		// around it copied from the other slabs' rings after each pass;
+		// passes of 4 lines. Every slab's own cells of a pass's last
+		// DP_REACH lines equal dp_line's.
+		for (int ns = 2; ns <= 3 && first.code == 0; ++ns) {
+			memset((void *)&dp_err, 0, sizeof dp_err);
+			std::vector<std::vector<cell_t>> rings(ns, std::vector<cell_t>(DP_NLINES * DP_WIDTH));
+			static dp_part_t parts6[4096];
+			long long qb[4];
+			for (int g = 0; g <= ns; ++g)
+				qb[g] = DP_WIDTH * g / ns;
+			bool same = true;
+			for (long long L = 0; L < DP_NLINES; L += 4) {
+				const int k = (int)(L + 4 < DP_NLINES ? 4 : DP_NLINES - L);
+				for (int g = 0; g < ns; ++g) {
+					const long long tw = (qb[g + 1] - qb[g] + 1) / 2 > 0 ? (qb[g + 1] - qb[g] + 1) / 2 : 1;
+					const unsigned nb = (unsigned)((qb[g + 1] - qb[g] + tw - 1) / tw);
+					const long long sw = tw + k * (DP_EMU_LEFT + DP_EMU_RIGHT);
+					if (nb > 0)
+						emu_launch(nb, T, [&] { dp_linepass(L, k, rings[g].data(), (int)DP_NLINES, parts6, tw, sw, DP_EMU_LEFT, DP_EMU_RIGHT, qb[g], qb[g + 1]); });
+				}
+				const long long next = L + k + 4 < DP_NLINES ? 4 : DP_NLINES - L - k;
+				for (int d = 0; d < DP_REACH && d < k; ++d) {
+					const long long Ld = L + k - 1 - d;
+					for (int g = 0; g < ns; ++g) {
+						if (memcmp(ring.data() + Ld * DP_WIDTH + qb[g], rings[g].data() + Ld * DP_WIDTH + qb[g], (qb[g + 1] - qb[g]) * sizeof(cell_t)) != 0)
+							same = false;
+						// What slab g's next pass reads around its own.
+						const long long lo = qb[g] - next * DP_EMU_LEFT > 0 ? qb[g] - next * DP_EMU_LEFT : 0;
+						const long long hi = qb[g + 1] + next * DP_EMU_RIGHT < DP_WIDTH ? qb[g + 1] + next * DP_EMU_RIGHT : DP_WIDTH;
+						for (int h = 0; h < ns; ++h) {
+							const long long a = lo > qb[h] ? lo : qb[h], b = hi < qb[h + 1] ? hi : qb[h + 1];
+							if (h != g && a < b)
+								memcpy(rings[g].data() + Ld * DP_WIDTH + a, rings[h].data() + Ld * DP_WIDTH + a, (b - a) * sizeof(cell_t));
+						}
+					}
+				}
+			}
+			if (dp_err.code != 0 || !same) {
+				fprintf(stderr, "dp_linepass in %d slabs: code %d, %s\n", ns, dp_err.code, same ? "the same cells" : "other cells than dp_line");
+				return 3;
+			}
+		}
 		memcpy((void *)&dp_err, &first, sizeof first);
 	}
 	{

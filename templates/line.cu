@@ -407,7 +407,8 @@ __device__ __forceinline__ long long dp_pass_slot(long long L)
 #define DP_PASS_THREADS 1024 // backend/gpu passThreads: one block a multiprocessor
 #endif
 extern "C" __global__ void __launch_bounds__(DP_PASS_THREADS)
-dp_linepass(long long L0, int k, cell_t *ring, int nslots, dp_part_t *part, long long tw, long long sw, long long reachL, long long reachR)
+dp_linepass(long long L0, int k, cell_t *ring, int nslots, dp_part_t *part, long long tw, long long sw, long long reachL, long long reachR,
+	long long qb, long long qe)
 {
 #ifdef DP_EMU
 	cell_t *sh = (cell_t *)dp_emu_smem; // blocks run one after another
@@ -417,7 +418,10 @@ dp_linepass(long long L0, int k, cell_t *ring, int nslots, dp_part_t *part, long
 #endif
 	dp_part_t acc;
 	dp_part_init(acc);
-	const long long q0 = (long long)blockIdx.x * tw, q1 = q0 + tw < DP_WIDTH ? q0 + tw : DP_WIDTH;
+	// The launch's positions are qb .. qe-1 (all of the line, or a slab of
+	// it: backend/gpu/lineslabs.go, whose ring holds the positions around
+	// the slab that the pass reads, copied from the other slabs' rings).
+	const long long q0 = qb + (long long)blockIdx.x * tw, q1 = q0 + tw < qe ? q0 + tw : qe;
 	const long long lo0 = q0 - k * reachL > 0 ? q0 - k * reachL : 0, hi0 = q1 + k * reachR < DP_WIDTH ? q1 + k * reachR : DP_WIDTH;
 	for (int d = 1; d <= DP_REACH && L0 - d >= 0; ++d) {
 		const long long L = L0 - d;

@@ -82,6 +82,7 @@ type driverAPI struct {
 	cuEventElapsedTime, cuEventDestroy                                   uintptr
 	cuTexObjectCreate, cuTexObjectDestroy                                uintptr
 	cuDeviceCanAccessPeer, cuCtxEnablePeerAccess                         uintptr
+	cuMemcpyDtoDAsync, cuMemcpyPeerAsync                                 uintptr
 }
 
 func (d *driverAPI) symbols() []symbol {
@@ -116,6 +117,8 @@ func (d *driverAPI) symbols() []symbol {
 		{"cuMemcpyHtoDAsync_v2", &d.cuMemcpyHtoDAsync, false},
 		{"cuMemcpyDtoHAsync_v2", &d.cuMemcpyDtoHAsync, false},
 		{"cuMemcpyDtoD_v2", &d.cuMemcpyDtoD, false},
+		{"cuMemcpyDtoDAsync_v2", &d.cuMemcpyDtoDAsync, true},
+		{"cuMemcpyPeerAsync", &d.cuMemcpyPeerAsync, true},
 		{"cuMemcpy2D_v2", &d.cuMemcpy2D, false},
 		{"cuMemsetD8_v2", &d.cuMemsetD8, false},
 		{"cuMemsetD32_v2", &d.cuMemsetD32, false},

@@ -62,3 +62,30 @@ func (c *Context) HostAllocShared(bytes int64) (*HostBuffer, error) {
 	}
 	return &HostBuffer{ctx: c, ptr: p, bytes: bytes}, nil
 }
+
+// CopyAsync queues on s (a stream of c) a copy of bytes from src, device
+// memory of from's context, to dst, device memory of c's: within one
+// context a device-to-device copy, between two cuMemcpyPeerAsync (over
+// NVLink or PCIe where the devices reach each other, staged by the driver
+// where they do not).
+func (c *Context) CopyAsync(dst, src DevicePtr, from *Context, bytes int64, s *Stream) error {
+	if bytes == 0 {
+		return nil
+	}
+	if err := checkSize("copy", bytes); err != nil {
+		return err
+	}
+	if from == c || from.cudev == c.cudev {
+		if c.api.cuMemcpyDtoDAsync == 0 {
+			return errors.New("cuda: the driver has no cuMemcpyDtoDAsync")
+		}
+		return c.do("cuMemcpyDtoDAsync_v2", c.api.cuMemcpyDtoDAsync, uintptr(dst), uintptr(src), uintptr(bytes), s.handle())
+	}
+	if c.api.cuMemcpyPeerAsync == 0 {
+		return errors.New("cuda: the driver has no cuMemcpyPeerAsync")
+	}
+	if from.handle == 0 || c.handle == 0 {
+		return errClosed
+	}
+	return c.do("cuMemcpyPeerAsync", c.api.cuMemcpyPeerAsync, uintptr(dst), c.handle, uintptr(src), from.handle, uintptr(bytes), s.handle())
+}

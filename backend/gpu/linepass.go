@@ -141,7 +141,7 @@ func (r *run) planLinePass() (*linePass, error) {
 func (p *linePass) launch(r *run, L, end int64, ring cuda.DevicePtr, slots int) error {
 	e := r.e
 	grid, block := [3]uint32{uint32(p.blocks), 1, 1}, [3]uint32{passThreads, 1, 1}
-	return e.ctx.Launch(p.fn, grid, block, uint32(p.shared), e.s1, L, int32(end-L), ring, int32(slots), r.part, p.tw, p.sw, r.prog.LineLeft, r.prog.LineRight)
+	return e.ctx.Launch(p.fn, grid, block, uint32(p.shared), e.s1, L, int32(end-L), ring, int32(slots), r.part, p.tw, p.sw, r.prog.LineLeft, r.prog.LineRight, int64(0), r.prog.Width)
 }
 
 // linePassEnv reads the measurement switches of the passes:
