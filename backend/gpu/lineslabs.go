@@ -30,6 +30,17 @@ import (
 // lines go through the devices' memory once a pass, and only the slabs'
 // edges between the GPUs, k reaches wide, once a pass.
 
+// minPassCellsPerGPU is the fewest cells a pass gives each GPU for the
+// lines to be split over several (SlabOptions.Always splits anyway). After
+// every pass the GPUs wait for each other and copy their slabs' edges: on
+// one H200 a pass's events alone cost some 4 us (10,000 x 1,000,000 knapsack,
+// passes of 6 lines: 41.3 ms unsplit, 47.3 ms as one slab), and a peer copy
+// and a wait across GPUs several more, against some 28 us of compute a
+// pass of 6 million cells on one GPU. Not measured on several GPUs (none
+// was lent when this was written): an estimate that keeps the split to
+// passes of about a hundred microseconds or more a GPU.
+const minPassCellsPerGPU = 1 << 25
+
 // lineSlab is one slab's launch.
 type lineSlab struct {
 	part
@@ -69,7 +80,8 @@ func lineSplitWhyNot(p *ir.Problem, opt backend.Options) string {
 // runLineSlabs solves p, a rows or cols schedule, in slabs of its lines'
 // positions over exs (per launches on each); one(why) runs it on the
 // first GPU where it is not split.
-func runLineSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan, opt backend.Options, per int, one func(string) (*backend.Result, error)) (*backend.Result, error) {
+func runLineSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan, opt backend.Options, so SlabOptions, one func(string) (*backend.Result, error)) (*backend.Result, error) {
+	per := max(so.PerGPU, 1)
 	if why := lineSplitWhyNot(p, opt); why != "" {
 		return one(why)
 	}
@@ -96,6 +108,9 @@ func runLineSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.
 	bounds, shapes, k, why := lineSlabShapes(exs, per, prog, int64(p.CellType.Size()))
 	if why != "" {
 		return one(why)
+	}
+	if cells := k * prog.Width / int64(len(exs)); len(exs) > 1 && cells < minPassCellsPerGPU && !so.Always {
+		return one(fmt.Sprintf("a pass of %d lines is %d cells a GPU, too few to pay for the exchange between GPUs after each", k, cells))
 	}
 	trace.Mark("generate")
 	unlock, err := lockAll(exs)

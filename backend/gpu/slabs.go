@@ -124,7 +124,7 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 	}
 	if (pl.Schedule == plan.Rows || pl.Schedule == plan.Cols) && !so.Columns {
 		// Slabs of the lines' positions, in passes (lineslabs.go).
-		return runLineSlabs(ctx, exs, p, pl, opt, per, one)
+		return runLineSlabs(ctx, exs, p, pl, opt, so, one)
 	}
 	if why := exs[0].splitWhyNot(p, pl, opt, so.Columns); why != "" {
 		return one(why)
