@@ -16,8 +16,10 @@ import (
 // GPUSet is the GPUs of `solve --gpus 0,1,...`: Held-Karp spreads every
 // layer over all of them (heldkarp.SolveGPUs, NCCL); a wavefront's grid
 // (also several tables' cells) is split into row bands dealt round-robin
-// to one strip-kernel launch a GPU (gpu.RunSlabs); other grid problems run
-// on the first, and the result's device line says why.
+// to one strip-kernel launch a GPU (gpu.RunSlabs); a rows or cols schedule
+// in passes of lines into slabs of the lines' positions, where the passes
+// are large enough; other grid problems run on the first, and the result's
+// device line says why.
 type GPUSet struct {
 	exs []*gpu.Executor
 }
@@ -56,8 +58,8 @@ func (s *GPUSet) Device() string {
 // (backend.OnDevice).
 func (s *GPUSet) DeviceFree() int64 { return s.exs[0].DeviceFree() }
 
-// Run runs a grid problem over the GPUs: row bands where it can be split,
-// else on the first GPU.
+// Run runs a grid problem over the GPUs: row bands (or slabs of lines)
+// where it can be split, else on the first GPU.
 func (s *GPUSet) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	return gpu.RunSlabs(ctx, s.exs, p, pl, opt, gpu.SlabOptions{})
 }
