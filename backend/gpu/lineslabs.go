@@ -62,8 +62,13 @@ type lineSlabRun struct {
 	slabs   []*lineSlab
 	k       int64 // lines a pass
 	slots   int   // lines in each ring
+	marks   [2]*cuda.Event
 	compute float64
 }
+
+// passesAhead is how many passes the host queues before it waits for the
+// group before (sweep).
+const passesAhead = 32
 
 // lineSplitWhyNot is why p's rows or cols schedule is not split over
 // launches ("" where it may be): the run keeps the grid or its lines, or
@@ -276,6 +281,15 @@ func (s *lineSlabRun) sweep() error {
 			return err
 		}
 	}
+	for k := range s.marks {
+		var err error
+		if s.marks[k], err = s.slabs[0].r.waitEvent(); err != nil {
+			return err
+		}
+		if err := s.marks[k].Record(s.slabs[0].stream); err != nil {
+			return err
+		}
+	}
 	passes := 0
 	for L := int64(0); L < pr.Lines; L += s.k {
 		end := min(L+s.k, pr.Lines)
@@ -304,11 +318,21 @@ func (s *lineSlabRun) sweep() error {
 			}
 		}
 		passes++
-		if passes%checkEvery == 0 {
+		if passes%passesAhead == 0 {
+			// At most two groups of passes queued: the host waits for the
+			// group before this one, so that progress is the GPUs' and
+			// Ctrl-C waits for no more than that.
+			m := s.marks[(passes/passesAhead)%2]
+			if err := m.Record(s.slabs[0].stream); err != nil {
+				return err
+			}
+			if err := s.marks[(passes/passesAhead+1)%2].Synchronize(); err != nil {
+				return err
+			}
 			if err := s.ctx.Err(); err != nil {
 				return err
 			}
-			s.runs[0].progress(end * pr.Width)
+			s.runs[0].progress(max(end-passesAhead*s.k, 0) * pr.Width)
 		}
 	}
 	for _, sl := range s.slabs {

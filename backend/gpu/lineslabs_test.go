@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -102,4 +103,36 @@ func TestPerfLineSlabs(t *testing.T) {
 	}
 	k := median(ks)
 	t.Logf("perf: %d launches: kernel %.2f ms (%.0f GCUPS), answer %v, %s", per, k*1e3, float64(p.Cells())/k/1e9, res.Answer, res.Device)
+}
+
+// TestLineSlabsCancel: a split line sweep stops when its context ends
+// (once progress shows), and the GPU runs the next problem.
+func TestLineSlabsCancel(t *testing.T) {
+	e := executor(t)
+	r := dptest.Rand(t)
+	items, capacity := 3000, 1_000_000
+	wt, val := make([]int64, items), make([]int64, items)
+	for k := range wt {
+		wt[k], val[k] = 1+r.Int64N(1000), 1+r.Int64N(1000)
+	}
+	p, pl := dptest.Load(t, "knapsack.dp", dptest.Knapsack(wt, val, capacity))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt := backend.Options{Progress: func(done, total int64) {
+		if done > 0 && done < total {
+			cancel()
+		}
+	}}
+	if _, err := RunSlabs(ctx, []*Executor{e}, p, pl, opt, SlabOptions{PerGPU: 2}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	small, spl := dptest.Load(t, "knapsack.dp", dptest.Knapsack(wt[:3], val[:3], 300_000))
+	res, err := RunSlabs(context.Background(), []*Executor{e}, small, spl, backend.Options{}, SlabOptions{PerGPU: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := dptest.KnapsackGrid(wt[:3], val[:3], 300_000)[3][300_000]
+	if got := answerOf(res); got != want {
+		t.Errorf("after the cancel: answer %v, want %v", got, want)
+	}
 }
