@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
+	"github.com/dpgpu/dpgpu/backend/mathtab"
 	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
@@ -71,9 +72,9 @@ type lineSlabRun struct {
 const passesAhead = 32
 
 // lineSplitWhyNot is why p's rows or cols schedule is not split over
-// launches ("" where it may be): the run keeps the grid or its lines, or
-// its answer is a sum over a region (the widened cells are computed by
-// two slabs) or several captured cells.
+// launches before its program is known ("" where it may be): the run
+// keeps the grid or chosen rows (runLineSlabs checks the program's
+// answer and reach).
 func lineSplitWhyNot(p *ir.Problem, opt backend.Options) string {
 	switch {
 	case opt.KeepGrid(p) || len(opt.KeepRows) > 0 || opt.KeepOnDevice:
@@ -93,6 +94,10 @@ func runLineSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.
 	start := time.Now()
 	if err := backend.Start(ctx, p); err != nil {
 		return nil, err
+	}
+	// Math of one index from tables, as one GPU's run does (gpu.go).
+	if q, ok := mathtab.Tables(p, exs[0].tableBudget()); ok {
+		p = q
 	}
 	compileStart := time.Now()
 	trace := phases.Start(p.Name)
