@@ -14,10 +14,11 @@ import (
 // addition that may overflow, a reference not proved inside the grid), the
 // compiler cannot merge the two copies (each may call dp_fail); the
 // generator does: cond assigns the shared value to a temporary, which the
-// value reads. Only where cond being true means cond computed it (through
-// &&, the operands of operators and calls, indices: not through ||, !, a
-// select's branches or a reduction's body), so the temporary is always set
-// when read.
+// value reads. Only where cond being true means cond computed it (either
+// side of the &&s cond's truth needs, the left of any other && or ||, the
+// operands of operators and calls, indices: not the right of an || or of
+// an && that may be false, a select's branches or a reduction's body), so
+// the temporary is always set when read.
 
 // cseEntry is one shared subexpression: its temporary, and whether the
 // node is cond's (assign it) or value's (read it).
@@ -34,41 +35,51 @@ func (m *emitter) cseCase(b *strings.Builder, c *ir.Case, k int) {
 	if c.Cond == nil {
 		return
 	}
+	// always collects the nodes of cond computed whenever cond is true:
+	// where e must be true (the root, either side of an && that must be),
+	// both sides of &&; elsewhere only its left (the right may be skipped
+	// whatever the value); never the right of ||, the inside of !'s &&
+	// beyond its left, a select's branches, a reduction's body.
 	var conds []ir.Expr
-	var always func(e ir.Expr)
-	always = func(e ir.Expr) {
+	var always func(e ir.Expr, mustBeTrue bool)
+	always = func(e ir.Expr, mustBeTrue bool) {
 		if cseWorth(e) {
 			conds = append(conds, e)
 		}
 		switch n := e.(type) {
 		case *ir.Binary:
-			if n.Op == ir.OpOr {
-				return
+			switch n.Op {
+			case ir.OpAnd:
+				always(n.X, mustBeTrue)
+				if mustBeTrue {
+					always(n.Y, true)
+				}
+			case ir.OpOr:
+				always(n.X, false)
+			default:
+				always(n.X, false)
+				always(n.Y, false)
 			}
-			always(n.X)
-			always(n.Y)
 		case *ir.Unary:
-			if n.Op != ir.OpNot {
-				always(n.X)
-			}
+			always(n.X, false)
 		case *ir.Convert:
-			always(n.X)
+			always(n.X, false)
 		case *ir.Call:
 			for _, a := range n.Args {
-				always(a)
+				always(a, false)
 			}
 		case *ir.Select:
-			always(n.Cond)
+			always(n.Cond, false)
 		case *ir.CellRef:
-			always(n.I)
-			always(n.J)
+			always(n.I, false)
+			always(n.J, false)
 		case *ir.Load:
 			for _, x := range n.Index {
-				always(x)
+				always(x, false)
 			}
 		}
 	}
-	always(c.Cond)
+	always(c.Cond, true)
 	if len(conds) == 0 {
 		return
 	}

@@ -8,7 +8,8 @@ import (
 )
 
 // TestCSE: a branch case's value reads the sum its condition computed
-// (cse.go) only where the condition being true means it was computed.
+// (cse.go) only where the condition being true means it was computed: not
+// on the right of an || or of an && whose truth is not the condition's.
 func TestCSE(t *testing.T) {
 	const head = `problem k
 int 1x? wt  = 2,3,4,5,9
@@ -30,9 +31,20 @@ int cap = 20
            | cell[i-1][w-wt[i-1]] + val[i-1] when wt[i-1] <= w && (val[i-1] > 7 || cell[i-1][w-wt[i-1]] + val[i-1] > cell[i-1][w])
            | cell[i-1][w] otherwise
 `, 0, 2},
-		// Under !, likewise.
+		// Under ! of a comparison: both sides computed whatever its value.
 		{"not", `cell[i][w] = 0 when i == 0
            | cell[i-1][w-wt[i-1]] + val[i-1] when wt[i-1] <= w && !(cell[i-1][w-wt[i-1]] + val[i-1] <= cell[i-1][w])
+           | cell[i-1][w] otherwise
+`, 1, 1},
+		// Under ! of a &&: its right side may not be computed.
+		{"not-and", `cell[i][w] = 0 when i == 0
+           | cell[i-1][w-wt[i-1]] + val[i-1] when wt[i-1] <= w && !(val[i-1] > 7 && cell[i-1][w-wt[i-1]] + val[i-1] <= cell[i-1][w])
+           | cell[i-1][w] otherwise
+`, 0, 2},
+		// Under == of a &&: the condition may hold with the && false,
+		// its right side not computed.
+		{"and-compared", `cell[i][w] = 0 when i == 0
+           | cell[i-1][w-wt[i-1]] + val[i-1] when wt[i-1] <= w && ((val[i-1] > 7 && cell[i-1][w-wt[i-1]] + val[i-1] > cell[i-1][w]) == (val[i-1] > 3))
            | cell[i-1][w] otherwise
 `, 0, 2},
 		// Another sum: nothing shared.
