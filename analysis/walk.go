@@ -1416,12 +1416,11 @@ func isConst(e ir.Expr) bool {
 	return false
 }
 
-// sameExpr reports whether the stable expressions a and b are written
-// alike (and so have one value).
 // SameExpr reports whether the stable expressions a and b (constants,
-// scalars, index variables, reads of inputs at such indices and integer
-// arithmetic of those) are written alike, and so have one value wherever
-// they are evaluated with the same index variables.
+// scalars, index variables, reads of inputs and cells at such indices,
+// arithmetic, min and max of those) are written alike, and so have one
+// value wherever they are evaluated with the same index variables and
+// cells (codegen's shared subexpressions compare them so too).
 func SameExpr(a, b ir.Expr) bool { return sameExpr(a, b) }
 
 func sameExpr(a, b ir.Expr) bool {
@@ -1458,6 +1457,20 @@ func sameExpr(a, b ir.Expr) bool {
 	case *ir.Convert:
 		y, ok := b.(*ir.Convert)
 		return ok && x.T == y.T && sameExpr(x.X, y.X)
+	case *ir.CellRef:
+		y, ok := b.(*ir.CellRef)
+		return ok && x.T == y.T && x.Table == y.Table && sameExpr(x.I, y.I) && sameExpr(x.J, y.J)
+	case *ir.Call:
+		y, ok := b.(*ir.Call)
+		if !ok || x.Fn != y.Fn || x.T != y.T || len(x.Args) != len(y.Args) {
+			return false
+		}
+		for k := range x.Args {
+			if !sameExpr(x.Args[k], y.Args[k]) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/ir"
 )
 
@@ -88,7 +89,7 @@ func (m *emitter) cseCase(b *strings.Builder, c *ir.Case, k int) {
 	visit = func(e ir.Expr) {
 		if cseWorth(e) {
 			for _, y := range conds {
-				if _, taken := m.cse[y]; !taken && cseSame(e, y) {
+				if _, taken := m.cse[y]; !taken && analysis.SameExpr(e, y) {
 					name := fmt.Sprintf("dp_cse%d_%d", k, n)
 					n++
 					if m.cse == nil {
@@ -163,58 +164,4 @@ func hasReduce(e ir.Expr) bool {
 		return !found
 	})
 	return found
-}
-
-// cseSame reports whether a and b compute the same value: the same
-// operations on the same cells, inputs, scalars and index variables.
-func cseSame(a, b ir.Expr) bool {
-	if a.Type() != b.Type() {
-		return false
-	}
-	switch x := a.(type) {
-	case *ir.Const:
-		y, ok := b.(*ir.Const)
-		return ok && x.V == y.V
-	case *ir.ScalarRef:
-		y, ok := b.(*ir.ScalarRef)
-		return ok && x.Scalar == y.Scalar
-	case *ir.Var:
-		y, ok := b.(*ir.Var)
-		return ok && x.Kind == y.Kind && x.Kind != ir.VarReduce
-	case *ir.Load:
-		y, ok := b.(*ir.Load)
-		if !ok || x.In != y.In || len(x.Index) != len(y.Index) {
-			return false
-		}
-		for k := range x.Index {
-			if !cseSame(x.Index[k], y.Index[k]) {
-				return false
-			}
-		}
-		return true
-	case *ir.CellRef:
-		y, ok := b.(*ir.CellRef)
-		return ok && x.Table == y.Table && cseSame(x.I, y.I) && cseSame(x.J, y.J)
-	case *ir.Unary:
-		y, ok := b.(*ir.Unary)
-		return ok && x.Op == y.Op && cseSame(x.X, y.X)
-	case *ir.Binary:
-		y, ok := b.(*ir.Binary)
-		return ok && x.Op == y.Op && x.Saturate == y.Saturate && cseSame(x.X, y.X) && cseSame(x.Y, y.Y)
-	case *ir.Convert:
-		y, ok := b.(*ir.Convert)
-		return ok && cseSame(x.X, y.X)
-	case *ir.Call:
-		y, ok := b.(*ir.Call)
-		if !ok || x.Fn != y.Fn || len(x.Args) != len(y.Args) {
-			return false
-		}
-		for k := range x.Args {
-			if !cseSame(x.Args[k], y.Args[k]) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }

@@ -381,24 +381,7 @@ func (g *gen) recurrence16(b *strings.Builder) (string, bool) {
 	pk := &packer{g: g, m: &emitter{g: g, invariant: true}}
 	cases := g.p.Cases
 	n := len(cases)
-	en0 := g.gridEnv(g.cellRange)
-	condEnv := func(k int) env {
-		en := en0
-		for m := 0; m < k; m++ {
-			en = g.refine(cases[m].Cond, false, en)
-		}
-		return en
-	}
-	valEnv := func(k int) env { // as recBody's
-		en := en0
-		if c := cases[k].Cond; c != nil {
-			en = g.refine(c, true, en)
-		}
-		for m := 0; m < k; m++ {
-			en = g.refine(cases[m].Cond, false, en)
-		}
-		return en
-	}
+	condEnv, valEnv := g.caseEnvs(cases)
 	if n == 0 || cases[n-1].Cond != nil {
 		return "its cases have no otherwise", false
 	}

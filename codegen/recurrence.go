@@ -97,19 +97,19 @@ func (g *gen) recCases(t int) (cases []*ir.Case, idx []int) {
 	return cases, idx
 }
 
-// recBody writes the body of a dp_rec function: cases (at idx in
-// Problem.Cases), the first that applies; its value's NaN check at site
-// nanSite + its index, when nanSite >= 0.
-func (g *gen) recBody(b *strings.Builder, m *emitter, cases []*ir.Case, idx []int, nanSite int) {
+// caseEnvs are the ranges where case k of cases is tested (the cases
+// before it did not apply) and where its value is computed (its condition
+// holds too), from the cells' range.
+func (g *gen) caseEnvs(cases []*ir.Case) (condEnv, valEnv func(k int) env) {
 	en0 := g.gridEnv(g.cellRange)
-	condEnv := func(k int) env {
+	condEnv = func(k int) env {
 		en := en0
 		for m := 0; m < k; m++ {
 			en = g.refine(cases[m].Cond, false, en)
 		}
 		return en
 	}
-	valEnv := func(k int) env {
+	valEnv = func(k int) env {
 		en := en0
 		if c := cases[k].Cond; c != nil {
 			en = g.refine(c, true, en)
@@ -119,6 +119,14 @@ func (g *gen) recBody(b *strings.Builder, m *emitter, cases []*ir.Case, idx []in
 		}
 		return en
 	}
+	return condEnv, valEnv
+}
+
+// recBody writes the body of a dp_rec function: cases (at idx in
+// Problem.Cases), the first that applies; its value's NaN check at site
+// nanSite + its index, when nanSite >= 0.
+func (g *gen) recBody(b *strings.Builder, m *emitter, cases []*ir.Case, idx []int, nanSite int) {
+	condEnv, valEnv := g.caseEnvs(cases)
 	ret := func(k int, v string) string {
 		if nanSite < 0 {
 			return "(cell_t)(" + v + ")"

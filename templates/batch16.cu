@@ -188,14 +188,7 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 						t = top[p * DP_BCOLS + j];
 					up[p] = lane == 0 ? t : x;
 				}
-#pragma unroll
-				for (int c = DP_NC - 1; c > 0; --c)
-#pragma unroll
-					for (int r = 0; r < DP_NW; ++r)
-						w[r][c] = w[r][c - 1];
-#pragma unroll
-				for (int p = 0; p < DP_PI; ++p)
-					w[p][0] = up[p];
+				dp_win_shift(w, up);
 				const int jc = j < 0 ? 0 : (j >= cjmax ? cjmax - 1 : j);
 				const DP_IDX_T rj = (DP_IDX_T)(DP_BACK ? DP_COLS - 1 - jc : jc);
 				dp_h2 cvp[DP_NCOLV1];

@@ -18,7 +18,8 @@
 // dp_win_shift moves a lane's window one column on: every row's cells one
 // column back, and the DP_PI rows above the lane's (up: the lane above's
 // bottom rows, or the strip's top) in the current column.
-__device__ __forceinline__ void dp_win_shift(cell_t (&w)[DP_NW][DP_NC], const cell_t (&up)[DP_PI1])
+// (T: cell_t, or batch16.cu's pairs of 16-bit cells.)
+template <class T> __device__ __forceinline__ void dp_win_shift(T (&w)[DP_NW][DP_NC], const T (&up)[DP_PI1])
 {
 #pragma unroll
 	for (int c = DP_NC - 1; c > 0; --c)

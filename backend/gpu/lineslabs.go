@@ -123,30 +123,11 @@ func runLineSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.
 		return one(fmt.Sprintf("a pass of %d lines is %d cells a GPU, too few to pay for the exchange between GPUs after each", k, cells))
 	}
 	trace.Mark("generate")
-	unlock, err := lockAll(exs)
+	runs, stats, closeRuns, err := openRuns(ctx, exs, p, pl, opt, prog, trace, compileStart)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	runs := make([]*run, len(exs))
-	cached := true
-	for g, e := range exs {
-		mod, hit, err := e.load(prog)
-		if err != nil {
-			return nil, err
-		}
-		cached = cached && hit
-		r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, trace: trace}
-		runs[g] = r
-		defer r.release()
-		if err := r.setup(); err != nil {
-			return nil, fmt.Errorf("GPU %d: %w", g, err)
-		}
-	}
-	trace.Mark("compile+load")
-	var stats backend.Stats
-	stats.CompileSeconds = time.Since(compileStart).Seconds()
-	stats.CompileCached = cached
+	defer closeRuns()
 	s := &lineSlabRun{ctx: ctx, p: p, pl: pl, prog: prog, runs: runs, k: k}
 	defer s.close()
 	if err := s.prepare(bounds, shapes); err != nil {

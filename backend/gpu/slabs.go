@@ -152,31 +152,11 @@ func RunSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan
 		return one(fmt.Sprintf("%d rows are one strip of the strip kernel (%d rows), too few to split", p.Rows, prog.StripRows()))
 	}
 	trace.Mark("generate")
-	unlock, err := lockAll(exs)
+	runs, stats, closeRuns, err := openRuns(ctx, exs, p, pl, opt, prog, trace, compileStart)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	// One run (module, inputs, allocations) per GPU.
-	runs := make([]*run, len(exs))
-	cached := true
-	for g, e := range exs {
-		mod, hit, err := e.load(prog)
-		if err != nil {
-			return nil, err
-		}
-		cached = cached && hit
-		r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, trace: trace}
-		runs[g] = r
-		defer r.release()
-		if err := r.setup(); err != nil {
-			return nil, fmt.Errorf("GPU %d: %w", g, err)
-		}
-	}
-	trace.Mark("compile+load")
-	var stats backend.Stats
-	stats.CompileSeconds = time.Since(compileStart).Seconds()
-	stats.CompileCached = cached
+	defer closeRuns()
 	var res *backend.Result
 	var compute float64
 	if so.Columns {

@@ -12,6 +12,7 @@ import (
 	"github.com/dpgpu/dpgpu/backend/genrun"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/eval"
+	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
@@ -48,6 +49,46 @@ func lockAll(exs []*Executor) (unlock func(), err error) {
 		}
 	}
 	return unlock, nil
+}
+
+// openRuns locks exs (lockAll) and opens one run of prog on each: its
+// module (compiled or from the cache), inputs and allocations; stats has
+// the compile's figures since compileStart. closeRuns releases the runs
+// and unlocks.
+func openRuns(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.Plan, opt backend.Options, prog *codegen.Program, trace *phases.Timer,
+	compileStart time.Time) (runs []*run, stats backend.Stats, closeRuns func(), err error) {
+	unlock, err := lockAll(exs)
+	if err != nil {
+		return nil, stats, nil, err
+	}
+	closeRuns = func() {
+		for k := len(runs) - 1; k >= 0; k-- {
+			if runs[k] != nil {
+				runs[k].release()
+			}
+		}
+		unlock()
+	}
+	runs = make([]*run, len(exs))
+	cached := true
+	for g, e := range exs {
+		mod, hit, err := e.load(prog)
+		if err != nil {
+			closeRuns()
+			return nil, stats, nil, err
+		}
+		cached = cached && hit
+		r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, trace: trace}
+		runs[g] = r
+		if err := r.setup(); err != nil {
+			closeRuns()
+			return nil, stats, nil, fmt.Errorf("GPU %d: %w", g, err)
+		}
+	}
+	trace.Mark("compile+load")
+	stats.CompileSeconds = time.Since(compileStart).Seconds()
+	stats.CompileCached = cached
+	return runs, stats, closeRuns, nil
 }
 
 // splitWeighted cuts 0 .. total-1 into parts, per on each GPU of exs, sized
