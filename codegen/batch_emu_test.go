@@ -477,7 +477,16 @@ cell[i][j] = i == 0 ? D[0] : max(cell[i-1][j] * 3 + 1, j > 0 ? cell[i][j-1] : 0)
 		}
 		cases = append(cases, c)
 	}
-	packed := map[string]bool{"edit-45x70": true, "lcs-300x97": true, "lcs-599x40": true, "sw-60x33": true,
+	// Comparisons of cells (masks), && of them, selects by mask, min,
+	// a subtraction of two cells and a negation: the packed recurrence's
+	// other operations.
+	masks := batchCase{name: "masks", vary: ab}
+	for k := range 5 {
+		e := masksCase(randSeq(37, uint64(3600+k)), randSeq(53, uint64(3700+k)))
+		masks.srcs, masks.ans = append(masks.srcs, e.src), append(masks.ans, e.ans)
+	}
+	cases = append(cases, masks)
+	packed := map[string]bool{"masks": true, "edit-45x70": true, "lcs-300x97": true, "lcs-599x40": true, "sw-60x33": true,
 		"edit-columns": true, "sw-columns": true, "lcs-columns-300rows": true, "edit-lastrow-min": true,
 		"profile-40": true, "profile-255-transposed": true, "profile-600": true, "profile-20": true,
 		"lcs-300x97/global-rows": true, "lcs-columns-300rows/global-rows": true, "edit-1x1": true, "edit-0x5": true,
@@ -531,6 +540,38 @@ cell[i][j] = i * %d when j == 0
            | max(cell[i-1][j-1] + (A[i-1] == B[j-1] ? %d : %d), cell[i-1][j] + %d, cell[i][j-1] + %d) otherwise
 `, a, b, gap, gap, match, mismatch, gap, gap)
 	return emuCase{src: src, ans: g[len(a)][len(b)]}
+}
+
+// masksCase is a recurrence of comparisons between cells and selects by
+// them over a and b (clamped to -100..100, so that it stays within 16
+// bits), and its plain-Go answer.
+func masksCase(a, b string) emuCase {
+	n, m := len(a), len(b)
+	g := grid(n+1, m+1)
+	for i := 1; i <= n; i++ {
+		for j := 1; j <= m; j++ {
+			up, left, diag := g[i-1][j], g[i][j-1], g[i-1][j-1]
+			var v float64
+			if up > left && a[i-1] != b[j-1] {
+				v = up - left - 1
+			} else {
+				v = -diag + 2
+				if left < up {
+					v = -diag - 3
+				}
+			}
+			g[i][j] = min(max(v, -100), 100)
+		}
+	}
+	src := fmt.Sprintf(`problem masks
+char 1x? A = %q
+char 1x? B = %q
+args: A, B
+(len(A)+1) x (len(B)+1)
+cell[i][j] = 0 when i == 0 || j == 0
+           | min(max(cell[i-1][j] > cell[i][j-1] && A[i-1] != B[j-1] ? cell[i-1][j] - cell[i][j-1] - 1 : -cell[i-1][j-1] + (cell[i][j-1] >= cell[i-1][j] ? 2 : -3), -100), 100) otherwise
+`, a, b)
+	return emuCase{src: src, ans: g[n][m]}
 }
 
 // suffixLCSCase is the LCS of a and b in its suffix form (a backward

@@ -35,6 +35,9 @@ cell[i][j] = i * ` + gap + ` when j == 0
 		{name: "nw-carry", src: nw(40, 40, "-1", "1", "-2"), has: []string{"dp_h2_seleq("}},
 		// Cells down to -3,000 x 300 rows and columns: not 16 bits.
 		{name: "nw-wide-range", src: nw(300, 300, "1", "-1", "-3000"), why: "may not fit 16 bits"},
+		// Comparisons of cells as masks, selects by them, a subtraction
+		// of two cells, a negation (TestEmulatedBatch runs it).
+		{name: "masks", src: masksCase("ACGTTGCA", "TTGACG").src, has: []string{"dp_h2_gt(", "dp_h2_ge(", "dp_h2_sel(", "dp_h2_sub(", "dp_h2_neg(", "dp_h2_ne("}},
 		{name: "nw-asked-not", src: nw(20, 20, "1", "-1", "-2"), opt: Options{BatchNoPack: true}, why: "not asked for"},
 		{name: "float", src: `problem f
 cell: double
