@@ -47,6 +47,7 @@ import (
 	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
+	"github.com/dpgpu/dpgpu/templates"
 )
 
 // Option configures an Executor.
@@ -106,6 +107,7 @@ type Executor struct {
 // New opens the driver, the device's primary context, NVRTC and the CUBIN
 // cache. Without a usable driver or device the error wraps cuda.ErrNoDriver.
 func New(opts ...Option) (*Executor, error) {
+	templates.Prewarm() // beside opening the device, which takes longer
 	cfg := config{stageMB: 32}
 	lineTilesEnv(&cfg)
 	linePassEnv(&cfg)
