@@ -19,9 +19,13 @@ func lineDirective(pos source.Pos) string {
 	if file == "" {
 		file = "<input>"
 	}
-	file = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(file)
+	file = lineFileEscaper.Replace(file)
 	return fmt.Sprintf("#line %d \"%s\"\n", pos.Line, file)
 }
+
+// lineFileEscaper quotes a file name for #line (built once: building it
+// was a sixth of the generator's time).
+var lineFileEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ")
 
 // recurrence writes dp_rec, the recurrence as a device function templated
 // on the kernel's accessor A, which supplies cell reads (a.ref<ID>) and,
