@@ -48,11 +48,6 @@
 #endif
 #define DP_UP(t) (((DP_UPT) >> (t)) & 1ULL)
 static_assert(DP_T == 1 || !DP_BACK, "several tables: forward sweeps");
-#define DP_NSTRIPS ((DP_ROWS + DP_SH - 1) / DP_SH)
-#define DP_BCOLS (DP_NSTRIPS > 1 ? DP_COLS : 1)
-#ifndef DP_BGLOBAL
-#define DP_BGLOBAL 0
-#endif
 // DP_BREG (codegen: Program.BatchValueOnly, a region min or max of integer
 // cells): each row of a lane keeps its best value, one max (min) a cell,
 // folded into the partial result at the end of the strip where the row is
@@ -248,10 +243,7 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 		int kAns = -1;
 #pragma unroll
 		for (int k = 0; k < DP_RPT; ++k) {
-			const long long r = s * DP_SH + (long long)lane * DP_RPT + k;
-			rlive[k] = r < DP_ROWS;
-			const long long rc = r < DP_ROWS ? r : DP_ROWS - 1;
-			ri[k] = (DP_IDX_T)(DP_BACK ? DP_ROWS - 1 - rc : rc);
+			ri[k] = dp_lane_row(s, lane, k, rlive[k]);
 			rv[k].fill(ri[k]);
 #if DP_ANS_KIND == 1
 			if (rlive[k] && ri[k] == DP_ANS_I)
@@ -263,18 +255,13 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 		for (int k = 0; k < DP_RPT; ++k)
 			bv[k] = DP_BREG ? (cell_t)DP_BREG_INIT : (cell_t)0;
 		cell_t w[DP_NW][DP_NC];
-#pragma unroll
-		for (int r = 0; r < DP_NW; ++r)
-#pragma unroll
-			for (int c = 0; c < DP_NC; ++c)
-				w[r][c] = (cell_t)0;
+		dp_win_zero(w);
+		const cell_t *top;
+		cell_t *out;
 #if DP_BGLOBAL
-		cell_t *const gb = grows + inst * (2LL * DP_PI1 * DP_BCOLS);
-		const cell_t *top = s > 0 ? gb + ((s + 1) & 1) * (long long)(DP_PI1 * DP_BCOLS) : 0;
-		cell_t *out = s + 1 < DP_NSTRIPS ? gb + (s & 1) * (long long)(DP_PI1 * DP_BCOLS) : 0;
+		dp_strip_edges(grows + inst * (2LL * DP_PI1 * DP_BCOLS), s, top, out);
 #else
-		const cell_t *top = s > 0 ? bnd[wib][(s + 1) & 1] : 0;
-		cell_t *out = s + 1 < DP_NSTRIPS ? bnd[wib][s & 1] : 0;
+		dp_strip_edges(&bnd[wib][0][0], s, top, out);
 #endif
 		// Chunks that reach outside the grid check what they read and
 		// where they are: a strip's first rows read rows above the grid

@@ -14,13 +14,8 @@
 // as values (DP_BREG), one table, no check that can report.
 
 static_assert(DP_T == 1, "packed batch programs compute one table");
-#define DP_NSTRIPS ((DP_ROWS + DP_SH - 1) / DP_SH)
-#define DP_BCOLS (DP_NSTRIPS > 1 ? DP_COLS : 1)
 #define DP_NROWV1 (DP_NROWV > 0 ? DP_NROWV : 1)
 #define DP_NCOLV1 (DP_NCOLV > 0 ? DP_NCOLV : 1)
-#ifndef DP_BGLOBAL
-#define DP_BGLOBAL 0
-#endif
 
 // dp_pack_slots packs the slots S.. of two instances' row (or column)
 // values into o.
@@ -131,10 +126,7 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 		int kAns = -1;
 #pragma unroll
 		for (int k = 0; k < DP_RPT; ++k) {
-			const long long r = s * DP_SH + (long long)lane * DP_RPT + k;
-			rlive[k] = r < DP_ROWS;
-			const long long rc = r < DP_ROWS ? r : DP_ROWS - 1;
-			ri[k] = (DP_IDX_T)(DP_BACK ? DP_ROWS - 1 - rc : rc);
+			ri[k] = dp_lane_row(s, lane, k, rlive[k]);
 			dp_rowvals r0, r1;
 			r0.fill_at(inst0, ri[k]);
 			r1.fill_at(inst1, ri[k]);
@@ -150,18 +142,13 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 		for (int k = 0; k < DP_RPT; ++k)
 			bv[k] = DP_BREG ? dp_h2_bc(DP_REG_OP == 0 ? 32767 : -32768) : 0u;
 		dp_h2 w[DP_NW][DP_NC];
-#pragma unroll
-		for (int r = 0; r < DP_NW; ++r)
-#pragma unroll
-			for (int c = 0; c < DP_NC; ++c)
-				w[r][c] = 0u;
+		dp_win_zero(w);
+		const dp_h2 *top;
+		dp_h2 *out;
 #if DP_BGLOBAL
-		dp_h2 *const gb = (dp_h2 *)grows + inst0 * (2LL * DP_PI1 * DP_BCOLS);
-		const dp_h2 *top = s > 0 ? gb + ((s + 1) & 1) * (long long)(DP_PI1 * DP_BCOLS) : 0;
-		dp_h2 *out = s + 1 < DP_NSTRIPS ? gb + (s & 1) * (long long)(DP_PI1 * DP_BCOLS) : 0;
+		dp_strip_edges((dp_h2 *)grows + inst0 * (2LL * DP_PI1 * DP_BCOLS), s, top, out);
 #else
-		const dp_h2 *top = s > 0 ? bnd[wib][(s + 1) & 1] : 0;
-		dp_h2 *out = s + 1 < DP_NSTRIPS ? bnd[wib][s & 1] : 0;
+		dp_strip_edges(&bnd[wib][0][0], s, top, out);
 #endif
 		for (int g0 = 0; g0 < cjmax + 31; g0 += 32) {
 #if DP_NCOLV > 0

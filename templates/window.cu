@@ -54,3 +54,43 @@ template <bool CHK, int K> struct dp_win_acc {
 	template <int S> __device__ __forceinline__ auto cv(long long) const { return cv_.template get<S>(); }
 	template <int P> __device__ __forceinline__ auto pf() const { return pv_->template get<P, K>(); }
 };
+
+#if DP_BATCH
+// ---- what the batch kernels (batch.cu, batch16.cu) share ----
+#define DP_NSTRIPS ((DP_ROWS + DP_SH - 1) / DP_SH)
+#define DP_BCOLS (DP_NSTRIPS > 1 ? DP_COLS : 1)
+#ifndef DP_BGLOBAL
+#define DP_BGLOBAL 0
+#endif
+
+// dp_lane_row is row k of the lane's rows of strip s as the grid numbers it;
+// live says whether it is in the grid (a row past the last is computed as
+// the last, and left out).
+__device__ __forceinline__ DP_IDX_T dp_lane_row(long long s, int lane, int k, bool &live)
+{
+	const long long r = s * DP_SH + (long long)lane * DP_RPT + k;
+	live = r < DP_ROWS;
+	const long long rc = live ? r : DP_ROWS - 1;
+	return (DP_IDX_T)(DP_BACK ? DP_ROWS - 1 - rc : rc);
+}
+
+// dp_win_zero clears a lane's window at a strip's start.
+template <class T> __device__ __forceinline__ void dp_win_zero(T (&w)[DP_NW][DP_NC])
+{
+#pragma unroll
+	for (int r = 0; r < DP_NW; ++r)
+#pragma unroll
+		for (int c = 0; c < DP_NC; ++c)
+			w[r][c] = (T)0;
+}
+
+// dp_strip_edges: of an instance's two slots of DP_PI1 x DP_BCOLS cells at
+// slots (shared or global memory), the rows strip s reads above it (top,
+// none for the first strip) and the slot it leaves its bottom rows in for
+// the next (out, none for the last): strip s writes slot s & 1.
+template <class T> __device__ __forceinline__ void dp_strip_edges(T *slots, long long s, const T *&top, T *&out)
+{
+	top = s > 0 ? slots + ((s + 1) & 1) * (long long)(DP_PI1 * DP_BCOLS) : 0;
+	out = s + 1 < DP_NSTRIPS ? slots + (s & 1) * (long long)(DP_PI1 * DP_BCOLS) : 0;
+}
+#endif
