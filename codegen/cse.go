@@ -137,31 +137,19 @@ func cseWorth(e ir.Expr) bool {
 		return false
 	}
 	if e.Type().IsFloat() {
-		return false // the evaluators' rounding is per operation anyway; keep the text as written
+		// Floating cells keep their text (no built-in repeats one; left
+		// alone rather than untested).
+		return false
 	}
-	reads := false
+	reads, reduces := false, false
 	ir.Walk(e, func(x ir.Expr) bool {
 		switch x.(type) {
 		case *ir.CellRef:
 			reads = true
 		case *ir.Reduce:
-			reads = false
-			return false
+			reduces = true // its variables make equal text mean other values
 		}
-		return true
+		return !reduces
 	})
-	return reads && !hasReduce(e)
-}
-
-// hasReduce reports whether e holds a reduction (whose variables make
-// equal text mean different values).
-func hasReduce(e ir.Expr) bool {
-	found := false
-	ir.Walk(e, func(x ir.Expr) bool {
-		if _, ok := x.(*ir.Reduce); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return reads && !reduces
 }

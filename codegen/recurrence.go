@@ -24,7 +24,7 @@ func lineDirective(pos source.Pos) string {
 }
 
 // lineFileEscaper quotes a file name for #line (built once: building it
-// was a sixth of the generator's time).
+// was a tenth of the generator's time: BenchmarkGenerateLCS 163 -> 146 us).
 var lineFileEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ")
 
 // recurrence writes dp_rec, the recurrence as a device function templated

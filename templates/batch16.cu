@@ -115,10 +115,8 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 	dp_part_t acc0, acc1;
 	dp_part_init(acc0);
 	dp_part_init(acc1);
-	dp_h2 ansv = 0u;
 	bool got0 = false, got1 = false; // this lane computed an answer cell
 	dp_h2 ans0 = 0u, ans1 = 0u;
-	(void)ansv;
 	for (long long s = 0; s < DP_NSTRIPS; ++s) {
 		DP_IDX_T ri[DP_RPT];
 		bool rlive[DP_RPT];
@@ -191,10 +189,10 @@ extern "C" __global__ void __launch_bounds__(DP_BW * 32, DP_BMINB) dp_batch(long
 #endif
 				}
 #endif
-				const dp_h2 colm = (j >= 0 && j < cj0 ? 0xffffu : 0u) | (j >= 0 && j < cj1 ? 0xffff0000u : 0u);
-				if (chk)
+				if (chk) {
+					const dp_h2 colm = (j >= 0 && j < cj0 ? 0xffffu : 0u) | (j >= 0 && j < cj1 ? 0xffff0000u : 0u);
 					dp_batch16_cells<true, 0>(w, rvp, cvp, p0, p1, ri, rlive, colm, rj, bv);
-				else
+				} else
 					dp_batch16_cells<false, 0>(w, rvp, cvp, p0, p1, ri, rlive, 0xffffffffu, rj, bv);
 #if DP_ANS_KIND == 1
 				if (kAns >= 0 && j >= 0) {

@@ -36,7 +36,7 @@ import (
 // every pass the GPUs wait for each other and copy their slabs' edges: on
 // one H200 a pass's events alone cost some 4 us (10,000 x 1,000,000 knapsack,
 // passes of 6 lines: 41.3 ms unsplit, 47.3 ms as one slab), and a peer copy
-// and a wait across GPUs several more, against some 28 us of compute a
+// and a wait across GPUs more (not measured), against some 25 us of compute a
 // pass of 6 million cells on one GPU. Not measured on several GPUs (none
 // was lent when this was written): an estimate that keeps the split to
 // passes of about a hundred microseconds or more a GPU.

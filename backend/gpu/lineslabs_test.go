@@ -77,7 +77,7 @@ cell[w][i] = 0                                   when i == 0
 // TestPerfLineSlabs measures a 0/1 knapsack of 10,000 light items at
 // capacity 1,000,000 split into DPGPU_LS_PER launches on one GPU (kernel
 // time, median of 3 after a warm-up): what the exchange between slabs
-// costs where no second GPU shares the work.
+// costs where no second GPU shares the work; the answer the unsplit run's.
 func TestPerfLineSlabs(t *testing.T) {
 	scale := perfScale(t)
 	e := executor(t)
@@ -100,6 +100,13 @@ func TestPerfLineSlabs(t *testing.T) {
 		if rep > 0 {
 			ks = append(ks, res.Stats.ComputeSeconds)
 		}
+	}
+	want, err := e.Run(context.Background(), p, pl, backend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer != want.Answer {
+		t.Errorf("%d launches: answer %v, unsplit %v", per, res.Answer, want.Answer)
 	}
 	k := median(ks)
 	t.Logf("perf: %d launches: kernel %.2f ms (%.0f GCUPS), answer %v, %s", per, k*1e3, float64(p.Cells())/k/1e9, res.Answer, res.Device)
