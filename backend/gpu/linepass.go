@@ -102,8 +102,16 @@ func chooseLinePass(f passFacts, cfg *config) *linePass {
 	if k < 2 {
 		return nil
 	}
-	sw := lineCells(k)
-	return &linePass{tw: tw, sw: sw, k: k, blocks: int(ceilDiv(f.width, tw)), shared: int((f.reach + 1) * sw * f.cellBytes)}
+	p := newLinePass(f, tw, k)
+	return &p
+}
+
+// newLinePass is the pass of k lines over f's width in blocks owning tw
+// positions each: the cells of a line in shared memory (its own and the
+// widening), the blocks, the shared bytes a block.
+func newLinePass(f passFacts, tw, k int64) linePass {
+	sw := tw + k*(f.left+f.right)
+	return linePass{tw: tw, sw: sw, k: k, blocks: int(ceilDiv(f.width, tw)), shared: int((f.reach + 1) * sw * f.cellBytes)}
 }
 
 // planLinePass is chooseLinePass on this run's program and device; nil

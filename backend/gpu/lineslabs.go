@@ -115,7 +115,7 @@ func runLineSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.
 	case prog.LineLeft < 0 || prog.LineRight < 0:
 		return one("its cells read anywhere in the line before")
 	}
-	bounds, shapes, k, why := lineSlabShapes(exs, per, prog, int64(p.CellType.Size()))
+	bounds, tws, k, why := lineSlabShapes(exs, per, prog, int64(p.CellType.Size()))
 	if why != "" {
 		return one(why)
 	}
@@ -130,7 +130,7 @@ func runLineSlabs(ctx context.Context, exs []*Executor, p *ir.Problem, pl *plan.
 	defer closeRuns()
 	s := &lineSlabRun{ctx: ctx, p: p, pl: pl, prog: prog, runs: runs, k: k}
 	defer s.close()
-	if err := s.prepare(bounds, shapes); err != nil {
+	if err := s.prepare(bounds, tws); err != nil {
 		return nil, splitError(ctx, runs, err)
 	}
 	if err := s.sweep(); err != nil {
@@ -160,11 +160,11 @@ func (s *lineSlabRun) launches() []*part {
 }
 
 // lineSlabShapes cuts the lines' positions into slabs, per on each GPU of
-// exs, and gives each its passes (its share of its GPU's
-// multiprocessors), all of k lines, the least any slab allows (the passes
-// run together); why says why the lines are not split (too narrow for
-// passes on every slab).
-func lineSlabShapes(exs []*Executor, per int, pr *codegen.Program, cs int64) (bounds []int64, shapes []*linePass, k int64, why string) {
+// exs, and gives each the positions a block of its passes owns (tws: its
+// share of its GPU's multiprocessors); the passes, run together, are all
+// of k lines, the least any slab allows; why says why the lines are not
+// split (too narrow for passes on every slab).
+func lineSlabShapes(exs []*Executor, per int, pr *codegen.Program, cs int64) (bounds, tws []int64, k int64, why string) {
 	bounds = splitWeighted(exs, per, pr.Width, minPassTile, 32)
 	n := len(bounds) - 1
 	if n < 2 && len(exs)*per > 1 {
@@ -180,13 +180,10 @@ func lineSlabShapes(exs []*Executor, per int, pr *codegen.Program, cs int64) (bo
 		w := bounds[g+1] - bounds[g]
 		// The ring (every slab's holds the whole width) within the budget
 		// of one run's ring on that GPU.
-		budget := int64(ringBudget)
 		if e.ctx == nil {
 			return nil, nil, 0, "the executor is closed"
 		}
-		if free, _, err := e.ctx.MemInfo(); err == nil {
-			budget = min(budget, free/4)
-		}
+		budget := e.lineRingBudget()
 		lp := chooseLinePass(passFacts{
 			width: w, lines: pr.Lines, reach: int64(pr.Reach), left: pr.LineLeft, right: pr.LineRight,
 			cellBytes: cs, sms: max(e.dev.SMs/on[e], 1), sharedBlock: int64(e.dev.MaxSharedPerBlockOptin), sharedSM: int64(e.dev.MaxSharedPerSM),
@@ -195,30 +192,26 @@ func lineSlabShapes(exs []*Executor, per int, pr *codegen.Program, cs int64) (bo
 		if lp == nil {
 			return nil, nil, 0, "its lines do not run in passes on every slab (too narrow, or reading too far across the line)"
 		}
-		shapes = append(shapes, lp)
+		tws = append(tws, lp.tw)
 		k = min(k, lp.k)
 	}
-	return bounds, shapes, k, ""
+	return bounds, tws, k, ""
 }
 
 // prepare allocates each slab's ring, partials and events for the slabs
-// of bounds and their pass shapes (of s.k lines).
-func (s *lineSlabRun) prepare(bounds []int64, shapes []*linePass) error {
+// of bounds, whose passes (of s.k lines) have blocks owning tws positions.
+func (s *lineSlabRun) prepare(bounds, tws []int64) error {
 	pr := s.prog
 	cs := int64(s.p.CellType.Size())
 	n := len(bounds) - 1
 	runOf := func(g int) *run { return s.runs[g*len(s.runs)/n] }
 	s.slots = pr.Reach + int(s.k) // nothing a pass reads is overwritten in it
-	spread := pr.LineLeft + pr.LineRight
 	need := int64(s.slots) * pr.Width * cs
 	shared := map[*run]int{}
 	for g := 0; g < n; g++ {
 		r := runOf(g)
-		lp := *shapes[g]
-		lp.k = s.k
-		lp.sw = lp.tw + s.k*spread
-		lp.shared = int(int64(pr.Reach+1) * lp.sw * cs)
-		lp.blocks = int(ceilDiv(bounds[g+1]-bounds[g], lp.tw))
+		lp := newLinePass(passFacts{width: bounds[g+1] - bounds[g], reach: int64(pr.Reach), left: pr.LineLeft, right: pr.LineRight, cellBytes: cs},
+			tws[g], s.k)
 		lp.fn = r.mod.funcs[codegen.FuncLinePass]
 		if lp.fn == nil {
 			return fmt.Errorf("gpu: the line program of %s has no pass kernel", s.p.Name)

@@ -67,9 +67,12 @@ func (r *run) planLineTiles(threads int, slotLimit int64) (*lineTiles, error) {
 // lineRingBudget is the bytes the ring of lines of a run of dp_linetiles
 // or a pass of dp_linepass may take: ringBudget, or a quarter of the
 // device's free memory where that is less.
-func (r *run) lineRingBudget() int64 {
+func (r *run) lineRingBudget() int64 { return r.e.lineRingBudget() }
+
+// lineRingBudget is run.lineRingBudget on e.
+func (e *Executor) lineRingBudget() int64 {
 	budget := int64(ringBudget)
-	if free, _, err := r.e.ctx.MemInfo(); err == nil {
+	if free, _, err := e.ctx.MemInfo(); err == nil {
 		budget = min(budget, free/4)
 	}
 	return budget
