@@ -436,8 +436,8 @@ type gen struct {
 	// hostFront: a host program runs the fronts of a generic schedule
 	// (HostProgram.Fronts).
 	hostFront bool
-	// hostRanges caches hostInputRange's bounds of each input's values.
-	hostRanges map[*ir.Input]analysis.Range
+	// inputRanges caches the walker's bounds of each input's values.
+	inputRanges map[*ir.Input]analysis.Range
 	// refMirror[ID]: the front kernel's warps and blocks read the reference
 	// from the transposed copy of the grid.
 	refMirror []bool
@@ -1673,8 +1673,9 @@ func (g *gen) refTable() string {
 }
 
 // CellRange bounds the values of p's int cells, as the generated code
-// relies on to spare overflow checks, whatever the data of p's inputs but
-// those with declared bounds (ir.Input.Bounded); ok is false where no
+// relies on to spare overflow checks, for the bounds of p's data (their
+// powers of two, as a program is specialised to them; declared bounds,
+// ir.Input.Bounded, as they are); ok is false where no
 // bound is proven (other cell types, inputs that reach the cells). A
 // checkpoint band is given rows of p's grid as data: within this range.
 func CellRange(p *ir.Problem, pl *plan.Plan) (lo, hi int64, ok bool) {

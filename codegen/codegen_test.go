@@ -13,8 +13,12 @@ import (
 // The canonical sources: CLRS's LCS strands, the README's knapsack, the
 // thesis's lookback lattice.
 var (
-	lcsSrc      = dptest.LCS("ACCGGTCGAGTGCGCGGAAGCCGGCCGAA", "GTCGTTCGGAATGCCGTTGCTCTGTAAA")
-	knapSrc     = dptest.Knapsack([]int{2, 3, 4, 5, 9}, []int{3, 4, 5, 8, 10}, 20)
+	lcsSrc  = dptest.LCS("ACCGGTCGAGTGCGCGGAAGCCGGCCGAA", "GTCGTTCGGAATGCCGTTGCTCTGTAAA")
+	knapSrc = dptest.Knapsack([]int{2, 3, 4, 5, 9}, []int{3, 4, 5, 8, 10}, 20)
+	// knapWide's data bounds nothing: a value near 2^30 (six rows of it
+	// overflow an int) and a negative weight (w - wt[i-1] may pass the
+	// last column).
+	knapWide    = dptest.Knapsack([]int{2, 3, -4, 5, 9}, []int{3, 4, 5, 8, 1 << 30}, 20)
 	lookbackSrc = dptest.Lookback(3)
 )
 
@@ -102,17 +106,28 @@ func TestChecksElided(t *testing.T) {
 	if !strings.Contains(lcs.Source, "struct dp_ref<0> { static constexpr int di = 1, dj = 1; static constexpr bool safe = true; }") {
 		t.Error("cell[i-1][j-1] of LCS is not proved inside the grid")
 	}
+	// A program is specialised to its inputs' bounds (powers of two): with
+	// the weights in 0..16 and values in 0..16, the guarded read
+	// cell[i-1][w-wt[i-1]] stays inside the grid and the sums within 6 x
+	// 16: no check at all.
 	knap := generate(t, "knapsack.dp", knapSrc, Options{})
-	// cell[i-1][w-wt[i-1]] depends on the data: checked; cell[i-1][w] is safe.
-	if !strings.Contains(knap.Source, "struct dp_ref<0> { static constexpr int di = 1, dj = 0; static constexpr bool safe = false; }") {
+	if rec := recurrenceText(knap.Source); strings.Contains(rec, "dp_addi(") || strings.Contains(rec, "dp_subi(") {
+		t.Errorf("knapsack's sums of small values are checked:\n%s", rec)
+	}
+	if strings.Contains(knap.Source, "safe = false") {
+		t.Error("knapsack's guarded reference with weights >= 0 is checked")
+	}
+	// Data that bounds nothing: cell[i-1][w-wt[i-1]] depends on it,
+	// checked; cell[i-1][w] is safe; cell + val[i-1] may overflow an int.
+	wide := generate(t, "knapsack.dp", knapWide, Options{})
+	if !strings.Contains(wide.Source, "struct dp_ref<0> { static constexpr int di = 1, dj = 0; static constexpr bool safe = false; }") {
 		t.Error("knapsack's data-dependent reference is not checked")
 	}
-	if !strings.Contains(knap.Source, "struct dp_ref<2> { static constexpr int di = 1, dj = 0; static constexpr bool safe = true; }") {
+	if !strings.Contains(wide.Source, "struct dp_ref<2> { static constexpr int di = 1, dj = 0; static constexpr bool safe = true; }") {
 		t.Error("knapsack's cell[i-1][w] is checked")
 	}
-	// cell + val[i-1] may overflow an int: checked.
-	if !strings.Contains(recurrenceText(knap.Source), "dp_addi(") {
-		t.Error("knapsack's additions of int values are not checked for overflow")
+	if !strings.Contains(recurrenceText(wide.Source), "dp_addi(") {
+		t.Error("knapsack's additions of int values near 2^30 are not checked for overflow")
 	}
 	// A read with no guard keeps its check.
 	bad := generate(t, "bad.dp", "10 x 10\ncell[i][j] = cell[i-1][j] + cell[i][j-1]\n", Options{})
@@ -121,6 +136,37 @@ func TestChecksElided(t *testing.T) {
 	}
 	if !strings.Contains(bad.Source, "dp_addi(") {
 		t.Error("an unbounded sum is not checked for overflow")
+	}
+}
+
+// TestSpecialisedToData: a program is specialised to its inputs' bounds
+// (powers of two and their sign), so data of one magnitude shares a
+// program and data of another does not; data that changes from run to run
+// (ir.Input.PerRun: a checkpoint band's given rows) never specialises it.
+func TestSpecialisedToData(t *testing.T) {
+	src := func(val []int, perRun bool) string {
+		p, pl := dptest.Load(t, "knapsack.dp", dptest.Knapsack([]int{2, 3, 4, 5, 9}, val, 20))
+		for _, in := range p.Inputs {
+			in.PerRun = perRun
+		}
+		prog, err := Generate(p, pl, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return prog.Source
+	}
+	small, same, large := []int{3, 4, 5, 8, 10}, []int{1, 2, 16, 7, 9}, []int{3, 4, 5, 8, 1 << 29}
+	if src(small, false) != src(same, false) {
+		t.Error("values within the same powers of two gave two programs")
+	}
+	if src(small, false) == src(large, false) {
+		t.Error("values 2^25 times larger gave the same program")
+	}
+	if src(small, true) != src(large, true) {
+		t.Error("per-run data specialised the program")
+	}
+	if strings.Contains(recurrenceText(src(small, false)), "dp_addi(") || !strings.Contains(recurrenceText(src(small, true)), "dp_addi(") {
+		t.Error("the checks of a sum do not follow the data's bounds")
 	}
 }
 
@@ -187,8 +233,9 @@ func TestLayout(t *testing.T) {
 	}
 }
 
-// The cell range inference bounds LCS by ROWS+COLS; on sums of inputs
-// that a GPU program does not bound it falls back to the finite range of
+// The cell range inference bounds LCS by ROWS+COLS, a knapsack by its rows
+// times its values' bound (16 for values up to 10); on sums of inputs that
+// a program's data does not bound it falls back to the finite range of
 // the cell type where no cell can be inf (finiteCells), and to nothing
 // where one can: an inf literal, a reduction that may be empty, inf in the
 // data.
@@ -206,7 +253,8 @@ func TestCellRange(t *testing.T) {
 		lo, hi    int64
 		known     bool
 	}{
-		{"knapsack", knapSrc, lo, hi, true},
+		{"knapsack", knapSrc, 0, 6 * 16, true},
+		{"knapsack, wide data", knapWide, lo, hi, true},
 		{"inf in val", strings.Replace(knapSrc, "int 1x? val = 3,4,5,8,10", "int 1x? val = 3,4,inf,8,10", 1), 0, 0, false},
 		{"matrix chain", "long 1x? d = 30,35,15,5,10,20,25\ncell: long\n(len(d)-1) x (len(d)-1)\n" +
 			"cell[i][j] = 0 when i >= j\n| min(k in i..j-1: cell[i][k] + cell[k+1][j] + d[i]*d[k+1]*d[j+1]) otherwise\n", llo, lhi, true},
@@ -219,7 +267,7 @@ func TestCellRange(t *testing.T) {
 		g := &gen{p: p, pl: pl, prog: &Program{}}
 		r := g.inferCellRange(analysis.Wraps)
 		if tc.known && (r.IsFull() || r.Lo != tc.lo || r.Hi != tc.hi) {
-			t.Errorf("%s: cells in %+v, want the finite range [%d, %d]", tc.name, r, tc.lo, tc.hi)
+			t.Errorf("%s: cells in %+v, want [%d, %d]", tc.name, r, tc.lo, tc.hi)
 		}
 		if flo, fhi := ir.FiniteRange(p.CellType); !tc.known && !r.IsFull() && r.Within(flo, fhi) {
 			t.Errorf("%s: cells in %+v, want no bound short of the sentinels", tc.name, r)
@@ -268,11 +316,12 @@ func TestLineFlagChecks(t *testing.T) {
 		opt       Options
 		want      bool
 	}{
-		{"knapsack", knapSrc, Options{}, true},
-		{"knapsack, inline", knapSrc, Options{LineInlineChecks: true}, false},
-		{"lookback", lookbackSrc, Options{}, false}, // double cells
-		{"bounded", bounded, Options{}, false},      // a reduction
-		{"safe", safe, Options{}, false},            // every reference proved
+		{"knapsack", knapWide, Options{}, true},
+		{"knapsack, inline", knapWide, Options{LineInlineChecks: true}, false},
+		{"knapsack, small data", knapSrc, Options{}, false}, // every reference proved
+		{"lookback", lookbackSrc, Options{}, false},         // double cells
+		{"bounded", bounded, Options{}, false},              // a reduction
+		{"safe", safe, Options{}, false},                    // every reference proved
 	} {
 		prog := generate(t, c.name+".dp", c.src, c.opt)
 		if prog.Kernel != KernelLine {

@@ -379,7 +379,7 @@ func (m *emitter) binaryOf(n *ir.Binary, en env, x, y string) string {
 
 // mayBeInf reports whether an operand of integer + - * / % n may be inf
 // (sema's Saturate) where en holds: the ranges of finite cells and data
-// (gen.finiteCells, finiteInputRange) can prove both finite, and then the
+// (gen.finiteCells, the walker's input bounds) can prove both finite, and then the
 // inf rules change nothing. The ranges are those of a run that stops at
 // its first failure: an operation that failed may have left any value,
 // but the run reports that failure, so what follows it does not count.

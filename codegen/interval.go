@@ -43,7 +43,8 @@ func (g *gen) gridEnv(cells analysis.Range) env {
 }
 
 // walker is the range analysis under the GPU's failure model, narrowing
-// ranges under the conditions that hold.
+// ranges under the conditions that hold and bounding the inputs as the
+// program is specialised to them.
 func (g *gen) walker() analysis.Walker {
 	w := analysis.Walker{Config: analysis.Config{
 		Failure: analysis.Wraps,
@@ -51,66 +52,65 @@ func (g *gen) walker() analysis.Walker {
 		Cols:    g.p.Cols,
 		Refine:  true,
 	}}
-	if g.prog != nil && g.prog.Kernel == KernelHost {
-		w.Input = g.hostInputRange
+	if g.opt.Batch {
+		w.Input = g.batchInputRange
 	} else {
-		w.Input = g.finiteInputRange
+		w.Input = g.boundedInputRange
 	}
 	return w
 }
 
-// finiteInputRange bounds a read of an integer input for programs that do
-// not depend on the data's values (GPU programs): by its type's finite
-// range when the data holds no inf, which spares the inf rules of the
-// arithmetic on it; one bit of the data per input decides the program.
-func (g *gen) finiteInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.Range {
+// batchInputRange bounds a read of an integer input for batch programs,
+// which run the data of many instances and so cannot depend on one's
+// values: by its type's finite range when the data holds no inf, which
+// spares the inf rules of the arithmetic on it; one bit of the data per
+// input decides the program.
+func (g *gen) batchInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.Range {
 	in := n.In
-	if r, ok := g.hostRanges[in]; ok {
+	if r, ok := g.inputRanges[in]; ok {
 		return r
 	}
 	r := analysis.Full()
 	if !in.T.IsFloat() && in.T.HasInf() && !in.HoldsInf() {
 		r = analysis.Span(ir.FiniteRange(in.T))
 	}
-	if g.opt.Batch {
-		// A batch program runs instances of one BatchKey: the shared
-		// inputs' data is the key's (its digest), and so is the one bit
-		// of a varying char input that says its codes are ASCII.
-		switch {
-		case !g.varies(in):
-			// The data's own least and greatest values (not widened:
-			// the key holds the data): a scoring matrix indexed by a
-			// query's letters needs no check.
-			r = r.Meet(exactInputRange(in))
-		case in.T == ir.Char && asciiOnly(in):
-			r = analysis.Span(0, 127)
-		}
+	// A batch program runs instances of one BatchKey: the shared inputs'
+	// data is the key's (its digest), and so is the one bit of a varying
+	// char input that says its codes are ASCII.
+	switch {
+	case !g.varies(in):
+		// The data's own least and greatest values (not widened: the key
+		// holds the data): a scoring matrix indexed by a query's letters
+		// needs no check.
+		r = r.Meet(exactInputRange(in))
+	case in.T == ir.Char && asciiOnly(in):
+		r = analysis.Span(0, 127)
 	}
-	if g.hostRanges == nil {
-		g.hostRanges = map[*ir.Input]analysis.Range{}
+	if g.inputRanges == nil {
+		g.inputRanges = map[*ir.Input]analysis.Range{}
 	}
-	g.hostRanges[in] = r
+	g.inputRanges[in] = r
 	return r
 }
 
-// hostInputRange bounds a read of an integer input, for host programs: by
-// the data's least and greatest values, widened to powers of two so that
-// data of similar magnitude shares one compiled program. (A GPU program
-// does not depend on the data's values, only on the sizes; a host program
-// compiles in a fraction of a second, and the bounds spare the checks
-// that keep the compiler from making the cell updates vector code: a
-// knapsack's j - wt[i-1], its cell + val[i-1].) A read outside its input
-// reports an error and gives element 0, also within the bounds.
-func (g *gen) hostInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.Range {
+// boundedInputRange bounds a read of an integer input, for every program but
+// a batch's: by the data's least and greatest values, widened to powers
+// of two (and their sign) so that data of similar magnitude shares one
+// compiled program. The bounds spare the checks that keep a compiler from
+// making the cell updates vector code on the host and cost a third of the
+// knapsack's cell on the GPU: its j - wt[i-1], its cell + val[i-1] (NVRTC's
+// disk cache keeps a program per bound). A read outside its input reports
+// an error and gives element 0, also within the bounds.
+func (g *gen) boundedInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.Range {
 	in := n.In
-	if r, ok := g.hostRanges[in]; ok {
+	if r, ok := g.inputRanges[in]; ok {
 		return r
 	}
 	r := inputRange(in)
-	if g.hostRanges == nil {
-		g.hostRanges = map[*ir.Input]analysis.Range{}
+	if g.inputRanges == nil {
+		g.inputRanges = map[*ir.Input]analysis.Range{}
 	}
-	g.hostRanges[in] = r
+	g.inputRanges[in] = r
 	return r
 }
 
@@ -132,9 +132,17 @@ func exactInputRange(in *ir.Input) analysis.Range {
 	return analysis.Span(lo, hi)
 }
 
-// inputRange is hostInputRange's bound of in's values.
+// inputRange is boundedInputRange's bound of in's values: the finite
+// range of its type for data that changes from run to run of the program
+// (ir.Input.PerRun) and holds no inf.
 func inputRange(in *ir.Input) analysis.Range {
 	if in.T.IsFloat() || len(in.I) == 0 {
+		return analysis.Full()
+	}
+	if in.PerRun {
+		if in.T.HasInf() && !in.HoldsInf() {
+			return analysis.Span(ir.FiniteRange(in.T))
+		}
 		return analysis.Full()
 	}
 	sp := in.IntSpan()
@@ -143,7 +151,16 @@ func inputRange(in *ir.Input) analysis.Range {
 		// An inf sentinel in the data: no bound that helps.
 		return analysis.Full()
 	}
-	return analysis.Span(-pow2AtLeast(-lo), pow2AtLeast(hi))
+	r := analysis.Span(-pow2AtLeast(-lo), pow2AtLeast(hi))
+	// Data all of one sign keeps it, zero excluded: a weight that is never
+	// 0 spares the check of w / wt[i-1].
+	switch {
+	case lo > 0:
+		r.Lo = 1
+	case hi < 0:
+		r.Hi = -1
+	}
+	return r
 }
 
 // hasInf reports whether one of vs, values of in, is an inf sentinel of

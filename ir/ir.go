@@ -61,6 +61,10 @@ type Input struct {
 	// one shape runs one program, and the bounds spare its checks).
 	Bounded bool
 	Lo, Hi  int64
+	// PerRun: the data changes from one run of a program to the next (a
+	// checkpoint band's given rows), so no program may be specialised to
+	// its values, only to Bounded's bounds.
+	PerRun bool
 	// Span, where Known, is the least and greatest element of I: found
 	// where the values were read or checked (the loader, sema), so that
 	// the analyses that bound an input (value ranges, the inf test) do

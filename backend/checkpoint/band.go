@@ -176,7 +176,7 @@ func levelName(name string, p *ir.Problem) string {
 // 0..cols-1, in the cell type (integer infinities as the type's sentinels,
 // which is how inputs hold them).
 func boundary(p *ir.Problem, top *backend.Grid, given, cols int64) *ir.Input {
-	in := &ir.Input{Pos: p.RecurPos, Name: levelName(bandInput, p), T: p.CellType, Rows: int(given), Cols: int(cols), Origin: "checkpoint"}
+	in := &ir.Input{Pos: p.RecurPos, Name: levelName(bandInput, p), T: p.CellType, Rows: int(given), Cols: int(cols), Origin: "checkpoint", PerRun: true}
 	n := given * cols
 	if p.CellType.IsFloat() {
 		in.F = make([]float64, 0, n)

@@ -286,7 +286,9 @@ func sameValue(a, b ir.Value) bool {
 
 // TestArithmeticMessages words device errors as the contract says, without
 // a device: the sites come from the generated program, the reports are
-// what the kernels would write to dp_err.
+// what the kernels would write to dp_err. The data holds the operands the
+// reports carry: a program is specialised to its inputs' bounds, and data
+// that cannot overflow leaves no site to report from.
 func TestArithmeticMessages(t *testing.T) {
 	type report struct {
 		code   int
@@ -307,14 +309,14 @@ func TestArithmeticMessages(t *testing.T) {
 		rep       report
 	}{
 		{"int-mul", `problem m
-int 1x2 A = 1, 2
+int 1x2 A = 1, 1000000000
 2 x 1
 cell[i][j] = A[i] * A[i]   when i > 0
            | 0             otherwise
 `, report{codegen.ErrOverflow, codegen.SiteOverflow, binary(ir.OpMul), 3, 0, 1000000000, 1000000000,
 			"m.dp:4:19: overflow computing cell[3][0]: 1000000000 * 1000000000 does not fit in int (finite range ±2,147,483,646); use cell: long"}},
 		{"long-add", `problem l
-long 1x2 A = 1, 2
+long 1x2 A = 1, 9223372036854775000
 cell: long
 2 x 1
 cell[i][j] = A[i] + A[i]   when i > 0
