@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dpgpu/dpgpu/analysis"
@@ -217,12 +218,27 @@ func (g *gen) classifyLoads() {
 				return true
 			}
 			seen[ld] = true
+			// A read written twice (the knapsack's wt[i-1] in its
+			// condition and its value) shares the first's slot: one
+			// register, so the compiler sees the two cell reads it
+			// indexes as one.
+			slot := func(lds []*ir.Load) int {
+				return slices.IndexFunc(lds, func(o *ir.Load) bool { return analysis.SameExpr(o, ld) })
+			}
 			switch {
 			case line && !pureIndex(ld, lineSide, 0):
 			case pureIndex(ld, ir.VarI, 0):
+				if k := slot(g.rowLds); k >= 0 {
+					g.rowSlot[ld] = k
+					break
+				}
 				g.rowSlot[ld] = len(g.rowLds)
 				g.rowLds = append(g.rowLds, ld)
 			case pureIndex(ld, ir.VarJ, g.prog.Tables):
+				if k := slot(g.colLds); k >= 0 {
+					g.colSlot[ld] = k
+					break
+				}
 				g.colSlot[ld] = len(g.colLds)
 				g.colLds = append(g.colLds, ld)
 			}
