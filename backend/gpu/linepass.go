@@ -45,14 +45,16 @@ type passFacts struct {
 // the square of k); the widening of the pass's first line at most
 // passWiden of a block's own positions (0/1 knapsack 10,000 x 1,000,000,
 // items up to 1,000, 7,576 positions a block, H200: passes of 3, 4, 6, 8
-// lines 62.3, 60.1, 59.8, 61.9 ms; a launch a line 68.7-72.3 ms); a block's
+// lines 62.3, 60.1, 59.8, 61.9 ms with the cell's checks; without them,
+// the program specialised to the data's bounds, 6, 8, 10, 12, 16 lines
+// 26.95, 25.56, 25.6, 25.6, 25.9 ms; a launch a line 68.7-72.3 ms); a block's
 // own positions at least minPassTile, two a thread: narrower lines go to
 // dp_linetiles, whose blocks of 256 threads fit them better (lookback
 // lattice N = 30,000, 228 positions a block: 22.0 ms in passes of 16 lines,
 // 20.0 ms in tiles; H200).
 const (
 	maxPassLines = 16
-	passWiden    = 0.75
+	passWiden    = 1.0
 	minPassTile  = 2 * passThreads
 )
 

@@ -114,8 +114,8 @@ func TestChooseLinePass(t *testing.T) {
 		tw   int64
 	}{
 		// Capacity 1,000,000, items up to 1,000: a block owns 7,576
-		// positions; 6 lines widen the first by 5,000.
-		{name: "knapsack 1M light", f: passFacts{width: 1000001, left: 1000}, k: 6, tw: 7576},
+		// positions; 8 lines widen the first by 7,000.
+		{name: "knapsack 1M light", f: passFacts{width: 1000001, left: 1000}, k: 8, tw: 7576},
 		{name: "knapsack 1M light, 3 forced", f: passFacts{width: 1000001, left: 1000}, cfg: config{passLines: 3}, k: 3, tw: 7576},
 		// Items up to a tenth of the capacity: a pass would widen a
 		// block's positions 13 times over.
@@ -141,7 +141,7 @@ func TestChooseLinePass(t *testing.T) {
 		{name: "lattice", f: passFacts{width: 30002, left: 1, right: 1}},
 		{name: "lattice, forced lines", f: passFacts{width: 30002, left: 1, right: 1}, cfg: config{passLines: 4}},
 		{name: "just wide enough", f: passFacts{width: 132 * 2048, left: 100}, k: 16, tw: 2048},
-		{name: "just wide enough, far reads", f: passFacts{width: 132 * 2048, left: 100, right: 200}, k: 6, tw: 2048},
+		{name: "just wide enough, far reads", f: passFacts{width: 132 * 2048, left: 100, right: 200}, k: 7, tw: 2048},
 		{name: "just too narrow", f: passFacts{width: 132*2048 - 132, left: 100}},
 		// The ring of lines in global memory: a pass's lines and the
 		// Reach before within the budget.

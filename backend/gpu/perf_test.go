@@ -406,7 +406,7 @@ func TestPerfLineSweep(t *testing.T) {
 		}
 		vs = append(vs, variant{name: "auto", pass: true}, variant{name: "auto inline", pass: true, inline: true})
 		if in.maxWt <= 1000 {
-			for _, k := range []int64{2, 3, 4, 6, 8, 12} {
+			for _, k := range []int64{2, 3, 4, 6, 8, 10, 12, 16} {
 				vs = append(vs, variant{name: fmt.Sprintf("pass%d", k), pass: true, passLines: k})
 			}
 		}
