@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/dpgpu/dpgpu/backend"
@@ -105,14 +106,11 @@ func (g *deviceGrid) Close() error {
 }
 
 // keepOnDevice hands the allocation at ptr, which holds the whole grid,
-// over to a deviceGrid: the run's release no longer frees it.
+// over to a deviceGrid: the run's release no longer frees it (nor gives it
+// back to the executor's scratch, for a small grid).
 func (r *run) keepOnDevice(ptr cuda.DevicePtr) *deviceGrid {
-	for k, p := range r.allocs {
-		if p == ptr {
-			r.allocs = append(r.allocs[:k], r.allocs[k+1:]...)
-			break
-		}
-	}
+	r.allocs = slices.DeleteFunc(r.allocs, func(p cuda.DevicePtr) bool { return p == ptr })
+	r.pooled = slices.DeleteFunc(r.pooled, func(b pooled) bool { return b.host == nil && b.dev == ptr })
 	cs := int64(r.p.CellType.Size())
 	return &deviceGrid{ctx: r.e.ctx, ptr: ptr, rows: r.p.Rows, cols: r.p.Cols, t: r.p.CellType, pitch: r.p.Cols * cs, tiles: map[[2]int64]*backend.Grid{}}
 }

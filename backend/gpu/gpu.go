@@ -100,6 +100,7 @@ type Executor struct {
 	modules map[string]*module
 	stage   [2]*cuda.HostBuffer // pinned staging of maintain, reused
 	retired []*cuda.HostBuffer  // staging outgrown during a run (freeRetired)
+	scratch scratch             // runs' small buffers, reused
 	bslots  chan *batchSlot     // batch launches' streams and buffers (RunBatch)
 	bclock  *cuda.Event         // batch launches' time origin (batchClock)
 }
@@ -145,6 +146,9 @@ func New(opts ...Option) (*Executor, error) {
 	if e.s2, err = ctx.NewStream(); err != nil {
 		return fail(err)
 	}
+	if err := e.scratch.fill(ctx); err != nil {
+		return fail(outOfMemory(fmt.Errorf("opening GPU %d: %w", cfg.device, err)))
+	}
 	return e, nil
 }
 
@@ -177,6 +181,7 @@ func (e *Executor) Close() error {
 		}
 	}
 	errs = append(errs, e.freeRetired())
+	errs = append(errs, e.scratch.free(e.ctx))
 	if e.bslots != nil {
 		// The slots RunBatch calls have returned (the caller waits for
 		// the calls); their device memory goes with the context.
@@ -322,7 +327,12 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	r.trace.Mark("compile+load")
 	r.stats.CompileSeconds = time.Since(compileStart).Seconds()
 	r.stats.CompileCached = cached
-	defer r.release()
+	defer func() {
+		t := phases.Start(p.Name)
+		r.release()
+		t.Mark("release")
+		t.Print(os.Stderr)
+	}()
 	if err := r.setup(); err != nil {
 		return nil, err
 	}

@@ -159,6 +159,7 @@ type run struct {
 	allocs    []cuda.DevicePtr
 	textures  []cuda.TexObject
 	hostBufs  []*cuda.HostBuffer
+	pooled    []pooled // small buffers from the executor's scratch
 	events    []*cuda.Event
 	devBytes  int64
 	hostBytes int64
@@ -176,12 +177,20 @@ func (r *run) alloc(what string, bytes int64) (cuda.DevicePtr, error) {
 	if bytes <= 0 {
 		bytes = 8
 	}
-	p, err := r.e.ctx.Alloc(bytes)
+	var p cuda.DevicePtr
+	var err error
+	if bytes <= scratchMax {
+		var class int64
+		if p, class, err = r.e.scratch.takeDev(r.e.ctx, scratchClass(bytes)); err == nil {
+			r.pooled = append(r.pooled, pooled{class: class, dev: p})
+		}
+	} else if p, err = r.e.ctx.Alloc(bytes); err == nil {
+		r.allocs = append(r.allocs, p)
+	}
 	if err != nil {
 		free, total, _ := r.e.ctx.MemInfo()
 		return 0, outOfMemory(fmt.Errorf("allocating %s (%s) on %s (%s free of %s): %w", what, mb(bytes), r.e.dev.Name, mb(free), mb(total), err))
 	}
-	r.allocs = append(r.allocs, p)
 	r.devBytes += bytes
 	return p, nil
 }
@@ -233,12 +242,21 @@ func (r *run) track(ev *cuda.Event, err error) (*cuda.Event, error) {
 	return ev, nil
 }
 
+// hostAlloc pins bytes of host memory for the run (Len may be more: small
+// buffers come from the executor's scratch, zeroed).
 func (r *run) hostAlloc(bytes int64) (*cuda.HostBuffer, error) {
-	h, err := r.e.ctx.HostAlloc(bytes)
+	var h *cuda.HostBuffer
+	var err error
+	if bytes <= scratchMax {
+		if h, err = r.e.scratch.takeHost(r.e.ctx, scratchClass(bytes)); err == nil {
+			r.pooled = append(r.pooled, pooled{class: scratchClass(h.Len()), host: h})
+		}
+	} else if h, err = r.e.ctx.HostAlloc(bytes); err == nil {
+		r.hostBufs = append(r.hostBufs, h)
+	}
 	if err != nil {
 		return nil, outOfMemory(fmt.Errorf("pinning %s of host memory: %w", mb(bytes), err))
 	}
-	r.hostBufs = append(r.hostBufs, h)
 	r.hostBytes += bytes
 	return h, nil
 }
@@ -259,6 +277,10 @@ func (r *run) release() {
 	for _, p := range r.allocs {
 		r.e.ctx.Free(p)
 	}
+	for _, b := range r.pooled {
+		r.e.scratch.give(r.e.ctx, b)
+	}
+	r.pooled = nil
 	for _, h := range r.hostBufs {
 		h.Free()
 	}

@@ -402,12 +402,14 @@ func (r *run) strips() error {
 		}
 	}
 	args := append([]any{bnd, prog, ticket, r.part, keep, nslots, freed, done, keepSlot, keepRows}, noSplit...)
+	r.trace.Mark("buffers")
 	if err := e.ctx.Launch(fn, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(threads), 1, 1}, uint32(pr.StripSharedBytes), e.s1, args...); err != nil {
 		return err
 	}
 	if err := tm.end.Record(e.s1); err != nil {
 		return err
 	}
+	r.trace.Mark("launch")
 	// stop makes the kernel end early and waits for it.
 	stop := func() error {
 		flags := cuda.HostSlice[int32](poll)
@@ -445,6 +447,7 @@ func (r *run) strips() error {
 	if err := tm.end.Synchronize(); err != nil {
 		return fmt.Errorf("running %s on %s: %w", r.p.Name, e.dev.Name, err)
 	}
+	r.trace.Mark("kernel")
 	ms, err := cuda.Elapsed(tm.start, tm.end)
 	if err != nil {
 		return err

@@ -131,7 +131,12 @@ func solveAction(c *cli.Context) (err error) {
 		return err
 	}
 	withGrid := engine.StartGrid(l, opt) // while the driver starts
+	warm := func() {}
+	if b := c.String("backend"); b == "" || b == "auto" || b == "cuda" {
+		warm = engine.WarmCode(l)
+	}
 	ex, err := solveExecutor(c, l)
+	warm()
 	if err != nil {
 		return err
 	}
