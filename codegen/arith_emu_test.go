@@ -103,6 +103,42 @@ cell[i][j] = cell[i-1][j] + 1073741824   when i > 0
 cell[i][j] = cell[i-1][j] + 1073741823   when i > 0
            | 1073741823                  otherwise
 `, ans: 2147483646, ansI: 2147483646},
+		// A program is specialised to its inputs' bounds rounded to
+		// powers of two (2^30 - 1 and 2^30 both to 2^30): the data at
+		// the edge of a bound, every cell checked where the bound does
+		// not prove the sums finite.
+		{name: "bound-edge-fits", src: `problem edge
+int 1x2 A = 0, 1073741823
+3 x 1
+cell[i][j] = cell[i-1][j] + A[1]   when i > 0
+           | A[0]                  otherwise
+`, ans: 2147483646, ansI: 2147483646},
+		{name: "bound-edge-overflow", src: `problem edge
+int 1x2 A = 0, 1073741824
+3 x 1
+cell[i][j] = cell[i-1][j] + A[1]   when i > 0
+           | A[0]                  otherwise
+`, code: ErrOverflow, kind: SiteOverflow, at: [2]int64{2, 0}, ops: [2]int64{1073741824, 1073741824}},
+		{name: "bound-negative-edge", src: `problem edge
+int 1x2 A = -1073741824, 0
+3 x 1
+cell[i][j] = cell[i-1][j] + A[0]   when i > 0
+           | A[1]                  otherwise
+`, code: ErrOverflow, kind: SiteOverflow, at: [2]int64{2, 0}, ops: [2]int64{-1073741824, -1073741824}},
+		// Divisors all >= 1 keep their sign in the bound: no zero test,
+		// the quotients exact; one 0 among them is reported where read.
+		{name: "bound-positive-divisor", src: `problem div
+int 1x4 W = 1, 2, 3, 7
+5 x 1
+cell[i][j] = cell[i-1][j] + 1000 / W[i-1]   when i > 0
+           | 0                              otherwise
+`, ans: 1000 + 500 + 333 + 142, ansI: 1000 + 500 + 333 + 142},
+		{name: "bound-zero-divisor", src: `problem div
+int 1x4 W = 1, 2, 0, 7
+5 x 1
+cell[i][j] = cell[i-1][j] + 1000 / W[i-1]   when i > 0
+           | 0                              otherwise
+`, code: ErrDivZero, kind: SiteDivZero, at: [2]int64{3, 0}, ops: [2]int64{1000, 0}},
 		// The inf rules.
 		{name: "inf-minus-inf", src: `problem infsub
 3 x 1
