@@ -113,16 +113,20 @@ func (r Range) Mul(s Range) Range {
 	return out
 }
 
-// Quo is the range of x / c (truncating) for x in r and a divisor known to
-// be the constant c of s; Full() unless c > 0.
+// Quo is the range of x / y (truncating) for x in r and y in s, where s
+// holds no 0: on such a rectangle the quotient is monotonic in each
+// operand, so its extremes are at the corners (a knapsack's w / wt[i-1]
+// with weights >= 1 is within the row). Full() where s holds 0, and where
+// MinInt64 / -1 could wrap.
 func (r Range) Quo(s Range) Range {
 	switch {
 	case r.IsEmpty() || s.IsEmpty():
 		return Empty()
-	case !s.IsPoint() || s.Lo <= 0:
+	case s.Has(0), s.Has(-1) && r.Has(math.MinInt64):
 		return Full()
 	}
-	return Range{r.Lo / s.Lo, r.Hi / s.Lo}
+	a, b, c, d := r.Lo/s.Lo, r.Lo/s.Hi, r.Hi/s.Lo, r.Hi/s.Hi
+	return Range{min(a, b, c, d), max(a, b, c, d)}
 }
 
 // Rem is the range of x % c (the sign of x, as in C and Go) for x in r and

@@ -748,7 +748,7 @@ func (w *Walker) arithWraps(n *ir.Binary, x, y Range) Range {
 		if y.Has(0) || n.Saturate {
 			w.risky++
 		}
-		if !x.IsEmpty() && !y.IsEmpty() && (!y.IsPoint() || y.Lo <= 0) {
+		if !x.IsEmpty() && !y.IsEmpty() && y.Has(0) {
 			return Full()
 		}
 		if n.Op == ir.OpDiv {
@@ -757,9 +757,12 @@ func (w *Walker) arithWraps(n *ir.Binary, x, y Range) Range {
 			r = x.Rem(y)
 		}
 		if n.Saturate && !r.IsEmpty() && !r.IsFull() {
-			// inf / c is inf, not the sentinel divided by c; a failed
-			// inf % c gives 0.
+			// inf / c is inf, not the sentinel divided by c (-inf for
+			// c < 0); a failed inf % c gives 0.
 			r = r.Hull(x.Hull(Point(0)))
+			if y.Lo < 0 {
+				r = r.Hull(x.Neg())
+			}
 		}
 		return r
 	default:

@@ -192,6 +192,20 @@ int 1x1 K = -2
 cell[i][j] = cell[i-1][j] / K[0]   when i > 0
            | inf                   otherwise
 `, ans: -math.MaxInt32, ansI: -math.MaxInt32},
+		// Divisors of a range (its data's bounds) of one sign: inf
+		// alternates sign; finite quotients stay within the corners.
+		{name: "inf-div-negatives", src: `problem infdivs
+int 1x3 K = -2, -3, -1
+4 x 1
+cell[i][j] = cell[i-1][j] / K[i-1]   when i > 0
+           | inf                     otherwise
+`, ans: -math.MaxInt32, ansI: -math.MaxInt32},
+		{name: "div-by-range", src: `problem divs
+int 1x4 K = -7, -2, -5, -3
+5 x 1
+cell[i][j] = cell[i-1][j] / K[i-1] + 1000   when i > 0
+           | -9999                          otherwise
+`, ans: 1000 + (1000+(1000+(1000+(-9999)/-7)/-2)/-5)/-3, ansI: 1000 + (1000+(1000+(1000+(-9999)/-7)/-2)/-5)/-3},
 		{name: "neg-abs-inf", src: `problem negabs
 3 x 1
 cell[i][j] = abs(-cell[i-1][j])   when i > 0
