@@ -14,10 +14,11 @@ import (
 // inside the row. Brute force over small grids and random data, with
 // divisors that may be 0 or negative and lower bounds that may be
 // negative (no narrowing then, but the range must still hold every
-// product), and the narrowing itself where it applies.
+// product), and the narrowing itself where it applies; the same for the
+// read's column q - k*s, at least min(q, 0).
 func TestQuotientProduct(t *testing.T) {
 	r := testrand.New(t, 17)
-	narrowed := 0
+	narrowed, inRow := 0, 0
 	for trial := 0; trial < 3000; trial++ {
 		d := &ir.Input{Name: "d", T: ir.Int, Rows: 1, Cols: 8, Vector: true, I: make([]int64, 8)}
 		lowest := int64(r.IntN(3)) - 1 // data from -1, 0 or 1 up
@@ -33,7 +34,11 @@ func TestQuotientProduct(t *testing.T) {
 			func() ir.Expr { return &ir.Load{Node: ir.Node{T: ir.Int}, In: d, Index: []ir.Expr{relI()}} },
 			func() ir.Expr { return relC(sConst) },
 		}[r.IntN(2)]
-		q := []ir.Expr{relJ(), relBin(ir.OpSub, relJ(), relC(int64(r.IntN(4)))), relBin(ir.OpAdd, relI(), relJ())}[r.IntN(3)]
+		qForm, qc := r.IntN(3), int64(r.IntN(4))
+		newQ := func() ir.Expr { // q, a fresh copy each call
+			return []func() ir.Expr{relJ, func() ir.Expr { return relBin(ir.OpSub, relJ(), relC(qc)) }, func() ir.Expr { return relBin(ir.OpAdd, relI(), relJ()) }}[qForm]()
+		}
+		q := newQ()
 		lo := relC(int64(r.IntN(3)) - 1)
 		k := &ir.Var{Node: ir.Node{T: ir.Int}, Kind: ir.VarReduce, Name: "k"}
 		// The bound: q / s, min(c, q / s), or the bounded knapsack's
@@ -56,6 +61,10 @@ func TestQuotientProduct(t *testing.T) {
 		w := Walker{Config: Config{Failure: Stops, Refine: true, Input: bounds.Load}}
 		inner := w.BodyEnv(red, NewEnv(Span(0, rows-1), Span(0, cols-1)))
 		got := w.Range(prod, inner)
+		// The read's column: q - k*s, q written again.
+		qAgain := newQ()
+		diff := relBin(ir.OpSub, qAgain, prod)
+		gotDiff := w.Range(diff, inner)
 		for i := int64(0); i < rows; i++ {
 			for j := int64(0); j < cols; j++ {
 				sv := qpEval(s(), i, j, d)
@@ -68,6 +77,10 @@ func TestQuotientProduct(t *testing.T) {
 						t.Fatalf("grid %dx%d, d = %v, [%d][%d]: k in %s..%s, k = %d: %s = %d outside the walker's %v",
 							rows, cols, d.I, i, j, relText(lo), qpText(red.Hi), kv, qpText(prod), v, got)
 					}
+					if v := relEval(qAgain, i, j, d) - kv*sv; !gotDiff.Has(v) {
+						t.Fatalf("grid %dx%d, d = %v, [%d][%d]: k in %s..%s, k = %d: %s = %d outside the walker's %v",
+							rows, cols, d.I, i, j, relText(lo), qpText(red.Hi), kv, qpText(diff), v, gotDiff)
+					}
 				}
 			}
 		}
@@ -78,10 +91,17 @@ func TestQuotientProduct(t *testing.T) {
 				t.Fatalf("k in %s..%s: %s in %v, want at most %d", relText(lo), qpText(red.Hi), qpText(prod), got, want)
 			}
 			narrowed++
+			// And q - k*s >= min(q, 0): inside the row where q >= 0.
+			if qr := w.Range(q, inner); !qr.IsEmpty() && gotDiff.Lo < min(qr.Lo, 0) && gotDiff.Hi >= min(qr.Lo, 0) {
+				t.Fatalf("k in %s..%s: %s in %v, want at least %d", relText(lo), qpText(red.Hi), qpText(diff), gotDiff, min(qr.Lo, 0))
+			}
+			if gotDiff.Lo >= 0 {
+				inRow++
+			}
 		}
 	}
-	if narrowed < 300 {
-		t.Errorf("only %d trials where the product narrows", narrowed)
+	if narrowed < 300 || inRow < 100 {
+		t.Errorf("only %d trials where the product narrows, %d where q - k*s is proved >= 0", narrowed, inRow)
 	}
 }
 

@@ -535,6 +535,7 @@ func (w *Walker) intRange0(e ir.Expr, en Env) Range {
 		switch n.Op {
 		case ir.OpSub:
 			r = w.relRange(n, x, y, r, en)
+			r = w.quotientDiff(n, x, y, r, en)
 		case ir.OpMul:
 			r = w.quotientProduct(n, x, y, r, en)
 		case ir.OpRem:
@@ -1309,6 +1310,40 @@ func (w *Walker) quotientProduct(n *ir.Binary, x, y Range, r Range, en Env) Rang
 		}
 		hi := max(w.intRange(q, en).Hi, 0)
 		if m := r.Meet(Span(math.MinInt64, hi)); !m.IsEmpty() {
+			r = m
+		}
+	}
+	return r
+}
+
+// quotientDiff narrows the range r of q - k*s (n, the product in either
+// order) where k*s is a product quotientProduct bounds by max(q, 0), q
+// itself being the left operand: then q - k*s >= min(q, 0). It is what
+// proves the unbounded knapsack's `cell[i-1][w - k*wt[i-1]]`, k in 0..w /
+// wt[i-1], inside its row (w - k*wt[i-1] >= 0), so that the read is not
+// checked at every copy of the item. Sound where the subtraction cannot
+// wrap, as relRange.
+func (w *Walker) quotientDiff(n *ir.Binary, x, y Range, r Range, en Env) Range {
+	if n.Saturate || x.IsEmpty() {
+		return r
+	}
+	if w.Failure == Wraps && !x.Sub(y).Within(-ir.ArithMax(n.Type()), ir.ArithMax(n.Type())) {
+		return r
+	}
+	p, ok := stripIntConv(n.Y).(*ir.Binary)
+	if !ok || p.Op != ir.OpMul || p.Saturate {
+		return r
+	}
+	qe := stripIntConv(n.X)
+	for _, side := range [2][2]ir.Expr{{p.X, p.Y}, {p.Y, p.X}} {
+		k, ok := varOf(side[0])
+		if !ok || k.Reduce == nil || !stable(side[1]) || w.intRange(side[0], en).Lo < 0 {
+			continue
+		}
+		if q := quotientBound(k.Reduce.Hi, stripIntConv(side[1])); q == nil || !sameExpr(stripIntConv(q), qe) {
+			continue
+		}
+		if m := r.Meet(Span(min(x.Lo, 0), math.MaxInt64)); !m.IsEmpty() {
 			r = m
 		}
 	}
