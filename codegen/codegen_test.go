@@ -170,6 +170,23 @@ func TestSpecialisedToData(t *testing.T) {
 	}
 }
 
+// TestCopiesProved: with weights >= 1 (a program specialised to their
+// sign), the knapsacks' read of an item's copies, cell[i-1][w -
+// k*wt[i-1]] for k in 0..w / wt[i-1], is proved inside the row, and the
+// copies' products and the quotient need no check (bounded and unbounded;
+// TestEmulatedProblems runs them against a plain DP).
+func TestCopiesProved(t *testing.T) {
+	for _, c := range []emuCase{copiesCase(7, 40, true, 7), copiesCase(9, 63, false, 9)} {
+		prog := generate(t, c.name+".dp", c.src, Options{})
+		if !strings.Contains(prog.Source, "struct dp_ref<0> { static constexpr int di = 1, dj = 0; static constexpr bool safe = true; }") {
+			t.Errorf("%s: the copies' read is checked", c.name)
+		}
+		if rec := recurrenceText(prog.Source); strings.Contains(rec, "dp_muli(") || strings.Contains(rec, "dp_divi(") {
+			t.Errorf("%s: the copies' products or the quotient are checked:\n%s", c.name, rec)
+		}
+	}
+}
+
 func recurrenceText(src string) string {
 	a := strings.Index(src, "dp_rec(const DP_IDX_T")
 	b := strings.Index(src, lineReset[:10])

@@ -811,6 +811,37 @@ func boundedCase(items int, capacity int64, seed uint64) emuCase {
 	return emuCase{name: "bounded", src: src, opt: Options{LineThreads: 32}, kern: KernelLine, want: g, ans: g[items][capacity]}
 }
 
+// copiesCase is a knapsack whose items are taken in copies, every weight
+// >= 1 so that the program is specialised to divisors of one sign and
+// proves every copy's read inside the row (analysis quotientDiff):
+// bounded (counts cnt) or unbounded, in the natural form of a reduction
+// over the copies, against a plain DP.
+func copiesCase(items int, capacity int64, bounded bool, seed uint64) emuCase {
+	r := &rng{seed}
+	wt, val, cnt := make([]int64, items), make([]int64, items), make([]int64, items)
+	for k := range wt {
+		wt[k], val[k], cnt[k] = 1+r.intn(capacity/2+1), 1+r.intn(50), 1+r.intn(4)
+	}
+	if !bounded {
+		for k := range cnt {
+			cnt[k] = capacity + 1 // never binding: unbounded
+		}
+		src := fmt.Sprintf(`problem unbounded
+int 1x? wt  = %s
+int 1x? val = %s
+int cap = %d
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                                          when i == 0
+           | max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
+`, ints(wt), ints(val), capacity)
+		g := dptest.BoundedKnapsackGrid(wt, val, cnt, int(capacity))
+		return emuCase{name: fmt.Sprintf("unbounded-%dx%d", items, capacity), src: src, opt: Options{LineThreads: 32}, kern: KernelLine, want: g, ans: g[items][capacity]}
+	}
+	g := dptest.BoundedKnapsackGrid(wt, val, cnt, int(capacity))
+	src := dptest.BoundedKnapsack(wt, val, cnt, int(capacity))
+	return emuCase{name: fmt.Sprintf("bounded-%dx%d", items, capacity), src: src, opt: Options{LineThreads: 32}, kern: KernelLine, want: g, ans: g[items][capacity]}
+}
+
 // backwardCase sweeps from the bottom-right corner (long cells, modular).
 func backwardCase(n, m int, kern KernelKind) emuCase {
 	r := &rng{7}
@@ -1072,6 +1103,10 @@ func TestEmulatedProblems(t *testing.T) {
 		knapsackCase(12, 600, 15),
 		passCase(23, 157),
 		boundedCase(7, 40, 6),
+		copiesCase(7, 40, true, 7),
+		copiesCase(1, 1, true, 8),
+		copiesCase(9, 63, false, 9),
+		copiesCase(2, 17, false, 10),
 		backwardCase(40, 45, KernelStrip),
 		backwardCase(45, 40, KernelTile),
 		colsCase(30, 20),
@@ -1137,6 +1172,7 @@ cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
 			"input-outside": true, "manhattan-double-150x37/strip/maintain": true,
 			"knapsack-12x600": true, "band2": true, "wide-outside": true, "wide-overflow": true, "wide-overflow-flagged": true, // several cells a line thread "backward/strip/maintain": true,
 			"backward/strip/keeprows": true, "lcs-rpt4/keeprows": true,
+			"bounded-7x40": true, "unbounded-9x63": true, // copies' reads proved inside the row
 			"cols":            true, // line tiles reading both sides
 			"mid/lcs-150-170": true, "mid/backward-40-60": true}
 		var some []emuCase
