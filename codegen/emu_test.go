@@ -826,14 +826,7 @@ func copiesCase(items int, capacity int64, bounded bool, seed uint64) emuCase {
 		for k := range cnt {
 			cnt[k] = capacity + 1 // never binding: unbounded
 		}
-		src := fmt.Sprintf(`problem unbounded
-int 1x? wt  = %s
-int 1x? val = %s
-int cap = %d
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                                          when i == 0
-           | max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
-`, ints(wt), ints(val), capacity)
+		src := dptest.UnboundedKnapsack(wt, val, int(capacity))
 		g := dptest.BoundedKnapsackGrid(wt, val, cnt, int(capacity))
 		return emuCase{name: fmt.Sprintf("unbounded-%dx%d", items, capacity), src: src, opt: Options{LineThreads: 32}, kern: KernelLine, want: g, ans: g[items][capacity]}
 	}

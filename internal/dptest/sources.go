@@ -111,3 +111,18 @@ cell[i][w] = 0                                                              when
            | max(k in 0..(wt[i-1] == 0 ? cnt[i-1] : min(cnt[i-1], w / wt[i-1])): cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
 `, Join(wt), Join(val), Join(cnt), capacity)
 }
+
+// UnboundedKnapsack is the knapsack with any number of copies of each item
+// (every weight >= 1), in the natural form of the built-in: a reduction
+// over the copies k in every cell, k up to w / wt[i-1]. The sweep is by
+// rows; BoundedKnapsackGrid with counts above the capacity is its grid.
+func UnboundedKnapsack[T Int](wt, val []T, capacity int) string {
+	return fmt.Sprintf(`problem knapsack-unbounded
+int 1x? wt  = %s
+int 1x? val = %s
+int cap = %d
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                                          when i == 0
+           | max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
+`, Join(wt), Join(val), capacity)
+}
