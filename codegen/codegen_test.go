@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -183,6 +184,37 @@ func TestCopiesProved(t *testing.T) {
 		}
 		if rec := recurrenceText(prog.Source); strings.Contains(rec, "dp_muli(") || strings.Contains(rec, "dp_divi(") {
 			t.Errorf("%s: the copies' products or the quotient are checked:\n%s", c.name, rec)
+		}
+	}
+}
+
+// TestInputRangeHoldsData: the bound a program is specialised to holds
+// every value of its input, up to the largest finite long and down to the
+// least, and keeps a sign the data all has.
+func TestInputRangeHoldsData(t *testing.T) {
+	lfin := int64(math.MaxInt64 - 1)
+	for _, c := range []struct {
+		vals   []int64
+		lo, hi int64 // the bound wanted
+	}{
+		{[]int64{3, 10}, 1, 16},
+		{[]int64{0, 10}, 0, 16},
+		{[]int64{-3, 10}, -4, 16},
+		{[]int64{-1000, -3}, -1024, -1},
+		{[]int64{1 << 62}, 1, 1 << 62},
+		{[]int64{1<<62 + 5}, 1, math.MaxInt64},
+		{[]int64{lfin - 1, 7}, 1, math.MaxInt64},
+		{[]int64{-(1<<62 + 5), 0}, -math.MaxInt64, 0},
+	} {
+		in := &ir.Input{Name: "A", T: ir.Long, Rows: 1, Cols: len(c.vals), Vector: true, I: c.vals}
+		r := inputRange(in)
+		for _, v := range c.vals {
+			if !r.Has(v) {
+				t.Errorf("%v: bound %+v misses %d", c.vals, r, v)
+			}
+		}
+		if r.Lo != c.lo || r.Hi != c.hi {
+			t.Errorf("%v: bound %+v, want [%d, %d]", c.vals, r, c.lo, c.hi)
 		}
 	}
 }

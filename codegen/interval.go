@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"math"
 	"slices"
 
 	"github.com/dpgpu/dpgpu/analysis"
@@ -175,14 +176,18 @@ func hasInf(in *ir.Input, vs []int64) bool {
 	return false
 }
 
-// pow2AtLeast is 0 for x <= 0, else the least power of two >= x (capped
-// at 2^62).
+// pow2AtLeast is 0 for x <= 0, else the least power of two >= x, or
+// MaxInt64 above 2^62 (capping it at 2^62 had bounded a long input holding
+// 2^62 + 5 by 2^62: a sum with it could lose its check).
 func pow2AtLeast(x int64) int64 {
 	if x <= 0 {
 		return 0
 	}
+	if x > 1<<62 {
+		return math.MaxInt64 // no power of two of int64 holds it
+	}
 	p := int64(1)
-	for p < x && p < 1<<62 {
+	for p < x {
 		p <<= 1
 	}
 	return p

@@ -204,6 +204,16 @@ cell[i][j] = max(A[i % 4] * 1000000000, 7) + A[j % 4] * 1500000000   when i == 2
            | max(cell[i-1][j], cell[i][j-1]) + 1              when i > 0 && j > 0
            | 0                                                otherwise
 `},
+		// A long input above 2^62: the program's bound of it must hold
+		// it (capped at 2^62, the sum went unchecked and answered inf).
+		{"long input above 2^62", `problem big
+long 1x1 A = 9223372036854775000
+long 1x1 B = 807
+cell: long
+2 x 1
+cell[i][j] = A[0] + B[0]   when i > 0
+           | 0             otherwise
+`},
 		{"float sum", `problem fl
 cell: float
 66 x 70
