@@ -127,14 +127,7 @@ cell[i][j] = cell[i-1][j] + A[0]   when i > 0
 `, code: ErrOverflow, kind: SiteOverflow, at: [2]int64{2, 0}, ops: [2]int64{-1073741824, -1073741824}},
 		// A long above 2^62: its bound is no power of two (it was capped
 		// at 2^62, and the sum lost its check).
-		{name: "bound-above-2^62", src: `problem big
-long 1x1 A = 9223372036854775000
-long 1x1 B = 807
-cell: long
-2 x 1
-cell[i][j] = A[0] + B[0]   when i > 0
-           | 0             otherwise
-`, code: ErrOverflow, kind: SiteOverflow, at: [2]int64{1, 0}, ops: [2]int64{9223372036854775000, 807}},
+		{name: "bound-above-2^62", src: dptest.LongAbove62, code: ErrOverflow, kind: SiteOverflow, at: [2]int64{1, 0}, ops: [2]int64{9223372036854775000, 807}},
 		// Divisors all >= 1 keep their sign in the bound: no zero test,
 		// the quotients exact; one 0 among them is reported where read.
 		{name: "bound-positive-divisor", src: `problem div

@@ -206,14 +206,7 @@ cell[i][j] = max(A[i % 4] * 1000000000, 7) + A[j % 4] * 1500000000   when i == 2
 `},
 		// A long input above 2^62: the program's bound of it must hold
 		// it (capped at 2^62, the sum went unchecked and answered inf).
-		{"long input above 2^62", `problem big
-long 1x1 A = 9223372036854775000
-long 1x1 B = 807
-cell: long
-2 x 1
-cell[i][j] = A[0] + B[0]   when i > 0
-           | 0             otherwise
-`},
+		{"long input above 2^62", dptest.LongAbove62},
 		{"float sum", `problem fl
 cell: float
 66 x 70

@@ -126,3 +126,15 @@ cell[i][w] = 0                                                          when i =
            | max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*val[i-1])   otherwise
 `, Join(wt), Join(val), capacity)
 }
+
+// LongAbove62 adds 807 to a long input holding 9223372036854775000 (more
+// than 2^62): an overflow at cell[1][0], line 6, column 19, which a program
+// specialised to its inputs' bounds must still check.
+const LongAbove62 = `problem big
+long 1x1 A = 9223372036854775000
+long 1x1 B = 807
+cell: long
+2 x 1
+cell[i][j] = A[0] + B[0]   when i > 0
+           | 0             otherwise
+`
