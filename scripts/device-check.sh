@@ -10,6 +10,8 @@
 #   scripts/device-check.sh peers      # the hand-written reference kernels (bench/peers)
 #   scripts/device-check.sh cli        # dpgpu solve with and without maintain
 #   scripts/device-check.sh sass       # SASS of the cached strip kernels (after a run)
+#   scripts/device-check.sh knapsack   # the knapsacks' kernels and bench (#13)
+#   scripts/device-check.sh fixed      # a small LCS's fixed costs, a process each (#13 item 3)
 #   DEVICE_DIR=dir scripts/device-check.sh   # binaries from dir instead of .device
 #   DEVICE_TEST_TIMEOUT=550s scripts/device-check.sh tests   # each test binary's limit (default 300s;
 #     the engine's GPU tests need more on a fresh machine, whose CUBIN cache is cold: build only it, with
@@ -90,6 +92,31 @@ if [ -x "$DEV"/dpgpu ] && { [ "$what" = all ] || [ "$what" = cli ]; }; then
 	for m in 0 1; do
 		grep "cli lcs 32768^2 maintain $m:" "$OUT/cli.log" | tail -n +2 | awk '{print $(NF-2)}' | sort -n | awk -v m=$m '{v[NR]=$1} END {print "cli median maintain " m ": " v[int((NR+1)/2)] " s"}'
 	done | tee -a "$OUT/perf-table.txt"
+	rm -rf "$tmp"
+fi
+
+if [ "$what" = knapsack ]; then
+	# The knapsacks (#13): the 0/1 knapsack's line kernels (kernel time,
+	# CUDA events) and the bounded and unbounded ones through dpgpu bench.
+	start=$(date +%s)
+	bin=$(cd "$DEV" && pwd)/gpu.test
+	(cd backend/gpu && DPGPU_PERF=1 DPGPU_PERF_ONLY='(light 1M|heavy 1M|light 50k) auto$' "$bin" -test.run TestPerfLineSweep -test.v -test.timeout 300s) >"$OUT/knapsack.log" 2>&1
+	"$DEV"/dpgpu bench -b cuda --reps 5 knapsack-bounded knapsack-unbounded >>"$OUT/knapsack.log" 2>&1
+	summary+=("knapsack: $(( $(date +%s) - start ))s")
+	grep -E 'perf_test.go:[0-9]+: +(light|heavy)|knapsack-' "$OUT/knapsack.log" | tee "$OUT/knapsack-table.txt"
+fi
+
+if [ -x "$DEV"/dpgpu ] && [ "$what" = fixed ]; then
+	# The fixed costs of a small run (#13 item 3): LCS 16,384^2, a process
+	# each, the scalar kernel and the default (bit-parallel); the first
+	# run of each fills the CUBIN cache.
+	tmp=$(mktemp -d)
+	"$DEV"/dpgpu gen-data lcs -n 16384 -o "$tmp/l" >/dev/null
+	for flag in --no-special ""; do
+		for k in 0 1 2 3 4 5; do
+			DPGPU_TRACE=1 "$DEV"/dpgpu solve -b cuda $flag lcs "$tmp/l_a.fa" "$tmp/l_b.fa" 2>&1 | grep -E 'trace lcs|^time' | sed "s/^/fixed ${flag:-default} $k: /"
+		done
+	done | tee "$OUT/fixed.txt"
 	rm -rf "$tmp"
 fi
 
