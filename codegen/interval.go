@@ -53,28 +53,36 @@ func (g *gen) walker() analysis.Walker {
 		Cols:    g.p.Cols,
 		Refine:  true,
 	}}
-	if g.opt.Batch {
-		w.Input = g.batchInputRange
-	} else {
-		w.Input = g.boundedInputRange
-	}
+	w.Input = g.inputBound
 	return w
 }
 
-// batchInputRange bounds a read of an integer input for batch programs,
-// which run the data of many instances and so cannot depend on one's
-// values: by its type's finite range when the data holds no inf, which
-// spares the inf rules of the arithmetic on it; one bit of the data per
-// input decides the program.
-func (g *gen) batchInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.Range {
+// inputBound bounds a read of an integer input as the program is
+// specialised to (batchInputRange for a batch program's, inputRange for
+// every other's), once per input. A read outside its input reports an
+// error and gives element 0, also within the bound.
+func (g *gen) inputBound(n *ir.Load, _ []analysis.Range, _ bool) analysis.Range {
 	in := n.In
-	if r, ok := g.inputRanges[in]; ok {
-		return r
+	r, ok := g.inputRanges[in]
+	if !ok {
+		if g.opt.Batch {
+			r = g.batchInputRange(in)
+		} else {
+			r = inputRange(in)
+		}
+		if g.inputRanges == nil {
+			g.inputRanges = map[*ir.Input]analysis.Range{}
+		}
+		g.inputRanges[in] = r
 	}
-	r := analysis.Full()
-	if !in.T.IsFloat() && in.T.HasInf() && !in.HoldsInf() {
-		r = analysis.Span(ir.FiniteRange(in.T))
-	}
+	return r
+}
+
+// batchInputRange bounds an integer input of a batch program, which runs
+// the data of many instances and so cannot depend on one's values (but
+// for what its BatchKey holds).
+func (g *gen) batchInputRange(in *ir.Input) analysis.Range {
+	r := finiteInputRange(in)
 	// A batch program runs instances of one BatchKey: the shared inputs'
 	// data is the key's (its digest), and so is the one bit of a varying
 	// char input that says its codes are ASCII.
@@ -87,32 +95,18 @@ func (g *gen) batchInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.R
 	case in.T == ir.Char && asciiOnly(in):
 		r = analysis.Span(0, 127)
 	}
-	if g.inputRanges == nil {
-		g.inputRanges = map[*ir.Input]analysis.Range{}
-	}
-	g.inputRanges[in] = r
 	return r
 }
 
-// boundedInputRange bounds a read of an integer input, for every program but
-// a batch's: by the data's least and greatest values, widened to powers
-// of two (and their sign) so that data of similar magnitude shares one
-// compiled program. The bounds spare the checks that keep a compiler from
-// making the cell updates vector code on the host and cost a third of the
-// knapsack's cell on the GPU: its j - wt[i-1], its cell + val[i-1] (NVRTC's
-// disk cache keeps a program per bound). A read outside its input reports
-// an error and gives element 0, also within the bounds.
-func (g *gen) boundedInputRange(n *ir.Load, _ []analysis.Range, _ bool) analysis.Range {
-	in := n.In
-	if r, ok := g.inputRanges[in]; ok {
-		return r
+// finiteInputRange is the bound of data a program may not depend on: its
+// type's finite range when the data holds no inf, which spares the inf
+// rules of the arithmetic on it (one bit of the data decides the
+// program), else nothing.
+func finiteInputRange(in *ir.Input) analysis.Range {
+	if !in.T.IsFloat() && in.T.HasInf() && !in.HoldsInf() {
+		return analysis.Span(ir.FiniteRange(in.T))
 	}
-	r := inputRange(in)
-	if g.inputRanges == nil {
-		g.inputRanges = map[*ir.Input]analysis.Range{}
-	}
-	g.inputRanges[in] = r
-	return r
+	return analysis.Full()
 }
 
 // HostInputRange is the bound of in's values a host program is
@@ -133,18 +127,20 @@ func exactInputRange(in *ir.Input) analysis.Range {
 	return analysis.Span(lo, hi)
 }
 
-// inputRange is boundedInputRange's bound of in's values: the finite
-// range of its type for data that changes from run to run of the program
-// (ir.Input.PerRun) and holds no inf.
+// inputRange bounds an integer input of every program but a batch's: by
+// the data's least and greatest values, widened to powers of two (and
+// their sign) so that data of similar magnitude shares one compiled
+// program. The bounds spare the checks that keep a compiler from making
+// the cell updates vector code on the host and cost a third of the
+// knapsack's cell on the GPU: its j - wt[i-1], its cell + val[i-1]
+// (NVRTC's disk cache keeps a program per bound). Data that changes from
+// run to run of the program (ir.Input.PerRun) is bounded as a batch's.
 func inputRange(in *ir.Input) analysis.Range {
 	if in.T.IsFloat() || len(in.I) == 0 {
 		return analysis.Full()
 	}
 	if in.PerRun {
-		if in.T.HasInf() && !in.HoldsInf() {
-			return analysis.Span(ir.FiniteRange(in.T))
-		}
-		return analysis.Full()
+		return finiteInputRange(in)
 	}
 	sp := in.IntSpan()
 	lo, hi := sp.Lo, sp.Hi

@@ -248,8 +248,9 @@ func (r *run) hostAlloc(bytes int64) (*cuda.HostBuffer, error) {
 	var h *cuda.HostBuffer
 	var err error
 	if bytes <= scratchMax {
-		if h, err = r.e.scratch.takeHost(r.e.ctx, scratchClass(bytes)); err == nil {
-			r.pooled = append(r.pooled, pooled{class: scratchClass(h.Len()), host: h})
+		var class int64
+		if h, class, err = r.e.scratch.takeHost(r.e.ctx, scratchClass(bytes)); err == nil {
+			r.pooled = append(r.pooled, pooled{class: class, host: h})
 		}
 	} else if h, err = r.e.ctx.HostAlloc(bytes); err == nil {
 		r.hostBufs = append(r.hostBufs, h)

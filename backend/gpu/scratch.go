@@ -11,8 +11,8 @@ import (
 // host memory, from run to run of an executor: an LCS of 16,384² whose
 // kernel takes 3.5 ms spent 1.0-1.8 ms allocating its strip edges, progress
 // flags, answer partials and a pinned poll buffer, and 0.6 ms freeing them
-// (H200, DPGPU_TRACE). Pinning host memory is what costs most; a freed
-// device allocation waits for the device. Buffers of up to scratchMax bytes
+// (H200, DPGPU_TRACE; which of the calls cost most was not measured).
+// Buffers of up to scratchMax bytes
 // are kept, in power-of-two sizes, at most scratchKeep bytes of each kind;
 // larger ones are allocated and freed with their run as before. Access is
 // under the executor's lock (one run at a time).
@@ -60,24 +60,27 @@ func (s *scratch) takeDev(ctx *cuda.Context, class int64) (cuda.DevicePtr, int64
 }
 
 // takeHost returns pinned host memory of at least class bytes, kept or
-// new, zeroed (a fresh allocation is not guaranteed to be, and no run reads
-// what it did not write; zeroing keeps one run's values out of the next).
-func (s *scratch) takeHost(ctx *cuda.Context, class int64) (*cuda.HostBuffer, error) {
+// new, and its class; a kept one zeroed (a fresh allocation is not
+// guaranteed to be, and no run reads what it did not write; zeroing keeps
+// one run's values out of the next).
+func (s *scratch) takeHost(ctx *cuda.Context, class int64) (*cuda.HostBuffer, int64, error) {
 	for c := class; c <= scratchMax; c *= 2 {
 		if l := s.host[c]; len(l) > 0 {
 			h := l[len(l)-1]
 			s.host[c] = l[:len(l)-1]
 			s.hostKept -= c
 			clear(h.Bytes())
-			return h, nil
+			return h, c, nil
 		}
 	}
-	return ctx.HostAlloc(class)
+	h, err := ctx.HostAlloc(class)
+	return h, class, err
 }
 
 // fill allocates what a first small run takes, for an executor being
-// opened: pinning even a page of host memory took most of a millisecond
-// in the run of an LCS of 16,384² (H200), a fifth of its kernel time.
+// opened: with the buffers kept from run to run but allocated in the run,
+// the first run of a process (every dpgpu solve) still spent 0.9-1.5 ms
+// allocating them (LCS 16,384², H200); with fill, 0.0 ms.
 func (s *scratch) fill(ctx *cuda.Context) error {
 	for _, c := range []int64{64 << 10, 4 << 10} {
 		h, err := ctx.HostAlloc(c)
