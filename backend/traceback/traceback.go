@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/ir"
@@ -136,7 +137,14 @@ func TreeFrom(p *ir.Problem, src Source, i, j int64) (*Node, error) {
 		n    *Node
 		next []ref // children not yet built
 	}
+	// Where every reference reads a cell before its own in row-major
+	// order, no walk can return to a cell: no set of the cells on the
+	// path (a path through two genomes has millions), and a node whose
+	// last child is being built leaves the stack.
+	acyclic := backward(p)
 	onPath := map[[2]int64]bool{}
+	var slab []Node
+	var kids []*Node
 	build := func(i, j int64) (*Node, []ref, error) {
 		count++
 		if count > limit {
@@ -150,13 +158,29 @@ func TreeFrom(p *ir.Problem, src Source, i, j int64) (*Node, error) {
 		if err := t.failed(err); err != nil {
 			return nil, nil, err
 		}
-		n := &Node{I: i, J: j, Case: k, Value: src.At(i, j), Emit: emit}
+		// Nodes, and their first child pointers, from slabs: a path of
+		// millions of nodes is a few thousand allocations.
+		if len(slab) == 0 {
+			slab = make([]Node, 4096)
+		}
+		n := &slab[0]
+		slab = slab[1:]
+		*n = Node{I: i, J: j, Case: k, Value: src.At(i, j), Emit: emit}
+		if len(next) > 0 {
+			if len(kids) < len(next) {
+				kids = make([]*Node, max(4096, len(next)))
+			}
+			n.Children, kids = kids[:0:len(next)], kids[len(next):]
+		}
 		if err := t.failed(nil); err != nil {
 			return nil, nil, err
 		}
 		for _, r := range next {
 			if err := t.inside(i, j, r); err != nil {
 				return nil, nil, err
+			}
+			if acyclic {
+				continue
 			}
 			if onPath[[2]int64{r.i, r.j}] || (r.i == i && r.j == j) {
 				return nil, nil, &source.Error{Pos: r.pos, Msg: fmt.Sprintf("traceback: %s reads %s through %s, which leads back to it: a cycle", p.CellText(i, j), p.CellText(r.i, r.j), r.text)}
@@ -168,12 +192,16 @@ func TreeFrom(p *ir.Problem, src Source, i, j int64) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	onPath[[2]int64{i, j}] = true
+	if !acyclic {
+		onPath[[2]int64{i, j}] = true
+	}
 	stack := []frame{{root, next}}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if len(top.next) == 0 {
-			delete(onPath, [2]int64{top.n.I, top.n.J})
+			if !acyclic {
+				delete(onPath, [2]int64{top.n.I, top.n.J})
+			}
 			stack = stack[:len(stack)-1]
 			continue
 		}
@@ -184,10 +212,33 @@ func TreeFrom(p *ir.Problem, src Source, i, j int64) (*Node, error) {
 			return nil, err
 		}
 		top.n.Children = append(top.n.Children, child)
-		onPath[[2]int64{r.i, r.j}] = true
+		if acyclic && len(top.next) == 0 {
+			// Its last child: nothing left to build for it.
+			stack = stack[:len(stack)-1]
+		} else if !acyclic {
+			onPath[[2]int64{r.i, r.j}] = true
+		}
 		stack = append(stack, frame{child, next})
 	}
 	return root, nil
+}
+
+// backward reports whether every reference of p's recurrence reads a cell
+// before its own in row-major order, by constant offsets: cell[i-d][..]
+// with d >= 1, or cell[i][j-d] with d >= 1 (a 2-D grid of one table).
+// A walk back through such a recurrence cannot return to a cell.
+func backward(p *ir.Problem) bool {
+	if p.Dims != 2 || len(p.Tables) > 1 || len(p.CellRefs) == 0 {
+		return false
+	}
+	for _, r := range p.CellRefs {
+		di, okI := analysis.Offset(r.I, ir.VarI)
+		dj, okJ := analysis.Offset(r.J, ir.VarJ)
+		if !okI || !okJ || di < 0 || (di == 0 && dj <= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // Path returns the tree as Trace returns a path — its cells and emitted
