@@ -66,7 +66,7 @@ func readFASTA(r io.Reader, name string, size int64, opt Options) (*Table, error
 	// An empty record is an empty sequence (a 1x0 input), as an empty
 	// string written in the .dp file is, and as dpgpu batch takes it: the
 	// LCS of nothing and ACGT is 0.
-	return &Table{Rows: 1, Cols: len(seq), I: widen(seq), Printable: true}, nil
+	return printable(1, len(seq), seq), nil
 }
 
 func plural(n int) string {

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/ir"
 )
 
 // This file is the reader core that every text format is built on: lines
@@ -312,6 +313,27 @@ var keptChars = func() (t [2][256]bool) {
 
 // widen converts characters to the values a Table holds.
 func widen(b []byte) []int64 { return widenInto(make([]int64, len(b)), b) }
+
+// printable is the table of rows x cols characters b, with their span:
+// the programs generated for it, and their plans, ask for the least and
+// greatest value many times (a genome of millions of bases would be
+// scanned each time: ir.Input.IntSpan).
+func printable(rows, cols int, b []byte) *Table {
+	return printableInto(rows, cols, make([]int64, len(b)), b)
+}
+
+// printableInto is printable with the values in v (len(v) == len(b)).
+func printableInto(rows, cols int, v []int64, b []byte) *Table {
+	t := &Table{Rows: rows, Cols: cols, I: widenInto(v, b), Printable: true}
+	if len(b) > 0 {
+		lo, hi := b[0], b[0]
+		for _, c := range b {
+			lo, hi = min(lo, c), max(hi, c)
+		}
+		t.Span = ir.Span{Lo: int64(lo), Hi: int64(hi), Known: true}
+	}
+	return t
+}
 
 // widenInto sets v[k] to b[k] and returns v (len(v) == len(b)).
 func widenInto(v []int64, b []byte) []int64 {

@@ -100,7 +100,7 @@ func Records(path string) iter.Seq2[*Record, error] {
 // Char returns the record's sequence as the 1xN char table Load returns for
 // it (1x0 for an empty sequence).
 func (r *Record) Char() *Table {
-	return &Table{Rows: 1, Cols: len(r.Seq), I: widen(r.Seq), Printable: true}
+	return printable(1, len(r.Seq), r.Seq)
 }
 
 // A CharArena hands out records' char tables (Record.Char's) from large
@@ -120,7 +120,7 @@ func (a *CharArena) Char(r *Record) *Table {
 	}
 	v := a.free[:n:n]
 	a.free = a.free[n:]
-	return &Table{Rows: 1, Cols: n, I: widenInto(v, r.Seq), Printable: true}
+	return printableInto(1, n, v, r.Seq)
 }
 
 // PathList reads a list of paths, one per line, for `dpgpu batch @list`:

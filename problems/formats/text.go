@@ -112,9 +112,9 @@ func readTextChars(lr *lineReader) (*Table, error) {
 		return &Table{Rows: 1, Cols: 0, I: []int64{}, Printable: true}, nil
 	}
 	if rows > 1 && uniform {
-		return &Table{Rows: rows, Cols: cols, I: widen(vals), Printable: true}, nil
+		return printable(rows, cols, vals), nil
 	}
-	return &Table{Rows: 1, Cols: len(vals), I: widen(vals), Printable: true}, nil
+	return printable(1, len(vals), vals), nil
 }
 
 // checkChar accepts the printable ASCII characters other than space: the
