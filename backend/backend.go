@@ -33,6 +33,12 @@ type Options struct {
 	// Result.Rows: the checkpoint rows of a traceback in linear memory,
 	// from one run at full speed. Maintain must be off.
 	KeepRows []int64
+	// KeepColumns (sorted, distinct) asks an executor that implements
+	// ColumnSetKeeper to keep those columns of the grid too, whole, in
+	// Result.Columns (with KeepRows, which may be empty): the checkpoint
+	// columns of a traceback in blocks (plan.TraceLayout.Blocks), CUDAlign's
+	// special columns. Maintain must be off.
+	KeepColumns []int64
 	// KeepOnDevice asks an executor that implements OnDevice to keep the
 	// whole grid in its device's memory instead of copying it back
 	// (Result.DeviceGrid): a traceback then reads the cells it walks
@@ -111,6 +117,9 @@ type Result struct {
 	// Window holds the columns Options.KeepCols of every row (rows x
 	// their number).
 	Window *Grid
+	// Columns holds the columns of Options.KeepColumns, in that order,
+	// whole: column k of them is row k of Columns (their number x rows).
+	Columns *Grid
 	// DeviceGrid is the whole grid kept in device memory
 	// (Options.KeepOnDevice), else nil. The caller closes it.
 	DeviceGrid DeviceGrid
@@ -128,6 +137,13 @@ type Result struct {
 // grid planned as pl (Options.KeepRows).
 type RowKeeper interface {
 	KeepsRows(pl *plan.Plan) bool
+}
+
+// ColumnSetKeeper is implemented by executors that can keep chosen
+// columns of a grid planned as pl, with its chosen rows
+// (Options.KeepColumns, Options.KeepRows).
+type ColumnSetKeeper interface {
+	KeepsColumns(pl *plan.Plan) bool
 }
 
 // ColumnKeeper is implemented by executors that can keep a window of
@@ -252,6 +268,18 @@ func (g *Grid) Reshaped(rows, cols int64) *Grid {
 	}
 	n := rows * cols * int64(g.T.Size())
 	return &Grid{Rows: rows, Cols: cols, T: g.T, data: g.data[:n:n]}
+}
+
+// RowsOf is rows r0 .. r0+n-1 of g as a grid of its own that shares g's
+// memory (a write to one is a write to the other), or nil where g has no
+// such rows: the checkpoint rows a traceback keeps, taken from the rows a
+// run kept, without copying them.
+func (g *Grid) RowsOf(r0, n int64) *Grid {
+	if g == nil || r0 < 0 || n < 0 || r0+n > g.Rows {
+		return nil
+	}
+	row := g.Cols * int64(g.T.Size())
+	return &Grid{Rows: n, Cols: g.Cols, T: g.T, data: g.data[r0*row : (r0+n)*row : (r0+n)*row]}
 }
 
 // NewGrid is opt.Grid where it fits p, else a new grid for p.

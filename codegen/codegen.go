@@ -163,6 +163,10 @@ type Options struct {
 	// buffer as it sweeps (backend.Options.KeepRows); only a wavefront
 	// that StripFits has it.
 	KeepRows bool
+	// KeepCols asks the strip kernel to write chosen columns as well
+	// (backend.Options.KeepColumns; the columns of the kernel's table
+	// after the rows'): with KeepRows only.
+	KeepCols bool
 	// Slabs asks for a strip kernel that sweeps one column slab of the
 	// grid, given at launch, and passes its last columns to the next slab
 	// (DP_SLABS: one grid over several GPUs, or several slabs on one). Not
@@ -329,6 +333,8 @@ type Program struct {
 	// KeepRows: the strip kernel writes the rows keepSlot names
 	// (Options.KeepRows).
 	KeepRows bool
+	// KeepCols: and the columns its table names (Options.KeepCols).
+	KeepCols bool
 	// Slabs: the strip kernel sweeps the column slab of its launch
 	// arguments (Options.Slabs).
 	Slabs bool
@@ -639,6 +645,7 @@ func (g *gen) layout() error {
 			prog.StripWarps = opt.StripWarps
 			prog.Strips = (p.Rows + prog.StripRows() - 1) / prog.StripRows()
 			prog.KeepRows = opt.KeepRows && !opt.Maintain
+			prog.KeepCols = prog.KeepRows && opt.KeepCols && max(prog.Tables, 1) == 1 && !prog.Backward
 			prog.Slabs = opt.Slabs && !opt.Maintain && !opt.KeepRows
 			prog.Bands = opt.Bands && !opt.Slabs && !opt.Maintain && !opt.KeepRows
 			if opt.Maintain {
@@ -1459,6 +1466,7 @@ func (g *gen) defines() string {
 		def("DP_NSTRIPS", fmt.Sprintf("%dLL", prog.Strips))
 		def("DP_KEEP", b2i(prog.Keep))
 		def("DP_KEEPROWS", b2i(prog.KeepRows))
+		def("DP_KEEPCOLS", b2i(prog.KeepCols))
 		def("DP_SLABS", b2i(prog.Slabs))
 		def("DP_BANDS", b2i(prog.Bands))
 		def("DP_NROWV", len(g.rowLds))
@@ -1734,3 +1742,47 @@ func gcdAbs(a, b int64) int64 {
 // row before: enough to amortise the look, few enough that the next row's
 // worker starts soon after.
 const pipeChunk = 2048
+
+// KeptTable is the strip kernel's keepSlot table (templates/strip.cu):
+// each row's slot among rows (-1: not kept) and, where the program keeps
+// columns, each column's slot among cols, the chunk flags of the kept
+// columns (a chunk of the sweep's columns g0-31 .. g0+31 for g0 a
+// multiple of 32 holding one), and the kept columns' offset in cells
+// after the kept rows, as a long long at an even index.
+func (pr *Program) KeptTable(rows, cols []int64) []int32 {
+	n := pr.Rows
+	nch := (pr.Cols+31)/32 + 2
+	if pr.KeepCols {
+		n += pr.Cols + nch
+		n += n & 1
+		n += 2
+	}
+	t := make([]int32, n)
+	for k := range pr.Rows {
+		t[k] = -1
+	}
+	for k, i := range rows {
+		t[i] = int32(k)
+	}
+	if !pr.KeepCols {
+		return t
+	}
+	col, ch := t[pr.Rows:pr.Rows+pr.Cols], t[pr.Rows+pr.Cols:pr.Rows+pr.Cols+nch]
+	for k := range col {
+		col[k] = -1
+	}
+	for k, j := range cols {
+		col[j] = int32(k)
+		js := j
+		if pr.Backward {
+			js = pr.Cols - 1 - j
+		}
+		// Chunks g0 = 32q with g0-31 <= js <= g0+31.
+		for q := max(0, (js-31+31)/32); q*32 <= js+31 && q < nch; q++ {
+			ch[q] = 1
+		}
+	}
+	off := int64(len(rows)) * pr.Cols
+	t[n-2], t[n-1] = int32(uint32(off)), int32(uint32(off>>32))
+	return t
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -332,6 +333,9 @@ func harnessRest(prog *Program) string {
 	printf("\n");
 `)
 	case KernelStrip:
+		if prog.KeepRows {
+			b.WriteString(keptTableC(prog))
+		}
 		b.WriteString(`	std::vector<cell_t> bnd(2 * (DP_PI + 1) * C);
 	std::vector<int> prog(DP_NSTRIPS + 2);
 #if DP_KEEP
@@ -355,14 +359,30 @@ func harnessRest(prog *Program) string {
 	host.join();
 	haveGrid = true;
 #elif DP_KEEPROWS
-	// Every row kept, in reverse order of rows: each kept row is compared.
-	std::vector<int> slot(R);
-	for (long long i = 0; i < R; ++i)
-		slot[i] = (int)(R - 1 - i);
-	std::vector<cell_t> rows(R * C);
+	// Every row kept, in reverse order of rows: each kept row is compared;
+	// and with DP_KEEPCOLS the columns of keptCols (Go's KeptTable), which
+	// overwrite the grid's cells in them: each is compared too.
+	std::vector<int> slot(keptTable, keptTable + sizeof keptTable / sizeof keptTable[0]);
+	std::vector<cell_t> rows(R * C + 1);
 	emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0, slot.data(), rows.data(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0); });
 	for (long long i = 0; i < R; ++i)
 		memcpy(&grid[i * C], &rows[slot[i] * C], C * sizeof(cell_t));
+#if DP_KEEPCOLS
+	{
+		// Again, keeping a few rows and columns, which overwrite theirs.
+		std::fill(bnd.begin(), bnd.end(), (cell_t)0);
+		std::fill(prog.begin(), prog.end(), 0);
+		memset(parts, 0, sizeof parts);
+		std::vector<int> slot2(keptTable2, keptTable2 + sizeof keptTable2 / sizeof keptTable2[0]);
+		std::vector<cell_t> kept(nKeptRows2 * C + nKeptCols * R + 1);
+		emu_launch(2, DP_STRIP_WARPS * 32, [&] { dp_strip(bnd.data(), prog.data(), prog.data() + DP_NSTRIPS + 1, parts, 0, 0, 0, 0, slot2.data(), kept.data(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0); });
+		for (long long k = 0; k < nKeptRows2; ++k)
+			memcpy(&grid[keptRows2[k] * C], &kept[k * C], C * sizeof(cell_t));
+		for (long long k = 0; k < nKeptCols; ++k)
+			for (long long i = 0; i < R; ++i)
+				grid[i * C + keptCols[k]] = kept[nKeptRows2 * C + k * R + i];
+	}
+#endif
 	haveGrid = true;
 #elif DP_SLABS
 	// EMU_SLABS slabs of about equal width, each a launch, left to right
@@ -1045,6 +1065,78 @@ func (c emuCase) kept() emuCase {
 	return c
 }
 
+// keptTableC declares, for the harness of a program that keeps rows, the
+// kernel's table (Program.KeptTable) keeping every row, in reverse order:
+// keptTable. Where it keeps columns, a second table, keptTable2, keeps
+// every 37th row from the sixth and every 41st column from the third, and
+// the last row and column, in reverse order (nKeptRows2 rows, keptRows2;
+// nKeptCols columns, keptCols): the harness runs the kernel again with it
+// and overwrites those cells, so that a kept cell missed by a chunk that
+// skips the kept rows' and columns' stores differs.
+func keptTableC(prog *Program) string {
+	var b strings.Builder
+	array := func(name, typ string, vs []int64) {
+		fmt.Fprintf(&b, "\tstatic const %s %s[] = {", typ, name)
+		for k, v := range vs {
+			if k > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprint(&b, v)
+		}
+		if len(vs) == 0 {
+			b.WriteString("0")
+		}
+		b.WriteString("};\n")
+	}
+	table := func(rows, cols []int64, reversed bool) []int64 {
+		sorted := append([]int64(nil), rows...)
+		slices.Sort(sorted)
+		t := prog.KeptTable(sorted, cols)
+		if reversed {
+			// Slots in the rows' given order.
+			for k, i := range rows {
+				t[i] = int32(k)
+			}
+		}
+		out := make([]int64, len(t))
+		for k, v := range t {
+			out[k] = int64(v)
+		}
+		return out
+	}
+	all := make([]int64, prog.Rows)
+	for k := range all {
+		all[k] = prog.Rows - 1 - int64(k)
+	}
+	array("keptTable", "int", table(all, nil, true))
+	var rows2, cols []int64
+	if prog.KeepCols {
+		for i := prog.Rows - 1; i >= 0; i-- {
+			if i%37 == 5 || i == prog.Rows-1 {
+				rows2 = append(rows2, i)
+			}
+		}
+		for j := prog.Cols - 1; j >= 0; j-- {
+			if j%41 == 2 || j == prog.Cols-1 {
+				cols = append(cols, j)
+			}
+		}
+		array("keptTable2", "int", table(rows2, cols, true))
+	}
+	array("keptRows2", "long long", rows2)
+	array("keptCols", "long long", cols)
+	fmt.Fprintf(&b, "\tconst long long nKeptRows2 = %d, nKeptCols = %d;\n\t(void)keptRows2, (void)keptCols, (void)nKeptRows2, (void)nKeptCols;\n", len(rows2), len(cols))
+	return b.String()
+}
+
+// colsKept is c with the strip kernel keeping rows and columns (every row
+// and every 41st column, which the harness compares).
+func (c emuCase) colsKept() emuCase {
+	c.name += "/keepcols"
+	c.opt.KeepRows, c.opt.KeepCols = true, true
+	return c
+}
+
 // rowsKept is c with the strip kernel keeping rows (every row, which the
 // harness compares).
 func (c emuCase) rowsKept() emuCase {
@@ -1118,6 +1210,11 @@ func TestEmulatedProblems(t *testing.T) {
 		backwardCase(100, 45, KernelStrip).kept(),
 		backwardCase(100, 45, KernelStrip).rowsKept(),
 		manhattanCase(131, 9, "float", KernelStrip, 9).rowsKept(),
+		// Rows and columns kept (a traceback's checkpoints in blocks):
+		// grids wide enough for chunks without checks between the kept
+		// columns, which only checked chunks write.
+		emuCase{name: "lcs-rpt2", src: lcsText(randSeq(130, 13), randSeq(333, 14)), opt: Options{Kernel: KernelStrip, RowsPerThread: 2, StripWarps: 2}, kern: KernelStrip, want: refLCS(randSeq(130, 13), randSeq(333, 14)), ans: refLCS(randSeq(130, 13), randSeq(333, 14))[130][333]}.colsKept(),
+		manhattanCase(70, 260, "double", KernelStrip, 10).colsKept(),
 		emuCase{name: "lcs-rpt4", src: lcsText(randSeq(600, 7), randSeq(77, 8)), opt: Options{Kernel: KernelStrip, RowsPerThread: 4, StripWarps: 2}, kern: KernelStrip, want: refLCS(randSeq(600, 7), randSeq(77, 8)), ans: refLCS(randSeq(600, 7), randSeq(77, 8))[600][77]}.rowsKept(),
 		swCase(a, b, KernelStrip).kept(),
 		// The answer at a cell inside the grid: its column in a chunk
@@ -1164,7 +1261,7 @@ cell[i][j] = cell[i-1][j] * 3 + 1   when i > 0
 		quick := map[string]bool{"edit/strip": true, "shifted/strip": true, "rowzero/strip": true, "lcs-4warps": true, "knapsack-9x70": true, "sw/tile": true, "outside/strip": true,
 			"input-outside": true, "manhattan-double-150x37/strip/maintain": true,
 			"knapsack-12x600": true, "band2": true, "wide-outside": true, "wide-overflow": true, "wide-overflow-flagged": true, // several cells a line thread "backward/strip/maintain": true,
-			"backward/strip/keeprows": true, "lcs-rpt4/keeprows": true,
+			"backward/strip/keeprows": true, "lcs-rpt4/keeprows": true, "lcs-rpt2/keepcols": true,
 			"bounded-7x40": true, "unbounded-9x63": true, // copies' reads proved inside the row
 			"cols":            true, // line tiles reading both sides
 			"mid/lcs-150-170": true, "mid/backward-40-60": true}

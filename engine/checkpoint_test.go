@@ -87,18 +87,32 @@ func TestCheckpointTracebackGPU(t *testing.T) { withGPU(t, checkpointGPU) }
 
 func checkpointGPU(t *testing.T, ex backend.Executor) {
 	t.Run("device", func(t *testing.T) { runCheckpoint(t, ex, wholeOnDevice) })
-	t.Run("device-bands", func(t *testing.T) { runCheckpoint(t, ex, bandsOnDevice) })
+	t.Run("device-bands", func(t *testing.T) { runCheckpoint(t, noColumns{ex}, bandsOnDevice) })
+	t.Run("device-blocks", func(t *testing.T) { runCheckpoint(t, ex, blocksOnDevice) })
 	t.Run("bands", func(t *testing.T) { runCheckpoint(t, hostOnly{ex}, hostBands) })
 }
+
+// noColumns is an executor with the device and the row keeping of the
+// one it wraps but no checkpoint columns (backend.ColumnSetKeeper): its
+// tracebacks run in bands, not blocks.
+type noColumns struct{ backend.Executor }
+
+func (n noColumns) KeepsRows(pl *plan.Plan) bool {
+	k, ok := n.Executor.(backend.RowKeeper)
+	return ok && k.KeepsRows(pl)
+}
+
+func (n noColumns) DeviceFree() int64 { return n.Executor.(backend.OnDevice).DeviceFree() }
 
 // checkpointMode is where a run of runCheckpoint must keep the grid.
 type checkpointMode int
 
 const (
-	hostBands     checkpointMode = iota // checkpoints on the host
-	wholeOnDevice                       // the whole grid in GPU memory
-	bandsOnDevice                       // a device budget of a third of the grid: bands in GPU memory
-	smallDevice                         // a device budget of 1/16 of the grid: many bands, in two levels
+	hostBands      checkpointMode = iota // checkpoints on the host
+	wholeOnDevice                        // the whole grid in GPU memory
+	bandsOnDevice                        // a device budget of a third of the grid: bands in GPU memory
+	smallDevice                          // a device budget of 1/16 of the grid: many bands, in two levels
+	blocksOnDevice                       // a device budget of a third of the grid, an executor keeping columns: blocks
 )
 
 // hostOnly is an executor without backend.OnDevice (but with the row
@@ -113,7 +127,7 @@ func (h hostOnly) KeepsRows(pl *plan.Plan) bool {
 
 func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 	r := dptest.Rand(t)
-	onDevice, nested, spilled := 0, 0, 0
+	onDevice, nested, spilled, blocks := 0, 0, 0, 0
 	// The checkpoint rows of a spilled layout go to a temporary file
 	// (plan.TraceLayout.Spill): here, where the test can see that none
 	// is left behind.
@@ -131,6 +145,12 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 		if mode != hostBands && onDevice == 0 && !t.Failed() {
 			t.Errorf("no traceback kept its grid, or its bands, on the device")
 		}
+		if mode == blocksOnDevice && blocks == 0 && !t.Failed() {
+			t.Errorf("no traceback in blocks")
+		}
+		if testing.Verbose() && mode == blocksOnDevice {
+			t.Logf("%d runs in blocks", blocks)
+		}
 	}()
 	for _, c := range checkpointCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -141,6 +161,9 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 				sizes = append(sizes, 300) // room for two levels of checkpoints
 			case smallDevice:
 				sizes = append(sizes, 120)
+			case blocksOnDevice:
+				// Blocks are at least 64 cells a side: grids of several.
+				sizes = append(sizes, 100, 211)
 			}
 			for _, n := range sizes {
 				src := c.make(r, n)
@@ -170,7 +193,7 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 					spilledHere = spilledHere || lay.Spill
 					opt := backend.Options{Traceback: true, TraceMemory: budget}
 					switch mode {
-					case bandsOnDevice:
+					case bandsOnDevice, blocksOnDevice:
 						opt.DeviceBudget = max(plan.GridBytes(l.Problem)/3, 1)
 					case smallDevice:
 						opt.DeviceBudget = max(plan.GridBytes(l.Problem)/16, 1)
@@ -189,8 +212,13 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 						t.Fatalf("n = %d, budget %d: the layout has bands of %d rows, the run kept the whole grid", n, budget, lay.Band)
 					}
 					switch {
-					case got.Trace.Device && mode == wholeOnDevice, got.Trace.DeviceBands && (mode == bandsOnDevice || mode == smallDevice):
+					case got.Trace.Device && mode == wholeOnDevice, got.Trace.DeviceBands && (mode == bandsOnDevice || mode == smallDevice || mode == blocksOnDevice):
 						onDevice++
+					case got.Trace.Blocks && mode == blocksOnDevice:
+						onDevice++
+						blocks++
+					case got.Trace.Blocks:
+						t.Fatalf("n = %d: blocks in mode %d", n, mode)
 					case got.Trace.Device || got.Trace.DeviceBands:
 						t.Fatalf("n = %d: the grid went to the device (whole %v, bands %v) in mode %d", n, got.Trace.Device, got.Trace.DeviceBands, mode)
 					}
@@ -288,13 +316,15 @@ cell[i][j] = 1                       when i == 0 || j == 0
 // the host behind backend.DeviceGrid, as a GPU's would be read.
 func TestCheckpointTracebackFakeDevice(t *testing.T) {
 	for _, keeps := range []bool{false, true} {
-		ex := fakeDevice{cpu.New(2), keeps}
+		ex := fakeDevice{cpu.New(2), keeps, false}
 		t.Run(fmt.Sprintf("keeps-rows=%v", keeps), func(t *testing.T) {
 			t.Run("device", func(t *testing.T) { runCheckpoint(t, ex, wholeOnDevice) })
 			t.Run("device-bands", func(t *testing.T) { runCheckpoint(t, ex, bandsOnDevice) })
 			t.Run("small-device", func(t *testing.T) { runCheckpoint(t, ex, smallDevice) })
 		})
 	}
+	// Keeping checkpoint columns too: blocks where the recurrence allows.
+	t.Run("device-blocks", func(t *testing.T) { runCheckpoint(t, fakeDevice{cpu.New(2), true, true}, blocksOnDevice) })
 }
 
 // fakeDevice is an executor with backend.OnDevice whose device memory is
@@ -304,8 +334,12 @@ func TestCheckpointTracebackFakeDevice(t *testing.T) {
 // kernel does (backend.RowKeeper), where the wrapped executor can.
 type fakeDevice struct {
 	backend.Executor
-	keepsRows bool
+	keepsRows, keepsCols bool
 }
+
+// KeepsColumns: with keepsCols, the fake keeps checkpoint columns (and
+// rows) from the whole grid of a run of the executor it wraps.
+func (f fakeDevice) KeepsColumns(pl *plan.Plan) bool { return f.keepsCols && f.KeepsRows(pl) }
 
 func (f fakeDevice) KeepsRows(pl *plan.Plan) bool {
 	k, ok := f.Executor.(backend.RowKeeper)
@@ -315,6 +349,31 @@ func (f fakeDevice) KeepsRows(pl *plan.Plan) bool {
 func (fakeDevice) DeviceFree() int64 { return 1 << 40 }
 
 func (f fakeDevice) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
+	if len(opt.KeepColumns) > 0 {
+		if !f.KeepsColumns(pl) {
+			return nil, fmt.Errorf("the fake device keeps no columns of %s", p.Name)
+		}
+		rows, cols := opt.KeepRows, opt.KeepColumns
+		opt.KeepRows, opt.KeepColumns, opt.Maintain, opt.Grid = nil, nil, true, nil
+		res, err := f.Executor.Run(ctx, p, pl, opt)
+		if err != nil {
+			return nil, err
+		}
+		g := res.Grid
+		res.Grid = nil
+		res.Rows, res.Columns = backend.NewGrid(p.CellType, int64(len(rows)), p.Cols), backend.NewGrid(p.CellType, int64(len(cols)), p.Rows)
+		for k, i := range rows {
+			for j := range p.Cols {
+				res.Rows.Set(int64(k), j, g.At(i, j))
+			}
+		}
+		for k, j := range cols {
+			for i := range p.Rows {
+				res.Columns.Set(int64(k), i, g.At(i, j))
+			}
+		}
+		return res, nil
+	}
 	if !opt.KeepOnDevice {
 		return f.Executor.Run(ctx, p, pl, opt)
 	}
@@ -427,7 +486,7 @@ func TestCheckpointDeviceBandsSpill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex := fakeDevice{cpu.New(2), false}
+	ex := fakeDevice{cpu.New(2), false, false}
 	whole, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: 1 << 40})
 	if err != nil {
 		t.Fatal(err)

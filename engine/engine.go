@@ -28,6 +28,7 @@ import (
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/heldkarp"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
+	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/problems"
@@ -325,6 +326,17 @@ func traceOverBudget(ctx context.Context, l *Loaded, ex backend.Executor, opt ba
 			if opt.DeviceBudget > 0 {
 				free = min(free, opt.DeviceBudget)
 			}
+			// Blocks where the executor keeps checkpoint columns: the walk
+			// recomputes only the blocks it enters (a few percent of the
+			// grid), not every band it crosses.
+			if k, ok := ex.(backend.ColumnSetKeeper); ok && k.KeepsColumns(l.Plan) {
+				if bl, err := plan.DeviceBlocks(l.Problem, l.Plan, free, opt.TraceMemory); err == nil {
+					res, err := traceBands(ctx, l, ex, opt, bl)
+					if err == nil || !errors.Is(err, backend.ErrNotOnDevice) {
+						return res, err
+					}
+				}
+			}
 			if dl, err := plan.DeviceBands(l.Problem, l.Plan, free, opt.TraceMemory); err == nil {
 				res, err := traceBands(ctx, l, ex, opt, dl)
 				if err == nil || !errors.Is(err, backend.ErrNotOnDevice) {
@@ -456,6 +468,8 @@ func walkBack(l *Loaded, res *backend.Result, src traceback.Source) (*traceback.
 	if !ok {
 		return nil, fmt.Errorf("internal error: the %s backend reported no answer cell to trace back from", res.Backend)
 	}
+	trace := phases.Start("traceback walk")
+	defer trace.Print(os.Stderr)
 	var tree *traceback.Node
 	var err error
 	if src == nil {
@@ -469,8 +483,10 @@ func walkBack(l *Loaded, res *backend.Result, src traceback.Source) (*traceback.
 		}
 		return nil, InputError(err)
 	}
+	trace.Mark("tree (with the bands it recomputed)")
 	if path, emitted, ok := tree.Path(); ok {
 		res.Path, res.Emitted = path, emitted
 	}
+	trace.Mark("path")
 	return tree, nil
 }

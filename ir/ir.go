@@ -45,6 +45,9 @@ func (v Value) String() string {
 // Input is a vector (Rows == 1) or matrix of values, fully loaded. Integer
 // types (char, int, long) keep their data in I, floating types in F; the
 // other slice is nil. Elements are row-major: element [r][c] is at r*Cols+c.
+// Its data does not change once a run has read it: an executor may keep a
+// large input on its device for the runs after (backend/gpu), and checks
+// only a sample of the values; new data is a new Input.
 type Input struct {
 	Pos    source.Pos
 	Name   string

@@ -67,6 +67,16 @@ type TraceLayout struct {
 	// neither one level nor two of checkpoints fit the memory.
 	Spill      bool
 	SpillBytes int64
+	// Blocks: checkpoint columns as well as rows (CUDAlign's special rows
+	// and columns), kept by the forward pass, one run of the whole grid
+	// (backend.Options.KeepRows and KeepColumns): the grid is cut into
+	// blocks of Band rows and BlockCols columns (the first band and the
+	// first column of blocks take what is left over), and the walk
+	// recomputes, in GPU memory, only the blocks it enters, from the rows
+	// above and the ColReach columns left of each. Set by DeviceBlocks.
+	Blocks              bool
+	BlockCols, ColReach int64
+	ColBlocks           int64
 	// Recompute is how many cells the run computes, at most, over the
 	// grid's: 1 for a whole grid, up to 2 + Reach/Band with bands (every
 	// band once more, with its given rows, when the walk crosses it), 3 +
@@ -326,6 +336,71 @@ func DeviceBands(p *ir.Problem, pl *Plan, deviceFree, budget int64) (TraceLayout
 		Bytes:       host,
 		Recompute:   2 + float64(reach)/float64(k),
 		DeviceBands: true,
+	}, nil
+}
+
+// DeviceBlocks is the layout of a traceback in blocks (TraceLayout.Blocks)
+// on a GPU with deviceFree bytes free whose executor keeps chosen columns
+// with its chosen rows: for a 2-D grid of one table, swept forward, whose
+// references read at most a bounded number of rows and columns back and
+// none forward. Square blocks, of the side for which the checkpoint rows
+// and columns take at most half of budget (the walk's own memory takes
+// the rest), and at least 64 cells; a block, kept in GPU memory while
+// the walk crosses it, takes at most half of deviceFree, as do the
+// checkpoints while the forward pass keeps them on the GPU. The walk
+// recomputes about Rows*BlockCols + Cols*Band cells (the blocks along a
+// path), a few percent of a large grid. An error says why where it does
+// not apply.
+func DeviceBlocks(p *ir.Problem, pl *Plan, deviceFree, budget int64) (TraceLayout, error) {
+	budget = TraceBudget(budget)
+	if p.Dims != 2 || len(p.Tables) > 1 || pl.Schedule != Wavefront || pl.Direction == Backward {
+		return TraceLayout{}, fmt.Errorf("blocks are for the forward wavefronts of one 2-D table")
+	}
+	reach, why := rowReach(p, pl)
+	if why != "" {
+		return TraceLayout{}, fmt.Errorf("%s", why)
+	}
+	creach, ok := colReach(p, pl)
+	if !ok || !readsNoColumnRight(p, pl) || p.Cols < 2 {
+		return TraceLayout{}, fmt.Errorf("a reference reads columns to the right, or unboundedly far left")
+	}
+	cell := int64(p.CellType.Size())
+	keep := func(h, c int64) int64 {
+		return (bandCount(p.Rows, h, reach)-1)*reach*p.Cols*cell + (bandCount(p.Cols, c, creach)-1)*creach*p.Rows*cell
+	}
+	// The least side whose checkpoints fit half the budget, by steps of
+	// an eighth.
+	side := int64(64)
+	for keep(min(side, p.Rows), min(side, p.Cols)) > budget/2 {
+		if side >= p.Rows && side >= p.Cols {
+			return TraceLayout{}, fmt.Errorf("the checkpoints of blocks do not fit the traceback memory (%s)", hostmem.Bytes(budget))
+		}
+		side += max(side/8, 1)
+	}
+	h, c := min(side, p.Rows), min(side, p.Cols)
+	if h >= p.Rows && c >= p.Cols {
+		return TraceLayout{}, fmt.Errorf("one block would be the whole grid")
+	}
+	blockBytes := (h + reach) * (c + creach) * cell
+	kept := keep(h, c)
+	if blockBytes > deviceFree/2 || kept > deviceFree/2 {
+		return TraceLayout{}, fmt.Errorf("a block of %d x %d cells (%s) or the checkpoints (%s) are over half the GPU's free memory (%s)", h, c, hostmem.Bytes(blockBytes), hostmem.Bytes(kept), hostmem.Bytes(deviceFree))
+	}
+	bands, cblocks := bandCount(p.Rows, h, reach), bandCount(p.Cols, c, creach)
+	again := float64(p.Rows*(c+creach)+p.Cols*(h+reach)) / float64(p.Rows) / float64(p.Cols)
+	return TraceLayout{
+		Why: fmt.Sprintf("the whole grid (%s) is over the GPU's free memory (%s): blocks of %d x %d cells, the forward pass keeping the rows and columns between them (%s), the walk recomputing in GPU memory the blocks it enters",
+			hostmem.Bytes(GridBytes(p)), hostmem.Bytes(deviceFree), h, c, hostmem.Bytes(kept)),
+		Band:      h,
+		Reach:     reach,
+		Bands:     bands,
+		BlockCols: c,
+		ColReach:  creach,
+		ColBlocks: cblocks,
+		Narrow:    true,
+		Bytes:     kept,
+		Recompute: 1 + min(again, 1),
+		Blocks:    true,
 	}, nil
 }
 

@@ -77,6 +77,17 @@
 #ifndef DP_KEEPROWS
 #define DP_KEEPROWS 0
 #endif
+// DP_KEEPCOLS: chosen columns are kept too (checkpoint columns of a
+// traceback, beside its rows: CUDAlign's special columns). Only checked
+// chunks write them (dp_strip_one marks a chunk that holds one as
+// checked), so the fast chunks stay as they are.
+#ifndef DP_KEEPCOLS
+#define DP_KEEPCOLS 0
+#endif
+static_assert(!DP_KEEPCOLS || DP_KEEPROWS, "kept columns come with the kept rows' table");
+// DP_KCH: the chunk flags of kept columns, one int per chunk of 32 sweep
+// columns (and one past the end).
+#define DP_KCH ((DP_COLS + 31) / 32 + 2)
 #define DP_KM (DP_RPT * DP_SYNC)
 #ifndef DP_SLABS
 #define DP_SLABS 0
@@ -283,7 +294,13 @@ struct dp_strip_warp {
 	cell_t *kt;       // DP_KEEP: this warp's DP_KM x 32 cells of shared memory
 #if DP_KEEPROWS
 	int ks[DP_RPT];   // the kept-row slot of each of this lane's rows, or -1
+	bool kany;        // one of them is kept
 	cell_t *krows;    // the kept rows, COLS cells each, slot by slot
+#endif
+#if DP_KEEPCOLS
+	const int *kcol;  // per real column, its kept-column slot or -1
+	const int *kch;   // per chunk g0/32: whether columns g0-31 .. g0+31 hold a kept one
+	cell_t *kcols;    // the kept columns, ROWS cells each, slot by slot
 #endif
 };
 
@@ -471,10 +488,27 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 				sw.kt[lane * DP_KM + (k * DP_SYNC + u + lane) % DP_KM] = w[DP_PI + k][0];
 #endif
 #if DP_KEEPROWS
+			// One test a step for the lanes that keep no row (almost all):
+			// the stores' predicates and addresses were ~10 instructions a
+			// step of every lane (E. coli x Salmonella's forward pass, 50
+			// kept rows: 14.5 s against 11.9 s keeping none).
+			if (sw.kany) {
 #pragma unroll
-			for (int k = 0; k < DP_RPT; ++k)
-				if (sw.ks[k] >= 0 && clive)
-					sw.krows[(long long)sw.ks[k] * DP_COLS + rj] = w[DP_PI + k][0];
+				for (int k = 0; k < DP_RPT; ++k)
+					if (sw.ks[k] >= 0 && clive)
+						sw.krows[(long long)sw.ks[k] * DP_COLS + rj] = w[DP_PI + k][0];
+			}
+#endif
+#if DP_KEEPCOLS
+			if (CHK && clive) {
+				const int kc = sw.kcol[rj];
+				if (kc >= 0) {
+#pragma unroll
+					for (int k = 0; k < DP_RPT; ++k)
+						if (rlive[k])
+							sw.kcols[(long long)kc * DP_ROWS + ri[k]] = w[DP_PI + k][0];
+				}
+			}
 #endif
 #if DP_PI > 0
 #pragma unroll
@@ -557,6 +591,10 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, dp_colvals
 		ri[k] = (DP_IDX_T)(DP_BACK ? DP_ROWS - 1 - rc : rc);
 		rv[k].fill(ri[k]);
 	}
+	// (Kept rows are written by every chunk: a warp checking all its
+	// chunks to write them instead slows its strip, and in the wavefront
+	// of strips every strip after it: E. coli x Salmonella's forward pass,
+	// 50 kept rows, took 35.6 s instead of 15.8.)
 	const bool rowsChk = base < DP_PI || base + DP_SH > DP_ROWS;
 	cell_t w[DP_NW][DP_NC];
 #pragma unroll
@@ -626,7 +664,11 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, dp_colvals
 		// A chunk's lanes sweep columns g0-31 .. g0+31: checked where one of
 		// them may be outside the grid, and where one is the answer's.
 		const bool chk = rowsChk || g0 < 31 + DP_PJ || g0 + 32 > DP_LW(sw) ||
-				 (DP_ANS_KIND == 1 && sw.ansJ >= g0 - 31 && sw.ansJ <= g0 + 31);
+				 (DP_ANS_KIND == 1 && sw.ansJ >= g0 - 31 && sw.ansJ <= g0 + 31)
+#if DP_KEEPCOLS
+				 || sw.kch[g0 >> 5] != 0
+#endif
+			;
 		const bool ok = chk ? dp_strip_chunk<true>(g0, sw, w, topc, rv, ri, rlive, acc)
 				    : dp_strip_chunk<false>(g0, sw, w, topc, rv, ri, rlive, acc);
 		if (!ok)
@@ -640,7 +682,11 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, dp_colvals
 // dp_strip: bnd is 2 x DP_PI x COLS cells, prog has one int per strip and
 // ticket one int, all zeroed before the launch; part has one slot per warp.
 // With DP_KEEPROWS, keepSlot has one int per row (its slot in keepRows, or
-// -1) and keepRows COLS cells per slot. c0 .. rflag are the slab (struct
+// -1) and keepRows COLS cells per slot. With DP_KEEPCOLS, keepSlot goes on
+// with one int per real column (its kept-column slot, or -1), then DP_KCH
+// chunk flags (dp_strip_warp.kch), then, at the next even int, the offset
+// in cells of the kept columns in keepRows as a long long (ROWS cells per
+// slot, after the kept rows). c0 .. rflag are the slab (struct
 // dp_slab; DP_SLABS, unused without).
 // With DP_KEEP, keep has nslots slots of DP_BH x COLS cells, *freed counts
 // the strips the host copied out, and done (zeroed, host memory) one flag
@@ -792,6 +838,15 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, lon
 			const long long r = s * DP_BH + (long long)wib * DP_SH + (long long)lane * DP_RPT + k;
 			sw.ks[k] = r < DP_ROWS ? keepSlot[DP_BACK ? DP_ROWS - 1 - r : r] : -1;
 		}
+		sw.kany = false;
+#pragma unroll
+		for (int k = 0; k < DP_RPT; ++k)
+			sw.kany = sw.kany || sw.ks[k] >= 0;
+#endif
+#if DP_KEEPCOLS
+		sw.kcol = keepSlot + DP_ROWS;
+		sw.kch = sw.kcol + DP_COLS;
+		sw.kcols = keepRows + *(const long long *)(sw.kch + DP_KCH + ((DP_ROWS + DP_COLS + DP_KCH) & 1));
 #endif
 		if (!dp_strip_one(sw, ring, acc) && lane == 0)
 			*(volatile int *)&sh.stop = 1;

@@ -12,8 +12,10 @@ import (
 // cannot be written in a `.dp` file (names are identifiers), so it never
 // meets a user's input.
 const (
-	bandInput = "checkpoint rows"
-	baseInput = "checkpoint base"
+	bandInput    = "checkpoint rows"
+	baseInput    = "checkpoint base"
+	colInput     = "checkpoint columns"
+	colBaseInput = "checkpoint column base"
 )
 
 // band builds the problem whose grid is rows r0 .. r0+rows-1, columns
@@ -193,15 +195,135 @@ func boundary(p *ir.Problem, top *backend.Grid, given, cols int64) *ir.Input {
 			}
 		}
 	}
+	withSpan(in)
 	return in
+}
+
+// withSpan sets in's span, which a program's generation and planning ask
+// for many times (ir.Input.IntSpan scans an input without one: 10 s of
+// a traceback of two bacterial genomes went to scanning the given rows).
+func withSpan(in *ir.Input) {
+	if !in.T.IsFloat() {
+		in.Span = ir.SpanOf(in.I)
+	}
+}
+
+// block builds the problem whose grid is rows r0 .. r0+rows-1, columns
+// c0 .. c0+cols-1 of p's grid (a 2-D grid of one table, every reference
+// at most reach rows and creach columns back, never forward: what
+// plan.DeviceBlocks checked), given the cells above and left of it: top
+// holds rows r0-reach .. r0-1 of p's grid, whole (nil for r0 = 0), left
+// holds columns c0-creach .. c0-1, whole, one a row (nil for c0 = 0).
+//
+// As a band (see band), with the column variable j shifted as the row
+// variable is: the block's first given rows (i < gi) read the top input,
+// its first given columns (j < gj) the left one, the rest is p's
+// recurrence with i + base and j + cbase for i and j, except in the
+// references that read d rows or columns back.
+func block(p *ir.Problem, r0, rows, c0, cols, reach, creach int64, top, left *backend.Grid, cells cellBounds) (*ir.Problem, error) {
+	if p.Of != nil || p.Dims != 2 || len(p.Tables) > 1 {
+		return nil, fmt.Errorf("internal error: a block of a band, or of a grid of %d dimensions or several tables", p.Dims)
+	}
+	gi, gj := int64(0), int64(0)
+	if r0 > 0 {
+		gi = reach
+	}
+	if c0 > 0 {
+		gj = creach
+	}
+	base, cbase := r0-gi, c0-gj
+	if (gi > 0 && (top == nil || top.Rows != gi || top.Cols != p.Cols)) || (gj > 0 && (left == nil || left.Rows != gj || left.Cols != p.Rows)) {
+		return nil, fmt.Errorf("internal error: the block at [%d][%d] needs %d given rows and %d given columns", r0, c0, gi, gj)
+	}
+	b := *p
+	b.Of, b.RowBase, b.ColBase = p, base, cbase
+	b.Rows, b.Cols = gi+rows, gj+cols
+	b.Answer, b.AnswerPos = nil, p.AnswerPos
+	b.Maintain = false
+	c := &cloner{refs: map[*ir.CellRef]*ir.CellRef{}, reds: map[*ir.Reduce]*ir.Reduce{}}
+	vi, vj := c.indexVar(p, ir.VarI), c.indexVar(p, ir.VarJ)
+	inputs := append([]*ir.Input(nil), p.Inputs...)
+	b.Cases = nil
+	pos := p.RecurPos
+	konst := func(t ir.Type, v int64) ir.Expr {
+		return &ir.Const{Node: ir.Node{T: t, Pos: pos}, V: ir.Value{T: t, I: v}}
+	}
+	given := func(name string, n, m int64, at func(i, j int64) ir.Value) (*ir.Input, error) {
+		in := &ir.Input{Pos: pos, Name: name, T: p.CellType, Rows: int(n), Cols: int(m), Origin: "checkpoint", PerRun: true}
+		if p.CellType.IsFloat() {
+			in.F = make([]float64, 0, n*m)
+		} else {
+			in.I = make([]int64, 0, n*m)
+		}
+		for i := int64(0); i < n; i++ {
+			for j := int64(0); j < m; j++ {
+				v := at(i, j)
+				if p.CellType.IsFloat() {
+					in.F = append(in.F, v.F)
+				} else {
+					in.I = append(in.I, v.I)
+				}
+			}
+		}
+		withSpan(in)
+		in.Bounded, in.Lo, in.Hi = cells.ok, cells.lo, cells.hi
+		if in.Bounded && (in.Span.Lo < in.Lo || in.Span.Hi > in.Hi) {
+			return nil, fmt.Errorf("internal error: a checkpoint cell of the block at [%d][%d] holds a value outside the range %d..%d its recurrence keeps", r0, c0, in.Lo, in.Hi)
+		}
+		return in, nil
+	}
+	if gi > 0 {
+		in, err := given(bandInput, gi, gj+cols, func(i, j int64) ir.Value { return top.At(i, cbase+j) })
+		if err != nil {
+			return nil, err
+		}
+		c.base = &ir.Input{Pos: pos, Name: baseInput, T: vi.T, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint",
+			Bounded: true, Lo: 0, Hi: p.Rows - (gi + rows)}
+		inputs = append(inputs, in, c.base)
+		var row ir.Expr = vi
+		if gi == 1 {
+			row = konst(vi.T, 0)
+		}
+		b.Cases = append(b.Cases, &ir.Case{Pos: pos,
+			Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpLt, X: vi, Y: konst(vi.T, gi)},
+			Value: &ir.Load{Node: ir.Node{T: p.CellType, Pos: pos}, In: in, Index: []ir.Expr{row, vj}},
+		})
+	}
+	if gj > 0 {
+		in, err := given(colInput, gj, gi+rows, func(k, i int64) ir.Value { return left.At(k, base+i) })
+		if err != nil {
+			return nil, err
+		}
+		c.cbase = &ir.Input{Pos: pos, Name: colBaseInput, T: vj.T, Rows: 1, Cols: 1, Vector: true, I: []int64{cbase}, Origin: "checkpoint",
+			Bounded: true, Lo: 0, Hi: p.Cols - (gj + cols)}
+		inputs = append(inputs, in, c.cbase)
+		// One given column (the usual reach) is read as in[0][i]: a value
+		// of the row, which the back ends keep per row.
+		var col ir.Expr = vj
+		if gj == 1 {
+			col = konst(vj.T, 0)
+		}
+		b.Cases = append(b.Cases, &ir.Case{Pos: pos,
+			Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpLt, X: vj, Y: konst(vj.T, gj)},
+			Value: &ir.Load{Node: ir.Node{T: p.CellType, Pos: pos}, In: in, Index: []ir.Expr{col, vi}},
+		})
+	}
+	b.Inputs = inputs
+	if err := c.cases(&b, p); err != nil {
+		return nil, err
+	}
+	return &b, nil
 }
 
 // cloner copies the recurrence's expressions with the row variable
 // shifted by the value of base (nil: not shifted).
 type cloner struct {
 	base *ir.Input
-	refs map[*ir.CellRef]*ir.CellRef
-	reds map[*ir.Reduce]*ir.Reduce
+	// cbase: the column variable shifted by the value of cbase too (a
+	// block's first column; nil: not shifted).
+	cbase *ir.Input
+	refs  map[*ir.CellRef]*ir.CellRef
+	reds  map[*ir.Reduce]*ir.Reduce
 	// vars: a reduction's variable and its copy.
 	vars map[*ir.Var]*ir.Var
 	// swap: the index variables trade places, and references' indices
@@ -245,11 +367,15 @@ func (c *cloner) expr(e ir.Expr) ir.Expr {
 				v.Kind = ir.VarI + ir.VarJ - n.Kind
 				return &v
 			}
-			if c.base == nil || n.Kind == ir.VarJ {
+			in := c.base
+			if n.Kind == ir.VarJ {
+				in = c.cbase
+			}
+			if in == nil {
 				return n
 			}
 			v := *n
-			return &ir.Binary{Node: n.Node, Op: ir.OpAdd, X: &v, Y: c.baseLoad(n.Node)}
+			return &ir.Binary{Node: n.Node, Op: ir.OpAdd, X: &v, Y: loadOne(in, n.Node)}
 		}
 		if v := c.vars[n]; v != nil {
 			return v
@@ -293,7 +419,21 @@ func (c *cloner) expr(e ir.Expr) ir.Expr {
 			node := ir.Node{T: n.I.Type(), Pos: n.Pos}
 			m.I = &ir.Binary{Node: node, Op: ir.OpSub, X: c.expr(n.I), Y: c.baseLoad(node)}
 		}
-		m.J = c.expr(n.J)
+		switch _, rel := analysis.Offset(n.J, ir.VarJ); {
+		case c.cbase == nil:
+			m.J = c.expr(n.J)
+		case rel:
+			// j - d reads d columns back in the block as in the grid.
+			cb := c.cbase
+			c.cbase = nil
+			m.J = c.expr(n.J)
+			c.cbase = cb
+		case n.J.Type() != c.cbase.T:
+			c.fail(fmt.Errorf("internal error: %s has a column index of type %s, the index variable %s", n.Text, n.J.Type(), c.cbase.T))
+		default:
+			node := ir.Node{T: n.J.Type(), Pos: n.Pos}
+			m.J = &ir.Binary{Node: node, Op: ir.OpSub, X: c.expr(n.J), Y: loadOne(c.cbase, node)}
+		}
 		// A 3-D reference's subscripts as written, in the band's terms
 		// too (the planner reads them: ir.CellRef.Sub3).
 		if n.Sub3[0] != nil {
@@ -344,8 +484,11 @@ func (c *cloner) fail(err error) {
 }
 
 // baseLoad reads the band's base, the row of the grid its row 0 is.
-func (c *cloner) baseLoad(at ir.Node) ir.Expr {
-	return &ir.Load{Node: ir.Node{T: c.base.T, Pos: at.Pos}, In: c.base, Index: []ir.Expr{&ir.Const{Node: ir.Node{T: ir.Int, Pos: at.Pos}, V: ir.Value{T: ir.Int}}}}
+func (c *cloner) baseLoad(at ir.Node) ir.Expr { return loadOne(c.base, at) }
+
+// loadOne reads the one value of in (a base).
+func loadOne(in *ir.Input, at ir.Node) ir.Expr {
+	return &ir.Load{Node: ir.Node{T: in.T, Pos: at.Pos}, In: in, Index: []ir.Expr{&ir.Const{Node: ir.Node{T: ir.Int, Pos: at.Pos}, V: ir.Value{T: ir.Int}}}}
 }
 
 func (c *cloner) list(es []ir.Expr) []ir.Expr {

@@ -18,11 +18,13 @@ package checkpoint
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/eval"
+	"github.com/dpgpu/dpgpu/internal/phases"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
 )
@@ -43,6 +45,12 @@ type Grid struct {
 	// where the layout keeps them in a temporary file (lay.Spill).
 	tops  []*backend.Grid
 	spill *spillFile
+	// kcols[k] holds the ColReach columns left of column block k (k >=
+	// 1), whole, one a row (lay.Blocks).
+	kcols []*backend.Grid
+	// cb is the column block of the block in memory (lay.Blocks; cur is
+	// its band).
+	cb int64
 
 	// The band in memory: band cur, computed for p's rows base ..
 	// base+height-1 (its given rows first), columns 0 .. cols-1, its grid
@@ -97,6 +105,9 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	if lay.Whole || lay.Band <= 0 {
 		return nil, nil, fmt.Errorf("internal error: checkpoint.Run with a layout that keeps the whole grid")
 	}
+	if lay.Blocks && (lay.Spill || lay.Nested || !keepsColumns(ex, pl)) {
+		return nil, nil, fmt.Errorf("internal error: a layout in blocks for an executor that keeps no columns, or in a temporary file")
+	}
 	start := time.Now()
 	bandOpt := opt
 	bandOpt.Maintain, bandOpt.Traceback, bandOpt.Grid, bandOpt.NoSpecial = true, false, nil, true
@@ -105,12 +116,15 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	// cells between them as the grid (a back end compiles their programs
 	// as for the grid).
 	bandOpt.ProgramCells = max(opt.ProgramCells, p.Cells())
-	g := &Grid{ctx: ctx, ex: ex, opt: bandOpt, p: p, lay: lay, tops: make([]*backend.Grid, lay.Bands), cur: -1, progress: opt.Progress}
+	g := &Grid{ctx: ctx, ex: ex, opt: bandOpt, p: p, lay: lay, tops: make([]*backend.Grid, lay.Bands), cur: -1, cb: -1, progress: opt.Progress}
 	g.user = opt
 	g.user.Progress = nil
 	g.user.ProgramCells = bandOpt.ProgramCells
 	g.cells.lo, g.cells.hi, g.cells.ok = codegen.CellRange(p, pl)
 	switch {
+	case lay.Blocks:
+		g.opt.KeepOnDevice = true
+		g.kcols = make([]*backend.Grid, lay.ColBlocks)
 	case lay.DeviceBands:
 		// Also for two levels: a band small enough to be kept whole
 		// (the first may be) is kept on the device like the others.
@@ -174,8 +188,17 @@ func (g *Grid) keptRows(pl *plan.Plan, opt backend.Options, start time.Time) (*b
 			rows = append(rows, i)
 		}
 	}
+	var cols []int64
+	if g.lay.Blocks {
+		for k := int64(1); k < g.lay.ColBlocks; k++ {
+			c0, _ := g.colBlock(k)
+			for j := c0 - g.lay.ColReach; j < c0; j++ {
+				cols = append(cols, j)
+			}
+		}
+	}
 	run := opt
-	run.Maintain, run.Traceback, run.Grid, run.NoSpecial, run.KeepRows = false, false, nil, true, rows
+	run.Maintain, run.Traceback, run.Grid, run.NoSpecial, run.KeepRows, run.KeepColumns = false, false, nil, true, rows, cols
 	if g.progress != nil {
 		total := 2 * g.p.Cells()
 		run.Progress = func(d, _ int64) { g.progress(min(d, total), total) }
@@ -187,12 +210,17 @@ func (g *Grid) keptRows(pl *plan.Plan, opt backend.Options, start time.Time) (*b
 	if len(rows) > 0 && (res.Rows == nil || res.Rows.Rows != int64(len(rows)) || res.Rows.Cols != g.p.Cols) {
 		return nil, nil, fmt.Errorf("internal error: the %s backend kept no checkpoint rows", res.Backend)
 	}
+	if len(cols) > 0 && (res.Columns == nil || res.Columns.Rows != int64(len(cols)) || res.Columns.Cols != g.p.Rows) {
+		return nil, nil, fmt.Errorf("internal error: the %s backend kept no checkpoint columns", res.Backend)
+	}
+	for k := int64(1); k < g.lay.ColBlocks; k++ {
+		g.kcols[k] = res.Columns.RowsOf((k-1)*g.lay.ColReach, g.lay.ColReach)
+	}
+	res.Columns = nil
+	// Views of the kept rows and columns, not copies (two genomes' took
+	// seconds to copy, their pages faulted in anew).
 	for b := int64(1); b < g.lay.Bands; b++ {
-		top := backend.NewGrid(g.p.CellType, g.lay.Reach, g.p.Cols)
-		size := g.p.Cols * int64(g.p.CellType.Size())
-		at := (b - 1) * g.lay.Reach * size
-		copy(top.Bytes(), res.Rows.Bytes()[at:at+g.lay.Reach*size])
-		g.tops[b] = top
+		g.tops[b] = res.Rows.RowsOf((b-1)*g.lay.Reach, g.lay.Reach)
 	}
 	res.Rows = nil
 	g.Cells = g.p.Cells()
@@ -211,6 +239,25 @@ func (g *Grid) bandRows(b int64) (r0, rows int64) {
 		return 0, first
 	}
 	return first + (b-1)*g.lay.Band, g.lay.Band
+}
+
+// colBlock is the first column of column block k (lay.Blocks) and how
+// many it has: the first takes what is left over, as the first band does.
+func (g *Grid) colBlock(k int64) (c0, cols int64) {
+	first := g.p.Cols - (g.lay.ColBlocks-1)*g.lay.BlockCols
+	if k == 0 {
+		return 0, first
+	}
+	return first + (k-1)*g.lay.BlockCols, g.lay.BlockCols
+}
+
+// colBlockOf is the column block that holds column j.
+func (g *Grid) colBlockOf(j int64) int64 {
+	first := g.p.Cols - (g.lay.ColBlocks-1)*g.lay.BlockCols
+	if j < first {
+		return 0
+	}
+	return 1 + (j-first)/g.lay.BlockCols
 }
 
 // bandOf is the band that holds row i.
@@ -237,6 +284,8 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 		return nil, err
 	}
 	r0, rows := g.bandRows(b)
+	trace := phases.Start(fmt.Sprintf("checkpoint band %d of %d (rows %d, columns %d)", b, g.lay.Bands, rows, cols))
+	defer trace.Print(os.Stderr)
 	g.g = nil // the band in memory goes before the next one is allocated
 	if err := g.freeBand(); err != nil {
 		return nil, err
@@ -249,6 +298,7 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	trace.Mark("band")
 	// A band of fewer rows than columns runs transposed: a GPU sweeps
 	// strips of rows in parallel, and a short band has few of them. (A
 	// band of a transposed band stays as it is: its rows are already
@@ -288,12 +338,14 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 			return nil, fmt.Errorf("internal error: planning band %d (rows %d..%d): %w", b, r0, r0+rows-1, err)
 		}
 	}
+	trace.Mark("plan")
 	if g.lay.Nested {
 		lay, err := g.subLayout(bp, bpl)
 		if err != nil {
 			return nil, fmt.Errorf("internal error: band %d of a two-level traceback: %w", b, err)
 		}
 		if !lay.Whole {
+			defer trace.Mark("nested")
 			return g.loadNested(b, r0, rows, cols, swap, bp, bpl, lay)
 		}
 		// A band this small (the first) is kept whole.
@@ -324,6 +376,7 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	trace.Mark("run")
 	kept := r.Grid
 	switch {
 	case byCols:
@@ -349,6 +402,52 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 	g.lo, g.hi = keep.lo, keep.hi
 	g.Cells += rows * cols
 	return r, nil
+}
+
+// loadBlock computes block (b, k) — band b's rows, column block k's
+// columns, with the rows above and the columns left of them that it is
+// given — into GPU memory (lay.Blocks).
+func (g *Grid) loadBlock(b, k int64) error {
+	if err := g.ctx.Err(); err != nil {
+		return err
+	}
+	r0, rows := g.bandRows(b)
+	c0, cols := g.colBlock(k)
+	trace := phases.Start(fmt.Sprintf("checkpoint block [%d][%d] of %d x %d (%d x %d cells)", b, k, g.lay.Bands, g.lay.ColBlocks, rows, cols))
+	defer trace.Print(os.Stderr)
+	if err := g.freeBand(); err != nil {
+		return err
+	}
+	trace.Mark("free")
+	bp, err := block(g.p, r0, rows, c0, cols, g.lay.Reach, g.lay.ColReach, g.tops[b], g.kcols[k], g.cells)
+	if err != nil {
+		return err
+	}
+	trace.Mark("block")
+	bpl, err := plan.Analyze(bp)
+	if err != nil {
+		return fmt.Errorf("internal error: planning block [%d][%d] (rows %d.., columns %d..): %w", b, k, r0, c0, err)
+	}
+	trace.Mark("plan")
+	opt := g.opt
+	if g.progress != nil {
+		done, total := g.Cells, 2*g.p.Cells()
+		opt.Progress = func(d, _ int64) { g.progress(min(done+d, total), total) }
+	}
+	r, err := g.ex.Run(g.ctx, bp, bpl, opt)
+	if err != nil {
+		return err
+	}
+	trace.Mark("run")
+	if r.DeviceGrid == nil {
+		return fmt.Errorf("internal error: the %s backend kept no grid of block [%d][%d] on its device", r.Backend, b, k)
+	}
+	g.dev = r.DeviceGrid
+	g.cur, g.cb = b, k
+	g.base, g.height, g.cols, g.swapped = bp.RowBase, bp.Rows, bp.Cols, false
+	g.lo, g.hi = bp.ColBase, bp.ColBase+bp.Cols
+	g.Cells += rows * cols
+	return nil
 }
 
 // subLayout is how a band of a two-level layout is traced back: whole
@@ -459,6 +558,20 @@ func (g *Grid) At(i, j int64) ir.Value {
 			return top.At(i-(next-g.lay.Reach), j)
 		}
 	}
+	if g.lay.Blocks {
+		k := g.colBlockOf(j)
+		if k+1 < g.lay.ColBlocks {
+			if next, _ := g.colBlock(k + 1); j >= next-g.lay.ColReach {
+				return g.kcols[k+1].At(j-(next-g.lay.ColReach), i)
+			}
+		}
+		if err := g.loadBlock(b, k); err != nil {
+			g.err = err
+			return ir.Value{T: g.p.CellType}
+		}
+		g.Recomputed++
+		return g.at(i, j)
+	}
 	cols, keep := g.p.Cols, span{}
 	if g.lay.Narrow {
 		cols = g.roundCols(j + 1)
@@ -520,6 +633,13 @@ func (g *Grid) buffer(rows, cols int64) *backend.Grid {
 	}
 	g.buf = backend.NewGrid(g.p.CellType, 1, n)
 	return g.buf.Reshaped(rows, cols)
+}
+
+// keepsColumns reports whether ex keeps chosen columns with chosen rows
+// of problems planned as pl (backend.ColumnSetKeeper).
+func keepsColumns(ex backend.Executor, pl *plan.Plan) bool {
+	k, ok := ex.(backend.ColumnSetKeeper)
+	return ok && k.KeepsColumns(pl) && keepsRows(ex, pl)
 }
 
 // keepsRows reports whether ex keeps chosen rows of problems planned as

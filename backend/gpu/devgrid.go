@@ -24,7 +24,7 @@ func (e *Executor) DeviceFree() int64 {
 	if err != nil {
 		return 0
 	}
-	return free
+	return free + e.spare.bytes // (the spare grid is given back when a run needs it)
 }
 
 // devTile is the side of the tiles a deviceGrid copies back: 256 x 256
@@ -40,16 +40,25 @@ const devTiles = 64
 // deviceGrid is a run's grid left in device memory: rows x cols cells of
 // type t, row-major from ptr, rows pitch bytes apart.
 type deviceGrid struct {
-	ctx        *cuda.Context
-	ptr        cuda.DevicePtr
+	ctx   *cuda.Context
+	ptr   cuda.DevicePtr
+	bytes int64
+	// spare takes the memory back when the grid is closed (Executor.spare).
+	spare func(p cuda.DevicePtr, bytes int64) error
+	// e stages the tiles' copies in pinned memory (Executor.tileStage);
+	// nil: straight into the tile.
+	e          *Executor
 	rows, cols int64
 	t          ir.Type
 	pitch      int64
 
 	tiles map[[2]int64]*backend.Grid
 	order [][2]int64 // tiles in the order they were read, oldest first
-	reads int
-	err   error
+	// last is the tile read last, lastKey its key.
+	last    *backend.Grid
+	lastKey [2]int64
+	reads   int
+	err     error
 }
 
 var _ backend.DeviceGrid = (*deviceGrid)(nil)
@@ -63,11 +72,16 @@ func (g *deviceGrid) At(i, j int64) ir.Value {
 		return ir.Value{T: g.t}
 	}
 	key := [2]int64{i / devTile, j / devTile}
-	tile := g.tiles[key]
-	if tile == nil {
-		if tile, g.err = g.load(key); g.err != nil {
-			return ir.Value{T: g.t}
+	tile := g.last
+	if key != g.lastKey || tile == nil {
+		// (A walk reads a few cells a step, mostly in the tile of the
+		// step before: no map lookup for those.)
+		if tile = g.tiles[key]; tile == nil {
+			if tile, g.err = g.load(key); g.err != nil {
+				return ir.Value{T: g.t}
+			}
 		}
+		g.last, g.lastKey = tile, key
 	}
 	return tile.At(i-key[0]*devTile, j-key[1]*devTile)
 }
@@ -76,19 +90,52 @@ func (g *deviceGrid) At(i, j int64) ir.Value {
 func (g *deviceGrid) load(key [2]int64) (*backend.Grid, error) {
 	if len(g.order) >= devTiles {
 		delete(g.tiles, g.order[0])
+		if g.order[0] == g.lastKey {
+			g.last = nil
+		}
 		g.order = g.order[1:]
 	}
 	i0, j0 := key[0]*devTile, key[1]*devTile
 	h, w := min(devTile, g.rows-i0), min(devTile, g.cols-j0)
 	tile := backend.NewGrid(g.t, h, w)
 	cs := int64(g.t.Size())
-	if err := g.ctx.CopyDtoH2D(unsafe.Pointer(unsafe.SliceData(tile.Bytes())), w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h); err != nil {
+	if err := g.copyTile(tile, i0, j0, h, w, cs); err != nil {
 		return nil, fmt.Errorf("reading cells [%d..%d][%d..%d] back from the GPU: %w", i0, i0+h-1, j0, j0+w-1, err)
 	}
 	g.tiles[key] = tile
 	g.order = append(g.order, key)
 	g.reads++
 	return tile, nil
+}
+
+// copyTile copies the h x w cells from [i0][j0] into tile: through the
+// executor's pinned staging buffer, where it has one (a copy to pageable
+// memory is staged by the driver, and slower: a walk through two genomes
+// copies tens of thousands of tiles), else straight.
+func (g *deviceGrid) copyTile(tile *backend.Grid, i0, j0, h, w, cs int64) error {
+	dst := unsafe.Pointer(unsafe.SliceData(tile.Bytes()))
+	if g.e == nil {
+		return g.ctx.CopyDtoH2D(dst, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h)
+	}
+	g.e.mu.Lock()
+	defer g.e.mu.Unlock()
+	if g.e.ctx == nil {
+		return fmt.Errorf("the executor is closed")
+	}
+	n := h * w * cs
+	if g.e.tileStage == nil {
+		b, err := g.ctx.HostAlloc(devTile * devTile * 8)
+		if err != nil {
+			return g.ctx.CopyDtoH2D(dst, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h)
+		}
+		g.e.tileStage = b
+	}
+	st := g.e.tileStage.Ptr()
+	if err := g.ctx.CopyDtoH2D(st, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h); err != nil {
+		return err
+	}
+	copy(tile.Bytes(), unsafe.Slice((*byte)(st), n))
+	return nil
 }
 
 func (g *deviceGrid) Err() error { return g.err }
@@ -101,16 +148,63 @@ func (g *deviceGrid) Close() error {
 		return nil
 	}
 	p := g.ptr
-	g.ptr, g.tiles = 0, nil
+	g.ptr, g.tiles, g.last = 0, nil, nil
+	if g.spare != nil {
+		return g.spare(p, g.bytes)
+	}
 	return g.ctx.Free(p)
 }
 
-// keepOnDevice hands the allocation at ptr, which holds the whole grid,
+// spareGrid is the device memory of the last grid kept on the device and
+// closed: the next run that keeps a grid of the same size takes it
+// instead of allocating (a traceback's blocks are one size; freeing and
+// allocating tens of gigabytes took 20-30 ms a block on an H200).
+type spareGrid struct {
+	ptr   cuda.DevicePtr
+	bytes int64
+}
+
+// putSpare keeps p, bytes of device memory, as the spare grid (freeing
+// the one kept before).
+func (e *Executor) putSpare(p cuda.DevicePtr, bytes int64) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ctx == nil {
+		return nil // closed: the context took the memory with it
+	}
+	err := e.freeSpare()
+	e.spare = spareGrid{p, bytes}
+	return err
+}
+
+// takeSpare is the spare grid's memory where it holds bytes and is not
+// more than an eighth larger, else 0 (with e.mu held).
+func (e *Executor) takeSpare(bytes int64) cuda.DevicePtr {
+	s := e.spare
+	if s.ptr == 0 || s.bytes < bytes || s.bytes > bytes+bytes/8 {
+		return 0
+	}
+	e.spare = spareGrid{}
+	return s.ptr
+}
+
+// freeSpare frees the spare grid (with e.mu held).
+func (e *Executor) freeSpare() error {
+	if e.spare.ptr == 0 {
+		return nil
+	}
+	p := e.spare.ptr
+	e.spare = spareGrid{}
+	return e.ctx.Free(p)
+}
+
+// keepOnDevice hands the allocation at ptr, bytes long, which holds the whole grid,
 // over to a deviceGrid: the run's release no longer frees it (nor gives it
 // back to the executor's scratch, for a small grid).
-func (r *run) keepOnDevice(ptr cuda.DevicePtr) *deviceGrid {
+func (r *run) keepOnDevice(ptr cuda.DevicePtr, bytes int64) *deviceGrid {
 	r.allocs = slices.DeleteFunc(r.allocs, func(p cuda.DevicePtr) bool { return p == ptr })
 	r.pooled = slices.DeleteFunc(r.pooled, func(b pooled) bool { return b.host == nil && b.dev == ptr })
 	cs := int64(r.p.CellType.Size())
-	return &deviceGrid{ctx: r.e.ctx, ptr: ptr, rows: r.p.Rows, cols: r.p.Cols, t: r.p.CellType, pitch: r.p.Cols * cs, tiles: map[[2]int64]*backend.Grid{}}
+	return &deviceGrid{ctx: r.e.ctx, ptr: ptr, bytes: bytes, spare: r.e.putSpare, e: r.e,
+		rows: r.p.Rows, cols: r.p.Cols, t: r.p.CellType, pitch: r.p.Cols * cs, tiles: map[[2]int64]*backend.Grid{}}
 }

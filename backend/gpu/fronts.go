@@ -127,7 +127,7 @@ func (r *run) fronts() error {
 	}
 	r.trace.Mark("fronts")
 	if r.onDevice {
-		r.devGrid = r.keepOnDevice(G)
+		r.devGrid = r.keepOnDevice(G, gridBytes)
 		return nil
 	}
 	if !r.keep {

@@ -101,8 +101,13 @@ type Executor struct {
 	stage   [2]*cuda.HostBuffer // pinned staging of maintain, reused
 	retired []*cuda.HostBuffer  // staging outgrown during a run (freeRetired)
 	scratch scratch             // runs' small buffers, reused
-	bslots  chan *batchSlot     // batch launches' streams and buffers (RunBatch)
-	bclock  *cuda.Event         // batch launches' time origin (batchClock)
+	inputs  keptInputs          // large inputs kept on the device across runs
+	spare   spareGrid           // a closed device grid's memory, for the next
+	// tileStage is the pinned buffer deviceGrid copies tiles through.
+	tileStage *cuda.HostBuffer
+	runs      uint64          // runs started (run.serial)
+	bslots    chan *batchSlot // batch launches' streams and buffers (RunBatch)
+	bclock    *cuda.Event     // batch launches' time origin (batchClock)
 }
 
 // New opens the driver, the device's primary context, NVRTC and the CUBIN
@@ -182,6 +187,12 @@ func (e *Executor) Close() error {
 	}
 	errs = append(errs, e.freeRetired())
 	errs = append(errs, e.scratch.free(e.ctx))
+	errs = append(errs, e.inputs.free(e.ctx))
+	errs = append(errs, e.freeSpare())
+	if e.tileStage != nil {
+		errs = append(errs, e.tileStage.Free())
+		e.tileStage = nil
+	}
 	if e.bslots != nil {
 		// The slots RunBatch calls have returned (the caller waits for
 		// the calls); their device memory goes with the context.
@@ -228,6 +239,13 @@ func (e *Executor) KeepsRows(pl *plan.Plan) bool {
 	return codegen.StripFits(pl) && e.cfg.codegen.Kernel != codegen.KernelTile
 }
 
+// KeepsColumns: the strip kernel writes chosen columns with its chosen
+// rows (backend.Options.KeepColumns), for the wavefronts of one table it
+// runs forward (a program that cannot is refused at Run).
+func (e *Executor) KeepsColumns(pl *plan.Plan) bool {
+	return e.KeepsRows(pl) && pl.Direction != plan.Backward
+}
+
 // Program generates the CUDA program Run would compile for p with opt.
 func (e *Executor) Program(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*codegen.Program, error) {
 	return e.generate(p, pl, opt)
@@ -261,7 +279,8 @@ func (e *Executor) generate(p *ir.Problem, pl *plan.Plan, opt backend.Options) (
 func (e *Executor) codegenOptions(p *ir.Problem, opt backend.Options) codegen.Options {
 	o := e.cfg.codegen
 	o.Maintain = opt.KeepGrid(p)
-	o.KeepRows = len(opt.KeepRows) > 0 && !o.Maintain
+	o.KeepCols = len(opt.KeepColumns) > 0 && !o.Maintain
+	o.KeepRows = (len(opt.KeepRows) > 0 || o.KeepCols) && !o.Maintain
 	if o.ConstantBytes == 0 && e.dev.TotalConstMem > 0 {
 		o.ConstantBytes = int64(e.dev.TotalConstMem) - 4<<10
 	}
@@ -308,7 +327,11 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if len(opt.KeepRows) > 0 && !opt.KeepGrid(p) && !prog.KeepRows {
 		return nil, fmt.Errorf("gpu: the %s kernel of %s cannot keep chosen rows", prog.Kernel, p.Name)
 	}
-	r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, keep: opt.KeepGrid(p), trace: trace}
+	if len(opt.KeepColumns) > 0 && !opt.KeepGrid(p) && !prog.KeepCols {
+		return nil, fmt.Errorf("gpu: the %s kernel of %s cannot keep chosen columns", prog.Kernel, p.Name)
+	}
+	e.runs++
+	r := &run{e: e, ctx: ctx, p: p, pl: pl, opt: opt, prog: prog, mod: mod, keep: opt.KeepGrid(p), trace: trace, serial: e.runs}
 	done := false
 	if opt.KeepOnDevice {
 		if !(prog.Kernel == codegen.KernelStrip && !prog.Backward) && prog.Kernel != codegen.KernelFront {
@@ -320,7 +343,10 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 		r.onDevice = true
 		defer func() {
 			if r.devGrid != nil && !done {
-				r.devGrid.Close() // the run failed after the sweep
+				// The run failed after the sweep: freed, not kept as the
+				// spare (which would take e.mu, held here).
+				r.devGrid.spare = nil
+				r.devGrid.Close()
 			}
 		}()
 	}
@@ -363,7 +389,7 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 		return nil, err
 	}
 	r.trace.Mark("sweep")
-	res := &backend.Result{Backend: "cuda", Device: e.Device(), Grid: r.grid, Rows: r.rows}
+	res := &backend.Result{Backend: "cuda", Device: e.Device(), Grid: r.grid, Rows: r.rows, Columns: r.cols}
 	if r.devGrid != nil {
 		res.DeviceGrid = r.devGrid
 	}

@@ -66,8 +66,16 @@ func (r *run) newKeepStrips() (*keepStrips, error) {
 	if r.onDevice {
 		k.nslots = pr.Strips // every strip stays: the grid, row-major
 	}
-	if k.slots, err = r.alloc("strip slots for maintain", k.nslots*slotBytes(pr)); err != nil {
-		return nil, err
+	if r.onDevice {
+		k.slots = e.takeSpare(k.nslots * slotBytes(pr))
+		if k.slots != 0 {
+			r.allocs = append(r.allocs, k.slots) // freed if the run fails
+		}
+	}
+	if k.slots == 0 {
+		if k.slots, err = r.alloc("strip slots for maintain", k.nslots*slotBytes(pr)); err != nil {
+			return nil, err
+		}
 	}
 	if k.freed, err = r.alloc("strip slot counter", 4); err != nil {
 		return nil, err

@@ -154,6 +154,8 @@ type run struct {
 
 	grid      *backend.Grid
 	rows      *backend.Grid // Options.KeepRows: the kept rows (strip kernel)
+	cols      *backend.Grid // Options.KeepColumns: the kept columns, one a row (strip kernel)
+	serial    uint64        // the executor's count of runs when it started (keptInputs)
 	st        *stager
 	trace     *phases.Timer // DPGPU_TRACE
 	allocs    []cuda.DevicePtr
@@ -390,28 +392,48 @@ func elemBytes(in codegen.Input) ([]byte, error) {
 }
 
 func (r *run) upload(in codegen.Input) error {
-	data, err := elemBytes(in)
-	if err != nil {
-		return err
-	}
 	ctx := r.e.ctx
 	sym := r.mod.globals[in.Symbol]
-	if len(data) == 0 {
-		if in.Place == codegen.Constant {
-			return nil
+	// A large input the executor kept from an earlier run (runs of Run
+	// only: split runs share an executor between goroutines).
+	keep := r.serial != 0 && keepable(in)
+	var kept cuda.DevicePtr
+	if keep {
+		kept = r.e.inputs.get(in, r.serial)
+	}
+	var data []byte
+	if kept == 0 {
+		var err error
+		if data, err = elemBytes(in); err != nil {
+			return err
 		}
-		data = make([]byte, 8)
+		if len(data) == 0 {
+			if in.Place == codegen.Constant {
+				return nil
+			}
+			data = make([]byte, 8)
+		}
 	}
 	switch in.Place {
 	case codegen.Constant:
 		return ctx.CopyHtoD(sym, unsafe.Pointer(&data[0]), int64(len(data)))
 	case codegen.Global, codegen.Texture:
-		p, err := r.alloc("input "+in.In.Name, int64(len(data)))
-		if err != nil {
-			return err
+		p := kept
+		if p == 0 && keep {
+			p = r.e.inputs.put(ctx, in, data, r.serial)
 		}
-		if err := ctx.CopyHtoD(p, unsafe.Pointer(&data[0]), int64(len(data))); err != nil {
-			return err
+		if p == 0 {
+			var err error
+			if p, err = r.alloc("input "+in.In.Name, int64(len(data))); err != nil {
+				return err
+			}
+			if err := ctx.CopyHtoD(p, unsafe.Pointer(&data[0]), int64(len(data))); err != nil {
+				return err
+			}
+		}
+		size := int64(len(data))
+		if kept != 0 {
+			size = int64(in.In.Len()) * elemSize(in)
 		}
 		handle := uint64(p)
 		if in.Place == codegen.Texture {
@@ -429,7 +451,7 @@ func (r *run) upload(in codegen.Input) error {
 			default:
 				f = cuda.TexInt2
 			}
-			t, err := ctx.NewTexture(p, int64(len(data)), f)
+			t, err := ctx.NewTexture(p, size, f)
 			if err != nil {
 				return err
 			}
@@ -447,6 +469,13 @@ func (r *run) upload(in codegen.Input) error {
 func (r *run) checkMemory() error {
 	need := r.deviceNeed()
 	free, _, err := r.e.ctx.MemInfo()
+	if err == nil && need > free && r.e.spare.ptr != 0 {
+		// The spare grid's memory, which this run may not take.
+		if err := r.e.freeSpare(); err != nil {
+			return err
+		}
+		free, _, err = r.e.ctx.MemInfo()
+	}
 	if err == nil && need > free {
 		what := fmt.Sprintf("solving %s on the GPU", r.p.Name)
 		if r.prog.Kernel == codegen.KernelFront {
@@ -510,6 +539,9 @@ func (r *run) deviceNeed() int64 {
 		n += 2*int64(pr.PI)*pr.Cols*cs + 4*pr.Strips
 		if pr.KeepRows {
 			n += 4*pr.Rows + int64(len(r.opt.KeepRows))*pr.Cols*cs
+		}
+		if pr.KeepCols {
+			n += 4*(pr.Cols+pr.Cols/32+5) + int64(len(r.opt.KeepColumns))*pr.Rows*cs
 		}
 		switch {
 		case r.onDevice:

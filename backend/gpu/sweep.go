@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/plan"
@@ -382,22 +383,19 @@ func (r *run) strips() error {
 	}
 	// Options.KeepRows: the row -> slot table and the rows' buffer.
 	var keepSlot, keepRows cuda.DevicePtr
-	nkeep := int64(len(r.opt.KeepRows))
+	nkeep, ncols := int64(len(r.opt.KeepRows)), int64(0)
+	if pr.KeepCols {
+		ncols = int64(len(r.opt.KeepColumns))
+	}
 	if pr.KeepRows {
-		slots := make([]int32, pr.Rows)
-		for k := range slots {
-			slots[k] = -1
-		}
-		for k, i := range r.opt.KeepRows {
-			slots[i] = int32(k)
-		}
-		if keepSlot, err = r.alloc("kept-row table", 4*pr.Rows); err != nil {
+		slots := pr.KeptTable(r.opt.KeepRows, r.opt.KeepColumns)
+		if keepSlot, err = r.alloc("kept-row table", 4*int64(len(slots))); err != nil {
 			return err
 		}
-		if err := e.ctx.CopyHtoD(keepSlot, unsafe.Pointer(&slots[0]), 4*pr.Rows); err != nil {
+		if err := e.ctx.CopyHtoD(keepSlot, unsafe.Pointer(&slots[0]), 4*int64(len(slots))); err != nil {
 			return err
 		}
-		if keepRows, err = r.alloc("kept rows", nkeep*pr.Cols*cs); err != nil {
+		if keepRows, err = r.alloc("kept rows", max(1, nkeep*pr.Cols+ncols*pr.Rows)*cs); err != nil {
 			return err
 		}
 	}
@@ -454,13 +452,20 @@ func (r *run) strips() error {
 	}
 	r.stats.ComputeSeconds = float64(ms) / 1e3
 	if r.onDevice {
-		r.devGrid = r.keepOnDevice(kp.slots)
+		r.devGrid = r.keepOnDevice(kp.slots, kp.nslots*slotBytes(pr))
 	}
-	if pr.KeepRows {
+	if pr.KeepRows && nkeep > 0 {
 		r.rows = r.opt.NewRows(r.p)
 		r.hostBytes += nkeep * pr.Cols * cs
 		if err := e.ctx.CopyDtoH(unsafe.Pointer(&r.rows.Bytes()[0]), keepRows, nkeep*pr.Cols*cs); err != nil {
 			return fmt.Errorf("copying the kept rows of %s back: %w", r.p.Name, err)
+		}
+	}
+	if ncols > 0 {
+		r.cols = backend.NewGrid(r.p.CellType, ncols, pr.Rows)
+		r.hostBytes += ncols * pr.Rows * cs
+		if err := e.ctx.CopyDtoH(unsafe.Pointer(&r.cols.Bytes()[0]), keepRows+cuda.DevicePtr(nkeep*pr.Cols*cs), ncols*pr.Rows*cs); err != nil {
+			return fmt.Errorf("copying the kept columns of %s back: %w", r.p.Name, err)
 		}
 	}
 	return nil
