@@ -126,3 +126,67 @@ cell[i][j] = -(i + j)    when i == 0 || j == 0
 }
 
 func hostmemBytes(n int64) string { return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30)) }
+
+// TestDeviceBlocks: blocks for a forward 2-D wavefront of one table whose
+// references read a bounded distance back: square, their checkpoint rows
+// and columns within half the budget, the side the least that fits, a
+// block within half the GPU's free memory; refused where the layout does
+// not apply (a reference to the right, a backward sweep, several tables,
+// interval DP, a GPU too small for a block).
+func TestDeviceBlocks(t *testing.T) {
+	p, pl := dptest.Load(t, "genomes.dp", `(4641653) x (4857451)
+cell[i][j] = -(i + j)    when i == 0 || j == 0
+           | max(cell[i-1][j-1] + ((i * 7 + j * 3) % 4 == 0 ? 1 : -1), cell[i-1][j] - 1, cell[i][j-1] - 1)   otherwise
+`)
+	const budget = 4 << 30
+	lay, err := plan.DeviceBlocks(p, pl, 130<<30, budget)
+	if err != nil || !lay.Blocks || lay.Band != lay.BlockCols || lay.Reach != 1 || lay.ColReach != 1 || lay.Bytes > budget/2 {
+		t.Fatalf("genomes, 130 GiB free: %+v, %v", lay, err)
+	}
+	// The checkpoints of blocks an eighth smaller do not fit.
+	smaller := lay.Band - lay.Band/9
+	rows := (p.Rows - 1) / smaller * p.Cols * 4
+	cols := (p.Cols - 1) / smaller * p.Rows * 4
+	if rows+cols <= budget/2 {
+		t.Errorf("blocks of %d fit half the budget: %d is not the least side", smaller, lay.Band)
+	}
+	if lay.Bands != (p.Rows-1)/lay.Band+1 || lay.ColBlocks != (p.Cols-1)/lay.BlockCols+1 || lay.Recompute < 1 || lay.Recompute > 1.1 {
+		t.Errorf("genomes: %d x %d blocks, recompute %.3f", lay.Bands, lay.ColBlocks, lay.Recompute)
+	}
+	if _, err := plan.DeviceBlocks(p, pl, 20<<30, budget); err == nil {
+		t.Errorf("a block of %d² cells over half of 20 GiB: no error", lay.Band)
+	}
+	// A small one, with room: blocks of the least side.
+	r := dptest.Rand(t)
+	q, ql := dptest.Load(t, "lcs.dp", dptest.LCS(dptest.DNA(r, 299), dptest.DNA(r, 301)))
+	if lay, err := plan.DeviceBlocks(q, ql, 1<<40, 1<<40); err != nil || lay.Band != 64 || lay.Bands != 5 || lay.ColBlocks != 5 {
+		t.Errorf("LCS 300 x 302: %+v, %v", lay, err)
+	}
+	for _, c := range []struct{ name, src string }{
+		{"right", "300 x 300\ncell[i][j] = 0 when i == 0 || j == ROWS - 1\n | cell[i-1][j+1] + 1 otherwise\n"},
+		{"backward", "300 x 300\ncell[i][j] = 0 when i == ROWS-1 || j == COLS-1\n | max(cell[i+1][j], cell[i][j+1]) + 1 otherwise\n"},
+		{"chain", dptest.MatrixChain([]int64{3, 5, 7, 2, 9, 4})},
+		{"tables", contractGotohForPlan},
+	} {
+		p, pl := dptest.Load(t, c.name+".dp", c.src)
+		if lay, err := plan.DeviceBlocks(p, pl, 1<<40, 1<<40); err == nil {
+			t.Errorf("%s: blocks %+v", c.name, lay)
+		}
+	}
+}
+
+// contractGotohForPlan is Gotoh's affine alignment in three tables.
+const contractGotohForPlan = `char 1x? A = "GATTACAGATTACAGATTACA"
+char 1x? B = "GCATGCTTACAGCATGC"
+int o = 3
+int e = 1
+(len(A)+1) x (len(B)+1)
+X[i][j] = -inf                         when j == 0
+        | max(X[i][j-1] - e, H[i][j-1] - o - e)   otherwise
+Y[i][j] = -inf                         when i == 0
+        | max(Y[i-1][j] - e, H[i-1][j] - o - e)   otherwise
+H[i][j] = 0                            when i == 0 && j == 0
+        | -o - e * j                   when i == 0
+        | -o - e * i                   when j == 0
+        | max(H[i-1][j-1] + (A[i-1] == B[j-1] ? 1 : -1), X[i][j], Y[i][j])   otherwise
+`

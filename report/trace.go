@@ -9,8 +9,9 @@ import (
 
 // TraceJSON is how a traceback keeps the grid (plan.TraceLayout).
 type TraceJSON struct {
-	// Layout is "whole grid", "checkpoints" or "device" (the whole grid
-	// kept in GPU memory, read back in tiles).
+	// Layout is "whole grid", "checkpoints", "blocks" (checkpoint rows
+	// and columns, blocks recomputed in GPU memory) or "device" (the
+	// whole grid kept in GPU memory, read back in tiles).
 	Layout string `json:"layout"`
 	Why    string `json:"why"`
 	// Bytes is what the traceback keeps at most.
@@ -33,6 +34,12 @@ type TraceJSON struct {
 	SpillBytes int64 `json:"spill_bytes,omitempty"`
 	Levels     int   `json:"levels,omitempty"`
 	Transposed bool  `json:"second_level_transposed,omitempty"`
+	// BlockCols, ColBlocks and ColReach describe the checkpoint columns
+	// of a traceback in blocks (layout "blocks"): BandRows x BlockCols
+	// cells a block, the last ColReach columns of each kept.
+	BlockCols int64 `json:"block_cols,omitempty"`
+	ColBlocks int64 `json:"col_blocks,omitempty"`
+	ColReach  int64 `json:"col_reach,omitempty"`
 }
 
 // TraceObject is lay for JSON; recomputed < 0 leaves out the count of
@@ -42,6 +49,9 @@ func TraceObject(lay plan.TraceLayout, recomputed int) *TraceJSON {
 	switch {
 	case lay.Device:
 		t.Layout = "device"
+	case lay.Blocks:
+		t.Layout, t.BandRows, t.Bands, t.Reach = "blocks", lay.Band, lay.Bands, lay.Reach
+		t.BlockCols, t.ColBlocks, t.ColReach, t.OnDevice = lay.BlockCols, lay.ColBlocks, lay.ColReach, true
 	case !lay.Whole:
 		t.Layout, t.BandRows, t.Bands, t.Reach = "checkpoints", lay.Band, lay.Bands, lay.Reach
 		t.OnDevice, t.Levels, t.SpillBytes = lay.DeviceBands, 1, lay.SpillBytes
@@ -65,6 +75,14 @@ func Trace(w io.Writer, lay plan.TraceLayout, recomputed int) {
 	}
 	if lay.Whole {
 		fmt.Fprintf(w, "traceback  whole grid, %s: %s\n", Bytes(lay.Bytes), lay.Why)
+		return
+	}
+	if lay.Blocks {
+		fmt.Fprintf(w, "traceback  linear memory, %s: blocks of %d x %d cells (%d x %d), the last %d row(s) and %d column(s) before each kept; the walk recomputes in GPU memory the blocks it enters (at most %.2fx the grid's cells)\n",
+			Bytes(lay.Bytes), lay.Band, lay.BlockCols, lay.Bands, lay.ColBlocks, lay.Reach, lay.ColReach, lay.Recompute)
+		if recomputed >= 0 {
+			fmt.Fprintf(w, "           %d block(s) recomputed\n", recomputed)
+		}
 		return
 	}
 	where := ""

@@ -25,6 +25,8 @@ func TestTraceLine(t *testing.T) {
 		{plan.TraceLayout{Band: 10, Bands: 5, Reach: 2, DeviceBands: true, Nested: true, SubSwapped: true}, -1,
 			[]string{"each band in GPU memory", "transposed from checkpoints of its own (two levels)", "the last 2 row(s)"}, []string{"recomputed\n"}},
 		{plan.TraceLayout{Band: 10, Bands: 5, Reach: 1, Nested: true}, -1, []string{"each traced back from checkpoints of its own (two levels)"}, []string{"transposed", "GPU"}},
+		{plan.TraceLayout{Blocks: true, Band: 64, Bands: 5, Reach: 1, BlockCols: 70, ColBlocks: 4, ColReach: 2, Recompute: 1.05}, 7,
+			[]string{"blocks of 64 x 70 cells (5 x 4)", "1 row(s) and 2 column(s)", "in GPU memory the blocks it enters (at most 1.05x", "7 block(s) recomputed"}, []string{"band"}},
 	} {
 		var b bytes.Buffer
 		Trace(&b, c.lay, c.recomputed)
@@ -51,6 +53,10 @@ func TestTraceObject(t *testing.T) {
 	one := TraceObject(plan.TraceLayout{Band: 10, Bands: 5, Reach: 1}, -1)
 	if one.Levels != 1 || one.Transposed || one.OnDevice || one.Recomputed != nil {
 		t.Errorf("one level: %+v", one)
+	}
+	blocks := TraceObject(plan.TraceLayout{Blocks: true, Band: 64, Bands: 5, Reach: 1, BlockCols: 70, ColBlocks: 4, ColReach: 2}, 3)
+	if blocks.Layout != "blocks" || blocks.BlockCols != 70 || blocks.ColBlocks != 4 || blocks.ColReach != 2 || blocks.BandRows != 64 || !blocks.OnDevice {
+		t.Errorf("blocks: %+v", blocks)
 	}
 	if whole := TraceObject(plan.TraceLayout{Whole: true}, -1); whole.Levels != 0 || whole.Layout != "whole grid" {
 		t.Errorf("whole: %+v", whole)

@@ -355,8 +355,9 @@ __device__ __forceinline__ bool dp_wait_strip(const dp_strip_warp &sw, const int
 // dp_strip_chunk runs steps g0 .. g0+31 of a strip, in groups of DP_SYNC
 // steps: the waits and the progress counters are per group, and a group's
 // inputs (the row above from the warp above, the column values) are read
-// into registers before its steps; false when stopped.
-template <bool CHK>
+// into registers before its steps; false when stopped. KR: the warp keeps
+// a row (DP_KEEPROWS; dp_strip_one).
+template <bool CHK, bool KR>
 __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_warp &sw, cell_t (&w)[DP_NW][DP_NC],
 	const cell_t (&topc)[DP_PI1][DP_T], const dp_rowvals (&rv)[DP_RPT], const DP_IDX_T (&ri)[DP_RPT], const bool (&rlive)[DP_RPT],
 	dp_part_t &acc)
@@ -488,11 +489,8 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 				sw.kt[lane * DP_KM + (k * DP_SYNC + u + lane) % DP_KM] = w[DP_PI + k][0];
 #endif
 #if DP_KEEPROWS
-			// One test a step for the lanes that keep no row (almost all):
-			// the stores' predicates and addresses were ~10 instructions a
-			// step of every lane (E. coli x Salmonella's forward pass, 50
-			// kept rows: 14.5 s against 11.9 s keeping none).
-			if (sw.kany) {
+			// Only in the code of a warp that keeps a row (dp_strip_one).
+			if (KR) {
 #pragma unroll
 				for (int k = 0; k < DP_RPT; ++k)
 					if (sw.ks[k] >= 0 && clive)
@@ -575,6 +573,12 @@ __device__ __forceinline__ bool dp_strip_chunk(const dp_j_t g0, const dp_strip_w
 }
 
 // dp_strip_one sweeps this warp's rows of strip s; false when stopped.
+// KR: the warp keeps a row (DP_KEEPROWS): the stores are in its code
+// only, so that the warps that keep none (almost all) run the code of a
+// run that keeps nothing (a predicate and an address a row and a step in
+// every warp had made E. coli x Salmonella's forward pass, 50 kept rows,
+// 14.5-16.5 s against 11.9 s).
+template <bool KR>
 __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, dp_colvals *ring, dp_part_t &acc)
 {
 	const long long s = sw.s;
@@ -634,7 +638,16 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, dp_colvals
 				topn[p][t] = lane < DP_LW(sw) ? __ldcg(top + (p * (long long)DP_LW(sw) + lane) * DP_T + t) : (cell_t)0;
 	}
 #endif
+#if DP_KEEPCOLS
+	// A chunk's kept-column flag, loaded a chunk ahead (its latency was
+	// in every chunk's decision).
+	int kchNext = sw.kch[0];
+#endif
 	for (dp_j_t g0 = 0; g0 < DP_LW(sw) + 31; g0 += 32) {
+#if DP_KEEPCOLS
+		const int kchNow = kchNext;
+		kchNext = sw.kch[(g0 >> 5) + 1];
+#endif
 #pragma unroll
 		for (int p = 0; p < DP_PI1; ++p)
 #pragma unroll
@@ -666,11 +679,11 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, dp_colvals
 		const bool chk = rowsChk || g0 < 31 + DP_PJ || g0 + 32 > DP_LW(sw) ||
 				 (DP_ANS_KIND == 1 && sw.ansJ >= g0 - 31 && sw.ansJ <= g0 + 31)
 #if DP_KEEPCOLS
-				 || sw.kch[g0 >> 5] != 0
+				 || kchNow != 0
 #endif
 			;
-		const bool ok = chk ? dp_strip_chunk<true>(g0, sw, w, topc, rv, ri, rlive, acc)
-				    : dp_strip_chunk<false>(g0, sw, w, topc, rv, ri, rlive, acc);
+		const bool ok = chk ? dp_strip_chunk<true, KR>(g0, sw, w, topc, rv, ri, rlive, acc)
+				    : dp_strip_chunk<false, KR>(g0, sw, w, topc, rv, ri, rlive, acc);
 		if (!ok)
 			return false;
 		if ((g0 & 4095) == 0 && dp_aborted())
@@ -848,7 +861,12 @@ dp_strip(cell_t *bnd, int *prog, int *ticket, dp_part_t *part, cell_t *keep, lon
 		sw.kch = sw.kcol + DP_COLS;
 		sw.kcols = keepRows + *(const long long *)(sw.kch + DP_KCH + ((DP_ROWS + DP_COLS + DP_KCH) & 1));
 #endif
-		if (!dp_strip_one(sw, ring, acc) && lane == 0)
+#if DP_KEEPROWS
+		const bool ok = __any_sync(DP_FULL, sw.kany) ? dp_strip_one<true>(sw, ring, acc) : dp_strip_one<false>(sw, ring, acc);
+#else
+		const bool ok = dp_strip_one<false>(sw, ring, acc);
+#endif
+		if (!ok && lane == 0)
 			*(volatile int *)&sh.stop = 1;
 #if DP_SLABS
 		if (sl.lout) {
