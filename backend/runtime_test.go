@@ -115,3 +115,28 @@ func TestGridTypes(t *testing.T) {
 	}()
 	Cells[int32](g)
 }
+
+// TestGridRowsOf: rows of a grid as a grid of their own share its memory;
+// rows outside it are nil.
+func TestGridRowsOf(t *testing.T) {
+	g := NewGrid(ir.Short, 5, 3)
+	for i := range int64(5) {
+		for j := range int64(3) {
+			g.Set(i, j, ir.Value{T: ir.Short, I: 10*i + j})
+		}
+	}
+	v := g.RowsOf(2, 2)
+	if v == nil || v.Rows != 2 || v.Cols != 3 || v.At(1, 2).I != 32 || v.At(0, 0).I != 20 {
+		t.Fatalf("rows 2..3: %+v", v)
+	}
+	v.Set(0, 1, ir.Value{T: ir.Short, I: -7})
+	if g.At(2, 1).I != -7 {
+		t.Errorf("a write to the rows is not the grid's")
+	}
+	if g.RowsOf(4, 2) != nil || g.RowsOf(-1, 1) != nil || g.RowsOf(0, -1) != nil {
+		t.Errorf("rows outside the grid")
+	}
+	if e := g.RowsOf(5, 0); e == nil || e.Rows != 0 {
+		t.Errorf("no rows at the end: %+v", e)
+	}
+}

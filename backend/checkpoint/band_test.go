@@ -1,10 +1,12 @@
 package checkpoint
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
@@ -139,3 +141,94 @@ func TestBandCasesKeepTables(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockCells: a block — rows r0.., columns c0.. of a grid, given the
+// rows above and the columns left of it — computes the whole grid's cells,
+// for references reaching two rows and three columns back, conditions on
+// i and j, a 2-D input read at [i][j], at the grid's edges and inside it,
+// blocks of 1, 2, 17 and odd sizes; and its program is as cheap per cell
+// as the whole grid's (no check the whole grid's has not; the sequence
+// reads staged per row and column).
+func TestBlockCells(t *testing.T) {
+	r := dptest.Rand(t)
+	wide := func(n, m int) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = dptest.Join(dptest.Ints(r, m, -3, 9))
+		}
+		return "int " + itoa(n) + "x" + itoa(m) + " W = " + strings.Join(w, " & ") + "\n" + itoa(n) + " x " + itoa(m) + `
+cell[i][j] = W[i][j] + max(i >= 2 && j >= 1 ? cell[i-2][j-1] + 1 : 0, i >= 1 && j >= 3 ? cell[i-1][j-3] + 2 : 0, j >= 2 ? cell[i][j-2] : 0, i >= 1 ? cell[i-1][j] - 1 : 0)
+`
+	}
+	ex := cpu.New(2)
+	for _, src := range []string{
+		dptest.LCS(dptest.DNA(r, 61), dptest.DNA(r, 47)),
+		dptest.EditDistance(dptest.DNA(r, 50), dptest.DNA(r, 66), 1, 1, 2),
+		wide(45, 52),
+	} {
+		p, pl := dptest.Load(t, "whole.dp", src)
+		whole, err := ex.Run(t.Context(), p, pl, backend.Options{Maintain: true, NoSpecial: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reach, creach := int64(1), int64(1)
+		if strings.Contains(src, "W[i][j]") {
+			reach, creach = 2, 3
+		}
+		cells := cellBounds{}
+		cells.lo, cells.hi, cells.ok = codegen.CellRange(p, pl)
+		for _, b := range [][4]int64{{0, 5, 0, 7}, {0, 1, 20, 1}, {reach, 2, creach, 2}, {13, 17, 9, 17}, {30, p.Rows - 30, 11, p.Cols - 11}, {p.Rows - 1, 1, p.Cols - 1, 1}, {7, 31, 0, p.Cols}} {
+			r0, rows, c0, cols := b[0], b[1], b[2], b[3]
+			var top, left *backend.Grid
+			if r0 > 0 {
+				top = whole.Grid.RowsOf(r0-reach, reach)
+			}
+			if c0 > 0 {
+				left = backend.NewGrid(p.CellType, creach, p.Rows)
+				for k := range creach {
+					for i := range p.Rows {
+						left.Set(k, i, whole.Grid.At(i, c0-creach+k))
+					}
+				}
+			}
+			bp, err := block(p, r0, rows, c0, cols, reach, creach, top, left, cells)
+			if err != nil {
+				t.Fatalf("block %v: %v", b, err)
+			}
+			bpl, err := plan.Analyze(bp)
+			if err != nil {
+				t.Fatalf("block %v: %v", b, err)
+			}
+			got, err := ex.Run(t.Context(), bp, bpl, backend.Options{Maintain: true, NoSpecial: true})
+			if err != nil {
+				t.Fatalf("block %v: %v", b, err)
+			}
+			for i := range bp.Rows {
+				for j := range bp.Cols {
+					if a, w := got.Grid.At(i, j), whole.Grid.At(bp.RowBase+i, bp.ColBase+j); a != w {
+						t.Fatalf("block %v of\n%s: cell [%d][%d] (the grid's [%d][%d]) is %v, the grid's %v", b, src, i, j, bp.RowBase+i, bp.ColBase+j, a, w)
+					}
+				}
+			}
+		}
+	}
+	// Its program as cheap per cell as the whole grid's.
+	p, pl := dptest.Load(t, "whole.dp", dptest.EditDistance(dptest.DNA(r, 3000), dptest.DNA(r, 2900), 1, 1, 1))
+	cells := cellBounds{}
+	cells.lo, cells.hi, cells.ok = codegen.CellRange(p, pl)
+	bp, err := block(p, 1000, 500, 700, 600, 1, 1, backend.NewGrid(p.CellType, 1, p.Cols), backend.NewGrid(p.CellType, 1, p.Rows), cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, src := recurrence(t, p), recurrence(t, bp)
+	for _, check := range []string{"dp_addi", "dp_subi", "dp_chk"} {
+		if strings.Contains(src, check) && !strings.Contains(whole, check) {
+			t.Errorf("the block's recurrence has %s, the whole grid's none:\n%s", check, src)
+		}
+	}
+	if !strings.Contains(src, "a.template cv<0>") || !strings.Contains(src, "a.template rv<0>") {
+		t.Errorf("the block's sequence reads are not staged per row and column:\n%s", src)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
