@@ -387,6 +387,9 @@ func DeviceBlocks(p *ir.Problem, pl *Plan, deviceFree, budget int64) (TraceLayou
 		return TraceLayout{}, fmt.Errorf("a block of %d x %d cells (%s) or the checkpoints (%s) are over half the GPU's free memory (%s)", h, c, hostmem.Bytes(blockBytes), hostmem.Bytes(kept), hostmem.Bytes(deviceFree))
 	}
 	bands, cblocks := bandCount(p.Rows, h, reach), bandCount(p.Cols, c, creach)
+	// A block's given rows and columns go to the GPU as inputs (8 bytes a
+	// value) while it runs.
+	kept += (reach*(c+creach) + creach*(h+reach)) * 8
 	again := float64(p.Rows*(c+creach)+p.Cols*(h+reach)) / float64(p.Rows) / float64(p.Cols)
 	return TraceLayout{
 		Why: fmt.Sprintf("the whole grid (%s) is over the GPU's free memory (%s): blocks of %d x %d cells, the forward pass keeping the rows and columns between them (%s), the walk recomputing in GPU memory the blocks it enters",

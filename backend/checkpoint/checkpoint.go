@@ -13,6 +13,12 @@
 // back then reads cells through Grid, which recomputes a band, on the
 // same executor, when the walk enters it: a GPU recomputes on the GPU.
 // Memory is the checkpoints plus one band; time at most twice the grid.
+//
+// In blocks (plan.TraceLayout.Blocks: a GPU, a forward 2-D wavefront of
+// one table) the forward pass is one run that keeps checkpoint columns as
+// well as rows, and the walk recomputes, in GPU memory, only the blocks it
+// enters (block): about (rows + columns) x the blocks' side cells more
+// than the grid, where bands recompute about the grid once more.
 package checkpoint
 
 import (

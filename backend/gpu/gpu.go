@@ -304,6 +304,13 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if err := e.freeRetired(); err != nil {
 		return nil, err
 	}
+	if !opt.KeepOnDevice {
+		// The spare grid is for runs that keep theirs on the device (a
+		// traceback's blocks): no other run's memory waits for it.
+		if err := e.freeSpare(); err != nil {
+			return nil, err
+		}
+	}
 	if job := bitparFor(p, pl, opt); job != nil {
 		// A recognised algorithm (plan.Special) instead of the schedule.
 		return e.runBitpar(ctx, p, pl, opt, job, start)
