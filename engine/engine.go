@@ -330,7 +330,10 @@ func traceOverBudget(ctx context.Context, l *Loaded, ex backend.Executor, opt ba
 			// recomputes only the blocks it enters (a few percent of the
 			// grid), not every band it crosses.
 			if k, ok := ex.(backend.ColumnSetKeeper); ok && k.KeepsColumns(l.Plan) {
-				if bl, err := plan.DeviceBlocks(l.Problem, l.Plan, free, opt.TraceMemory); err == nil {
+				if bl, err := plan.DeviceBlocks(l.Problem, l.Plan, free, blocksBudget(opt.TraceMemory)); err == nil {
+					if opt.TraceMemory <= 0 {
+						bl.Why += fmt.Sprintf(" (no --traceback-memory: up to a quarter of the host's available memory, at most 4 GiB, for the checkpoints: %s)", hostmem.Bytes(blocksBudget(0)))
+					}
 					res, err := traceBands(ctx, l, ex, opt, bl)
 					if err == nil || !errors.Is(err, backend.ErrNotOnDevice) {
 						return res, err
@@ -357,6 +360,25 @@ func traceOverBudget(ctx context.Context, l *Loaded, ex backend.Executor, opt ba
 		return nil, InputError(fmt.Errorf("a traceback of the %s keeps the whole grid (%s), more than the traceback memory (%s): %s", l.Problem.GridText(), hostmem.Bytes(lay.Bytes), hostmem.Bytes(opt.TraceMemory), lay.Why))
 	}
 	return runWhole(ctx, l, ex, opt, true)
+}
+
+// blocksBudget is what a traceback in blocks may keep on the host: the
+// user's --traceback-memory, else a quarter of the memory the host has
+// available, between plan.DefaultTraceMemory and 4 GiB. With the default
+// alone, the checkpoints of a grid larger than a GPU's memory would make
+// its blocks larger than the GPU (two bacterial genomes: blocks of 1.9M
+// cells a side), and the traceback fall back to bands, several times
+// slower; 4 GiB of them trace two bacterial genomes back in blocks of
+// 91,474 cells a side.
+func blocksBudget(given int64) int64 {
+	if given > 0 {
+		return given
+	}
+	avail, ok := hostmem.Available()
+	if !ok {
+		return plan.DefaultTraceMemory
+	}
+	return max(plan.DefaultTraceMemory, min(avail/4, 4<<30))
 }
 
 // traceOnDevice solves l keeping the whole grid in the memory of ex's
