@@ -127,7 +127,7 @@ func (h hostOnly) KeepsRows(pl *plan.Plan) bool {
 
 func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 	r := dptest.Rand(t)
-	onDevice, nested, spilled, blocks := 0, 0, 0, 0
+	onDevice, nested, spilled, blocks, ahead, entered := 0, 0, 0, 0, 0, 0
 	// The checkpoint rows of a spilled layout go to a temporary file
 	// (plan.TraceLayout.Spill): here, where the test can see that none
 	// is left behind.
@@ -148,8 +148,11 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 		if mode == blocksOnDevice && blocks == 0 && !t.Failed() {
 			t.Errorf("no traceback in blocks")
 		}
+		if mode == blocksOnDevice && ahead == 0 && !t.Failed() {
+			t.Errorf("no block was computed ahead of the walk")
+		}
 		if testing.Verbose() && mode == blocksOnDevice {
-			t.Logf("%d runs in blocks", blocks)
+			t.Logf("%d runs in blocks entered %d blocks, %d of them computed ahead", blocks, entered, ahead)
 		}
 	}()
 	for _, c := range checkpointCases {
@@ -217,6 +220,10 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 					case got.Trace.Blocks && mode == blocksOnDevice:
 						onDevice++
 						blocks++
+						ahead, entered = ahead+got.Ahead, entered+got.Recomputed
+						if got.Ahead > got.Recomputed {
+							t.Fatalf("n = %d: %d blocks computed ahead of %d recomputed", n, got.Ahead, got.Recomputed)
+						}
 					case got.Trace.Blocks:
 						t.Fatalf("n = %d: blocks in mode %d", n, mode)
 					case got.Trace.Device || got.Trace.DeviceBands:

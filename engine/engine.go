@@ -226,9 +226,11 @@ type Result struct {
 	Backend, Device string
 	// Trace is how a traceback kept the grid when it kept checkpoints
 	// rather than the whole grid (nil otherwise), and Recomputed how many
-	// bands the walk recomputed.
+	// bands (or blocks) the walk recomputed, Ahead how many of those
+	// blocks were computed ahead of it, while it walked the one before.
 	Trace      *plan.TraceLayout
 	Recomputed int
+	Ahead      int
 }
 
 // Answer is the optimum, whichever solver found it.
@@ -430,7 +432,7 @@ func traceBands(ctx context.Context, l *Loaded, ex backend.Executor, opt backend
 	}
 	res.Stats.Cells = g.Cells
 	res.Stats.Seconds = time.Since(start).Seconds()
-	out.Recomputed = g.Recomputed
+	out.Recomputed, out.Ahead = g.Recomputed, g.Ahead
 	return out, nil
 }
 

@@ -57,6 +57,9 @@ type Grid struct {
 	// cb is the column block of the block in memory (lay.Blocks; cur is
 	// its band).
 	cb int64
+	// pf is the block being computed ahead of the walk (lay.Blocks), nil
+	// when none is.
+	pf *prefetched
 
 	// The band in memory: band cur, computed for p's rows base ..
 	// base+height-1 (its given rows first), columns 0 .. cols-1, its grid
@@ -94,8 +97,9 @@ type Grid struct {
 	progress func(done, total int64)
 	// Cells counts the cells computed, forward pass and recomputations.
 	Cells int64
-	// Recomputed counts the bands recomputed for the walk.
-	Recomputed int
+	// Recomputed counts the bands recomputed for the walk, Ahead the
+	// blocks of them computed ahead of it (lay.Blocks).
+	Recomputed, Ahead int
 	// cells bounds p's cell values: the data of the rows every band is
 	// given.
 	cells cellBounds
@@ -410,50 +414,143 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 	return r, nil
 }
 
-// loadBlock computes block (b, k) — band b's rows, column block k's
-// columns, with the rows above and the columns left of them that it is
-// given — into GPU memory (lay.Blocks).
-func (g *Grid) loadBlock(b, k int64) error {
+// loadBlock makes block (b, k) — band b's rows, column block k's columns,
+// with the rows above and the columns left of them that it is given — the
+// one in GPU memory (lay.Blocks): the block computed ahead of the walk
+// where it is that one, else computed now. Then it starts computing the
+// block the walk will enter next, seen from cell [i][j], where it entered
+// this one (nextBlock), while the walk crosses this one: the GPU is idle
+// while the host walks, the host while the GPU computes.
+func (g *Grid) loadBlock(b, k, i, j int64) error {
 	if err := g.ctx.Err(); err != nil {
 		return err
 	}
-	r0, rows := g.bandRows(b)
-	c0, cols := g.colBlock(k)
+	_, rows := g.bandRows(b)
+	_, cols := g.colBlock(k)
 	trace := phases.Start(fmt.Sprintf("checkpoint block [%d][%d] of %d x %d (%d x %d cells)", b, k, g.lay.Bands, g.lay.ColBlocks, rows, cols))
 	defer trace.Print(os.Stderr)
+	pf := g.takePrefetched(b, k)
+	trace.Mark("wait")
 	if err := g.freeBand(); err != nil {
+		if pf != nil {
+			pf.res.DeviceGrid.Close()
+		}
 		return err
 	}
 	trace.Mark("free")
-	bp, err := block(g.p, r0, rows, c0, cols, g.lay.Reach, g.lay.ColReach, g.tops[b], g.kcols[k], g.cells)
-	if err != nil {
-		return err
+	if pf == nil {
+		var err error
+		if pf, err = g.computeBlock(b, k, g.opt); err != nil {
+			return err
+		}
+		trace.Mark("run")
+	} else {
+		trace.Mark("computed ahead")
+		g.Ahead++
 	}
-	trace.Mark("block")
-	bpl, err := plan.Analyze(bp)
-	if err != nil {
-		return fmt.Errorf("internal error: planning block [%d][%d] (rows %d.., columns %d..): %w", b, k, r0, c0, err)
-	}
-	trace.Mark("plan")
-	opt := g.opt
-	if g.progress != nil {
-		done, total := g.Cells, 2*g.p.Cells()
-		opt.Progress = func(d, _ int64) { g.progress(min(done+d, total), total) }
-	}
-	r, err := g.ex.Run(g.ctx, bp, bpl, opt)
-	if err != nil {
-		return err
-	}
-	trace.Mark("run")
-	if r.DeviceGrid == nil {
-		return fmt.Errorf("internal error: the %s backend kept no grid of block [%d][%d] on its device", r.Backend, b, k)
-	}
-	g.dev = r.DeviceGrid
+	bp := pf.bp
+	g.dev = pf.res.DeviceGrid
 	g.cur, g.cb = b, k
 	g.base, g.height, g.cols, g.swapped = bp.RowBase, bp.Rows, bp.Cols, false
 	g.lo, g.hi = bp.ColBase, bp.ColBase+bp.Cols
 	g.Cells += rows * cols
+	if nb, nk, ok := g.nextBlock(b, k, i, j); ok {
+		g.prefetch(nb, nk)
+	}
 	return nil
+}
+
+// prefetched is a block computed on a goroutine of its own (Grid.prefetch).
+type prefetched struct {
+	b, k int64
+	done chan struct{}
+	bp   *ir.Problem
+	res  *backend.Result
+	err  error
+}
+
+// computeBlock runs block (b, k) with opt, keeping its grid in GPU memory.
+// It reads only what the forward pass left (the checkpoints, the layout),
+// so that it may run beside the walk.
+func (g *Grid) computeBlock(b, k int64, opt backend.Options) (*prefetched, error) {
+	r0, rows := g.bandRows(b)
+	c0, cols := g.colBlock(k)
+	bp, err := block(g.p, r0, rows, c0, cols, g.lay.Reach, g.lay.ColReach, g.tops[b], g.kcols[k], g.cells)
+	if err != nil {
+		return nil, err
+	}
+	bpl, err := plan.Analyze(bp)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: planning block [%d][%d] (rows %d.., columns %d..): %w", b, k, r0, c0, err)
+	}
+	r, err := g.ex.Run(g.ctx, bp, bpl, opt)
+	if err != nil {
+		return nil, err
+	}
+	if r.DeviceGrid == nil {
+		return nil, fmt.Errorf("internal error: the %s backend kept no grid of block [%d][%d] on its device", r.Backend, b, k)
+	}
+	return &prefetched{b: b, k: k, bp: bp, res: r}, nil
+}
+
+// prefetch starts computing block (b, k) on a goroutine of its own.
+func (g *Grid) prefetch(b, k int64) {
+	pf := &prefetched{b: b, k: k, done: make(chan struct{})}
+	g.pf = pf
+	opt := g.opt
+	opt.Progress = nil
+	go func() {
+		defer close(pf.done)
+		got, err := g.computeBlock(b, k, opt)
+		if err != nil {
+			pf.err = err
+			return
+		}
+		pf.bp, pf.res = got.bp, got.res
+	}()
+}
+
+// takePrefetched waits for the block being computed ahead, if any, and
+// returns it where it is block (b, k) and was computed; another one, or
+// one that failed (the walk computes it again, and reports its error
+// then), is given back.
+func (g *Grid) takePrefetched(b, k int64) *prefetched {
+	pf := g.pf
+	if pf == nil {
+		return nil
+	}
+	<-pf.done
+	g.pf = nil
+	if pf.err == nil && pf.b == b && pf.k == k {
+		return pf
+	}
+	if pf.err == nil {
+		pf.res.DeviceGrid.Close()
+	}
+	return nil
+}
+
+// nextBlock is the block a walk that entered block (b, k) at cell [i][j]
+// is likely to enter next: the one above where a line from [i][j] back
+// along the grid's diagonal (its columns over its rows) leaves the block
+// through its top, else the one to the left; ok is false at the grid's
+// first block.
+func (g *Grid) nextBlock(b, k, i, j int64) (nb, nk int64, ok bool) {
+	switch {
+	case b == 0 && k == 0:
+		return 0, 0, false
+	case b == 0:
+		return 0, k - 1, true
+	case k == 0:
+		return b - 1, 0, true
+	}
+	r0, _ := g.bandRows(b)
+	c0, _ := g.colBlock(k)
+	up, left := float64(i-r0+1), float64(j-c0+1)
+	if left > up*float64(g.p.Cols)/float64(g.p.Rows) {
+		return b - 1, k, true
+	}
+	return b, k - 1, true
 }
 
 // subLayout is how a band of a two-level layout is traced back: whole
@@ -571,7 +668,7 @@ func (g *Grid) At(i, j int64) ir.Value {
 				return g.kcols[k+1].At(j-(next-g.lay.ColReach), i)
 			}
 		}
-		if err := g.loadBlock(b, k); err != nil {
+		if err := g.loadBlock(b, k, i, j); err != nil {
 			g.err = err
 			return ir.Value{T: g.p.CellType}
 		}
@@ -685,9 +782,13 @@ func (g *Grid) Err() error {
 	return nil
 }
 
-// Close frees the band kept in the GPU's memory, if one is, and the
-// temporary file of the checkpoint rows.
+// Close frees the band kept in the GPU's memory, if one is (and a block
+// computed ahead of the walk), and the temporary file of the checkpoint
+// rows.
 func (g *Grid) Close() error {
+	if pf := g.takePrefetched(-1, -1); pf != nil {
+		pf.res.DeviceGrid.Close()
+	}
 	err := g.freeBand()
 	if g.spill != nil {
 		if e := g.spill.close(); err == nil {

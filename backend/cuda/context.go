@@ -189,6 +189,30 @@ func (c *Context) CopyDtoH2D(dst unsafe.Pointer, dstPitch int64, src DevicePtr, 
 	return err
 }
 
+// CopyDtoH2DAsync is CopyDtoH2D queued on s: dst must be pinned memory
+// (a [HostBuffer]) that stays valid until s has run it. On a non-blocking
+// stream ([Context.NewStreamNonBlocking]) it runs beside kernels on other
+// streams. Without cuMemcpy2DAsync in the driver, it is CopyDtoH2D.
+//
+//go:uintptrescapes
+func (c *Context) CopyDtoH2DAsync(dst unsafe.Pointer, dstPitch int64, src DevicePtr, srcPitch, x, y, width, height int64, s *Stream) error {
+	if c.api.cuMemcpy2DAsync == 0 {
+		return c.CopyDtoH2D(dst, dstPitch, src, srcPitch, x, y, width, height)
+	}
+	if width <= 0 || height <= 0 {
+		return nil
+	}
+	const hostMem, deviceMem = 1, 2 // CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE
+	m := memcpy2D{
+		srcXInBytes: uint64(x), srcY: uint64(y), srcMemoryType: deviceMem, srcDevice: uint64(src), srcPitch: uint64(srcPitch),
+		dstMemoryType: hostMem, dstHost: uintptr(dst), dstPitch: uint64(dstPitch),
+		widthInBytes: uint64(width), height: uint64(height),
+	}
+	err := c.do("cuMemcpy2DAsync_v2", c.api.cuMemcpy2DAsync, uintptr(unsafe.Pointer(&m)), s.handle())
+	runtime.KeepAlive(dst)
+	return err
+}
+
 func (c *Context) CopyDtoH(dst unsafe.Pointer, src DevicePtr, bytes int64) error {
 	if bytes == 0 {
 		return nil
@@ -414,6 +438,18 @@ type Stream struct {
 func (c *Context) NewStream() (*Stream, error) {
 	var h uintptr
 	if err := c.do("cuStreamCreate", c.api.cuStreamCreate, uintptr(unsafe.Pointer(&h)), 0); err != nil {
+		return nil, err
+	}
+	return &Stream{ctx: c, h: h}, nil
+}
+
+// NewStreamNonBlocking creates a stream that does not synchronise with
+// the default stream (CU_STREAM_NON_BLOCKING): its work runs beside the
+// executor's kernels (a traceback's tiles copied back while the next
+// block is computed).
+func (c *Context) NewStreamNonBlocking() (*Stream, error) {
+	var h uintptr
+	if err := c.do("cuStreamCreate", c.api.cuStreamCreate, uintptr(unsafe.Pointer(&h)), 1); err != nil {
 		return nil, err
 	}
 	return &Stream{ctx: c, h: h}, nil

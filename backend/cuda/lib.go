@@ -73,7 +73,7 @@ type driverAPI struct {
 	cuMemAlloc, cuMemFree                                                uintptr
 	cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyHtoDAsync, cuMemcpyDtoHAsync     uintptr
 	cuMemcpyDtoD, cuMemsetD8, cuMemsetD32, cuMemsetD32Async              uintptr
-	cuMemcpy2D                                                           uintptr
+	cuMemcpy2D, cuMemcpy2DAsync                                          uintptr
 	cuMemHostAlloc, cuMemFreeHost                                        uintptr
 	cuMemHostRegister, cuMemHostUnregister, cuMemHostGetDevicePointer    uintptr
 	cuStreamCreate, cuStreamSynchronize, cuStreamDestroy                 uintptr
@@ -120,6 +120,7 @@ func (d *driverAPI) symbols() []symbol {
 		{"cuMemcpyDtoDAsync_v2", &d.cuMemcpyDtoDAsync, true},
 		{"cuMemcpyPeerAsync", &d.cuMemcpyPeerAsync, true},
 		{"cuMemcpy2D_v2", &d.cuMemcpy2D, false},
+		{"cuMemcpy2DAsync_v2", &d.cuMemcpy2DAsync, true},
 		{"cuMemsetD8_v2", &d.cuMemsetD8, false},
 		{"cuMemsetD32_v2", &d.cuMemsetD32, false},
 		{"cuMemsetD32Async", &d.cuMemsetD32Async, false},

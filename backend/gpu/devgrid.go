@@ -45,9 +45,13 @@ type deviceGrid struct {
 	bytes int64
 	// spare takes the memory back when the grid is closed (Executor.spare).
 	spare func(p cuda.DevicePtr, bytes int64) error
-	// e stages the tiles' copies in pinned memory (Executor.tileStage);
-	// nil: straight into the tile.
-	e          *Executor
+	// stage is pinned memory the tiles are copied through, on stream, a
+	// stream of their own that does not wait for the executor's kernels:
+	// a walk reads tiles while the next block is computed. noStage: they
+	// could not be made, tiles are copied straight.
+	stage      *cuda.HostBuffer
+	stream     *cuda.Stream
+	noStage    bool
 	rows, cols int64
 	t          ir.Type
 	pitch      int64
@@ -109,32 +113,33 @@ func (g *deviceGrid) load(key [2]int64) (*backend.Grid, error) {
 }
 
 // copyTile copies the h x w cells from [i0][j0] into tile: through the
-// executor's pinned staging buffer, where it has one (a copy to pageable
+// grid's pinned staging buffer on its own stream (a copy to pageable
 // memory is staged by the driver, and slower: a walk through two genomes
-// copies tens of thousands of tiles), else straight.
+// copies tens of thousands of tiles; on the default stream it would wait
+// for a kernel of the executor's), else straight.
 func (g *deviceGrid) copyTile(tile *backend.Grid, i0, j0, h, w, cs int64) error {
 	dst := unsafe.Pointer(unsafe.SliceData(tile.Bytes()))
-	if g.e == nil {
+	if g.stage == nil && !g.noStage {
+		g.noStage = true
+		if b, err := g.ctx.HostAlloc(devTile * devTile * 8); err == nil {
+			if st, err := g.ctx.NewStreamNonBlocking(); err == nil {
+				g.stage, g.stream, g.noStage = b, st, false
+			} else {
+				b.Free()
+			}
+		}
+	}
+	if g.stage == nil {
 		return g.ctx.CopyDtoH2D(dst, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h)
 	}
-	g.e.mu.Lock()
-	defer g.e.mu.Unlock()
-	if g.e.ctx == nil {
-		return fmt.Errorf("the executor is closed")
-	}
-	n := h * w * cs
-	if g.e.tileStage == nil {
-		b, err := g.ctx.HostAlloc(devTile * devTile * 8)
-		if err != nil {
-			return g.ctx.CopyDtoH2D(dst, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h)
-		}
-		g.e.tileStage = b
-	}
-	st := g.e.tileStage.Ptr()
-	if err := g.ctx.CopyDtoH2D(st, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h); err != nil {
+	st := g.stage.Ptr()
+	if err := g.ctx.CopyDtoH2DAsync(st, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h, g.stream); err != nil {
 		return err
 	}
-	copy(tile.Bytes(), unsafe.Slice((*byte)(st), n))
+	if err := g.stream.Synchronize(); err != nil {
+		return err
+	}
+	copy(tile.Bytes(), unsafe.Slice((*byte)(st), h*w*cs))
 	return nil
 }
 
@@ -149,10 +154,24 @@ func (g *deviceGrid) Close() error {
 	}
 	p := g.ptr
 	g.ptr, g.tiles, g.last = 0, nil, nil
-	if g.spare != nil {
-		return g.spare(p, g.bytes)
+	var err error
+	if g.stream != nil {
+		err = g.stream.Destroy()
+		if e := g.stage.Free(); err == nil {
+			err = e
+		}
+		g.stream, g.stage = nil, nil
 	}
-	return g.ctx.Free(p)
+	if g.spare != nil {
+		if e := g.spare(p, g.bytes); err == nil {
+			err = e
+		}
+		return err
+	}
+	if e := g.ctx.Free(p); err == nil {
+		err = e
+	}
+	return err
 }
 
 // spareGrid is the device memory of the last grid kept on the device and
@@ -205,6 +224,6 @@ func (r *run) keepOnDevice(ptr cuda.DevicePtr, bytes int64) *deviceGrid {
 	r.allocs = slices.DeleteFunc(r.allocs, func(p cuda.DevicePtr) bool { return p == ptr })
 	r.pooled = slices.DeleteFunc(r.pooled, func(b pooled) bool { return b.host == nil && b.dev == ptr })
 	cs := int64(r.p.CellType.Size())
-	return &deviceGrid{ctx: r.e.ctx, ptr: ptr, bytes: bytes, spare: r.e.putSpare, e: r.e,
+	return &deviceGrid{ctx: r.e.ctx, ptr: ptr, bytes: bytes, spare: r.e.putSpare,
 		rows: r.p.Rows, cols: r.p.Cols, t: r.p.CellType, pitch: r.p.Cols * cs, tiles: map[[2]int64]*backend.Grid{}}
 }

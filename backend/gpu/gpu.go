@@ -103,11 +103,9 @@ type Executor struct {
 	scratch scratch             // runs' small buffers, reused
 	inputs  keptInputs          // large inputs kept on the device across runs
 	spare   spareGrid           // a closed device grid's memory, for the next
-	// tileStage is the pinned buffer deviceGrid copies tiles through.
-	tileStage *cuda.HostBuffer
-	runs      uint64          // runs started (run.serial)
-	bslots    chan *batchSlot // batch launches' streams and buffers (RunBatch)
-	bclock    *cuda.Event     // batch launches' time origin (batchClock)
+	runs    uint64              // runs started (run.serial)
+	bslots  chan *batchSlot     // batch launches' streams and buffers (RunBatch)
+	bclock  *cuda.Event         // batch launches' time origin (batchClock)
 }
 
 // New opens the driver, the device's primary context, NVRTC and the CUBIN
@@ -189,10 +187,6 @@ func (e *Executor) Close() error {
 	errs = append(errs, e.scratch.free(e.ctx))
 	errs = append(errs, e.inputs.free(e.ctx))
 	errs = append(errs, e.freeSpare())
-	if e.tileStage != nil {
-		errs = append(errs, e.tileStage.Free())
-		e.tileStage = nil
-	}
 	if e.bslots != nil {
 		// The slots RunBatch calls have returned (the caller waits for
 		// the calls); their device memory goes with the context.
