@@ -24,6 +24,7 @@ import (
 	"github.com/dpgpu/dpgpu/backend/checkpoint"
 	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/bind"
+	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/dsl"
 	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/heldkarp"
@@ -362,6 +363,39 @@ func traceOverBudget(ctx context.Context, l *Loaded, ex backend.Executor, opt ba
 		return nil, InputError(fmt.Errorf("a traceback of the %s keeps the whole grid (%s), more than the traceback memory (%s): %s", l.Problem.GridText(), hostmem.Bytes(lay.Bytes), hostmem.Bytes(opt.TraceMemory), lay.Why))
 	}
 	return runWhole(ctx, l, ex, opt, true)
+}
+
+// GPUTraceLayout is how a traceback of l would keep the grid on a GPU with
+// free bytes of memory, budget the user's --traceback-memory (0: not
+// given), as solve chooses it (traceOverBudget): the host's layout where
+// it keeps the whole grid; else the whole grid in GPU memory where it fits
+// there and the GPU's kernel for it keeps a grid on the device; else blocks
+// where the GPU's strip kernel keeps checkpoint columns of it, else bands
+// that fit the GPU, one at a time; else the host's checkpoints. For check,
+// which opens no GPU: solve also weighs the run's other buffers, and
+// reports what it did.
+func GPUTraceLayout(l *Loaded, free, budget int64) (plan.TraceLayout, error) {
+	p, pl := l.Problem, l.Plan
+	host, err := plan.Traceback(p, pl, budget)
+	if err == nil && host.Whole {
+		return host, nil
+	}
+	strip := codegen.StripFits(pl) && pl.Direction != plan.Backward
+	if n := plan.GridBytes(p); n <= free && (strip || pl.Schedule.Generic()) {
+		return plan.TraceLayout{Device: true, Bytes: n, Recompute: 1,
+			Why: fmt.Sprintf("the whole grid (%s) stays in GPU memory (%s free); the walk reads back the tiles it crosses", hostmem.Bytes(n), hostmem.Bytes(free))}, nil
+	}
+	if pl.Answer.Kind != plan.AnswerRegion {
+		if strip {
+			if bl, err := plan.DeviceBlocks(p, pl, free, blocksBudget(budget)); err == nil {
+				return bl, nil
+			}
+		}
+		if dl, err := plan.DeviceBands(p, pl, free, budget); err == nil {
+			return dl, nil
+		}
+	}
+	return host, err
 }
 
 // blocksBudget is what a traceback in blocks may keep on the host: the

@@ -328,8 +328,10 @@ type CheckJSON struct {
 	// The fronts of a generic schedule (plan.Kind.Generic); absent for
 	// the rows, cols and wavefront sweeps.
 	Fronts *FrontsJSON `json:"fronts,omitempty"`
-	// Traceback is how a traceback would keep the grid (check).
-	Traceback *TraceJSON `json:"traceback,omitempty"`
+	// Traceback is how a traceback would keep the grid (check);
+	// TracebackGPU how it would on a GPU (check --device-memory).
+	Traceback    *TraceJSON `json:"traceback,omitempty"`
+	TracebackGPU *TraceJSON `json:"traceback_gpu,omitempty"`
 }
 
 // NoteJSON is one of the checker's notes, with its place in the file.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/dpgpu/dpgpu/engine"
 	"github.com/dpgpu/dpgpu/internal/hostmem"
 	"github.com/dpgpu/dpgpu/plan"
 	"github.com/dpgpu/dpgpu/report"
@@ -46,10 +47,22 @@ func checkAction(c *cli.Context) error {
 		return err
 	}
 	lay, layErr := plan.Traceback(l.Problem, l.Plan, budget)
+	free, err := sizeFlag(c, deviceMemoryFlag.Name)
+	if err != nil {
+		return err
+	}
+	var gpu plan.TraceLayout
+	var gpuErr error
+	if free > 0 {
+		gpu, gpuErr = engine.GPUTraceLayout(l, free, budget)
+	}
 	if c.Bool("json") {
 		obj := report.CheckObject(l.Problem, l.Plan)
 		if layErr == nil {
 			obj.Traceback = report.TraceObject(lay, -1)
+		}
+		if free > 0 && gpuErr == nil {
+			obj.TracebackGPU = report.TraceObject(gpu, -1)
 		}
 		return enc.Encode(obj)
 	}
@@ -58,6 +71,14 @@ func checkAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.Writer, "traceback  %v\n", layErr)
 	} else {
 		report.Trace(c.App.Writer, lay, -1)
+	}
+	if free > 0 {
+		fmt.Fprintf(c.App.Writer, "on a GPU with %s free:\n", hostmem.Bytes(free))
+		if gpuErr != nil {
+			fmt.Fprintf(c.App.Writer, "traceback  %v\n", gpuErr)
+		} else {
+			report.Trace(c.App.Writer, gpu, -1)
+		}
 	}
 	return nil
 }

@@ -64,3 +64,35 @@ func TestFlagSpellings(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckDeviceMemory: `check --device-memory` also says how a
+// traceback would keep the grid on a GPU with that much memory free: in
+// blocks where the grid is over it and the recurrence allows, the whole
+// grid in its memory where it fits; the host's line stays the host's. A
+// bad size is a usage error.
+func TestCheckDeviceMemory(t *testing.T) {
+	a, b := strings.Repeat("GATTACA", 43), strings.Repeat("CATTAG", 50) // a grid of 302 x 301 int cells, 364 KB
+	args := []string{"check", "lcs", "-i", "A=\"" + a + "\"", "-i", "B=\"" + b + "\"", "--traceback-memory", "100K"}
+	out, errOut, code := dpgpu(t, append(args, "--device-memory", "100K")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "on a GPU with 100.0 KiB free:\ntraceback  linear memory") || !strings.Contains(out, "blocks of 64 x 64 cells") {
+		t.Errorf("a GPU of 100K:\n%s", out)
+	}
+	if host := out[:strings.Index(out, "on a GPU")]; strings.Contains(host, "blocks") || !strings.Contains(host, "traceback  linear memory") {
+		t.Errorf("the host's line:\n%s", host)
+	}
+	out, _, _ = dpgpu(t, append(args, "--device-memory", "8G", "--json")...)
+	var v struct {
+		GPU *struct {
+			Layout string `json:"layout"`
+		} `json:"traceback_gpu"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || v.GPU == nil || v.GPU.Layout != "device" {
+		t.Errorf("a GPU of 8G, JSON: %v %+v\n%s", err, v.GPU, out)
+	}
+	if _, _, code := dpgpu(t, append(args, "--device-memory", "lots")...); code != 2 {
+		t.Errorf("--device-memory lots: exit %d, want 2", code)
+	}
+}

@@ -21,7 +21,8 @@ func commands() []*cli.Command {
 			Flags: append(inputFlags(), &cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 				&cli.BoolFlag{Name: "maintain", Usage: "estimate memory for a run that keeps the whole grid (solve --maintain, --grid, --traceback)"},
 				&cli.IntFlag{Name: "threads", Aliases: []string{"t"}, Usage: "estimate memory for this many CPU worker threads (default: one per core)"},
-				traceMemoryFlag),
+				traceMemoryFlag,
+				&cli.StringFlag{Name: deviceMemoryFlag.Name, Usage: "also print how a traceback would keep the grid on a GPU with this much memory free (e.g. 80G): in its memory, in blocks or in bands"}),
 		},
 		{
 			Name: "solve", Usage: "solve a problem and print the answer, the solution and the speed",
