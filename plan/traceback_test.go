@@ -100,16 +100,19 @@ func firstBands(t *testing.T, p *ir.Problem, pl *plan.Plan, checked *int) {
 	}
 }
 
+// genomesGrid is an alignment of two bacterial genomes' sizes.
+const genomesGrid = `(4641653) x (4857451)
+cell[i][j] = -(i + j)    when i == 0 || j == 0
+           | max(cell[i-1][j-1] + ((i * 7 + j * 3) % 4 == 0 ? 1 : -1), cell[i-1][j] - 1, cell[i][j-1] - 1)   otherwise
+`
+
 // TestTracebackLayoutGenomes: two bacterial genomes (4.6 Mb x 4.9 Mb, a
 // 90 TB grid) traced back within 4 GiB of host memory, bands in the GPU's
 // memory or on the host: two levels of checkpoints, the second level
 // transposed (a band's checkpoint rows are its height, not the genome's
 // length), within the budget.
 func TestTracebackLayoutGenomes(t *testing.T) {
-	p, pl := dptest.Load(t, "genomes.dp", `(4641653) x (4857451)
-cell[i][j] = -(i + j)    when i == 0 || j == 0
-           | max(cell[i-1][j-1] + ((i * 7 + j * 3) % 4 == 0 ? 1 : -1), cell[i-1][j] - 1, cell[i][j-1] - 1)   otherwise
-`)
+	p, pl := dptest.Load(t, "genomes.dp", genomesGrid)
 	const budget = 4 << 30
 	dev, err := plan.DeviceBands(p, pl, 70<<30, budget)
 	if err != nil || !dev.Nested || !dev.SubSwapped || !dev.DeviceBands || dev.Bytes > budget {
@@ -134,10 +137,7 @@ func hostmemBytes(n int64) string { return fmt.Sprintf("%.2f GiB", float64(n)/(1
 // not apply (a reference to the right, a backward sweep, several tables,
 // interval DP, a GPU too small for a block).
 func TestDeviceBlocks(t *testing.T) {
-	p, pl := dptest.Load(t, "genomes.dp", `(4641653) x (4857451)
-cell[i][j] = -(i + j)    when i == 0 || j == 0
-           | max(cell[i-1][j-1] + ((i * 7 + j * 3) % 4 == 0 ? 1 : -1), cell[i-1][j] - 1, cell[i][j-1] - 1)   otherwise
-`)
+	p, pl := dptest.Load(t, "genomes.dp", genomesGrid)
 	const budget = 4 << 30
 	lay, err := plan.DeviceBlocks(p, pl, 130<<30, budget)
 	if err != nil || !lay.Blocks || lay.Band != lay.BlockCols || lay.Reach != 1 || lay.ColReach != 1 || lay.Bytes > budget/2 {
@@ -166,7 +166,7 @@ cell[i][j] = -(i + j)    when i == 0 || j == 0
 		{"right", "300 x 300\ncell[i][j] = 0 when i == 0 || j == ROWS - 1\n | cell[i-1][j+1] + 1 otherwise\n"},
 		{"backward", "300 x 300\ncell[i][j] = 0 when i == ROWS-1 || j == COLS-1\n | max(cell[i+1][j], cell[i][j+1]) + 1 otherwise\n"},
 		{"chain", dptest.MatrixChain([]int64{3, 5, 7, 2, 9, 4})},
-		{"tables", contractGotohForPlan},
+		{"tables", dptest.Gotoh("GATTACAGATTACA", "GCATGCTTACA", 3, 1)},
 	} {
 		p, pl := dptest.Load(t, c.name+".dp", c.src)
 		if lay, err := plan.DeviceBlocks(p, pl, 1<<40, 1<<40); err == nil {
@@ -174,19 +174,3 @@ cell[i][j] = -(i + j)    when i == 0 || j == 0
 		}
 	}
 }
-
-// contractGotohForPlan is Gotoh's affine alignment in three tables.
-const contractGotohForPlan = `char 1x? A = "GATTACAGATTACAGATTACA"
-char 1x? B = "GCATGCTTACAGCATGC"
-int o = 3
-int e = 1
-(len(A)+1) x (len(B)+1)
-X[i][j] = -inf                         when j == 0
-        | max(X[i][j-1] - e, H[i][j-1] - o - e)   otherwise
-Y[i][j] = -inf                         when i == 0
-        | max(Y[i-1][j] - e, H[i-1][j] - o - e)   otherwise
-H[i][j] = 0                            when i == 0 && j == 0
-        | -o - e * j                   when i == 0
-        | -o - e * i                   when j == 0
-        | max(H[i-1][j-1] + (A[i-1] == B[j-1] ? 1 : -1), X[i][j], Y[i][j])   otherwise
-`

@@ -272,41 +272,37 @@ func block(p *ir.Problem, r0, rows, c0, cols, reach, creach int64, top, left *ba
 		}
 		return in, nil
 	}
+	// side adds the case of the given rows (v = i) or columns (v = j):
+	// cells v < n read input in at [v][w] (w the other index), [0][w] for
+	// one (a value of the column, or of the row, which the back ends
+	// stage), and the base the variable is shifted by.
+	side := func(in *ir.Input, n int64, v, w *ir.Var, baseName string, b0, hi int64) *ir.Input {
+		bi := &ir.Input{Pos: pos, Name: baseName, T: v.T, Rows: 1, Cols: 1, Vector: true, I: []int64{b0}, Origin: "checkpoint",
+			Bounded: true, Lo: 0, Hi: hi}
+		inputs = append(inputs, in, bi)
+		var first ir.Expr = v
+		if n == 1 {
+			first = konst(v.T, 0)
+		}
+		b.Cases = append(b.Cases, &ir.Case{Pos: pos,
+			Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpLt, X: v, Y: konst(v.T, n)},
+			Value: &ir.Load{Node: ir.Node{T: p.CellType, Pos: pos}, In: in, Index: []ir.Expr{first, w}},
+		})
+		return bi
+	}
 	if gi > 0 {
 		in, err := given(bandInput, gi, gj+cols, func(i, j int64) ir.Value { return top.At(i, cbase+j) })
 		if err != nil {
 			return nil, err
 		}
-		c.base = &ir.Input{Pos: pos, Name: baseInput, T: vi.T, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint",
-			Bounded: true, Lo: 0, Hi: p.Rows - (gi + rows)}
-		inputs = append(inputs, in, c.base)
-		var row ir.Expr = vi
-		if gi == 1 {
-			row = konst(vi.T, 0)
-		}
-		b.Cases = append(b.Cases, &ir.Case{Pos: pos,
-			Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpLt, X: vi, Y: konst(vi.T, gi)},
-			Value: &ir.Load{Node: ir.Node{T: p.CellType, Pos: pos}, In: in, Index: []ir.Expr{row, vj}},
-		})
+		c.base = side(in, gi, vi, vj, baseInput, base, p.Rows-(gi+rows))
 	}
 	if gj > 0 {
 		in, err := given(colInput, gj, gi+rows, func(k, i int64) ir.Value { return left.At(k, base+i) })
 		if err != nil {
 			return nil, err
 		}
-		c.cbase = &ir.Input{Pos: pos, Name: colBaseInput, T: vj.T, Rows: 1, Cols: 1, Vector: true, I: []int64{cbase}, Origin: "checkpoint",
-			Bounded: true, Lo: 0, Hi: p.Cols - (gj + cols)}
-		inputs = append(inputs, in, c.cbase)
-		// One given column (the usual reach) is read as in[0][i]: a value
-		// of the row, which the back ends keep per row.
-		var col ir.Expr = vj
-		if gj == 1 {
-			col = konst(vj.T, 0)
-		}
-		b.Cases = append(b.Cases, &ir.Case{Pos: pos,
-			Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpLt, X: vj, Y: konst(vj.T, gj)},
-			Value: &ir.Load{Node: ir.Node{T: p.CellType, Pos: pos}, In: in, Index: []ir.Expr{col, vi}},
-		})
+		c.cbase = side(in, gj, vj, vi, colBaseInput, cbase, p.Cols-(gj+cols))
 	}
 	b.Inputs = inputs
 	if err := c.cases(&b, p); err != nil {

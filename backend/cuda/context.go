@@ -178,15 +178,21 @@ func (c *Context) CopyDtoH2D(dst unsafe.Pointer, dstPitch int64, src DevicePtr, 
 	if width <= 0 || height <= 0 {
 		return nil
 	}
+	m := dtoH2D(dst, dstPitch, src, srcPitch, x, y, width, height)
+	err := c.do("cuMemcpy2D_v2", c.api.cuMemcpy2D, uintptr(unsafe.Pointer(&m)))
+	runtime.KeepAlive(dst)
+	return err
+}
+
+// dtoH2D describes a copy of a device rectangle to host memory (see
+// CopyDtoH2D).
+func dtoH2D(dst unsafe.Pointer, dstPitch int64, src DevicePtr, srcPitch, x, y, width, height int64) memcpy2D {
 	const hostMem, deviceMem = 1, 2 // CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE
-	m := memcpy2D{
+	return memcpy2D{
 		srcXInBytes: uint64(x), srcY: uint64(y), srcMemoryType: deviceMem, srcDevice: uint64(src), srcPitch: uint64(srcPitch),
 		dstMemoryType: hostMem, dstHost: uintptr(dst), dstPitch: uint64(dstPitch),
 		widthInBytes: uint64(width), height: uint64(height),
 	}
-	err := c.do("cuMemcpy2D_v2", c.api.cuMemcpy2D, uintptr(unsafe.Pointer(&m)))
-	runtime.KeepAlive(dst)
-	return err
 }
 
 // CopyDtoH2DAsync is CopyDtoH2D queued on s: dst must be pinned memory
@@ -202,12 +208,7 @@ func (c *Context) CopyDtoH2DAsync(dst unsafe.Pointer, dstPitch int64, src Device
 	if width <= 0 || height <= 0 {
 		return nil
 	}
-	const hostMem, deviceMem = 1, 2 // CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE
-	m := memcpy2D{
-		srcXInBytes: uint64(x), srcY: uint64(y), srcMemoryType: deviceMem, srcDevice: uint64(src), srcPitch: uint64(srcPitch),
-		dstMemoryType: hostMem, dstHost: uintptr(dst), dstPitch: uint64(dstPitch),
-		widthInBytes: uint64(width), height: uint64(height),
-	}
+	m := dtoH2D(dst, dstPitch, src, srcPitch, x, y, width, height)
 	err := c.do("cuMemcpy2DAsync_v2", c.api.cuMemcpy2DAsync, uintptr(unsafe.Pointer(&m)), s.handle())
 	runtime.KeepAlive(dst)
 	return err
