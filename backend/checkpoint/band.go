@@ -397,39 +397,8 @@ func (c *cloner) expr(e ir.Expr) ir.Expr {
 			c.refs[n] = &m
 			return &m
 		}
-		switch _, rel := analysis.Offset(n.I, ir.VarI); {
-		case c.base == nil || rel:
-			// i - d reads d rows back in the band as in the grid. (The
-			// index is copied all the same: in a band of a transposed
-			// band it may hold a reduction's variable; i - d is
-			// i - d in the band, not shifted by its base.)
-			base := c.base
-			if rel {
-				c.base = nil
-			}
-			m.I = c.expr(n.I)
-			c.base = base
-		case n.I.Type() != c.base.T:
-			c.fail(fmt.Errorf("internal error: %s has a row index of type %s, the index variable %s", n.Text, n.I.Type(), c.base.T))
-		default:
-			node := ir.Node{T: n.I.Type(), Pos: n.Pos}
-			m.I = &ir.Binary{Node: node, Op: ir.OpSub, X: c.expr(n.I), Y: c.baseLoad(node)}
-		}
-		switch _, rel := analysis.Offset(n.J, ir.VarJ); {
-		case c.cbase == nil:
-			m.J = c.expr(n.J)
-		case rel:
-			// j - d reads d columns back in the block as in the grid.
-			cb := c.cbase
-			c.cbase = nil
-			m.J = c.expr(n.J)
-			c.cbase = cb
-		case n.J.Type() != c.cbase.T:
-			c.fail(fmt.Errorf("internal error: %s has a column index of type %s, the index variable %s", n.Text, n.J.Type(), c.cbase.T))
-		default:
-			node := ir.Node{T: n.J.Type(), Pos: n.Pos}
-			m.J = &ir.Binary{Node: node, Op: ir.OpSub, X: c.expr(n.J), Y: loadOne(c.cbase, node)}
-		}
+		m.I = c.shifted(n.I, ir.VarI, &c.base, n, "row")
+		m.J = c.shifted(n.J, ir.VarJ, &c.cbase, n, "column")
 		// A 3-D reference's subscripts as written, in the band's terms
 		// too (the planner reads them: ir.CellRef.Sub3).
 		if n.Sub3[0] != nil {
@@ -473,14 +442,34 @@ func (c *cloner) expr(e ir.Expr) ir.Expr {
 	return e
 }
 
+// shifted copies e, reference r's index along the axis of the index
+// variable k, into the band's terms, *base shifting k (nil: none): k - d
+// reads d rows (columns) back in the band as in the grid, so it is copied
+// with *base unset (in a band of a transposed band it may still hold a
+// reduction's variable); any other index is the grid's, less the base.
+func (c *cloner) shifted(e ir.Expr, k ir.VarKind, base **ir.Input, r *ir.CellRef, axis string) ir.Expr {
+	_, rel := analysis.Offset(e, k)
+	switch b := *base; {
+	case b == nil:
+		return c.expr(e)
+	case rel:
+		*base = nil
+		out := c.expr(e)
+		*base = b
+		return out
+	case e.Type() != b.T:
+		c.fail(fmt.Errorf("internal error: %s has a %s index of type %s, the index variable %s", r.Text, axis, e.Type(), b.T))
+		return e
+	}
+	node := ir.Node{T: e.Type(), Pos: r.Pos}
+	return &ir.Binary{Node: node, Op: ir.OpSub, X: c.expr(e), Y: loadOne(*base, node)}
+}
+
 func (c *cloner) fail(err error) {
 	if c.err == nil {
 		c.err = err
 	}
 }
-
-// baseLoad reads the band's base, the row of the grid its row 0 is.
-func (c *cloner) baseLoad(at ir.Node) ir.Expr { return loadOne(c.base, at) }
 
 // loadOne reads the one value of in (a base).
 func loadOne(in *ir.Input, at ir.Node) ir.Expr {
