@@ -2,11 +2,15 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cpu"
@@ -612,4 +616,90 @@ func TestCheckpointTablesBandsAsTheyAre(t *testing.T) {
 	if ex.swapped > 0 {
 		t.Errorf("%d of %d bands of several tables ran transposed on the CPU", ex.swapped, ex.bands)
 	}
+}
+
+// TestCheckpointBlocksCancel: a traceback in blocks cancelled while it
+// walks (a block computed ahead of the walk in flight) ends with the
+// context's error, every block it kept on the "device" closed, and no
+// goroutine left running.
+func TestCheckpointBlocksCancel(t *testing.T) {
+	// The walk ends at [0][200], in a block right of the first: the
+	// block left of it, computed ahead, is never entered.
+	s := &engine.Source{Name: "lcs.dp", Path: "lcs.dp", Text: []byte(dptest.LCS(strings.Repeat("C", 400), strings.Repeat("A", 200)+strings.Repeat("C", 220)))}
+	l, err := engine.Load(s, bind.Config{BaseDir: "."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := plan.GridBytes(l.Problem)
+	// settled waits for the goroutines started since before to end.
+	settled := func(before int) int {
+		for k := 0; k < 50 && runtime.NumGoroutine() > before; k++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+		return runtime.NumGoroutine()
+	}
+	// Not cancelled: every block closed, the one computed ahead and never
+	// entered too.
+	before := runtime.NumGoroutine()
+	ex := &cancelling{fakeDevice: fakeDevice{cpu.New(2), true, true}, after: 1 << 30, cancel: func() {}}
+	res, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: grid / 2, DeviceBudget: grid / 3})
+	if err != nil || res.Trace == nil || !res.Trace.Blocks || res.Ahead == 0 {
+		t.Fatalf("not cancelled: %v, layout %+v, %d blocks computed ahead", err, res.Trace, res.Ahead)
+	}
+	if n := settled(before); n > before {
+		t.Errorf("not cancelled: %d goroutines, %d before", n, before)
+	}
+	if open := ex.open.Load(); open != 0 {
+		t.Errorf("not cancelled: %d grids left open on the device", open)
+	}
+	for _, after := range []int32{2, 3, 6} {
+		before := runtime.NumGoroutine()
+		ctx, cancel := context.WithCancel(context.Background())
+		ex := &cancelling{fakeDevice: fakeDevice{cpu.New(2), true, true}, after: after, cancel: cancel}
+		_, err := engine.Run(ctx, l, ex, backend.Options{Traceback: true, TraceMemory: grid / 2, DeviceBudget: grid / 3})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled after %d runs: %v", after, err)
+		}
+		if n := settled(before); n > before {
+			t.Errorf("cancelled after %d runs: %d goroutines, %d before", after, n, before)
+		}
+		if open := ex.open.Load(); open != 0 {
+			t.Errorf("cancelled after %d runs: %d grids left open on the device", after, open)
+		}
+	}
+}
+
+// cancelling is the fake device, which cancels the run's context when its
+// executor is asked for a run after the given number, and counts the
+// grids it keeps on the "device" that are still open.
+type cancelling struct {
+	fakeDevice
+	after  int32
+	runs   atomic.Int32
+	open   atomic.Int32
+	cancel context.CancelFunc
+}
+
+func (c *cancelling) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
+	if c.runs.Add(1) > c.after {
+		c.cancel()
+	}
+	res, err := c.fakeDevice.Run(ctx, p, pl, opt)
+	if err == nil && res.DeviceGrid != nil {
+		c.open.Add(1)
+		res.DeviceGrid = &countedGrid{res.DeviceGrid, &c.open}
+	}
+	return res, err
+}
+
+// countedGrid counts itself out of open when closed.
+type countedGrid struct {
+	backend.DeviceGrid
+	open *atomic.Int32
+}
+
+func (g *countedGrid) Close() error {
+	g.open.Add(-1)
+	return g.DeviceGrid.Close()
 }

@@ -58,8 +58,11 @@ type Grid struct {
 	// its band).
 	cb int64
 	// pf is the block being computed ahead of the walk (lay.Blocks), nil
-	// when none is.
-	pf *prefetched
+	// when none is; entry is the cell the walk entered the block in
+	// memory at, entered whether it has.
+	pf      *prefetched
+	entry   [2]int64
+	entered bool
 
 	// The band in memory: band cur, computed for p's rows base ..
 	// base+height-1 (its given rows first), columns 0 .. cols-1, its grid
@@ -457,6 +460,7 @@ func (g *Grid) loadBlock(b, k, i, j int64) error {
 	if nb, nk, ok := g.nextBlock(b, k, i, j); ok {
 		g.prefetch(nb, nk)
 	}
+	g.entry, g.entered = [2]int64{i, j}, true
 	return nil
 }
 
@@ -531,10 +535,12 @@ func (g *Grid) takePrefetched(b, k int64) *prefetched {
 }
 
 // nextBlock is the block a walk that entered block (b, k) at cell [i][j]
-// is likely to enter next: the one above where a line from [i][j] back
-// along the grid's diagonal (its columns over its rows) leaves the block
-// through its top, else the one to the left; ok is false at the grid's
-// first block.
+// is likely to enter next: where a line from [i][j] back along the walk's
+// slope leaves the block — through its top, its left side, or within a
+// cell of its corner, into the block diagonally above (a path along a
+// diagonal crosses corners). The slope is the walk's from the block it
+// entered before, else the grid's (its columns over its rows). ok is false
+// at the grid's first block.
 func (g *Grid) nextBlock(b, k, i, j int64) (nb, nk int64, ok bool) {
 	switch {
 	case b == 0 && k == 0:
@@ -544,13 +550,20 @@ func (g *Grid) nextBlock(b, k, i, j int64) (nb, nk int64, ok bool) {
 	case k == 0:
 		return b - 1, 0, true
 	}
+	slope := float64(g.p.Cols) / float64(g.p.Rows)
+	if di, dj := g.entry[0]-i, g.entry[1]-j; g.entered && di > 0 && dj > 0 {
+		slope = float64(dj) / float64(di)
+	}
 	r0, _ := g.bandRows(b)
 	c0, _ := g.colBlock(k)
 	up, left := float64(i-r0+1), float64(j-c0+1)
-	if left > up*float64(g.p.Cols)/float64(g.p.Rows) {
+	switch reach := up * slope; {
+	case left > reach+1:
 		return b - 1, k, true
+	case left < reach-1:
+		return b, k - 1, true
 	}
-	return b, k - 1, true
+	return b - 1, k - 1, true
 }
 
 // subLayout is how a band of a two-level layout is traced back: whole
@@ -786,9 +799,7 @@ func (g *Grid) Err() error {
 // computed ahead of the walk), and the temporary file of the checkpoint
 // rows.
 func (g *Grid) Close() error {
-	if pf := g.takePrefetched(-1, -1); pf != nil {
-		pf.res.DeviceGrid.Close()
-	}
+	g.takePrefetched(-1, -1) // (no block is (-1, -1): one computed ahead is closed)
 	err := g.freeBand()
 	if g.spill != nil {
 		if e := g.spill.close(); err == nil {
