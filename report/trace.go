@@ -25,6 +25,9 @@ type TraceJSON struct {
 	// (solve) the bands the walk recomputed.
 	Recompute  float64 `json:"recompute_factor"`
 	Recomputed *int    `json:"bands_recomputed,omitempty"`
+	// Ahead (solve, blocks) is how many of the blocks recomputed were
+	// computed ahead of the walk.
+	Ahead *int `json:"blocks_ahead,omitempty"`
 	// OnDevice: the bands are kept in GPU memory, one at a time. Levels
 	// is 2 where each band is traced back from checkpoints of its own,
 	// Transposed where that second level runs the band transposed.

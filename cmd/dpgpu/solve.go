@@ -196,6 +196,9 @@ func solveAction(c *cli.Context) (err error) {
 		obj := report.SolveObject(l.Problem, l.Plan, res.Grid, res.Tree, solution)
 		if res.Trace != nil {
 			obj.Traceback = report.TraceObject(*res.Trace, res.Recomputed)
+			if res.Trace.Blocks {
+				obj.Traceback.Ahead = &res.Ahead
+			}
 		}
 		if rec != nil {
 			obj.Alignment = report.AlignObject(*rec)
@@ -205,6 +208,9 @@ func solveAction(c *cli.Context) (err error) {
 	report.Solve(c.App.Writer, l.Problem, l.Plan, res.Grid, res.Tree, solution)
 	if res.Trace != nil {
 		report.Trace(c.App.Writer, *res.Trace, res.Recomputed)
+		if res.Trace.Blocks {
+			fmt.Fprintf(c.App.Writer, "           %d of them computed ahead of the walk, while it crossed the block before\n", res.Ahead)
+		}
 	}
 	if out != nil {
 		fmt.Fprintf(c.App.Writer, "grid       written to %s\n", strings.Join(out.written, ", "))
