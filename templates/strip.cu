@@ -595,10 +595,10 @@ __device__ __forceinline__ bool dp_strip_one(const dp_strip_warp &sw, dp_colvals
 		ri[k] = (DP_IDX_T)(DP_BACK ? DP_ROWS - 1 - rc : rc);
 		rv[k].fill(ri[k]);
 	}
-	// (Kept rows are written by every chunk: a warp checking all its
-	// chunks to write them instead slows its strip, and in the wavefront
-	// of strips every strip after it: E. coli x Salmonella's forward pass,
-	// 50 kept rows, took 35.6 s instead of 15.8.)
+	// (A warp keeping a row writes it from every chunk, checked or not:
+	// checking all its chunks instead slowed its strip, and in the
+	// wavefront of strips every strip after it — E. coli x Salmonella's
+	// forward pass, 50 kept rows, took 35.6 s instead of 15.8.)
 	const bool rowsChk = base < DP_PI || base + DP_SH > DP_ROWS;
 	cell_t w[DP_NW][DP_NC];
 #pragma unroll

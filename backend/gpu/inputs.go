@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/dpgpu/dpgpu/backend/cuda"
@@ -50,7 +51,7 @@ func inputSample(in *ir.Input) uint64 {
 	}
 	if n := len(in.F); n > 0 {
 		for k := 0; k < 64; k++ {
-			mix(uint64(int64(in.F[k*(n-1)/63] * 1e6)))
+			mix(math.Float64bits(in.F[k*(n-1)/63]))
 		}
 		mix(uint64(uintptr(unsafe.Pointer(unsafe.SliceData(in.F)))))
 	}
