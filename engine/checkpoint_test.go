@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -642,9 +643,32 @@ func TestCheckpointBlocksCancel(t *testing.T) {
 	// entered too.
 	before := runtime.NumGoroutine()
 	ex := &cancelling{fakeDevice: fakeDevice{cpu.New(2), true, true}, after: 1 << 30, cancel: func() {}}
-	res, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: grid / 2, DeviceBudget: grid / 3})
+	var mu sync.Mutex
+	var seen [][2]int64
+	progress := func(done, total int64) {
+		mu.Lock()
+		seen = append(seen, [2]int64{done, total})
+		mu.Unlock()
+	}
+	res, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: grid / 2, DeviceBudget: grid / 3, Progress: progress})
 	if err != nil || res.Trace == nil || !res.Trace.Blocks || res.Ahead == 0 {
 		t.Fatalf("not cancelled: %v, layout %+v, %d blocks computed ahead", err, res.Trace, res.Ahead)
+	}
+	// The progress counts the forward pass and the blocks, toward a total
+	// of the grid and its blocks' share, never back.
+	cells := l.Problem.Cells()
+	if len(seen) == 0 {
+		t.Fatalf("no progress reported")
+	}
+	for k, p := range seen {
+		if p[0] > p[1] || p[1] < cells || p[1] > 2*cells || (k > 0 && p[0] < seen[k-1][0]) {
+			t.Fatalf("progress %d of %d after %v (%d cells)", p[0], p[1], seen[:k], cells)
+		}
+	}
+	// (The total counts the blocks a walk may enter at most: it ends
+	// short of it, and solve's bar is finished when the run returns.)
+	if last := seen[len(seen)-1]; last[0] <= cells {
+		t.Errorf("progress ends at %d of %d: the %d cells of the forward pass, no block", last[0], last[1], cells)
 	}
 	if n := settled(before); n > before {
 		t.Errorf("not cancelled: %d goroutines, %d before", n, before)

@@ -213,7 +213,7 @@ func (g *Grid) keptRows(pl *plan.Plan, opt backend.Options, start time.Time) (*b
 	run := opt
 	run.Maintain, run.Traceback, run.Grid, run.NoSpecial, run.KeepRows, run.KeepColumns = false, false, nil, true, rows, cols
 	if g.progress != nil {
-		total := 2 * g.p.Cells()
+		total := g.progressTotal()
 		run.Progress = func(d, _ int64) { g.progress(min(d, total), total) }
 	}
 	res, err := g.ex.Run(g.ctx, g.p, pl, run)
@@ -457,11 +457,25 @@ func (g *Grid) loadBlock(b, k, i, j int64) error {
 	g.base, g.height, g.cols, g.swapped = bp.RowBase, bp.Rows, bp.Cols, false
 	g.lo, g.hi = bp.ColBase, bp.ColBase+bp.Cols
 	g.Cells += rows * cols
+	if g.progress != nil {
+		total := g.progressTotal()
+		g.progress(min(g.Cells, total), total)
+	}
 	if nb, nk, ok := g.nextBlock(b, k, i, j); ok {
 		g.prefetch(nb, nk)
 	}
 	g.entry, g.entered = [2]int64{i, j}, true
 	return nil
+}
+
+// progressTotal is the cells a traceback's progress counts to: the forward
+// pass and, with bands, about as many again for the walk's, with blocks
+// the share of the grid its blocks recompute at most (lay.Recompute).
+func (g *Grid) progressTotal() int64 {
+	if g.lay.Blocks {
+		return int64(float64(g.p.Cells()) * max(g.lay.Recompute, 1))
+	}
+	return 2 * g.p.Cells()
 }
 
 // prefetched is a block computed on a goroutine of its own (Grid.prefetch).
