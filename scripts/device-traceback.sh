@@ -12,7 +12,7 @@
 #
 #   cp ../shared/data/dna/*.fasta .device/data/   # here, before carrying .device
 #   CGO_ENABLED=0 go build -o .device/rescore ./bench/rescore
-#   scripts/device-traceback.sh                   # there; MEM=4G MEMS="6G" T=300 to change
+#   scripts/device-traceback.sh                   # there; MEM=4G MEMS="6G" STRIPS="1x8 2x4" T=300 to change
 set -u
 cd "$(dirname "$0")/.."
 D=${DEVICE_DIR:-.device}
@@ -46,4 +46,10 @@ cmp -s "$O/cold.paf" "$O/warm.paf" && echo "cold and warm PAF equal" || echo "co
 for m in ${MEMS:-}; do
 	traceback "mem$m" "$m"
 	cmp -s "$O/warm.paf" "$O/mem$m.paf" && echo "PAF at $m equal" || echo "PAF at $m DIFFERS"
+done
+# Blocks swept with other strips (rows a lane x warps a block; the default
+# 4x8 makes a block of 91,474 rows 90 strips): STRIPS="1x8 2x4".
+for st in ${STRIPS:-}; do
+	DPGPU_DEVICE_GRID_STRIP=$st traceback "strip$st" "${MEM:-4G}"
+	cmp -s "$O/warm.paf" "$O/strip$st.paf" && echo "PAF with strips $st equal" || echo "PAF with strips $st DIFFERS"
 done

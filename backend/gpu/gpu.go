@@ -69,6 +69,12 @@ type config struct {
 	passOff     bool  // never dp_linepass
 	passLines   int64 // dp_linepass' lines a pass (0: planLinePass chooses)
 	passTile    int64 // dp_linepass' positions a block (0: the line over the multiprocessors; tests)
+	// keepRPT, keepWarps: the strip kernel's rows a lane and warps a block
+	// for runs that keep their grid in GPU memory (0: the defaults):
+	// DPGPU_DEVICE_GRID_STRIP=RPTxWARPS, for measuring a traceback's blocks
+	// (a block of 91,474 rows is only 90 strips of the default 1,024 rows,
+	// fewer than an H200's 132 multiprocessors).
+	keepRPT, keepWarps int
 }
 
 // WithDevice selects the GPU by ordinal (default 0).
@@ -115,6 +121,10 @@ func New(opts ...Option) (*Executor, error) {
 	cfg := config{stageMB: 32}
 	lineTilesEnv(&cfg)
 	linePassEnv(&cfg)
+	if _, err := fmt.Sscanf(os.Getenv("DPGPU_DEVICE_GRID_STRIP"), "%dx%d", &cfg.keepRPT, &cfg.keepWarps); err != nil ||
+		cfg.keepRPT < 1 || cfg.keepRPT > 8 || cfg.keepWarps < 1 || cfg.keepWarps > 16 {
+		cfg.keepRPT, cfg.keepWarps = 0, 0
+	}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -273,6 +283,9 @@ func (e *Executor) generate(p *ir.Problem, pl *plan.Plan, opt backend.Options) (
 func (e *Executor) codegenOptions(p *ir.Problem, opt backend.Options) codegen.Options {
 	o := e.cfg.codegen
 	o.Maintain = opt.KeepGrid(p)
+	if opt.KeepOnDevice && e.cfg.keepRPT > 0 {
+		o.RowsPerThread, o.StripWarps = e.cfg.keepRPT, e.cfg.keepWarps
+	}
 	o.KeepCols = len(opt.KeepColumns) > 0 && !o.Maintain
 	o.KeepRows = (len(opt.KeepRows) > 0 || o.KeepCols) && !o.Maintain
 	if o.ConstantBytes == 0 && e.dev.TotalConstMem > 0 {
