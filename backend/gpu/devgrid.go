@@ -129,15 +129,19 @@ func (g *deviceGrid) copyTile(tile *backend.Grid, i0, j0, h, w, cs int64) error 
 			}
 		}
 	}
-	if g.stage == nil {
+	if g.stage == nil || g.noStage {
 		return g.ctx.CopyDtoH2D(dst, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h)
 	}
 	st := g.stage.Ptr()
-	if err := g.ctx.CopyDtoH2DAsync(st, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h, g.stream); err != nil {
-		return err
+	err := g.ctx.CopyDtoH2DAsync(st, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h, g.stream)
+	if err == nil {
+		err = g.stream.Synchronize()
 	}
-	if err := g.stream.Synchronize(); err != nil {
-		return err
+	if err != nil {
+		// Straight from now on: a driver that refuses the staged copy
+		// still gives the tiles (a fault of the device fails this too).
+		g.noStage = true
+		return g.ctx.CopyDtoH2D(dst, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h)
 	}
 	copy(tile.Bytes(), unsafe.Slice((*byte)(st), h*w*cs))
 	return nil
