@@ -61,40 +61,16 @@ func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid, c
 	c := &cloner{refs: map[*ir.CellRef]*ir.CellRef{}, reds: map[*ir.Reduce]*ir.Reduce{}}
 	b.Cases = nil
 	if given > 0 {
-		in := boundary(p, top, given, cols)
-		// Cells of p's grid: within the bounds p's cells were proven to
-		// keep, which the band's program may then rely on too.
-		in.Bounded, in.Lo, in.Hi = cells.ok, cells.lo, cells.hi
-		if in.Bounded {
-			for k, v := range in.I {
-				if v < in.Lo || v > in.Hi {
-					return nil, fmt.Errorf("internal error: cell [%d][%d] holds %d, outside the range %d..%d its recurrence keeps", base+int64(k)/cols, int64(k)%cols, v, in.Lo, in.Hi)
-				}
-			}
-		}
-		vi, vj := c.indexVar(p, ir.VarI), c.indexVar(p, ir.VarJ)
-		// The base is data, not a constant of the code: every band but
-		// the first is then the same program (a GPU compiles it once).
-		// Its bounds are those of every band of this shape (the last
-		// ends at p's last row), so that they share the program.
-		c.base = &ir.Input{Pos: p.RecurPos, Name: levelName(baseInput, p), T: vi.T, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint",
-			Bounded: true, Lo: 0, Hi: p.Rows - (given + rows)}
-		if base < c.base.Lo || base > c.base.Hi {
+		if base < 0 || base > p.Rows-(given+rows) {
 			return nil, fmt.Errorf("internal error: the band at row %d (%d rows) leaves the %d rows of its grid", r0, rows, p.Rows)
 		}
-		b.Inputs = append(append([]*ir.Input(nil), p.Inputs...), in, c.base)
-		// One given row (the usual reach) is read as in[0][j]: a value
-		// of the column, which the back ends stage per column (and a
-		// transposed band per row) rather than gather cell by cell.
-		var row ir.Expr = vi
-		if given == 1 {
-			row = &ir.Const{Node: ir.Node{T: vi.T, Pos: p.RecurPos}, V: ir.Value{T: vi.T, I: 0}}
+		in, err := givenInput(p, levelName(bandInput, p), given, cols, top.At, cells)
+		if err != nil {
+			return nil, fmt.Errorf("band at row %d: %w", r0, err)
 		}
-		b.Cases = append(b.Cases, &ir.Case{
-			Pos:   p.RecurPos,
-			Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: p.RecurPos}, Op: ir.OpLt, X: vi, Y: &ir.Const{Node: ir.Node{T: vi.T, Pos: p.RecurPos}, V: ir.Value{T: vi.T, I: given}}},
-			Value: &ir.Load{Node: ir.Node{T: p.CellType, Pos: p.RecurPos}, In: in, Index: []ir.Expr{row, vj}},
-		})
+		vi, vj := c.indexVar(p, ir.VarI), c.indexVar(p, ir.VarJ)
+		b.Inputs = append([]*ir.Input(nil), p.Inputs...)
+		c.base = givenCase(&b, in, given, vi, vj, levelName(baseInput, p), base, p.Rows-(given+rows))
 	}
 	if err := c.cases(&b, p); err != nil {
 		return nil, err
@@ -174,20 +150,22 @@ func levelName(name string, p *ir.Problem) string {
 	return fmt.Sprintf("%s %d", name, len(p.Inputs))
 }
 
-// boundary is the input holding rows 0..given-1 of top, columns
-// 0..cols-1, in the cell type (integer infinities as the type's sentinels,
-// which is how inputs hold them).
-func boundary(p *ir.Problem, top *backend.Grid, given, cols int64) *ir.Input {
-	in := &ir.Input{Pos: p.RecurPos, Name: levelName(bandInput, p), T: p.CellType, Rows: int(given), Cols: int(cols), Origin: "checkpoint", PerRun: true}
-	n := given * cols
+// givenInput is the input of n x m cells of p's grid that a band or a
+// block is given (its rows above, its columns to the left), cell [a][b]
+// of it at(a, b): in the cell type (integer infinities as the type's
+// sentinels, which is how inputs hold them), with its span, and bounded
+// as p's cells were proven to be (cells), which the band's program may
+// then rely on too — an error, naming the cell, where one is not.
+func givenInput(p *ir.Problem, name string, n, m int64, at func(a, b int64) ir.Value, cells cellBounds) (*ir.Input, error) {
+	in := &ir.Input{Pos: p.RecurPos, Name: name, T: p.CellType, Rows: int(n), Cols: int(m), Origin: "checkpoint", PerRun: true}
 	if p.CellType.IsFloat() {
-		in.F = make([]float64, 0, n)
+		in.F = make([]float64, 0, n*m)
 	} else {
-		in.I = make([]int64, 0, n)
+		in.I = make([]int64, 0, n*m)
 	}
-	for i := int64(0); i < given; i++ {
-		for j := int64(0); j < cols; j++ {
-			v := top.At(i, j)
+	for a := int64(0); a < n; a++ {
+		for b := int64(0); b < m; b++ {
+			v := at(a, b)
 			if in.F != nil {
 				in.F = append(in.F, v.F)
 			} else {
@@ -196,7 +174,43 @@ func boundary(p *ir.Problem, top *backend.Grid, given, cols int64) *ir.Input {
 		}
 	}
 	withSpan(in)
-	return in
+	in.Bounded, in.Lo, in.Hi = cells.ok, cells.lo, cells.hi
+	if in.Bounded && (in.Span.Lo < in.Lo || in.Span.Hi > in.Hi) {
+		for k, v := range in.I {
+			if v < in.Lo || v > in.Hi {
+				return nil, fmt.Errorf("internal error: its given cell [%d][%d] holds %d, outside the range %d..%d its recurrence keeps", int64(k)/m, int64(k)%m, v, in.Lo, in.Hi)
+			}
+		}
+	}
+	return in, nil
+}
+
+// givenCase adds to b the first case of a band or block: cells with
+// v < n (v the row variable for given rows, the column variable for given
+// columns) read given input in at [v][w], w the other variable — at
+// [0][w] for one row or column (the usual reach: a value of the column,
+// or of the row, which the back ends stage rather than gather cell by
+// cell). It adds in and returns the input, added too, that holds the base
+// v is shifted by: data, not a constant of the code, so that every band
+// or block of a shape is one program (a GPU compiles it once), bounded by
+// 0 .. hi as every one of that shape is.
+func givenCase(b *ir.Problem, in *ir.Input, n int64, v, w *ir.Var, baseName string, base, hi int64) *ir.Input {
+	pos := b.RecurPos
+	konst := func(t ir.Type, x int64) ir.Expr {
+		return &ir.Const{Node: ir.Node{T: t, Pos: pos}, V: ir.Value{T: t, I: x}}
+	}
+	bi := &ir.Input{Pos: pos, Name: baseName, T: v.T, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint",
+		Bounded: true, Lo: 0, Hi: hi}
+	b.Inputs = append(b.Inputs, in, bi)
+	var first ir.Expr = v
+	if n == 1 {
+		first = konst(v.T, 0)
+	}
+	b.Cases = append(b.Cases, &ir.Case{Pos: pos,
+		Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpLt, X: v, Y: konst(v.T, n)},
+		Value: &ir.Load{Node: ir.Node{T: b.CellType, Pos: pos}, In: in, Index: []ir.Expr{first, w}},
+	})
+	return bi
 }
 
 // withSpan sets in's span, which a program's generation and planning ask
@@ -242,69 +256,22 @@ func block(p *ir.Problem, r0, rows, c0, cols, reach, creach int64, top, left *ba
 	b.Maintain = false
 	c := &cloner{refs: map[*ir.CellRef]*ir.CellRef{}, reds: map[*ir.Reduce]*ir.Reduce{}}
 	vi, vj := c.indexVar(p, ir.VarI), c.indexVar(p, ir.VarJ)
-	inputs := append([]*ir.Input(nil), p.Inputs...)
+	b.Inputs = append([]*ir.Input(nil), p.Inputs...)
 	b.Cases = nil
-	pos := p.RecurPos
-	konst := func(t ir.Type, v int64) ir.Expr {
-		return &ir.Const{Node: ir.Node{T: t, Pos: pos}, V: ir.Value{T: t, I: v}}
-	}
-	given := func(name string, n, m int64, at func(i, j int64) ir.Value) (*ir.Input, error) {
-		in := &ir.Input{Pos: pos, Name: name, T: p.CellType, Rows: int(n), Cols: int(m), Origin: "checkpoint", PerRun: true}
-		if p.CellType.IsFloat() {
-			in.F = make([]float64, 0, n*m)
-		} else {
-			in.I = make([]int64, 0, n*m)
-		}
-		for i := int64(0); i < n; i++ {
-			for j := int64(0); j < m; j++ {
-				v := at(i, j)
-				if p.CellType.IsFloat() {
-					in.F = append(in.F, v.F)
-				} else {
-					in.I = append(in.I, v.I)
-				}
-			}
-		}
-		withSpan(in)
-		in.Bounded, in.Lo, in.Hi = cells.ok, cells.lo, cells.hi
-		if in.Bounded && (in.Span.Lo < in.Lo || in.Span.Hi > in.Hi) {
-			return nil, fmt.Errorf("internal error: a checkpoint cell of the block at [%d][%d] holds a value outside the range %d..%d its recurrence keeps", r0, c0, in.Lo, in.Hi)
-		}
-		return in, nil
-	}
-	// side adds the case of the given rows (v = i) or columns (v = j):
-	// cells v < n read input in at [v][w] (w the other index), [0][w] for
-	// one (a value of the column, or of the row, which the back ends
-	// stage), and the base the variable is shifted by.
-	side := func(in *ir.Input, n int64, v, w *ir.Var, baseName string, b0, hi int64) *ir.Input {
-		bi := &ir.Input{Pos: pos, Name: baseName, T: v.T, Rows: 1, Cols: 1, Vector: true, I: []int64{b0}, Origin: "checkpoint",
-			Bounded: true, Lo: 0, Hi: hi}
-		inputs = append(inputs, in, bi)
-		var first ir.Expr = v
-		if n == 1 {
-			first = konst(v.T, 0)
-		}
-		b.Cases = append(b.Cases, &ir.Case{Pos: pos,
-			Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpLt, X: v, Y: konst(v.T, n)},
-			Value: &ir.Load{Node: ir.Node{T: p.CellType, Pos: pos}, In: in, Index: []ir.Expr{first, w}},
-		})
-		return bi
-	}
 	if gi > 0 {
-		in, err := given(bandInput, gi, gj+cols, func(i, j int64) ir.Value { return top.At(i, cbase+j) })
+		in, err := givenInput(p, bandInput, gi, gj+cols, func(i, j int64) ir.Value { return top.At(i, cbase+j) }, cells)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("block at [%d][%d]: %w", r0, c0, err)
 		}
-		c.base = side(in, gi, vi, vj, baseInput, base, p.Rows-(gi+rows))
+		c.base = givenCase(&b, in, gi, vi, vj, baseInput, base, p.Rows-(gi+rows))
 	}
 	if gj > 0 {
-		in, err := given(colInput, gj, gi+rows, func(k, i int64) ir.Value { return left.At(k, base+i) })
+		in, err := givenInput(p, colInput, gj, gi+rows, func(k, i int64) ir.Value { return left.At(k, base+i) }, cells)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("block at [%d][%d]: %w", r0, c0, err)
 		}
-		c.cbase = side(in, gj, vj, vi, colBaseInput, cbase, p.Cols-(gj+cols))
+		c.cbase = givenCase(&b, in, gj, vj, vi, colBaseInput, cbase, p.Cols-(gj+cols))
 	}
-	b.Inputs = inputs
 	if err := c.cases(&b, p); err != nil {
 		return nil, err
 	}

@@ -54,9 +54,6 @@ type Grid struct {
 	// kcols[k] holds the ColReach columns left of column block k (k >=
 	// 1), whole, one a row (lay.Blocks).
 	kcols []*backend.Grid
-	// cb is the column block of the block in memory (lay.Blocks; cur is
-	// its band).
-	cb int64
 	// pf is the block being computed ahead of the walk (lay.Blocks), nil
 	// when none is; entry is the cell the walk entered the block in
 	// memory at, entered whether it has.
@@ -129,7 +126,7 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	// cells between them as the grid (a back end compiles their programs
 	// as for the grid).
 	bandOpt.ProgramCells = max(opt.ProgramCells, p.Cells())
-	g := &Grid{ctx: ctx, ex: ex, opt: bandOpt, p: p, lay: lay, tops: make([]*backend.Grid, lay.Bands), cur: -1, cb: -1, progress: opt.Progress}
+	g := &Grid{ctx: ctx, ex: ex, opt: bandOpt, p: p, lay: lay, tops: make([]*backend.Grid, lay.Bands), cur: -1, progress: opt.Progress}
 	g.user = opt
 	g.user.Progress = nil
 	g.user.ProgramCells = bandOpt.ProgramCells
@@ -246,40 +243,39 @@ func (g *Grid) keptRows(pl *plan.Plan, opt backend.Options, start time.Time) (*b
 // bandRows is the first row of band b in p's grid and how many it has.
 // The first band takes what is left over, so that every other band has
 // Band rows: one program, where the back end compiles one.
-func (g *Grid) bandRows(b int64) (r0, rows int64) {
-	first := g.p.Rows - (g.lay.Bands-1)*g.lay.Band
-	if b == 0 {
-		return 0, first
-	}
-	return first + (b-1)*g.lay.Band, g.lay.Band
-}
+func (g *Grid) bandRows(b int64) (r0, rows int64) { return part(g.p.Rows, g.lay.Bands, g.lay.Band, b) }
+
+// bandOf is the band that holds row i.
+func (g *Grid) bandOf(i int64) int64 { return partOf(g.p.Rows, g.lay.Bands, g.lay.Band, i) }
 
 // colBlock is the first column of column block k (lay.Blocks) and how
-// many it has: the first takes what is left over, as the first band does.
+// many it has, as bandRows is for rows.
 func (g *Grid) colBlock(k int64) (c0, cols int64) {
-	first := g.p.Cols - (g.lay.ColBlocks-1)*g.lay.BlockCols
-	if k == 0 {
-		return 0, first
-	}
-	return first + (k-1)*g.lay.BlockCols, g.lay.BlockCols
+	return part(g.p.Cols, g.lay.ColBlocks, g.lay.BlockCols, k)
 }
 
 // colBlockOf is the column block that holds column j.
 func (g *Grid) colBlockOf(j int64) int64 {
-	first := g.p.Cols - (g.lay.ColBlocks-1)*g.lay.BlockCols
-	if j < first {
-		return 0
-	}
-	return 1 + (j-first)/g.lay.BlockCols
+	return partOf(g.p.Cols, g.lay.ColBlocks, g.lay.BlockCols, j)
 }
 
-// bandOf is the band that holds row i.
-func (g *Grid) bandOf(i int64) int64 {
-	first := g.p.Rows - (g.lay.Bands-1)*g.lay.Band
-	if i < first {
+// part is where part k of n things cut into parts of size starts and how
+// many it has: the first part takes what is left over.
+func part(n, parts, size, k int64) (start, count int64) {
+	first := n - (parts-1)*size
+	if k == 0 {
+		return 0, first
+	}
+	return first + (k-1)*size, size
+}
+
+// partOf is the part (see part) that holds thing x.
+func partOf(n, parts, size, x int64) int64 {
+	first := n - (parts-1)*size
+	if x < first {
 		return 0
 	}
-	return 1 + (i-first)/g.lay.Band
+	return 1 + (x-first)/size
 }
 
 // span is a range lo .. hi-1 of a band's columns to keep; the zero
@@ -453,7 +449,7 @@ func (g *Grid) loadBlock(b, k, i, j int64) error {
 	}
 	bp := pf.bp
 	g.dev = pf.res.DeviceGrid
-	g.cur, g.cb = b, k
+	g.cur = b
 	g.base, g.height, g.cols, g.swapped = bp.RowBase, bp.Rows, bp.Cols, false
 	g.lo, g.hi = bp.ColBase, bp.ColBase+bp.Cols
 	g.Cells += rows * cols
