@@ -329,21 +329,8 @@ func traceOverBudget(ctx context.Context, l *Loaded, ex backend.Executor, opt ba
 			if opt.DeviceBudget > 0 {
 				free = min(free, opt.DeviceBudget)
 			}
-			// Blocks where the executor keeps checkpoint columns: the walk
-			// recomputes only the blocks it enters (a few percent of the
-			// grid), not every band it crosses.
-			if k, ok := ex.(backend.ColumnSetKeeper); ok && k.KeepsColumns(l.Plan) {
-				if bl, err := plan.DeviceBlocks(l.Problem, l.Plan, free, blocksBudget(opt.TraceMemory)); err == nil {
-					if opt.TraceMemory <= 0 {
-						bl.Why += fmt.Sprintf(" (no --traceback-memory: up to a quarter of the host's available memory, at most 4 GiB, for the checkpoints: %s)", hostmem.Bytes(blocksBudget(0)))
-					}
-					res, err := traceBands(ctx, l, ex, opt, bl)
-					if err == nil || !errors.Is(err, backend.ErrNotOnDevice) {
-						return res, err
-					}
-				}
-			}
-			if dl, err := plan.DeviceBands(l.Problem, l.Plan, free, opt.TraceMemory); err == nil {
+			k, ok := ex.(backend.ColumnSetKeeper)
+			for _, dl := range deviceLayouts(l, free, opt.TraceMemory, ok && k.KeepsColumns(l.Plan)) {
 				res, err := traceBands(ctx, l, ex, opt, dl)
 				if err == nil || !errors.Is(err, backend.ErrNotOnDevice) {
 					return res, err
@@ -386,16 +373,32 @@ func GPUTraceLayout(l *Loaded, free, budget int64) (plan.TraceLayout, error) {
 			Why: fmt.Sprintf("the whole grid (%s) stays in GPU memory (%s free); the walk reads back the tiles it crosses", hostmem.Bytes(n), hostmem.Bytes(free))}, nil
 	}
 	if pl.Answer.Kind != plan.AnswerRegion {
-		if strip {
-			if bl, err := plan.DeviceBlocks(p, pl, free, blocksBudget(budget)); err == nil {
-				return bl, nil
-			}
-		}
-		if dl, err := plan.DeviceBands(p, pl, free, budget); err == nil {
-			return dl, nil
+		if lays := deviceLayouts(l, free, budget, strip); len(lays) > 0 {
+			return lays[0], nil
 		}
 	}
 	return host, err
+}
+
+// deviceLayouts are the layouts of a traceback of l over a GPU's memory
+// (free bytes), in the order to try them: blocks, where the executor
+// keeps checkpoint columns (keepsColumns) — the walk recomputes only the
+// blocks it enters, a few percent of the grid, not every band it crosses
+// — then bands that fit the GPU, one at a time; those that apply.
+func deviceLayouts(l *Loaded, free, budget int64, keepsColumns bool) []plan.TraceLayout {
+	var lays []plan.TraceLayout
+	if keepsColumns {
+		if bl, err := plan.DeviceBlocks(l.Problem, l.Plan, free, blocksBudget(budget)); err == nil {
+			if budget <= 0 {
+				bl.Why += fmt.Sprintf(" (no --traceback-memory: up to a quarter of the host's available memory, at most 4 GiB, for the checkpoints: %s)", hostmem.Bytes(blocksBudget(0)))
+			}
+			lays = append(lays, bl)
+		}
+	}
+	if dl, err := plan.DeviceBands(l.Problem, l.Plan, free, budget); err == nil {
+		lays = append(lays, dl)
+	}
+	return lays
 }
 
 // blocksBudget is what a traceback in blocks may keep on the host: the
