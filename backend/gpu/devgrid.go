@@ -116,9 +116,27 @@ func (g *deviceGrid) load(key [2]int64) (*backend.Grid, error) {
 // grid's pinned staging buffer on its own stream (a copy to pageable
 // memory is staged by the driver, and slower: a walk through two genomes
 // copies tens of thousands of tiles; on the default stream it would wait
-// for a kernel of the executor's), else straight.
+// for a kernel of the executor's), else straight — from the first copy
+// the driver refuses there on (a fault of the device fails both).
 func (g *deviceGrid) copyTile(tile *backend.Grid, i0, j0, h, w, cs int64) error {
-	dst := unsafe.Pointer(unsafe.SliceData(tile.Bytes()))
+	if g.staged() {
+		st := g.stage.Ptr()
+		err := g.ctx.CopyDtoH2DAsync(st, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h, g.stream)
+		if err == nil {
+			err = g.stream.Synchronize()
+		}
+		if err == nil {
+			copy(tile.Bytes(), unsafe.Slice((*byte)(st), h*w*cs))
+			return nil
+		}
+		g.noStage = true
+	}
+	return g.ctx.CopyDtoH2D(unsafe.Pointer(unsafe.SliceData(tile.Bytes())), w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h)
+}
+
+// staged reports whether tiles go through the staging buffer and stream,
+// making them at the first tile.
+func (g *deviceGrid) staged() bool {
 	if g.stage == nil && !g.noStage {
 		g.noStage = true
 		if b, err := g.ctx.HostAlloc(devTile * devTile * 8); err == nil {
@@ -129,22 +147,7 @@ func (g *deviceGrid) copyTile(tile *backend.Grid, i0, j0, h, w, cs int64) error 
 			}
 		}
 	}
-	if g.stage == nil || g.noStage {
-		return g.ctx.CopyDtoH2D(dst, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h)
-	}
-	st := g.stage.Ptr()
-	err := g.ctx.CopyDtoH2DAsync(st, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h, g.stream)
-	if err == nil {
-		err = g.stream.Synchronize()
-	}
-	if err != nil {
-		// Straight from now on: a driver that refuses the staged copy
-		// still gives the tiles (a fault of the device fails this too).
-		g.noStage = true
-		return g.ctx.CopyDtoH2D(dst, w*cs, g.ptr, g.pitch, j0*cs, i0, w*cs, h)
-	}
-	copy(tile.Bytes(), unsafe.Slice((*byte)(st), h*w*cs))
-	return nil
+	return !g.noStage
 }
 
 func (g *deviceGrid) Err() error { return g.err }
