@@ -388,9 +388,10 @@ func GPUTraceLayout(l *Loaded, free, budget int64) (plan.TraceLayout, error) {
 func deviceLayouts(l *Loaded, free, budget int64, keepsColumns bool) []plan.TraceLayout {
 	var lays []plan.TraceLayout
 	if keepsColumns {
-		if bl, err := plan.DeviceBlocks(l.Problem, l.Plan, free, blocksBudget(budget)); err == nil {
+		kept := blocksBudget(budget)
+		if bl, err := plan.DeviceBlocks(l.Problem, l.Plan, free, kept); err == nil {
 			if budget <= 0 {
-				bl.Why += fmt.Sprintf(" (no --traceback-memory: up to a quarter of the host's available memory, at most 4 GiB, for the checkpoints: %s)", hostmem.Bytes(blocksBudget(0)))
+				bl.Why += fmt.Sprintf(" (no --traceback-memory: up to a quarter of the host's available memory, at most 4 GiB, for the checkpoints: %s)", hostmem.Bytes(kept))
 			}
 			lays = append(lays, bl)
 		}
