@@ -360,8 +360,8 @@ func DeviceBlocks(p *ir.Problem, pl *Plan, deviceFree, budget int64) (TraceLayou
 	if why != "" {
 		return TraceLayout{}, fmt.Errorf("%s", why)
 	}
-	creach, ok := colReach(p, pl)
-	if !ok || !readsNoColumnRight(p, pl) || p.Cols < 2 {
+	creach, ok := colReach(p, pl) // (none reads a column to its right)
+	if !ok || p.Cols < 2 {
 		return TraceLayout{}, fmt.Errorf("a reference reads columns to the right, or unboundedly far left")
 	}
 	cell := int64(p.CellType.Size())
