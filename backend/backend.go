@@ -146,6 +146,17 @@ type ColumnSetKeeper interface {
 	KeepsColumns(pl *plan.Plan) bool
 }
 
+// Instancer is implemented by executors that run many instances of one
+// problem faster for being told so: Instances returns an executor, sharing
+// what the receiver holds (its compiler, its threads), that makes one
+// program for all the instances of a shape — sizes, scalars, the bounds of
+// the inputs' values — rather than one for each. Every problem it runs
+// must be an instance of the same recurrence: a batch's, or a traceback's
+// blocks of one kind.
+type Instancer interface {
+	Instances() Executor
+}
+
 // ColumnKeeper is implemented by executors that can keep a window of
 // columns of a grid planned as pl (Options.KeepCols).
 type ColumnKeeper interface {

@@ -79,7 +79,7 @@ const (
 	FuncHostRun = "dp_host_run"
 	// HostABI changes whenever dp_host_run's arguments or dp_host_ctl
 	// change; the library reports it through dp_host_abi.
-	HostABI     = 7
+	HostABI     = 8
 	FuncHostABI = "dp_host_abi"
 	// FuncHostFronts runs a Fronts program: dp_host_run's arguments but
 	// the padding, then the first and last front.

@@ -83,7 +83,12 @@ cell[i][j] = 0    when i < 3 || j == 0
 	}},
 }
 
-func TestCheckpointTracebackCPU(t *testing.T) { runCheckpoint(t, cpu.New(3), hostBands) }
+// TestCheckpointTracebackCPU: bands (an executor that keeps no columns),
+// and blocks where the CPU's wavefronts keep checkpoint columns.
+func TestCheckpointTracebackCPU(t *testing.T) {
+	t.Run("bands", func(t *testing.T) { runCheckpoint(t, hostOnly{cpu.New(3)}, hostBands) })
+	t.Run("blocks", func(t *testing.T) { runCheckpoint(t, cpu.New(3), hostBlocks) })
+}
 
 // TestCheckpointTracebackGPU runs the GPU twice: as it is, keeping the
 // grid in GPU memory where its kernel allows (traceOnDevice), and hidden
@@ -118,6 +123,7 @@ const (
 	bandsOnDevice                        // a device budget of a third of the grid: bands in GPU memory
 	smallDevice                          // a device budget of 1/16 of the grid: many bands, in two levels
 	blocksOnDevice                       // a device budget of a third of the grid, an executor keeping columns: blocks
+	hostBlocks                           // no device, an executor keeping columns: blocks on the host where they fit
 )
 
 // hostOnly is an executor without backend.OnDevice (but with the row
@@ -147,16 +153,17 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 		if left := spillLeft(tmp); len(left) > 0 {
 			t.Errorf("temporary files left behind: %v", left)
 		}
-		if mode != hostBands && onDevice == 0 && !t.Failed() {
+		if mode != hostBands && mode != hostBlocks && onDevice == 0 && !t.Failed() {
 			t.Errorf("no traceback kept its grid, or its bands, on the device")
 		}
-		if mode == blocksOnDevice && blocks == 0 && !t.Failed() {
+		inBlocks := mode == blocksOnDevice || mode == hostBlocks
+		if inBlocks && blocks == 0 && !t.Failed() {
 			t.Errorf("no traceback in blocks")
 		}
-		if mode == blocksOnDevice && ahead == 0 && !t.Failed() {
+		if inBlocks && ahead == 0 && !t.Failed() {
 			t.Errorf("no block was computed ahead of the walk")
 		}
-		if testing.Verbose() && mode == blocksOnDevice {
+		if testing.Verbose() && inBlocks {
 			t.Logf("%d runs in blocks entered %d blocks, %d of them computed ahead", blocks, entered, ahead)
 		}
 	}()
@@ -169,7 +176,7 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 				sizes = append(sizes, 300) // room for two levels of checkpoints
 			case smallDevice:
 				sizes = append(sizes, 120)
-			case blocksOnDevice:
+			case blocksOnDevice, hostBlocks:
 				// Blocks are at least 64 cells a side: grids of several.
 				sizes = append(sizes, 100, 211)
 			}
@@ -222,8 +229,12 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 					switch {
 					case got.Trace.Device && mode == wholeOnDevice, got.Trace.DeviceBands && (mode == bandsOnDevice || mode == smallDevice || mode == blocksOnDevice):
 						onDevice++
-					case got.Trace.Blocks && mode == blocksOnDevice:
-						onDevice++
+					case got.Trace.Blocks && got.Trace.DeviceBlocks != (mode == blocksOnDevice):
+						t.Fatalf("n = %d: blocks on the device %v in mode %d", n, got.Trace.DeviceBlocks, mode)
+					case got.Trace.Blocks && (mode == blocksOnDevice || mode == hostBlocks):
+						if mode == blocksOnDevice {
+							onDevice++
+						}
 						blocks++
 						ahead, entered = ahead+got.Ahead, entered+got.Recomputed
 						if got.Ahead > got.Recomputed {
@@ -726,4 +737,61 @@ type countedGrid struct {
 func (g *countedGrid) Close() error {
 	g.open.Add(-1)
 	return g.DeviceGrid.Close()
+}
+
+// TestCheckpointBlocksCompiled: a traceback in blocks on the host with
+// compiled code — the forward pass's strips keeping the checkpoint
+// columns, every kind of block run by an executor of its own that makes
+// one program a shape (backend.Instancer) — gives the whole grid's
+// answer, tree and path, int and float cells, at sizes that leave a
+// first band and a first column of blocks of other sizes.
+func TestCheckpointBlocksCompiled(t *testing.T) {
+	t.Setenv(cpu.CodeEnv, "c")
+	ex, err := engine.NewCPU(3)
+	if err != nil {
+		t.Skipf("no C++ compiler: %v", err)
+	}
+	r := dptest.Rand(t)
+	for _, c := range []struct {
+		name string
+		n    int
+		src  func(n int) string
+	}{
+		{"lcs", 301, func(n int) string { return dptest.LCS(dptest.DNA(r, n), dptest.DNA(r, n+40)) }},
+		{"edit-float", 257, func(n int) string {
+			return strings.Replace(dptest.EditDistance(dptest.DNA(r, n+3), dptest.DNA(r, n), 1, 1, 2), "\n", "\ncell: double\n", 1)
+		}},
+	} {
+		src := c.src(c.n)
+		s := &engine.Source{Name: c.name + ".dp", Path: c.name + ".dp", Text: []byte(src)}
+		l, err := engine.Load(s, bind.Config{BaseDir: "."})
+		if err != nil {
+			t.Fatalf("%s", engine.FormatError(err, s))
+		}
+		whole, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: 1 << 40})
+		if err != nil {
+			t.Fatalf("%s, whole grid: %s", c.name, source.Format(err, s.Text))
+		}
+		budget := plan.GridBytes(l.Problem) * 3 / 4
+		lay, err := engine.HostTraceLayout(l, budget)
+		if err != nil || !lay.Blocks || lay.DeviceBlocks || lay.Bands < 3 || lay.ColBlocks < 3 {
+			t.Fatalf("%s: layout %+v, %v", c.name, lay, err)
+		}
+		got, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: budget})
+		if err != nil {
+			t.Fatalf("%s, blocks: %s", c.name, source.Format(err, s.Text))
+		}
+		if got.Trace == nil || !got.Trace.Blocks || got.Recomputed < 2 || !strings.Contains(got.Device, "compiled by") {
+			t.Fatalf("%s: trace %+v, %d blocks recomputed, %s", c.name, got.Trace, got.Recomputed, got.Device)
+		}
+		if got.Answer() != whole.Answer() {
+			t.Fatalf("%s: answer %v, whole grid %v", c.name, got.Answer(), whole.Answer())
+		}
+		if diff := treeDiff(got.Tree, whole.Tree); diff != "" {
+			t.Fatalf("%s: the trees differ: %s", c.name, diff)
+		}
+		if g, w := got.Grid, whole.Grid; fmt.Sprint(g.Path, g.Emitted) != fmt.Sprint(w.Path, w.Emitted) {
+			t.Fatalf("%s: path %v, whole grid %v", c.name, g.Path, w.Path)
+		}
+	}
 }

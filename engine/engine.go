@@ -22,6 +22,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/checkpoint"
+	"github.com/dpgpu/dpgpu/backend/cpu"
 	"github.com/dpgpu/dpgpu/backend/traceback"
 	"github.com/dpgpu/dpgpu/bind"
 	"github.com/dpgpu/dpgpu/codegen"
@@ -344,12 +345,41 @@ func traceOverBudget(ctx context.Context, l *Loaded, ex backend.Executor, opt ba
 	case layErr != nil:
 		return nil, InputError(layErr)
 	case !lay.Whole:
+		if _, dev := ex.(backend.OnDevice); !dev {
+			k, ok := ex.(backend.ColumnSetKeeper)
+			lay = hostLayout(l, lay, opt.TraceMemory, ok && k.KeepsColumns(l.Plan))
+		}
 		return traceBands(ctx, l, ex, opt, lay)
 	case opt.TraceMemory > 0:
 		// The user's cap, and a recurrence that keeps the whole grid.
 		return nil, InputError(fmt.Errorf("a traceback of the %s keeps the whole grid (%s), more than the traceback memory (%s): %s", l.Problem.GridText(), hostmem.Bytes(lay.Bytes), hostmem.Bytes(opt.TraceMemory), lay.Why))
 	}
 	return runWhole(ctx, l, ex, opt, true)
+}
+
+// HostTraceLayout is how a traceback of l keeps the grid on the host
+// within budget (the user's --traceback-memory, 0: not given), as solve
+// -b cpu chooses it: the whole grid where it fits; else blocks where the
+// CPU executor keeps checkpoint columns of it (plan.HostBlocks), else
+// bands (plan.Traceback).
+func HostTraceLayout(l *Loaded, budget int64) (plan.TraceLayout, error) {
+	lay, err := plan.Traceback(l.Problem, l.Plan, budget)
+	if err != nil || lay.Whole {
+		return lay, err
+	}
+	return hostLayout(l, lay, budget, cpu.New(1).KeepsColumns(l.Plan)), nil
+}
+
+// hostLayout is blocks (plan.HostBlocks) instead of bands, lay, where the
+// executor keeps checkpoint columns (keepsColumns) and they fit budget:
+// the walk recomputes a few percent of the grid instead of half of it.
+func hostLayout(l *Loaded, lay plan.TraceLayout, budget int64, keepsColumns bool) plan.TraceLayout {
+	if keepsColumns {
+		if bl, err := plan.HostBlocks(l.Problem, l.Plan, budget); err == nil {
+			return bl
+		}
+	}
+	return lay
 }
 
 // GPUTraceLayout is how a traceback of l would keep the grid on a GPU with

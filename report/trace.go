@@ -54,7 +54,7 @@ func TraceObject(lay plan.TraceLayout, recomputed int) *TraceJSON {
 		t.Layout = "device"
 	case lay.Blocks:
 		t.Layout, t.BandRows, t.Bands, t.Reach = "blocks", lay.Band, lay.Bands, lay.Reach
-		t.BlockCols, t.ColBlocks, t.ColReach, t.OnDevice = lay.BlockCols, lay.ColBlocks, lay.ColReach, true
+		t.BlockCols, t.ColBlocks, t.ColReach, t.OnDevice = lay.BlockCols, lay.ColBlocks, lay.ColReach, lay.DeviceBlocks
 	case !lay.Whole:
 		t.Layout, t.BandRows, t.Bands, t.Reach = "checkpoints", lay.Band, lay.Bands, lay.Reach
 		t.OnDevice, t.Levels, t.SpillBytes = lay.DeviceBands, 1, lay.SpillBytes
@@ -81,8 +81,12 @@ func Trace(w io.Writer, lay plan.TraceLayout, recomputed int) {
 		return
 	}
 	if lay.Blocks {
-		fmt.Fprintf(w, "traceback  linear memory, %s: blocks of %d x %d cells (%d x %d), the last %d row(s) and %d column(s) before each kept; the walk recomputes in GPU memory the blocks it enters (at most %.2fx the grid's cells)\n",
-			Bytes(lay.Bytes), lay.Band, lay.BlockCols, lay.Bands, lay.ColBlocks, lay.Reach, lay.ColReach, lay.Recompute)
+		where := ""
+		if lay.DeviceBlocks {
+			where = " in GPU memory"
+		}
+		fmt.Fprintf(w, "traceback  linear memory, %s: blocks of %d x %d cells (%d x %d), the last %d row(s) and %d column(s) before each kept; the walk recomputes%s the blocks it enters (at most %.2fx the grid's cells)\n",
+			Bytes(lay.Bytes), lay.Band, lay.BlockCols, lay.Bands, lay.ColBlocks, lay.Reach, lay.ColReach, where, lay.Recompute)
 		if recomputed >= 0 {
 			fmt.Fprintf(w, "           %d block(s) recomputed\n", recomputed)
 		}

@@ -25,8 +25,10 @@ func TestTraceLine(t *testing.T) {
 		{plan.TraceLayout{Band: 10, Bands: 5, Reach: 2, DeviceBands: true, Nested: true, SubSwapped: true}, -1,
 			[]string{"each band in GPU memory", "transposed from checkpoints of its own (two levels)", "the last 2 row(s)"}, []string{"recomputed\n"}},
 		{plan.TraceLayout{Band: 10, Bands: 5, Reach: 1, Nested: true}, -1, []string{"each traced back from checkpoints of its own (two levels)"}, []string{"transposed", "GPU"}},
-		{plan.TraceLayout{Blocks: true, Band: 64, Bands: 5, Reach: 1, BlockCols: 70, ColBlocks: 4, ColReach: 2, Recompute: 1.05}, 7,
+		{plan.TraceLayout{Blocks: true, DeviceBlocks: true, Band: 64, Bands: 5, Reach: 1, BlockCols: 70, ColBlocks: 4, ColReach: 2, Recompute: 1.05}, 7,
 			[]string{"blocks of 64 x 70 cells (5 x 4)", "1 row(s) and 2 column(s)", "in GPU memory the blocks it enters (at most 1.05x", "7 block(s) recomputed"}, []string{"band"}},
+		{plan.TraceLayout{Blocks: true, Band: 512, Bands: 59, Reach: 1, BlockCols: 512, ColBlocks: 59, ColReach: 1, Recompute: 1.03}, 117,
+			[]string{"blocks of 512 x 512 cells (59 x 59)", "recomputes the blocks it enters (at most 1.03x", "117 block(s) recomputed"}, []string{"band", "GPU"}},
 	} {
 		var b bytes.Buffer
 		Trace(&b, c.lay, c.recomputed)
@@ -54,9 +56,12 @@ func TestTraceObject(t *testing.T) {
 	if one.Levels != 1 || one.Transposed || one.OnDevice || one.Recomputed != nil {
 		t.Errorf("one level: %+v", one)
 	}
-	blocks := TraceObject(plan.TraceLayout{Blocks: true, Band: 64, Bands: 5, Reach: 1, BlockCols: 70, ColBlocks: 4, ColReach: 2}, 3)
+	blocks := TraceObject(plan.TraceLayout{Blocks: true, DeviceBlocks: true, Band: 64, Bands: 5, Reach: 1, BlockCols: 70, ColBlocks: 4, ColReach: 2}, 3)
 	if blocks.Layout != "blocks" || blocks.BlockCols != 70 || blocks.ColBlocks != 4 || blocks.ColReach != 2 || blocks.BandRows != 64 || !blocks.OnDevice {
 		t.Errorf("blocks: %+v", blocks)
+	}
+	if host := TraceObject(plan.TraceLayout{Blocks: true, Band: 64, Bands: 5, Reach: 1, BlockCols: 70, ColBlocks: 4, ColReach: 2}, 3); host.Layout != "blocks" || host.OnDevice {
+		t.Errorf("blocks on the host: %+v", host)
 	}
 	if whole := TraceObject(plan.TraceLayout{Whole: true}, -1); whole.Levels != 0 || whole.Layout != "whole grid" {
 		t.Errorf("whole: %+v", whole)

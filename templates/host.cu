@@ -202,6 +202,11 @@ struct dp_run {
 	long long winLo, winHi;
 	const int *keepSlot;
 	cell_t *keep;
+	// The kept columns (the forward strips): kcols[0 .. nkc-1], sorted,
+	// column kcols[k] of every row at kcol + k * DP_ROWS.
+	const long long *kcols;
+	long long nkc;
+	cell_t *kcol;
 	long long before, after;
 	int threads;
 	dp_colcache cc;
@@ -276,6 +281,7 @@ struct alignas(64) dp_worker {
 	dp_host_ctl err; // the slow pass's note
 	unsigned char *fl;
 	cell_t *hist;
+	cell_t *stage; // DP_STAGE steps of the lanes, for a kept grid (dp_flush_stage)
 	dp_rowcache rc;
 	char *rcMem;
 	long long *chain; // DP_CHAIN: a chunk's reductions and bounds (dp_rows_acc::chain)
@@ -1521,16 +1527,40 @@ template <int ID> static __forceinline__ void dp_refs(const cell_t **hp, cell_t 
 	}
 }
 
-// dp_keep_lanes stores the cells v of step t's lanes in the rows dst,
-// which hold real columns lo .. hi-1 (lane r's cell is at sweep column
-// t - r; a null row or a column outside lo .. hi-1 goes to the sink).
-static __forceinline__ void dp_keep_lanes(cell_t *const *dst, cell_t *sink, const cell_t *v, long long t, long long lo, long long hi)
+// DP_STAGE is how many steps of a strip's lanes are staged (dp_worker's
+// stage) before they are written to a kept grid, row by row: a run of
+// DP_STAGE contiguous columns a lane. Stored as they come, a step's 64
+// lanes are 64 stores to 64 rows far apart, each a cache line read from
+// memory first and a page of its own (measured: a kept grid made the
+// strips 8x slower; staged, ...).
+#define DP_STAGE 32
+
+// dp_flush_stage writes the lanes' cells of steps t0 .. t1 (stage: a step
+// a row of DP_HL lanes, from t0) to the rows dst, which hold real columns
+// lo .. hi-1 (lane r's cell of step t is at sweep column t - r; a null row
+// is not kept).
+static void dp_flush_stage(cell_t *const *dst, const cell_t *stage, long long t0, long long t1, long long lo, long long hi)
 {
 	for (int r = 0; r < DP_HL; ++r) {
-		const long long sc = t - r, c = DP_BACK ? DP_COLS - 1 - sc : sc;
-		const bool in = dst[r] != 0 && sc >= 0 && sc < DP_COLS && c >= lo && c < hi;
-		cell_t *p = in ? dst[r] + (c - lo) : sink + r;
-		*p = v[r];
+		cell_t *row = dst[r];
+		if (!row)
+			continue;
+		// The sweep columns of lane r in these steps, in the grid and in
+		// the kept columns.
+		long long a = t0 - r > 0 ? t0 - r : 0, b = t1 - r < DP_COLS - 1 ? t1 - r : DP_COLS - 1;
+		const long long sa = DP_BACK ? DP_COLS - hi : lo, sb = DP_BACK ? DP_COLS - 1 - lo : hi - 1;
+		a = a > sa ? a : sa;
+		b = b < sb ? b : sb;
+		const cell_t *src = stage + r + (a + r - t0) * DP_HL;
+		if (DP_BACK) {
+			cell_t *out = row + (DP_COLS - 1 - a - lo);
+			for (long long k = 0; k <= b - a; ++k)
+				out[-k] = src[k * DP_HL];
+		} else {
+			cell_t *out = row + (a - lo);
+			for (long long k = 0; k <= b - a; ++k)
+				out[k] = src[k * DP_HL];
+		}
 	}
 }
 
@@ -1575,21 +1605,18 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 	long long reported = 0; // steps counted in ctl->done
 	double frow[DP_HL] = {}; // DP_FSUM: each lane's row, its cells in step order
 	int fany = 0;
-	// Where the lanes' cells are kept: lane r's row of the grid and its
-	// kept row (keepSlot), or a sink for a lane whose row is not kept. A
-	// step stores every lane's cell through these, a store each without
-	// a branch (a call per kept cell made keeping a grid 10x slower than
-	// computing it).
-	cell_t *keepG[DP_HL], *keepK[DP_HL], sink[DP_HL];
+	// Where the lanes' cells are kept: lane r's row of the grid (staged,
+	// dp_flush_stage) and its kept row (keepSlot); null where the lane's
+	// row is not kept.
+	cell_t *keepG[DP_HL], *keepK[DP_HL];
 	bool anyG = false;
+	long long t0 = 0; // the first step staged
 	// The lanes whose rows are kept rows (keepSlot: a checkpoint row or
 	// two in a strip, stored lane by lane).
 	int klane[DP_HL], nk = 0;
-	// The kept grid's columns as sweep columns; fullG: every lane's row is
-	// kept in a forward sweep (the stores of a step inside the window need
-	// no tests).
-	const long long gLo = DP_BACK ? DP_COLS - run->winHi : run->winLo, gHi = DP_BACK ? DP_COLS - run->winLo : run->winHi;
-	const bool fullG = run->grid && !DP_BACK && i0 + DP_HL <= DP_ROWS;
+	// The first kept column a step's lanes may hold (run->kcols, forward
+	// strips: lane r holds column t - r at step t).
+	long long kc = 0;
 	for (int r = 0; r < DP_HL; ++r) {
 		keepG[r] = keepK[r] = 0;
 		if (i0 + r >= DP_ROWS)
@@ -1647,22 +1674,30 @@ template <bool R> static bool dp_strip(dp_worker *w, long long s)
 				if (col >= 0 && col < DP_COLS)
 					eout[L * DP_COLS + col] = cur[DP_PI + DP_HL - DP_PI + L];
 			}
-			// (Only at the steps whose lanes reach the kept columns; a
-			// step whose every lane is a kept row inside them stores
-			// without tests.)
-			if (fullG && t - (DP_HL - 1) >= gLo && t < gHi) {
+			if (anyG) {
+				cell_t *st = w->stage + (t - t0) * DP_HL;
 				const cell_t *v = cur + DP_PI;
-#pragma GCC ivdep
 				for (int r = 0; r < DP_HL; ++r)
-					keepG[r][t - r - gLo] = v[r];
-			} else if (anyG && t >= gLo && t - (DP_HL - 1) < gHi) {
-				dp_keep_lanes(keepG, sink, cur + DP_PI, t, run->winLo, run->winHi);
+					st[r] = v[r];
+				if (t - t0 == DP_STAGE - 1 || t == nsteps - 1) {
+					dp_flush_stage(keepG, w->stage, t0, t, run->winLo, run->winHi);
+					t0 = t + 1;
+				}
 			}
 			for (int k = 0; k < nk; ++k) {
 				const int r = klane[k];
 				const long long sc = t - r;
 				if (sc >= 0 && sc < DP_COLS)
 					keepK[r][DP_BACK ? DP_COLS - 1 - sc : sc] = cur[DP_PI + r];
+			}
+			if (!DP_BACK && run->nkc > 0) {
+				while (kc < run->nkc && run->kcols[kc] < t - (DP_HL - 1))
+					++kc;
+				for (long long k = kc; k < run->nkc && run->kcols[k] <= t; ++k) {
+					const long long r = t - run->kcols[k];
+					if (i0 + r < DP_ROWS)
+						run->kcol[k * DP_ROWS + i0 + r] = cur[DP_PI + r];
+				}
 			}
 #if DP_ANS_KIND == 1
 			if (s == run->ansS && t == run->ansT)
@@ -1736,7 +1771,7 @@ static void *dp_work(void *arg)
 
 #endif
 
-extern "C" int dp_host_abi(void) { return 7; }
+extern "C" int dp_host_abi(void) { return 8; }
 
 // dp_run_init sets up what every sweep's run starts from: the control
 // block, the inputs, where the answer and the kept rows go.
@@ -1864,7 +1899,8 @@ extern "C" int dp_host_fronts(dp_host_ctl *ctl, const void *const *inputs, cell_
 	return rc;
 }
 
-extern "C" int dp_host_run(dp_host_ctl *, const void *const *, cell_t *, long long, long long, cell_t *, const int *, cell_t *)
+extern "C" int dp_host_run(dp_host_ctl *, const void *const *, cell_t *, long long, long long, cell_t *, const int *, cell_t *, const long long *,
+	long long, cell_t *)
 {
 	return 4; // a fronts program: dp_host_fronts
 }
@@ -1872,10 +1908,15 @@ extern "C" int dp_host_run(dp_host_ctl *, const void *const *, cell_t *, long lo
 // dp_host_run solves the problem: 0 done, 1 an error (in ctl), 2 stopped
 // (ctl->abort), 3 out of memory.
 extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *ans, long long before, long long after, cell_t *grid,
-	const int *keepSlot, cell_t *keep)
+	const int *keepSlot, cell_t *keep, const long long *kcols, long long nkc, cell_t *kcol)
 {
 	dp_run run;
 	dp_run_init(&run, ctl, inputs, ans, keepSlot, keep);
+	if (kcols && kcol && nkc > 0) {
+		run.kcols = kcols;
+		run.nkc = nkc;
+		run.kcol = kcol;
+	}
 	run.grid = grid;
 	run.before = before;
 	run.after = after;
@@ -1990,6 +2031,10 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 #endif
 #if !DP_HOST_ROWS && !DP_HOST_SCAN
 		w->hist = (cell_t *)dp_line_calloc((size_t)(DP_S * (DP_PI + DP_HL)) * sizeof(cell_t));
+		if (grid) {
+			w->stage = (cell_t *)dp_line_calloc((size_t)(DP_STAGE * DP_HL) * sizeof(cell_t));
+			ok = ok && w->stage;
+		}
 		if (dp_rowcache::slots > 0) {
 			w->rcMem = (char *)dp_line_calloc((size_t)(dp_rowcache::slots * 8 * DP_HL));
 			ok = ok && w->rcMem;
@@ -2055,6 +2100,7 @@ extern "C" int dp_host_run(dp_host_ctl *ctl, const void *const *inputs, cell_t *
 	for (int k = 0; ws && k < threads; ++k) {
 		free(ws[k].fl);
 		free(ws[k].hist);
+		free(ws[k].stage);
 		free(ws[k].rcMem);
 		free(ws[k].chain);
 	}

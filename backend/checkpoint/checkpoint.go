@@ -56,8 +56,13 @@ type Grid struct {
 	kcols []*backend.Grid
 	// pf is the block being computed ahead of the walk (lay.Blocks), nil
 	// when none is; entry is the cell the walk entered the block in
-	// memory at, entered whether it has.
+	// memory at, entered whether it has. spare holds the memory of
+	// blocks computed on the host that the walk has left, for the next.
 	pf      *prefetched
+	spare   []*backend.Grid
+	// kinds are the executors of the four kinds of blocks
+	// (blockExecutor).
+	kinds [4]backend.Executor
 	entry   [2]int64
 	entered bool
 
@@ -133,7 +138,9 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	g.cells.lo, g.cells.hi, g.cells.ok = codegen.CellRange(p, pl)
 	switch {
 	case lay.Blocks:
-		g.opt.KeepOnDevice = true
+		// In GPU memory (plan.DeviceBlocks), else on the host
+		// (plan.HostBlocks).
+		g.opt.KeepOnDevice = lay.DeviceBlocks
 		g.kcols = make([]*backend.Grid, lay.ColBlocks)
 	case lay.DeviceBands:
 		// Also for two levels: a band small enough to be kept whole
@@ -432,14 +439,21 @@ func (g *Grid) loadBlock(b, k, i, j int64) error {
 	trace.Mark("wait")
 	if err := g.freeBand(); err != nil {
 		if pf != nil {
-			pf.res.DeviceGrid.Close()
+			g.release(pf.res)
 		}
 		return err
+	}
+	if g.g != nil {
+		// The block the walk leaves, on the host: memory for the next.
+		g.spare = append(g.spare, g.g)
+		g.g = nil
 	}
 	trace.Mark("free")
 	if pf == nil {
 		var err error
-		if pf, err = g.computeBlock(b, k, g.opt); err != nil {
+		opt := g.opt
+		opt.Grid = g.spareGrid()
+		if pf, err = g.computeBlock(b, k, opt); err != nil {
 			return err
 		}
 		trace.Mark("run")
@@ -448,7 +462,10 @@ func (g *Grid) loadBlock(b, k, i, j int64) error {
 		g.Ahead++
 	}
 	bp := pf.bp
-	g.dev = pf.res.DeviceGrid
+	g.dev, g.g = pf.res.DeviceGrid, nil
+	if g.dev == nil {
+		g.g = pf.res.Grid
+	}
 	g.cur = b
 	g.base, g.height, g.cols, g.swapped = bp.RowBase, bp.Rows, bp.Cols, false
 	g.lo, g.hi = bp.ColBase, bp.ColBase+bp.Cols
@@ -497,14 +514,70 @@ func (g *Grid) computeBlock(b, k int64, opt backend.Options) (*prefetched, error
 	if err != nil {
 		return nil, fmt.Errorf("internal error: planning block [%d][%d] (rows %d.., columns %d..): %w", b, k, r0, c0, err)
 	}
-	r, err := g.ex.Run(g.ctx, bp, bpl, opt)
+	r, err := g.blockExecutor(b, k).Run(g.ctx, bp, bpl, opt)
 	if err != nil {
 		return nil, err
 	}
-	if r.DeviceGrid == nil {
+	switch {
+	case opt.KeepOnDevice && r.DeviceGrid == nil:
 		return nil, fmt.Errorf("internal error: the %s backend kept no grid of block [%d][%d] on its device", r.Backend, b, k)
+	case !opt.KeepOnDevice && (r.DeviceGrid != nil || !r.Grid.Fits(bp.CellType, bp.Rows, bp.Cols)):
+		if r.DeviceGrid != nil {
+			r.DeviceGrid.Close()
+		}
+		return nil, fmt.Errorf("internal error: the %s backend kept no grid of block [%d][%d]", r.Backend, b, k)
 	}
 	return &prefetched{b: b, k: k, bp: bp, res: r}, nil
+}
+
+// blockExecutor is the executor block (b, k) runs on: where the
+// executor makes one program for instances of a problem
+// (backend.Instancer), one such for each kind of block — in the first
+// band or not, in the first column of blocks or not: the same recurrence
+// given the same inputs, where the blocks of one kind differ only in
+// their data (and the first band's and column's sizes) — so that the
+// program of a block is made once, not for every block the walk enters
+// (a block of 1,024² cells runs in about the time its program took to
+// make). Blocks are computed one at a time (computeBlock), so the
+// executors are not shared between goroutines.
+func (g *Grid) blockExecutor(b, k int64) backend.Executor {
+	in, ok := g.ex.(backend.Instancer)
+	if !ok {
+		return g.ex
+	}
+	kind := 0
+	if b == 0 {
+		kind |= 1
+	}
+	if k == 0 {
+		kind |= 2
+	}
+	if g.kinds[kind] == nil {
+		g.kinds[kind] = in.Instances()
+	}
+	return g.kinds[kind]
+}
+
+// release frees what a block's run kept: its grid in GPU memory, or its
+// grid on the host, kept for the next block (spare).
+func (g *Grid) release(r *backend.Result) {
+	switch {
+	case r.DeviceGrid != nil:
+		r.DeviceGrid.Close()
+	case r.Grid != nil:
+		g.spare = append(g.spare, r.Grid)
+	}
+}
+
+// spareGrid is the memory of a block the walk has left, for the next
+// block to be computed in (blocks on the host): nil when there is none.
+func (g *Grid) spareGrid() *backend.Grid {
+	if n := len(g.spare); n > 0 {
+		sp := g.spare[n-1]
+		g.spare = g.spare[:n-1]
+		return sp
+	}
+	return nil
 }
 
 // prefetch starts computing block (b, k) on a goroutine of its own.
@@ -513,6 +586,7 @@ func (g *Grid) prefetch(b, k int64) {
 	g.pf = pf
 	opt := g.opt
 	opt.Progress = nil
+	opt.Grid = g.spareGrid() // (taken here: the goroutine does not touch g.spare)
 	go func() {
 		defer close(pf.done)
 		got, err := g.computeBlock(b, k, opt)
@@ -539,7 +613,7 @@ func (g *Grid) takePrefetched(b, k int64) *prefetched {
 		return pf
 	}
 	if pf.err == nil {
-		pf.res.DeviceGrid.Close()
+		g.release(pf.res)
 	}
 	return nil
 }

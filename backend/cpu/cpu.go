@@ -142,6 +142,13 @@ func (e *Executor) OneProblem() *Executor {
 	return e
 }
 
+// Instances is a copy of e for instances of one problem, as OneProblem
+// makes it (backend.Instancer); e itself is left as it is.
+func (e *Executor) Instances() backend.Executor {
+	c := *e
+	return c.OneProblem()
+}
+
 // shapeKey names p's shape as OneProblem groups instances: everything a
 // host program of one `.dp` file depends on.
 func shapeKey(p *ir.Problem, pl *plan.Plan) string {
@@ -229,6 +236,14 @@ func (e *Executor) KeepsRows(pl *plan.Plan) bool {
 // forward wavefront stops after it.
 func (e *Executor) KeepsCols(pl *plan.Plan) bool { return e.KeepsRows(pl) }
 
+// KeepsColumns: the wavefront sweeps keep chosen columns with their
+// chosen rows (backend.Options.KeepColumns), forward — a traceback's
+// checkpoints in blocks — on compiled code as its strips pass the
+// columns, on the Go evaluator as its batches do.
+func (e *Executor) KeepsColumns(pl *plan.Plan) bool {
+	return pl.Schedule == plan.Wavefront && pl.Direction != plan.Backward
+}
+
 // Run solves p as planned by pl.
 func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	start := time.Now()
@@ -237,6 +252,9 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	}
 	if opt.Window() && !opt.KeepGrid(p) && (!e.KeepsCols(pl) || opt.KeepCols[1] > p.Cols) {
 		return nil, fmt.Errorf("internal error: the CPU executor keeps no window of columns %d..%d of a %dx%d grid of a %s schedule", opt.KeepCols[0], opt.KeepCols[1]-1, p.Rows, p.Cols, pl.Schedule)
+	}
+	if len(opt.KeepColumns) > 0 && !opt.KeepGrid(p) && !e.KeepsColumns(pl) {
+		return nil, fmt.Errorf("internal error: the CPU executor keeps no chosen columns of a %s schedule", pl.Schedule)
 	}
 	if pl.Special != nil && !opt.NoSpecial && !opt.KeepGrid(p) {
 		return e.special(ctx, p, pl, opt, start)
@@ -277,7 +295,7 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	if err != nil {
 		return nil, err
 	}
-	res := &backend.Result{Backend: "cpu", Device: device, Grid: r.grid, Rows: r.rows, Window: r.window}
+	res := &backend.Result{Backend: "cpu", Device: device, Grid: r.grid, Rows: r.rows, Window: r.window, Columns: r.columns}
 	if err := backend.Finish(p, opt, res, r.answer, traceback.Trace); err != nil {
 		return nil, err
 	}
@@ -406,6 +424,10 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 	if why != "" {
 		return nil, why, nil
 	}
+	keepColumns := len(opt.KeepColumns) > 0 && !opt.KeepGrid(p)
+	if keepColumns && (lib.Prog.Scan || lib.Prog.Fronts || lib.Prog.Schedule != plan.Wavefront || lib.Prog.Backward) {
+		return nil, "the compiled sweep keeps no chosen columns", nil
+	}
 	trace.Mark("program")
 	run := native.Run{Threads: threads, Before: before, After: after, Progress: opt.Progress, KeepRows: opt.KeepRows, ForceRows: e.forceRows}
 	need, what, advice := lib.Bytes(run), fmt.Sprintf("solving %s with compiled code on %d CPU threads", p.Name, threads), "use a smaller instance"
@@ -434,11 +456,14 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 	if len(opt.KeepRows) > 0 && !keepGrid {
 		need += int64(len(opt.KeepRows)) * p.Cols * int64(p.CellType.Size())
 	}
+	if keepColumns {
+		need += int64(len(opt.KeepColumns)) * p.Rows * int64(p.CellType.Size())
+	}
 	// An answer over more cells than the program captures: the rows
 	// holding them are kept (or read from the kept grid).
 	var answerRows []int64
 	if lib.Prog.AnswerRows && !keepGrid {
-		if len(opt.KeepRows) > 0 || opt.Window() {
+		if len(opt.KeepRows) > 0 || opt.Window() || keepColumns {
 			return nil, fmt.Sprintf("an answer that reads %d cells, in a run that keeps chosen rows", len(pl.Answer.Cells)), nil
 		}
 		answerRows = cellRows(pl.Answer.Cells)
@@ -461,6 +486,9 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 	if !keepGrid && opt.Window() {
 		run.Grid, run.Window = opt.NewWindow(p), [2]int64{opt.KeepCols[0], opt.KeepCols[1]}
 	}
+	if keepColumns {
+		run.KeepColumns, run.Columns = opt.KeepColumns, backend.NewGrid(p.CellType, int64(len(opt.KeepColumns)), p.Rows)
+	}
 	trace.Mark("memory")
 	computeStart := time.Now()
 	answer, err := lib.Exec(ctx, q, pl, run)
@@ -480,7 +508,7 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 	if pos := lib.Prog.ChainPos; pos.IsValid() {
 		device += chainSaid(pos)
 	}
-	res = &backend.Result{Backend: "cpu", Device: device, Grid: run.Grid, Rows: rows}
+	res = &backend.Result{Backend: "cpu", Device: device, Grid: run.Grid, Rows: rows, Columns: run.Columns}
 	if run.Window[1] > run.Window[0] {
 		res.Grid, res.Window = nil, run.Grid
 	}
@@ -667,7 +695,7 @@ func (e *Executor) library(p *ir.Problem, pl *plan.Plan, opt backend.Options) (*
 	if sh.why != "" {
 		return nil, sh.why
 	}
-	sh.cells += work(p, sh.hp)
+	sh.cells += max(work(p, sh.hp), opt.ProgramCells)
 	if sh.lib == nil {
 		if sh.cells < e.compileMin {
 			return nil, small(sh.cells)

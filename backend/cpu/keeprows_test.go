@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
@@ -93,6 +94,84 @@ func TestKeepCols(t *testing.T) {
 						for j := w[0]; j < w[1]; j++ {
 							if a, b := got.Window.At(i, j-w[0]), whole.Grid.At(i, j); a != b {
 								t.Fatalf("%s: cell [%d][%d] is %v, the grid's %v", what, i, j, a, b)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestKeepColumns: with Options.KeepColumns (and KeepRows, or not) the
+// chosen columns come back in Result.Columns, one a row, as the whole
+// grid has them — on compiled code, whose strips store them as their
+// lanes pass (and which must not fall back to the Go evaluator for it),
+// and on the Go evaluator, tiny tiles and batches included; columns
+// dense and sparse, at the grid's edges, sizes around a strip's 64 lanes,
+// one thread and three, int and float cells.
+func TestKeepColumns(t *testing.T) {
+	r := dptest.Rand(t)
+	c, cerr := compiler()
+	for _, n := range []int{1, 2, 17, 63, 64, 65, 200} {
+		for _, s := range []struct{ name, src string }{
+			{"lcs", dptest.LCS(dptest.DNA(r, n), dptest.DNA(r, n+3))},
+			{"edit-double", strings.Replace(dptest.EditDistance(dptest.DNA(r, n+1), dptest.DNA(r, n), 1, 1, 2), "\n", "\ncell: double\n", 1)},
+		} {
+			p, pl := dptest.Load(t, s.name+".dp", s.src)
+			if !New(1).KeepsColumns(pl) {
+				t.Fatalf("%s: the %s schedule keeps no chosen columns", s.name, pl.Schedule)
+			}
+			whole, err := solveGo(t, p, pl, backend.Options{Maintain: true, NoSpecial: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, step := range []int{1, 40} {
+				var rows, cols []int64
+				for i := int64(0); i < p.Rows && step > 1; i += 1 + int64(r.IntN(30)) {
+					rows = append(rows, i)
+				}
+				for j := int64(r.IntN(int(min(3, p.Cols)))); j < p.Cols; j += 1 + int64(r.IntN(step)) {
+					cols = append(cols, j)
+				}
+				if step > 1 && cols[len(cols)-1] != p.Cols-1 {
+					cols = append(cols, p.Cols-1) // the last column too
+				}
+				for _, threads := range []int{1, 3} {
+					opt := backend.Options{KeepRows: rows, KeepColumns: cols, NoSpecial: true, Threads: threads}
+					runs := []struct {
+						name string
+						run  func() (*backend.Result, error)
+					}{
+						{"go", func() (*backend.Result, error) { return solveGo(t, p, pl, opt) }},
+						{"go-tiny", func() (*backend.Result, error) { return solveTiny(t, p, pl, opt) }},
+					}
+					if cerr == nil {
+						runs = append(runs, struct {
+							name string
+							run  func() (*backend.Result, error)
+						}{"compiled", func() (*backend.Result, error) { return solveCompiled(t, c, p, pl, opt) }})
+					}
+					for _, x := range runs {
+						what := fmt.Sprintf("%s n=%d %s, %d rows, %d columns, %d threads", s.name, n, x.name, len(rows), len(cols), threads)
+						got, err := x.run()
+						if err != nil {
+							t.Fatalf("%s: %v", what, err)
+						}
+						if x.name == "compiled" && !strings.Contains(got.Device, "compiled by") {
+							t.Fatalf("%s: not compiled: %s", what, got.Device)
+						}
+						if got.Grid != nil || got.Columns == nil || got.Columns.Rows != int64(len(cols)) || got.Columns.Cols != p.Rows {
+							t.Fatalf("%s: grid %v, columns %v", what, got.Grid != nil, got.Columns)
+						}
+						if len(rows) > 0 {
+							dptest.KeptRows(t, what, got, whole, rows)
+						}
+						for k, j := range cols {
+							for i := range p.Rows {
+								if a, b := got.Columns.At(int64(k), i), whole.Grid.At(i, j); a != b {
+									t.Fatalf("%s: kept column %d, cell [%d][%d] is %v, the grid's %v", what, j, i, j, a, b)
+								}
 							}
 						}
 					}

@@ -39,6 +39,9 @@ type run struct {
 	// window holds columns winLo .. winHi-1 of every row (opt.KeepCols).
 	window       *backend.Grid
 	winLo, winHi int64
+	// columns holds the columns of opt.KeepColumns (sorted), one a row,
+	// when they are kept without the grid.
+	columns *backend.Grid
 
 	stop  atomic.Bool
 	sleep *sleeper // where workers wait for each other
@@ -119,6 +122,10 @@ func newRun(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Optio
 			r.rowSlot[i] = int64(k)
 		}
 		r.bytes += r.rows.Rows * p.Cols * int64(p.CellType.Size())
+	}
+	if !opt.KeepGrid(p) && len(opt.KeepColumns) > 0 {
+		r.columns = backend.NewGrid(p.CellType, int64(len(opt.KeepColumns)), p.Rows)
+		r.bytes += r.columns.Rows * p.Rows * int64(p.CellType.Size())
 	}
 	if !opt.KeepGrid(p) && opt.Window() {
 		r.winLo, r.winHi = opt.KeepCols[0], opt.KeepCols[1]
@@ -321,6 +328,19 @@ func (w *worker) sink(b *eval.Batch, out *eval.Line) {
 				r.rows.PutFloats(slot*r.rows.Cols+b.Lane0, 1, out.F[s:s+n])
 			} else {
 				r.rows.PutInts(slot*r.rows.Cols+b.Lane0, 1, out.I[s:s+n])
+			}
+		}
+	}
+	if g := r.columns; g != nil && r.axis == eval.AlongJ {
+		// Row b.Step's cells in the kept columns (KeepsColumns: the
+		// wavefront, whose batches run along rows).
+		kc := r.opt.KeepColumns
+		for k := sort.Search(len(kc), func(k int) bool { return kc[k] >= b.Lane0 }); k < len(kc) && kc[k] < b.Lane0+n; k++ {
+			x := s + kc[k] - b.Lane0
+			if r.isF {
+				g.PutFloats(int64(k)*g.Cols+b.Step, 1, out.F[x:x+1])
+			} else {
+				g.PutInts(int64(k)*g.Cols+b.Step, 1, out.I[x:x+1])
 			}
 		}
 	}
@@ -775,6 +795,9 @@ func (r *run) checkMemory() error {
 			need += plan.GridBytes(p)
 			what = fmt.Sprintf("keeping the whole %dx%d grid of %s (%s) while solving %s", p.Rows, p.Cols, p.CellType, hostmem.Bytes(plan.GridBytes(p)), p.Name)
 		}
+	} else {
+		// The rows and columns kept (a traceback's checkpoints).
+		need += (int64(len(r.opt.KeepRows))*p.Cols + int64(len(r.opt.KeepColumns))*p.Rows) * int64(p.CellType.Size())
 	}
 	if avail, ok := available(); ok && need > avail {
 		return hostmem.TooLarge(what, need, avail, "", advice)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,6 +79,10 @@ type Run struct {
 	Window    [2]int64
 	KeepRows  []int64
 	Keep      *backend.Grid
+	// KeepColumns (sorted; a forward wavefront's strips, not a scan's):
+	// column KeepColumns[k] of every row is row k of Columns.
+	KeepColumns []int64
+	Columns     *backend.Grid
 }
 
 // Bytes is the memory a run takes besides the inputs and the cells it
@@ -174,6 +179,14 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 		}
 		keep, slots = uintptr(unsafe.Pointer(&r.Keep.Bytes()[0])), uintptr(unsafe.Pointer(&keepSlot[0]))
 	}
+	var kcols, kcol uintptr
+	if len(r.KeepColumns) > 0 {
+		if hp.Scan || hp.Fronts || hp.Schedule != plan.Wavefront || hp.Backward || !r.Columns.Fits(hp.Cell, int64(len(r.KeepColumns)), hp.Rows) ||
+			!slices.IsSorted(r.KeepColumns) || r.KeepColumns[0] < 0 || r.KeepColumns[len(r.KeepColumns)-1] >= hp.Cols {
+			return nil, fmt.Errorf("internal error: kept columns of the wrong shape, or of a sweep that keeps none")
+		}
+		kcols, kcol = uintptr(unsafe.Pointer(&r.KeepColumns[0])), uintptr(unsafe.Pointer(&r.Columns.Bytes()[0]))
+	}
 	nans := max(len(hp.Captures), 1)
 	ans := backend.NewGrid(hp.Cell, 1, int64(nans))
 	c := &ctl{Threads: int32(max(r.Threads, 1)), Force: int32(r.ForceRows)}
@@ -228,7 +241,8 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 			uintptr(unsafe.Pointer(&ans.Bytes()[0])), grid, slots, keep, uintptr(first), uintptr(last))
 	} else {
 		rc, _, _ = purego.SyscallN(l.run, uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(&table[0])),
-			uintptr(unsafe.Pointer(&ans.Bytes()[0])), uintptr(r.Before), uintptr(r.After), grid, slots, keep)
+			uintptr(unsafe.Pointer(&ans.Bytes()[0])), uintptr(r.Before), uintptr(r.After), grid, slots, keep,
+			kcols, uintptr(len(r.KeepColumns)), kcol)
 	}
 	close(stop)
 	wg.Wait()
@@ -237,6 +251,8 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	runtime.KeepAlive(r.Grid)
 	runtime.KeepAlive(r.Keep)
 	runtime.KeepAlive(keepSlot)
+	runtime.KeepAlive(r.KeepColumns)
+	runtime.KeepAlive(r.Columns)
 	runtime.KeepAlive(table)
 	runtime.KeepAlive(c)
 	switch int32(rc) {

@@ -46,7 +46,7 @@ func checkAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	lay, layErr := plan.Traceback(l.Problem, l.Plan, budget)
+	lay, layErr := engine.HostTraceLayout(l, budget)
 	free, err := sizeFlag(c, deviceMemoryFlag.Name)
 	if err != nil {
 		return err
