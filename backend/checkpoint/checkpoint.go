@@ -58,11 +58,11 @@ type Grid struct {
 	// when none is; entry is the cell the walk entered the block in
 	// memory at, entered whether it has. spare holds the memory of
 	// blocks computed on the host that the walk has left, for the next.
-	pf      *prefetched
-	spare   []*backend.Grid
+	pf    *prefetched
+	spare []*backend.Grid
 	// kinds are the executors of the four kinds of blocks
 	// (blockExecutor).
-	kinds [4]backend.Executor
+	kinds   [4]backend.Executor
 	entry   [2]int64
 	entered bool
 
