@@ -174,3 +174,50 @@ func TestDeviceBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestHostBlocks: blocks on the host for two virus genomes (30 kb each)
+// within the default budget: 512 cells a side (the cap: a run a block
+// costs), checkpoints and two blocks within the budget, a few percent
+// recomputed; smaller blocks for a small grid, never under 64; none where
+// the whole grid fits, where two blocks would not, or where the
+// recurrence is not a forward wavefront of one table.
+func TestHostBlocks(t *testing.T) {
+	p, pl := dptest.Load(t, "virus.dp", strings.Replace(genomesGrid, "(4641653) x (4857451)", "29904 x 29752", 1))
+	lay, err := plan.HostBlocks(p, pl, 0)
+	if err != nil || !lay.Blocks || lay.DeviceBlocks || lay.Band != 512 || lay.BlockCols != 512 || lay.Bytes > plan.DefaultTraceMemory || lay.Recompute > 1.05 {
+		t.Fatalf("virus genomes: %+v, %v", lay, err)
+	}
+	if lay.Bands != (p.Rows-1)/512+1 || lay.ColBlocks != (p.Cols-1)/512+1 || strings.Contains(lay.Why, "GPU") {
+		t.Errorf("virus genomes: %d x %d blocks: %s", lay.Bands, lay.ColBlocks, lay.Why)
+	}
+	// 2 MiB: the checkpoints of blocks of 512 are over half of it; larger
+	// blocks (and two of them) are over the rest.
+	if lay, err := plan.HostBlocks(p, pl, 2<<20); err == nil {
+		t.Errorf("virus genomes in 2 MiB: %+v", lay)
+	}
+	// 16 MiB: blocks larger than 512, whose checkpoints fit.
+	if lay, err := plan.HostBlocks(p, pl, 16<<20); err != nil || lay.Band <= 512 || lay.Bytes > 16<<20 {
+		t.Errorf("virus genomes in 16 MiB: %+v, %v", lay, err)
+	}
+	r := dptest.Rand(t)
+	q, ql := dptest.Load(t, "lcs.dp", dptest.LCS(dptest.DNA(r, 999), dptest.DNA(r, 1001)))
+	if lay, err := plan.HostBlocks(q, ql, plan.GridBytes(q)/2); err != nil || lay.Band != 125 || lay.Bands != 8 || lay.ColBlocks != 9 {
+		t.Errorf("LCS 1,000 x 1,002 in half its grid: %+v, %v (blocks of an eighth of its side)", lay, err)
+	}
+	if lay, err := plan.HostBlocks(q, ql, plan.GridBytes(q)); err == nil {
+		t.Errorf("LCS 1,000 x 1,002 within its grid's bytes: %+v", lay)
+	}
+	s, sl := dptest.Load(t, "lcs.dp", dptest.LCS(dptest.DNA(r, 199), dptest.DNA(r, 201)))
+	if lay, err := plan.HostBlocks(s, sl, plan.GridBytes(s)/2); err != nil || lay.Band != 64 {
+		t.Errorf("LCS 200 x 202: %+v, %v (blocks of 64 at least)", lay, err)
+	}
+	for _, c := range []struct{ name, src string }{
+		{"backward", "300 x 300\ncell[i][j] = 0 when i == ROWS-1 || j == COLS-1\n | max(cell[i+1][j], cell[i][j+1]) + 1 otherwise\n"},
+		{"tables", dptest.Gotoh(dptest.DNA(r, 300), dptest.DNA(r, 300), 3, 1)},
+	} {
+		p, pl := dptest.Load(t, c.name+".dp", c.src)
+		if lay, err := plan.HostBlocks(p, pl, plan.GridBytes(p)/4); err == nil {
+			t.Errorf("%s: blocks %+v", c.name, lay)
+		}
+	}
+}
