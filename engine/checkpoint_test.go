@@ -182,15 +182,7 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 			}
 			for _, n := range sizes {
 				src := c.make(r, n)
-				s := &engine.Source{Name: c.name + ".dp", Path: c.name + ".dp", Text: []byte(src)}
-				l, err := engine.Load(s, bind.Config{BaseDir: "."})
-				if err != nil {
-					t.Fatalf("%s", engine.FormatError(err, s))
-				}
-				whole, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: 1 << 40})
-				if err != nil {
-					t.Fatalf("n = %d, whole grid: %s", n, source.Format(err, s.Text))
-				}
+				l, s, whole := wholeTrace(t, fmt.Sprintf("%s n = %d", c.name, n), src, ex)
 				if whole.Trace != nil {
 					t.Fatalf("n = %d: a traceback within 1 TB kept checkpoints", n)
 				}
@@ -762,16 +754,7 @@ func TestCheckpointBlocksCompiled(t *testing.T) {
 			return strings.Replace(dptest.EditDistance(dptest.DNA(r, n+3), dptest.DNA(r, n), 1, 1, 2), "\n", "\ncell: double\n", 1)
 		}},
 	} {
-		src := c.src(c.n)
-		s := &engine.Source{Name: c.name + ".dp", Path: c.name + ".dp", Text: []byte(src)}
-		l, err := engine.Load(s, bind.Config{BaseDir: "."})
-		if err != nil {
-			t.Fatalf("%s", engine.FormatError(err, s))
-		}
-		whole, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: 1 << 40})
-		if err != nil {
-			t.Fatalf("%s, whole grid: %s", c.name, source.Format(err, s.Text))
-		}
+		l, s, whole := wholeTrace(t, c.name, c.src(c.n), ex)
 		budget := plan.GridBytes(l.Problem) * 3 / 4
 		lay, err := engine.HostTraceLayout(l, budget)
 		if err != nil || !lay.Blocks || lay.DeviceBlocks || lay.Bands < 3 || lay.ColBlocks < 3 {
@@ -794,4 +777,20 @@ func TestCheckpointBlocksCompiled(t *testing.T) {
 			t.Fatalf("%s: path %v, whole grid %v", c.name, g.Path, w.Path)
 		}
 	}
+}
+
+// wholeTrace loads src and traces it back on ex from the whole grid (a
+// budget of 1 TB), the reference a traceback from checkpoints must equal.
+func wholeTrace(t *testing.T, what, src string, ex backend.Executor) (*engine.Loaded, *engine.Source, *engine.Result) {
+	t.Helper()
+	s := &engine.Source{Name: "case.dp", Path: "case.dp", Text: []byte(src)}
+	l, err := engine.Load(s, bind.Config{BaseDir: "."})
+	if err != nil {
+		t.Fatalf("%s: %s", what, engine.FormatError(err, s))
+	}
+	whole, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: 1 << 40})
+	if err != nil {
+		t.Fatalf("%s, whole grid: %s", what, source.Format(err, s.Text))
+	}
+	return l, s, whole
 }

@@ -6,7 +6,10 @@ import (
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
+	"github.com/dpgpu/dpgpu/backend/native"
 	"github.com/dpgpu/dpgpu/internal/dptest"
+	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/plan"
 )
 
 // TestKeepRows: the rows Options.KeepRows names come back in Result.Rows
@@ -71,17 +74,7 @@ func TestKeepCols(t *testing.T) {
 		for _, w := range [][2]int64{{0, 1}, {0, p.Cols}, {1, 2}, {63, 65}, {60, 130}, {p.Cols - 1, p.Cols}, {5, p.Cols - 3}} {
 			for _, threads := range []int{1, 3} {
 				opt := backend.Options{KeepCols: w, NoSpecial: true, Threads: threads}
-				runs := []struct {
-					name string
-					run  func() (*backend.Result, error)
-				}{{"go", func() (*backend.Result, error) { return solveGo(t, p, pl, opt) }}}
-				if cerr == nil {
-					runs = append(runs, struct {
-						name string
-						run  func() (*backend.Result, error)
-					}{"compiled", func() (*backend.Result, error) { return solveCompiled(t, c, p, pl, opt) }})
-				}
-				for _, x := range runs {
+				for _, x := range pathRuns(t, c, cerr, p, pl, opt, false) {
 					got, err := x.run()
 					what := fmt.Sprintf("%s %s, columns %d..%d, %d threads", s.name, x.name, w[0], w[1]-1, threads)
 					if err != nil {
@@ -139,20 +132,7 @@ func TestKeepColumns(t *testing.T) {
 				}
 				for _, threads := range []int{1, 3} {
 					opt := backend.Options{KeepRows: rows, KeepColumns: cols, NoSpecial: true, Threads: threads}
-					runs := []struct {
-						name string
-						run  func() (*backend.Result, error)
-					}{
-						{"go", func() (*backend.Result, error) { return solveGo(t, p, pl, opt) }},
-						{"go-tiny", func() (*backend.Result, error) { return solveTiny(t, p, pl, opt) }},
-					}
-					if cerr == nil {
-						runs = append(runs, struct {
-							name string
-							run  func() (*backend.Result, error)
-						}{"compiled", func() (*backend.Result, error) { return solveCompiled(t, c, p, pl, opt) }})
-					}
-					for _, x := range runs {
+					for _, x := range pathRuns(t, c, cerr, p, pl, opt, true) {
 						what := fmt.Sprintf("%s n=%d %s, %d rows, %d columns, %d threads", s.name, n, x.name, len(rows), len(cols), threads)
 						got, err := x.run()
 						if err != nil {
@@ -179,4 +159,24 @@ func TestKeepColumns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pathRun is a run of a problem on one of the CPU executor's paths.
+type pathRun struct {
+	name string
+	run  func() (*backend.Result, error)
+}
+
+// pathRuns are runs of p with opt on the Go evaluator (and with tiny
+// tiles and batches, with tiny) and, where the system has a compiler
+// (cerr nil), on compiled code.
+func pathRuns(t *testing.T, c *native.Compiler, cerr error, p *ir.Problem, pl *plan.Plan, opt backend.Options, tiny bool) []pathRun {
+	runs := []pathRun{{"go", func() (*backend.Result, error) { return solveGo(t, p, pl, opt) }}}
+	if tiny {
+		runs = append(runs, pathRun{"go-tiny", func() (*backend.Result, error) { return solveTiny(t, p, pl, opt) }})
+	}
+	if cerr == nil {
+		runs = append(runs, pathRun{"compiled", func() (*backend.Result, error) { return solveCompiled(t, c, p, pl, opt) }})
+	}
+	return runs
 }
