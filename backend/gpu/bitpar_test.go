@@ -142,6 +142,40 @@ func TestBitpar(t *testing.T) {
 	}
 }
 
+// TestBitparBandsOnOne: a bit-parallel run of bitparBandsOnOne strips or
+// more on one GPU runs in two row bands (runBitparBands) and equals the
+// CPU's scalar schedule (few columns) or the CPU's bit-parallel code; the
+// answer over the last column reads the rows as columns, unsplit.
+func TestBitparBandsOnOne(t *testing.T) {
+	e := executor(t)
+	r := dptest.Rand(t)
+	n := int(bitparBandsOnOne)*2048 + 17
+	for _, c := range []struct {
+		kind   plan.SpecialKind
+		answer string
+		m      int
+	}{{plan.BitLCS, "", 1}, {plan.BitLCS, "", 65}, {plan.BitLevenshtein, "row", 63}, {plan.BitIndel, "", 300}, {plan.BitLevenshtein, "col", 40}} {
+		name := fmt.Sprintf("%s/%s/%dx%d", c.kind, c.answer, n, c.m)
+		a, b := dptest.String(r, n, "ACGT"), dptest.String(r, c.m, "ACGT")
+		p, pl := loadSpecial(t, c.kind, c.answer, a, b)
+		got, err := e.Run(context.Background(), p, pl, backend.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if banded := strings.Contains(got.Device, "2 row bands"); banded != (c.answer != "col") {
+			t.Errorf("%s: %s (two row bands: %v)", name, got.Device, !banded)
+		}
+		opt := backend.Options{NoSpecial: c.m <= 65}
+		want, err := cpu.New(0).Run(context.Background(), p, pl, opt)
+		if err != nil {
+			t.Fatalf("%s: CPU: %v", name, err)
+		}
+		if got.Answer != want.Answer || got.AnswerI != want.AnswerI || got.AnswerJ != want.AnswerJ {
+			t.Errorf("%s: GPU %v at (%d, %d), CPU %v at (%d, %d)", name, got.Answer, got.AnswerI, got.AnswerJ, want.Answer, want.AnswerI, want.AnswerJ)
+		}
+	}
+}
+
 // With --no-special, maintain or a traceback, the schedule runs: the kernel
 // that computes no cells is not taken, and the answers agree.
 func TestBitparOff(t *testing.T) {

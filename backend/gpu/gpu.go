@@ -297,29 +297,63 @@ func (e *Executor) codegenOptions(p *ir.Problem, opt backend.Options) codegen.Op
 	return o
 }
 
+// bitparBandsOnOne is the fewest strips of the bit-parallel kernel
+// (codegen.BitparInput.Strips) from which a run on one GPU is split into
+// two row bands, two launches, as over two GPUs (runBitparBands): the one
+// launch over all the strips is slower from there on. Measured on an H200
+// (`DPGPU_PERF=1 DPGPU_SLAB_SPECIAL=1 gpu.test -test.run TestPerfSlabs`,
+// kernel medians): LCS 4,194,304² one launch 0.732 s, two bands 0.541 s,
+// four 0.528 s; 2,097,152² 0.182, 0.163, 0.183 s; 1,048,576² (on two
+// H200s, the session before) 0.052 s, two bands 0.054 s. Why the one
+// launch falls behind was not profiled.
+const bitparBandsOnOne = 1024
+
+// tidy readies e for a run with opt: open, the memory of runs retired
+// since freed, and a spare grid (kept for a traceback's blocks) freed
+// unless the run keeps its grid on the device too. With lock, it takes
+// e.mu for it (a run that then locks e its own way); else the caller
+// holds it.
+func (e *Executor) tidy(opt backend.Options, lock bool) error {
+	if lock {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+	}
+	if e.ctx == nil {
+		return errors.New("gpu: the executor is closed")
+	}
+	if err := e.freeRetired(); err != nil {
+		return err
+	}
+	if !opt.KeepOnDevice {
+		// The spare grid is for runs that keep theirs on the device (a
+		// traceback's blocks): no other run's memory waits for it.
+		if err := e.freeSpare(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Run solves p as planned by pl on the GPU.
 func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt backend.Options) (*backend.Result, error) {
 	start := time.Now()
 	if err := backend.Start(ctx, p); err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.ctx == nil {
-		return nil, errors.New("gpu: the executor is closed")
-	}
-	if err := e.freeRetired(); err != nil {
-		return nil, err
-	}
-	if !opt.KeepOnDevice {
-		// The spare grid is for runs that keep theirs on the device (a
-		// traceback's blocks): no other run's memory waits for it.
-		if err := e.freeSpare(); err != nil {
+	job := bitparFor(p, pl, opt) // a recognised algorithm (plan.Special) instead of the schedule
+	if job != nil && int64(job.in.Strips) >= bitparBandsOnOne {
+		// In two row bands, two launches on this GPU (bitparBandsOnOne).
+		if err := e.tidy(opt, true); err != nil {
 			return nil, err
 		}
+		return runBitparBands(ctx, []*Executor{e}, p, pl, opt, SlabOptions{PerGPU: 2}, job)
 	}
-	if job := bitparFor(p, pl, opt); job != nil {
-		// A recognised algorithm (plan.Special) instead of the schedule.
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.tidy(opt, false); err != nil {
+		return nil, err
+	}
+	if job != nil {
 		return e.runBitpar(ctx, p, pl, opt, job, start)
 	}
 	// Math of one index read from tables (a lattice's pow(u, j) once a

@@ -354,6 +354,9 @@ func TestPerfSlabs(t *testing.T) {
 		{"2 parts, 1 GPU", func() (*backend.Result, error) {
 			return RunSlabs(context.Background(), exs[:1], p, pl, opt, SlabOptions{PerGPU: 2})
 		}},
+		{"4 parts, 1 GPU", func() (*backend.Result, error) {
+			return RunSlabs(context.Background(), exs[:1], p, pl, opt, SlabOptions{PerGPU: 4})
+		}},
 	}
 	if opt.NoSpecial {
 		vs = append(vs, variant{"2 slabs, 1 GPU", func() (*backend.Result, error) {
