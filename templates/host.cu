@@ -1154,6 +1154,11 @@ static void *dp_work(void *arg)
 		if (run->grid || run->keepSlot)
 			dp_put(run, out, DP_COLS, ri, DP_BACK ? DP_COLS - 1 : 0, DP_BACK ? -1 : 1);
 #define DP_SWEEPJ(j) (DP_BACK ? DP_COLS - 1 - (j) : (j))
+#if DP_T == 1
+		// The kept columns (run->kcols) of the row.
+		for (long long k = 0; k < run->nkc; ++k)
+			run->kcol[k * DP_ROWS + ri] = out[DP_SWEEPJ(run->kcols[k])];
+#endif
 #if DP_ANS_KIND == 1
 		if (ri == DP_ANS_I)
 			run->ans[0] = out[DP_SWEEPJ(DP_ANS_J)];

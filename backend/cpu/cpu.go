@@ -425,7 +425,7 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 		return nil, why, nil
 	}
 	keepColumns := len(opt.KeepColumns) > 0 && !opt.KeepGrid(p)
-	if keepColumns && (lib.Prog.Scan || lib.Prog.Fronts || lib.Prog.Schedule != plan.Wavefront || lib.Prog.Backward) {
+	if keepColumns && (lib.Prog.Fronts || lib.Prog.Schedule != plan.Wavefront || len(p.Tables) > 1 || lib.Prog.Backward && !lib.Prog.Scan) {
 		return nil, "the compiled sweep keeps no chosen columns", nil
 	}
 	trace.Mark("program")

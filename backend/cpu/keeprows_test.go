@@ -2,11 +2,13 @@ package cpu
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/native"
+	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 	"github.com/dpgpu/dpgpu/plan"
@@ -110,10 +112,14 @@ func TestKeepColumns(t *testing.T) {
 		for _, s := range []struct{ name, src string }{
 			{"lcs", dptest.LCS(dptest.DNA(r, n), dptest.DNA(r, n+3))},
 			{"edit-double", strings.Replace(dptest.EditDistance(dptest.DNA(r, n+1), dptest.DNA(r, n), 1, 1, 2), "\n", "\ncell: double\n", 1)},
+			{"scan", gathers(r, n+1, n+3)}, // (a 2-D input: two rows at least)
 		} {
 			p, pl := dptest.Load(t, s.name+".dp", s.src)
 			if !New(1).KeepsColumns(pl) {
 				t.Fatalf("%s: the %s schedule keeps no chosen columns", s.name, pl.Schedule)
+			}
+			if hp, err := codegen.GenerateHost(p, pl); err != nil || hp.Scan != (s.name == "scan") {
+				t.Fatalf("%s: the compiled code's scan %v (%v)", s.name, hp != nil && hp.Scan, err)
 			}
 			whole, err := solveGo(t, p, pl, backend.Options{Maintain: true, NoSpecial: true})
 			if err != nil {
@@ -179,4 +185,16 @@ func pathRuns(t *testing.T, c *native.Compiler, cerr error, p *ir.Problem, pl *p
 		runs = append(runs, pathRun{"compiled", func() (*backend.Result, error) { return solveCompiled(t, c, p, pl, opt) }})
 	}
 	return runs
+}
+
+// gathers is a forward wavefront of n x m cells that reads a 2-D input at
+// its own cell: compiled, the rows scan (codegen.HostProgram.Scan), whose
+// strips' lanes would gather it.
+func gathers(r *rand.Rand, n, m int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = dptest.Join(dptest.Ints(r, m, -3, 9))
+	}
+	return fmt.Sprintf("int %dx%d W = %s\n%d x %d\ncell[i][j] = W[i][j] + max(i >= 1 ? cell[i-1][j] : 0, j >= 1 ? cell[i][j-1] - 1 : 0, i >= 1 && j >= 1 ? cell[i-1][j-1] + 1 : 0)\n",
+		n, m, strings.Join(w, " & "), n, m)
 }

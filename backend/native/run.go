@@ -79,8 +79,9 @@ type Run struct {
 	Window    [2]int64
 	KeepRows  []int64
 	Keep      *backend.Grid
-	// KeepColumns (sorted; a forward wavefront's strips, not a scan's):
-	// column KeepColumns[k] of every row is row k of Columns.
+	// KeepColumns (sorted; a wavefront of one table: the strips keep
+	// them forward, the scan either way): column KeepColumns[k] of every
+	// row is row k of Columns.
 	KeepColumns []int64
 	Columns     *backend.Grid
 }
@@ -181,7 +182,7 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	}
 	var kcols, kcol uintptr
 	if len(r.KeepColumns) > 0 {
-		if hp.Scan || hp.Fronts || hp.Schedule != plan.Wavefront || hp.Backward || !r.Columns.Fits(hp.Cell, int64(len(r.KeepColumns)), hp.Rows) ||
+		if hp.Fronts || hp.Schedule != plan.Wavefront || hp.Backward && !hp.Scan || !r.Columns.Fits(hp.Cell, int64(len(r.KeepColumns)), hp.Rows) ||
 			!slices.IsSorted(r.KeepColumns) || r.KeepColumns[0] < 0 || r.KeepColumns[len(r.KeepColumns)-1] >= hp.Cols {
 			return nil, fmt.Errorf("internal error: kept columns of the wrong shape, or of a sweep that keeps none")
 		}
