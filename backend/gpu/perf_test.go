@@ -346,8 +346,17 @@ func TestPerfTables(t *testing.T) {
 	var rows []perfRow
 	best := perfRow{compute: 1e9}
 	var bestCG codegen.Options
+	// DPGPU_PERF_TABLES_BIG=1: the shapes swept at 262,144^2 itself, with
+	// 16 warps a block too.
+	warpsOf := []int{4, 8}
+	if os.Getenv("DPGPU_PERF_TABLES_BIG") != "" {
+		n = int(262144 / scale)
+		a, b = dptest.DNA(r, n), dptest.DNA(r, n)
+		p, pl = dptest.Load(t, "gotoh.dp", dptest.Gotoh(a, b, 5, 2))
+		warpsOf = []int{4, 8, 16}
+	}
 	for _, rpt := range []int{1, 2, 3, 4} {
-		for _, warps := range []int{4, 8} {
+		for _, warps := range warpsOf {
 			cg := codegen.Options{RowsPerThread: rpt, StripWarps: warps}
 			row := measure(t, e, fmt.Sprintf("gotoh %d^2 cells rpt%d w%d", n, rpt, warps), p, pl, cg, backend.Options{}, 3)
 			rows = append(rows, row)
