@@ -15,8 +15,26 @@
 // With FAST, the recurrence is dp_fast's: a check, a read outside the grid
 // among them, sets flag.bad instead of reporting (the read is made at
 // position `safe`, which every line holds, and its value dropped).
-template <bool LV, bool FAST = false> struct dp_line_acc {
+// dp_pass_sh is the shared memory of dp_linepass's lines.
+__device__ __forceinline__ cell_t *dp_pass_sh()
+{
+#ifdef DP_EMU
+	return (cell_t *)dp_emu_smem;
+#else
+	extern __shared__ unsigned char dp_smem[];
+	return (cell_t *)dp_smem;
+#endif
+}
+
+// With SH (dp_linepass), the lines are read and written in shared memory
+// through 32-bit offsets from dp_pass_sh (line L - d's position r at
+// soff[d] + r, the line's own at ooff + r) rather than through 64-bit
+// pointers: the knapsack's cell in passes carried a 64-bit address step
+// (an IMAD.WIDE and two moves) for each read.
+template <bool LV, bool FAST = false, bool SH = false> struct dp_line_acc {
 	const cell_t *prev[DP_REACH + 1]; // line L - d at prev[d], indexed by position (dp_linepass: in shared memory)
+	int soff[DP_REACH + 1];
+	int ooff = 0;
 	long long safe = 0;
 	mutable dp_lv flag{1, 0};
 	__device__ __forceinline__ decltype(auto) live() const
@@ -44,6 +62,8 @@ template <bool LV, bool FAST = false> struct dp_line_acc {
 				return (cell_t)0;
 			}
 		}
+		if constexpr (SH)
+			return dp_pass_sh()[soff[dp_ref<ID>::di] + (int)r];
 		return prev[dp_ref<ID>::di][r];
 	}
 #if DP_SWEEP_ROWS
@@ -97,10 +117,19 @@ typedef long long dp_pos_t;
 // set a flag, no branch around a call between one cell's reads and the
 // next's, and, where one was set, again with the checks that report: the
 // values are the same.
-template <bool FLAG, bool LV> __device__ __forceinline__ void dp_line_cells(dp_line_acc<LV> &a, cell_t *out, long long real, dp_part_t &acc, long long q0, long long q1, long long step)
+// dp_line_put stores line cell q (at out[q], or with SH at a.ooff + q).
+template <bool LV, bool SH> __device__ __forceinline__ void dp_line_put(const dp_line_acc<LV, false, SH> &a, cell_t *out, dp_pos_t q, cell_t v)
+{
+	if constexpr (SH)
+		dp_pass_sh()[a.ooff + (int)q] = v;
+	else
+		out[q] = v;
+}
+
+template <bool FLAG, bool LV, bool SH = false> __device__ __forceinline__ void dp_line_cells(dp_line_acc<LV, false, SH> &a, cell_t *out, long long real, dp_part_t &acc, long long q0, long long q1, long long step)
 {
 #if DP_LINE_FAST
-	if constexpr (FLAG) {
+	if constexpr (FLAG && !SH) {
 		dp_line_acc<LV, true> f;
 #pragma unroll
 		for (int d = 0; d <= DP_REACH; ++d)
@@ -132,7 +161,7 @@ template <bool FLAG, bool LV> __device__ __forceinline__ void dp_line_cells(dp_l
 	if (!ansLine) {
 		for (dp_pos_t q = (dp_pos_t)q0; q < (dp_pos_t)q1; q += (dp_pos_t)step) {
 			DP_LINE_IJ(q);
-			out[q] = dp_rec(i, j, a);
+			dp_line_put(a, out, q, dp_rec(i, j, a));
 		}
 		return;
 	}
@@ -140,7 +169,7 @@ template <bool FLAG, bool LV> __device__ __forceinline__ void dp_line_cells(dp_l
 	for (dp_pos_t q = (dp_pos_t)q0; q < (dp_pos_t)q1; q += (dp_pos_t)step) {
 		DP_LINE_IJ(q);
 		const cell_t v = dp_rec(i, j, a);
-		out[q] = v;
+		dp_line_put(a, out, q, v);
 		dp_part_cell(acc, i, j, v);
 	}
 }
@@ -434,10 +463,13 @@ dp_linepass(long long L0, int k, cell_t *ring, int nslots, dp_part_t *part, long
 	for (int e = 0; e < k; ++e) {
 		const long long L = L0 + e, w = k - 1 - e; // w: lines of the pass after this one
 		const long long lo = q0 - w * reachL > 0 ? q0 - w * reachL : 0, hi = q1 + w * reachR < DP_WIDTH ? q1 + w * reachR : DP_WIDTH;
-		dp_line_acc<true> a;
+		dp_line_acc<true, false, true> a;
 #pragma unroll
-		for (int d = 0; d <= DP_REACH; ++d)
+		for (int d = 0; d <= DP_REACH; ++d) {
 			a.prev[d] = sh + dp_pass_slot(L - d) * sw - lo0;
+			a.soff[d] = (int)(dp_pass_slot(L - d) * sw - lo0);
+		}
+		a.ooff = a.soff[0];
 		a.safe = lo0;
 		const long long real = DP_BACK ? DP_NLINES - 1 - L : L;
 		a.fill(real);
