@@ -239,7 +239,8 @@ func (e *Executor) KeepsCols(pl *plan.Plan) bool { return e.KeepsRows(pl) }
 // KeepsColumns: the wavefront sweeps keep chosen columns with their
 // chosen rows (backend.Options.KeepColumns), forward — a traceback's
 // checkpoints in blocks — on compiled code as its strips pass the
-// columns, on the Go evaluator as its batches do.
+// columns (or its rows scan, a row at a time), on the Go evaluator as its
+// batches do.
 func (e *Executor) KeepsColumns(pl *plan.Plan) bool {
 	return pl.Schedule == plan.Wavefront && pl.Direction != plan.Backward
 }
