@@ -179,6 +179,13 @@ type OnDevice interface {
 	DeviceFree() int64
 }
 
+// ErrNoKeptRows is what an executor's error wraps when a run asked to keep
+// chosen rows (Options.KeepRows) of a grid its RowKeeper allows cannot
+// after all — a CPU's cells' wavefront of several tables on the Go
+// evaluator, which keeps the whole grid — before computing anything: the
+// caller runs the grid in bands instead.
+var ErrNoKeptRows = errors.New("the run cannot keep chosen rows")
+
 // ErrNotOnDevice is what an executor's error wraps when it cannot keep
 // this problem's grid on its device (its kernel does not lay the grid out
 // whole); the caller keeps it otherwise.

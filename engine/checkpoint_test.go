@@ -736,7 +736,9 @@ func (g *countedGrid) Close() error {
 // columns, every kind of block run by an executor of its own that makes
 // one program a shape (backend.Instancer) — gives the whole grid's
 // answer, tree and path, int and float cells, at sizes that leave a
-// first band and a first column of blocks of other sizes.
+// first band and a first column of blocks of other sizes; and so does one
+// of several tables in bands, its forward pass one compiled run keeping
+// the bands' rows.
 func TestCheckpointBlocksCompiled(t *testing.T) {
 	t.Setenv(cpu.CodeEnv, "c")
 	ex, err := engine.NewCPU(3)
@@ -745,27 +747,32 @@ func TestCheckpointBlocksCompiled(t *testing.T) {
 	}
 	r := dptest.Rand(t)
 	for _, c := range []struct {
-		name string
-		n    int
-		src  func(n int) string
+		name   string
+		n      int
+		src    func(n int) string
+		blocks bool // else bands, the forward pass keeping their rows
 	}{
-		{"lcs", 301, func(n int) string { return dptest.LCS(dptest.DNA(r, n), dptest.DNA(r, n+40)) }},
+		{"lcs", 301, func(n int) string { return dptest.LCS(dptest.DNA(r, n), dptest.DNA(r, n+40)) }, true},
 		{"edit-float", 257, func(n int) string {
 			return strings.Replace(dptest.EditDistance(dptest.DNA(r, n+3), dptest.DNA(r, n), 1, 1, 2), "\n", "\ncell: double\n", 1)
-		}},
+		}, true},
+		{"gotoh", 203, func(n int) string { return dptest.Gotoh(dptest.DNA(r, n), dptest.DNA(r, n+7), 5, 2) }, false},
 	} {
 		l, s, whole := wholeTrace(t, c.name, c.src(c.n), ex)
 		budget := plan.GridBytes(l.Problem) * 3 / 4
+		if !c.blocks {
+			budget = plan.GridBytes(l.Problem) / 3 // bands of at most a third
+		}
 		lay, err := engine.HostTraceLayout(l, budget)
-		if err != nil || !lay.Blocks || lay.DeviceBlocks || lay.Bands < 3 || lay.ColBlocks < 3 {
+		if err != nil || lay.Blocks != c.blocks || lay.DeviceBlocks || lay.Bands < 3 || c.blocks && lay.ColBlocks < 3 {
 			t.Fatalf("%s: layout %+v, %v", c.name, lay, err)
 		}
 		got, err := engine.Run(context.Background(), l, ex, backend.Options{Traceback: true, TraceMemory: budget})
 		if err != nil {
-			t.Fatalf("%s, blocks: %s", c.name, source.Format(err, s.Text))
+			t.Fatalf("%s, checkpoints: %s", c.name, source.Format(err, s.Text))
 		}
-		if got.Trace == nil || !got.Trace.Blocks || got.Recomputed < 2 || !strings.Contains(got.Device, "compiled by") {
-			t.Fatalf("%s: trace %+v, %d blocks recomputed, %s", c.name, got.Trace, got.Recomputed, got.Device)
+		if got.Trace == nil || got.Trace.Blocks != c.blocks || got.Recomputed < 2 || !strings.Contains(got.Device, "compiled by") {
+			t.Fatalf("%s: trace %+v, %d recomputed, %s", c.name, got.Trace, got.Recomputed, got.Device)
 		}
 		if got.Answer() != whole.Answer() {
 			t.Fatalf("%s: answer %v, whole grid %v", c.name, got.Answer(), whole.Answer())

@@ -23,6 +23,7 @@ package checkpoint
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -157,7 +158,11 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 		g.spill = sp
 	} else if keepsRows(ex, pl) {
 		// (An executor keeping the rows holds them all at once.)
-		return g.keptRows(pl, opt, start)
+		res, kg, err := g.keptRows(pl, opt, start)
+		if !errors.Is(err, backend.ErrNoKeptRows) || lay.Blocks {
+			return res, kg, err
+		}
+		// The run it chose cannot keep them: band by band.
 	}
 	ans := newAnswer(pl.Answer)
 	res := &backend.Result{}

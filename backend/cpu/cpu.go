@@ -227,14 +227,22 @@ func (e *Executor) threadsFor(opt backend.Options) int {
 // (backend.Options.KeepRows) as their batches pass; the generic sweeps
 // keep their whole grid anyway, and the cols sweep's batches run down
 // columns.
+//
+// So does the compiled rows scan of the cells' wavefront of several
+// tables (plan.Plan.Cells), a row at a time; where it does not run (no
+// compiler, a program it cannot make), the Go evaluator would keep the
+// whole grid, and the run fails with backend.ErrNoKeptRows before
+// computing anything (a traceback then runs in bands).
 func (e *Executor) KeepsRows(pl *plan.Plan) bool {
-	return pl.Schedule == plan.Rows || pl.Schedule == plan.Wavefront
+	return pl.Schedule == plan.Rows || pl.Schedule == plan.Wavefront || pl.Cells > 1 && e.native != nil
 }
 
-// KeepsCols: the sweeps that keep chosen rows keep a window of columns
-// too (backend.Options.KeepCols), as their batches pass; the compiled
-// forward wavefront stops after it.
-func (e *Executor) KeepsCols(pl *plan.Plan) bool { return e.KeepsRows(pl) }
+// KeepsCols: the rows and wavefront sweeps keep a window of columns too
+// (backend.Options.KeepCols), as their batches pass; the compiled forward
+// wavefront stops after it.
+func (e *Executor) KeepsCols(pl *plan.Plan) bool {
+	return pl.Schedule == plan.Rows || pl.Schedule == plan.Wavefront
+}
 
 // KeepsColumns: the wavefront sweeps keep chosen columns with their
 // chosen rows (backend.Options.KeepColumns), forward — a traceback's
@@ -270,6 +278,10 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 			return res, err
 		}
 		device += ", Go evaluator (not compiled: " + why + ")"
+	}
+	if len(opt.KeepRows) > 0 && !opt.KeepGrid(p) && pl.Schedule.Generic() {
+		// (KeepsRows: the compiled scan of several tables alone.)
+		return nil, fmt.Errorf("%w: the %s schedule on the Go evaluator (%s)", backend.ErrNoKeptRows, pl.Schedule, device)
 	}
 	r, err := newRun(ctx, q, pl, opt, threads, e.tune)
 	if err != nil {
@@ -424,6 +436,11 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 	lib, why := e.library(q, pl, opt)
 	if why != "" {
 		return nil, why, nil
+	}
+	if len(opt.KeepRows) > 0 && !opt.KeepGrid(p) && lib.Prog.Fronts {
+		// The fronts keep the whole grid: not for a traceback's
+		// checkpoints.
+		return nil, "the compiled fronts keep the whole grid, not chosen rows", nil
 	}
 	keepColumns := len(opt.KeepColumns) > 0 && !opt.KeepGrid(p)
 	if keepColumns && (lib.Prog.Fronts || lib.Prog.Schedule != plan.Wavefront || len(p.Tables) > 1 || lib.Prog.Backward && !lib.Prog.Scan) {

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -197,4 +198,49 @@ func gathers(r *rand.Rand, n, m int) string {
 	}
 	return fmt.Sprintf("int %dx%d W = %s\n%d x %d\ncell[i][j] = W[i][j] + max(i >= 1 ? cell[i-1][j] : 0, j >= 1 ? cell[i][j-1] - 1 : 0, i >= 1 && j >= 1 ? cell[i-1][j-1] + 1 : 0)\n",
 		n, m, strings.Join(w, " & "), n, m)
+}
+
+// TestKeepRowsTables: the compiled scan of several tables' cells keeps
+// chosen rows (whole rows of the flat grid, every table), as the whole
+// grid has them; on the Go evaluator, which would keep the whole grid,
+// the run refuses with backend.ErrNoKeptRows before computing, and the
+// executor without a compiler does not offer to keep them.
+func TestKeepRowsTables(t *testing.T) {
+	r := dptest.Rand(t)
+	c, cerr := compiler()
+	for _, n := range []int{1, 2, 17, 64, 150} {
+		p, pl := dptest.Load(t, "gotoh.dp", dptest.Gotoh(dptest.DNA(r, n), dptest.DNA(r, n+5), 5, 2))
+		if pl.Cells < 2 {
+			t.Fatalf("gotoh is planned without its cells (%d)", pl.Cells)
+		}
+		if New(1).WithNative(nil).KeepsRows(pl) {
+			t.Errorf("n=%d: the Go evaluator offers to keep rows of several tables", n)
+		}
+		whole, err := solveGo(t, p, pl, backend.Options{Maintain: true, NoSpecial: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keep []int64
+		for i := int64(0); i < p.Rows; i += 1 + int64(r.IntN(9)) {
+			keep = append(keep, i)
+		}
+		opt := backend.Options{KeepRows: keep, NoSpecial: true, Threads: 2}
+		if _, err := solveGo(t, p, pl, opt); !errors.Is(err, backend.ErrNoKeptRows) {
+			t.Errorf("n=%d: the Go evaluator asked to keep rows of several tables: %v", n, err)
+		}
+		if cerr != nil {
+			continue
+		}
+		if !compiling(New(2), c).KeepsRows(pl) {
+			t.Fatalf("n=%d: the compiled scan keeps no rows of several tables", n)
+		}
+		got, err := solveCompiled(t, c, p, pl, opt)
+		if err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if !strings.Contains(got.Device, "compiled by") {
+			t.Fatalf("n=%d: not compiled: %s", n, got.Device)
+		}
+		dptest.KeptRows(t, fmt.Sprintf("gotoh n=%d", n), got, whole, keep)
+	}
 }
