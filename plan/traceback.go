@@ -256,13 +256,21 @@ func rowReach(p *ir.Problem, pl *Plan) (int64, string) {
 // readsNoColumnRight reports whether every reference reads its own
 // column or one to the left, so that a band recomputed for a walk that
 // entered it at column j needs no column beyond j. A 3-D grid's columns
-// are planes of cells (the lowering's), so it is never narrowed.
+// are planes of cells (the lowering's), so it is never narrowed. For the
+// cells of T tables (Plan.Cells), columns are whole cells, j*T + table: a
+// reference may read a later table of its own cell or of one to the left,
+// up to T-1 flat columns to the right, and a band cut after a whole cell
+// (the walk's bands are) still holds all it reads.
 func readsNoColumnRight(p *ir.Problem, pl *Plan) bool {
 	if p.Dims == 3 {
 		return false
 	}
+	right := int64(0) // how far right of its own flat column a reference may read
+	if pl.Cells > 1 && int64(len(p.Tables)) == pl.Cells {
+		right = pl.Cells - 1
+	}
 	for _, d := range pl.Deps {
-		if d.RangeJ.Lo < 0 {
+		if d.RangeJ.Lo < -right {
 			return false
 		}
 	}

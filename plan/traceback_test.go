@@ -47,6 +47,27 @@ cell[i][j] = 1 when i < 2 || j == 299
 		t.Errorf("two rows back, a column right: %+v, %v", lay2, err)
 	}
 
+	// The cells of several tables read later tables of a cell above (H at
+	// flat column 3j+2 from X's 3j): up to T-1 flat columns right, within
+	// the cell, so a band cut after a whole cell narrows all the same; a
+	// table reading the cell to the right does not.
+	r := dptest.Rand(t)
+	pg, plg := dptest.Load(t, "gotoh.dp", dptest.Gotoh(dptest.DNA(r, 300), dptest.DNA(r, 290), 5, 2))
+	if layg, err := plan.Traceback(pg, plg, plan.GridBytes(pg)/3); err != nil || layg.Whole || plg.Cells != 3 || !layg.Narrow {
+		t.Errorf("gotoh: %+v (cells of %d tables), %v", layg, plg.Cells, err)
+	}
+	pr, plr := dptest.Load(t, "right.dp", `int 1x? A = 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20
+int 1x? B = 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40
+(len(A)+1) x (len(B)+1)
+X[i][j] = 0 when i == 0 || j == 0 || j == COLS-1
+        | max(X[i-1][j], H[i-1][j+1]) + 1 otherwise
+H[i][j] = 0 when i == 0 || j == 0
+        | max(H[i-1][j-1], X[i][j]) + A[i-1] otherwise
+`)
+	if layr, err := plan.Traceback(pr, plr, plan.GridBytes(pr)/3); err == nil && !layr.Whole && layr.Narrow {
+		t.Errorf("a table reading the cell to the right, above: narrowed (%+v, cells of %d tables)", layr, plr.Cells)
+	}
+
 	// Interval DP reads rows below its own.
 	d := make([]int64, 300)
 	for k := range d {

@@ -36,7 +36,12 @@ const (
 // (r0 = 0) is p itself, cut to its rows and columns.
 //
 // The band's answer is its last cell (the caller reads the kept grid).
-func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid, cells cellBounds) (*ir.Problem, error) {
+//
+// With perTable, a band of a recurrence of several tables is given its rows
+// table by table (tableBand): it then plans as p does, the tables of a
+// cell together, instead of over its flat columns. Not for a band to be
+// transposed, whose flat columns would become rows.
+func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid, cells cellBounds, perTable bool) (*ir.Problem, error) {
 	base := r0
 	given := int64(0)
 	if r0 > 0 {
@@ -64,12 +69,15 @@ func band(p *ir.Problem, r0, rows, cols int64, reach int64, top *backend.Grid, c
 		if base < 0 || base > p.Rows-(given+rows) {
 			return nil, fmt.Errorf("internal error: the band at row %d (%d rows) leaves the %d rows of its grid", r0, rows, p.Rows)
 		}
+		vi, vj := c.indexVar(p, ir.VarI), c.indexVar(p, ir.VarJ)
+		b.Inputs = append([]*ir.Input(nil), p.Inputs...)
+		if T := int64(len(p.Tables)); perTable && T > 1 && p.Dims == 2 && p.Of == nil && cols%T == 0 {
+			return tableBand(&b, p, c, r0, rows, cols, given, base, top, cells, vi, vj)
+		}
 		in, err := givenInput(p, levelName(bandInput, p), given, cols, top.At, cells)
 		if err != nil {
 			return nil, fmt.Errorf("band at row %d: %w", r0, err)
 		}
-		vi, vj := c.indexVar(p, ir.VarI), c.indexVar(p, ir.VarJ)
-		b.Inputs = append([]*ir.Input(nil), p.Inputs...)
 		c.base = givenCase(&b, in, given, vi, vj, levelName(baseInput, p), base, p.Rows-(given+rows))
 	}
 	if err := c.cases(&b, p); err != nil {
@@ -211,6 +219,62 @@ func givenCase(b *ir.Problem, in *ir.Input, n int64, v, w *ir.Var, baseName stri
 		Value: &ir.Load{Node: ir.Node{T: b.CellType, Pos: pos}, In: in, Index: []ir.Expr{first, w}},
 	})
 	return bi
+}
+
+// tableBand finishes band b of p, a 2-D recurrence of T tables, given its
+// rows table by table: an input of given x cols/T cells for each table,
+// read by table t's first case (J % T == t && i < given: its input at the
+// user's column, J / T, as the table's own cases read an input), then
+// table t's cases — so that every case is one table's, in table order
+// (plan.TableCases), and the band plans as p does, the tables of a cell
+// computed together, rather than as a grid of flat columns (a case read by
+// the flat column belongs to no table). The base of the row variable is
+// one input for all.
+func tableBand(b, p *ir.Problem, c *cloner, r0, rows, cols, given, base int64, top *backend.Grid, cells cellBounds, vi, vj *ir.Var) (*ir.Problem, error) {
+	T := int64(len(p.Tables))
+	pos := b.RecurPos
+	konst := func(x int64) ir.Expr {
+		return &ir.Const{Node: ir.Node{T: vj.T, Pos: pos}, V: ir.Value{T: vj.T, I: x}}
+	}
+	var first ir.Expr = vi
+	if given == 1 {
+		first = &ir.Const{Node: ir.Node{T: vi.T, Pos: pos}, V: ir.Value{T: vi.T, I: 0}}
+	}
+	userJ := &ir.Binary{Node: ir.Node{T: vj.T, Pos: pos}, Op: ir.OpDiv, X: vj, Y: konst(T)}
+	given0 := make([]*ir.Case, T)
+	for t := range T {
+		in, err := givenInput(p, fmt.Sprintf("%s %s", levelName(bandInput, p), p.Tables[t]), given, cols/T,
+			func(a, k int64) ir.Value { return top.At(a, k*T+t) }, cells)
+		if err != nil {
+			return nil, fmt.Errorf("band at row %d: %w", r0, err)
+		}
+		b.Inputs = append(b.Inputs, in)
+		test := &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpEq,
+			X: &ir.Binary{Node: ir.Node{T: vj.T, Pos: pos}, Op: ir.OpRem, X: vj, Y: konst(T)}, Y: konst(t)}
+		own := &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpLt, X: vi, Y: &ir.Const{Node: ir.Node{T: vi.T, Pos: pos}, V: ir.Value{T: vi.T, I: given}}}
+		given0[t] = &ir.Case{Pos: pos, Table: int(t),
+			Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpAnd, X: test, Y: own},
+			Value: &ir.Load{Node: ir.Node{T: b.CellType, Pos: pos}, In: in, Index: []ir.Expr{first, userJ}},
+		}
+	}
+	bi := &ir.Input{Pos: pos, Name: levelName(baseInput, p), T: vi.T, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint",
+		Bounded: true, Lo: 0, Hi: p.Rows - (given + rows)}
+	b.Inputs = append(b.Inputs, bi)
+	c.base = bi
+	if err := c.cases(b, p); err != nil {
+		return nil, err
+	}
+	own := b.Cases
+	b.Cases = make([]*ir.Case, 0, len(own)+int(T))
+	for t := range T {
+		b.Cases = append(b.Cases, given0[t])
+		for _, k := range own {
+			if int64(k.Table) == t {
+				b.Cases = append(b.Cases, k)
+			}
+		}
+	}
+	return b, nil
 }
 
 // withSpan sets in's span, which a program's generation and planning ask

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cpu"
+	"github.com/dpgpu/dpgpu/backend/native"
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
@@ -32,7 +33,7 @@ func TestBandProgramsUnchecked(t *testing.T) {
 			t.Fatalf("no cell range for\n%s", src)
 		}
 		top := backend.NewGrid(p.CellType, 1, p.Cols)
-		bp, err := band(p, 1000, 500, p.Cols, 1, top, cells)
+		bp, err := band(p, 1000, 500, p.Cols, 1, top, cells, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +88,7 @@ cell[k][i][j] = 0 when k == 0 || i == 0 || j < 3
               | max(cell[k-1][i][j], cell[k][i-1][j], cell[k][i][j - 1 - min(k, 2)], max(m in 0..i-1: cell[k][m][j])) otherwise
 `)
 	top := backend.NewGrid(p.CellType, 1, p.Cols)
-	bp, err := band(p, 3, 2, p.Cols, 1, top, cellBounds{})
+	bp, err := band(p, 3, 2, p.Cols, 1, top, cellBounds{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestBandCasesKeepTables(t *testing.T) {
 	cells := cellBounds{}
 	cells.lo, cells.hi, cells.ok = codegen.CellRange(p, pl)
 	top := backend.NewGrid(p.CellType, 1, p.Cols)
-	bp, err := band(p, 100, 50, p.Cols, 1, top, cells)
+	bp, err := band(p, 100, 50, p.Cols, 1, top, cells, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,6 +139,64 @@ func TestBandCasesKeepTables(t *testing.T) {
 		}
 		if _, ok := b.OwnCond(T, k == len(p.Cases)-1); !ok {
 			t.Errorf("case %d (table %d): the band's copy does not start with its table's test", k, c.Table)
+		}
+	}
+}
+
+// TestBandTables: a band of several tables given its rows table by table
+// (band's perTable) has only cases of one table, in table order, so that
+// it plans as the whole grid does (the tables of a cell together,
+// plan.Plan.Cells), and computes the whole grid's cells — on the Go
+// evaluator and, where there is a compiler, on compiled code — for bands
+// given one row and two, at the grid's top and inside it.
+func TestBandTables(t *testing.T) {
+	r := dptest.Rand(t)
+	for _, src := range []string{
+		dptest.Gotoh(dptest.DNA(r, 97), dptest.DNA(r, 61), 5, 2),
+		dptest.Gotoh(dptest.DNA(r, 40), dptest.DNA(r, 70), 3, 1),
+	} {
+		p, pl := dptest.Load(t, "gotoh.dp", src)
+		T := int64(len(p.Tables))
+		whole, err := cpu.New(2).Run(t.Context(), p, pl, backend.Options{Maintain: true, NoSpecial: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells := cellBounds{}
+		cells.lo, cells.hi, cells.ok = codegen.CellRange(p, pl)
+		for _, c := range [][2]int64{{1, 9}, {17, 23}, {p.Rows - 5, 5}, {30, 1}} {
+			r0, rows := c[0], c[1]
+			top := whole.Grid.RowsOf(r0-1, 1)
+			bp, err := band(p, r0, rows, p.Cols, 1, top, cells, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !plan.TableCases(bp) {
+				t.Fatalf("band at %d: a case belongs to no table, or the tables are out of order", r0)
+			}
+			bpl, err := plan.Analyze(bp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bpl.Cells != T {
+				t.Errorf("band at %d: planned with cells of %d tables, want %d (%s)", r0, bpl.Cells, T, bpl.Reason)
+			}
+			exs := []*cpu.Executor{cpu.New(2)}
+			if c, err := native.Find(); err == nil {
+				exs = append(exs, cpu.New(2).WithNative(c).CompileAllSizes())
+			}
+			for _, ex := range exs {
+				got, err := ex.Run(t.Context(), bp, bpl, backend.Options{Maintain: true, NoSpecial: true})
+				if err != nil {
+					t.Fatalf("band at %d: %v", r0, err)
+				}
+				for i := range bp.Rows {
+					for j := range bp.Cols {
+						if a, w := got.Grid.At(i, j), whole.Grid.At(bp.RowBase+i, j); a != w {
+							t.Fatalf("band at %d (%s): cell [%d][%d] (the grid's [%d], flat column %d) is %v, the grid's %v", r0, got.Device, i, j, bp.RowBase+i, j, a, w)
+						}
+					}
+				}
+			}
 		}
 	}
 }
