@@ -757,6 +757,25 @@ func TestCheckpointBlocksCompiled(t *testing.T) {
 			return strings.Replace(dptest.EditDistance(dptest.DNA(r, n+3), dptest.DNA(r, n), 1, 1, 2), "\n", "\ncell: double\n", 1)
 		}, true},
 		{"gotoh", 203, func(n int) string { return dptest.Gotoh(dptest.DNA(r, n), dptest.DNA(r, n+7), 5, 2) }, false},
+		// Two rows and three columns back: blocks given two rows and
+		// three columns, on the compiled strips.
+		{"reach-2-3", 260, func(n int) string {
+			return fmt.Sprintf(`int 1x? w = %s
+(len(w)+1) x %d
+cell[i][j] = j - i    when i < 2 || j < 3
+           | max(cell[i-2][j-1] + w[i-1] emit 0, cell[i-1][j-3] - 1 emit 1, cell[i][j-1] emit 2, cell[i-1][j] - 2 emit 3)   otherwise
+`, dptest.Join(dptest.Ints(r, n, -4, 9)), n+9)
+		}, true},
+		// A 2-D input at the cell: the compiled rows scan keeps the
+		// checkpoint columns.
+		{"scan", 140, func(n int) string {
+			rows := make([]string, n)
+			for k := range rows {
+				rows[k] = dptest.Join(dptest.Ints(r, n+5, -3, 9))
+			}
+			return fmt.Sprintf("int %dx%d W = %s\n%d x %d\ncell[i][j] = 0 when i == 0 || j == 0\n           | W[i][j] + max(cell[i-1][j] emit 0, cell[i][j-1] - 1 emit 1, cell[i-1][j-1] + 1 emit 2)   otherwise\n",
+				n, n+5, strings.Join(rows, " & "), n, n+5)
+		}, true},
 	} {
 		l, s, whole := wholeTrace(t, c.name, c.src(c.n), ex)
 		budget := plan.GridBytes(l.Problem) * 3 / 4
