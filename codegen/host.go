@@ -73,6 +73,14 @@ type HostProgram struct {
 	Serial, Pipeline bool
 }
 
+// KeepsColumns reports whether the program keeps chosen columns
+// (dp_host_run's kcols): a wavefront of one table — its strips swept
+// forward, or its rows scan either way (several tables are planned as a
+// hyperplane of their cells).
+func (hp *HostProgram) KeepsColumns() bool {
+	return hp.Schedule == plan.Wavefront && !hp.Fronts && (hp.Scan || !hp.Backward)
+}
+
 // Host entry point and its control block (backend/native mirrors the
 // layout of struct dp_host_ctl).
 const (

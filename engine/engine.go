@@ -330,7 +330,7 @@ func traceOverBudget(ctx context.Context, l *Loaded, ex backend.Executor, opt ba
 			if opt.DeviceBudget > 0 {
 				free = min(free, opt.DeviceBudget)
 			}
-			for _, dl := range deviceLayouts(l, free, opt.TraceMemory, keepsCheckpoints(ex, l.Plan)) {
+			for _, dl := range deviceLayouts(l, free, opt.TraceMemory, checkpoint.KeepsCheckpoints(ex, l.Plan)) {
 				res, err := traceBands(ctx, l, ex, opt, dl)
 				if err == nil || !errors.Is(err, backend.ErrNotOnDevice) {
 					return res, err
@@ -345,7 +345,7 @@ func traceOverBudget(ctx context.Context, l *Loaded, ex backend.Executor, opt ba
 		return nil, InputError(layErr)
 	case !lay.Whole:
 		if _, dev := ex.(backend.OnDevice); !dev {
-			lay = hostLayout(l, lay, opt.TraceMemory, keepsCheckpoints(ex, l.Plan))
+			lay = hostLayout(l, lay, opt.TraceMemory, checkpoint.KeepsCheckpoints(ex, l.Plan))
 		}
 		return traceBands(ctx, l, ex, opt, lay)
 	case opt.TraceMemory > 0:
@@ -365,16 +365,7 @@ func HostTraceLayout(l *Loaded, budget int64) (plan.TraceLayout, error) {
 	if err != nil || lay.Whole {
 		return lay, err
 	}
-	return hostLayout(l, lay, budget, keepsCheckpoints(cpu.New(1), l.Plan)), nil
-}
-
-// keepsCheckpoints reports whether ex keeps the checkpoints of blocks —
-// chosen columns with chosen rows — of a grid planned as pl in one run
-// (backend.ColumnSetKeeper and backend.RowKeeper).
-func keepsCheckpoints(ex backend.Executor, pl *plan.Plan) bool {
-	c, ok := ex.(backend.ColumnSetKeeper)
-	r, ok2 := ex.(backend.RowKeeper)
-	return ok && ok2 && c.KeepsColumns(pl) && r.KeepsRows(pl)
+	return hostLayout(l, lay, budget, checkpoint.KeepsCheckpoints(cpu.New(1), l.Plan)), nil
 }
 
 // hostLayout is blocks (plan.HostBlocks) instead of bands, lay, where the

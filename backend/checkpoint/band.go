@@ -6,6 +6,7 @@ import (
 	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/ir"
+	"github.com/dpgpu/dpgpu/source"
 )
 
 // bandInput names the input that holds a band's boundary rows. The name
@@ -195,30 +196,43 @@ func givenInput(p *ir.Problem, name string, n, m int64, at func(a, b int64) ir.V
 
 // givenCase adds to b the first case of a band or block: cells with
 // v < n (v the row variable for given rows, the column variable for given
-// columns) read given input in at [v][w], w the other variable — at
-// [0][w] for one row or column (the usual reach: a value of the column,
-// or of the row, which the back ends stage rather than gather cell by
-// cell). It adds in and returns the input, added too, that holds the base
-// v is shifted by: data, not a constant of the code, so that every band
-// or block of a shape is one program (a GPU compiles it once), bounded by
-// 0 .. hi as every one of that shape is.
+// columns) read given input in at [v][w] (givenLoad), w the other
+// variable. It adds in and returns the input, added too, that holds the
+// base v is shifted by (baseOf).
 func givenCase(b *ir.Problem, in *ir.Input, n int64, v, w *ir.Var, baseName string, base, hi int64) *ir.Input {
 	pos := b.RecurPos
-	konst := func(t ir.Type, x int64) ir.Expr {
-		return &ir.Const{Node: ir.Node{T: t, Pos: pos}, V: ir.Value{T: t, I: x}}
-	}
-	bi := &ir.Input{Pos: pos, Name: baseName, T: v.T, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint",
-		Bounded: true, Lo: 0, Hi: hi}
+	bi := baseOf(pos, baseName, v.T, base, hi)
 	b.Inputs = append(b.Inputs, in, bi)
-	var first ir.Expr = v
-	if n == 1 {
-		first = konst(v.T, 0)
-	}
 	b.Cases = append(b.Cases, &ir.Case{Pos: pos,
-		Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpLt, X: v, Y: konst(v.T, n)},
-		Value: &ir.Load{Node: ir.Node{T: b.CellType, Pos: pos}, In: in, Index: []ir.Expr{first, w}},
+		Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpLt, X: v, Y: konst(v.T, n, pos)},
+		Value: givenLoad(b, in, n, v, w),
 	})
 	return bi
+}
+
+// baseOf is the input of one value that a band's or block's index
+// variable is shifted by: data, not a constant of the code, so that every
+// band or block of a shape is one program (a GPU compiles it once),
+// bounded by 0 .. hi as every one of that shape is.
+func baseOf(pos source.Pos, name string, t ir.Type, base, hi int64) *ir.Input {
+	return &ir.Input{Pos: pos, Name: name, T: t, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint",
+		Bounded: true, Lo: 0, Hi: hi}
+}
+
+// givenLoad reads given input in (n rows or columns) at [v][w]: at [0][w]
+// for one (the usual reach: a value of the column, or of the row, which
+// the back ends stage rather than gather cell by cell).
+func givenLoad(b *ir.Problem, in *ir.Input, n int64, v *ir.Var, w ir.Expr) ir.Expr {
+	var first ir.Expr = v
+	if n == 1 {
+		first = konst(v.T, 0, b.RecurPos)
+	}
+	return &ir.Load{Node: ir.Node{T: b.CellType, Pos: b.RecurPos}, In: in, Index: []ir.Expr{first, w}}
+}
+
+// konst is the constant x of type t.
+func konst(t ir.Type, x int64, pos source.Pos) ir.Expr {
+	return &ir.Const{Node: ir.Node{T: t, Pos: pos}, V: ir.Value{T: t, I: x}}
 }
 
 // tableBand finishes band b of p, a 2-D recurrence of T tables, given its
@@ -233,14 +247,7 @@ func givenCase(b *ir.Problem, in *ir.Input, n int64, v, w *ir.Var, baseName stri
 func tableBand(b, p *ir.Problem, c *cloner, r0, rows, cols, given, base int64, top *backend.Grid, cells cellBounds, vi, vj *ir.Var) (*ir.Problem, error) {
 	T := int64(len(p.Tables))
 	pos := b.RecurPos
-	konst := func(x int64) ir.Expr {
-		return &ir.Const{Node: ir.Node{T: vj.T, Pos: pos}, V: ir.Value{T: vj.T, I: x}}
-	}
-	var first ir.Expr = vi
-	if given == 1 {
-		first = &ir.Const{Node: ir.Node{T: vi.T, Pos: pos}, V: ir.Value{T: vi.T, I: 0}}
-	}
-	userJ := &ir.Binary{Node: ir.Node{T: vj.T, Pos: pos}, Op: ir.OpDiv, X: vj, Y: konst(T)}
+	userJ := &ir.Binary{Node: ir.Node{T: vj.T, Pos: pos}, Op: ir.OpDiv, X: vj, Y: konst(vj.T, T, pos)}
 	given0 := make([]*ir.Case, T)
 	for t := range T {
 		in, err := givenInput(p, fmt.Sprintf("%s %s", levelName(bandInput, p), p.Tables[t]), given, cols/T,
@@ -250,17 +257,15 @@ func tableBand(b, p *ir.Problem, c *cloner, r0, rows, cols, given, base int64, t
 		}
 		b.Inputs = append(b.Inputs, in)
 		test := &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpEq,
-			X: &ir.Binary{Node: ir.Node{T: vj.T, Pos: pos}, Op: ir.OpRem, X: vj, Y: konst(T)}, Y: konst(t)}
-		own := &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpLt, X: vi, Y: &ir.Const{Node: ir.Node{T: vi.T, Pos: pos}, V: ir.Value{T: vi.T, I: given}}}
+			X: &ir.Binary{Node: ir.Node{T: vj.T, Pos: pos}, Op: ir.OpRem, X: vj, Y: konst(vj.T, T, pos)}, Y: konst(vj.T, t, pos)}
+		own := &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpLt, X: vi, Y: konst(vi.T, given, pos)}
 		given0[t] = &ir.Case{Pos: pos, Table: int(t),
 			Cond:  &ir.Binary{Node: ir.Node{T: ir.Bool, Pos: pos}, Op: ir.OpAnd, X: test, Y: own},
-			Value: &ir.Load{Node: ir.Node{T: b.CellType, Pos: pos}, In: in, Index: []ir.Expr{first, userJ}},
+			Value: givenLoad(b, in, given, vi, userJ),
 		}
 	}
-	bi := &ir.Input{Pos: pos, Name: levelName(baseInput, p), T: vi.T, Rows: 1, Cols: 1, Vector: true, I: []int64{base}, Origin: "checkpoint",
-		Bounded: true, Lo: 0, Hi: p.Rows - (given + rows)}
-	b.Inputs = append(b.Inputs, bi)
-	c.base = bi
+	c.base = baseOf(pos, levelName(baseInput, p), vi.T, base, p.Rows-(given+rows))
+	b.Inputs = append(b.Inputs, c.base)
 	if err := c.cases(b, p); err != nil {
 		return nil, err
 	}
@@ -504,7 +509,7 @@ func (c *cloner) fail(err error) {
 
 // loadOne reads the one value of in (a base).
 func loadOne(in *ir.Input, at ir.Node) ir.Expr {
-	return &ir.Load{Node: ir.Node{T: in.T, Pos: at.Pos}, In: in, Index: []ir.Expr{&ir.Const{Node: ir.Node{T: ir.Int, Pos: at.Pos}, V: ir.Value{T: ir.Int}}}}
+	return &ir.Load{Node: ir.Node{T: in.T, Pos: at.Pos}, In: in, Index: []ir.Expr{konst(ir.Int, 0, at.Pos)}}
 }
 
 func (c *cloner) list(es []ir.Expr) []ir.Expr {

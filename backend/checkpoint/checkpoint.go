@@ -14,11 +14,12 @@
 // same executor, when the walk enters it: a GPU recomputes on the GPU.
 // Memory is the checkpoints plus one band; time at most twice the grid.
 //
-// In blocks (plan.TraceLayout.Blocks: a GPU, a forward 2-D wavefront of
-// one table) the forward pass is one run that keeps checkpoint columns as
-// well as rows, and the walk recomputes, in GPU memory, only the blocks it
-// enters (block): about (rows + columns) x the blocks' side cells more
-// than the grid, where bands recompute about the grid once more.
+// In blocks (plan.TraceLayout.Blocks: a forward 2-D wavefront of one
+// table) the forward pass is one run that keeps checkpoint columns as
+// well as rows, and the walk recomputes only the blocks it enters (block),
+// in GPU memory or on the host: about (rows + columns) x the blocks' side
+// cells more than the grid, where bands recompute about the grid once
+// more.
 package checkpoint
 
 import (
@@ -121,7 +122,7 @@ func Run(ctx context.Context, ex backend.Executor, p *ir.Problem, pl *plan.Plan,
 	if lay.Whole || lay.Band <= 0 {
 		return nil, nil, fmt.Errorf("internal error: checkpoint.Run with a layout that keeps the whole grid")
 	}
-	if lay.Blocks && (lay.Spill || lay.Nested || !keepsColumns(ex, pl)) {
+	if lay.Blocks && (lay.Spill || lay.Nested || !KeepsCheckpoints(ex, pl)) {
 		return nil, nil, fmt.Errorf("internal error: a layout in blocks for an executor that keeps no columns, or in a temporary file")
 	}
 	start := time.Now()
@@ -430,7 +431,7 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 
 // loadBlock makes block (b, k) — band b's rows, column block k's columns,
 // with the rows above and the columns left of them that it is given — the
-// one in GPU memory (lay.Blocks): the block computed ahead of the walk
+// one in memory (lay.Blocks): the block computed ahead of the walk
 // where it is that one, else computed now. Then it starts computing the
 // block the walk will enter next, seen from cell [i][j], where it entered
 // this one (nextBlock), while the walk crosses this one: the GPU is idle
@@ -508,8 +509,8 @@ type prefetched struct {
 	err  error
 }
 
-// computeBlock runs block (b, k) with opt, keeping its grid in GPU memory.
-// It reads only what the forward pass left (the checkpoints, the layout),
+// computeBlock runs block (b, k) with opt, keeping its grid in GPU memory
+// (opt.KeepOnDevice) or on the host. It reads only what the forward pass left (the checkpoints, the layout),
 // so that it may run beside the walk.
 func (g *Grid) computeBlock(b, k int64, opt backend.Options) (*prefetched, error) {
 	r0, rows := g.bandRows(b)
@@ -835,22 +836,20 @@ func (g *Grid) buffer(rows, cols int64) *backend.Grid {
 	if b := g.buf.Reshaped(rows, cols); b != nil {
 		return b
 	}
-	// The first time, room for the tallest band, whole (what the layout
-	// counts): the first band is the shortest, and a buffer grown from it
-	// left its memory to the collector — a traceback of affine
-	// alignments of two virus genomes held 552 MB within 192 MiB. Pages
-	// not written are not the process's.
-	n := max(rows*cols, (g.lay.Band+g.lay.Reach)*g.p.Cols)
-	if g.buf != nil {
-		n = max(rows*cols, min(2*g.buf.Rows*g.buf.Cols, (g.lay.Band+g.lay.Reach)*g.p.Cols))
-	}
-	g.buf = backend.NewGrid(g.p.CellType, 1, n)
+	// Room for the tallest band, whole (what the layout counts), at once:
+	// the first band is the shortest, and a buffer grown from it left its
+	// memory to the collector — a traceback of affine alignments of two
+	// virus genomes held 552 MB within 192 MiB. Pages not written are not
+	// the process's.
+	g.buf = backend.NewGrid(g.p.CellType, 1, max(rows*cols, (g.lay.Band+g.lay.Reach)*g.p.Cols))
 	return g.buf.Reshaped(rows, cols)
 }
 
-// keepsColumns reports whether ex keeps chosen columns with chosen rows
-// of problems planned as pl (backend.ColumnSetKeeper).
-func keepsColumns(ex backend.Executor, pl *plan.Plan) bool {
+// KeepsCheckpoints reports whether ex keeps the checkpoints of blocks —
+// chosen columns with chosen rows — of a grid planned as pl in one run
+// (backend.ColumnSetKeeper and backend.RowKeeper): what a layout in
+// blocks needs.
+func KeepsCheckpoints(ex backend.Executor, pl *plan.Plan) bool {
 	k, ok := ex.(backend.ColumnSetKeeper)
 	return ok && k.KeepsColumns(pl) && keepsRows(ex, pl)
 }

@@ -443,7 +443,7 @@ func (e *Executor) runNative(ctx context.Context, p, q *ir.Problem, pl *plan.Pla
 		return nil, "the compiled fronts keep the whole grid, not chosen rows", nil
 	}
 	keepColumns := len(opt.KeepColumns) > 0 && !opt.KeepGrid(p)
-	if keepColumns && (lib.Prog.Fronts || lib.Prog.Schedule != plan.Wavefront || len(p.Tables) > 1 || lib.Prog.Backward && !lib.Prog.Scan) {
+	if keepColumns && !lib.Prog.KeepsColumns() {
 		return nil, "the compiled sweep keeps no chosen columns", nil
 	}
 	trace.Mark("program")

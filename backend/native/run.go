@@ -182,7 +182,7 @@ func (l *Library) Exec(ctx context.Context, p *ir.Problem, pl *plan.Plan, r Run)
 	}
 	var kcols, kcol uintptr
 	if len(r.KeepColumns) > 0 {
-		if hp.Fronts || hp.Schedule != plan.Wavefront || hp.Backward && !hp.Scan || !r.Columns.Fits(hp.Cell, int64(len(r.KeepColumns)), hp.Rows) ||
+		if !hp.KeepsColumns() || !r.Columns.Fits(hp.Cell, int64(len(r.KeepColumns)), hp.Rows) ||
 			!slices.IsSorted(r.KeepColumns) || r.KeepColumns[0] < 0 || r.KeepColumns[len(r.KeepColumns)-1] >= hp.Cols {
 			return nil, fmt.Errorf("internal error: kept columns of the wrong shape, or of a sweep that keeps none")
 		}
