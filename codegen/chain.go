@@ -11,8 +11,12 @@ import (
 // analysis.FirstChain): it computes a chunk's columns in order and keeps
 // each column's value R and bound H (templates/host.cu,
 // dp_rows_acc::chain); a column whose R(j - S) is not in its chunk, or
-// where the step could differ from the loop, runs the loop. It gives the
-// loop's value and the loop's first error:
+// where the step could differ from the loop, runs the loop. On the GPU,
+// dp_linechain gives each thread a residue class of the row's columns
+// modulo S (a segment of it), in order, and the accessor keeps the last
+// column's R and H in registers (templates/line.cu, dp_line_acc::chain);
+// the other line kernels have no column S before in the thread, and run
+// the loop. It gives the loop's value and the loop's first error:
 //
 //   - for max, V >= 0 (min: V <= 0), so no term leaves the finite range
 //     downwards (upwards for min) without the running one doing so; an
@@ -25,7 +29,8 @@ import (
 //     reads it).
 //
 // An unbounded knapsack of n items and capacity W then costs n*W terms,
-// not n*W*W/weight. The GPU's kernels run the loop.
+// not n*W*W/weight (on the GPU, a segment's first column runs the loop:
+// backend/gpu chainSegs bounds their share).
 
 // chainReduce writes n, of the chain form with step s and increment v,
 // as the accessor's chain: the loop (reduceLoop) where the chain cannot

@@ -79,10 +79,14 @@ const (
 	// FuncLinePass: a pass of lines in shared memory, each block over its
 	// positions widened by what the pass's later lines read (no waits).
 	FuncLinePass = "dp_linepass"
-	FuncGather   = "dp_gather"
-	FuncTile     = "dp_tile"
-	FuncStrip    = "dp_strip"
-	FuncBatch    = "dp_batch"
+	// FuncLineChain computes one row whose recurrence chains a reduction
+	// (Program.Chain): a thread takes a residue class of the columns
+	// modulo the row's step, in order (templates/line.cu).
+	FuncLineChain = "dp_linechain"
+	FuncGather    = "dp_gather"
+	FuncTile      = "dp_tile"
+	FuncStrip     = "dp_strip"
+	FuncBatch     = "dp_batch"
 	// The front kernel's entry points, one per Spread, and the reduction
 	// of a region answer over the finished grid.
 	FuncFrontThread = "dp_front_thread"
@@ -198,6 +202,9 @@ type Options struct {
 
 	// LineThreads is the line kernel's block size (default 256).
 	LineThreads int
+	// NoLineChain keeps a rows program's reductions in their loops (no
+	// FuncLineChain): `DPGPU_LINE_CHAIN=off`, to compare.
+	NoLineChain bool
 	// LineInlineChecks makes the line kernels report a failed check where
 	// it happens (a branch around a call) instead of computing a thread's
 	// cells with the checks as a flag first (measurements).
@@ -308,6 +315,10 @@ type Program struct {
 	// them); -1 when nothing bounds it. The executor deals the lines of a
 	// run to tiles of columns (dp_linetiles) only where both are bounded.
 	LineLeft, LineRight int64
+	// Chain: the line program's recurrence runs its chained reduction
+	// (analysis.FirstChain; chain.go) where the column S before it is the
+	// thread's last, and has FuncLineChain.
+	Chain bool
 
 	// Wavefront: how far back (up, left, in sweep order) cells read.
 	PI, PJ int
@@ -436,8 +447,9 @@ type gen struct {
 	hostScan bool
 	// recChecks: the recurrence has a check that may report (source).
 	recChecks bool
-	// hostChain: where the host program's recurrence has a chained
-	// reduction (chain.go; DP_CHAIN), else no position.
+	// hostChain: where the recurrence of a host program or of a rows
+	// program on the GPU has a chained reduction (chain.go; DP_CHAIN),
+	// else no position.
 	hostChain source.Pos
 	// hostFront: a host program runs the fronts of a generic schedule
 	// (HostProgram.Fronts).
@@ -1334,6 +1346,10 @@ func (g *gen) source() (string, error) {
 		b.WriteString("#undef DP_AGAIN\n#undef DP_LIVE_T\n#undef DP_FAIL_IF\n#define DP_LINE_FAST 1\n")
 	}
 	b.WriteString(g.refTable())
+	if prog.Kernel == KernelLine && g.hostChain.IsValid() {
+		prog.Chain = true
+		b.WriteString("#define DP_CHAIN 1\n")
+	}
 	if prog.Kernel == KernelStrip || prog.Kernel == KernelBatch {
 		if err := templates.Execute(&b, "window.cu", data); err != nil {
 			return "", err

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpgpu/dpgpu/analysis"
+	"github.com/dpgpu/dpgpu/eval"
 	"github.com/dpgpu/dpgpu/internal/dptest"
 	"github.com/dpgpu/dpgpu/ir"
 )
@@ -151,6 +153,37 @@ func harnessRest(prog *Program) string {
 		}
 		memcpy((void *)&dp_err, &first, sizeof first);
 	}
+#if DP_CHAIN && defined(EMU_CHAIN_STEPS)
+	{
+		// The same lines by residue classes (dp_linechain) at each line's
+		// step (EMU_CHAIN_STEPS, 0 where the executor runs dp_line), in 1,
+		// 2, 3 and 7 segments, on one block of 32 threads and on three:
+		// every cell equal, or a failure of the same kind.
+		static const long long steps[] = EMU_CHAIN_STEPS;
+		const dp_error_t first = dp_err;
+		for (long long segs : {1LL, 2LL, 3LL, 7LL})
+			for (unsigned nb : {1u, 3u}) {
+				memset((void *)&dp_err, 0, sizeof dp_err);
+				std::vector<cell_t> ring7(DP_NLINES * DP_WIDTH);
+				static dp_part_t parts7[4096];
+				for (long long L = 0; L < DP_NLINES; ++L) {
+					if (steps[L] > 0)
+						emu_launch(nb, 32, [&] { dp_linechain(L, ring7.data(), (int)DP_NLINES, parts7, steps[L], segs); });
+					else
+						emu_launch(nb, 32, [&] { dp_line(L, ring7.data(), (int)DP_NLINES, parts7); });
+				}
+				if (first.code != dp_err.code) {
+					fprintf(stderr, "dp_linechain (%lld segments, %u blocks) failed with code %d, dp_line with %d\n", segs, nb, dp_err.code, first.code);
+					return 3;
+				}
+				if (first.code == 0 && memcmp(ring.data(), ring7.data(), ring.size() * sizeof(cell_t)) != 0) {
+					fprintf(stderr, "dp_linechain (%lld segments, %u blocks) computed other cells than dp_line\n", segs, nb);
+					return 3;
+				}
+			}
+		memcpy((void *)&dp_err, &first, sizeof first);
+	}
+#endif
 	if (DP_EMU_LEFT >= 0 && DP_EMU_RIGHT >= 0) {
 		// The same lines in passes of k lines in shared memory
 		// (dp_linepass), tiles of a third and a fifth of the line, passes
@@ -462,6 +495,29 @@ func harnessRest(prog *Program) string {
 	return b.String()
 }
 
+// chainSteps is the C initializer of each row's chain step, as
+// backend/gpu's lineChain.stepOf evaluates it (0 where it does not, or
+// is below 1).
+func chainSteps(t *testing.T, name, src string) string {
+	t.Helper()
+	p, _ := dptest.Load(t, name, src)
+	ch, ok := analysis.ChainOf(analysis.FirstChain(p))
+	if !ok {
+		t.Fatal("a program with a chain, but no chain in its problem")
+	}
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range p.Rows {
+		v, err := eval.EvalAt(ch.S, i, 0, nil)
+		if err != nil || v.I < 1 {
+			v.I = 0
+		}
+		fmt.Fprintf(&b, "%dLL, ", v.I)
+	}
+	b.WriteString("0LL}")
+	return b.String()
+}
+
 // emulate compiles prog with the harness and runs it.
 func emulate(t *testing.T, prog *Program) emuResult {
 	t.Helper()
@@ -674,9 +730,10 @@ type emuCase struct {
 	err     [2]int64 // device error code and site (code 0: none; site -1: any site of errKind)
 	errAt   [2]int64 // the cell being computed when it failed
 	errKind SiteKind
-	slabs   int // the strip kernel over this many column slabs (Options.Slabs)
-	bands   int // the strip kernel as this many launches of row bands (Options.Bands)
-	chunk   int // with bands == 1: strips a band
+	slabs   int  // the strip kernel over this many column slabs (Options.Slabs)
+	bands   int  // the strip kernel as this many launches of row bands (Options.Bands)
+	chunk   int  // with bands == 1: strips a band
+	chain   bool // the program must chain its reduction (Program.Chain)
 }
 
 func ints(vals []int64) string {
@@ -848,7 +905,7 @@ func copiesCase(items int, capacity int64, bounded bool, seed uint64) emuCase {
 		}
 		src := dptest.UnboundedKnapsack(wt, val, int(capacity))
 		g := dptest.BoundedKnapsackGrid(wt, val, cnt, int(capacity))
-		return emuCase{name: fmt.Sprintf("unbounded-%dx%d", items, capacity), src: src, opt: Options{LineThreads: 32}, kern: KernelLine, want: g, ans: g[items][capacity]}
+		return emuCase{name: fmt.Sprintf("unbounded-%dx%d", items, capacity), src: src, opt: Options{LineThreads: 32}, kern: KernelLine, want: g, ans: g[items][capacity], chain: true}
 	}
 	g := dptest.BoundedKnapsackGrid(wt, val, cnt, int(capacity))
 	src := dptest.BoundedKnapsack(wt, val, cnt, int(capacity))
@@ -994,8 +1051,13 @@ func (c emuCase) run(t *testing.T) {
 			t.Fatalf("a %s program without bands", prog.Kernel)
 		}
 		res = parseEmu(t, runEmu(t, prog.Name, fmt.Sprintf("#define EMU_BANDS %d\n#define EMU_CHUNK %d\n", c.bands, max(c.chunk, 1))+prog.Source+harness(prog)))
+	} else if prog.Chain {
+		res = parseEmu(t, runEmu(t, prog.Name, "#define EMU_CHAIN_STEPS "+chainSteps(t, c.name+".dp", c.src)+"\n"+prog.Source+harness(prog)))
 	} else {
 		res = emulate(t, prog)
+	}
+	if c.chain && !prog.Chain {
+		t.Fatalf("a %s program without a chain", prog.Kernel)
 	}
 	siteOK := res.err[1] == c.err[1]
 	if c.err[1] < 0 {

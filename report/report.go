@@ -184,7 +184,7 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	fmt.Fprintf(w, "schedule   %s, %s\n", pl.Schedule, pl.Direction)
 	fmt.Fprintf(w, "           %s\n", pl.Reason)
 	if c := chainLine(p, pl); c != nil {
-		fmt.Fprintf(w, "reduction  line %d: from its value S = %s columns back along the row, one term a cell (the CPU; the GPU runs every term)\n", c.Line, rangeText(analysis.Span(c.StepLo, c.StepHi)))
+		fmt.Fprintf(w, "reduction  line %d: from its value S = %s columns back along the row, one term a cell (the CPU, and the GPU on rows wider than a block a multiprocessor: a thread a residue class modulo S)\n", c.Line, rangeText(analysis.Span(c.StepLo, c.StepHi)))
 	}
 	if s := pl.Special; s != nil {
 		fmt.Fprintf(w, "algorithm  %s for the answer alone (a traceback, a kept grid or --no-special runs the schedule)\n", s.Name)

@@ -92,6 +92,52 @@ template <bool LV, bool FAST = false, bool SH = false> struct dp_line_acc {
 		if constexpr (LV)
 			lv.fill(line);
 	}
+#if DP_CHAIN
+	// The chained reduction (codegen/chain.go) of the column cj this
+	// thread computed last: its value cr and bound chh (chh -1: none).
+	// dp_linechain computes a residue class of the row's columns modulo S
+	// in order, so that column j - S is the last; the other kernels rarely
+	// have it, and run the loop. chain is the reduction max (MAX, else
+	// min) over k in 0..H of cell[I][j - k*S] + k*V at column j, as
+	// templates/host.cu's dp_rows_acc::chain: the loop's value and first
+	// error.
+	long long cj = -1, cr = 0, chh = -1;
+	template <class T, bool MAX, bool QJ, class H, class S, class V, class L, class Z>
+	__device__ __forceinline__ T chain(long long j, long long fhi, long long mhi, H hf, S s, V v, L loop, Z term0)
+	{
+		T r;
+		bool ok = false;
+		long long h, st = 0;
+		if (QJ) {
+			st = s();
+			h = st >= 1 && j - st == cj && chh >= 0 ? chh + 1 : hf();
+		} else {
+			h = hf();
+			if (h >= 1)
+				st = s();
+		}
+		if (h >= 1 && st >= 1 && j - st == cj && chh == h - 1) {
+			const long long vv = v(), before = cr;
+			const unsigned long long mag = vv < 0 ? 0ULL - (unsigned long long)vv : (unsigned long long)vv;
+			// H*|V| within mhi, without a division a cell.
+			if ((MAX ? vv >= 0 : vv <= 0) && __umul64hi(mag, (unsigned long long)h) == 0 && mag * (unsigned long long)h <= (unsigned long long)mhi &&
+				before >= -fhi && before <= fhi) {
+				const long long sum = (long long)((unsigned long long)before + (unsigned long long)vv);
+				if (((before ^ sum) & (vv ^ sum)) >= 0 && sum >= -fhi && sum <= fhi) {
+					const T z = term0();
+					r = MAX ? ((T)sum > z ? (T)sum : z) : ((T)sum < z ? (T)sum : z);
+					ok = true;
+				}
+			}
+		}
+		if (!ok)
+			r = loop();
+		cj = j;
+		cr = (long long)r;
+		chh = h;
+		return r;
+	}
+#endif
 };
 
 #if DP_SWEEP_ROWS
@@ -215,6 +261,56 @@ dp_line(long long line, cell_t *ring, int nslots, dp_part_t *part)
 	dp_part_block(acc, part + blockIdx.x);
 #endif
 }
+
+#if DP_CHAIN && DP_SWEEP_ROWS
+// dp_linechain computes row `line` (in sweep order) of a recurrence whose
+// reduction chains (codegen/chain.go): residue class r of the columns
+// modulo the row's step S (the chain's, evaluated by the host: >= 1) is cut
+// into segs segments, and thread u computes residue u % (its residue count)
+// over segment u / (that count), column r + m*S for m in order, each
+// column's reduction taking the one S before it (dp_line_acc::chain)
+// but for the segment's first, which runs the loop. Consecutive threads
+// take consecutive residues: consecutive columns.
+extern "C" __global__ void __launch_bounds__(DP_LINE_THREADS)
+dp_linechain(long long line, cell_t *ring, int nslots, dp_part_t *part, long long S, long long segs)
+{
+	dp_part_t acc;
+	dp_part_init(acc);
+	dp_line_acc<false> a;
+#pragma unroll
+	for (int d = 1; d <= DP_REACH; ++d) {
+		long long sl = (line - d) % nslots;
+		if (sl < 0)
+			sl += nslots;
+		a.prev[d] = ring + sl * DP_WIDTH;
+	}
+	a.prev[0] = ring;
+	cell_t *out = ring + (line % nslots) * DP_WIDTH;
+	const long long real = DP_BACK ? DP_NLINES - 1 - line : line;
+	const long long nres = S < DP_WIDTH ? S : DP_WIDTH, L = (DP_WIDTH + S - 1) / S;
+	const long long T = (long long)gridDim.x * blockDim.x;
+	for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < nres * segs; u += T) {
+		const long long r = u % nres, sg = u / nres;
+		const long long m1 = (sg + 1) * L / segs;
+		// No column before (chh -1: cj alone would not do, for j - S is
+		// -1 at the class of residue S - 1).
+		a.cj = -1;
+		a.chh = -1;
+		for (long long m = sg * L / segs; m < m1; ++m) {
+			const long long q = r + m * S;
+			if (q >= DP_WIDTH)
+				break;
+			const DP_IDX_T i = (DP_IDX_T)real, j = (DP_IDX_T)q;
+			const cell_t v = dp_rec(i, j, a);
+			out[q] = v;
+			dp_part_cell(acc, i, j, v);
+		}
+	}
+#if DP_ANS_KIND == 2
+	dp_part_block(acc, part + blockIdx.x);
+#endif
+}
+#endif
 
 // DP_BLOCK_SHARED declares a variable the threads of one block share, as
 // __shared__ does; the emulation (codegen's tests) gives each block its own

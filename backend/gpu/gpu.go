@@ -38,6 +38,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dpgpu/dpgpu/analysis"
 	"github.com/dpgpu/dpgpu/backend"
 	"github.com/dpgpu/dpgpu/backend/cuda"
 	"github.com/dpgpu/dpgpu/backend/mathtab"
@@ -54,21 +55,24 @@ import (
 type Option func(*config)
 
 type config struct {
-	device      int
-	cacheDir    string
-	codegen     codegen.Options
-	stageMB     int64
-	maxSlots    int64 // strip slots of maintain at most (0: see keepSlots; tests, tuning)
-	copyWorkers int   // CPU workers moving staged rows into the grid (0: see copyWorkers)
-	tilesOff    bool  // line schedules a launch a line (or dp_lines), never dp_linetiles
-	tileCells   int64 // dp_linetiles' cells a thread (0: planLineTiles chooses)
-	tileLines   int64 // dp_linetiles' most lines a launch (0: planLineTiles chooses)
-	tileTickets bool  // dp_linetiles by tickets where the reach allows it (tests)
-	tileWide    bool  // dp_linetiles for wide lines too (tests, measurements)
-	tileDepth   int64 // dp_linetiles' lines between waits (0: planLineTiles chooses)
-	passOff     bool  // never dp_linepass
-	passLines   int64 // dp_linepass' lines a pass (0: planLinePass chooses)
-	passTile    int64 // dp_linepass' positions a block (0: the line over the multiprocessors; tests)
+	device       int
+	cacheDir     string
+	codegen      codegen.Options
+	stageMB      int64
+	maxSlots     int64   // strip slots of maintain at most (0: see keepSlots; tests, tuning)
+	copyWorkers  int     // CPU workers moving staged rows into the grid (0: see copyWorkers)
+	tilesOff     bool    // line schedules a launch a line (or dp_lines), never dp_linetiles
+	tileCells    int64   // dp_linetiles' cells a thread (0: planLineTiles chooses)
+	tileLines    int64   // dp_linetiles' most lines a launch (0: planLineTiles chooses)
+	tileTickets  bool    // dp_linetiles by tickets where the reach allows it (tests)
+	tileWide     bool    // dp_linetiles for wide lines too (tests, measurements)
+	tileDepth    int64   // dp_linetiles' lines between waits (0: planLineTiles chooses)
+	passOff      bool    // never dp_linepass
+	passLines    int64   // dp_linepass' lines a pass (0: planLinePass chooses)
+	passTile     int64   // dp_linepass' positions a block (0: the line over the multiprocessors; tests)
+	chainSegs    int64   // dp_linechain's most segments a residue class (0: chainSegs chooses; tests, tuning)
+	chainNarrow  bool    // dp_linechain for narrow lines too (tests)
+	chainTauRate float64 // chainSegs' τ*R (0: chainTauRate; tuning)
 	// keepRPT, keepWarps: the strip kernel's rows a lane and warps a block
 	// for runs that keep their grid in GPU memory (0: the defaults):
 	// DPGPU_DEVICE_GRID_STRIP=RPTxWARPS, for measuring a traceback's blocks
@@ -438,6 +442,9 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 	}
 	r.trace.Mark("sweep")
 	res := &backend.Result{Backend: "cuda", Device: e.Device(), Grid: r.grid, Rows: r.rows, Columns: r.cols}
+	if r.chained > 0 {
+		res.Device += fmt.Sprintf("; %d of %d rows by residue classes of the row's step (the reduction on line %d chained, one term a cell)", r.chained, prog.Lines, analysis.FirstChain(p).Pos.Line)
+	}
 	if r.devGrid != nil {
 		res.DeviceGrid = r.devGrid
 	}

@@ -67,6 +67,11 @@ type variant struct {
 	// Passes of lines in shared memory: their lines and the positions a
 	// block owns forced (0: planLinePass chooses).
 	passLines, passTile int64
+	// A chained reduction's rows (dp_linechain): at most this many
+	// segments a residue class (0: chainSegs chooses), and on narrow
+	// lines too.
+	chainSegs   int64
+	chainNarrow bool
 }
 
 var wavefrontVariants = []variant{
@@ -112,6 +117,7 @@ func runGPU(t testing.TB, e *Executor, p *ir.Problem, pl *plan.Plan, v variant) 
 	e.cfg.tileWide = v.tileCells > 0
 	// A variant that names the tiles or a launch a line runs no passes.
 	e.cfg.passOff, e.cfg.passLines, e.cfg.passTile = v.tilesOff || v.tileCells > 0, v.passLines, v.passTile
+	e.cfg.chainSegs, e.cfg.chainNarrow = v.chainSegs, v.chainNarrow
 	defer func() { e.cfg = old }()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

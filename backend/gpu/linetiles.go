@@ -212,7 +212,10 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 // (cells a thread), DPGPU_LINE_RUN (most lines a launch), DPGPU_LINE_DEPTH
 // (lines between waits), DPGPU_LINE_THREADS
 // (the line kernels' block size), DPGPU_LINE_CHECKS=inline (checks that
-// report where they fail, not a flag first).
+// report where they fail, not a flag first), DPGPU_LINE_CHAIN=off (a rows
+// program's chained reduction in its loop: no dp_linechain),
+// DPGPU_CHAIN_SEGS (dp_linechain's most segments a residue class),
+// DPGPU_CHAIN_TAURATE (chainSegs' τ*R).
 func lineTilesEnv(c *config) {
 	switch os.Getenv("DPGPU_LINE_TILES") {
 	case "off":
@@ -234,5 +237,14 @@ func lineTilesEnv(c *config) {
 	}
 	if os.Getenv("DPGPU_LINE_CHECKS") == "inline" {
 		c.codegen.LineInlineChecks = true
+	}
+	if os.Getenv("DPGPU_LINE_CHAIN") == "off" {
+		c.codegen.NoLineChain = true
+	}
+	if n, err := strconv.ParseInt(os.Getenv("DPGPU_CHAIN_SEGS"), 10, 64); err == nil && n > 0 {
+		c.chainSegs = n
+	}
+	if x, err := strconv.ParseFloat(os.Getenv("DPGPU_CHAIN_TAURATE"), 64); err == nil && x > 0 {
+		c.chainTauRate = x
 	}
 }

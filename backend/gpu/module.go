@@ -75,6 +75,9 @@ func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
 	switch prog.Kernel {
 	case codegen.KernelLine:
 		names = []string{codegen.FuncLine, codegen.FuncLines, codegen.FuncLineTiles, codegen.FuncLinePass, codegen.FuncGather}
+		if prog.Chain {
+			names = append(names, codegen.FuncLineChain)
+		}
 	case codegen.KernelTile:
 		names = []string{codegen.FuncTile}
 	case codegen.KernelStrip:
@@ -166,6 +169,7 @@ type run struct {
 	devBytes  int64
 	hostBytes int64
 	stats     backend.Stats
+	chained   int64 // rows dp_linechain computed
 
 	part   cuda.DevicePtr // region answer partials
 	parts  int

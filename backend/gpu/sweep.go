@@ -117,6 +117,13 @@ func (r *run) lines() error {
 		}
 		blocks = min(blocks, int64(occ*e.dev.SMs))
 	}
+	var chain *lineChain
+	if lp == nil && tl == nil {
+		chain = r.planLineChain(blocks, int64(threads), blocks <= int64(e.dev.SMs))
+	}
+	if chain != nil {
+		r.trace.Mark("plan: a row's chained reduction by residue classes (dp_linechain)")
+	}
 	slots := blocks
 	if tl != nil {
 		slots = max(slots, int64(tl.blocks))
@@ -154,6 +161,7 @@ func (r *run) lines() error {
 			end = min(pr.Lines, L+lp.k)
 		case tl != nil:
 			end = min(pr.Lines, L+tl.lines)
+		case chain != nil:
 		case blocks <= int64(e.dev.SMs):
 			end = min(pr.Lines, L+run)
 		}
@@ -166,7 +174,18 @@ func (r *run) lines() error {
 				break
 			}
 		}
+		var step int64
+		if chain != nil && end-L == 1 {
+			real := L
+			if pr.Backward {
+				real = pr.Lines - 1 - L
+			}
+			step = chain.stepOf(r.p, real)
+		}
 		switch {
+		case step > 0:
+			err = e.ctx.Launch(chain.fn, grid, block, 0, e.s1, L, ring, int32(K), r.part, step, chainSegs(step, pr.Width, chain.threads, chain.maxSegs, chain.tauRate))
+			r.chained++
 		case end-L == 1:
 			err = e.ctx.Launch(one, grid, block, 0, e.s1, L, ring, int32(K), r.part)
 		case lp != nil:

@@ -15,6 +15,7 @@ int atomicExch(int *, int);
 int atomicAdd(int *, int);
 unsigned long long atomicAdd(unsigned long long *, unsigned long long);
 int __popcll(unsigned long long);
+unsigned long long __umul64hi(unsigned long long, unsigned long long);
 void __threadfence();
 void __threadfence_block();
 void __threadfence_system();

@@ -1,0 +1,127 @@
+package gpu
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dpgpu/dpgpu/codegen"
+	"github.com/dpgpu/dpgpu/internal/dptest"
+)
+
+// copiesGrid is the plain DP of cell[i][w] = op over k in 0..w / wt[i-1]
+// of cell[i-1][w - k*wt[i-1]] + k*gain[i-1], row 0 zero.
+func copiesGrid(wt, gain []int64, capacity int, isMin bool) [][]int64 {
+	g := make([][]int64, len(wt)+1)
+	g[0] = make([]int64, capacity+1)
+	for i := 1; i <= len(wt); i++ {
+		g[i] = make([]int64, capacity+1)
+		for w := range capacity + 1 {
+			best := g[i-1][w]
+			for k := 1; k <= w/int(wt[i-1]); k++ {
+				v := g[i-1][w-k*int(wt[i-1])] + int64(k)*gain[i-1]
+				if (isMin && v < best) || (!isMin && v > best) {
+					best = v
+				}
+			}
+			g[i][w] = best
+		}
+	}
+	return g
+}
+
+// TestChainSegs: one segment for long steps, more for short ones, never
+// more than the threads need or a class has columns.
+func TestChainSegs(t *testing.T) {
+	for _, c := range []struct{ s, width, threads, most, want int64 }{
+		{150_000, 1_000_001, 270_336, 0, 1},
+		{100_000, 1_000_001, 270_336, 0, 2},
+		{75_000, 1_000_001, 270_336, 0, 2},
+		{1_000, 1_000_001, 270_336, 0, 17},
+		{1, 1_000_001, 270_336, 0, 548},
+		{1, 100, 270_336, 0, 100},         // a class's columns
+		{1_000, 50_000, 8_000, 0, 8},      // the threads
+		{1_000, 1_000_001, 270_336, 4, 4}, // at most
+		{3_000_000, 1_000_001, 270_336, 0, 1},
+	} {
+		if got := chainSegs(c.s, c.width, c.threads, c.most, 0); got != c.want {
+			t.Errorf("chainSegs(%d, %d, %d, %d) = %d, want %d", c.s, c.width, c.threads, c.most, got, c.want)
+		}
+	}
+}
+
+// TestLineChain: rows whose reduction over an item's copies chains
+// (dp_linechain: a thread a residue class of the row's step, segments
+// whose first column runs the loop) give the plain DP's answers and grids,
+// on wide rows (the default choice) and narrow ones (forced), in 1, 2, 5
+// segments or as many as chainSegs chooses; max with gains >= 0, min with
+// gains <= 0, and gains of both signs (the chain runs the loop where a
+// gain is of the wrong sign); capacities of awkward sizes.
+func TestLineChain(t *testing.T) {
+	e := executor(t)
+	r := dptest.Rand(t)
+	type shape struct {
+		name          string
+		items, cap    int
+		maxWt         int64
+		gain          func() int64
+		isMin, narrow bool
+	}
+	shapes := []shape{
+		{"max-wide", 7, 40_001, 9_000, func() int64 { return 1 + r.Int64N(1000) }, false, false},
+		{"max-wide-small-weights", 5, 35_017, 40, func() int64 { return r.Int64N(100) }, false, false},
+		{"min-wide", 4, 36_000, 5_000, func() int64 { return -r.Int64N(500) }, true, false},
+		{"mixed-narrow", 9, 700, 60, func() int64 { return r.Int64N(201) - 100 }, false, true},
+		{"max-narrow-1", 3, 1, 2, func() int64 { return 5 }, false, true},
+		{"max-narrow-17", 17, 17, 5, func() int64 { return 1 + r.Int64N(9) }, false, true},
+	}
+	for _, s := range shapes {
+		wt, gain := make([]int64, s.items), make([]int64, s.items)
+		for k := range wt {
+			wt[k], gain[k] = 1+r.Int64N(s.maxWt), s.gain()
+		}
+		op := "max"
+		if s.isMin {
+			op = "min"
+		}
+		src := fmt.Sprintf(`problem copies
+int 1x? wt = %s
+int 1x? g = %s
+int cap = %d
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                                                  when i == 0
+           | %s(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*g[i-1])   otherwise
+`, dptest.Join(wt), dptest.Join(gain), s.cap, op)
+		want := copiesGrid(wt, gain, s.cap, s.isMin)
+		p, pl := dptest.Load(t, s.name+".dp", src)
+		for _, v := range []variant{
+			{name: "chain", chainNarrow: s.narrow, tilesOff: s.narrow},
+			{name: "chain-1seg", chainNarrow: s.narrow, tilesOff: s.narrow, chainSegs: 1},
+			{name: "chain-2segs", chainNarrow: s.narrow, tilesOff: s.narrow, chainSegs: 2},
+			{name: "chain-5segs", chainNarrow: s.narrow, tilesOff: s.narrow, chainSegs: 5},
+			{name: "chain-maintain", chainNarrow: s.narrow, tilesOff: s.narrow, maintain: true},
+			{name: "loop", cg: codegen.Options{NoLineChain: true}},
+		} {
+			res, err := runGPU(t, e, p, pl, v)
+			if err != nil {
+				t.Fatalf("%s/%s: %v", s.name, v.name, err)
+			}
+			if got := res.Answer.I; got != want[s.items][s.cap] {
+				t.Errorf("%s/%s: answer %d, want %d", s.name, v.name, got, want[s.items][s.cap])
+			}
+			chained := strings.Contains(res.Device, "residue classes")
+			if chained != (v.name != "loop") {
+				t.Errorf("%s/%s: device %q: chained %v", s.name, v.name, res.Device, chained)
+			}
+			if v.maintain {
+				for i := range want {
+					for w := range want[i] {
+						if got := res.Grid.At(int64(i), int64(w)).I; got != want[i][w] {
+							t.Fatalf("%s/%s: cell[%d][%d] = %d, want %d", s.name, v.name, i, w, got, want[i][w])
+						}
+					}
+				}
+			}
+		}
+	}
+}
