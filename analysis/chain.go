@@ -135,3 +135,23 @@ func isColumnVar(e ir.Expr) bool {
 	v, ok := stripIntConv(e).(*ir.Var)
 	return ok && v.Kind == ir.VarJ && v.Reduce == nil
 }
+
+// ChainAlone reports whether the chain reduction n is the whole value of
+// one of p's cases (no condition of any case reads it either): what a cell
+// stores is then the reduction's value, and nothing else of the recurrence
+// operates on it, so that an executor may compute the reduction alone
+// along a stretch of columns from a partial start (backend/gpu's
+// segments of a residue class, summed up before they are computed in
+// full) without an error the recurrence would not make.
+func ChainAlone(p *ir.Problem, n *ir.Reduce) bool {
+	alone := false
+	for _, c := range p.Cases {
+		if c.Cond != nil && ir.Any(c.Cond, func(x ir.Expr) bool { return x == n }) {
+			return false
+		}
+		if c.Value == n {
+			alone = true
+		}
+	}
+	return alone
+}

@@ -156,31 +156,43 @@ func harnessRest(prog *Program) string {
 #if DP_CHAIN && defined(EMU_CHAIN_STEPS)
 	{
 		// The same lines by residue classes (dp_linechain) at each line's
-		// step (EMU_CHAIN_STEPS, 0 where the executor runs dp_line), in 1,
-		// 2, 3 and 7 segments, on one block of 32 threads and on three:
-		// every cell equal, or a failure of the same kind.
-		static const long long steps[] = EMU_CHAIN_STEPS;
+		// step and increment (EMU_CHAIN_STEPS, EMU_CHAIN_INCS; step 0 where
+		// the executor runs dp_line), in 1, 2, 3, 7 and 40 segments, on one
+		// block of 32 threads and on three, in one launch (mode 0) and, where
+		// the reduction is a case's whole value (EMU_CHAIN_ALONE), in two
+		// (modes 1 and 2): every cell equal, or a failure of the same kind.
+		static const long long steps[] = EMU_CHAIN_STEPS, incs[] = EMU_CHAIN_INCS;
+		static long long agg[2 * DP_WIDTH + 16];
 		const dp_error_t first = dp_err;
-		for (long long segs : {1LL, 2LL, 3LL, 7LL})
-			for (unsigned nb : {1u, 3u}) {
-				memset((void *)&dp_err, 0, sizeof dp_err);
-				std::vector<cell_t> ring7(DP_NLINES * DP_WIDTH);
-				static dp_part_t parts7[4096];
-				for (long long L = 0; L < DP_NLINES; ++L) {
-					if (steps[L] > 0)
-						emu_launch(nb, 32, [&] { dp_linechain(L, ring7.data(), (int)DP_NLINES, parts7, steps[L], segs); });
-					else
-						emu_launch(nb, 32, [&] { dp_line(L, ring7.data(), (int)DP_NLINES, parts7); });
+		for (int two = 0; two <= EMU_CHAIN_ALONE; ++two)
+			for (long long segs : {1LL, 2LL, 3LL, 7LL, 40LL})
+				for (unsigned nb : {1u, 3u}) {
+					memset((void *)&dp_err, 0, sizeof dp_err);
+					std::vector<cell_t> ring7(DP_NLINES * DP_WIDTH);
+					static dp_part_t parts7[4096];
+					for (long long L = 0; L < DP_NLINES; ++L) {
+						if (steps[L] <= 0) {
+							emu_launch(nb, 32, [&] { dp_line(L, ring7.data(), (int)DP_NLINES, parts7); });
+							continue;
+						}
+						for (int mode : {two ? 1 : 0, two ? 2 : -1}) {
+							if (mode < 0)
+								continue;
+							if (mode == 1)
+								for (auto &x : agg)
+									x = 12345; // stale sums of another line: mode 2 must read only mode 1's
+							emu_launch(nb, 32, [&] { dp_linechain(L, ring7.data(), (int)DP_NLINES, parts7, steps[L], segs, mode, incs[L], EMU_CHAIN_MAX, EMU_CHAIN_FHI, agg); });
+						}
+					}
+					if (first.code != dp_err.code) {
+						fprintf(stderr, "dp_linechain (%s, %lld segments, %u blocks) failed with code %d, dp_line with %d\n", two ? "two launches" : "one launch", segs, nb, dp_err.code, first.code);
+						return 3;
+					}
+					if (first.code == 0 && memcmp(ring.data(), ring7.data(), ring.size() * sizeof(cell_t)) != 0) {
+						fprintf(stderr, "dp_linechain (%s, %lld segments, %u blocks) computed other cells than dp_line\n", two ? "two launches" : "one launch", segs, nb);
+						return 3;
+					}
 				}
-				if (first.code != dp_err.code) {
-					fprintf(stderr, "dp_linechain (%lld segments, %u blocks) failed with code %d, dp_line with %d\n", segs, nb, dp_err.code, first.code);
-					return 3;
-				}
-				if (first.code == 0 && memcmp(ring.data(), ring7.data(), ring.size() * sizeof(cell_t)) != 0) {
-					fprintf(stderr, "dp_linechain (%lld segments, %u blocks) computed other cells than dp_line\n", segs, nb);
-					return 3;
-				}
-			}
 		memcpy((void *)&dp_err, &first, sizeof first);
 	}
 #endif
@@ -495,27 +507,34 @@ func harnessRest(prog *Program) string {
 	return b.String()
 }
 
-// chainSteps is the C initializer of each row's chain step, as
-// backend/gpu's lineChain.stepOf evaluates it (0 where it does not, or
-// is below 1).
-func chainSteps(t *testing.T, name, src string) string {
+// chainDefines gives the harness each row's chain step and increment, as
+// backend/gpu's lineChain evaluates them (step 0 where they do not
+// evaluate, or the step is below 1), the reduction's op and finite range,
+// and whether it is a case's whole value (analysis.ChainAlone).
+func chainDefines(t *testing.T, name, src string) string {
 	t.Helper()
 	p, _ := dptest.Load(t, name, src)
-	ch, ok := analysis.ChainOf(analysis.FirstChain(p))
-	if !ok {
+	red := analysis.FirstChain(p)
+	if red == nil {
 		t.Fatal("a program with a chain, but no chain in its problem")
 	}
-	var b strings.Builder
-	b.WriteString("{")
-	for i := range p.Rows {
-		v, err := eval.EvalAt(ch.S, i, 0, nil)
-		if err != nil || v.I < 1 {
-			v.I = 0
-		}
-		fmt.Fprintf(&b, "%dLL, ", v.I)
+	ch, ok := analysis.ChainOf(red)
+	if !ok {
+		t.Fatal("the problem's first chain is not of the chain form")
 	}
-	b.WriteString("0LL}")
-	return b.String()
+	var steps, incs strings.Builder
+	for i := range p.Rows {
+		s, errS := eval.EvalAt(ch.S, i, 0, nil)
+		v, errV := eval.EvalAt(ch.V, i, 0, nil)
+		if errS != nil || errV != nil || s.I < 1 {
+			s.I, v.I = 0, 0
+		}
+		fmt.Fprintf(&steps, "%dLL, ", s.I)
+		fmt.Fprintf(&incs, "%dLL, ", v.I)
+	}
+	_, fhi := ir.FiniteRange(red.T)
+	return fmt.Sprintf("#define EMU_CHAIN_STEPS {%s0LL}\n#define EMU_CHAIN_INCS {%s0LL}\n#define EMU_CHAIN_MAX %d\n#define EMU_CHAIN_FHI %dLL\n#define EMU_CHAIN_ALONE %d\n",
+		steps.String(), incs.String(), b2i(red.Op == ir.ReduceMax), fhi, b2i(analysis.ChainAlone(p, red)))
 }
 
 // emulate compiles prog with the harness and runs it.
@@ -1052,7 +1071,7 @@ func (c emuCase) run(t *testing.T) {
 		}
 		res = parseEmu(t, runEmu(t, prog.Name, fmt.Sprintf("#define EMU_BANDS %d\n#define EMU_CHUNK %d\n", c.bands, max(c.chunk, 1))+prog.Source+harness(prog)))
 	} else if prog.Chain {
-		res = parseEmu(t, runEmu(t, prog.Name, "#define EMU_CHAIN_STEPS "+chainSteps(t, c.name+".dp", c.src)+"\n"+prog.Source+harness(prog)))
+		res = parseEmu(t, runEmu(t, prog.Name, chainDefines(t, c.name+".dp", c.src)+prog.Source+harness(prog)))
 	} else {
 		res = emulate(t, prog)
 	}

@@ -102,6 +102,11 @@ template <bool LV, bool FAST = false, bool SH = false> struct dp_line_acc {
 	// templates/host.cu's dp_rows_acc::chain: the loop's value and first
 	// error.
 	long long cj = -1, cr = 0, chh = -1;
+	// clocal (dp_linechain's first pass): a segment's sum from its own
+	// columns alone — its first column's term k = 0, then the chain —
+	// instead of the loop; cbad: a step the chain could not take, so that
+	// the sum is not the chain's.
+	bool clocal = false, cbad = false;
 	template <class T, bool MAX, bool QJ, class H, class S, class V, class L, class Z>
 	__device__ __forceinline__ T chain(long long j, long long fhi, long long mhi, H hf, S s, V v, L loop, Z term0)
 	{
@@ -130,8 +135,14 @@ template <bool LV, bool FAST = false, bool SH = false> struct dp_line_acc {
 				}
 			}
 		}
-		if (!ok)
-			r = loop();
+		if (!ok) {
+			if (!clocal) {
+				r = loop();
+			} else {
+				cbad |= chh >= 0;
+				r = term0();
+			}
+		}
 		cj = j;
 		cr = (long long)r;
 		chh = h;
@@ -266,13 +277,29 @@ dp_line(long long line, cell_t *ring, int nslots, dp_part_t *part)
 // dp_linechain computes row `line` (in sweep order) of a recurrence whose
 // reduction chains (codegen/chain.go): residue class r of the columns
 // modulo the row's step S (the chain's, evaluated by the host: >= 1) is cut
-// into segs segments, and thread u computes residue u % (its residue count)
-// over segment u / (that count), column r + m*S for m in order, each
-// column's reduction taking the one S before it (dp_line_acc::chain)
-// but for the segment's first, which runs the loop. Consecutive threads
-// take consecutive residues: consecutive columns.
+// into segs segments (at most a class's length, so that none is empty),
+// and thread u computes residue u % (its residue count) over segment u /
+// (that count), column r + m*S for m in order, each column's reduction
+// taking the one S before it (dp_line_acc::chain). Consecutive threads
+// take consecutive residues: consecutive columns. A segment's first column
+// has no column before it in the thread:
+//
+//   - mode 0: it runs the loop (of as many terms as its place in the class);
+//   - mode 1, the first of two launches (the reduction being a case's whole
+//     value: analysis.ChainAlone): each segment but the last sums its own
+//     columns alone, from its first column's term k = 0, into agg (segment
+//     by residue), nothing written; DP_AGG_BAD where the chain could not
+//     take a step, or the segment has no column;
+//   - mode 2, the second: a segment starts from the chain's value at the
+//     column before it, the best (isMax: max, else min) of the segments
+//     before, each len*V on top of the one before it (len: its columns),
+//     checked within the reduction's finite range fhi; the loop where a
+//     sum is DP_AGG_BAD or leaves the range.
+//
+// A class of L columns thus costs 2*L/segs + segs steps and no loop.
+#define DP_AGG_BAD (-0x7fffffffffffffffLL - 1)
 extern "C" __global__ void __launch_bounds__(DP_LINE_THREADS)
-dp_linechain(long long line, cell_t *ring, int nslots, dp_part_t *part, long long S, long long segs)
+dp_linechain(long long line, cell_t *ring, int nslots, dp_part_t *part, long long S, long long segs, int mode, long long V, int isMax, long long fhi, long long *agg)
 {
 	dp_part_t acc;
 	dp_part_init(acc);
@@ -285,29 +312,74 @@ dp_linechain(long long line, cell_t *ring, int nslots, dp_part_t *part, long lon
 		a.prev[d] = ring + sl * DP_WIDTH;
 	}
 	a.prev[0] = ring;
+	a.clocal = mode == 1;
 	cell_t *out = ring + (line % nslots) * DP_WIDTH;
 	const long long real = DP_BACK ? DP_NLINES - 1 - line : line;
 	const long long nres = S < DP_WIDTH ? S : DP_WIDTH, L = (DP_WIDTH + S - 1) / S;
 	const long long T = (long long)gridDim.x * blockDim.x;
-	for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < nres * segs; u += T) {
+	const long long units = nres * (mode == 1 ? segs - 1 : segs);
+	for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < units; u += T) {
 		const long long r = u % nres, sg = u / nres;
-		const long long m1 = (sg + 1) * L / segs;
+		const long long m0 = sg * L / segs, m1 = (sg + 1) * L / segs;
 		// No column before (chh -1: cj alone would not do, for j - S is
 		// -1 at the class of residue S - 1).
 		a.cj = -1;
 		a.chh = -1;
-		for (long long m = sg * L / segs; m < m1; ++m) {
+		a.cbad = false;
+		if (mode == 2 && sg > 0 && r + m0 * S < DP_WIDTH) {
+			// The chain's value at column r + (m0-1)*S: the segments before,
+			// in order (each full: this one has a column).
+			const unsigned long long mag = V < 0 ? 0ULL - (unsigned long long)V : (unsigned long long)V;
+			long long c = 0;
+			bool ok = true;
+			for (long long s2 = 0; s2 < sg && ok; ++s2) {
+				const long long x = agg[s2 * nres + r];
+				if (x == DP_AGG_BAD) {
+					ok = false;
+					break;
+				}
+				if (s2 == 0) {
+					c = x;
+					continue;
+				}
+				const long long len = (s2 + 1) * L / segs - s2 * L / segs;
+				if (__umul64hi(mag, (unsigned long long)len) != 0 || mag * (unsigned long long)len > (unsigned long long)fhi) {
+					ok = false;
+					break;
+				}
+				const long long up = len * V; // |up| <= fhi
+				if ((up > 0 && c > fhi - up) || (up < 0 && c < -fhi - up)) {
+					ok = false;
+					break;
+				}
+				const long long t = c + up;
+				c = isMax ? (x > t ? x : t) : (x < t ? x : t);
+			}
+			if (ok) {
+				a.cj = r + (m0 - 1) * S;
+				a.cr = c;
+				a.chh = m0 - 1;
+			}
+		}
+		long long n = 0;
+		for (long long m = m0; m < m1; ++m) {
 			const long long q = r + m * S;
 			if (q >= DP_WIDTH)
 				break;
 			const DP_IDX_T i = (DP_IDX_T)real, j = (DP_IDX_T)q;
 			const cell_t v = dp_rec(i, j, a);
-			out[q] = v;
-			dp_part_cell(acc, i, j, v);
+			++n;
+			if (mode != 1) {
+				out[q] = v;
+				dp_part_cell(acc, i, j, v);
+			}
 		}
+		if (mode == 1)
+			agg[sg * nres + r] = a.cbad || n == 0 ? DP_AGG_BAD : a.cr;
 	}
 #if DP_ANS_KIND == 2
-	dp_part_block(acc, part + blockIdx.x);
+	if (mode != 1)
+		dp_part_block(acc, part + blockIdx.x);
 #endif
 }
 #endif

@@ -73,6 +73,7 @@ type config struct {
 	chainSegs    int64   // dp_linechain's most segments a residue class (0: chainSegs chooses; tests, tuning)
 	chainNarrow  bool    // dp_linechain for narrow lines too (tests)
 	chainTauRate float64 // chainSegs' τ*R (0: chainTauRate; tuning)
+	chainTwoFrom int64   // lineChain.twoFrom (0: chainTwoPassFrom; -1: never; tests, tuning)
 	// keepRPT, keepWarps: the strip kernel's rows a lane and warps a block
 	// for runs that keep their grid in GPU memory (0: the defaults):
 	// DPGPU_DEVICE_GRID_STRIP=RPTxWARPS, for measuring a traceback's blocks

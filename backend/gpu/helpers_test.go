@@ -70,8 +70,9 @@ type variant struct {
 	// A chained reduction's rows (dp_linechain): at most this many
 	// segments a residue class (0: chainSegs chooses), and on narrow
 	// lines too.
-	chainSegs   int64
-	chainNarrow bool
+	chainSegs    int64
+	chainNarrow  bool
+	chainTwoFrom int64
 }
 
 var wavefrontVariants = []variant{
@@ -117,7 +118,7 @@ func runGPU(t testing.TB, e *Executor, p *ir.Problem, pl *plan.Plan, v variant) 
 	e.cfg.tileWide = v.tileCells > 0
 	// A variant that names the tiles or a launch a line runs no passes.
 	e.cfg.passOff, e.cfg.passLines, e.cfg.passTile = v.tilesOff || v.tileCells > 0, v.passLines, v.passTile
-	e.cfg.chainSegs, e.cfg.chainNarrow = v.chainSegs, v.chainNarrow
+	e.cfg.chainSegs, e.cfg.chainNarrow, e.cfg.chainTwoFrom = v.chainSegs, v.chainNarrow, v.chainTwoFrom
 	defer func() { e.cfg = old }()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -54,7 +54,8 @@ func TestChainSegs(t *testing.T) {
 // (dp_linechain: a thread a residue class of the row's step, segments
 // whose first column runs the loop) give the plain DP's answers and grids,
 // on wide rows (the default choice) and narrow ones (forced), in 1, 2, 5
-// segments or as many as chainSegs chooses; max with gains >= 0, min with
+// segments or as many as chainSegs chooses, in one launch a row or two
+// (sums of segments first); max with gains >= 0, min with
 // gains <= 0, and gains of both signs (the chain runs the loop where a
 // gain is of the wrong sign); capacities of awkward sizes.
 func TestLineChain(t *testing.T) {
@@ -100,6 +101,9 @@ cell[i][w] = 0                                                                  
 			{name: "chain-2segs", chainNarrow: s.narrow, tilesOff: s.narrow, chainSegs: 2},
 			{name: "chain-5segs", chainNarrow: s.narrow, tilesOff: s.narrow, chainSegs: 5},
 			{name: "chain-maintain", chainNarrow: s.narrow, tilesOff: s.narrow, maintain: true},
+			{name: "chain-one-launch", chainNarrow: s.narrow, tilesOff: s.narrow, chainTwoFrom: -1},
+			{name: "chain-two-launches", chainNarrow: s.narrow, tilesOff: s.narrow, chainTwoFrom: 1},
+			{name: "chain-two-launches-3segs", chainNarrow: s.narrow, tilesOff: s.narrow, chainTwoFrom: 1, chainSegs: 3},
 			{name: "loop", cg: codegen.Options{NoLineChain: true}},
 		} {
 			res, err := runGPU(t, e, p, pl, v)

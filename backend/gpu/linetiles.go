@@ -215,7 +215,8 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 // report where they fail, not a flag first), DPGPU_LINE_CHAIN=off (a rows
 // program's chained reduction in its loop: no dp_linechain),
 // DPGPU_CHAIN_SEGS (dp_linechain's most segments a residue class),
-// DPGPU_CHAIN_TAURATE (chainSegs' τ*R).
+// DPGPU_CHAIN_TAURATE (chainSegs' τ*R), DPGPU_CHAIN_TWO_FROM (the
+// shortest class two launches serve; -1: never).
 func lineTilesEnv(c *config) {
 	switch os.Getenv("DPGPU_LINE_TILES") {
 	case "off":
@@ -246,5 +247,8 @@ func lineTilesEnv(c *config) {
 	}
 	if x, err := strconv.ParseFloat(os.Getenv("DPGPU_CHAIN_TAURATE"), 64); err == nil && x > 0 {
 		c.chainTauRate = x
+	}
+	if n, err := strconv.ParseInt(os.Getenv("DPGPU_CHAIN_TWO_FROM"), 10, 64); err == nil && n != 0 {
+		c.chainTwoFrom = n
 	}
 }

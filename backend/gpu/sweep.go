@@ -122,6 +122,9 @@ func (r *run) lines() error {
 		chain = r.planLineChain(blocks, int64(threads), blocks <= int64(e.dev.SMs))
 	}
 	if chain != nil {
+		if err := chain.allocate(r); err != nil {
+			return err
+		}
 		r.trace.Mark("plan: a row's chained reduction by residue classes (dp_linechain)")
 	}
 	slots := blocks
@@ -174,17 +177,17 @@ func (r *run) lines() error {
 				break
 			}
 		}
-		var step int64
+		var cr chainRow
+		real := L
+		if pr.Backward {
+			real = pr.Lines - 1 - L
+		}
 		if chain != nil && end-L == 1 {
-			real := L
-			if pr.Backward {
-				real = pr.Lines - 1 - L
-			}
-			step = chain.stepOf(r.p, real)
+			cr = chain.row(real, pr.Width)
 		}
 		switch {
-		case step > 0:
-			err = e.ctx.Launch(chain.fn, grid, block, 0, e.s1, L, ring, int32(K), r.part, step, chainSegs(step, pr.Width, chain.threads, chain.maxSegs, chain.tauRate))
+		case cr.step > 0:
+			err = chain.launch(r, L, ring, K, cr, grid, block)
 			r.chained++
 		case end-L == 1:
 			err = e.ctx.Launch(one, grid, block, 0, e.s1, L, ring, int32(K), r.part)
