@@ -167,7 +167,8 @@ func (r *run) bitpar(job *bitparJob) (last, best, bestJ int64, err error) {
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	mod, cached, err := e.load(prog)
+	r.trace.Mark("generate")
+	mod, cached, err := e.loadTraced(prog, r.trace)
 	if err != nil {
 		return 0, 0, 0, err
 	}

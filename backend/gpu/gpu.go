@@ -373,7 +373,7 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 		return nil, err
 	}
 	trace.Mark("generate")
-	mod, cached, err := e.load(prog)
+	mod, cached, err := e.loadTraced(prog, trace)
 	if err != nil {
 		return nil, err
 	}

@@ -49,6 +49,11 @@ func (e *CompileError) Unwrap() error { return e.Err }
 // load compiles prog (through the CUBIN cache) and loads it; cached reports
 // that no compilation was needed.
 func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
+	return e.loadTraced(prog, nil)
+}
+
+// loadTraced is load, marking its steps on tr (DPGPU_TRACE).
+func (e *Executor) loadTraced(prog *codegen.Program, tr *phases.Timer) (*module, bool, error) {
 	h := sha256.New()
 	h.Write([]byte(prog.Source))
 	for _, o := range prog.Options {
@@ -66,7 +71,9 @@ func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
 		}
 		return nil, false, fmt.Errorf("compiling %s: %w", prog.Name, err)
 	}
+	tr.Mark(fmt.Sprintf("program from the cache (hit %v, %d bytes)", hit, len(cubin)))
 	mod, err := e.ctx.LoadModule(cubin)
+	tr.Mark("cuModuleLoadData")
 	if err != nil {
 		return nil, false, fmt.Errorf("loading %s: %w", prog.Name, err)
 	}
@@ -137,6 +144,7 @@ func (e *Executor) load(prog *codegen.Program) (*module, bool, error) {
 		}
 	}
 	e.modules[key] = m
+	tr.Mark("functions and globals")
 	return m, hit, nil
 }
 
