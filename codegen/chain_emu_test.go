@@ -74,6 +74,19 @@ int cap = 8
 cell[i][w] = 0                                                                  when i == 0
            | max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*g[i-1])   otherwise
 `, err: [2]int64{ErrOverflow, -1}, errKind: SiteOverflow, errAt: [2]int64{2, 8}},
+		backwardChainCase(),
+		// Long cells: a copy's gain of 2^61, whose fourth copy leaves
+		// long at cell[2][8] alone; the two launches' sums of segments
+		// cannot take it (their tests fail), and the loop reports it.
+		{name: "chain-long-overflow", kern: KernelLine, opt: Options{LineThreads: 32}, chain: true, src: `problem bigl
+long 1x? wt = 1,2
+long 1x? g = 1,2305843009213693952
+int cap = 8
+cell: long
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                                                  when i == 0
+           | max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*g[i-1])   otherwise
+`, err: [2]int64{ErrOverflow, -1}, errKind: SiteOverflow, errAt: [2]int64{2, 8}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -81,4 +94,36 @@ cell[i][w] = 0                                                                  
 			c.run(t)
 		})
 	}
+}
+
+// backwardChainCase sweeps its rows from the last up: row i takes item i's
+// copies on top of row i+1 (the executor evaluates each line's step at
+// its real row).
+func backwardChainCase() emuCase {
+	r := &rng{5}
+	items, capacity := 6, int64(260)
+	wt, g := make([]int64, items), make([]int64, items)
+	for k := range wt {
+		wt[k], g[k] = 1+r.intn(11), 1+r.intn(30)
+	}
+	src := fmt.Sprintf(`problem back
+int 1x? wt = %s
+int 1x? g = %s
+int cap = %d
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                                                  when i == ROWS-1
+           | max(k in 0..w / wt[i]: cell[i+1][w - k*wt[i]] + k*g[i])   otherwise
+answer: cell[0][COLS-1]
+`, dptest.Join(wt), dptest.Join(g), capacity)
+	// The same values as the forward DP over the items in reverse order.
+	rw, rg := make([]int64, items), make([]int64, items)
+	for k := range wt {
+		rw[k], rg[k] = wt[items-1-k], g[items-1-k]
+	}
+	fwd := copiesRef(rw, rg, capacity, false)
+	want := grid(items+1, int(capacity)+1)
+	for i := range want {
+		want[i] = fwd[items-i]
+	}
+	return emuCase{name: "chain-backward", src: src, opt: Options{LineThreads: 32}, kern: KernelLine, want: want, ans: want[0][capacity], chain: true}
 }

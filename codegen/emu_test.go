@@ -171,7 +171,8 @@ func harnessRest(prog *Program) string {
 					std::vector<cell_t> ring7(DP_NLINES * DP_WIDTH);
 					static dp_part_t parts7[4096];
 					for (long long L = 0; L < DP_NLINES; ++L) {
-						if (steps[L] <= 0) {
+						const long long real = DP_BACK ? DP_NLINES - 1 - L : L; // steps and incs are by row
+						if (steps[real] <= 0) {
 							emu_launch(nb, 32, [&] { dp_line(L, ring7.data(), (int)DP_NLINES, parts7); });
 							continue;
 						}
@@ -181,7 +182,7 @@ func harnessRest(prog *Program) string {
 							if (mode == 1)
 								for (auto &x : agg)
 									x = 12345; // stale sums of another line: mode 2 must read only mode 1's
-							emu_launch(nb, 32, [&] { dp_linechain(L, ring7.data(), (int)DP_NLINES, parts7, steps[L], segs, mode, incs[L], EMU_CHAIN_MAX, EMU_CHAIN_FHI, agg); });
+							emu_launch(nb, 32, [&] { dp_linechain(L, ring7.data(), (int)DP_NLINES, parts7, steps[real], segs, mode, incs[real], EMU_CHAIN_MAX, EMU_CHAIN_FHI, agg); });
 						}
 					}
 					if (first.code != dp_err.code) {
