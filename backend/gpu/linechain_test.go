@@ -129,3 +129,43 @@ cell[i][w] = 0                                                                  
 		}
 	}
 }
+
+// TestLineChainBackward: a rows sweep from the last row up (row i takes
+// item i's copies on top of row i+1) chains too, each line's step taken at
+// its real row: the plain DP over the items in reverse order.
+func TestLineChainBackward(t *testing.T) {
+	e := executor(t)
+	r := dptest.Rand(t)
+	items, capacity := 6, 40_003
+	wt, gain := make([]int64, items), make([]int64, items)
+	for k := range wt {
+		wt[k], gain[k] = 1+r.Int64N(3_000), r.Int64N(1000)
+	}
+	src := fmt.Sprintf(`problem back
+int 1x? wt = %s
+int 1x? g = %s
+int cap = %d
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                                          when i == ROWS-1
+           | max(k in 0..w / wt[i]: cell[i+1][w - k*wt[i]] + k*g[i])   otherwise
+answer: cell[0][COLS-1]
+`, dptest.Join(wt), dptest.Join(gain), capacity)
+	rw, rg := make([]int64, items), make([]int64, items)
+	for k := range wt {
+		rw[k], rg[k] = wt[items-1-k], gain[items-1-k]
+	}
+	want := copiesGrid(rw, rg, capacity, false)[items][capacity]
+	p, pl := dptest.Load(t, "back.dp", src)
+	for _, v := range []variant{{name: "chain"}, {name: "chain-two-launches", chainTwoFrom: 1}, {name: "loop", cg: codegen.Options{NoLineChain: true}}} {
+		res, err := runGPU(t, e, p, pl, v)
+		if err != nil {
+			t.Fatalf("%s: %v", v.name, err)
+		}
+		if res.Answer.I != want {
+			t.Errorf("%s: answer %d, want %d", v.name, res.Answer.I, want)
+		}
+		if chained := strings.Contains(res.Device, "residue classes"); chained != (v.name != "loop") {
+			t.Errorf("%s: device %q", v.name, res.Device)
+		}
+	}
+}
