@@ -198,7 +198,16 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 						break
 					}
 					spilledHere = spilledHere || lay.Spill
-					opt := backend.Options{Traceback: true, TraceMemory: budget}
+					// Progress never goes back nor past its total, and
+					// ends at it.
+					var last [2]int64
+					progress := func(d, total int64) {
+						if d < last[0] && total == last[1] || d > total {
+							t.Errorf("n = %d, budget %d: progress %d of %d after %d of %d", n, budget, d, total, last[0], last[1])
+						}
+						last = [2]int64{d, total}
+					}
+					opt := backend.Options{Traceback: true, TraceMemory: budget, Progress: progress}
 					switch mode {
 					case bandsOnDevice, blocksOnDevice:
 						opt.DeviceBudget = max(plan.GridBytes(l.Problem)/3, 1)
@@ -217,6 +226,9 @@ func runCheckpoint(t *testing.T, ex backend.Executor, mode checkpointMode) {
 					}
 					if got.Trace == nil {
 						t.Fatalf("n = %d, budget %d: the layout has bands of %d rows, the run kept the whole grid", n, budget, lay.Band)
+					}
+					if last[0] != last[1] || last[1] == 0 {
+						t.Fatalf("n = %d, budget %d: progress ended at %d of %d", n, budget, last[0], last[1])
 					}
 					switch {
 					case got.Trace.Device && mode == wholeOnDevice, got.Trace.DeviceBands && (mode == bandsOnDevice || mode == smallDevice || mode == blocksOnDevice):

@@ -496,6 +496,7 @@ func traceBands(ctx context.Context, l *Loaded, ex backend.Executor, opt backend
 	if out.Tree, err = walkBack(l, res, g); err != nil {
 		return nil, err
 	}
+	g.Done()
 	res.Stats.Cells = g.Cells
 	res.Stats.Seconds = time.Since(start).Seconds()
 	out.Recomputed, out.Ahead = g.Recomputed, g.Ahead

@@ -394,8 +394,11 @@ func (g *Grid) load(b, cols int64, keep span) (*backend.Result, error) {
 		opt.Grid = g.buffer(bp.Rows, bp.Cols)
 	}
 	if g.progress != nil {
-		done, total := g.Cells, 2*g.p.Cells()
-		opt.Progress = func(d, _ int64) { g.progress(min(done+d, total), total) }
+		// The run counts bp's cells, its given rows among them; the band
+		// counts its own rows*cols (g.Cells, below): in proportion, so that
+		// the next band's start is not behind this one's end.
+		done, total, scale := g.Cells, 2*g.p.Cells(), float64(rows*cols)/float64(max(bp.Cells(), 1))
+		opt.Progress = func(d, _ int64) { g.progress(min(done+int64(float64(d)*scale), total), total) }
 	}
 	r, err := g.ex.Run(g.ctx, bp, bpl, opt)
 	if err != nil {
@@ -493,6 +496,17 @@ func (g *Grid) loadBlock(b, k, i, j int64) error {
 // progressTotal is the cells a traceback's progress counts to: the forward
 // pass and, with bands, about as many again for the walk's, with blocks
 // the share of the grid its blocks recompute at most (lay.Recompute).
+// Done reports the work finished to the run's Progress (the walk is over):
+// its total is an upper bound (the blocks the layout allows for, twice the
+// grid for bands), which the walk's recomputations seldom reach, so that a
+// progress bar would otherwise stop short of its end.
+func (g *Grid) Done() {
+	if g.progress != nil {
+		t := g.progressTotal()
+		g.progress(t, t)
+	}
+}
+
 func (g *Grid) progressTotal() int64 {
 	if g.lay.Blocks {
 		return int64(float64(g.p.Cells()) * max(g.lay.Recompute, 1))
