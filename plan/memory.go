@@ -205,6 +205,16 @@ func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
 		width = min(p.Rows, p.Cols)
 	}
 	m.Device = int64(pl.Prev+1)*width*cell + m.Inputs
+	if pl.Schedule == Rows {
+		// A reduction over an item's copies that is a case's whole value
+		// may run in two launches a row on the GPU, the first's sums of
+		// segments kept for the second (backend/gpu linechain.go).
+		if red := analysis.FirstChain(p); red != nil && analysis.ChainAlone(p, red) {
+			if ch, ok := analysis.ChainOf(red); ok && ch.Quotient {
+				m.Device += 8 * (2*width + 16)
+			}
+		}
+	}
 	if pl.Schedule.Generic() {
 		// The whole grid is read over ranges of fronts: it stays in
 		// memory on the device and on the host.

@@ -81,3 +81,30 @@ func ones(n int) string {
 	}
 	return s
 }
+
+// TestDeviceMemoryChain: a rows sweep whose reduction over an item's
+// copies is a case's whole value counts the GPU's sums of segments
+// (backend/gpu linechain.go: 16 bytes a column and 128 more) beside its
+// rows; a capped bound (the bounded knapsack) or a reduction inside an
+// expression does not.
+func TestDeviceMemoryChain(t *testing.T) {
+	const head = "int 1x? wt = 2,3\nint 1x? v = 4,5\nint cap = 999\n(len(wt)+1) x (cap+1)\ncell[i][w] = 0 when i == 0\n"
+	for _, c := range []struct {
+		name, value string
+		extra       int64
+	}{
+		{"unbounded", " | max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*v[i-1]) otherwise\n", 8 * (2*1000 + 16)},
+		{"bounded", " | max(k in 0..min(2, w / wt[i-1]): cell[i-1][w - k*wt[i-1]] + k*v[i-1]) otherwise\n", 0},
+		{"inside", " | 1 + max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*v[i-1]) otherwise\n", 0},
+	} {
+		p, pl := problem(t, head+c.value)
+		inputs := int64(0)
+		for _, in := range p.Inputs {
+			inputs += int64(in.Len()) * int64(in.T.Size())
+		}
+		want := int64(pl.Prev+1)*1000*int64(p.CellType.Size()) + inputs + c.extra
+		if got := pl.Memory.Device; got != want {
+			t.Errorf("%s: device %d bytes, want %d", c.name, got, want)
+		}
+	}
+}

@@ -39,7 +39,7 @@ type lineChain struct {
 	// twoFrom is the shortest class two launches serve (0:
 	// chainTwoPassFrom; -1: never).
 	twoFrom int64
-	agg     cuda.DevicePtr // the first launch's sums (allocated at its first use)
+	agg     cuda.DevicePtr // the first launch's sums (allocate; plan.Memory counts them)
 }
 
 // planLineChain is the chain of a rows program that has one, launched
