@@ -232,14 +232,10 @@ template <bool FLAG, bool LV, bool SH = false> __device__ __forceinline__ void d
 }
 #undef DP_LINE_IJ
 
-// dp_line_span computes the cells q = q0, q0 + step, ... < q1 of line `line`
-// into its slot of the ring, folding the answer region's cells into acc.
-// (dp_linetiles also computes, and folds, cells of its neighbours: the same
-// values, which a region's min or max takes twice to no effect; the host
-// sends it no sums.)
-__device__ __forceinline__ void dp_line_span(long long line, cell_t *ring, int nslots, dp_part_t &acc, long long q0, long long q1, long long step)
+// dp_line_ring points a at the lines before line `line` in the ring of
+// nslots slots (line L in slot L % nslots).
+__device__ __forceinline__ void dp_line_ring(dp_line_acc<false> &a, long long line, cell_t *ring, int nslots)
 {
-	dp_line_acc<false> a;
 #pragma unroll
 	for (int d = 1; d <= DP_REACH; ++d) {
 		long long s = (line - d) % nslots;
@@ -248,6 +244,17 @@ __device__ __forceinline__ void dp_line_span(long long line, cell_t *ring, int n
 		a.prev[d] = ring + s * DP_WIDTH;
 	}
 	a.prev[0] = ring;
+}
+
+// dp_line_span computes the cells q = q0, q0 + step, ... < q1 of line `line`
+// into its slot of the ring, folding the answer region's cells into acc.
+// (dp_linetiles also computes, and folds, cells of its neighbours: the same
+// values, which a region's min or max takes twice to no effect; the host
+// sends it no sums.)
+__device__ __forceinline__ void dp_line_span(long long line, cell_t *ring, int nslots, dp_part_t &acc, long long q0, long long q1, long long step)
+{
+	dp_line_acc<false> a;
+	dp_line_ring(a, line, ring, nslots);
 	cell_t *out = ring + (line % nslots) * DP_WIDTH;
 	const long long real = DP_BACK ? DP_NLINES - 1 - line : line;
 #ifdef DP_EMU
@@ -304,14 +311,7 @@ dp_linechain(long long line, cell_t *ring, int nslots, dp_part_t *part, long lon
 	dp_part_t acc;
 	dp_part_init(acc);
 	dp_line_acc<false> a;
-#pragma unroll
-	for (int d = 1; d <= DP_REACH; ++d) {
-		long long sl = (line - d) % nslots;
-		if (sl < 0)
-			sl += nslots;
-		a.prev[d] = ring + sl * DP_WIDTH;
-	}
-	a.prev[0] = ring;
+	dp_line_ring(a, line, ring, nslots);
 	a.clocal = mode == 1;
 	cell_t *out = ring + (line % nslots) * DP_WIDTH;
 	const long long real = DP_BACK ? DP_NLINES - 1 - line : line;

@@ -1,34 +1,12 @@
 package gpu
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/codegen"
 	"github.com/dpgpu/dpgpu/internal/dptest"
 )
-
-// copiesGrid is the plain DP of cell[i][w] = op over k in 0..w / wt[i-1]
-// of cell[i-1][w - k*wt[i-1]] + k*gain[i-1], row 0 zero.
-func copiesGrid(wt, gain []int64, capacity int, isMin bool) [][]int64 {
-	g := make([][]int64, len(wt)+1)
-	g[0] = make([]int64, capacity+1)
-	for i := 1; i <= len(wt); i++ {
-		g[i] = make([]int64, capacity+1)
-		for w := range capacity + 1 {
-			best := g[i-1][w]
-			for k := 1; k <= w/int(wt[i-1]); k++ {
-				v := g[i-1][w-k*int(wt[i-1])] + int64(k)*gain[i-1]
-				if (isMin && v < best) || (!isMin && v > best) {
-					best = v
-				}
-			}
-			g[i][w] = best
-		}
-	}
-	return g
-}
 
 // TestChainSegs: one segment for long steps, more for short ones, never
 // more than the threads need or a class has columns.
@@ -85,15 +63,8 @@ func TestLineChain(t *testing.T) {
 		if s.isMin {
 			op = "min"
 		}
-		src := fmt.Sprintf(`problem copies
-int 1x? wt = %s
-int 1x? g = %s
-int cap = %d
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                                                  when i == 0
-           | %s(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*g[i-1])   otherwise
-`, dptest.Join(wt), dptest.Join(gain), s.cap, op)
-		want := copiesGrid(wt, gain, s.cap, s.isMin)
+		src := dptest.Copies(op, wt, gain, s.cap, false)
+		want := dptest.CopiesGrid(wt, gain, s.cap, s.isMin)
 		p, pl := dptest.Load(t, s.name+".dp", src)
 		for _, v := range []variant{
 			{name: "chain", chainNarrow: s.narrow, tilesOff: s.narrow},
@@ -141,20 +112,12 @@ func TestLineChainBackward(t *testing.T) {
 	for k := range wt {
 		wt[k], gain[k] = 1+r.Int64N(3_000), r.Int64N(1000)
 	}
-	src := fmt.Sprintf(`problem back
-int 1x? wt = %s
-int 1x? g = %s
-int cap = %d
-(len(wt)+1) x (cap+1)
-cell[i][w] = 0                                                          when i == ROWS-1
-           | max(k in 0..w / wt[i]: cell[i+1][w - k*wt[i]] + k*g[i])   otherwise
-answer: cell[0][COLS-1]
-`, dptest.Join(wt), dptest.Join(gain), capacity)
+	src := dptest.Copies("max", wt, gain, capacity, true)
 	rw, rg := make([]int64, items), make([]int64, items)
 	for k := range wt {
 		rw[k], rg[k] = wt[items-1-k], gain[items-1-k]
 	}
-	want := copiesGrid(rw, rg, capacity, false)[items][capacity]
+	want := dptest.CopiesGrid(rw, rg, capacity, false)[items][capacity]
 	p, pl := dptest.Load(t, "back.dp", src)
 	for _, v := range []variant{{name: "chain"}, {name: "chain-two-launches", chainTwoFrom: 1}, {name: "loop", cg: codegen.Options{NoLineChain: true}}} {
 		res, err := runGPU(t, e, p, pl, v)

@@ -158,3 +158,26 @@ func BoundedKnapsackGrid[T Int](wt, val, cnt []T, capacity int) [][]float64 {
 	}
 	return g
 }
+
+// CopiesGrid is the grid of Copies (forward): cell[i][w] the best (min
+// with isMin, else max) over k in 0..w / wt[i-1] of cell[i-1][w -
+// k*wt[i-1]] + k*g[i-1], row 0 zero.
+func CopiesGrid[T Int](wt, g []T, capacity int, isMin bool) [][]int64 {
+	grid := make([][]int64, len(wt)+1)
+	grid[0] = make([]int64, capacity+1)
+	for i := 1; i <= len(wt); i++ {
+		grid[i] = make([]int64, capacity+1)
+		wi, gi := int64(wt[i-1]), int64(g[i-1])
+		for w := range int64(capacity) + 1 {
+			best := grid[i-1][w]
+			for k := int64(1); k <= w/wi; k++ {
+				v := grid[i-1][w-k*wi] + k*gi
+				if (isMin && v < best) || (!isMin && v > best) {
+					best = v
+				}
+			}
+			grid[i][w] = best
+		}
+	}
+	return grid
+}

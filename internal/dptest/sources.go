@@ -138,3 +138,27 @@ cell: long
 cell[i][j] = A[0] + B[0]   when i > 0
            | 0             otherwise
 `
+
+// Copies is a reduction over any number of copies of each item, op
+// ("max" or "min") of cell[i-1][w - k*wt[i-1]] + k*g[i-1] (every weight >=
+// 1; gains of any sign): the chained reduction of codegen/chain.go. With
+// backward, row i takes item i's copies on top of row i+1, the sweep runs
+// from the last row up and the answer is cell[0][cap]; CopiesGrid of the
+// items in reverse order, read upside down, is its grid.
+func Copies[T Int](op string, wt, g []T, capacity int, backward bool) string {
+	rec := fmt.Sprintf(`cell[i][w] = 0                                                                  when i == 0
+           | %s(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*g[i-1])   otherwise
+`, op)
+	if backward {
+		rec = fmt.Sprintf(`cell[i][w] = 0                                                          when i == ROWS-1
+           | %s(k in 0..w / wt[i]: cell[i+1][w - k*wt[i]] + k*g[i])   otherwise
+answer: cell[0][COLS-1]
+`, op)
+	}
+	return fmt.Sprintf(`problem copies
+int 1x? wt = %s
+int 1x? g = %s
+int cap = %d
+(len(wt)+1) x (cap+1)
+%s`, Join(wt), Join(g), capacity, rec)
+}
