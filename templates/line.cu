@@ -234,7 +234,7 @@ template <bool FLAG, bool LV, bool SH = false> __device__ __forceinline__ void d
 
 // dp_line_ring points a at the lines before line `line` in the ring of
 // nslots slots (line L in slot L % nslots).
-__device__ __forceinline__ void dp_line_ring(dp_line_acc<false> &a, long long line, cell_t *ring, int nslots)
+template <class A> __device__ __forceinline__ void dp_line_ring(A &a, long long line, cell_t *ring, int nslots)
 {
 #pragma unroll
 	for (int d = 1; d <= DP_REACH; ++d) {
@@ -310,11 +310,15 @@ dp_linechain(long long line, cell_t *ring, int nslots, dp_part_t *part, long lon
 {
 	dp_part_t acc;
 	dp_part_init(acc);
-	dp_line_acc<false> a;
+	// The row's inputs of one index (wt[i-1], val[i-1]) in registers,
+	// read once: a class's steps follow one another, and each read of them
+	// was one more load on the chain.
+	dp_line_acc<true> a;
 	dp_line_ring(a, line, ring, nslots);
 	a.clocal = mode == 1;
 	cell_t *out = ring + (line % nslots) * DP_WIDTH;
 	const long long real = DP_BACK ? DP_NLINES - 1 - line : line;
+	a.fill(real);
 	const long long nres = S < DP_WIDTH ? S : DP_WIDTH, L = (DP_WIDTH + S - 1) / S;
 	const long long T = (long long)gridDim.x * blockDim.x;
 	const long long units = nres * (mode == 1 ? segs - 1 : segs);
