@@ -160,8 +160,18 @@ cell[i][w] = 0 when i == 0
 	if !strings.Contains(b.String(), "reduction  line 6: from its value S = 3..7 columns back along the row") {
 		t.Errorf("check:\n%s", b.String())
 	}
-	if c := CheckObject(p, pl).Chain; c == nil || c.Line != 6 || c.StepLo != 3 || c.StepHi != 7 {
+	if c := CheckObject(p, pl).Chain; c == nil || c.Line != 6 || c.StepLo != 3 || c.StepHi != 7 || !c.GPU {
 		t.Errorf("check --json chain: %+v", c)
+	}
+	if !strings.Contains(b.String(), "the GPU too on rows wider") {
+		t.Errorf("check: the GPU's chain not said:\n%s", b.String())
+	}
+	// A capped bound (the bounded knapsack's): the CPU chains, the GPU not.
+	bp, bpl := dptest.Load(t, "b.dp", dptest.BoundedKnapsack([]int{3, 7, 4}, []int{1, 2, 3}, []int{2, 2, 2}, 50))
+	b.Reset()
+	Check(&b, bp, bpl)
+	if c := CheckObject(bp, bpl).Chain; c == nil || c.GPU || !strings.Contains(b.String(), "the GPU runs every term") {
+		t.Errorf("bounded knapsack: check --json chain %+v\n%s", c, b.String())
 	}
 	q, ql := dptest.Load(t, "k.dp", dptest.Knapsack([]int{3, 7, 4}, []int{1, 2, 3}, 50))
 	b.Reset()

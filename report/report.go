@@ -184,7 +184,11 @@ func Check(w io.Writer, p *ir.Problem, pl *plan.Plan) {
 	fmt.Fprintf(w, "schedule   %s, %s\n", pl.Schedule, pl.Direction)
 	fmt.Fprintf(w, "           %s\n", pl.Reason)
 	if c := chainLine(p, pl); c != nil {
-		fmt.Fprintf(w, "reduction  line %d: from its value S = %s columns back along the row, one term a cell (the CPU, and the GPU on rows wider than a block a multiprocessor: a thread a residue class modulo S)\n", c.Line, rangeText(analysis.Span(c.StepLo, c.StepHi)))
+		gpu := "the GPU runs every term"
+		if c.GPU {
+			gpu = "the GPU too on rows wider than a block a multiprocessor, a thread a residue class modulo S"
+		}
+		fmt.Fprintf(w, "reduction  line %d: from its value S = %s columns back along the row, one term a cell (the CPU; %s)\n", c.Line, rangeText(analysis.Span(c.StepLo, c.StepHi)), gpu)
 	}
 	if s := pl.Special; s != nil {
 		fmt.Fprintf(w, "algorithm  %s for the answer alone (a traceback, a kept grid or --no-special runs the schedule)\n", s.Name)
@@ -347,6 +351,9 @@ type ChainJSON struct {
 	Line   int   `json:"line"`
 	StepLo int64 `json:"step_lo"`
 	StepHi int64 `json:"step_hi"`
+	// GPU: the GPU chains it too (its bound is exactly j / S: backend/gpu
+	// linechain.go); else its line kernels run every term.
+	GPU bool `json:"gpu"`
 }
 
 // chainLine is the chained reduction of a rows schedule, nil without one.
@@ -362,7 +369,7 @@ func chainLine(p *ir.Problem, pl *plan.Plan) *ChainJSON {
 	ch, _ := analysis.ChainOf(r)
 	w := &analysis.Walker{Config: analysis.Config{Failure: analysis.Stops, Rows: p.Rows, Cols: p.Cols, Input: analysis.NewInputBounds(p).Load}}
 	s := w.Range(ch.S, analysis.NewEnv(analysis.Span(0, p.Rows-1), analysis.Span(0, p.Cols-1)))
-	return &ChainJSON{Line: r.Pos.Line, StepLo: s.Lo, StepHi: s.Hi}
+	return &ChainJSON{Line: r.Pos.Line, StepLo: s.Lo, StepHi: s.Hi, GPU: ch.Quotient}
 }
 
 // SpecialJSON is a recognised algorithm (plan.Special).
