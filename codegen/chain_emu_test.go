@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/dpgpu/dpgpu/internal/dptest"
@@ -67,6 +68,7 @@ func TestEmulatedChain(t *testing.T) {
 		chainCase("chain-many-classes", 6, 400, 120, func(r *rng) int64 { return 1 + r.intn(60) }, false, false, 4),
 		// From the last row up: each line's step is its real row's.
 		chainCase("chain-backward", 6, 260, 11, func(r *rng) int64 { return 1 + r.intn(30) }, false, true, 5),
+		insideCase(),
 		{name: "chain-overflow", kern: KernelLine, opt: Options{LineThreads: 32}, chain: true, src: dptest.Copies("max", []int64{3, 2}, []int64{1000, 700000000}, 8, false),
 			err: [2]int64{ErrOverflow, -1}, errKind: SiteOverflow, errAt: [2]int64{2, 8}},
 		// Long cells: a copy's gain of 2^61, whose fourth copy leaves
@@ -88,4 +90,40 @@ cell[i][w] = 0                                                                  
 			c.run(t)
 		})
 	}
+}
+
+// insideCase chains a reduction that is not a case's whole value (one
+// launch a row: segments' first columns run the loop), computed at some
+// columns only (a select skips it at w % 7 == 3, where the thread's chain
+// has no column S back for the next), against the plain DP.
+func insideCase() emuCase {
+	r := &rng{6}
+	items, capacity := 5, 230
+	wt, g := make([]int64, items), make([]int64, items)
+	for k := range wt {
+		wt[k], g[k] = 1+r.intn(9), r.intn(20)
+	}
+	src := fmt.Sprintf(`problem inside
+int 1x? wt = %s
+int 1x? g = %s
+int cap = %d
+(len(wt)+1) x (cap+1)
+cell[i][w] = 0                                                                      when i == 0
+           | w %% 7 == 3 ? cell[i-1][w] : 1 + max(k in 0..w / wt[i-1]: cell[i-1][w - k*wt[i-1]] + k*g[i-1])   otherwise
+`, dptest.Join(wt), dptest.Join(g), capacity)
+	want := grid(items+1, capacity+1)
+	for i := 1; i <= items; i++ {
+		for w := 0; w <= capacity; w++ {
+			if w%7 == 3 {
+				want[i][w] = want[i-1][w]
+				continue
+			}
+			best := want[i-1][w]
+			for k := 1; k <= w/int(wt[i-1]); k++ {
+				best = max(best, want[i-1][w-k*int(wt[i-1])]+float64(int64(k)*g[i-1]))
+			}
+			want[i][w] = 1 + best
+		}
+	}
+	return emuCase{name: "chain-inside", src: src, opt: Options{LineThreads: 32}, kern: KernelLine, want: want, ans: want[items][capacity], chain: true}
 }
