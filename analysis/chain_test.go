@@ -30,3 +30,24 @@ func TestChainAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestClassChain: a bound of exactly j / S is a class chain; a capped
+// one (the bounded knapsack's) is a chain, but not one by classes.
+func TestClassChain(t *testing.T) {
+	const head = "problem c\nint 1x? wt = 2,3\nint 1x? v = 4,5\nint cap = 9\n(len(wt)+1) x (cap+1)\ncell[i][w] = 0 when i == 0\n"
+	for _, c := range []struct {
+		name, bound string
+		want        bool
+	}{
+		{"quotient", "w / wt[i-1]", true},
+		{"capped", "min(2, w / wt[i-1])", false},
+	} {
+		p, _ := dptest.Load(t, c.name+".dp", head+" | max(k in 0.."+c.bound+": cell[i-1][w - k*wt[i-1]] + k*v[i-1]) otherwise\n")
+		if analysis.FirstChain(p) == nil {
+			t.Fatalf("%s: no chain", c.name)
+		}
+		if red, _, ok := analysis.ClassChain(p); ok != c.want || (ok && red != analysis.FirstChain(p)) {
+			t.Errorf("%s: ClassChain %v, want %v", c.name, ok, c.want)
+		}
+	}
+}

@@ -47,16 +47,13 @@ func (g *gen) recurrence(b *strings.Builder) {
 	// (chain.go).
 	hostRows := g.prog.Kernel == KernelHost && !g.hostFront && !g.hostScan
 	gpuRows := g.prog.Kernel == KernelLine && !g.opt.NoLineChain
-	if (hostRows || gpuRows) && g.pl.Schedule == plan.Rows && g.prog.Tables <= 1 {
-		m.chain = analysis.FirstChain(g.p)
-		// On the GPU only a bound of exactly j / S (backend/gpu
-		// planLineChain): elsewhere the chain would only cost dp_line's
-		// threads its tests (the bounded knapsack of 10,000 x 1,000,000
-		// on an H200: 0.092 s without, 0.111 s with them).
-		if gpuRows && m.chain != nil {
-			if ch, ok := analysis.ChainOf(m.chain); !ok || !ch.Quotient {
-				m.chain = nil
-			}
+	if g.pl.Schedule == plan.Rows && g.prog.Tables <= 1 {
+		switch {
+		case hostRows:
+			m.chain = analysis.FirstChain(g.p)
+		case gpuRows:
+			// The one dp_linechain computes (analysis.ClassChain).
+			m.chain, _, _ = analysis.ClassChain(g.p)
 		}
 	}
 	b.WriteString("\n// ---- the recurrence ----\n")

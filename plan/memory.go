@@ -209,10 +209,8 @@ func CPUMemory(p *ir.Problem, pl *Plan, threads int, keep bool) Memory {
 		// A reduction over an item's copies that is a case's whole value
 		// may run in two launches a row on the GPU, the first's sums of
 		// segments kept for the second (backend/gpu linechain.go).
-		if red := analysis.FirstChain(p); red != nil && analysis.ChainAlone(p, red) {
-			if ch, ok := analysis.ChainOf(red); ok && ch.Quotient {
-				m.Device += 8 * (2*width + 16)
-			}
+		if red, _, ok := analysis.ClassChain(p); ok && analysis.ChainAlone(p, red) {
+			m.Device += 8 * (2*width + 16)
 		}
 	}
 	if pl.Schedule.Generic() {

@@ -351,8 +351,8 @@ type ChainJSON struct {
 	Line   int   `json:"line"`
 	StepLo int64 `json:"step_lo"`
 	StepHi int64 `json:"step_hi"`
-	// GPU: the GPU chains it too (its bound is exactly j / S: backend/gpu
-	// linechain.go); else its line kernels run every term.
+	// GPU: the GPU chains it too (analysis.ClassChain: its bound is
+	// exactly j / S); else its line kernels run every term.
 	GPU bool `json:"gpu"`
 }
 
@@ -369,7 +369,8 @@ func chainLine(p *ir.Problem, pl *plan.Plan) *ChainJSON {
 	ch, _ := analysis.ChainOf(r)
 	w := &analysis.Walker{Config: analysis.Config{Failure: analysis.Stops, Rows: p.Rows, Cols: p.Cols, Input: analysis.NewInputBounds(p).Load}}
 	s := w.Range(ch.S, analysis.NewEnv(analysis.Span(0, p.Rows-1), analysis.Span(0, p.Cols-1)))
-	return &ChainJSON{Line: r.Pos.Line, StepLo: s.Lo, StepHi: s.Hi, GPU: ch.Quotient}
+	_, _, gpu := analysis.ClassChain(p)
+	return &ChainJSON{Line: r.Pos.Line, StepLo: s.Lo, StepHi: s.Hi, GPU: gpu}
 }
 
 // SpecialJSON is a recognised algorithm (plan.Special).

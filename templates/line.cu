@@ -31,7 +31,7 @@ __device__ __forceinline__ cell_t *dp_pass_sh()
 // soff[d] + r, the line's own at ooff + r) rather than through 64-bit
 // pointers: the knapsack's cell in passes carried a 64-bit address step
 // (an IMAD.WIDE and two moves) for each read.
-template <bool LV, bool FAST = false, bool SH = false> struct dp_line_acc {
+template <bool LV, bool FAST = false, bool SH = false, bool CH = false> struct dp_line_acc {
 	const cell_t *prev[DP_REACH + 1]; // line L - d at prev[d], indexed by position (dp_linepass: in shared memory)
 	int soff[DP_REACH + 1];
 	int ooff = 0;
@@ -95,21 +95,25 @@ template <bool LV, bool FAST = false, bool SH = false> struct dp_line_acc {
 #if DP_CHAIN
 	// The chained reduction (codegen/chain.go) of the column cj this
 	// thread computed last: its value cr and bound chh (chh -1: none).
-	// dp_linechain computes a residue class of the row's columns modulo S
-	// in order, so that column j - S is the last; the other kernels rarely
-	// have it, and run the loop. chain is the reduction max (MAX, else
-	// min) over k in 0..H of cell[I][j - k*S] + k*V at column j, as
-	// templates/host.cu's dp_rows_acc::chain: the loop's value and first
-	// error.
+	// With CH (dp_linechain, which computes a residue class of the row's
+	// columns modulo S in order, so that column j - S is the last), chain
+	// is the reduction max (MAX, else min) over k in 0..H of cell[I][j -
+	// k*S] + k*V at column j, as templates/host.cu's dp_rows_acc::chain:
+	// the loop's value and first error. The other kernels' threads never
+	// hold column j - S: their chain is the loop, nothing more a cell.
 	long long cj = -1, cr = 0, chh = -1;
 	// clocal (dp_linechain's first pass): a segment's sum from its own
 	// columns alone — its first column's term k = 0, then the chain —
 	// instead of the loop; cbad: a step the chain could not take, so that
-	// the sum is not the chain's.
+	// the sum is not the chain's. (Such a step is an overflow of the sum,
+	// which the loop reports at that column in the second pass anyway: the
+	// flag keeps the sums right without leaning on that.)
 	bool clocal = false, cbad = false;
 	template <class T, bool MAX, bool QJ, class H, class S, class V, class L, class Z>
 	__device__ __forceinline__ T chain(long long j, long long fhi, long long mhi, H hf, S s, V v, L loop, Z term0)
 	{
+		if constexpr (!CH)
+			return loop();
 		T r;
 		bool ok = false;
 		long long h, st = 0;
@@ -313,7 +317,7 @@ dp_linechain(long long line, cell_t *ring, int nslots, dp_part_t *part, long lon
 	// The row's inputs of one index (wt[i-1], val[i-1]) in registers,
 	// read once: a class's steps follow one another, and each read of them
 	// was one more load on the chain.
-	dp_line_acc<true> a;
+	dp_line_acc<true, false, false, true> a;
 	dp_line_ring(a, line, ring, nslots);
 	a.clocal = mode == 1;
 	cell_t *out = ring + (line % nslots) * DP_WIDTH;

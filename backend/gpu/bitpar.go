@@ -175,7 +175,6 @@ func (r *run) bitpar(job *bitparJob) (last, best, bestJ int64, err error) {
 	r.prog, r.mod = prog, mod
 	r.stats.CompileSeconds = time.Since(compileStart).Seconds()
 	r.stats.CompileCached = cached
-	r.trace.Mark("generate+compile+load")
 
 	strips := int64(in.Strips)
 	need := int64(len(in.Peq))*8 + int64(len(in.Codes)) + 8*chunks + 4*(strips+1) + 24

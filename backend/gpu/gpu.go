@@ -403,7 +403,6 @@ func (e *Executor) Run(ctx context.Context, p *ir.Problem, pl *plan.Plan, opt ba
 			}
 		}()
 	}
-	r.trace.Mark("compile+load")
 	r.stats.CompileSeconds = time.Since(compileStart).Seconds()
 	r.stats.CompileCached = cached
 	defer func() {

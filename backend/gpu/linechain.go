@@ -51,17 +51,8 @@ func (r *run) planLineChain(blocks, threads int64, narrow bool) *lineChain {
 		return nil
 	}
 	fn := r.mod.funcs[codegen.FuncLineChain]
-	red := analysis.FirstChain(r.p)
-	if fn == nil || red == nil {
-		return nil
-	}
-	// Only a bound of exactly j / S: where it is capped (the bounded
-	// knapsack's min(cnt[i-1], w / wt[i-1])) the columns past the cap run
-	// the loop anyway, and dp_line's column a thread serves them better
-	// (10,000 x 1,000,000, counts up to 10, on an H200: 0.092 s on
-	// dp_line, 0.129 s by classes).
-	ch, ok := analysis.ChainOf(red)
-	if !ok || !ch.Quotient {
+	red, ch, ok := analysis.ClassChain(r.p)
+	if fn == nil || !ok {
 		return nil
 	}
 	_, fhi := ir.FiniteRange(red.T)
@@ -164,8 +155,11 @@ func (c *lineChain) launch(r *run, L int64, ring cuda.DevicePtr, K int, cr chain
 // terms a column to the row (width*(g-1)/2 terms, read in parallel at a
 // rate R), while a class's columns follow one another (width/(s*g) steps
 // of latency τ). Their sum is least at g = sqrt(2*τ*R/s); with τ*R about
-// chainTauRate terms (0.5 µs a step, 3e11 terms a second), g = sqrt(3e5 /
-// s): one segment from a step of 133,334, two down to 48,001, 17 at 1,000.
+// chainTauRate terms (a guess: 0.5 µs a step, 3e11 terms a second), g =
+// sqrt(3e5 / s): one segment from a step of 133,334, two down to 48,001,
+// 17 at 1,000. The guess matters little: before two launches took the long
+// classes, the knapsack of 10,000 x 1,000,000 on an H200 ran 0.176, 0.176,
+// 0.185 and 0.185 s with τ*R of 5e4, 1.5e5, 5e5 and 2e6.
 // No more than the threads need (one a class and segment), nor than a
 // class has columns.
 func chainSegs(s, width, threads, most int64, tauRate float64) int64 {
